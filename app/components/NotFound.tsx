@@ -1,0 +1,20 @@
+import { Link } from "@remix-run/react";
+import { buttonClass } from "./ui";
+import { Icon } from "./Icon";
+
+/** Spec §2: the page for any unknown path. */
+export function NotFound() {
+  return (
+    <div className="flex min-h-[70dvh] flex-col items-center justify-center text-center">
+      <span className="inline-flex size-20 items-center justify-center rounded-3xl bg-brand-100 text-brand-600">
+        <Icon name="compass" className="size-10" />
+      </span>
+      <p className="mt-6 text-5xl font-extrabold tracking-tight text-brand-600">404</p>
+      <h1 className="mt-2 text-xl font-bold">Oops! Page not found</h1>
+      <p className="mt-2 max-w-xs text-sm text-muted">The page you are looking for does not exist or has moved.</p>
+      <Link to="/" className={buttonClass("primary", "mt-8 w-full max-w-xs")}>
+        Return to Home
+      </Link>
+    </div>
+  );
+}

@@ -1,0 +1,129 @@
+import { z } from "zod";
+import { MIN_PASSWORD_LENGTH } from "./constants";
+
+// Texts of spec §5 and §8, word for word.
+export const AUTH_MESSAGES = {
+  fillAllFields: "Please fill in all fields",
+  invalidEmail: "Please provide a valid email address",
+  passwordTooShort: "Password must be at least 6 characters long",
+  passwordMissing: "Please provide a password",
+  resetEmailMissing: "Please enter your email address",
+  emailInUse: "This email is already registered. Please sign in instead.",
+  invalidCredentials: "Invalid email or password. Please try again.",
+  weakPassword: "Password is too weak. Please use at least 6 characters.",
+  invalidEmailFormat: "Invalid email format. Please enter a valid email address.",
+  networkError: "Network error. Please check your internet connection and try again.",
+  genericError: "An error occurred during authentication.",
+  signedUp: "Account created successfully!",
+  signedIn: "Signed in successfully!",
+  resetSent: "Password reset email sent! Please check your inbox.",
+  resetFailed: "Failed to send password reset email. Please try again.",
+  loggedOut: "Logged out successfully",
+  logoutFailed: "Failed to log out. Please try again.",
+  unauthorizedDomain:
+    "This domain is not authorised for sign-in. Add it to the authorised domains in the Firebase console for authentication to work.",
+} as const;
+
+export type AuthTab = "signin" | "signup";
+export type AuthIntent = AuthTab | "reset" | "google";
+
+export function parseAuthTab(value: string | null): AuthTab {
+  return value === "signup" ? "signup" : "signin";
+}
+
+// Form fields arrive as raw strings (Conform turns "" into undefined). The screen-level rule
+// ("Please fill in all fields") is checked first, then the service-level rules on trimmed input.
+const rawText = z.string().optional();
+
+function requireBoth(value: { email?: string; password?: string }, ctx: z.RefinementCtx) {
+  if (!value.email || !value.password) {
+    ctx.addIssue({ code: "custom", path: [], message: AUTH_MESSAGES.fillAllFields });
+    return false;
+  }
+  if (!value.email.trim()) {
+    ctx.addIssue({ code: "custom", path: ["email"], message: AUTH_MESSAGES.invalidEmail });
+    return false;
+  }
+  return true;
+}
+
+export const signInSchema = z
+  .object({ intent: z.literal("signin"), email: rawText, password: rawText })
+  .superRefine((value, ctx) => {
+    if (!requireBoth(value, ctx)) return;
+    if (!value.password!.trim()) {
+      ctx.addIssue({ code: "custom", path: ["password"], message: AUTH_MESSAGES.passwordMissing });
+    }
+  })
+  .transform((value) => ({ intent: value.intent, email: value.email!.trim(), password: value.password! }));
+
+export const signUpSchema = z
+  .object({ intent: z.literal("signup"), email: rawText, password: rawText })
+  .superRefine((value, ctx) => {
+    if (!requireBoth(value, ctx)) return;
+    if (value.password!.length < MIN_PASSWORD_LENGTH) {
+      ctx.addIssue({ code: "custom", path: ["password"], message: AUTH_MESSAGES.passwordTooShort });
+    }
+  })
+  .transform((value) => ({ intent: value.intent, email: value.email!.trim(), password: value.password! }));
+
+export const resetSchema = z
+  .object({ intent: z.literal("reset"), email: rawText, password: rawText })
+  .superRefine((value, ctx) => {
+    if (!value.email?.trim()) {
+      ctx.addIssue({ code: "custom", path: ["email"], message: AUTH_MESSAGES.resetEmailMissing });
+    }
+  })
+  .transform((value) => ({ intent: value.intent, email: value.email!.trim() }));
+
+export const googleSchema = z.object({
+  intent: z.literal("google"),
+  idToken: z.string().min(20, AUTH_MESSAGES.genericError),
+});
+
+/** One schema for the /auth form: the submit button's `intent` picks the rules. */
+export const authFormSchema = z.discriminatedUnion("intent", [
+  signInSchema,
+  signUpSchema,
+  resetSchema,
+  googleSchema,
+]);
+
+export type AuthSubmission = z.output<typeof authFormSchema>;
+
+/**
+ * Spec §8: the text shown for an identity failure. Accepts the REST API's codes
+ * (EMAIL_EXISTS, INVALID_LOGIN_CREDENTIALS, ...) and the web SDK's (auth/email-already-in-use, ...).
+ */
+export function authErrorMessage(code: string | undefined, message?: string): string {
+  const key = (code ?? "").replace(/^auth\//, "").split(" : ")[0]!.trim();
+  switch (key) {
+    case "EMAIL_EXISTS":
+    case "email-already-in-use":
+      return AUTH_MESSAGES.emailInUse;
+    case "INVALID_LOGIN_CREDENTIALS":
+    case "INVALID_PASSWORD":
+    case "EMAIL_NOT_FOUND":
+    case "invalid-credential":
+    case "invalid-login-credentials":
+    case "user-not-found":
+    case "wrong-password":
+      return AUTH_MESSAGES.invalidCredentials;
+    case "WEAK_PASSWORD":
+    case "weak-password":
+      return AUTH_MESSAGES.weakPassword;
+    case "INVALID_EMAIL":
+    case "invalid-email":
+      return AUTH_MESSAGES.invalidEmailFormat;
+    case "NETWORK_REQUEST_FAILED":
+    case "network-request-failed":
+      return AUTH_MESSAGES.networkError;
+    default:
+      return message?.trim() ? message : AUTH_MESSAGES.genericError;
+  }
+}
+
+export function isUnauthorizedDomainError(code: string | undefined): boolean {
+  const key = (code ?? "").replace(/^auth\//, "");
+  return key === "unauthorized-domain" || key.startsWith("UNAUTHORIZED_DOMAIN");
+}

@@ -1,0 +1,118 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { AppShell } from "~/components/AppShell";
+import { FlashToast } from "~/components/FlashToast";
+import { Spinner } from "~/components/Icon";
+import { NotFound } from "~/components/NotFound";
+import { buttonClass } from "~/components/ui";
+import { takeFlash } from "~/server/flash.server";
+import { getSessionUser } from "~/server/session.server";
+import stylesHref from "~/styles/app.css";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesHref },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [
+  { title: "Rewards" },
+  { name: "description", content: "Earn coins with tasks, daily check-ins and referrals, and cash out to PayPal or UPI." },
+  { name: "theme-color", content: "#6938ef" },
+];
+
+/** Routes that draw their own full screen (no bottom bar, no profile button) say so in their handle or data. */
+export interface ShellHandle {
+  bareScreen?: boolean;
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getSessionUser(request).catch((error: unknown) => {
+    // The shell only needs to know whether to show the profile button; guarded routes re-check.
+    console.error("session check failed:", error);
+    return null;
+  });
+  const { flash, setCookie } = await takeFlash(request);
+  return data({ signedIn: user !== null, flash }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="font-sans antialiased">
+        <div
+          aria-hidden="true"
+          className="start-spinner fixed inset-0 z-50 flex items-center justify-center bg-canvas text-brand-600"
+        >
+          <Spinner className="size-10" />
+        </div>
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+function useBareScreen(): boolean {
+  return useMatches().some(
+    (match) =>
+      (match.handle as ShellHandle | undefined)?.bareScreen === true ||
+      (match.data as ShellHandle | null | undefined)?.bareScreen === true,
+  );
+}
+
+export default function App() {
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  const bare = useBareScreen();
+  return (
+    <>
+      <FlashToast flash={rootData?.flash ?? null} />
+      <AppShell showNav={!bare} signedIn={rootData?.signedIn ?? false}>
+        <Outlet />
+      </AppShell>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const message =
+    isRouteErrorResponse(error) && typeof error.data?.message === "string"
+      ? error.data.message
+      : "Something went wrong on our side. Please try again in a moment.";
+  return (
+    <AppShell showNav={false} signedIn={false}>
+      {notFound ? (
+        <NotFound />
+      ) : (
+        <div className="flex min-h-[70dvh] flex-col items-center justify-center text-center">
+          <h1 className="text-xl font-bold">Something went wrong</h1>
+          <p className="mt-2 max-w-xs text-sm text-muted">{message}</p>
+          <Link to="/" className={buttonClass("primary", "mt-8 w-full max-w-xs")}>
+            Return to Home
+          </Link>
+        </div>
+      )}
+    </AppShell>
+  );
+}

@@ -1,0 +1,78 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { AuthScreen } from "~/components/AuthScreen";
+import { AUTH_MESSAGES, parseAuthTab } from "~/domain/auth";
+import { AuthRejection, authenticator, requestPasswordReset } from "~/server/auth.server";
+import { getEnv } from "~/server/env.server";
+import { setFlash } from "~/server/flash.server";
+import { isDomainAuthorized } from "~/server/identity.server";
+import { assertSameOrigin } from "~/server/security.server";
+import { getSessionUser, StaleSignInError, startSession } from "~/server/session.server";
+import { provisionUser } from "~/server/users.server";
+import type { ShellHandle } from "~/root";
+
+export const meta: MetaFunction = () => [{ title: "Sign in · Rewards" }];
+export const handle: ShellHandle = { bareScreen: true };
+
+function requestHostname(request: Request): string {
+  const forwarded = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  return (forwarded ?? new URL(request.url).host).replace(/:\d+$/, "");
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (await getSessionUser(request)) throw redirect("/");
+  const { firebase } = getEnv();
+  return {
+    tab: parseAuthTab(new URL(request.url).searchParams.get("tab")),
+    domainAuthorized: await isDomainAuthorized(requestHostname(request)),
+    // Public web-SDK settings, used only when the person asks for Google sign-in.
+    firebaseConfig: {
+      apiKey: firebase.apiKey,
+      authDomain: firebase.authDomain,
+      projectId: firebase.projectId,
+      emulatorUrl: firebase.emulatorHost ? `http://${firebase.emulatorHost}` : null,
+    },
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  assertSameOrigin(request);
+  const intent = (await request.clone().formData()).get("intent");
+  if (intent === "reset") {
+    const result = await requestPasswordReset(await request.formData());
+    if (!result.ok) {
+      return data({ reply: result.reply, unauthorizedDomain: result.unauthorizedDomain }, { status: 400 });
+    }
+    const headers = { "Set-Cookie": await setFlash({ kind: "success", title: AUTH_MESSAGES.resetSent }) };
+    return redirect("/auth", { headers });
+  }
+  try {
+    const identity = await authenticator.authenticate("firebase-form", request);
+    await provisionUser({ uid: identity.uid, email: identity.email, displayName: identity.displayName });
+    const title = identity.isNewUser ? AUTH_MESSAGES.signedUp : AUTH_MESSAGES.signedIn;
+    const { response } = await startSession(identity.idToken, { redirectTo: "/", flash: { kind: "success", title } });
+    return response;
+  } catch (error) {
+    if (error instanceof AuthRejection) {
+      return data({ reply: error.reply, unauthorizedDomain: error.unauthorizedDomain }, { status: 400 });
+    }
+    if (error instanceof StaleSignInError) {
+      return data({ reply: { status: "error" as const, error: { "": [AUTH_MESSAGES.genericError] } }, unauthorizedDomain: false }, { status: 400 });
+    }
+    throw error;
+  }
+}
+
+export default function AuthRoute() {
+  const { tab, domainAuthorized, firebaseConfig } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <AuthScreen
+      tab={tab}
+      lastResult={actionData?.reply}
+      domainAuthorized={domainAuthorized && !actionData?.unauthorizedDomain}
+      firebaseConfig={firebaseConfig}
+    />
+  );
+}

@@ -1,0 +1,14 @@
+import { getDatabase } from "~/server/db.server";
+
+/** Liveness and readiness for load balancers and the Docker HEALTHCHECK: the database answers. */
+export async function loader() {
+  const headers = { "Cache-Control": "no-store" };
+  try {
+    const db = await getDatabase();
+    await db.rpc("app_health");
+    return Response.json({ status: "ok", database: db.transport }, { headers });
+  } catch (error) {
+    console.error("health check failed:", error);
+    return Response.json({ status: "error", database: "unreachable" }, { status: 503, headers });
+  }
+}

@@ -1,0 +1,57 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { Card, PageHeader } from "~/components/ui";
+import { findLegalDocument, LEGAL_DOCUMENTS } from "~/domain/legal-content";
+import type { ShellHandle } from "~/root";
+
+export const meta: MetaFunction = () => [{ title: "Legal & Privacy · Rewards" }];
+// Spec §2: the legal page has no bottom navigation.
+export const handle: ShellHandle = { bareScreen: true };
+
+export function loader({ request }: LoaderFunctionArgs) {
+  return { tab: findLegalDocument(new URL(request.url).searchParams.get("tab")).id };
+}
+
+export default function LegalRoute() {
+  const { tab } = useLoaderData<typeof loader>();
+  const document = findLegalDocument(tab);
+  return (
+    <div>
+      <PageHeader title="Legal & Privacy" />
+      <nav aria-label="Legal documents" className="grid grid-cols-3 rounded-xl bg-gray-100 p-1">
+        {LEGAL_DOCUMENTS.map((item) => (
+          <Link
+            key={item.id}
+            to={`/legal?tab=${item.id}`}
+            replace
+            preventScrollReset
+            aria-current={item.id === document.id ? "page" : undefined}
+            className={`flex h-10 items-center justify-center rounded-lg text-sm font-semibold transition ${
+              item.id === document.id ? "bg-white text-ink shadow-sm" : "text-muted hover:text-ink"
+            }`}
+          >
+            {item.tab}
+          </Link>
+        ))}
+      </nav>
+      <Card className="mt-4">
+        <h2 className="text-lg font-bold tracking-tight">{document.title}</h2>
+        <p className="mt-1 text-xs text-muted">Last updated {document.updated}</p>
+        <ol className="mt-5 space-y-5">
+          {document.sections.map((section, index) => (
+            <li key={section.title}>
+              <h3 className="text-base font-semibold">
+                {index + 1}. {section.title}
+              </h3>
+              {section.paragraphs.map((paragraph) => (
+                <p key={paragraph} className="mt-2 text-sm leading-relaxed text-gray-700">
+                  {paragraph}
+                </p>
+              ))}
+            </li>
+          ))}
+        </ol>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { SubmissionResult } from "@conform-to/react";
+import { Authenticator } from "remix-auth";
+import { Strategy } from "remix-auth/strategy";
+import {
+  AUTH_MESSAGES,
+  authErrorMessage,
+  authFormSchema,
+  isUnauthorizedDomainError,
+  type AuthSubmission,
+} from "~/domain/auth";
+import { getAdminAuth } from "./firebase-admin.server";
+import { IdentityError, sendPasswordResetEmail, signInWithPassword, signUpWithPassword } from "./identity.server";
+
+/** What a successful sign-in, sign-up or Google sign-in yields: a fresh ID token to make a session from. */
+export interface VerifiedIdentity {
+  idToken: string;
+  uid: string;
+  email: string | null;
+  displayName: string | null;
+  isNewUser: boolean;
+}
+
+/** A refused /auth submission, with what the form should show. */
+export class AuthRejection extends Error {
+  name = "AuthRejection";
+  constructor(
+    readonly reply: SubmissionResult<string[]>,
+    readonly unauthorizedDomain = false,
+  ) {
+    super("Authentication refused");
+  }
+}
+
+type Credentials = Exclude<AuthSubmission, { intent: "reset" }>;
+
+/**
+ * Reads the /auth form (email + password, or a Google ID token from the web SDK) and signs the
+ * person in with the identity provider on the server, so the form works without JavaScript.
+ */
+class FirebaseFormStrategy extends Strategy<VerifiedIdentity, Credentials> {
+  name = "firebase-form";
+
+  async authenticate(request: Request): Promise<VerifiedIdentity> {
+    const submission = parseWithZod(await request.formData(), { schema: authFormSchema });
+    if (submission.status !== "success") throw new AuthRejection(submission.reply({ hideFields: ["password"] }));
+    if (submission.value.intent === "reset") throw new Error("A password reset is not a sign-in");
+    try {
+      return await this.verify(submission.value);
+    } catch (error) {
+      if (!(error instanceof IdentityError)) throw error;
+      throw new AuthRejection(
+        submission.reply({ formErrors: [authErrorMessage(error.code, error.message)], hideFields: ["password"] }),
+        isUnauthorizedDomainError(error.code),
+      );
+    }
+  }
+}
+
+async function verifyCredentials(credentials: Credentials): Promise<VerifiedIdentity> {
+  if (credentials.intent === "google") {
+    const claims = await getAdminAuth()
+      .verifyIdToken(credentials.idToken, true)
+      .catch(() => {
+        throw new IdentityError("INVALID_ID_TOKEN", AUTH_MESSAGES.genericError);
+      });
+    return {
+      idToken: credentials.idToken,
+      uid: claims.uid,
+      email: typeof claims.email === "string" ? claims.email : null,
+      displayName: typeof claims.name === "string" ? claims.name : null,
+      isNewUser: false,
+    };
+  }
+  const signUp = credentials.intent === "signup";
+  const result = await (signUp ? signUpWithPassword : signInWithPassword)(credentials.email, credentials.password);
+  return {
+    idToken: result.idToken,
+    uid: result.localId,
+    email: result.email ?? credentials.email,
+    displayName: result.displayName || null,
+    isNewUser: signUp,
+  };
+}
+
+export const authenticator = new Authenticator<VerifiedIdentity>().use(
+  new FirebaseFormStrategy(verifyCredentials),
+  "firebase-form",
+);
+
+/** Spec §5 forgot-password: validates, asks the provider to send the email. */
+export async function requestPasswordReset(formData: FormData) {
+  const submission = parseWithZod(formData, { schema: authFormSchema });
+  if (submission.status !== "success" || submission.value.intent !== "reset") {
+    return { ok: false as const, reply: submission.reply({ hideFields: ["password"] }), unauthorizedDomain: false };
+  }
+  try {
+    await sendPasswordResetEmail(submission.value.email);
+  } catch (error) {
+    if (!(error instanceof IdentityError)) throw error;
+    // Answering "sent" for unknown addresses keeps registered emails private.
+    if (error.code !== "EMAIL_NOT_FOUND") {
+      return {
+        ok: false as const,
+        reply: submission.reply({ formErrors: [AUTH_MESSAGES.resetFailed], hideFields: ["password"] }),
+        unauthorizedDomain: isUnauthorizedDomainError(error.code),
+      };
+    }
+  }
+  return { ok: true as const, reply: submission.reply({ hideFields: ["password"] }), unauthorizedDomain: false };
+}

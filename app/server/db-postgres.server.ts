@@ -1,0 +1,51 @@
+import pg from "pg";
+import { buildRpcCall, toDbError, type Database } from "./db.server";
+import { applyMigrations, readMigrations } from "./migrations.server";
+
+/** Any Postgres server: a pool, migrations under an advisory lock so many instances can start at once. */
+export async function openPostgresDatabase(url: string, migrationsDir: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000 });
+  // An idle client losing its connection must not crash the process.
+  pool.on("error", (error) => console.error("postgres pool error:", error.message));
+  try {
+    await applyMigrations(
+      {
+        async transaction(work) {
+          const client = await pool.connect();
+          try {
+            await client.query("begin");
+            const result = await work({
+              exec: async (sql) => void (await client.query(sql)),
+              query: async (sql, values) => (await client.query(sql, values)).rows,
+            });
+            await client.query("commit");
+            return result;
+          } catch (error) {
+            await client.query("rollback").catch(() => {});
+            throw error;
+          } finally {
+            client.release();
+          }
+        },
+      },
+      await readMigrations(migrationsDir),
+      true,
+    );
+  } catch (error) {
+    await pool.end();
+    throw toDbError(error);
+  }
+  return {
+    transport: "postgres",
+    async rpc<T>(fn: string, args?: Record<string, unknown>) {
+      const { sql, values } = buildRpcCall(fn, args);
+      try {
+        const { rows } = await pool.query<{ result: T }>(sql, values);
+        return rows[0]!.result;
+      } catch (error) {
+        throw toDbError(error);
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,22 @@
+import { createClient } from "@supabase/supabase-js";
+import { DbError, assertIdentifier, type Database } from "./db.server";
+
+/**
+ * A hosted Supabase project: every operation is `.rpc()` through PostgREST with the service-role key.
+ * Migrations are pushed with the Supabase CLI (`supabase db push`), not applied here.
+ */
+export function openSupabaseDatabase(url: string, serviceRoleKey: string): Database {
+  const client = createClient(url, serviceRoleKey, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+  });
+  return {
+    transport: "supabase",
+    async rpc<T>(fn: string, args: Record<string, unknown> = {}) {
+      Object.keys(args).forEach(assertIdentifier);
+      const { data, error } = await client.rpc(assertIdentifier(fn), args);
+      if (error) throw new DbError(error.message, error.code, error.details, error.hint);
+      return data as T;
+    },
+    close: async () => {},
+  };
+}

@@ -1,0 +1,89 @@
+import type { Env } from "./env.server";
+import { getEnv } from "./env.server";
+
+/**
+ * The one way the server reaches the database. Every operation is a SQL function in
+ * supabase/migrations, so the three transports share one implementation of every rule.
+ */
+export interface Database {
+  /** Calls public.<fn>(name => value, ...) and returns its jsonb result. */
+  rpc<T = unknown>(fn: string, args?: Record<string, unknown>): Promise<T>;
+  close(): Promise<void>;
+  readonly transport: "pglite" | "postgres" | "supabase";
+}
+
+/** A failure reported by the database, with its SQLSTATE (PostgREST passes that through as `code`). */
+export class DbError extends Error {
+  name = "DbError";
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly details?: string | null,
+    readonly hint?: string | null,
+  ) {
+    super(message);
+  }
+}
+
+/** SQLSTATE of `raise exception` without an explicit code: a rule of ours was broken. */
+export const RULE_VIOLATION = "P0001";
+export const UNIQUE_VIOLATION = "23505";
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+export function assertIdentifier(name: string): string {
+  if (!IDENTIFIER.test(name)) throw new Error(`Not a SQL identifier: ${name}`);
+  return name;
+}
+
+/** `select public.fn(a => $1, b => $2) as result` with the values in order. */
+export function buildRpcCall(fn: string, args: Record<string, unknown> = {}) {
+  const names = Object.keys(args).map(assertIdentifier);
+  const list = names.map((name, index) => `${name} => $${index + 1}`).join(", ");
+  const values = names.map((name) => {
+    const value = args[name];
+    return value !== null && typeof value === "object" ? JSON.stringify(value) : value;
+  });
+  return { sql: `select public.${assertIdentifier(fn)}(${list}) as result`, values };
+}
+
+/** Turns a driver error (pg, PGlite) into a DbError; anything else is rethrown as it is. */
+export function toDbError(error: unknown): unknown {
+  if (error && typeof error === "object" && "code" in error && typeof error.code === "string") {
+    const e = error as { message?: string; code: string; detail?: string; hint?: string };
+    return new DbError(e.message ?? "Database error", e.code, e.detail ?? null, e.hint ?? null);
+  }
+  return error;
+}
+
+export async function openDatabase(env: Env): Promise<Database> {
+  const config = env.database;
+  switch (config.kind) {
+    case "pglite": {
+      const { openPgliteDatabase } = await import("./db-pglite.server");
+      return openPgliteDatabase(config.dataDir, env.migrationsDir);
+    }
+    case "postgres": {
+      const { openPostgresDatabase } = await import("./db-postgres.server");
+      return openPostgresDatabase(config.url, env.migrationsDir);
+    }
+    case "supabase": {
+      const { openSupabaseDatabase } = await import("./db-supabase.server");
+      return openSupabaseDatabase(config.url, config.serviceRoleKey);
+    }
+  }
+}
+
+// Kept on globalThis so that `remix dev` rebuilds reuse one instance (PGlite holds ~800 MB).
+const globalStore = globalThis as typeof globalThis & { __appDatabase?: Promise<Database> };
+
+/** The process-wide database, opened (and migrated) on first use. */
+export function getDatabase(): Promise<Database> {
+  if (!globalStore.__appDatabase) {
+    globalStore.__appDatabase = openDatabase(getEnv()).catch((error: unknown) => {
+      globalStore.__appDatabase = undefined;
+      throw error;
+    });
+  }
+  return globalStore.__appDatabase;
+}

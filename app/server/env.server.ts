@@ -1,0 +1,125 @@
+import { z } from "zod";
+
+// Read once at start: a missing or malformed variable stops the server with its name.
+const DEV_SESSION_SECRET = "dev-only-session-secret-not-for-production-use";
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    DATABASE_URL: optionalText.pipe(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\/.+/, "must be a postgres:// or postgresql:// URL")
+        .optional(),
+    ),
+    SUPABASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    SUPABASE_SERVICE_ROLE_KEY: optionalText,
+    PGLITE_DATA_DIR: optionalText.transform((value) => value ?? ".data/pglite"),
+    MIGRATIONS_DIR: optionalText.transform((value) => value ?? "supabase/migrations"),
+    SESSION_SECRET: optionalText.pipe(
+      z.string().min(32, "must be at least 32 characters").optional(),
+    ),
+    FIREBASE_PROJECT_ID: optionalText.pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9-]{4,40}$/, "must be a Firebase project id (lowercase letters, digits, -)")
+        .optional(),
+    ),
+    FIREBASE_API_KEY: optionalText,
+    FIREBASE_AUTH_DOMAIN: optionalText,
+    FIREBASE_AUTH_EMULATOR_HOST: optionalText.pipe(
+      z.string().regex(/^[\w.-]+:\d+$/, "must be host:port, e.g. 127.0.0.1:9099").optional(),
+    ),
+    FIREBASE_SERVICE_ACCOUNT: optionalText.pipe(
+      z
+        .string()
+        .refine((text) => {
+          try {
+            const parsed = JSON.parse(text) as Record<string, unknown>;
+            return typeof parsed.private_key === "string" && typeof parsed.client_email === "string";
+          } catch {
+            return false;
+          }
+        }, "must be a service-account JSON document with private_key and client_email")
+        .optional(),
+    ),
+    AUTH_AUTHORIZED_DOMAINS: optionalText,
+  })
+  .superRefine((env, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+    if (env.SUPABASE_URL && !env.SUPABASE_SERVICE_ROLE_KEY) {
+      issue("SUPABASE_SERVICE_ROLE_KEY", "is required when SUPABASE_URL is set");
+    }
+    if (env.SUPABASE_SERVICE_ROLE_KEY && !env.SUPABASE_URL) {
+      issue("SUPABASE_URL", "is required when SUPABASE_SERVICE_ROLE_KEY is set");
+    }
+    if (env.DATABASE_URL && env.SUPABASE_URL) {
+      issue("DATABASE_URL", "set either DATABASE_URL or SUPABASE_URL, not both");
+    }
+    const production = env.NODE_ENV === "production";
+    if (production && !env.SESSION_SECRET) {
+      issue("SESSION_SECRET", "is required in production (at least 32 random characters)");
+    }
+    if (!env.FIREBASE_AUTH_EMULATOR_HOST) {
+      if (!env.FIREBASE_API_KEY) {
+        issue("FIREBASE_API_KEY", "is required unless FIREBASE_AUTH_EMULATOR_HOST is set");
+      }
+      if (!env.FIREBASE_PROJECT_ID) {
+        issue("FIREBASE_PROJECT_ID", "is required unless FIREBASE_AUTH_EMULATOR_HOST is set");
+      } else if (env.FIREBASE_PROJECT_ID.startsWith("demo-")) {
+        issue("FIREBASE_PROJECT_ID", "a demo- project only exists in the Auth emulator");
+      }
+    }
+  })
+  .transform((env) => {
+    const projectId = env.FIREBASE_PROJECT_ID ?? "demo-rewards";
+    return {
+      nodeEnv: env.NODE_ENV,
+      isProduction: env.NODE_ENV === "production",
+      database: env.SUPABASE_URL
+        ? ({ kind: "supabase", url: env.SUPABASE_URL, serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY! } as const)
+        : env.DATABASE_URL
+          ? ({ kind: "postgres", url: env.DATABASE_URL } as const)
+          : ({ kind: "pglite", dataDir: env.PGLITE_DATA_DIR } as const),
+      migrationsDir: env.MIGRATIONS_DIR,
+      sessionSecret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
+      firebase: {
+        projectId,
+        apiKey: env.FIREBASE_API_KEY ?? "demo-api-key",
+        authDomain: env.FIREBASE_AUTH_DOMAIN ?? `${projectId}.firebaseapp.com`,
+        emulatorHost: env.FIREBASE_AUTH_EMULATOR_HOST,
+        serviceAccount: env.FIREBASE_SERVICE_ACCOUNT,
+      },
+      authorizedDomainsOverride: env.AUTH_AUTHORIZED_DOMAINS?.split(",")
+        .map((domain) => domain.trim().toLowerCase())
+        .filter(Boolean),
+    };
+  });
+
+export type Env = z.output<typeof envSchema>;
+
+export class EnvError extends Error {
+  name = "EnvError";
+}
+
+/** Parses an environment; throws an EnvError whose message names every bad variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => `  ${issue.path.join(".") || "environment"}: ${issue.message}`);
+  throw new EnvError(`Invalid environment:\n${lines.join("\n")}`);
+}
+
+let cached: Env | undefined;
+
+/** The validated environment of this process. */
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

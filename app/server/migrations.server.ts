@@ -1,0 +1,61 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+
+export interface Migration {
+  version: string;
+  name: string;
+  sql: string;
+}
+
+/** A place that can run a migration script inside one transaction. */
+export interface MigrationTarget {
+  /** Runs `work` in a transaction; `exec` runs multi-statement SQL, `query` one parameterised statement. */
+  transaction<T>(
+    work: (tx: {
+      exec(sql: string): Promise<void>;
+      query<R>(sql: string, values?: unknown[]): Promise<R[]>;
+    }) => Promise<T>,
+  ): Promise<T>;
+}
+
+const FILE_NAME = /^(\d{14})_([\w-]+)\.sql$/;
+
+/** The Supabase CLI's layout: supabase/migrations/<14-digit timestamp>_<name>.sql, in order. */
+export async function readMigrations(directory: string): Promise<Migration[]> {
+  const files = (await readdir(directory)).filter((file) => file.endsWith(".sql")).sort();
+  return Promise.all(
+    files.map(async (file) => {
+      const match = FILE_NAME.exec(file);
+      if (!match) throw new Error(`Migration file name must be <timestamp>_<name>.sql: ${file}`);
+      return { version: match[1]!, name: match[2]!, sql: await readFile(path.join(directory, file), "utf8") };
+    }),
+  );
+}
+
+// An arbitrary constant: all app instances starting together take turns on this lock.
+const MIGRATION_LOCK_KEY = 727_001;
+
+/** Applies the migrations not yet recorded, each exactly once, all in one transaction. */
+export async function applyMigrations(target: MigrationTarget, migrations: Migration[], withLock: boolean) {
+  return target.transaction(async (tx) => {
+    if (withLock) await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+    await tx.exec(`
+      create schema if not exists app_meta;
+      create table if not exists app_meta.schema_migrations (
+        version text primary key,
+        name text not null,
+        applied_at timestamptz not null default now()
+      );`);
+    const rows = await tx.query<{ version: string }>("select version from app_meta.schema_migrations");
+    const applied = new Set(rows.map((row) => row.version));
+    const pending = migrations.filter((migration) => !applied.has(migration.version));
+    for (const migration of pending) {
+      await tx.exec(migration.sql);
+      await tx.query("insert into app_meta.schema_migrations (version, name) values ($1, $2)", [
+        migration.version,
+        migration.name,
+      ]);
+    }
+    return pending.map((migration) => migration.version);
+  });
+}

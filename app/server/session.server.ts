@@ -1,0 +1,117 @@
+import { createCookie, redirect } from "@remix-run/node";
+import { MAX_ID_TOKEN_AGE_SECONDS, SESSION_MAX_AGE_SECONDS } from "~/domain/constants";
+import { getEnv } from "./env.server";
+import { getAdminAuth } from "./firebase-admin.server";
+import { setFlash, type Flash } from "./flash.server";
+
+/** The signed-in person, as the verified Firebase session cookie says. */
+export interface SessionUser {
+  uid: string;
+  email: string | null;
+  name: string | null;
+}
+
+// The value is a Firebase session cookie (a JWT signed by Google), verified on every read.
+let cookie: ReturnType<typeof createCookie> | undefined;
+function sessionCookie() {
+  cookie ??= createCookie("__session", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: getEnv().isProduction,
+    path: "/",
+  });
+  return cookie;
+}
+
+async function readSessionToken(request: Request): Promise<string | null> {
+  const value: unknown = await sessionCookie().parse(request.headers.get("cookie"));
+  return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+const verified = new WeakMap<Request, Promise<SessionUser | null>>();
+
+/** The signed-in user, or null (no cookie, expired, revoked or disabled). Checked once per request. */
+export function getSessionUser(request: Request): Promise<SessionUser | null> {
+  let pending = verified.get(request);
+  if (!pending) {
+    pending = verifySession(request);
+    verified.set(request, pending);
+  }
+  return pending;
+}
+
+async function verifySession(request: Request): Promise<SessionUser | null> {
+  const token = await readSessionToken(request);
+  if (!token) return null;
+  try {
+    const claims = await getAdminAuth().verifySessionCookie(token, true);
+    return {
+      uid: claims.uid,
+      email: typeof claims.email === "string" ? claims.email : null,
+      name: typeof claims.name === "string" ? claims.name : null,
+    };
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? "";
+    // An invalid, expired or revoked cookie means "signed out"; anything else (the provider
+    // unreachable) must not silently sign people out, so it surfaces as an error.
+    if (code.startsWith("auth/")) return null;
+    throw error;
+  }
+}
+
+/** Loaders and actions of signed-in screens: the user, or a redirect to /auth. */
+export async function requireUser(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (!user) {
+    const hadCookie = (await readSessionToken(request)) !== null;
+    throw redirect("/auth", hadCookie ? { headers: { "Set-Cookie": await clearedSessionCookie() } } : undefined);
+  }
+  return user;
+}
+
+export class StaleSignInError extends Error {
+  name = "StaleSignInError";
+}
+
+/**
+ * Turns a fresh ID token into a session: verifies it, makes a Firebase session cookie and
+ * redirects with it. `remember: false` gives a browser-session cookie (spec §4 persistence).
+ */
+export async function startSession(
+  idToken: string,
+  options: { redirectTo: string; flash: Flash; remember?: boolean },
+): Promise<{ user: SessionUser; response: Response }> {
+  const auth = getAdminAuth();
+  const claims = await auth.verifyIdToken(idToken, true);
+  if (Date.now() / 1000 - claims.auth_time > MAX_ID_TOKEN_AGE_SECONDS) {
+    throw new StaleSignInError("Recent sign-in required");
+  }
+  const value = await auth.createSessionCookie(idToken, { expiresIn: SESSION_MAX_AGE_SECONDS * 1000 });
+  const remember = options.remember ?? true;
+  const headers = new Headers();
+  headers.append(
+    "Set-Cookie",
+    await sessionCookie().serialize(value, remember ? { maxAge: SESSION_MAX_AGE_SECONDS } : {}),
+  );
+  headers.append("Set-Cookie", await setFlash(options.flash));
+  const user = {
+    uid: claims.uid,
+    email: typeof claims.email === "string" ? claims.email : null,
+    name: typeof claims.name === "string" ? claims.name : null,
+  };
+  return { user, response: redirect(options.redirectTo, { headers }) };
+}
+
+export function clearedSessionCookie(): Promise<string> {
+  return sessionCookie().serialize("", { maxAge: 0 });
+}
+
+/** Revokes every refresh token of the user (all devices) and clears the cookie. */
+export async function endSession(request: Request): Promise<void> {
+  const token = await readSessionToken(request);
+  if (!token) return;
+  const auth = getAdminAuth();
+  // Without the revocation check: a revoked cookie can still be ended.
+  const claims = await auth.verifySessionCookie(token, false).catch(() => null);
+  if (claims) await auth.revokeRefreshTokens(claims.sub);
+}
