@@ -4,6 +4,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { getDatabase } from "./server/db.server";
 import { EnvError, getEnv } from "./server/env.server";
 
 // Validate the environment when the server starts: a bad variable stops it with its name.
@@ -16,6 +17,9 @@ try {
   }
   throw error;
 }
+
+// Open (and migrate) the database now rather than on the first request; /healthz reports failures.
+getDatabase().catch((error: unknown) => console.error("database not ready:", error));
 
 export const streamTimeout = 5_000;
 

@@ -21,11 +21,14 @@ const INPUT =
 /** Spec §2 auth screen. Tabs are links (?tab=), the form posts to the /auth action. */
 export function AuthScreen({
   tab,
+  redirectTo,
   lastResult,
   domainAuthorized,
   firebaseConfig,
 }: {
   tab: AuthTab;
+  /** Where to go after signing in; it travels in the URL so it works without JavaScript. */
+  redirectTo: string;
   lastResult: SubmissionResult<string[]> | undefined;
   domainAuthorized: boolean;
   firebaseConfig: GoogleSignInConfig;
@@ -41,7 +44,14 @@ export function AuthScreen({
   });
   const navigation = useNavigation();
   const submittedIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
-  const google = useGoogleSignIn(firebaseConfig);
+  const authPath = (forTab: AuthTab) => {
+    const params = new URLSearchParams();
+    if (forTab === "signup") params.set("tab", "signup");
+    if (redirectTo !== "/") params.set("redirectTo", redirectTo);
+    const query = params.toString();
+    return query ? `/auth?${query}` : "/auth";
+  };
+  const google = useGoogleSignIn(firebaseConfig, authPath(tab));
   const busy = Boolean(submittedIntent) || google.busy;
   const signUp = tab === "signup";
   const formError = google.error ?? form.errors?.[0];
@@ -76,7 +86,7 @@ export function AuthScreen({
         {TABS.map((item) => (
           <Link
             key={item.id}
-            to={item.id === "signin" ? "/auth" : "/auth?tab=signup"}
+            to={authPath(item.id)}
             replace
             aria-current={item.id === tab ? "page" : undefined}
             className={`flex h-10 items-center justify-center rounded-lg text-sm font-semibold transition ${
@@ -88,7 +98,7 @@ export function AuthScreen({
         ))}
       </nav>
 
-      <Form method="post" action={signUp ? "/auth?tab=signup" : "/auth"} {...getFormProps(form)} className="mt-5">
+      <Form method="post" action={authPath(tab)} {...getFormProps(form)} className="mt-5">
         <fieldset disabled={busy} className="flex flex-col gap-4">
           <Field label="Email" icon="mail" errors={fields.email.errors} errorId={fields.email.errorId}>
             <input
@@ -204,7 +214,7 @@ function Field({
 const SILENT_POPUP_CODES = new Set(["auth/popup-closed-by-user", "auth/cancelled-popup-request"]);
 
 /** Google sign-in: the Firebase web SDK is downloaded only when the button is pressed. */
-function useGoogleSignIn(config: GoogleSignInConfig) {
+function useGoogleSignIn(config: GoogleSignInConfig, action: string) {
   const submit = useSubmit();
   const [available, setAvailable] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -218,7 +228,7 @@ function useGoogleSignIn(config: GoogleSignInConfig) {
     try {
       const { signInWithGoogle } = await import("~/lib/google-sign-in.client");
       const idToken = await signInWithGoogle(config);
-      submit({ intent: "google", idToken }, { method: "post", action: "/auth" });
+      submit({ intent: "google", idToken }, { method: "post", action });
     } catch (caught) {
       const { code, message } = caught as { code?: string; message?: string };
       if (isUnauthorizedDomainError(code)) {

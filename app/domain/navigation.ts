@@ -14,12 +14,6 @@ export const BOTTOM_NAV_ITEMS: readonly NavItem[] = [
   { to: "/profile", label: "Profile", icon: "profile" },
 ];
 
-/** Pages drawn without the bottom bar (spec §2: legal has none; auth and onboarding are full screen). */
-export function showsBottomNav(pathname: string, onboarding: boolean): boolean {
-  if (onboarding) return false;
-  return !["/legal", "/auth"].includes(pathname);
-}
-
 /** The nav item a path belongs to: exact for "/", by prefix for the others. */
 export function isNavItemActive(item: NavItem, pathname: string): boolean {
   return item.to === "/" ? pathname === "/" : pathname === item.to || pathname.startsWith(`${item.to}/`);

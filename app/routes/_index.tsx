@@ -5,7 +5,7 @@ import { HomeScreen } from "~/components/HomeScreen";
 import { Onboarding } from "~/components/Onboarding";
 import { ONBOARDING_SLIDES, parseSlideIndex } from "~/domain/onboarding";
 import { hasSeenOnboarding, seenOnboardingCookie } from "~/server/onboarding.server";
-import { assertSameOrigin } from "~/server/security.server";
+import { assertSameOrigin, readFormData } from "~/server/security.server";
 import { requireUser } from "~/server/session.server";
 import { getUserSummary, provisionUser } from "~/server/users.server";
 
@@ -21,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   if (form.get("intent") !== "complete-onboarding") return redirect("/");
   return redirect("/auth", { headers: { "Set-Cookie": seenOnboardingCookie() } });
 }

@@ -7,7 +7,7 @@ import { AuthRejection, authenticator, requestPasswordReset } from "~/server/aut
 import { getEnv } from "~/server/env.server";
 import { setFlash } from "~/server/flash.server";
 import { isDomainAuthorized } from "~/server/identity.server";
-import { assertSameOrigin } from "~/server/security.server";
+import { assertSameOrigin, readFormData, safeRedirectPath } from "~/server/security.server";
 import { getSessionUser, StaleSignInError, startSession } from "~/server/session.server";
 import { provisionUser } from "~/server/users.server";
 import type { ShellHandle } from "~/root";
@@ -23,8 +23,10 @@ function requestHostname(request: Request): string {
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getSessionUser(request)) throw redirect("/");
   const { firebase } = getEnv();
+  const params = new URL(request.url).searchParams;
   return {
-    tab: parseAuthTab(new URL(request.url).searchParams.get("tab")),
+    tab: parseAuthTab(params.get("tab")),
+    redirectTo: safeRedirectPath(params.get("redirectTo")),
     domainAuthorized: await isDomainAuthorized(requestHostname(request)),
     // Public web-SDK settings, used only when the person asks for Google sign-in.
     firebaseConfig: {
@@ -38,9 +40,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);
-  const intent = (await request.clone().formData()).get("intent");
-  if (intent === "reset") {
-    const result = await requestPasswordReset(await request.formData());
+  const formData = await readFormData(request.clone());
+  if (formData.get("intent") === "reset") {
+    const result = await requestPasswordReset(formData);
     if (!result.ok) {
       return data({ reply: result.reply, unauthorizedDomain: result.unauthorizedDomain }, { status: 400 });
     }
@@ -51,7 +53,8 @@ export async function action({ request }: ActionFunctionArgs) {
     const identity = await authenticator.authenticate("firebase-form", request);
     await provisionUser({ uid: identity.uid, email: identity.email, displayName: identity.displayName });
     const title = identity.isNewUser ? AUTH_MESSAGES.signedUp : AUTH_MESSAGES.signedIn;
-    const { response } = await startSession(identity.idToken, { redirectTo: "/", flash: { kind: "success", title } });
+    const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
+    const { response } = await startSession(identity.idToken, { redirectTo, flash: { kind: "success", title } });
     return response;
   } catch (error) {
     if (error instanceof AuthRejection) {
@@ -65,11 +68,12 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AuthRoute() {
-  const { tab, domainAuthorized, firebaseConfig } = useLoaderData<typeof loader>();
+  const { tab, redirectTo, domainAuthorized, firebaseConfig } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <AuthScreen
       tab={tab}
+      redirectTo={redirectTo}
       lastResult={actionData?.reply}
       domainAuthorized={domainAuthorized && !actionData?.unauthorizedDomain}
       firebaseConfig={firebaseConfig}

@@ -8,24 +8,29 @@ export async function openPgliteDatabase(dataDir: string, migrationsDir: string)
   if (!dataDir.startsWith("memory://")) await mkdir(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir);
   try {
-    await applyMigrations(
-      {
-        transaction: (work) =>
-          pglite.transaction((tx) =>
-            work({
-              exec: async (sql) => void (await tx.exec(sql)),
-              query: async (sql, values) => (await tx.query(sql, values)).rows as never[],
-            }),
-          ),
-      },
-      await readMigrations(migrationsDir),
-      false,
-    );
+    await migratePglite(pglite, migrationsDir);
   } catch (error) {
     await pglite.close();
     throw toDbError(error);
   }
   return pgliteDatabase(pglite);
+}
+
+/** PGlite has a single connection, so no lock is needed around the migrations. */
+export async function migratePglite(pglite: PGlite, migrationsDir: string) {
+  return applyMigrations(
+    {
+      transaction: (work) =>
+        pglite.transaction((tx) =>
+          work({
+            exec: async (sql) => void (await tx.exec(sql)),
+            query: async (sql, values) => (await tx.query(sql, values)).rows as never[],
+          }),
+        ),
+    },
+    await readMigrations(migrationsDir),
+    false,
+  );
 }
 
 export function pgliteDatabase(pglite: PGlite): Database {

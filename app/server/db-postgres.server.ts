@@ -8,33 +8,41 @@ export async function openPostgresDatabase(url: string, migrationsDir: string): 
   // An idle client losing its connection must not crash the process.
   pool.on("error", (error) => console.error("postgres pool error:", error.message));
   try {
-    await applyMigrations(
-      {
-        async transaction(work) {
-          const client = await pool.connect();
-          try {
-            await client.query("begin");
-            const result = await work({
-              exec: async (sql) => void (await client.query(sql)),
-              query: async (sql, values) => (await client.query(sql, values)).rows,
-            });
-            await client.query("commit");
-            return result;
-          } catch (error) {
-            await client.query("rollback").catch(() => {});
-            throw error;
-          } finally {
-            client.release();
-          }
-        },
-      },
-      await readMigrations(migrationsDir),
-      true,
-    );
+    await migratePostgres(pool, migrationsDir);
   } catch (error) {
     await pool.end();
     throw toDbError(error);
   }
+  return postgresDatabase(pool);
+}
+
+export async function migratePostgres(pool: pg.Pool, migrationsDir: string) {
+  return applyMigrations(
+    {
+      async transaction(work) {
+        const client = await pool.connect();
+        try {
+          await client.query("begin");
+          const result = await work({
+            exec: async (sql) => void (await client.query(sql)),
+            query: async (sql, values) => (await client.query(sql, values)).rows,
+          });
+          await client.query("commit");
+          return result;
+        } catch (error) {
+          await client.query("rollback").catch(() => {});
+          throw error;
+        } finally {
+          client.release();
+        }
+      },
+    },
+    await readMigrations(migrationsDir),
+    true,
+  );
+}
+
+export function postgresDatabase(pool: pg.Pool): Database {
   return {
     transport: "postgres",
     async rpc<T>(fn: string, args?: Record<string, unknown>) {

@@ -64,7 +64,9 @@ export async function requireUser(request: Request): Promise<SessionUser> {
   const user = await getSessionUser(request);
   if (!user) {
     const hadCookie = (await readSessionToken(request)) !== null;
-    throw redirect("/auth", hadCookie ? { headers: { "Set-Cookie": await clearedSessionCookie() } } : undefined);
+    const { pathname, search } = new URL(request.url);
+    const target = pathname === "/" ? "/auth" : `/auth?${new URLSearchParams({ redirectTo: pathname + search })}`;
+    throw redirect(target, hadCookie ? { headers: { "Set-Cookie": await clearedSessionCookie() } } : undefined);
   }
   return user;
 }

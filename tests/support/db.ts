@@ -1,17 +1,69 @@
+import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { openPgliteDatabase } from "~/server/db-pglite.server";
-import { openPostgresDatabase } from "~/server/db-postgres.server";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import type { Database } from "~/server/db.server";
+import { migratePglite, pgliteDatabase } from "~/server/db-pglite.server";
+import { migratePostgres, postgresDatabase } from "~/server/db-postgres.server";
 
 export const MIGRATIONS_DIR = path.resolve("supabase/migrations");
 
-/** A fresh in-memory PGlite with every migration applied. */
-export function openTestPglite() {
-  return openPgliteDatabase("memory://", MIGRATIONS_DIR);
+/** A migrated database plus raw SQL access for arranging and inspecting test data. */
+export interface TestDatabase {
+  db: Database;
+  sql<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<R[]>;
+  close(): Promise<void>;
 }
 
-/** The Postgres server that scripts/test.mjs started (TEST_DATABASE_URL), migrated. */
-export function openTestPostgres() {
+/** A fresh in-memory PGlite with every migration applied. */
+export async function openTestPglite(): Promise<TestDatabase> {
+  const pglite = await PGlite.create();
+  await migratePglite(pglite, MIGRATIONS_DIR);
+  return {
+    db: pgliteDatabase(pglite),
+    sql: async (text, values) => (await pglite.query(text, values)).rows as never[],
+    close: () => pglite.close(),
+  };
+}
+
+export function testPostgresUrl(): string {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error("TEST_DATABASE_URL is not set: run the tests through `npm test`");
-  return openPostgresDatabase(url, MIGRATIONS_DIR);
+  return url;
+}
+
+/** A new, empty database on the test Postgres server (dropped on close). */
+export async function createScratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = testPostgresUrl();
+  const name = `test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/** A fresh database on the test Postgres server, migrated, with a pool of `max` connections. */
+export async function openTestPostgres(max = 10): Promise<TestDatabase> {
+  const scratch = await createScratchDatabase();
+  const pool = new pg.Pool({ connectionString: scratch.url, max });
+  await migratePostgres(pool, MIGRATIONS_DIR);
+  return {
+    db: postgresDatabase(pool),
+    sql: async (text, values) => (await pool.query(text, values)).rows,
+    close: async () => {
+      await pool.end();
+      await scratch.drop();
+    },
+  };
 }

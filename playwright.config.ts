@@ -1,0 +1,36 @@
+import { defineConfig } from "@playwright/test";
+
+// Debian's Chromium (Playwright cannot download its own browsers here).
+const chromium = {
+  browserName: "chromium" as const,
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  },
+  viewport: { width: 390, height: 844 },
+  baseURL: process.env.APP_URL,
+};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  reporter: [["list"], ["json"]],
+  use: { trace: "off", screenshot: "only-on-failure" },
+  projects: [
+    { name: "javascript", use: { ...chromium, javaScriptEnabled: true } },
+    { name: "no-javascript", use: { ...chromium, javaScriptEnabled: false } },
+  ],
+});

@@ -1,0 +1,198 @@
+// Local stand-ins for outside services, shared by `npm run dev` and `npm test`:
+// the Firebase Auth emulator and a throwaway Postgres server.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync, chownSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+export const PROJECT_ID = "demo-rewards";
+
+export async function waitFor(check, { timeoutMs = 60_000, intervalMs = 250, what = "service" } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if (await check()) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+}
+
+export function isPortOpen(port, host = "127.0.0.1") {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, host);
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.once("error", reject);
+  });
+}
+
+function stopChild(child) {
+  if (!child || child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
+      resolve();
+    }, 8_000);
+    child.once("exit", () => (clearTimeout(timer), resolve()));
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      resolve();
+    }
+  });
+}
+
+/**
+ * Starts the Firebase Auth emulator (firebase-tools from node_modules) on `port`.
+ * Returns { host, stop }. The emulator keeps accounts in memory only.
+ */
+export async function startAuthEmulator({ port = 9099, quiet = false } = {}) {
+  const host = `127.0.0.1:${port}`;
+  if (await isPortOpen(port)) {
+    if (!quiet) console.log(`Auth emulator already running on ${host}`);
+    return { host, stop: async () => {} };
+  }
+  const configDir = mkdtempSync(path.join(os.tmpdir(), "auth-emulator-"));
+  const hubPort = await freePort();
+  const loggingPort = await freePort();
+  const configFile = path.join(configDir, "firebase.json");
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      emulators: {
+        auth: { host: "127.0.0.1", port },
+        hub: { host: "127.0.0.1", port: hubPort },
+        logging: { host: "127.0.0.1", port: loggingPort },
+        ui: { enabled: false },
+        singleProjectMode: true,
+      },
+    }),
+  );
+  const child = spawn(
+    "firebase",
+    ["emulators:start", "--only", "auth", "--project", PROJECT_ID, "--config", configFile],
+    { cwd: configDir, detached: true, stdio: quiet ? "ignore" : ["ignore", "inherit", "inherit"], env: process.env },
+  );
+  let exited = false;
+  child.once("exit", () => (exited = true));
+  await waitFor(
+    async () => {
+      if (exited) throw new Error("Auth emulator exited during start-up");
+      const response = await fetch(`http://${host}/`);
+      return response.ok;
+    },
+    { timeoutMs: 120_000, what: "the Auth emulator" },
+  ).catch((error) => {
+    if (exited) throw new Error("The Firebase Auth emulator exited during start-up");
+    throw error;
+  });
+  return {
+    host,
+    stop: async () => {
+      await stopChild(child);
+      rmSync(configDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Deletes every account in the emulator (a clean slate for a test run). */
+export async function clearAuthEmulator(host) {
+  await fetch(`http://${host}/emulator/v1/projects/${PROJECT_ID}/accounts`, { method: "DELETE" });
+}
+
+function postgresBinDir() {
+  const roots = ["/usr/lib/postgresql"];
+  for (const root of roots) {
+    if (!existsSync(root)) continue;
+    const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
+    for (const version of versions) {
+      const bin = path.join(root, version, "bin");
+      if (existsSync(path.join(bin, "initdb"))) return bin;
+    }
+  }
+  throw new Error("No Postgres server binaries found under /usr/lib/postgresql (apt-get install postgresql)");
+}
+
+/**
+ * A throwaway Postgres cluster in a temporary directory on a free port (trust auth, loopback only).
+ * Postgres refuses to run as root, so as root it runs as the `postgres` system user.
+ */
+export async function startPostgres() {
+  const bin = postgresBinDir();
+  const dir = mkdtempSync(path.join(os.tmpdir(), "pg-test-"));
+  const dataDir = path.join(dir, "data");
+  const port = await freePort();
+  const asRoot = process.getuid?.() === 0;
+  const run = (command, args) => {
+    const full = path.join(bin, command);
+    const result = asRoot
+      ? spawnSync("runuser", ["-u", "postgres", "--", full, ...args], { encoding: "utf8" })
+      : spawnSync(full, args, { encoding: "utf8" });
+    if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
+  };
+  if (asRoot) chownSync(dir, Number(spawnSync("id", ["-u", "postgres"], { encoding: "utf8" }).stdout.trim()), 0);
+  mkdirSync(dataDir, { recursive: true });
+  if (asRoot) spawnSync("chown", ["-R", "postgres", dir]);
+  run("initdb", ["-D", dataDir, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
+  run("pg_ctl", [
+    "-D",
+    dataDir,
+    "-l",
+    path.join(dir, "server.log"),
+    "-o",
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
+    "-w",
+    "start",
+  ]);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    stop: async () => {
+      try {
+        run("pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "stop"]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** Starts the production build (remix-serve) and waits until /healthz answers. */
+export async function startAppServer({ port, env, cwd = process.cwd(), quiet = true }) {
+  const child = spawn("remix-serve", ["build/index.js"], {
+    cwd,
+    detached: true,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: quiet ? ["ignore", "ignore", "pipe"] : ["ignore", "inherit", "inherit"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => (stderr += chunk));
+  let exited = false;
+  child.once("exit", () => (exited = true));
+  await waitFor(
+    async () => {
+      if (exited) throw new Error("exited");
+      return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
+    },
+    { timeoutMs: 90_000, what: "the app server" },
+  ).catch((error) => {
+    throw new Error(`App server did not start: ${error.message}\n${stderr}`);
+  });
+  return { url: `http://localhost:${port}`, stop: () => stopChild(child), stderr: () => stderr };
+}

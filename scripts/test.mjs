@@ -1,0 +1,115 @@
+// `npm test`: every check, in order — typecheck, build, then with a real Auth emulator, a real
+// Postgres server and the production build running: unit, integration, HTTP and image tests
+// (Vitest), then browser tests in Chromium with JavaScript on and off (Playwright).
+// Ends with one line "N passed, N failed".
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort, startAppServer, startAuthEmulator, startPostgres } from "./lib/services.mjs";
+
+const started = Date.now();
+const workDir = mkdtempSync(path.join(os.tmpdir(), "rewards-test-"));
+const cleanups = [];
+const totals = { passed: 0, failed: 0 };
+
+function run(command, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+    child.once("exit", (code) => resolve(code ?? 1));
+  });
+}
+
+async function step(name, work) {
+  const begin = Date.now();
+  console.log(`\n▶ ${name}`);
+  const ok = await work();
+  console.log(`${ok ? "✔" : "✘"} ${name} (${((Date.now() - begin) / 1000).toFixed(1)} s)`);
+  if (!ok) totals.failed += 1;
+  return ok;
+}
+
+function readCounts(file, pick) {
+  try {
+    return pick(JSON.parse(readFileSync(file, "utf8")));
+  } catch {
+    return { passed: 0, failed: 1 };
+  }
+}
+
+async function main() {
+  const only = process.argv.slice(2); // e.g. `npm test -- unit` runs a subset: unit, integration, http, image, e2e
+  const wants = (part) => only.length === 0 || only.includes(part);
+
+  if (only.length === 0) {
+    if (!(await step("typecheck", async () => (await run("tsc", [])) === 0))) return;
+  }
+  if (!(await step("build", async () => (await run("remix", ["build"], { VITE_CJS_IGNORE_WARNING: "true" })) === 0))) return;
+
+  console.log("\n▶ starting the Auth emulator and a Postgres server");
+  const [emulator, postgres] = await Promise.all([
+    startAuthEmulator({ port: await freePort(), quiet: true }),
+    startPostgres(),
+  ]);
+  cleanups.push(emulator.stop, postgres.stop);
+
+  const appPort = await freePort();
+  const sharedEnv = {
+    FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+    FIREBASE_PROJECT_ID: "demo-rewards",
+    TEST_DATABASE_URL: postgres.url,
+  };
+  const app = await startAppServer({
+    port: appPort,
+    env: {
+      ...sharedEnv,
+      NODE_ENV: "production",
+      SESSION_SECRET: "test-session-secret-of-at-least-32-chars",
+      PGLITE_DATA_DIR: path.join(workDir, "pglite"),
+    },
+  });
+  cleanups.push(app.stop);
+  console.log(`app server on ${app.url}, Auth emulator on ${emulator.host}, Postgres on port ${postgres.port}`);
+
+  const testEnv = { ...sharedEnv, APP_URL: app.url };
+  const vitestParts = ["unit", "integration", "http", "image"].filter(wants);
+  if (vitestParts.length > 0) {
+    const report = path.join(workDir, "vitest.json");
+    await step("vitest: " + vitestParts.join(", "), async () => {
+      const code = await run(
+        "vitest",
+        ["run", ...vitestParts.map((part) => `tests/${part}/`), "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
+        testEnv,
+      );
+      const counts = readCounts(report, (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0) }));
+      totals.passed += counts.passed;
+      totals.failed += counts.failed;
+      return code === 0;
+    });
+  }
+  if (wants("e2e")) {
+    const report = path.join(workDir, "playwright.json");
+    await step("playwright: Chromium, JavaScript on and off", async () => {
+      const code = await run("playwright", ["test"], { ...testEnv, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+      const counts = readCounts(report, (r) => ({ passed: r.stats.expected, failed: r.stats.unexpected + r.stats.flaky * 0 }));
+      totals.passed += counts.passed;
+      totals.failed += counts.failed;
+      return code === 0;
+    });
+  }
+}
+
+let exitCode = 1;
+try {
+  await main();
+  exitCode = totals.failed === 0 && totals.passed > 0 ? 0 : 1;
+} catch (error) {
+  console.error(error);
+  totals.failed += 1;
+} finally {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => console.error(error));
+  rmSync(workDir, { recursive: true, force: true });
+}
+console.log(`\nTotal time ${((Date.now() - started) / 1000).toFixed(0)} s`);
+console.log(`${totals.passed} passed, ${totals.failed} failed`);
+process.exit(exitCode);

@@ -1,0 +1,42 @@
+/** Direct calls to the Firebase Auth emulator (what Google's servers would do in production). */
+export function emulatorHost(): string {
+  const host = process.env.FIREBASE_AUTH_EMULATOR_HOST;
+  if (!host) throw new Error("FIREBASE_AUTH_EMULATOR_HOST is not set: run the tests through `npm test`");
+  return host;
+}
+
+const PROJECT_ID = process.env.FIREBASE_PROJECT_ID ?? "demo-rewards";
+
+async function identity<T>(path: string, body: unknown): Promise<T> {
+  const response = await fetch(`http://${emulatorHost()}/identitytoolkit.googleapis.com/v1/${path}?key=demo-api-key`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const payload = (await response.json()) as T & { error?: { message: string } };
+  if (!response.ok) throw new Error(payload.error?.message ?? `HTTP ${response.status}`);
+  return payload;
+}
+
+/** Signs in "with Google" the way the emulator's popup does, returning a fresh ID token. */
+export async function googleIdToken(profile: { sub: string; email: string; name?: string }) {
+  const claims = JSON.stringify({ ...profile, email_verified: true });
+  const result = await identity<{ idToken: string; localId: string }>("accounts:signInWithIdp", {
+    postBody: `id_token=${encodeURIComponent(claims)}&providerId=google.com`,
+    requestUri: "http://localhost",
+    returnIdpCredential: true,
+    returnSecureToken: true,
+  });
+  return result;
+}
+
+export async function signUpDirect(email: string, password: string) {
+  return identity<{ idToken: string; localId: string }>("accounts:signUp", { email, password, returnSecureToken: true });
+}
+
+/** Out-of-band codes (password reset emails) the emulator "sent". */
+export async function sentOobCodes(): Promise<{ email: string; requestType: string }[]> {
+  const response = await fetch(`http://${emulatorHost()}/emulator/v1/projects/${PROJECT_ID}/oobCodes`);
+  const payload = (await response.json()) as { oobCodes: { email: string; requestType: string }[] };
+  return payload.oobCodes;
+}

@@ -1,0 +1,72 @@
+/** A tiny browser stand-in for HTTP tests: keeps cookies, posts forms, follows nothing by itself. */
+export class HttpClient {
+  readonly cookies = new Map<string, string>();
+  constructor(readonly baseUrl: string = appUrl()) {}
+
+  private remember(response: Response) {
+    for (const header of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = header.split(";");
+      const index = pair!.indexOf("=");
+      const name = pair!.slice(0, index).trim();
+      const value = pair!.slice(index + 1).trim();
+      const expired = attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute)) || value === "";
+      if (expired) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  private headers(extra: Record<string, string> = {}) {
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    return { ...(cookie ? { cookie } : {}), ...extra };
+  }
+
+  async get(path: string, headers: Record<string, string> = {}) {
+    const response = await fetch(new URL(path, this.baseUrl), { headers: this.headers(headers), redirect: "manual" });
+    this.remember(response);
+    return response;
+  }
+
+  async post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+    const response = await fetch(new URL(path, this.baseUrl), {
+      method: "POST",
+      headers: this.headers({ "content-type": "application/x-www-form-urlencoded", ...headers }),
+      body: new URLSearchParams(fields),
+      redirect: "manual",
+    });
+    this.remember(response);
+    return response;
+  }
+
+  /** GETs `path` and follows redirects (as a browser would), returning the final response and its HTML. */
+  async visit(path: string): Promise<{ response: Response; html: string; url: string }> {
+    let current = path;
+    for (let hop = 0; hop < 5; hop++) {
+      const response = await this.get(current);
+      const location = response.headers.get("location");
+      if (response.status >= 300 && response.status < 400 && location) {
+        current = location;
+        continue;
+      }
+      return { response, html: await response.text(), url: current };
+    }
+    throw new Error(`Too many redirects from ${path}`);
+  }
+}
+
+export function appUrl(): string {
+  const url = process.env.APP_URL;
+  if (!url) throw new Error("APP_URL is not set: run the tests through `npm test`");
+  return url;
+}
+
+let counter = 0;
+/** A unique address for each test account. */
+export function uniqueEmail(prefix = "user"): string {
+  counter += 1;
+  return `${prefix}.${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}@example.com`;
+}
+
+/** HTML-escaped text as React renders it (apostrophes and ampersands). */
+export function html(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/'/g, "&#x27;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}

@@ -1,0 +1,94 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { describe, expect, it } from "vitest";
+import { AUTH_MESSAGES, authErrorMessage, authFormSchema, isUnauthorizedDomainError, parseAuthTab } from "~/domain/auth";
+
+function validate(fields: Record<string, string>) {
+  const formData = new FormData();
+  for (const [name, value] of Object.entries(fields)) formData.set(name, value);
+  return parseWithZod(formData, { schema: authFormSchema });
+}
+
+function errorsOf(fields: Record<string, string>) {
+  const submission = validate(fields);
+  if (submission.status === "success") throw new Error("expected the form to be refused");
+  return submission.error;
+}
+
+describe("auth form rules (spec §5)", () => {
+  it("asks for all fields when email or password is empty", () => {
+    expect(errorsOf({ intent: "signin", email: "", password: "secret1" })).toEqual({ "": [AUTH_MESSAGES.fillAllFields] });
+    expect(errorsOf({ intent: "signup", email: "a@b.co", password: "" })).toEqual({ "": [AUTH_MESSAGES.fillAllFields] });
+  });
+
+  it("rejects a whitespace-only email with the service-level message", () => {
+    expect(errorsOf({ intent: "signin", email: "   ", password: "secret1" })).toEqual({ email: [AUTH_MESSAGES.invalidEmail] });
+    expect(errorsOf({ intent: "signup", email: " \t ", password: "secret1" })).toEqual({ email: [AUTH_MESSAGES.invalidEmail] });
+  });
+
+  it("requires six characters on sign-up only", () => {
+    expect(errorsOf({ intent: "signup", email: "a@b.co", password: "12345" })).toEqual({ password: [AUTH_MESSAGES.passwordTooShort] });
+    expect(validate({ intent: "signin", email: "a@b.co", password: "12345" }).status).toBe("success");
+  });
+
+  it("asks for a password when the sign-in password is blank", () => {
+    expect(errorsOf({ intent: "signin", email: "a@b.co", password: "   " })).toEqual({ password: [AUTH_MESSAGES.passwordMissing] });
+  });
+
+  it("trims the email before it is sent", () => {
+    const submission = validate({ intent: "signup", email: "  Person@Example.com ", password: "secret1" });
+    expect(submission.status).toBe("success");
+    expect(submission.status === "success" && submission.value).toEqual({
+      intent: "signup",
+      email: "Person@Example.com",
+      password: "secret1",
+    });
+  });
+
+  it("needs only an email for a password reset", () => {
+    expect(errorsOf({ intent: "reset", email: "  " })).toEqual({ email: [AUTH_MESSAGES.resetEmailMissing] });
+    const ok = validate({ intent: "reset", email: " a@b.co " });
+    expect(ok.status === "success" && ok.value).toEqual({ intent: "reset", email: "a@b.co" });
+  });
+
+  it("refuses an unknown intent", () => {
+    expect(validate({ intent: "delete-everything", email: "a@b.co", password: "secret1" }).status).toBe("error");
+  });
+
+  it("reads the tab from the URL, defaulting to sign in", () => {
+    expect(parseAuthTab("signup")).toBe("signup");
+    expect(parseAuthTab(null)).toBe("signin");
+    expect(parseAuthTab("admin")).toBe("signin");
+  });
+});
+
+describe("identity error mapping (spec §8)", () => {
+  it.each([
+    ["EMAIL_EXISTS", AUTH_MESSAGES.emailInUse],
+    ["auth/email-already-in-use", AUTH_MESSAGES.emailInUse],
+    ["INVALID_LOGIN_CREDENTIALS", AUTH_MESSAGES.invalidCredentials],
+    ["EMAIL_NOT_FOUND", AUTH_MESSAGES.invalidCredentials],
+    ["INVALID_PASSWORD", AUTH_MESSAGES.invalidCredentials],
+    ["auth/invalid-credential", AUTH_MESSAGES.invalidCredentials],
+    ["auth/user-not-found", AUTH_MESSAGES.invalidCredentials],
+    ["auth/wrong-password", AUTH_MESSAGES.invalidCredentials],
+    ["WEAK_PASSWORD", AUTH_MESSAGES.weakPassword],
+    ["auth/weak-password", AUTH_MESSAGES.weakPassword],
+    ["INVALID_EMAIL", AUTH_MESSAGES.invalidEmailFormat],
+    ["auth/network-request-failed", AUTH_MESSAGES.networkError],
+    ["NETWORK_REQUEST_FAILED", AUTH_MESSAGES.networkError],
+  ])("%s → its message", (code, message) => {
+    expect(authErrorMessage(code)).toBe(message);
+  });
+
+  it("shows another error's own message, else the generic one", () => {
+    expect(authErrorMessage("TOO_MANY_ATTEMPTS_TRY_LATER", "Try again later.")).toBe("Try again later.");
+    expect(authErrorMessage("SOMETHING", "")).toBe(AUTH_MESSAGES.genericError);
+    expect(authErrorMessage(undefined)).toBe(AUTH_MESSAGES.genericError);
+  });
+
+  it("recognises the unauthorised-domain error in both spellings", () => {
+    expect(isUnauthorizedDomainError("auth/unauthorized-domain")).toBe(true);
+    expect(isUnauthorizedDomainError("UNAUTHORIZED_DOMAIN")).toBe(true);
+    expect(isUnauthorizedDomainError("EMAIL_EXISTS")).toBe(false);
+  });
+});

@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { MIN_WITHDRAWAL_DOLLARS, REFERRAL_CODE_ALPHABET } from "~/domain/constants";
+import { defaultDisplayName } from "~/domain/display-name";
+import { findLegalDocument, LEGAL_DOCUMENTS } from "~/domain/legal-content";
+import { formatDollars } from "~/domain/money";
+import { BOTTOM_NAV_ITEMS, isNavItemActive } from "~/domain/navigation";
+import { ONBOARDING_SLIDES, parseSlideIndex } from "~/domain/onboarding";
+import { isReferralCode } from "~/domain/referral-code";
+
+describe("default display name (spec §5)", () => {
+  it("prefers the display name, then the email's local part, then User", () => {
+    expect(defaultDisplayName(" Asha ", "asha@example.com")).toBe("Asha");
+    expect(defaultDisplayName(null, "ravi.k@example.com")).toBe("ravi.k");
+    expect(defaultDisplayName("  ", "@example.com")).toBe("User");
+    expect(defaultDisplayName(undefined, null)).toBe("User");
+  });
+});
+
+describe("referral codes (spec §5)", () => {
+  it("uses uppercase letters and digits without I, O, 0 and 1", () => {
+    for (const excluded of ["I", "O", "0", "1"]) expect(REFERRAL_CODE_ALPHABET).not.toContain(excluded);
+    expect(REFERRAL_CODE_ALPHABET).toHaveLength(32);
+    expect(isReferralCode("ABCD234")).toBe(true);
+    expect(isReferralCode("ABCD23")).toBe(false);
+    expect(isReferralCode("ABCD2340")).toBe(false);
+    expect(isReferralCode("ABCDO23")).toBe(false);
+    expect(isReferralCode("abcd234")).toBe(false);
+  });
+});
+
+describe("onboarding (spec §2)", () => {
+  it("has the three slides in order", () => {
+    expect(ONBOARDING_SLIDES.map((slide) => slide.title)).toEqual([
+      "Complete Tasks, Earn Rewards",
+      "Refer Friends, Multiply Earnings",
+      "Withdraw to PayPal Instantly",
+    ]);
+  });
+
+  it("clamps the slide index from the URL", () => {
+    expect(parseSlideIndex(null)).toBe(0);
+    expect(parseSlideIndex("1")).toBe(1);
+    expect(parseSlideIndex("7")).toBe(2);
+    expect(parseSlideIndex("-3")).toBe(0);
+    expect(parseSlideIndex("abc")).toBe(0);
+  });
+});
+
+describe("bottom navigation (spec §2)", () => {
+  it("lists Home, Earn, Refer, Withdraw, Profile", () => {
+    expect(BOTTOM_NAV_ITEMS.map((item) => [item.label, item.to])).toEqual([
+      ["Home", "/"],
+      ["Earn", "/earn"],
+      ["Refer", "/referral"],
+      ["Withdraw", "/withdraw"],
+      ["Profile", "/profile"],
+    ]);
+  });
+
+  it("marks Home active only on / and others by prefix", () => {
+    const [home, earn] = BOTTOM_NAV_ITEMS;
+    expect(isNavItemActive(home!, "/")).toBe(true);
+    expect(isNavItemActive(home!, "/earn")).toBe(false);
+    expect(isNavItemActive(earn!, "/earn")).toBe(true);
+    expect(isNavItemActive(earn!, "/earnings")).toBe(false);
+  });
+});
+
+describe("legal documents (spec §2)", () => {
+  it("has Terms, Privacy and Cookies with five sections each", () => {
+    expect(LEGAL_DOCUMENTS.map((doc) => doc.tab)).toEqual(["Terms", "Privacy", "Cookies"]);
+    for (const doc of LEGAL_DOCUMENTS) {
+      expect(doc.sections).toHaveLength(5);
+      for (const section of doc.sections) expect(section.paragraphs.join(" ").length).toBeGreaterThan(60);
+    }
+  });
+
+  it("starts Cookies with the types and ends it with changes", () => {
+    const cookies = findLegalDocument("cookies");
+    expect(cookies.sections[0]!.title).toMatch(/types/i);
+    expect(cookies.sections[4]!.title).toMatch(/changes/i);
+  });
+
+  it("falls back to the terms for an unknown tab", () => {
+    expect(findLegalDocument("nope").id).toBe("terms");
+    expect(findLegalDocument(null).id).toBe("terms");
+  });
+});
+
+describe("money", () => {
+  it("formats dollars with two decimals", () => {
+    expect(formatDollars(0)).toBe("$0.00");
+    expect(formatDollars("1234.5")).toBe("$1,234.50");
+    expect(formatDollars(Number.NaN)).toBe("$0.00");
+  });
+
+  it("keeps the spec's withdrawal minimums", () => {
+    expect(MIN_WITHDRAWAL_DOLLARS).toEqual({ paypal: 5, upi: 1, bank: 10 });
+  });
+});
