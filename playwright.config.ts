@@ -30,7 +30,7 @@ export default defineConfig({
   reporter: [["list"], ["json"]],
   use: { trace: "off", screenshot: "only-on-failure" },
   projects: [
-    { name: "javascript", use: { ...chromium, javaScriptEnabled: true } },
-    { name: "no-javascript", use: { ...chromium, javaScriptEnabled: false } },
+    { name: "javascript", testIgnore: /\.no-js\.spec\.ts$/, use: { ...chromium, javaScriptEnabled: true } },
+    { name: "no-javascript", testIgnore: /\.js-only\.spec\.ts$/, use: { ...chromium, javaScriptEnabled: false } },
   ],
 });

@@ -139,6 +139,8 @@ describe("the auth screen over plain HTTP", () => {
     const client = visitor();
     await signUp(client);
     const stolenCookie = client.cookies.get("__session")!;
+    // Firebase compares revocation times in whole seconds: revoke in a later second than sign-in.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     const response = await client.post("/logout", {});
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/auth");
@@ -154,11 +156,19 @@ describe("the auth screen over plain HTTP", () => {
 
   it("refuses a sign-in or a log-out posted from another site", async () => {
     const { email } = await signUp(visitor());
+    // A browser marks a cross-site form post with Sec-Fetch-Site; our guard answers 403.
     const client = visitor();
-    const response = await client.post("/auth", { intent: "signin", email, password: PASSWORD }, { origin: "https://evil.example" });
+    const response = await client.post("/auth", { intent: "signin", email, password: PASSWORD }, { "sec-fetch-site": "cross-site" });
     expect(response.status).toBe(403);
     expect(await response.text()).toContain(CROSS_SITE_MESSAGE);
     expect(client.cookies.has("__session")).toBe(false);
+
+    // A mismatched Origin is already refused by Remix itself, before any action runs.
+    const forged = visitor();
+    const byOrigin = await forged.post("/auth", { intent: "signin", email, password: PASSWORD }, { origin: "https://evil.example" });
+    expect(byOrigin.status).toBeGreaterThanOrEqual(400);
+    expect(await byOrigin.text()).not.toMatch(/at .*:\d+:\d+/);
+    expect(forged.cookies.has("__session")).toBe(false);
 
     const signedIn = visitor();
     await signUp(signedIn);

@@ -21,7 +21,7 @@ describe("pages that need no data, over plain HTTP", () => {
 
   it("completes onboarding with a cookie and goes to /auth", async () => {
     const client = new HttpClient();
-    const response = await client.post("/", { intent: "complete-onboarding" });
+    const response = await client.post("/?index", { intent: "complete-onboarding" });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/auth");
     expect(response.headers.getSetCookie().join()).toMatch(/hasSeenOnboarding=true; Path=\/; Max-Age=\d+; SameSite=Lax/);

@@ -1,0 +1,2 @@
+-- No seed data is needed: the app provisions each user's rows (profile, balance,
+-- notification preferences) on first sign-in through public.provision_user().

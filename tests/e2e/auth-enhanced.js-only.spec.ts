@@ -1,0 +1,37 @@
+import { expect, test } from "@playwright/test";
+
+// Enhancements that exist only when JavaScript runs.
+test.beforeEach(async ({ context }, testInfo) => {
+  await context.addCookies([{ name: "hasSeenOnboarding", value: "true", url: testInfo.project.use.baseURL! }]);
+});
+
+test("pending state: the button says Creating account... and the fields are disabled", async ({ page }) => {
+  // Hold the post for a moment so the pending state can be seen.
+  await page.route("**/auth*", async (route) => {
+    if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue();
+  });
+  await page.goto("/auth?tab=signup");
+  await page.getByPlaceholder("Enter your email").fill(`pending.${Date.now()}@example.com`);
+  await page.getByPlaceholder("Enter your password").fill("pending-pass");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByRole("button", { name: "Creating account..." })).toBeVisible();
+  await expect(page.getByPlaceholder("Enter your email")).toBeDisabled();
+  await expect(page.getByPlaceholder("Enter your password")).toBeDisabled();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("client-side validation shows the spec's messages without a round trip", async ({ page }) => {
+  let posts = 0;
+  page.on("request", (request) => {
+    if (request.method() === "POST") posts += 1;
+  });
+  await page.goto("/auth?tab=signup");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Please fill in all fields");
+  await page.getByPlaceholder("Enter your email").fill("short@example.com");
+  await page.getByPlaceholder("Enter your password").fill("12345");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByText("Password must be at least 6 characters long")).toBeVisible();
+  expect(posts).toBe(0);
+});
