@@ -16,6 +16,7 @@ export function FlashToast({ flash }: { flash: Flash | null }) {
     <div role="status" aria-live="polite" className="pointer-events-none fixed inset-x-0 top-3 z-40 mx-auto w-full max-w-md px-4">
       {flash && !dismissed ? (
         <div
+          key={flash.id ?? flash.title}
           data-testid="flash"
           className={`toast-auto-hide pointer-events-auto flex items-start gap-3 rounded-2xl border bg-white px-4 py-3 shadow-lg ${TONES[flash.kind].box}`}
         >

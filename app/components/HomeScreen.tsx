@@ -12,8 +12,8 @@ export function HomeScreen({ displayName, balance }: { displayName: string; bala
           <p className="text-sm text-muted">Welcome back</p>
           <h1 className="truncate text-2xl font-bold tracking-tight">Hi, {displayName}</h1>
         </div>
-        <Form method="post" action="/logout">
-          <button className={buttonClass("secondary", "h-10 px-3 text-sm")}>
+        <Form method="post" action="/logout" className="shrink-0">
+          <button className={buttonClass("secondary", "h-10 shrink-0 whitespace-nowrap px-3 text-sm")}>
             <Icon name="logout" className="size-4" />
             Log out
           </button>

@@ -29,7 +29,7 @@ function flashStorage() {
 /** The Set-Cookie value that carries `flash` to the next page. */
 export async function setFlash(flash: Flash): Promise<string> {
   const session = await flashStorage().getSession();
-  session.set("flash", flash);
+  session.set("flash", { ...flash, id: crypto.randomUUID() });
   return flashStorage().commitSession(session);
 }
 

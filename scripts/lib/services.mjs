@@ -173,9 +173,14 @@ export async function startPostgres() {
   };
 }
 
-/** Starts the production build (remix-serve) and waits until /healthz answers. */
-export async function startAppServer({ port, env, cwd = process.cwd(), quiet = true }) {
-  const child = spawn("remix-serve", ["build/index.js"], {
+/**
+ * Starts the production build (remix-serve) and waits until /healthz answers.
+ * @param {{ port: number, env: Record<string, string>, cwd?: string, quiet?: boolean, command?: string[] }} options
+ *   `command` prefixes the program, e.g. ["runuser", "-u", "nobody", "--"].
+ */
+export async function startAppServer({ port, env, cwd = process.cwd(), quiet = true, command = [] }) {
+  const [program, ...prefix] = [...command, "remix-serve"];
+  const child = spawn(program, [...prefix, "build/index.js"], {
     cwd,
     detached: true,
     env: { ...process.env, ...env, PORT: String(port) },
@@ -185,6 +190,7 @@ export async function startAppServer({ port, env, cwd = process.cwd(), quiet = t
   child.stderr?.on("data", (chunk) => (stderr += chunk));
   let exited = false;
   child.once("exit", () => (exited = true));
+  child.once("error", (error) => ((exited = true), (stderr += String(error))));
   await waitFor(
     async () => {
       if (exited) throw new Error("exited");

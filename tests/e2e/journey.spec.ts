@@ -7,6 +7,8 @@ function uniqueEmail(prefix: string) {
 }
 
 async function screenshot(page: Page, name: string) {
+  // Past the 300 ms start spinner and the toast's entrance.
+  await page.waitForTimeout(500);
   await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 }
 

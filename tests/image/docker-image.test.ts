@@ -1,0 +1,108 @@
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, startAppServer } from "../../scripts/lib/services.mjs";
+import { createScratchDatabase } from "../support/db";
+import { emulatorHost } from "../support/emulator";
+
+// There is no Docker engine here, so this test performs what the Dockerfile's stages do:
+// a production-only install, the runtime stage's files, started as a non-root user with
+// production settings against a Postgres server and the Auth emulator.
+const dockerfile = readFileSync("Dockerfile", "utf8");
+const runtimeStage = dockerfile.slice(dockerfile.indexOf("AS runtime"));
+
+function run(command: string, args: string[], cwd: string) {
+  const result = spawnSync(command, args, { cwd, encoding: "utf8", env: { ...process.env, NODE_ENV: "production" } });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed:\n${result.stderr}`);
+}
+
+describe("the Docker image, performed without Docker", () => {
+  let dir: string;
+  let server: { url: string; stop(): Promise<void> } | undefined;
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let port: number;
+
+  beforeAll(async () => {
+    expect(existsSync("build/index.js"), "npm run build first").toBe(true);
+    dir = mkdtempSync(path.join(os.tmpdir(), "image-"));
+    // Stage prod-deps: a production-only install from the lockfile.
+    cpSync("package.json", path.join(dir, "package.json"));
+    cpSync("package-lock.json", path.join(dir, "package-lock.json"));
+    run("npm", ["install", "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline"], dir);
+    // Stage runtime: each COPY --from=build of the Dockerfile.
+    for (const [, source] of runtimeStage.matchAll(/^COPY --from=build \/app\/(\S+) /gm)) {
+      cpSync(source!, path.join(dir, source!), { recursive: true });
+    }
+    if (process.getuid?.() === 0) spawnSync("chmod", ["-R", "a+rX", dir]);
+    scratch = await createScratchDatabase();
+    port = await freePort();
+    server = await startAppServer({
+      cwd: dir,
+      port,
+      // USER node: never root. Here the unprivileged `nobody` stands in when the tests run as root.
+      command: process.getuid?.() === 0 ? ["/usr/sbin/runuser", "-u", "nobody", "--"] : [],
+      env: {
+        NODE_ENV: "production",
+        DATABASE_URL: scratch.url,
+        FIREBASE_AUTH_EMULATOR_HOST: emulatorHost(),
+        FIREBASE_PROJECT_ID: "demo-rewards",
+        SESSION_SECRET: "image-test-secret-at-least-32-characters",
+        PATH: `${path.join(dir, "node_modules/.bin")}:${path.dirname(process.execPath)}:/usr/bin:/bin`,
+      },
+    });
+  }, 240_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await scratch?.drop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("is built the way the design says: node:22-slim, production dependencies, non-root, remix-serve, a health check", () => {
+    expect(dockerfile).toMatch(/^FROM node:22-slim AS base$/m);
+    expect(runtimeStage).toMatch(/^COPY --from=prod-deps \/app\/node_modules/m);
+    expect(dockerfile).toMatch(/^RUN npm install --omit=dev/m);
+    expect(runtimeStage).toMatch(/^USER node$/m);
+    expect(runtimeStage).toMatch(/^HEALTHCHECK .*\n?.*\/healthz/m);
+    expect(runtimeStage).toMatch(/^CMD \["node_modules\/\.bin\/remix-serve", "build\/index\.js"\]$/m);
+    const ignored = readFileSync(".dockerignore", "utf8").split("\n");
+    for (const entry of ["node_modules", ".data", ".env", "build"]) expect(ignored).toContain(entry);
+  });
+
+  it("installs no development dependency", () => {
+    for (const devOnly of ["@remix-run/dev", "vitest", "firebase-tools", "@playwright/test", "tailwindcss", "node"]) {
+      expect(existsSync(path.join(dir, "node_modules", devOnly)), devOnly).toBe(false);
+    }
+    expect(existsSync(path.join(dir, "node_modules/@remix-run/serve"))).toBe(true);
+  });
+
+  it("answers /healthz from Postgres and serves /auth", async () => {
+    const health = await fetch(`${server!.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: "ok", database: "postgres" });
+    const auth = await fetch(`${server!.url}/auth`);
+    expect(auth.status).toBe(200);
+    expect(await auth.text()).toContain("Welcome to Rewards");
+  });
+
+  it("passes its own HEALTHCHECK command", () => {
+    const command = JSON.parse(runtimeStage.match(/CMD (\["node", "-e", .*\])/)![1]!) as string[];
+    const result = spawnSync(command[0]!, command.slice(1), { env: { ...process.env, PORT: String(port) } });
+    expect(result.status).toBe(0);
+  });
+
+  it("stops at start with a message naming a missing variable", async () => {
+    const child = spawn(path.join(dir, "node_modules/.bin/remix-serve"), ["build/index.js"], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, NODE_ENV: "production", FIREBASE_AUTH_EMULATOR_HOST: emulatorHost(), PORT: String(await freePort()) },
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code).not.toBe(0);
+    expect(stderr).toContain("SESSION_SECRET");
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
