@@ -1,4 +1,16 @@
-import { z } from "zod";
+// Named imports from zod/mini: the `z` namespace would pull every zod locale (~400 KB) into the browser.
+import {
+  discriminatedUnion,
+  literal,
+  minLength,
+  object,
+  optional,
+  pipe,
+  string,
+  superRefine,
+  transform,
+  type output,
+} from "zod/mini";
 import { MIN_PASSWORD_LENGTH } from "./constants";
 
 // Texts of spec §5 and §8, word for word.
@@ -33,9 +45,16 @@ export function parseAuthTab(value: string | null): AuthTab {
 
 // Form fields arrive as raw strings (Conform turns "" into undefined). The screen-level rule
 // ("Please fill in all fields") is checked first, then the service-level rules on trimmed input.
-const rawText = z.string().optional();
+const rawText = optional(string());
 
-function requireBoth(value: { email?: string; password?: string }, ctx: z.RefinementCtx) {
+interface RawFields {
+  email?: string;
+  password?: string;
+}
+
+type IssueSink = { addIssue(issue: { code: "custom"; path: string[]; message: string }): void };
+
+function requireBoth(value: RawFields, ctx: IssueSink): value is Required<RawFields> {
   if (!value.email || !value.password) {
     ctx.addIssue({ code: "custom", path: [], message: AUTH_MESSAGES.fillAllFields });
     return false;
@@ -47,49 +66,57 @@ function requireBoth(value: { email?: string; password?: string }, ctx: z.Refine
   return true;
 }
 
-export const signInSchema = z
-  .object({ intent: z.literal("signin"), email: rawText, password: rawText })
-  .superRefine((value, ctx) => {
-    if (!requireBoth(value, ctx)) return;
-    if (!value.password!.trim()) {
+/** A form for one intent: its raw fields, a rule check, then the trimmed values. */
+function intentForm<Intent extends string, Out>(
+  intent: Intent,
+  rules: (value: RawFields, ctx: IssueSink) => void,
+  output: (value: RawFields & { intent: Intent }) => Out,
+) {
+  return pipe(
+    object({ intent: literal(intent), email: rawText, password: rawText }).check(superRefine(rules)),
+    transform(output),
+  );
+}
+
+export const signInSchema = intentForm(
+  "signin",
+  (value, ctx) => {
+    if (requireBoth(value, ctx) && !value.password.trim()) {
       ctx.addIssue({ code: "custom", path: ["password"], message: AUTH_MESSAGES.passwordMissing });
     }
-  })
-  .transform((value) => ({ intent: value.intent, email: value.email!.trim(), password: value.password! }));
+  },
+  (value) => ({ intent: value.intent, email: value.email!.trim(), password: value.password! }),
+);
 
-export const signUpSchema = z
-  .object({ intent: z.literal("signup"), email: rawText, password: rawText })
-  .superRefine((value, ctx) => {
-    if (!requireBoth(value, ctx)) return;
-    if (value.password!.length < MIN_PASSWORD_LENGTH) {
+export const signUpSchema = intentForm(
+  "signup",
+  (value, ctx) => {
+    if (requireBoth(value, ctx) && value.password.length < MIN_PASSWORD_LENGTH) {
       ctx.addIssue({ code: "custom", path: ["password"], message: AUTH_MESSAGES.passwordTooShort });
     }
-  })
-  .transform((value) => ({ intent: value.intent, email: value.email!.trim(), password: value.password! }));
+  },
+  (value) => ({ intent: value.intent, email: value.email!.trim(), password: value.password! }),
+);
 
-export const resetSchema = z
-  .object({ intent: z.literal("reset"), email: rawText, password: rawText })
-  .superRefine((value, ctx) => {
+export const resetSchema = intentForm(
+  "reset",
+  (value, ctx) => {
     if (!value.email?.trim()) {
       ctx.addIssue({ code: "custom", path: ["email"], message: AUTH_MESSAGES.resetEmailMissing });
     }
-  })
-  .transform((value) => ({ intent: value.intent, email: value.email!.trim() }));
+  },
+  (value) => ({ intent: value.intent, email: value.email!.trim() }),
+);
 
-export const googleSchema = z.object({
-  intent: z.literal("google"),
-  idToken: z.string().min(20, AUTH_MESSAGES.genericError),
+export const googleSchema = object({
+  intent: literal("google"),
+  idToken: string().check(minLength(20, AUTH_MESSAGES.genericError)),
 });
 
 /** One schema for the /auth form: the submit button's `intent` picks the rules. */
-export const authFormSchema = z.discriminatedUnion("intent", [
-  signInSchema,
-  signUpSchema,
-  resetSchema,
-  googleSchema,
-]);
+export const authFormSchema = discriminatedUnion("intent", [signInSchema, signUpSchema, resetSchema, googleSchema]);
 
-export type AuthSubmission = z.output<typeof authFormSchema>;
+export type AuthSubmission = output<typeof authFormSchema>;
 
 /**
  * Spec §8: the text shown for an identity failure. Accepts the REST API's codes

@@ -1,0 +1,57 @@
+// Measures the JavaScript shipped on /auth: on load, and after "Continue with Google" is pressed
+// (which downloads the Firebase web SDK). Prints transferred (compressed) and decoded sizes.
+// Usage: npm run build && node scripts/bench/auth-js-size.mjs
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium } from "@playwright/test";
+import { freePort, startAppServer, startAuthEmulator } from "../lib/services.mjs";
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-"));
+const emulator = await startAuthEmulator({ port: await freePort(), quiet: true });
+const app = await startAppServer({
+  port: await freePort(),
+  env: {
+    NODE_ENV: "production",
+    SESSION_SECRET: "benchmark-secret-of-at-least-32-chars",
+    FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+    PGLITE_DATA_DIR: path.join(dataDir, "pglite"),
+  },
+});
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+try {
+  const page = await browser.newPage();
+  const scripts = [];
+  page.on("requestfinished", async (request) => {
+    if (request.resourceType() !== "script") return;
+    const response = await request.response();
+    const sizes = await request.sizes();
+    const body = await response?.body().catch(() => null);
+    scripts.push({ url: request.url(), transferred: sizes.responseBodySize, decoded: body?.length ?? 0 });
+  });
+  await page.goto(`${app.url}/auth`, { waitUntil: "networkidle" });
+  const before = summarize(scripts);
+  const popup = page.waitForEvent("popup", { timeout: 15_000 }).catch(() => null);
+  await page.getByRole("button", { name: "Continue with Google" }).click();
+  (await popup)?.close();
+  await page.waitForLoadState("networkidle");
+  const after = summarize(scripts.filter((script) => script.url.startsWith(app.url)));
+  console.log(`/auth on load:          ${before.count} scripts, ${kb(before.transferred)} KB transferred (gzip), ${kb(before.decoded)} KB decoded`);
+  console.log(`after Google is pressed: ${after.count} scripts, ${kb(after.transferred)} KB transferred (gzip), ${kb(after.decoded)} KB decoded`);
+  console.log(`Google sign-in adds:     ${kb(after.transferred - before.transferred)} KB transferred, ${kb(after.decoded - before.decoded)} KB decoded`);
+} finally {
+  await browser.close();
+  await app.stop();
+  await emulator.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+function summarize(list) {
+  return list.reduce((sum, script) => ({ count: sum.count + 1, transferred: sum.transferred + script.transferred, decoded: sum.decoded + script.decoded }), { count: 0, transferred: 0, decoded: 0 });
+}
+function kb(bytes) {
+  return (bytes / 1024).toFixed(1);
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The README's test command. On a fresh Debian machine with only Node 20 + npm: installs what the
+# tests need (Debian's Chromium and a Postgres server, Node 22 and the Firebase Auth emulator
+# through npm), then runs every test (`npm test`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "Installing from Debian: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+start=$(date +%s)
+# Versions come from package-lock.json (see the Dockerfile for why this is not `npm ci`).
+npm install --no-audit --no-fund
+echo "npm install took $(( $(date +%s) - start )) s"
+
+npm test
