@@ -18,7 +18,7 @@ fi
 
 start=$(date +%s)
 # Versions come from package-lock.json (see the Dockerfile for why this is not `npm ci`).
-npm install --no-audit --no-fund
+npm install --no-audit --no-fund --loglevel=error
 echo "npm install took $(( $(date +%s) - start )) s"
 
 npm test

@@ -54,8 +54,7 @@ export async function action({ request }: ActionFunctionArgs) {
     await provisionUser({ uid: identity.uid, email: identity.email, displayName: identity.displayName });
     const title = identity.isNewUser ? AUTH_MESSAGES.signedUp : AUTH_MESSAGES.signedIn;
     const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
-    const { response } = await startSession(identity.idToken, { redirectTo, flash: { kind: "success", title } });
-    return response;
+    return await startSession(identity.idToken, { redirectTo, flash: { kind: "success", title } });
   } catch (error) {
     if (error instanceof AuthRejection) {
       return data({ reply: error.reply, unauthorizedDomain: error.unauthorizedDomain }, { status: 400 });

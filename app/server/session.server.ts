@@ -77,31 +77,23 @@ export class StaleSignInError extends Error {
 
 /**
  * Turns a fresh ID token into a session: verifies it, makes a Firebase session cookie and
- * redirects with it. `remember: false` gives a browser-session cookie (spec §4 persistence).
+ * redirects with it. The cookie persists for the session's lifetime: spec §4's default "local"
+ * persistence (the screen shows no "remember me" control).
  */
 export async function startSession(
   idToken: string,
-  options: { redirectTo: string; flash: Flash; remember?: boolean },
-): Promise<{ user: SessionUser; response: Response }> {
+  options: { redirectTo: string; flash: Flash },
+): Promise<Response> {
   const auth = getAdminAuth();
   const claims = await auth.verifyIdToken(idToken, true);
   if (Date.now() / 1000 - claims.auth_time > MAX_ID_TOKEN_AGE_SECONDS) {
     throw new StaleSignInError("Recent sign-in required");
   }
   const value = await auth.createSessionCookie(idToken, { expiresIn: SESSION_MAX_AGE_SECONDS * 1000 });
-  const remember = options.remember ?? true;
   const headers = new Headers();
-  headers.append(
-    "Set-Cookie",
-    await sessionCookie().serialize(value, remember ? { maxAge: SESSION_MAX_AGE_SECONDS } : {}),
-  );
+  headers.append("Set-Cookie", await sessionCookie().serialize(value, { maxAge: SESSION_MAX_AGE_SECONDS }));
   headers.append("Set-Cookie", await setFlash(options.flash));
-  const user = {
-    uid: claims.uid,
-    email: typeof claims.email === "string" ? claims.email : null,
-    name: typeof claims.name === "string" ? claims.name : null,
-  };
-  return { user, response: redirect(options.redirectTo, { headers }) };
+  return redirect(options.redirectTo, { headers });
 }
 
 export function clearedSessionCookie(): Promise<string> {

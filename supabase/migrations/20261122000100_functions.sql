@@ -14,6 +14,20 @@
 -- A withdrawal writes one -amount row ('pending'); settling marks that row 'completed' or
 -- 'failed'; a failure credits the balance back and writes no refund row.
 
+-- The shape of a withdrawal the app sees (spec §3): id, created_at, amount, payment_method, status.
+create function public.withdrawal_json(w public.withdrawals) returns jsonb
+  language sql
+  immutable
+  set search_path = public, pg_temp
+as $$
+  select jsonb_build_object(
+    'id', w.id,
+    'created_at', w.created_at,
+    'amount', w.amount,
+    'payment_method', w.payment_method,
+    'status', w.status)
+$$;
+
 -- Cheap liveness probe for the app's health check.
 create function public.app_health() returns jsonb
   language plpgsql
@@ -194,12 +208,7 @@ begin
   values (p_user_id, 'Withdrawal via ' || v_label, 'withdrawal', -amount_param, 'pending',
           v_withdrawal.id);
 
-  return jsonb_build_object(
-    'id', v_withdrawal.id,
-    'created_at', v_withdrawal.created_at,
-    'amount', v_withdrawal.amount,
-    'payment_method', v_withdrawal.payment_method,
-    'status', v_withdrawal.status);
+  return withdrawal_json(v_withdrawal);
 end
 $$;
 
@@ -212,14 +221,7 @@ create function public.get_user_withdrawals(p_user_id text) returns jsonb
 as $$
 begin
   return coalesce(
-    (select jsonb_agg(
-              jsonb_build_object(
-                'id', w.id,
-                'created_at', w.created_at,
-                'amount', w.amount,
-                'payment_method', w.payment_method,
-                'status', w.status)
-              order by w.created_at desc, w.id)
+    (select jsonb_agg(withdrawal_json(w) order by w.created_at desc, w.id)
        from withdrawals w
       where w.user_id = p_user_id),
     '[]'::jsonb);
@@ -262,12 +264,7 @@ begin
      where user_id = v_withdrawal.user_id;
   end if;
 
-  return jsonb_build_object(
-    'id', v_withdrawal.id,
-    'created_at', v_withdrawal.created_at,
-    'amount', v_withdrawal.amount,
-    'payment_method', v_withdrawal.payment_method,
-    'status', v_withdrawal.status);
+  return withdrawal_json(v_withdrawal);
 end
 $$;
 
@@ -303,6 +300,7 @@ end
 $$;
 
 -- Functions are executable by PUBLIC by default, and on Supabase also by anon/authenticated.
+revoke all on function public.withdrawal_json(public.withdrawals) from public, anon, authenticated;
 revoke all on function public.app_health() from public, anon, authenticated;
 revoke all on function public.get_user_summary(text) from public, anon, authenticated;
 revoke all on function public.provision_user(text, text, text) from public, anon, authenticated;
@@ -312,6 +310,7 @@ revoke all on function public.get_user_withdrawals(text) from public, anon, auth
 revoke all on function public.settle_withdrawal(uuid, text) from public, anon, authenticated;
 revoke all on function public.verify_user_balance(text) from public, anon, authenticated;
 
+grant execute on function public.withdrawal_json(public.withdrawals) to service_role;
 grant execute on function public.app_health() to service_role;
 grant execute on function public.get_user_summary(text) to service_role;
 grant execute on function public.provision_user(text, text, text) to service_role;
