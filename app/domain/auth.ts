@@ -146,7 +146,8 @@ export function authErrorMessage(code: string | undefined, message?: string): st
     case "network-request-failed":
       return AUTH_MESSAGES.networkError;
     default:
-      return message?.trim() ? message : AUTH_MESSAGES.genericError;
+      // The web SDK's own texts ("Firebase: Error (auth/internal-error).") are not for people.
+      return message?.trim() && !message.startsWith("Firebase:") ? message : AUTH_MESSAGES.genericError;
   }
 }
 

@@ -35,3 +35,18 @@ test("client-side validation shows the spec's messages without a round trip", as
   await expect(page.getByText("Password must be at least 6 characters long")).toBeVisible();
   expect(posts).toBe(0);
 });
+
+test("Google sign-in downloads the Firebase SDK only when pressed, and says so when Google cannot be reached", async ({ page }) => {
+  // Google's servers are outside this machine: make them unreachable on purpose.
+  await page.route("https://apis.google.com/**", (route) => route.abort("internetdisconnected"));
+  const sdkRequests: string[] = [];
+  page.on("request", (request) => {
+    if (/google-sign-in\.client-[\w-]+\.js$/.test(request.url())) sdkRequests.push(request.url());
+  });
+  await page.goto("/auth", { waitUntil: "networkidle" });
+  expect(sdkRequests).toHaveLength(0);
+  await page.getByRole("button", { name: "Continue with Google" }).click();
+  await expect.poll(() => sdkRequests.length).toBe(1);
+  await expect(page.getByRole("alert")).toHaveText("An error occurred during authentication.", { timeout: 30_000 });
+  await expect(page.getByRole("button", { name: "Continue with Google" })).toBeEnabled();
+});

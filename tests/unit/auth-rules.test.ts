@@ -84,6 +84,7 @@ describe("identity error mapping (spec §8)", () => {
     expect(authErrorMessage("TOO_MANY_ATTEMPTS_TRY_LATER", "Try again later.")).toBe("Try again later.");
     expect(authErrorMessage("SOMETHING", "")).toBe(AUTH_MESSAGES.genericError);
     expect(authErrorMessage(undefined)).toBe(AUTH_MESSAGES.genericError);
+    expect(authErrorMessage("auth/internal-error", "Firebase: Error (auth/internal-error).")).toBe(AUTH_MESSAGES.genericError);
   });
 
   it("recognises the unauthorised-domain error in both spellings", () => {
