@@ -1,12 +1,13 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useNavigation, useSubmit } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { AUTH_MESSAGES, authErrorMessage, authFormSchema, isUnauthorizedDomainError, type AuthTab } from "~/domain/auth";
 import { MIN_PASSWORD_LENGTH } from "~/domain/constants";
 import type { GoogleSignInConfig } from "~/lib/google-sign-in.client";
 import { GoogleLogo, Icon, Spinner } from "./Icon";
 import { Banner, buttonClass } from "./ui";
+import { useHydrated } from "./use-hydrated";
 
 const TABS: { id: AuthTab; label: string }[] = [
   { id: "signin", label: "Sign In" },
@@ -216,11 +217,10 @@ const SILENT_POPUP_CODES = new Set(["auth/popup-closed-by-user", "auth/cancelled
 /** Google sign-in: the Firebase web SDK is downloaded only when the button is pressed. */
 function useGoogleSignIn(config: GoogleSignInConfig, action: string) {
   const submit = useSubmit();
-  const [available, setAvailable] = useState(false);
+  const available = useHydrated();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [unauthorizedDomain, setUnauthorizedDomain] = useState(false);
-  useEffect(() => setAvailable(true), []);
 
   async function start() {
     setBusy(true);

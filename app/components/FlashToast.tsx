@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import type { Flash } from "~/domain/flash";
 import { Icon } from "./Icon";
+import { useHydrated } from "./use-hydrated";
 
 const TONES = {
   success: { icon: "check", box: "border-emerald-200", iconColor: "text-emerald-600" },
@@ -11,6 +12,7 @@ const TONES = {
 /** The server renders the message (role=status); with JavaScript it can also be dismissed. */
 export function FlashToast({ flash }: { flash: Flash | null }) {
   const [dismissed, setDismissed] = useState(false);
+  const hydrated = useHydrated();
   useEffect(() => setDismissed(false), [flash]);
   return (
     <div role="status" aria-live="polite" className="pointer-events-none fixed inset-x-0 top-3 z-40 mx-auto w-full max-w-md px-4">
@@ -25,14 +27,16 @@ export function FlashToast({ flash }: { flash: Flash | null }) {
             <p className="font-semibold text-ink">{flash.title}</p>
             {flash.description ? <p className="mt-0.5 text-muted">{flash.description}</p> : null}
           </div>
-          <button
-            type="button"
-            onClick={() => setDismissed(true)}
-            aria-label="Dismiss"
-            className="-mr-1 inline-flex size-7 items-center justify-center rounded-full text-muted hover:bg-gray-100"
-          >
-            <Icon name="close" className="size-4" />
-          </button>
+          {hydrated ? (
+            <button
+              type="button"
+              onClick={() => setDismissed(true)}
+              aria-label="Dismiss"
+              className="-mr-1 inline-flex size-7 items-center justify-center rounded-full text-muted hover:bg-gray-100"
+            >
+              <Icon name="close" className="size-4" />
+            </button>
+          ) : null}
         </div>
       ) : null}
     </div>
