@@ -11,6 +11,8 @@ describe("concurrency on a Postgres server", () => {
     t = await openTestPostgres(20);
   });
   afterAll(async () => {
+    // Whatever raced, every balance still equals its ledger.
+    if (t) expect(await t.db.rpc("verify_all_balances")).toEqual([]);
     await t?.close();
   });
 
@@ -63,5 +65,48 @@ describe("concurrency on a Postgres server", () => {
     expect(succeeded).toHaveLength(2);
     for (const attempt of refused) expect((attempt as PromiseRejectedResult).reason.message).toBe("Amount exceeds your available balance");
     expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({ balance: 0, consistent: true });
+  });
+
+  it("credits one check-in when 100 arrive at once", async () => {
+    const userId = `checkin-race-${Date.now()}`;
+    await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "x" });
+    const attempts = await Promise.allSettled(Array.from({ length: 100 }, () => t.db.rpc("daily_checkin", { p_user_id: userId })));
+    expect(attempts.filter((attempt) => attempt.status === "fulfilled")).toHaveLength(1);
+    for (const attempt of attempts.filter((a) => a.status === "rejected")) {
+      expect((attempt as PromiseRejectedResult).reason.message).toBe("Already checked in today!");
+    }
+    expect(await t.db.rpc("get_user_summary", { p_user_id: userId })).toMatchObject({ balance: 0.1 });
+  });
+
+  it("credits one completion when 100 completions of a task arrive at once", async () => {
+    const userId = `task-race-${Date.now()}`;
+    await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "x" });
+    await t.db.rpc("start_task", { p_user_id: userId, p_task_id: "task-003", p_title: "Game", p_reward: 200 });
+    await t.sql("update task_starts set started_at = now() - interval '10 seconds' where user_id = $1", [userId]);
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () => t.db.rpc<{ reward: number }>("complete_task", { p_user_id: userId, p_task_id: "task-003", p_min_seconds: 5 })),
+    );
+    expect(results.filter((result) => result.reward === 200)).toHaveLength(1);
+    expect(results.filter((result) => result.reward === 0)).toHaveLength(99);
+    expect(await t.db.rpc("get_user_summary", { p_user_id: userId })).toMatchObject({ balance: 2 });
+  });
+
+  it("credits one postback when 100 identical postbacks arrive at once", async () => {
+    const userId = `postback-race-${Date.now()}`;
+    await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "x" });
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        t.db.rpc<{ duplicate: boolean }>("record_postback", {
+          p_provider: "acme",
+          p_transaction_id: "same-tx",
+          p_user_id: userId,
+          p_coins: 500,
+          p_reversal: false,
+          p_description: "Offer completed",
+        }),
+      ),
+    );
+    expect(results.filter((result) => !result.duplicate)).toHaveLength(1);
+    expect(await t.db.rpc("get_user_summary", { p_user_id: userId })).toMatchObject({ balance: 5 });
   });
 });

@@ -16,6 +16,10 @@ const TABLES = [
   "user_feedback",
   "user_fcm_tokens",
   "withdrawals",
+  "app_config",
+  "monthly_earnings",
+  "task_starts",
+  "provider_postbacks",
 ];
 
 let userCounter = 0;

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DbError } from "~/server/db.server";
+import type { UserSummary } from "~/server/users.server";
+import { openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
+
+let counter = 0;
+const newUserId = () => `earn-${Date.now().toString(36)}-${++counter}`;
+
+async function provision(t: TestDatabase, userId = newUserId()) {
+  await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "Earner" });
+  return userId;
+}
+
+async function summary(t: TestDatabase, userId: string) {
+  return t.db.rpc<UserSummary>("get_user_summary", { p_user_id: userId });
+}
+
+async function refusal(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(DbError);
+  return (error as DbError).message;
+}
+
+/** Backdates a task start so the completion's five-second rule is met without waiting. */
+async function backdateStart(t: TestDatabase, userId: string, taskId: string, seconds = 10) {
+  await t.sql(`update task_starts set started_at = now() - make_interval(secs => $3) where user_id = $1 and task_id = $2`, [userId, taskId, seconds]);
+}
+
+describe.each([
+  ["PGlite", openTestPglite],
+  ["Postgres", () => openTestPostgres()],
+])("earning functions on %s", (_name, open) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await open();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("converts coins to dollars at the configured rate, rounding down to the cent", async () => {
+    const [row] = await t.sql<{ a: string; b: string; c: string }>("select coins_to_dollars(10) as a, coins_to_dollars(175) as b, coins_to_dollars(-30) as c");
+    expect([Number(row!.a), Number(row!.b), Number(row!.c)]).toEqual([0.1, 1.75, -0.3]);
+    await t.sql("update app_config set coins_per_dollar = 1000");
+    const [thousand] = await t.sql<{ a: string }>("select coins_to_dollars(15) as a");
+    expect(Number(thousand!.a)).toBe(0.01);
+    await t.sql("update app_config set coins_per_dollar = 100");
+  });
+
+  it("checks in once a day for 10 coins, and refuses a second time with the spec's message", async () => {
+    const userId = await provision(t);
+    expect(await t.db.rpc("get_checkin_status", { p_user_id: userId })).toMatchObject({ checked_in_today: false, recent_dates: [] });
+    const result = await t.db.rpc<{ coins: number; amount: number; balance: number }>("daily_checkin", { p_user_id: userId });
+    expect(result).toMatchObject({ coins: 10, amount: 0.1, balance: 0.1 });
+    expect(await refusal(t.db.rpc("daily_checkin", { p_user_id: userId }))).toBe("Already checked in today!");
+    const status = await t.db.rpc<{ checked_in_today: boolean; recent_dates: string[] }>("get_checkin_status", { p_user_id: userId });
+    expect(status.checked_in_today).toBe(true);
+    expect(status.recent_dates).toHaveLength(1);
+    expect(await summary(t, userId)).toMatchObject({ balance: 0.1, total_earned: 0.1 });
+  });
+
+  it("credits bonus coins through add_user_coins and refuses non-positive amounts", async () => {
+    const userId = await provision(t);
+    expect(await t.db.rpc("add_user_coins", { user_id_param: userId, amount_param: 250 })).toMatchObject({ amount: 2.5 });
+    expect(await refusal(t.db.rpc("add_user_coins", { user_id_param: userId, amount_param: 0 }))).toMatch(/positive/);
+    expect(await refusal(t.db.rpc("add_user_coins", { user_id_param: "nobody", amount_param: 5 }))).toBe("Account not found");
+  });
+
+  it("completes a started task once, only after five seconds, with the reward the server chose", async () => {
+    const userId = await provision(t);
+    expect(await refusal(t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "task-001", p_min_seconds: 5 }))).toBe("Task was not started");
+    await t.db.rpc("start_task", { p_user_id: userId, p_task_id: "task-001", p_title: "Quick survey", p_reward: 100 });
+    expect(await refusal(t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "task-001", p_min_seconds: 5 }))).toBe("Task is not finished yet");
+    await backdateStart(t, userId, "task-001");
+    expect(await t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "task-001", p_min_seconds: 5 })).toMatchObject({ success: true, reward: 100, balance: 1 });
+    // Spec §5: completing it again succeeds with reward 0.
+    expect(await t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "task-001", p_min_seconds: 5 })).toMatchObject({ success: true, reward: 0 });
+    expect(await t.db.rpc("start_task", { p_user_id: userId, p_task_id: "task-001", p_title: "x", p_reward: 100 })).toMatchObject({ already_completed: true });
+    expect(await t.db.rpc("get_completed_task_ids", { p_user_id: userId })).toEqual(["task-001"]);
+    const [ledger] = await t.sql<{ description: string; coins: number }>("select description, coins from transaction_history where user_id = $1", [userId]);
+    expect(ledger).toEqual({ description: "Task completed: Quick survey", coins: 100 });
+  });
+
+  it("records a provider postback once, and a reversal takes back no more than was credited or is left", async () => {
+    const userId = await provision(t);
+    const postback = (transactionId: string, coins: number, reversal = false) =>
+      t.db.rpc<{ duplicate: boolean; amount: number }>("record_postback", {
+        p_provider: "acme",
+        p_transaction_id: transactionId,
+        p_user_id: userId,
+        p_coins: coins,
+        p_reversal: reversal,
+        p_description: reversal ? "Offer reversed" : "Offer completed",
+      });
+    expect(await postback("tx-1", 300)).toEqual({ duplicate: false, amount: 3, coins: 300 });
+    expect(await postback("tx-1", 300)).toEqual({ duplicate: true, amount: 0 });
+    expect((await summary(t, userId)).balance).toBe(3);
+    // Spend part of it, then the provider reverses the whole offer.
+    await t.db.rpc("create_withdrawal", {
+      p_user_id: userId,
+      amount_param: 2,
+      payment_method_param: "upi",
+      recipient_email_param: null,
+      recipient_upi_param: "me@upi",
+      recipient_bank_details_param: null,
+    });
+    expect(await postback("tx-1", 300, true)).toMatchObject({ duplicate: false, amount: -1 });
+    expect(await postback("tx-1", 300, true)).toMatchObject({ duplicate: true });
+    expect(await summary(t, userId)).toMatchObject({ balance: 0, total_earned: 2 });
+    // A reversal of something never credited moves nothing.
+    expect(await postback("tx-unknown", 50, true)).toMatchObject({ amount: 0 });
+    expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({ consistent: true });
+  });
+
+  it("ranks this month's earners, top first, naming them User + 4 characters of the id", async () => {
+    const ids = [await provision(t, `zz01-${Date.now()}`), await provision(t, `zz02-${Date.now()}`), await provision(t, `zz03-${Date.now()}`)];
+    await t.db.rpc("add_user_coins", { user_id_param: ids[0], amount_param: 90_000 });
+    await t.db.rpc("add_user_coins", { user_id_param: ids[1], amount_param: 95_000 });
+    await t.db.rpc("add_user_coins", { user_id_param: ids[2], amount_param: 80_000 });
+    const board = await t.db.rpc<{ rank: number; username: string; total_earned: number; is_current_user: boolean }[]>("get_leaderboard", { p_user_id: ids[0], p_limit: 50 });
+    expect(board.slice(0, 3)).toEqual([
+      { rank: 1, username: "Userzz02", total_earned: 950, is_current_user: false },
+      { rank: 2, username: "Userzz01", total_earned: 900, is_current_user: true },
+      { rank: 3, username: "Userzz03", total_earned: 800, is_current_user: false },
+    ]);
+    // Last month's earnings do not count.
+    await t.sql("update monthly_earnings set month = (current_month() - interval '1 month')::date where user_id = $1", [ids[1]]);
+    const next = await t.db.rpc<{ username: string }[]>("get_leaderboard", { p_user_id: ids[0], p_limit: 2 });
+    expect(next.map((row) => row.username)).toEqual(["Userzz01", "Userzz03"]);
+  });
+
+  it("finds every balance in step with its ledger, and reports one that is not", async () => {
+    expect(await t.db.rpc("verify_all_balances")).toEqual([]);
+    const userId = await provision(t);
+    await t.sql("update user_balance set balance = balance + 1 where user_id = $1", [userId]);
+    expect(await t.db.rpc("verify_all_balances")).toEqual([expect.objectContaining({ user_id: userId, balance: 1, ledger_balance: 0 })]);
+    await t.sql("update user_balance set balance = balance - 1 where user_id = $1", [userId]);
+  });
+});
