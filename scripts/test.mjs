@@ -67,6 +67,8 @@ async function main() {
       ...sharedEnv,
       NODE_ENV: "production",
       SESSION_SECRET: "test-session-secret-of-at-least-32-chars",
+      // Tests read the leaderboard right after earning: no 15-minute cache here.
+      LEADERBOARD_REFRESH_SECONDS: "0",
       PGLITE_DATA_DIR: path.join(workDir, "pglite"),
     },
   });

@@ -1,24 +1,40 @@
 import { Form, Link } from "@remix-run/react";
 import { formatDollars } from "~/domain/money";
+import type { Task } from "~/domain/tasks";
+import { CheckinCard } from "./CheckinCard";
 import { Icon } from "./Icon";
-import { buttonClass } from "./ui";
+import { LeaderboardTable, type LeaderboardRow } from "./LeaderboardRows";
+import { TaskRow } from "./TaskRow";
+import { buttonClass, Card } from "./ui";
 
-/** Home, first cut: greeting and balance. Tasks, check-in and leaderboard arrive with their issues. */
-export function HomeScreen({ displayName, balance }: { displayName: string; balance: number }) {
+export interface HomeData {
+  displayName: string;
+  balance: number;
+  totalEarned: number;
+  referralBonus: number;
+  checkedInToday: boolean;
+  daysThisWeek: number;
+  quickTasks: Task[];
+  leaders: LeaderboardRow[];
+}
+
+/** Spec §2 Home. */
+export function HomeScreen({ data }: { data: HomeData }) {
   return (
-    <div className="space-y-6">
+    <div className="space-y-5">
       <header className="flex items-center justify-between gap-4">
         <div className="min-w-0">
           <p className="text-sm text-muted">Welcome back</p>
-          <h1 className="truncate text-2xl font-bold tracking-tight">Hi, {displayName}</h1>
+          <h1 className="truncate text-2xl font-bold tracking-tight">Hi, {data.displayName}</h1>
         </div>
         <Form method="post" action="/logout" className="shrink-0">
-          <button className={buttonClass("secondary", "h-10 shrink-0 whitespace-nowrap px-3 text-sm")}>
+          <button className={buttonClass("secondary", "h-10 whitespace-nowrap px-3 text-sm")}>
             <Icon name="logout" className="size-4" />
             Log out
           </button>
         </Form>
       </header>
+
       <section
         aria-labelledby="balance-heading"
         className="rounded-3xl bg-gradient-to-br from-brand-600 to-brand-800 p-6 text-white shadow-xl shadow-brand-700/25"
@@ -27,7 +43,7 @@ export function HomeScreen({ displayName, balance }: { displayName: string; bala
           Available Balance
         </h2>
         <p className="mt-1 text-4xl font-extrabold tracking-tight" data-testid="balance">
-          {formatDollars(balance)}
+          {formatDollars(data.balance)}
         </p>
         <div className="mt-6 grid grid-cols-2 gap-3">
           <Link to="/earn" className={buttonClass("light")}>
@@ -38,6 +54,72 @@ export function HomeScreen({ displayName, balance }: { displayName: string; bala
           </Link>
         </div>
       </section>
+
+      <div className="grid grid-cols-2 gap-3">
+        <StatTile label="Total Earned" value={formatDollars(data.totalEarned)} icon="coins" testId="total-earned" />
+        <StatTile label="Referral Bonus" value={formatDollars(data.referralBonus)} icon="referrals" testId="referral-bonus" />
+      </div>
+
+      <CheckinCard checkedInToday={data.checkedInToday} daysThisWeek={data.daysThisWeek} />
+
+      <section aria-labelledby="quick-tasks-heading">
+        <div className="mb-3 flex items-center justify-between">
+          <h2 id="quick-tasks-heading" className="text-base font-bold">
+            Quick Tasks
+          </h2>
+          <Link to="/earn" className="text-sm font-semibold text-brand-700 hover:underline">
+            View All
+          </Link>
+        </div>
+        {data.quickTasks.length > 0 ? (
+          <div className="space-y-2.5">
+            {data.quickTasks.map((task) => (
+              <TaskRow key={task.id} task={task} startAction />
+            ))}
+          </div>
+        ) : (
+          <Card className="text-center">
+            <p className="text-sm text-muted">No tasks available right now</p>
+            <Link to="/earn" className="mt-2 inline-block text-sm font-semibold text-brand-700 hover:underline">
+              Check for more tasks
+            </Link>
+          </Card>
+        )}
+      </section>
+
+      <Card>
+        <div className="mb-3 flex items-center justify-between">
+          <h2 className="flex items-center gap-2 text-base font-bold">
+            <Icon name="trophy" className="size-5 text-amber-500" />
+            Leaderboard
+          </h2>
+          <Link to="/leaderboard" className="text-sm font-semibold text-brand-700 hover:underline">
+            See All
+          </Link>
+        </div>
+        {data.leaders.length > 0 ? (
+          <LeaderboardTable rows={data.leaders} />
+        ) : (
+          <p className="py-2 text-center text-sm text-muted">No data available</p>
+        )}
+        <Link to="/leaderboard" className={buttonClass("secondary", "mt-4 w-full")}>
+          View Leaderboard
+        </Link>
+      </Card>
+    </div>
+  );
+}
+
+function StatTile({ label, value, icon, testId }: { label: string; value: string; icon: "coins" | "referrals"; testId: string }) {
+  return (
+    <div className="rounded-2xl border border-line bg-white p-4 shadow-sm">
+      <span className="inline-flex size-9 items-center justify-center rounded-xl bg-brand-50 text-brand-600">
+        <Icon name={icon} className="size-5" />
+      </span>
+      <p className="mt-3 text-xs font-medium text-muted">{label}</p>
+      <p className="mt-0.5 text-lg font-bold" data-testid={testId}>
+        {value}
+      </p>
     </div>
   );
 }

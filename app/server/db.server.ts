@@ -87,3 +87,8 @@ export function getDatabase(): Promise<Database> {
   }
   return globalStore.__appDatabase;
 }
+
+/** The text of a rule our SQL functions enforce (SQLSTATE P0001, spec wording), or null for any other failure. */
+export function ruleViolationMessage(error: unknown): string | null {
+  return error instanceof DbError && error.code === RULE_VIOLATION ? error.message : null;
+}

@@ -50,6 +50,15 @@ const envSchema = z
         .optional(),
     ),
     AUTH_AUTHORIZED_DOMAINS: optionalText,
+    LEADERBOARD_REFRESH_SECONDS: optionalText
+      .transform((value) => (value === undefined ? 900 : Number(value)))
+      .pipe(z.number("must be a number of seconds").int().min(0).max(86_400)),
+    OFFER_PROVIDER: optionalText.pipe(
+      z.string().regex(/^[a-z0-9-]{2,40}$/, "must be a short lowercase name such as acme-offers").optional(),
+    ),
+    OFFER_PROVIDER_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    OFFER_PROVIDER_API_KEY: optionalText,
+    OFFER_POSTBACK_SECRET: optionalText.pipe(z.string().min(16, "must be at least 16 characters").optional()),
   })
   .superRefine((env, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
@@ -58,6 +67,9 @@ const envSchema = z
     }
     if (env.SUPABASE_SERVICE_ROLE_KEY && !env.SUPABASE_URL) {
       issue("SUPABASE_URL", "is required when SUPABASE_SERVICE_ROLE_KEY is set");
+    }
+    if (env.OFFER_PROVIDER && !env.OFFER_PROVIDER_API_URL) {
+      issue("OFFER_PROVIDER_API_URL", "is required when OFFER_PROVIDER is set");
     }
     if (env.DATABASE_URL && env.SUPABASE_URL) {
       issue("DATABASE_URL", "set either DATABASE_URL or SUPABASE_URL, not both");
@@ -96,6 +108,15 @@ const envSchema = z
         emulatorHost: env.FIREBASE_AUTH_EMULATOR_HOST,
         serviceAccount: env.FIREBASE_SERVICE_ACCOUNT,
       },
+      leaderboardRefreshMs: env.LEADERBOARD_REFRESH_SECONDS * 1000,
+      offerProvider: env.OFFER_PROVIDER
+        ? {
+            name: env.OFFER_PROVIDER,
+            apiUrl: env.OFFER_PROVIDER_API_URL!,
+            apiKey: env.OFFER_PROVIDER_API_KEY ?? null,
+            postbackSecret: env.OFFER_POSTBACK_SECRET ?? null,
+          }
+        : null,
       authorizedDomainsOverride: env.AUTH_AUTHORIZED_DOMAINS?.split(",")
         .map((domain) => domain.trim().toLowerCase())
         .filter(Boolean),

@@ -30,6 +30,16 @@ as $$
     from app_config c
 $$;
 
+-- What the app needs to show coins and dollars consistently.
+create function public.get_app_config() returns jsonb
+  language sql
+  stable
+  security definer
+  set search_path = public, pg_temp
+as $$
+  select jsonb_build_object('coins_per_dollar', coins_per_dollar) from app_config
+$$;
+
 -- ---------------------------------------------------------------------------------------------
 -- The ledger learns new kinds of movement: bonus coins (add_user_coins), provider postbacks and
 -- their reversals (negative), and remembers the coins behind each dollar amount.
@@ -362,9 +372,10 @@ end
 $$;
 
 -- ---------------------------------------------------------------------------------------------
--- Spec §2 leaderboard: top earners of the current calendar month (UTC). Names are "User" plus the
--- first four characters of the user id; other users' ids never leave the database.
-create function public.get_leaderboard(p_user_id text, p_limit integer) returns jsonb
+-- Spec §2 leaderboard: top earners of the current calendar month (UTC), with the display name
+-- of spec §7 ("User" plus the first four characters of the user id). The server marks the
+-- signed-in user's row and never sends user ids to the browser.
+create function public.get_leaderboard(p_limit integer) returns jsonb
   language sql
   stable
   security definer
@@ -372,9 +383,9 @@ create function public.get_leaderboard(p_user_id text, p_limit integer) returns 
 as $$
   select coalesce(jsonb_agg(jsonb_build_object(
            'rank', ranked.rank,
+           'user_id', ranked.user_id,
            'username', 'User' || left(ranked.user_id, 4),
-           'total_earned', ranked.amount,
-           'is_current_user', ranked.user_id = p_user_id) order by ranked.rank), '[]')
+           'total_earned', ranked.amount) order by ranked.rank), '[]')
     from (select user_id, amount, row_number() over (order by amount desc, user_id) as rank
             from monthly_earnings
            where month = current_month() and amount > 0
@@ -444,6 +455,7 @@ revoke all on sequence public.provider_postbacks_id_seq from anon, authenticated
 
 revoke all on function public.coins_to_dollars(integer) from public, anon, authenticated;
 revoke all on function public.current_month() from public, anon, authenticated;
+revoke all on function public.get_app_config() from public, anon, authenticated;
 revoke all on function public.ledger_move(text, text, integer, numeric, text) from public, anon, authenticated;
 revoke all on function public.add_user_coins(text, integer) from public, anon, authenticated;
 revoke all on function public.daily_checkin(text) from public, anon, authenticated;
@@ -452,11 +464,12 @@ revoke all on function public.start_task(text, text, text, integer) from public,
 revoke all on function public.complete_task(text, text, integer) from public, anon, authenticated;
 revoke all on function public.get_completed_task_ids(text) from public, anon, authenticated;
 revoke all on function public.record_postback(text, text, text, integer, boolean, text) from public, anon, authenticated;
-revoke all on function public.get_leaderboard(text, integer) from public, anon, authenticated;
+revoke all on function public.get_leaderboard(integer) from public, anon, authenticated;
 revoke all on function public.verify_all_balances() from public, anon, authenticated;
 
 grant execute on function public.coins_to_dollars(integer) to service_role;
 grant execute on function public.current_month() to service_role;
+grant execute on function public.get_app_config() to service_role;
 grant execute on function public.add_user_coins(text, integer) to service_role;
 grant execute on function public.daily_checkin(text) to service_role;
 grant execute on function public.get_checkin_status(text) to service_role;
@@ -464,5 +477,5 @@ grant execute on function public.start_task(text, text, text, integer) to servic
 grant execute on function public.complete_task(text, text, integer) to service_role;
 grant execute on function public.get_completed_task_ids(text) to service_role;
 grant execute on function public.record_postback(text, text, text, integer, boolean, text) to service_role;
-grant execute on function public.get_leaderboard(text, integer) to service_role;
+grant execute on function public.get_leaderboard(integer) to service_role;
 grant execute on function public.verify_all_balances() to service_role;

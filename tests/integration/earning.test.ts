@@ -120,15 +120,15 @@ describe.each([
     await t.db.rpc("add_user_coins", { user_id_param: ids[0], amount_param: 90_000 });
     await t.db.rpc("add_user_coins", { user_id_param: ids[1], amount_param: 95_000 });
     await t.db.rpc("add_user_coins", { user_id_param: ids[2], amount_param: 80_000 });
-    const board = await t.db.rpc<{ rank: number; username: string; total_earned: number; is_current_user: boolean }[]>("get_leaderboard", { p_user_id: ids[0], p_limit: 50 });
+    const board = await t.db.rpc<{ rank: number; user_id: string; username: string; total_earned: number }[]>("get_leaderboard", { p_limit: 50 });
     expect(board.slice(0, 3)).toEqual([
-      { rank: 1, username: "Userzz02", total_earned: 950, is_current_user: false },
-      { rank: 2, username: "Userzz01", total_earned: 900, is_current_user: true },
-      { rank: 3, username: "Userzz03", total_earned: 800, is_current_user: false },
+      { rank: 1, user_id: ids[1], username: "Userzz02", total_earned: 950 },
+      { rank: 2, user_id: ids[0], username: "Userzz01", total_earned: 900 },
+      { rank: 3, user_id: ids[2], username: "Userzz03", total_earned: 800 },
     ]);
     // Last month's earnings do not count.
     await t.sql("update monthly_earnings set month = (current_month() - interval '1 month')::date where user_id = $1", [ids[1]]);
-    const next = await t.db.rpc<{ username: string }[]>("get_leaderboard", { p_user_id: ids[0], p_limit: 2 });
+    const next = await t.db.rpc<{ username: string }[]>("get_leaderboard", { p_limit: 2 });
     expect(next.map((row) => row.username)).toEqual(["Userzz01", "Userzz03"]);
   });
 

@@ -70,3 +70,20 @@ export function uniqueEmail(prefix = "user"): string {
 export function html(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/'/g, "&#x27;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
+
+/** A returning visitor (onboarding seen) with a brand-new account, signed in. */
+export async function signedInClient(password = "s3cret-pass"): Promise<{ client: HttpClient; email: string }> {
+  const client = new HttpClient();
+  client.cookies.set("hasSeenOnboarding", "true");
+  const email = uniqueEmail("earner");
+  const response = await client.post("/auth?tab=signup", { intent: "signup", email, password });
+  if (response.status !== 302) throw new Error(`sign-up failed with ${response.status}`);
+  return { client, email };
+}
+
+/** Follows a post's redirect and returns the page it lands on. */
+export async function landing(client: HttpClient, response: Response) {
+  const location = response.headers.get("location");
+  if (response.status !== 302 || !location) throw new Error(`expected a redirect, got ${response.status}`);
+  return { location, ...(await client.visit(location)) };
+}

@@ -1,0 +1,104 @@
+import { Form, Link, useSubmit } from "@remix-run/react";
+import { useRef } from "react";
+import { formatCoins } from "~/domain/money";
+import { TASK_FILTERS, type Task, type TaskFilter } from "~/domain/tasks";
+import { Icon } from "./Icon";
+import { TaskRow } from "./TaskRow";
+import { buttonClass, Card, PageHeader } from "./ui";
+
+/** Builds /earn URLs that keep the search and the filter (so they work without JavaScript). */
+export function earnHref(params: { q: string; type: TaskFilter; task?: string; started?: boolean }) {
+  const search = new URLSearchParams();
+  if (params.q) search.set("q", params.q);
+  if (params.type !== "all") search.set("type", params.type);
+  if (params.task) search.set("task", params.task);
+  if (params.started) search.set("started", "1");
+  const query = search.toString();
+  return query ? `/earn?${query}` : "/earn";
+}
+
+/** Spec §2 Earn Rewards: search, filter chips, the list with its failure and empty states. */
+export function EarnScreen({
+  q,
+  type,
+  tasks,
+  failed,
+  potential,
+}: {
+  q: string;
+  type: TaskFilter;
+  tasks: Task[];
+  failed: boolean;
+  potential: number;
+}) {
+  const submit = useSubmit();
+  const debounce = useRef<ReturnType<typeof setTimeout>>(undefined);
+  return (
+    <div className="space-y-4">
+      <PageHeader title="Earn Rewards" />
+      <Form method="get" role="search" className="relative">
+        {type !== "all" ? <input type="hidden" name="type" value={type} /> : null}
+        <Icon name="search" className="pointer-events-none absolute left-4 top-1/2 size-5 -translate-y-1/2 text-gray-400" />
+        <input
+          type="search"
+          name="q"
+          defaultValue={q}
+          placeholder="Search for tasks..."
+          aria-label="Search for tasks"
+          onChange={(event) => {
+            const form = event.currentTarget.form;
+            clearTimeout(debounce.current);
+            debounce.current = setTimeout(() => submit(form, { replace: true, preventScrollReset: true }), 250);
+          }}
+          className="block h-12 w-full rounded-xl border border-line bg-white pl-11 pr-4 text-base placeholder:text-gray-400 focus:border-brand-500 focus:outline-none focus:ring-4 focus:ring-brand-100"
+        />
+      </Form>
+      <nav aria-label="Task types" className="-mx-5 flex gap-2 overflow-x-auto px-5 pb-1">
+        {TASK_FILTERS.map((filter) => (
+          <Link
+            key={filter.id}
+            to={earnHref({ q, type: filter.id })}
+            replace
+            preventScrollReset
+            aria-current={filter.id === type ? "page" : undefined}
+            className={`shrink-0 rounded-full px-4 py-2 text-sm font-semibold transition active:scale-95 ${
+              filter.id === type ? "bg-brand-600 text-white shadow-sm" : "border border-line bg-white text-muted hover:text-ink"
+            }`}
+          >
+            {filter.label}
+          </Link>
+        ))}
+      </nav>
+
+      {failed ? (
+        <Card className="text-center">
+          <p className="font-semibold">Failed to load tasks</p>
+          <Link to={earnHref({ q, type })} reloadDocument className={buttonClass("secondary", "mt-3")}>
+            <Icon name="refresh" className="size-4" />
+            Try Again
+          </Link>
+        </Card>
+      ) : tasks.length === 0 ? (
+        <Card className="text-center">
+          <p className="text-sm text-muted">No tasks found matching your criteria</p>
+        </Card>
+      ) : (
+        <>
+          <p className="flex items-center gap-2 rounded-2xl bg-emerald-50 px-4 py-3 text-sm text-emerald-800">
+            <Icon name="coins" className="size-5 shrink-0" />
+            <span>
+              Earning Potential: <strong data-testid="earning-potential">{formatCoins(potential)}</strong> from the tasks below
+            </span>
+          </p>
+          <ul className="space-y-2.5">
+            {tasks.map((task) => (
+              <li key={task.id}>
+                <TaskRow task={task} href={earnHref({ q, type, task: task.id })} />
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}

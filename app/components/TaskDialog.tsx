@@ -1,0 +1,117 @@
+import { Form, Link, useNavigation, useSubmit } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { TASK_COMPLETION_DELAY_MS } from "~/domain/constants";
+import { formatCoins } from "~/domain/money";
+import { TASK_REQUIREMENTS, TASK_TYPE_LABELS, type Task } from "~/domain/tasks";
+import { Icon, Spinner } from "./Icon";
+import { TASK_TYPE_STYLES, TaskIcon } from "./TaskRow";
+import { buttonClass } from "./ui";
+import { useHydrated } from "./use-hydrated";
+
+/**
+ * Spec §2 task dialog, rendered by the server from `?task=` (works without JavaScript).
+ * After Start Task the server holds the start time; completion is accepted 5 seconds later.
+ * With JavaScript the completion is sent by itself when the 5 seconds are up.
+ */
+export function TaskDialog({
+  task,
+  closeHref,
+  signedIn,
+  started,
+}: {
+  task: Task;
+  closeHref: string;
+  signedIn: boolean;
+  started: boolean;
+}) {
+  const navigation = useNavigation();
+  const pendingIntent = navigation.formData?.get("intent");
+  return (
+    <div className="fixed inset-0 z-30 flex items-end justify-center sm:items-center">
+      <Link to={closeHref} replace preventScrollReset aria-label="Close" className="absolute inset-0 bg-black/40" />
+      <dialog
+        open
+        aria-labelledby="task-dialog-title"
+        className="relative m-0 w-full max-w-md rounded-t-3xl bg-white p-6 text-ink shadow-2xl sm:rounded-3xl"
+      >
+        <div className="flex items-start gap-3">
+          <TaskIcon type={task.type} size="size-12" />
+          <div className="min-w-0">
+            <span className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ${TASK_TYPE_STYLES[task.type].tint}`}>
+              {TASK_TYPE_LABELS[task.type]}
+            </span>
+            <h2 id="task-dialog-title" className="mt-1 text-lg font-bold leading-snug">
+              {task.title}
+            </h2>
+          </div>
+        </div>
+        <p className="mt-3 text-sm leading-relaxed text-gray-700">{task.description}</p>
+        <dl className="mt-4 grid grid-cols-2 gap-3">
+          <div className="rounded-2xl bg-emerald-50 p-3">
+            <dt className="text-xs font-medium text-emerald-700">Reward</dt>
+            <dd className="mt-0.5 text-base font-bold text-emerald-800">{formatCoins(task.reward)}</dd>
+          </div>
+          <div className="rounded-2xl bg-gray-50 p-3">
+            <dt className="text-xs font-medium text-muted">Time to complete</dt>
+            <dd className="mt-0.5 flex items-center gap-1 text-base font-bold">
+              <Icon name="clock" className="size-4" />
+              {task.timeToComplete}
+            </dd>
+          </div>
+        </dl>
+        <p className="mt-4 flex gap-2 rounded-2xl border border-line p-3 text-sm text-gray-700">
+          <Icon name="info" className="mt-0.5 size-4 shrink-0 text-brand-600" />
+          {TASK_REQUIREMENTS[task.type]}
+        </p>
+        {task.completed ? (
+          <p className="mt-4 rounded-2xl bg-emerald-50 p-3 text-center text-sm font-semibold text-emerald-800">
+            You have completed this task.
+          </p>
+        ) : null}
+        <Form method="post" preventScrollReset className="mt-5 grid grid-cols-2 gap-3">
+          <input type="hidden" name="taskId" value={task.id} />
+          <Link to={closeHref} replace preventScrollReset className={buttonClass("secondary")}>
+            Cancel
+          </Link>
+          {task.completed ? null : !signedIn ? (
+            <Link to={`/auth?redirectTo=${encodeURIComponent(`/earn?task=${task.id}`)}`} className={buttonClass("primary")}>
+              Sign in
+            </Link>
+          ) : started ? (
+            <CompleteButton taskId={task.id} pending={pendingIntent === "complete"} />
+          ) : (
+            <button name="intent" value="start" disabled={pendingIntent === "start"} className={buttonClass("primary")}>
+              {pendingIntent === "start" ? <Spinner /> : null}
+              Start Task
+            </button>
+          )}
+        </Form>
+      </dialog>
+    </div>
+  );
+}
+
+function CompleteButton({ taskId, pending }: { taskId: string; pending: boolean }) {
+  const hydrated = useHydrated();
+  const submit = useSubmit();
+  const [secondsLeft, setSecondsLeft] = useState(TASK_COMPLETION_DELAY_MS / 1000);
+  useEffect(() => {
+    const started = Date.now();
+    const timer = setInterval(() => {
+      const left = Math.max(0, Math.ceil((TASK_COMPLETION_DELAY_MS - (Date.now() - started)) / 1000));
+      setSecondsLeft(left);
+      if (left === 0) {
+        clearInterval(timer);
+        submit({ intent: "complete", taskId }, { method: "post", preventScrollReset: true });
+      }
+    }, 250);
+    return () => clearInterval(timer);
+  }, [submit, taskId]);
+  const waiting = hydrated && secondsLeft > 0;
+  return (
+    <button name="intent" value="complete" disabled={pending || waiting} className={buttonClass("primary")}>
+      {pending || waiting ? <Spinner /> : null}
+      {pending ? "Completing..." : waiting ? `Wait ${secondsLeft}s` : "Complete Task"}
+    </button>
+  );
+}

@@ -1,0 +1,48 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Icon } from "~/components/Icon";
+import { LeaderboardTable } from "~/components/LeaderboardRows";
+import { Card, PageHeader } from "~/components/ui";
+import { getLeaderboard } from "~/server/earning.server";
+import { requireUser } from "~/server/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Leaderboard · Rewards" }];
+
+const TIPS = [
+  "Complete tasks every day to climb faster.",
+  "Invite friends: every friend who joins earns you a bonus.",
+  "Check in daily for free coins.",
+  "Rankings reset at the start of each month.",
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return { rows: await getLeaderboard(user.uid) };
+}
+
+export default function LeaderboardRoute() {
+  const { rows } = useLoaderData<typeof loader>();
+  return (
+    <div className="space-y-4">
+      <PageHeader title="Leaderboard" />
+      <div className="flex items-center gap-3 rounded-2xl bg-gradient-to-br from-amber-400 to-orange-500 p-4 text-white shadow-lg shadow-orange-500/20">
+        <Icon name="trophy" className="size-8 shrink-0" />
+        <p className="text-sm font-medium">The top earners this month. Earn more to see your name here.</p>
+      </div>
+      <Card>
+        {rows.length > 0 ? <LeaderboardTable rows={rows} /> : <p className="py-6 text-center text-sm text-muted">No data available</p>}
+      </Card>
+      <Card>
+        <h2 className="text-base font-bold">How to climb the leaderboard</h2>
+        <ul className="mt-3 space-y-2">
+          {TIPS.map((tip) => (
+            <li key={tip} className="flex gap-2 text-sm text-gray-700">
+              <Icon name="check" className="mt-0.5 size-4 shrink-0 text-brand-600" />
+              {tip}
+            </li>
+          ))}
+        </ul>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+import { fallbackTasks, offerToTask, TASK_ID_PATTERN, type ExternalOffer, type Task } from "~/domain/tasks";
+import { TASK_COMPLETION_DELAY_MS } from "~/domain/constants";
+import { memoize } from "./cache.server";
+import { getDatabase } from "./db.server";
+import { getEnv } from "./env.server";
+
+const OFFERS_TTL_MS = 5 * 60 * 1000;
+const PROVIDER_TIMEOUT_MS = 8_000;
+
+export interface TaskList {
+  tasks: Task[];
+  /** "fallback" when no provider is configured or it failed (spec §7). */
+  source: "provider" | "fallback";
+}
+
+async function fetchProviderOffers(apiUrl: string, apiKey: string | null): Promise<Task[]> {
+  const response = await fetch(apiUrl, {
+    headers: { accept: "application/json", ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+    signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
+  });
+  if (!response.ok) throw new Error(`Offer provider answered ${response.status}`);
+  const payload = (await response.json()) as { offers?: ExternalOffer[] } | ExternalOffer[];
+  const offers = Array.isArray(payload) ? payload : payload.offers;
+  if (!Array.isArray(offers)) throw new Error("Offer provider sent no offers array");
+  return offers.filter((offer) => offer && offer.name && TASK_ID_PATTERN.test(String(offer.offer_id))).map(offerToTask);
+}
+
+/** Offers from the configured provider (one retry), cached 5 minutes; else the spec's fallback list. */
+const taskList = memoize<TaskList>(OFFERS_TTL_MS, async () => {
+  const provider = getEnv().offerProvider;
+  if (!provider) return { tasks: fallbackTasks(), source: "fallback" };
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    try {
+      return { tasks: await fetchProviderOffers(provider.apiUrl, provider.apiKey), source: "provider" };
+    } catch (error) {
+      console.error(`offer provider ${provider.name}, attempt ${attempt}:`, (error as Error).message);
+    }
+  }
+  return { tasks: fallbackTasks(), source: "fallback" };
+});
+
+export function listTasks(): Promise<TaskList> {
+  return taskList.get();
+}
+
+export function clearTaskCache() {
+  taskList.clear();
+}
+
+/** The tasks with the signed-in user's completed ones marked. */
+export async function listTasksForUser(userId: string): Promise<TaskList> {
+  const db = await getDatabase();
+  const [list, completed] = await Promise.all([
+    listTasks(),
+    db.rpc<string[]>("get_completed_task_ids", { p_user_id: userId }),
+  ]);
+  const done = new Set(completed);
+  return { ...list, tasks: list.tasks.map((task) => ({ ...task, completed: done.has(task.id) })) };
+}
+
+/** A task the server lists now; the browser cannot name a task (or a reward) of its own. */
+export async function findTask(taskId: string): Promise<Task | null> {
+  if (!TASK_ID_PATTERN.test(taskId)) return null;
+  return (await listTasks()).tasks.find((task) => task.id === taskId) ?? null;
+}
+
+export async function startTask(userId: string, task: Task) {
+  const db = await getDatabase();
+  return db.rpc<{ task_id: string; already_completed: boolean; started_at?: string }>("start_task", {
+    p_user_id: userId,
+    p_task_id: task.id,
+    p_title: task.title,
+    p_reward: task.reward,
+  });
+}
+
+/** Spec §4: the completion counts only 5 seconds after the start; the database enforces it. */
+export async function completeTask(userId: string, taskId: string) {
+  const db = await getDatabase();
+  return db.rpc<{ success: boolean; task_id: string; reward: number; balance?: number }>("complete_task", {
+    p_user_id: userId,
+    p_task_id: taskId,
+    p_min_seconds: TASK_COMPLETION_DELAY_MS / 1000,
+  });
+}

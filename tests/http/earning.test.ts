@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import { FALLBACK_TASKS } from "~/domain/tasks";
+import { HttpClient, html, landing, signedInClient } from "../support/http";
+
+describe("earning over plain HTTP", () => {
+  it("shows Home with balance, tiles, check-in, two quick tasks and the leaderboard teaser", async () => {
+    const { client } = await signedInClient();
+    const { html: body } = await client.visit("/");
+    expect(body).toContain("Available Balance");
+    expect(body).toContain("Total Earned");
+    expect(body).toContain("Referral Bonus");
+    expect(body).toContain("$9.25");
+    for (let day = 1; day <= 7; day++) expect(body).toContain(`>D<!-- -->${day}<`);
+    expect(body).toContain("Check In Now (+10 coins)");
+    expect(body).toContain(html(FALLBACK_TASKS[0]!.title));
+    expect(body).toContain(html(FALLBACK_TASKS[1]!.title));
+    expect(body).not.toContain(html(FALLBACK_TASKS[2]!.title));
+    expect(body).toMatch(/>Watch</);
+    expect(body).toContain("View All");
+    expect(body).toContain("See All");
+    expect(body).toContain("View Leaderboard");
+  });
+
+  it("checks in once: 10 coins, then Checked In Today, and a second post says Already checked in today!", async () => {
+    const { client } = await signedInClient();
+    const first = await landing(client, await client.post("/?index", { intent: "checkin" }));
+    expect(first.html).toContain("Checked in!");
+    expect(first.html).toContain("You earned 10 coins.");
+    expect(first.html).toContain("$0.10");
+    expect(first.html).toMatch(/<button[^>]*disabled=""[^>]*>Checked In Today<\/button>/);
+    const second = await landing(client, await client.post("/?index", { intent: "checkin" }));
+    expect(second.html).toContain("Already checked in today!");
+    expect(second.html).toContain("$0.10");
+  });
+
+  it("refuses a check-in without a session", async () => {
+    const client = new HttpClient();
+    client.cookies.set("hasSeenOnboarding", "true");
+    const response = await client.post("/?index", { intent: "checkin" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/auth");
+  });
+
+  it("starts a quick task from Home: an info message, then its dialog on /earn", async () => {
+    const { client } = await signedInClient();
+    const { location, html: body } = await landing(client, await client.post("/?index", { intent: "start-task", taskId: "task-001" }));
+    expect(location).toBe("/earn?task=task-001");
+    expect(body).toContain(html(`Starting "${FALLBACK_TASKS[0]!.title}"`));
+    expect(body).toContain("<dialog");
+    const unknown = await landing(client, await client.post("/?index", { intent: "start-task", taskId: "task-999" }));
+    expect(unknown.html).toContain("This task is no longer available");
+  });
+
+  it("searches and filters tasks through the URL, with the earning potential of what is listed", async () => {
+    const client = new HttpClient();
+    const all = await (await client.get("/earn")).text();
+    expect(all).toContain('placeholder="Search for tasks..."');
+    for (const task of FALLBACK_TASKS) expect(all).toContain(html(task.title));
+    expect(all).toContain("1,615 coins");
+    const surveys = await (await client.get("/earn?type=survey")).text();
+    const surveyTasks = FALLBACK_TASKS.filter((task) => task.type === "survey");
+    for (const task of FALLBACK_TASKS) expect(surveys.includes(html(task.title))).toBe(task.type === "survey");
+    expect(surveys).toContain(`${surveyTasks.reduce((sum, task) => sum + task.reward, 0)} coins`);
+    const search = await (await client.get("/earn?q=SURVEY&type=all")).text();
+    expect(search).toContain(html("Streaming Services Survey"));
+    expect(search).not.toContain(html("Try a Budgeting App"));
+    const byDescription = await (await client.get("/earn?q=level%205")).text();
+    expect(byDescription).toContain(html("Reach Level 5 in Puzzle Quest"));
+    const none = await (await client.get("/earn?q=zzz-nothing&type=game")).text();
+    expect(none).toContain("No tasks found matching your criteria");
+  });
+
+  it("opens the task dialog from the URL with its details and requirement", async () => {
+    const body = await (await new HttpClient().get("/earn?task=task-002")).text();
+    expect(body).toContain("<dialog");
+    expect(body).toContain(html("Watch a Product Trailer"));
+    expect(body).toContain("75 coins");
+    expect(body).toContain("2 min");
+    expect(body).toContain("Watch the whole video");
+    expect(body).toContain(">Cancel<");
+    // Signed out: the dialog offers sign-in instead of Start Task.
+    expect(body).toContain(">Sign in<");
+  });
+
+  it("asks a signed-out visitor to sign in before starting a task", async () => {
+    const client = new HttpClient();
+    const { html: body } = await landing(client, await client.post("/earn?task=task-001", { intent: "start", taskId: "task-001" }));
+    expect(body).toContain("Authentication required");
+    expect(body).toContain("Please sign in to complete this task");
+  });
+
+  it("completes a task only five seconds after its start, once, with the server's reward", async () => {
+    const { client } = await signedInClient();
+    const started = await client.post("/earn?task=task-004", { intent: "start", taskId: "task-004" });
+    expect(started.headers.get("location")).toBe("/earn?task=task-004&started=1");
+    const tooEarly = await landing(client, await client.post("/earn?task=task-004&started=1", { intent: "complete", taskId: "task-004" }));
+    expect(tooEarly.html).toContain("Task is not finished yet");
+    await new Promise((resolve) => setTimeout(resolve, 5_200));
+    // A reward field in the form is ignored: the server decides.
+    const done = await landing(client, await client.post("/earn?task=task-004&started=1", { intent: "complete", taskId: "task-004", reward: "999999" }));
+    expect(done.location).toBe("/earn");
+    expect(done.html).toContain("Task Completed");
+    expect(done.html).toContain("You earned 150 coins.");
+    expect(done.html).toContain(">Done<");
+    const home = await client.visit("/");
+    expect(home.html).toContain("$1.50");
+    const again = await landing(client, await client.post("/earn?task=task-004", { intent: "start", taskId: "task-004" }));
+    expect(again.html).toContain("You have already completed this task");
+  });
+
+  it("refuses a task the server does not list", async () => {
+    const { client } = await signedInClient();
+    const { html: body } = await landing(client, await client.post("/earn", { intent: "start", taskId: "made-up-task" }));
+    expect(body).toContain("This task is no longer available");
+  });
+
+  it("shows the leaderboard of this month with the signed-in user's row marked", async () => {
+    const { client } = await signedInClient();
+    await client.post("/?index", { intent: "checkin" });
+    const { html: body, response } = await client.visit("/leaderboard");
+    expect(response.status).toBe(200);
+    expect(body).toContain("Rank");
+    expect(body).toContain("Earnings");
+    expect(body).toMatch(/aria-current="true"/);
+    expect(body).toContain(">You<");
+    expect(body).toContain("Rankings reset at the start of each month.");
+    const signedOut = await new HttpClient().get("/leaderboard");
+    expect(signedOut.headers.get("location")).toBe("/auth?redirectTo=%2Fleaderboard");
+  });
+});
