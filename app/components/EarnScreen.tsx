@@ -90,7 +90,7 @@ export function EarnScreen({
               Earning Potential: <strong data-testid="earning-potential">{formatCoins(potential)}</strong> from the tasks below
             </span>
           </p>
-          <ul className="space-y-2.5">
+          <ul aria-label="Tasks" className="space-y-2.5">
             {tasks.map((task) => (
               <li key={task.id}>
                 <TaskRow task={task} href={earnHref({ q, type, task: task.id })} />

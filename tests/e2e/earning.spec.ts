@@ -1,0 +1,93 @@
+import { expect, test, type Page } from "@playwright/test";
+
+// Runs with JavaScript on and off: every earning form must work both ways.
+async function signUp(page: Page, baseURL: string) {
+  await page.context().addCookies([{ name: "hasSeenOnboarding", value: "true", url: baseURL }]);
+  await page.goto("/auth?tab=signup");
+  await page.getByPlaceholder("Enter your email").fill(`earn.${Date.now()}${Math.random().toString(36).slice(2, 6)}@example.com`);
+  await page.getByPlaceholder("Enter your password").fill("earning-pass");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page).toHaveURL(/\/$/);
+}
+
+const tasks = (page: Page) => page.getByRole("list", { name: "Tasks" }).getByRole("listitem");
+
+async function screenshot(page: Page, name: string) {
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+}
+
+test("daily check-in credits 10 coins once", async ({ page }, testInfo) => {
+  await signUp(page, testInfo.project.use.baseURL!);
+  await page.getByRole("button", { name: "Check In Now (+10 coins)" }).click();
+  await expect(page.getByText("You earned 10 coins.")).toBeVisible();
+  await expect(page.getByTestId("balance")).toHaveText("$0.10");
+  await expect(page.getByTestId("total-earned")).toHaveText("$0.10");
+  await expect(page.getByRole("button", { name: "Checked In Today" })).toBeDisabled();
+  await screenshot(page, "home-checked-in");
+});
+
+test("search and filter chips narrow the task list", async ({ page }) => {
+  await page.goto("/earn");
+  await expect(page.getByRole("heading", { name: "Earn Rewards" })).toBeVisible();
+  await expect(tasks(page)).toHaveCount(11);
+  await page.getByRole("link", { name: "Videos", exact: true }).click();
+  await expect(page.getByRole("link", { name: "Videos", exact: true })).toHaveAttribute("aria-current", "page");
+  await expect(tasks(page)).toHaveCount(3);
+  await expect(page.getByTestId("earning-potential")).toHaveText("285 coins");
+  await page.getByRole("link", { name: "All", exact: true }).click();
+  const search = page.getByRole("searchbox", { name: "Search for tasks" });
+  await search.fill("survey");
+  await search.press("Enter");
+  await expect(page).toHaveURL(/q=survey/);
+  await expect(tasks(page)).toHaveCount(3);
+  await search.fill("no such task anywhere");
+  await search.press("Enter");
+  await expect(page.getByText("No tasks found matching your criteria")).toBeVisible();
+});
+
+test("the task dialog starts a task and completes it five seconds later", async ({ page, javaScriptEnabled }, testInfo) => {
+  await signUp(page, testInfo.project.use.baseURL!);
+  await page.goto("/earn");
+  await page.getByRole("link", { name: /Try a Budgeting App/ }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByRole("heading", { name: "Try a Budgeting App" })).toBeVisible();
+  await expect(dialog.getByText("150 coins")).toBeVisible();
+  await screenshot(page, "task-dialog");
+  await dialog.getByRole("button", { name: "Start Task" }).click();
+  if (javaScriptEnabled) {
+    // The page sends the completion by itself when the five seconds are up.
+    await expect(dialog.getByRole("button", { name: /Wait \ds/ })).toBeDisabled();
+  } else {
+    await expect(dialog.getByRole("button", { name: "Complete Task" })).toBeVisible();
+    await page.waitForTimeout(5_200);
+    await dialog.getByRole("button", { name: "Complete Task" }).click();
+  }
+  await expect(page.getByText("Task Completed")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText("You earned 150 coins.")).toBeVisible();
+  await expect(page.getByRole("link", { name: /Try a Budgeting App/ })).toContainText("Done");
+  await page.getByRole("link", { name: "Home" }).click();
+  await expect(page.getByTestId("balance")).toHaveText("$1.50");
+});
+
+test("cancel closes the dialog", async ({ page }) => {
+  await page.goto("/earn?task=task-006");
+  await expect(page.getByRole("dialog")).toBeVisible();
+  await page.getByRole("dialog").getByRole("link", { name: "Cancel" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(page).toHaveURL(/\/earn$/);
+});
+
+test("the leaderboard lists this month's earners with the user's own row", async ({ page }, testInfo) => {
+  await signUp(page, testInfo.project.use.baseURL!);
+  await page.getByRole("button", { name: "Check In Now (+10 coins)" }).click();
+  await expect(page.getByRole("button", { name: "Checked In Today" })).toBeVisible();
+  await page.getByRole("link", { name: "View Leaderboard" }).click();
+  await expect(page.getByRole("heading", { name: "Leaderboard", exact: true, level: 1 })).toBeVisible();
+  const mine = page.locator('tr[aria-current="true"]');
+  await expect(mine).toContainText("You");
+  await expect(page.getByRole("columnheader", { name: "Rank" })).toBeVisible();
+  await screenshot(page, "leaderboard");
+  await page.getByRole("link", { name: "Back" }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
