@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { HomeScreen } from "~/components/HomeScreen";
 import { Onboarding } from "~/components/Onboarding";
+import { useLiveRefresh } from "~/components/use-live-refresh";
 import { QUICK_TASK_COUNT } from "~/domain/constants";
 import { ONBOARDING_SLIDES, parseSlideIndex } from "~/domain/onboarding";
 import { referralBonusOf } from "~/domain/profile";
@@ -91,6 +92,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function IndexRoute() {
   const data = useLoaderData<typeof loader>();
+  useLiveRefresh(data.view === "home");
   if (data.view === "onboarding") return <Onboarding slides={ONBOARDING_SLIDES} index={data.slide} />;
   return <HomeScreen data={data.home} />;
 }

@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { EarnScreen, earnHref } from "~/components/EarnScreen";
 import { TaskDialog } from "~/components/TaskDialog";
+import { useLiveRefresh } from "~/components/use-live-refresh";
 import { earningPotential, filterTasks, parseTaskFilter } from "~/domain/tasks";
 import { ruleViolationMessage } from "~/server/db.server";
 import { setFlash, type Flash } from "~/server/flash.server";
@@ -96,6 +97,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function EarnRoute() {
   const data = useLoaderData<typeof loader>();
+  useLiveRefresh(data.signedIn);
   return (
     <>
       <EarnScreen q={data.q} type={data.type} tasks={data.tasks} failed={data.failed} potential={data.potential} />

@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
-import { buildRpcCall, toDbError, type Database } from "./db.server";
+import { assertIdentifier, buildRpcCall, toDbError, type Database } from "./db.server";
 import { applyMigrations, readMigrations } from "./migrations.server";
 
 /** Embedded Postgres (WASM) in a data directory; `memory://` keeps it in memory. */
@@ -44,6 +44,10 @@ export function pgliteDatabase(pglite: PGlite): Database {
       } catch (error) {
         throw toDbError(error);
       }
+    },
+    listen: async (channel, onMessage) => {
+      const unsubscribe = await pglite.listen(assertIdentifier(channel), onMessage);
+      return async () => unsubscribe();
     },
     close: () => pglite.close(),
   };

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { buildRpcCall, toDbError, type Database } from "./db.server";
+import { assertIdentifier, buildRpcCall, toDbError, type Database } from "./db.server";
 import { applyMigrations, readMigrations } from "./migrations.server";
 
 /** Any Postgres server: a pool, migrations under an advisory lock so many instances can start at once. */
@@ -53,6 +53,20 @@ export function postgresDatabase(pool: pg.Pool): Database {
       } catch (error) {
         throw toDbError(error);
       }
+    },
+    // One dedicated connection per channel; the pool's connections stay free for queries.
+    listen: async (channel, onMessage) => {
+      const client = await pool.connect();
+      const handler = (message: pg.Notification) => {
+        if (message.channel === channel) onMessage(message.payload ?? "");
+      };
+      client.on("notification", handler);
+      await client.query(`listen ${assertIdentifier(channel)}`);
+      return async () => {
+        client.off("notification", handler);
+        await client.query(`unlisten ${assertIdentifier(channel)}`).catch(() => {});
+        client.release();
+      };
     },
     close: () => pool.end(),
   };

@@ -17,6 +17,8 @@ export function openSupabaseDatabase(url: string, serviceRoleKey: string): Datab
       if (error) throw new DbError(error.message, error.code, error.details, error.hint);
       return data as T;
     },
+    // PostgREST cannot LISTEN; live refresh needs DATABASE_URL or the embedded database.
+    listen: null,
     close: async () => {},
   };
 }

@@ -9,6 +9,11 @@ export interface Database {
   /** Calls public.<fn>(name => value, ...) and returns its jsonb result. */
   rpc<T = unknown>(fn: string, args?: Record<string, unknown>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * Calls `onMessage` with each payload sent by `pg_notify(channel, payload)`; resolves to an
+   * unsubscribe function. Null on transports that cannot listen (supabase-js `.rpc()`).
+   */
+  listen: ((channel: string, onMessage: (payload: string) => void) => Promise<() => Promise<void>>) | null;
   readonly transport: "pglite" | "postgres" | "supabase";
 }
 

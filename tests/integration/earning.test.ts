@@ -139,4 +139,18 @@ describe.each([
     expect(await t.db.rpc("verify_all_balances")).toEqual([expect.objectContaining({ user_id: userId, balance: 1, ledger_balance: 0 })]);
     await t.sql("update user_balance set balance = balance - 1 where user_id = $1", [userId]);
   });
+
+  it("announces each completed task to listeners of its user (live refresh)", async () => {
+    const userId = await provision(t);
+    const heard: string[] = [];
+    const unsubscribe = await t.db.listen!("completed_tasks", (payload) => heard.push(payload));
+    try {
+      await t.db.rpc("start_task", { p_user_id: userId, p_task_id: "task-009", p_title: "Streaming", p_reward: 160 });
+      await backdateStart(t, userId, "task-009");
+      await t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "task-009", p_min_seconds: 5 });
+      await expect.poll(() => heard).toContain(userId);
+    } finally {
+      await unsubscribe();
+    }
+  });
 });

@@ -1,0 +1,15 @@
+import { useRevalidator } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+
+/** Reloads the page's data when the server reports a completed task for this user (from any tab or device). */
+export function useLiveRefresh(enabled: boolean) {
+  const revalidator = useRevalidator();
+  const revalidate = useRef(revalidator.revalidate);
+  revalidate.current = revalidator.revalidate;
+  useEffect(() => {
+    if (!enabled || typeof EventSource === "undefined") return;
+    const source = new EventSource("/api/events");
+    source.addEventListener("task-completed", () => revalidate.current());
+    return () => source.close();
+  }, [enabled]);
+}
