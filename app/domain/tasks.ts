@@ -96,7 +96,8 @@ export function minutesLabel(seconds: number | string | null | undefined): strin
 }
 
 export function offerToTask(offer: ExternalOffer): Task {
-  const reward = Math.floor(Number(offer.currency_value));
+  const value = offer.currency_value;
+  const reward = value === null || value === undefined || value === "" ? Number.NaN : Math.floor(Number(value));
   return {
     id: String(offer.offer_id),
     title: offer.name,

@@ -1,0 +1,29 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { ExternalOffer } from "~/domain/tasks";
+
+export const PROVIDER_OFFERS: ExternalOffer[] = [
+  { offer_id: "acme-1", name: "Daily Poll", description: "Answer a short poll", type: "survey", currency_value: 40, time_estimate: 150, image_url: null, offer_hash: "h1" },
+  { offer_id: "acme-2", name: "Install Chess Pro", description: "Install and open", type: "video_to_install", currency_value: 300, time_estimate: 600, image_url: null, offer_hash: "h2" },
+  { offer_id: 3, name: "Play Tower Clash", description: "Reach level 3", type: "game_engagement", currency_value: "125", time_estimate: 1200, image_url: null, offer_hash: "h3" },
+  { offer_id: "acme-4", name: "Mystery Offer", description: "Something new", type: "brand_new_type", currency_value: null, time_estimate: null, image_url: null, offer_hash: "h4" },
+];
+
+/** A local stand-in for an offer provider's API: GET /offers answers like the provider, or fails on demand. */
+export async function startOfferProvider() {
+  const state = { failing: false, requests: 0, authorization: [] as (string | undefined)[] };
+  const server = http.createServer((request, response) => {
+    state.requests += 1;
+    state.authorization.push(request.headers.authorization);
+    if (state.failing || request.url !== "/offers") {
+      response.writeHead(state.failing ? 500 : 404, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: "unavailable" }));
+      return;
+    }
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(JSON.stringify({ offers: PROVIDER_OFFERS }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/offers`;
+  return { url, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
