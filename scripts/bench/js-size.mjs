@@ -1,6 +1,7 @@
-// Measures the JavaScript shipped on /auth: on load, and after "Continue with Google" is pressed
-// (which downloads the Firebase web SDK). Prints transferred (compressed) and decoded sizes.
-// Usage: npm run build && node scripts/bench/auth-js-size.mjs
+// Measures the JavaScript shipped on /auth (on load, and after "Continue with Google" is pressed,
+// which downloads the Firebase web SDK), then on / (Home) and /earn for a signed-in person, each
+// loaded fresh. Prints transferred (compressed) and decoded sizes.
+// Usage: npm run build && node scripts/bench/js-size.mjs
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -42,6 +43,34 @@ try {
   console.log(`/auth on load:          ${before.count} scripts, ${kb(before.transferred)} KB transferred (gzip), ${kb(before.decoded)} KB decoded`);
   console.log(`after Google is pressed: ${after.count} scripts, ${kb(after.transferred)} KB transferred (gzip), ${kb(after.decoded)} KB decoded`);
   console.log(`Google sign-in adds:     ${kb(after.transferred - before.transferred)} KB transferred, ${kb(after.decoded - before.decoded)} KB decoded`);
+
+  const context = await browser.newContext();
+  await context.addCookies([{ name: "hasSeenOnboarding", value: "true", url: app.url }]);
+  const signUp = await context.newPage();
+  await signUp.goto(`${app.url}/auth?tab=signup`);
+  await signUp.getByPlaceholder("Enter your email").fill(`bench.${Date.now()}@example.com`);
+  await signUp.getByPlaceholder("Enter your password").fill("bench-pass-1");
+  await signUp.getByRole("button", { name: "Create Account" }).click();
+  await signUp.waitForURL(`${app.url}/`);
+  await signUp.close();
+  const cookies = await context.cookies();
+  for (const pathname of ["/", "/earn"]) {
+    // A new context per page: nothing comes from the browser cache.
+    const freshContext = await browser.newContext();
+    await freshContext.addCookies(cookies);
+    const fresh = await freshContext.newPage();
+    const list = [];
+    fresh.on("requestfinished", async (request) => {
+      if (request.resourceType() !== "script") return;
+      const sizes = await request.sizes();
+      const body = await (await request.response())?.body().catch(() => null);
+      list.push({ url: request.url(), transferred: sizes.responseBodySize, decoded: body?.length ?? 0 });
+    });
+    await fresh.goto(`${app.url}${pathname}`, { waitUntil: "networkidle" });
+    const total = summarize(list);
+    console.log(`${pathname.padEnd(23)} ${total.count} scripts, ${kb(total.transferred)} KB transferred (gzip), ${kb(total.decoded)} KB decoded`);
+    await freshContext.close();
+  }
 } finally {
   await browser.close();
   await app.stop();
