@@ -16,6 +16,7 @@ import type { ReactNode } from "react";
 import { AppShell } from "~/components/AppShell";
 import { FlashToast } from "~/components/FlashToast";
 import { Spinner } from "~/components/Icon";
+import { NavigationProgress } from "~/components/NavigationProgress";
 import { NotFound } from "~/components/NotFound";
 import { buttonClass } from "~/components/ui";
 import { takeFlash } from "~/server/flash.server";
@@ -85,6 +86,7 @@ export default function App() {
   const bare = useBareScreen();
   return (
     <>
+      <NavigationProgress />
       <FlashToast flash={rootData?.flash ?? null} />
       <AppShell showNav={!bare} signedIn={rootData?.signedIn ?? false}>
         <Outlet />

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "~/server/db.server";
 import { openPostgresDatabase } from "~/server/db-postgres.server";
 import type { UserSummary } from "~/server/users.server";
@@ -10,9 +10,11 @@ describe("concurrency on a Postgres server", () => {
   beforeAll(async () => {
     t = await openTestPostgres(20);
   });
-  afterAll(async () => {
+  afterEach(async () => {
     // Whatever raced, every balance still equals its ledger.
-    if (t) expect(await t.db.rpc("verify_all_balances")).toEqual([]);
+    expect(await t.db.rpc("verify_all_balances")).toEqual([]);
+  });
+  afterAll(async () => {
     await t?.close();
   });
 

@@ -110,6 +110,16 @@ describe.each([
     expect(await postback("tx-1", 300, true)).toMatchObject({ duplicate: false, amount: -1 });
     expect(await postback("tx-1", 300, true)).toMatchObject({ duplicate: true });
     expect(await summary(t, userId)).toMatchObject({ balance: 0, total_earned: 2 });
+    // The reversal is in the user's history.
+    const history = await t.sql<{ transaction_type: string; amount: string; description: string }>(
+      "select transaction_type, amount, description from transaction_history where user_id = $1 order by id",
+      [userId],
+    );
+    expect(history.map((row) => [row.transaction_type, Number(row.amount)])).toEqual([
+      ["postback", 3],
+      ["withdrawal", -2],
+      ["postback_reversal", -1],
+    ]);
     // A reversal of something never credited moves nothing.
     expect(await postback("tx-unknown", 50, true)).toMatchObject({ amount: 0 });
     expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({ consistent: true });
