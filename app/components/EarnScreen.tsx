@@ -1,6 +1,6 @@
 import { Form, Link, useSubmit } from "@remix-run/react";
 import { useRef } from "react";
-import { formatCoins } from "~/domain/money";
+import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
 import { TASK_FILTERS, type Task, type TaskFilter } from "~/domain/tasks";
 import { Icon } from "./Icon";
 import { TaskRow } from "./TaskRow";
@@ -24,12 +24,14 @@ export function EarnScreen({
   tasks,
   failed,
   potential,
+  coinsPerDollar,
 }: {
   q: string;
   type: TaskFilter;
   tasks: Task[];
   failed: boolean;
   potential: number;
+  coinsPerDollar: number;
 }) {
   const submit = useSubmit();
   const debounce = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -87,7 +89,8 @@ export function EarnScreen({
           <p className="flex items-center gap-2 rounded-2xl bg-emerald-50 px-4 py-3 text-sm text-emerald-800">
             <Icon name="coins" className="size-5 shrink-0" />
             <span>
-              Earning Potential: <strong data-testid="earning-potential">{formatCoins(potential)}</strong> from the tasks below
+              Earning Potential: <strong data-testid="earning-potential">{formatCoins(potential)}</strong> (
+              {formatDollars(coinsToDollars(potential, coinsPerDollar))}) from the tasks below
             </span>
           </p>
           <ul aria-label="Tasks" className="space-y-2.5">

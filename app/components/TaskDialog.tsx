@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { TASK_COMPLETION_DELAY_MS } from "~/domain/constants";
-import { formatCoins } from "~/domain/money";
+import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
 import { TASK_REQUIREMENTS, TASK_TYPE_LABELS, type Task } from "~/domain/tasks";
 import { Icon, Spinner } from "./Icon";
 import { TASK_TYPE_STYLES, TaskIcon } from "./TaskRow";
@@ -15,11 +15,13 @@ import { useHydrated } from "./use-hydrated";
  */
 export function TaskDialog({
   task,
+  coinsPerDollar,
   closeHref,
   signedIn,
   started,
 }: {
   task: Task;
+  coinsPerDollar: number;
   closeHref: string;
   signedIn: boolean;
   started: boolean;
@@ -49,7 +51,12 @@ export function TaskDialog({
         <dl className="mt-4 grid grid-cols-2 gap-3">
           <div className="rounded-2xl bg-emerald-50 p-3">
             <dt className="text-xs font-medium text-emerald-700">Reward</dt>
-            <dd className="mt-0.5 text-base font-bold text-emerald-800">{formatCoins(task.reward)}</dd>
+            <dd className="mt-0.5 text-base font-bold text-emerald-800">
+              {formatCoins(task.reward)}
+              <span className="block text-xs font-medium text-emerald-700">
+                = {formatDollars(coinsToDollars(task.reward, coinsPerDollar))}
+              </span>
+            </dd>
           </div>
           <div className="rounded-2xl bg-gray-50 p-3">
             <dt className="text-xs font-medium text-muted">Time to complete</dt>

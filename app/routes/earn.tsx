@@ -6,6 +6,7 @@ import { TaskDialog } from "~/components/TaskDialog";
 import { useLiveRefresh } from "~/components/use-live-refresh";
 import { earningPotential, filterTasks, parseTaskFilter } from "~/domain/tasks";
 import { ruleViolationMessage } from "~/server/db.server";
+import { getCoinsPerDollar } from "~/server/earning.server";
 import { setFlash, type Flash } from "~/server/flash.server";
 import { assertSameOrigin, readFormData } from "~/server/security.server";
 import { getSessionUser } from "~/server/session.server";
@@ -26,8 +27,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const view = readView(new URL(request.url));
   const user = await getSessionUser(request);
   let list: TaskList | null = null;
+  let coinsPerDollar = 0;
   try {
-    list = user ? await listTasksForUser(user.uid) : await listTasks();
+    [list, coinsPerDollar] = await Promise.all([user ? listTasksForUser(user.uid) : listTasks(), getCoinsPerDollar()]);
   } catch (error) {
     console.error("tasks failed to load:", error);
   }
@@ -41,6 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     failed: list === null,
     tasks,
     potential: earningPotential(tasks),
+    coinsPerDollar,
     dialogTask,
   };
 }
@@ -100,10 +103,18 @@ export default function EarnRoute() {
   useLiveRefresh(data.signedIn);
   return (
     <>
-      <EarnScreen q={data.q} type={data.type} tasks={data.tasks} failed={data.failed} potential={data.potential} />
+      <EarnScreen
+        q={data.q}
+        type={data.type}
+        tasks={data.tasks}
+        failed={data.failed}
+        potential={data.potential}
+        coinsPerDollar={data.coinsPerDollar}
+      />
       {data.dialogTask ? (
         <TaskDialog
           task={data.dialogTask}
+          coinsPerDollar={data.coinsPerDollar}
           closeHref={earnHref({ q: data.q, type: data.type })}
           signedIn={data.signedIn}
           started={data.started && !data.dialogTask.completed}

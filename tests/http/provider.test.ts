@@ -121,6 +121,16 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
     expect(await balance(user.client)).toBe("$3.00");
   });
 
+  it("treats a negative amount as a reversal of that transaction", async () => {
+    const transaction = `tx-negative-${Date.now()}`;
+    const get = (amount: string) =>
+      fetch(new URL(`/api/acme/postback?${signedQuery({ user_id: user.uid, transaction_id: transaction, amount })}`, app.url));
+    expect(await (await get("100")).text()).toBe("OK");
+    expect(await balance(user.client)).toBe("$4.00");
+    expect(await (await get("-100")).text()).toBe("OK");
+    expect(await balance(user.client)).toBe("$3.00");
+  });
+
   it("answers bad postbacks with a plain-text error and changes nothing", async () => {
     const get = (params: Record<string, string>) => fetch(new URL(`/api/acme/postback?${signedQuery(params)}`, app.url));
     const unknownUser = await get({ user_id: "nobody-here", transaction_id: "tx-x", amount: "10" });

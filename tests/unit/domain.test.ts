@@ -98,3 +98,47 @@ describe("money", () => {
     expect(MIN_WITHDRAWAL_DOLLARS).toEqual({ paypal: 5, upi: 1, bank: 10 });
   });
 });
+
+describe("referral bonus tile (spec §2, §3)", () => {
+  it("reads a number or a numeric string, else shows 9.25", async () => {
+    const { referralBonusOf } = await import("~/domain/profile");
+    expect(referralBonusOf({ referral_bonus: 15 })).toBe(15);
+    expect(referralBonusOf({ referral_bonus: "12.5" })).toBe(12.5);
+    expect(referralBonusOf({ referral_bonus: "abc" })).toBe(9.25);
+    expect(referralBonusOf({ referral_bonus: "" })).toBe(9.25);
+    expect(referralBonusOf({})).toBe(9.25);
+    expect(referralBonusOf(null)).toBe(9.25);
+  });
+});
+
+describe("tasks (spec §2, §3, §9)", () => {
+  it("maps provider offer types and times", async () => {
+    const { mapOfferType, minutesLabel, offerToTask } = await import("~/domain/tasks");
+    expect(["survey", "video", "video_to_install", "install", "app_engagement", "game_engagement", "browser_engagement", "other", null].map(mapOfferType)).toEqual([
+      "survey", "video", "video", "app", "app", "game", "game", "app", "app",
+    ]);
+    expect([minutesLabel(150), minutesLabel(89), minutesLabel(null), minutesLabel("600")]).toEqual(["3 min", "1 min", "0 min", "10 min"]);
+    expect(offerToTask({ offer_id: 7, name: "X", currency_value: "12.9" }).reward).toBe(12);
+    expect(offerToTask({ offer_id: 7, name: "X", currency_value: null }).reward).toBe(50);
+  });
+
+  it("searches title or description without case, filters by type, and sums the rewards", async () => {
+    const { earningPotential, fallbackTasks, filterTasks, taskActionLabel } = await import("~/domain/tasks");
+    const tasks = fallbackTasks();
+    expect(earningPotential(tasks)).toBe(1615);
+    expect(filterTasks(tasks, "SURVEY", "all").map((task) => task.id)).toEqual(["task-001", "task-005", "task-009"]);
+    expect(filterTasks(tasks, "kitchen", "all").map((task) => task.id)).toEqual(["task-006"]);
+    expect(filterTasks(tasks, "", "game").map((task) => task.id)).toEqual(["task-003", "task-007"]);
+    expect(filterTasks(tasks, "survey", "video")).toEqual([]);
+    expect(taskActionLabel({ type: "video" })).toBe("Watch");
+    expect(taskActionLabel({ type: "game" })).toBe("Start");
+  });
+
+  it("converts coins to dollars like the database, rounding down to the cent", async () => {
+    const { coinsToDollars, formatCoins } = await import("~/domain/money");
+    expect(coinsToDollars(175, 100)).toBe(1.75);
+    expect(coinsToDollars(15, 1000)).toBe(0.01);
+    expect(coinsToDollars(-30, 100)).toBe(-0.3);
+    expect(formatCoins(1615)).toBe("1,615 coins");
+  });
+});
