@@ -9,7 +9,7 @@ import { ONBOARDING_SLIDES, parseSlideIndex } from "~/domain/onboarding";
 import { referralBonusOf } from "~/domain/profile";
 import { ruleViolationMessage } from "~/server/db.server";
 import { checkIn, getCheckinStatus, getLeaderboard } from "~/server/earning.server";
-import { setFlash, type Flash } from "~/server/flash.server";
+import { redirectWithFlash } from "~/server/flash.server";
 import { hasSeenOnboarding, seenOnboardingCookie } from "~/server/onboarding.server";
 import { assertSameOrigin, readFormData } from "~/server/security.server";
 import { requireUser } from "~/server/session.server";
@@ -45,10 +45,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
       leaders,
     },
   };
-}
-
-async function redirectWithFlash(to: string, flash: Flash) {
-  return redirect(to, { headers: { "Set-Cookie": await setFlash(flash) } });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

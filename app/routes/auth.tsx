@@ -5,7 +5,7 @@ import { AuthScreen } from "~/components/AuthScreen";
 import { AUTH_MESSAGES, parseAuthTab } from "~/domain/auth";
 import { AuthRejection, authenticator, requestPasswordReset } from "~/server/auth.server";
 import { getEnv } from "~/server/env.server";
-import { setFlash } from "~/server/flash.server";
+import { redirectWithFlash } from "~/server/flash.server";
 import { isDomainAuthorized } from "~/server/identity.server";
 import { assertSameOrigin, readFormData, safeRedirectPath } from "~/server/security.server";
 import { getSessionUser, StaleSignInError, startSession } from "~/server/session.server";
@@ -46,8 +46,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!result.ok) {
       return data({ reply: result.reply, unauthorizedDomain: result.unauthorizedDomain }, { status: 400 });
     }
-    const headers = { "Set-Cookie": await setFlash({ kind: "success", title: AUTH_MESSAGES.resetSent }) };
-    return redirect("/auth", { headers });
+    return redirectWithFlash("/auth", { kind: "success", title: AUTH_MESSAGES.resetSent });
   }
   try {
     const identity = await authenticator.authenticate("firebase-form", request);

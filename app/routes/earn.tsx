@@ -7,7 +7,7 @@ import { useLiveRefresh } from "~/components/use-live-refresh";
 import { earningPotential, filterTasks, parseTaskFilter } from "~/domain/tasks";
 import { ruleViolationMessage } from "~/server/db.server";
 import { getCoinsPerDollar } from "~/server/earning.server";
-import { setFlash, type Flash } from "~/server/flash.server";
+import { redirectWithFlash } from "~/server/flash.server";
 import { assertSameOrigin, readFormData } from "~/server/security.server";
 import { getSessionUser } from "~/server/session.server";
 import { completeTask, findTask, listTasks, listTasksForUser, startTask, type TaskList } from "~/server/tasks.server";
@@ -46,10 +46,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     coinsPerDollar,
     dialogTask,
   };
-}
-
-async function redirectWithFlash(to: string, flash: Flash) {
-  return redirect(to, { headers: { "Set-Cookie": await setFlash(flash) } });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

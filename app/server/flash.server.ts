@@ -1,4 +1,4 @@
-import { createCookieSessionStorage } from "@remix-run/node";
+import { createCookieSessionStorage, redirect } from "@remix-run/node";
 import type { Flash } from "~/domain/flash";
 import { getEnv } from "./env.server";
 
@@ -40,4 +40,11 @@ export async function takeFlash(request: Request): Promise<{ flash: Flash | null
   const session = await flashStorage().getSession(cookieHeader);
   const flash = session.get("flash") ?? null;
   return { flash, setCookie: await flashStorage().destroySession(session) };
+}
+
+/** Post/redirect/get with a one-time message for the next page. */
+export async function redirectWithFlash(to: string, flash: Flash, headers: HeadersInit = {}): Promise<Response> {
+  const all = new Headers(headers);
+  all.append("Set-Cookie", await setFlash(flash));
+  return redirect(to, { headers: all });
 }
