@@ -26,7 +26,9 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   fullyParallel: true,
   workers: 2,
-  retries: 0,
+  // In CI one retry keeps a rare timing flake from blocking a landing; the summary line still
+  // reports every flaky test by name (scripts/test.mjs), so none goes unnoticed.
+  retries: process.env.CI ? 1 : 0,
   reporter: [["list"], ["json"]],
   use: { trace: "off", screenshot: "only-on-failure" },
   projects: [

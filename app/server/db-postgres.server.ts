@@ -55,8 +55,12 @@ export function postgresDatabase(pool: pg.Pool): Database {
       }
     },
     // One dedicated connection per channel; the pool's connections stay free for queries.
-    listen: async (channel, onMessage) => {
+    listen: async (channel, onMessage, onLost) => {
       const client = await pool.connect();
+      client.on("error", (error) => {
+        console.error("postgres listen connection lost:", error.message);
+        onLost?.();
+      });
       const handler = (message: pg.Notification) => {
         if (message.channel === channel) onMessage(message.payload ?? "");
       };

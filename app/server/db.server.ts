@@ -11,9 +11,12 @@ export interface Database {
   close(): Promise<void>;
   /**
    * Calls `onMessage` with each payload sent by `pg_notify(channel, payload)`; resolves to an
-   * unsubscribe function. Null on transports that cannot listen (supabase-js `.rpc()`).
+   * unsubscribe function. `onLost` is called if the connection behind it drops. Null on transports
+   * that cannot listen (supabase-js `.rpc()`).
    */
-  listen: ((channel: string, onMessage: (payload: string) => void) => Promise<() => Promise<void>>) | null;
+  listen:
+    | ((channel: string, onMessage: (payload: string) => void, onLost?: () => void) => Promise<() => Promise<void>>)
+    | null;
   readonly transport: "pglite" | "postgres" | "supabase";
 }
 

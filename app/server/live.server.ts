@@ -22,7 +22,15 @@ function ensureListening(): Promise<boolean> {
   state.listening ??= (async () => {
     const db = await getDatabase();
     if (!db.listen) return false;
-    await db.listen(CHANNEL, (userId) => state.subscribers.get(userId)?.forEach((notify) => notify()));
+    await db.listen(
+      CHANNEL,
+      (userId) => state.subscribers.get(userId)?.forEach((notify) => notify()),
+      () => {
+        // The connection dropped: listen again shortly (pages keep their EventSource open).
+        state.listening = null;
+        setTimeout(() => void ensureListening(), RETRY_MS);
+      },
+    );
     return true;
   })().catch((error: unknown) => {
     console.error("live refresh: cannot listen:", error);

@@ -37,6 +37,7 @@ export async function createScratchDatabase(): Promise<{ url: string; drop(): Pr
   const adminUrl = testPostgresUrl();
   const name = `test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
+  admin.on("error", () => {});
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
@@ -46,6 +47,7 @@ export async function createScratchDatabase(): Promise<{ url: string; drop(): Pr
     url: url.toString(),
     async drop() {
       const client = new pg.Client({ connectionString: adminUrl });
+      client.on("error", () => {});
       await client.connect();
       await client.query(`drop database if exists ${name} with (force)`);
       await client.end();
@@ -57,6 +59,8 @@ export async function createScratchDatabase(): Promise<{ url: string; drop(): Pr
 export async function openTestPostgres(max = 10): Promise<TestDatabase> {
   const scratch = await createScratchDatabase();
   const pool = new pg.Pool({ connectionString: scratch.url, max });
+  // Dropping the database terminates connections that are still closing; that is expected here.
+  pool.on("error", () => {});
   await migratePostgres(pool, MIGRATIONS_DIR);
   return {
     db: postgresDatabase(pool),
