@@ -1,4 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data } from "@remix-run/node";
 import {
   isRouteErrorResponse,
@@ -48,6 +49,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { flash, setCookie } = await takeFlash(request);
   return data({ signedIn: user !== null, flash }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
+
+// A live refresh (useRevalidator after another tab completed a task) must not take the flash
+// message that belongs to the tab that acted; the root reloads after submissions and navigations.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
+  !formMethod && currentUrl.href === nextUrl.href ? false : defaultShouldRevalidate;
 
 export function Layout({ children }: { children: ReactNode }) {
   return (
