@@ -22,6 +22,7 @@ import { NotFound } from "~/components/NotFound";
 import { buttonClass } from "~/components/ui";
 import { takeFlash } from "~/server/flash.server";
 import { getSessionUser } from "~/server/session.server";
+import { pageMeta } from "~/lib/meta";
 import stylesHref from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -29,11 +30,7 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export const meta: MetaFunction = () => [
-  { title: "Rewards" },
-  { name: "description", content: "Earn coins with tasks, daily check-ins and referrals, and cash out to PayPal or UPI." },
-  { name: "theme-color", content: "#6938ef" },
-];
+export const meta: MetaFunction = () => pageMeta();
 
 /** Routes that draw their own full screen (no bottom bar, no profile button) say so in their handle or data. */
 export interface ShellHandle {

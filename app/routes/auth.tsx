@@ -10,9 +10,10 @@ import { isDomainAuthorized } from "~/server/identity.server";
 import { assertSameOrigin, readFormData, safeRedirectPath } from "~/server/security.server";
 import { getSessionUser, StaleSignInError, startSession } from "~/server/session.server";
 import { provisionUser } from "~/server/users.server";
+import { pageMeta } from "~/lib/meta";
 import type { ShellHandle } from "~/root";
 
-export const meta: MetaFunction = () => [{ title: "Sign in · Rewards" }];
+export const meta: MetaFunction = () => pageMeta("Sign in");
 export const handle: ShellHandle = { bareScreen: true };
 
 function requestHostname(request: Request): string {

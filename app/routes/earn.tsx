@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { pageMeta } from "~/lib/meta";
 import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { EarnScreen, earnHref } from "~/components/EarnScreen";
@@ -12,7 +13,7 @@ import { assertSameOrigin, readFormData } from "~/server/security.server";
 import { getSessionUser } from "~/server/session.server";
 import { completeTask, findTask, listTasks, listTasksForUser, startTask, type TaskList } from "~/server/tasks.server";
 
-export const meta: MetaFunction = () => [{ title: "Earn Rewards · Rewards" }];
+export const meta: MetaFunction = () => pageMeta("Earn Rewards");
 
 function readView(url: URL) {
   return {

@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { pageMeta } from "~/lib/meta";
 import { useLoaderData } from "@remix-run/react";
 import { Icon } from "~/components/Icon";
 import { LeaderboardTable } from "~/components/LeaderboardRows";
@@ -6,7 +7,7 @@ import { Card, PageHeader } from "~/components/ui";
 import { getLeaderboard } from "~/server/earning.server";
 import { requireUser } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [{ title: "Leaderboard · Rewards" }];
+export const meta: MetaFunction = () => pageMeta("Leaderboard");
 
 const TIPS = [
   "Complete tasks every day to climb faster.",

@@ -2,9 +2,10 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Card, PageHeader } from "~/components/ui";
 import { findLegalDocument, LEGAL_DOCUMENTS } from "~/domain/legal-content";
+import { pageMeta } from "~/lib/meta";
 import type { ShellHandle } from "~/root";
 
-export const meta: MetaFunction = () => [{ title: "Legal & Privacy · Rewards" }];
+export const meta: MetaFunction = () => pageMeta("Legal & Privacy");
 // Spec §2: the legal page has no bottom navigation.
 export const handle: ShellHandle = { bareScreen: true };
 
