@@ -28,21 +28,28 @@ async function readSessionToken(request: Request): Promise<string | null> {
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
-const verified = new WeakMap<Request, Promise<SessionUser | null>>();
+// Remix hands each loader of one request its own Request object, so the root loader and the
+// page's loader would each ask Firebase. One answer per cookie is shared for two seconds: enough
+// for the loaders of a request, short enough that a revoked session stops working at once.
+const VERIFIED_TTL_MS = 2_000;
+const verified = new Map<string, { user: Promise<SessionUser | null>; expires: number }>();
 
-/** The signed-in user, or null (no cookie, expired, revoked or disabled). Checked once per request. */
-export function getSessionUser(request: Request): Promise<SessionUser | null> {
-  let pending = verified.get(request);
-  if (!pending) {
-    pending = verifySession(request);
-    verified.set(request, pending);
-  }
-  return pending;
-}
-
-async function verifySession(request: Request): Promise<SessionUser | null> {
+/** The signed-in user, or null (no cookie, expired, revoked or disabled). */
+export async function getSessionUser(request: Request): Promise<SessionUser | null> {
   const token = await readSessionToken(request);
   if (!token) return null;
+  const now = Date.now();
+  for (const [key, entry] of verified) if (entry.expires <= now) verified.delete(key);
+  let entry = verified.get(token);
+  if (!entry) {
+    entry = { user: verifySession(token), expires: now + VERIFIED_TTL_MS };
+    verified.set(token, entry);
+    entry.user.catch(() => verified.delete(token));
+  }
+  return entry.user;
+}
+
+async function verifySession(token: string): Promise<SessionUser | null> {
   try {
     const claims = await getAdminAuth().verifySessionCookie(token, true);
     return {
@@ -108,4 +115,5 @@ export async function endSession(request: Request): Promise<void> {
   // Without the revocation check: a revoked cookie can still be ended.
   const claims = await auth.verifySessionCookie(token, false).catch(() => null);
   if (claims) await auth.revokeRefreshTokens(claims.sub);
+  verified.delete(token);
 }
