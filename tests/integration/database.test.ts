@@ -1,9 +1,8 @@
 import { readdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DbError } from "~/server/db.server";
 import { isReferralCode } from "~/domain/referral-code";
 import type { UserSummary } from "~/server/users.server";
-import { MIGRATIONS_DIR, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
+import { dbRefusal, MIGRATIONS_DIR, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
 
 const TABLES = [
   "daily_checkins",
@@ -32,16 +31,6 @@ function newUserId() {
 async function fund(t: TestDatabase, userId: string, amount: number) {
   await t.sql("insert into transaction_history (user_id, description, transaction_type, amount, status) values ($1, 'Test credit', 'task', $2, 'completed')", [userId, amount]);
   await t.sql("update user_balance set balance = balance + $2, total_earned = total_earned + $2 where user_id = $1", [userId, amount]);
-}
-
-async function rejection(promise: Promise<unknown>): Promise<DbError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(DbError);
-    return error as DbError;
-  }
-  throw new Error("expected the database to refuse");
 }
 
 // The same behaviour on both transports that apply migrations themselves.
@@ -150,16 +139,16 @@ describe.each([
         recipient_bank_details_param: null,
         ...extra,
       });
-    expect((await rejection(withdraw(0, "paypal"))).message).toBe("Please enter a valid amount");
-    expect((await rejection(withdraw(-3, "paypal"))).message).toBe("Please enter a valid amount");
-    expect((await rejection(withdraw(1.005, "paypal"))).message).toBe("Please enter a valid amount");
-    expect((await rejection(withdraw(13, "paypal", { recipient_email_param: "p@x.com" }))).message).toBe("Amount exceeds your available balance");
-    expect((await rejection(withdraw(4.99, "paypal", { recipient_email_param: "p@x.com" }))).message).toBe("Minimum withdrawal amount is $5.00");
-    expect((await rejection(withdraw(0.5, "upi", { recipient_upi_param: "me@upi" }))).message).toBe("Minimum withdrawal amount is $1.00");
-    expect((await rejection(withdraw(5, "paypal", { recipient_email_param: "  " }))).message).toBe("Please enter your PayPal email");
-    expect((await rejection(withdraw(2, "upi"))).message).toBe("Please enter your UPI ID");
-    expect((await rejection(withdraw(10, "bank", { recipient_bank_details_param: { details: " " } }))).message).toBe("Please enter your bank account details");
-    const refused = await rejection(withdraw(5, "crypto"));
+    expect((await dbRefusal(withdraw(0, "paypal"))).message).toBe("Please enter a valid amount");
+    expect((await dbRefusal(withdraw(-3, "paypal"))).message).toBe("Please enter a valid amount");
+    expect((await dbRefusal(withdraw(1.005, "paypal"))).message).toBe("Please enter a valid amount");
+    expect((await dbRefusal(withdraw(13, "paypal", { recipient_email_param: "p@x.com" }))).message).toBe("Amount exceeds your available balance");
+    expect((await dbRefusal(withdraw(4.99, "paypal", { recipient_email_param: "p@x.com" }))).message).toBe("Minimum withdrawal amount is $5.00");
+    expect((await dbRefusal(withdraw(0.5, "upi", { recipient_upi_param: "me@upi" }))).message).toBe("Minimum withdrawal amount is $1.00");
+    expect((await dbRefusal(withdraw(5, "paypal", { recipient_email_param: "  " }))).message).toBe("Please enter your PayPal email");
+    expect((await dbRefusal(withdraw(2, "upi"))).message).toBe("Please enter your UPI ID");
+    expect((await dbRefusal(withdraw(10, "bank", { recipient_bank_details_param: { details: " " } }))).message).toBe("Please enter your bank account details");
+    const refused = await dbRefusal(withdraw(5, "crypto"));
     expect(refused.code).toBe("P0001");
 
     const created = await withdraw(5.25, "paypal", { recipient_email_param: " me@example.com " });
@@ -190,7 +179,7 @@ describe.each([
     expect((await t.db.rpc<UserSummary>("get_user_summary", { p_user_id: userId })).balance).toBe(8);
     expect(await t.db.rpc("settle_withdrawal", { p_withdrawal_id: failed.id, p_status: "failed" })).toMatchObject({ status: "failed" });
     expect(await t.db.rpc("settle_withdrawal", { p_withdrawal_id: completed.id, p_status: "completed" })).toMatchObject({ status: "completed" });
-    expect((await rejection(t.db.rpc("settle_withdrawal", { p_withdrawal_id: failed.id, p_status: "completed" }))).message).toBe("Withdrawal is not pending");
+    expect((await dbRefusal(t.db.rpc("settle_withdrawal", { p_withdrawal_id: failed.id, p_status: "completed" }))).message).toBe("Withdrawal is not pending");
     expect((await t.db.rpc<UserSummary>("get_user_summary", { p_user_id: userId })).balance).toBe(14);
     expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({ consistent: true, balance: 14 });
   });

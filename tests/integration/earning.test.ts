@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DbError } from "~/server/db.server";
 import type { UserSummary } from "~/server/users.server";
-import { openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
+import { dbRefusal, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
 
 let counter = 0;
 const newUserId = () => `earn-${Date.now().toString(36)}-${++counter}`;
@@ -16,12 +15,7 @@ async function summary(t: TestDatabase, userId: string) {
 }
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(DbError);
-  return (error as DbError).message;
+  return (await dbRefusal(promise)).message;
 }
 
 /** Backdates a task start so the completion's five-second rule is met without waiting. */

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import type { Database } from "~/server/db.server";
+import { expect } from "vitest";
+import { DbError, type Database } from "~/server/db.server";
 import { migratePglite, pgliteDatabase } from "~/server/db-pglite.server";
 import { migratePostgres, postgresDatabase } from "~/server/db-postgres.server";
 
@@ -70,4 +71,15 @@ export async function openTestPostgres(max = 10): Promise<TestDatabase> {
       await scratch.drop();
     },
   };
+}
+
+/** The DbError a database call is refused with; fails the test if the call succeeds. */
+export async function dbRefusal(promise: Promise<unknown>): Promise<DbError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(DbError);
+    return error as DbError;
+  }
+  throw new Error("expected the database to refuse");
 }
