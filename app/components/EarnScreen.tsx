@@ -75,6 +75,8 @@ export function EarnScreen({
       {failed ? (
         <Card className="text-center">
           <p className="font-semibold">Failed to load tasks</p>
+          {/* Spec §8 "Error fetching tasks" toast, shown in place since the page itself failed. */}
+          <p className="mt-1 text-sm text-muted">Couldn&apos;t load available tasks. Please try again later.</p>
           <Link to={earnHref({ q, type })} reloadDocument className={buttonClass("secondary", "mt-3")}>
             <Icon name="refresh" className="size-4" />
             Try Again
