@@ -4,7 +4,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { getDatabase } from "./server/db.server";
+import { getDatabase } from "./server/db/database.server";
 import { EnvError, getEnv } from "./server/env.server";
 
 // Validate the environment when the server starts: a bad variable stops it with its name.

@@ -16,13 +16,14 @@ import {
 import type { ReactNode } from "react";
 import { AppShell } from "~/components/AppShell";
 import { FlashToast } from "~/components/FlashToast";
-import { Spinner } from "~/components/Icon";
+import { Spinner } from "~/components/ui/Icon";
 import { NavigationProgress } from "~/components/NavigationProgress";
 import { NotFound } from "~/components/NotFound";
 import { buttonClass } from "~/components/ui";
-import { takeFlash } from "~/server/flash.server";
-import { getSessionUser } from "~/server/session.server";
+import { takeFlash } from "~/server/http/flash.server";
+import { getSessionUser } from "~/server/auth/session.server";
 import { pageMeta } from "~/lib/meta";
+import type { ShellHandle } from "~/lib/shell";
 import stylesHref from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -31,11 +32,6 @@ export const links: LinksFunction = () => [
 ];
 
 export const meta: MetaFunction = () => pageMeta();
-
-/** Routes that draw their own full screen (no bottom bar, no profile button) say so in their handle or data. */
-export interface ShellHandle {
-  bareScreen?: boolean;
-}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getSessionUser(request).catch((error: unknown) => {
@@ -77,11 +73,7 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 function useBareScreen(): boolean {
-  return useMatches().some(
-    (match) =>
-      (match.handle as ShellHandle | undefined)?.bareScreen === true ||
-      (match.data as ShellHandle | null | undefined)?.bareScreen === true,
-  );
+  return useMatches().some((match) => (match.handle as ShellHandle | undefined)?.bareScreen(match.data) === true);
 }
 
 export default function App() {

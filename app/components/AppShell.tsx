@@ -1,7 +1,7 @@
 import { Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { BOTTOM_NAV_ITEMS, isNavItemActive } from "~/domain/navigation";
-import { Icon } from "./Icon";
+import { Icon } from "./ui/Icon";
 
 /** The phone-width frame: page content, the bottom bar and the floating profile button. */
 export function AppShell({

@@ -5,9 +5,10 @@ import { useState } from "react";
 import { AUTH_MESSAGES, authErrorMessage, authFormSchema, isUnauthorizedDomainError, type AuthTab } from "~/domain/auth";
 import { MIN_PASSWORD_LENGTH } from "~/domain/constants";
 import type { GoogleSignInConfig } from "~/lib/google-sign-in.client";
-import { GoogleLogo, Icon, Spinner } from "./Icon";
+import { authHref } from "~/lib/urls";
+import { GoogleLogo, Icon, Spinner } from "./ui/Icon";
 import { Banner, buttonClass } from "./ui";
-import { useHydrated } from "./use-hydrated";
+import { useHydrated } from "~/lib/use-hydrated";
 
 const TABS: { id: AuthTab; label: string }[] = [
   { id: "signin", label: "Sign In" },
@@ -45,13 +46,7 @@ export function AuthScreen({
   });
   const navigation = useNavigation();
   const submittedIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
-  const authPath = (forTab: AuthTab) => {
-    const params = new URLSearchParams();
-    if (forTab === "signup") params.set("tab", "signup");
-    if (redirectTo !== "/") params.set("redirectTo", redirectTo);
-    const query = params.toString();
-    return query ? `/auth?${query}` : "/auth";
-  };
+  const authPath = (forTab: AuthTab) => authHref(forTab, redirectTo);
   const google = useGoogleSignIn(firebaseConfig, authPath(tab));
   const busy = Boolean(submittedIntent) || google.busy;
   const signUp = tab === "signup";

@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { CHECKIN_DAY_COUNT, CHECKIN_REWARD_COINS } from "~/domain/constants";
-import { Icon, Spinner } from "./Icon";
+import { Icon, Spinner } from "./ui/Icon";
 import { buttonClass, Card } from "./ui";
 
 /** Spec §2 Daily Check-in: D1 to D7 (D7 highlighted), one check-in a day. */

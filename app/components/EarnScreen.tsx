@@ -2,20 +2,10 @@ import { Form, Link, useSubmit } from "@remix-run/react";
 import { useRef } from "react";
 import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
 import { TASK_FILTERS, type Task, type TaskFilter } from "~/domain/tasks";
-import { Icon } from "./Icon";
+import { earnHref } from "~/lib/urls";
+import { Icon } from "./ui/Icon";
 import { TaskRow } from "./TaskRow";
 import { buttonClass, Card, PageHeader } from "./ui";
-
-/** Builds /earn URLs that keep the search and the filter (so they work without JavaScript). */
-export function earnHref(params: { q: string; type: TaskFilter; task?: string; started?: boolean }) {
-  const search = new URLSearchParams();
-  if (params.q) search.set("q", params.q);
-  if (params.type !== "all") search.set("type", params.type);
-  if (params.task) search.set("task", params.task);
-  if (params.started) search.set("started", "1");
-  const query = search.toString();
-  return query ? `/earn?${query}` : "/earn";
-}
 
 /** Spec §2 Earn Rewards: search, filter chips, the list with its failure and empty states. */
 export function EarnScreen({

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import type { Flash } from "~/domain/flash";
-import { Icon } from "./Icon";
-import { useHydrated } from "./use-hydrated";
+import { Icon } from "./ui/Icon";
+import { useHydrated } from "~/lib/use-hydrated";
 
 const TONES = {
   success: { icon: "check", box: "border-emerald-200", iconColor: "text-emerald-600" },

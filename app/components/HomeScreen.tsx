@@ -2,8 +2,8 @@ import { Form, Link } from "@remix-run/react";
 import { formatDollars } from "~/domain/money";
 import type { Task } from "~/domain/tasks";
 import { CheckinCard } from "./CheckinCard";
-import { Icon } from "./Icon";
-import { LeaderboardTable, type LeaderboardRow } from "./LeaderboardRows";
+import { Icon } from "./ui/Icon";
+import { LeaderboardTable, type LeaderboardRow } from "./LeaderboardTable";
 import { TaskRow } from "./TaskRow";
 import { buttonClass, Card } from "./ui";
 

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { buttonClass } from "./ui";
-import { Icon } from "./Icon";
+import { Icon } from "./ui/Icon";
 
 /** Spec §2: the page for any unknown path. */
 export function NotFound() {

@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
-import type { OnboardingIcon, OnboardingSlide } from "~/domain/onboarding";
-import { Icon, type IconName } from "./Icon";
+import type { OnboardingIcon, OnboardingSlide } from "~/content/onboarding";
+import { Icon, type IconName } from "./ui/Icon";
 import { buttonClass } from "./ui";
 
 const SLIDE_ICONS: Record<OnboardingIcon, IconName> = { tasks: "tasks", referrals: "referrals", withdraw: "wallet" };

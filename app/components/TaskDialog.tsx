@@ -3,10 +3,10 @@ import { useEffect, useState } from "react";
 import { TASK_COMPLETION_DELAY_MS } from "~/domain/constants";
 import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
 import { TASK_REQUIREMENTS, TASK_TYPE_LABELS, type Task } from "~/domain/tasks";
-import { Icon, Spinner } from "./Icon";
+import { Icon, Spinner } from "./ui/Icon";
 import { TASK_TYPE_STYLES, TaskIcon } from "./TaskRow";
 import { buttonClass } from "./ui";
-import { useHydrated } from "./use-hydrated";
+import { useHydrated } from "~/lib/use-hydrated";
 
 /**
  * Spec §2 task dialog, rendered by the server from `?task=` (works without JavaScript).

@@ -1,7 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { formatCoins } from "~/domain/money";
 import { taskActionLabel, type Task } from "~/domain/tasks";
-import { Icon } from "./Icon";
+import { Icon } from "./ui/Icon";
 import { buttonClass } from "./ui";
 
 export const TASK_TYPE_STYLES = {

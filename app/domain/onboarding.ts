@@ -1,32 +1,6 @@
-export type OnboardingIcon = "tasks" | "referrals" | "withdraw";
-
-export interface OnboardingSlide {
-  icon: OnboardingIcon;
-  title: string;
-  description: string;
-}
-
-export const ONBOARDING_SLIDES: readonly OnboardingSlide[] = [
-  {
-    icon: "tasks",
-    title: "Complete Tasks, Earn Rewards",
-    description: "Take surveys, watch videos and complete offers to earn real money.",
-  },
-  {
-    icon: "referrals",
-    title: "Refer Friends, Multiply Earnings",
-    description: "Invite your friends and earn a bonus for every friend that joins.",
-  },
-  {
-    icon: "withdraw",
-    title: "Withdraw to PayPal Instantly",
-    description: "Cash out your earnings via PayPal, UPI or bank transfer.",
-  },
-];
-
 /** The slide index from `?slide=`, clamped to the slides that exist. */
-export function parseSlideIndex(value: string | null): number {
+export function parseSlideIndex(value: string | null, slideCount: number): number {
   const index = Number.parseInt(value ?? "0", 10);
   if (!Number.isFinite(index) || index < 0) return 0;
-  return Math.min(index, ONBOARDING_SLIDES.length - 1);
+  return Math.min(index, slideCount - 1);
 }

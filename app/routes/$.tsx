@@ -1,11 +1,11 @@
 import { data } from "@remix-run/node";
 import { NotFound } from "~/components/NotFound";
-import type { ShellHandle } from "~/root";
+import { BARE_SCREEN } from "~/lib/shell";
 
 // Every unknown path, /settings included (spec §2 route table).
 export const loader = () => data(null, { status: 404 });
 
-export const handle: ShellHandle = { bareScreen: true };
+export const handle = BARE_SCREEN;
 
 export default function NotFoundRoute() {
   return <NotFound />;

@@ -1,8 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { ruleViolationMessage } from "~/server/db.server";
-import { configuredProvider, jsonError } from "~/server/providers.server";
-import { assertSameOrigin, readFormData } from "~/server/security.server";
-import { getSessionUser } from "~/server/session.server";
+import { ruleViolationMessage } from "~/server/db/core.server";
+import { jsonError } from "~/server/http/responses.server";
+import { configuredProvider } from "~/server/offers.server";
+import { assertSameOrigin } from "~/server/http/same-origin.server";
+import { readFormData } from "~/server/http/forms.server";
+import { getSessionUser } from "~/server/auth/session.server";
 import { completeTask, findTask } from "~/server/tasks.server";
 
 /**

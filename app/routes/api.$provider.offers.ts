@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { configuredProvider, jsonError } from "~/server/providers.server";
-import { getSessionUser } from "~/server/session.server";
-import { listTasks } from "~/server/tasks.server";
+import { jsonError } from "~/server/http/responses.server";
+import { configuredProvider, listTasks } from "~/server/offers.server";
+import { getSessionUser } from "~/server/auth/session.server";
 
 /** Spec §7 GET /api/{provider}/offers: the provider's offers (cached 5 minutes, one retry). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

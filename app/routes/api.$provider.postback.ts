@@ -1,10 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { handlePostback } from "~/server/postbacks.server";
-import { configuredProvider } from "~/server/providers.server";
-
-function text(status: number, body: string) {
-  return new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
-}
+import { plainText as text } from "~/server/http/responses.server";
+import { configuredProvider } from "~/server/offers.server";
 
 async function respond(provider: string | undefined, params: URLSearchParams) {
   const config = configuredProvider(provider);

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { subscribeToCompletions } from "~/server/live.server";
-import { getSessionUser } from "~/server/session.server";
+import { subscribeToCompletions } from "~/server/db/live.server";
+import { getSessionUser } from "~/server/auth/session.server";
 
 const HEARTBEAT_MS = 25_000;
 

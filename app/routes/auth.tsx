@@ -3,18 +3,20 @@ import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AuthScreen } from "~/components/AuthScreen";
 import { AUTH_MESSAGES, parseAuthTab } from "~/domain/auth";
-import { AuthRejection, authenticator, requestPasswordReset } from "~/server/auth.server";
+import { AuthRejection, authenticator, requestPasswordReset } from "~/server/auth/authenticator.server";
 import { getEnv } from "~/server/env.server";
-import { redirectWithFlash } from "~/server/flash.server";
-import { isDomainAuthorized } from "~/server/identity.server";
-import { assertSameOrigin, readFormData, safeRedirectPath } from "~/server/security.server";
-import { getSessionUser, StaleSignInError, startSession } from "~/server/session.server";
+import { redirectWithFlash } from "~/server/http/flash.server";
+import { isDomainAuthorized } from "~/server/auth/identity.server";
+import { assertSameOrigin } from "~/server/http/same-origin.server";
+import { readFormData } from "~/server/http/forms.server";
+import { safeRedirectPath } from "~/server/http/redirects.server";
+import { getSessionUser, StaleSignInError, startSession } from "~/server/auth/session.server";
 import { provisionUser } from "~/server/users.server";
 import { pageMeta } from "~/lib/meta";
-import type { ShellHandle } from "~/root";
+import { BARE_SCREEN } from "~/lib/shell";
 
 export const meta: MetaFunction = () => pageMeta("Sign in");
-export const handle: ShellHandle = { bareScreen: true };
+export const handle = BARE_SCREEN;
 
 function requestHostname(request: Request): string {
   const forwarded = request.headers.get("x-forwarded-host") ?? request.headers.get("host");

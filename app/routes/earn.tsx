@@ -2,16 +2,19 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { pageMeta } from "~/lib/meta";
 import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { EarnScreen, earnHref } from "~/components/EarnScreen";
+import { EarnScreen } from "~/components/EarnScreen";
+import { earnHref } from "~/lib/urls";
 import { TaskDialog } from "~/components/TaskDialog";
-import { useLiveRefresh } from "~/components/use-live-refresh";
+import { useLiveRefresh } from "~/lib/use-live-refresh";
 import { earningPotential, filterTasks, parseTaskFilter } from "~/domain/tasks";
-import { ruleViolationMessage } from "~/server/db.server";
-import { getCoinsPerDollar } from "~/server/earning.server";
-import { redirectWithFlash } from "~/server/flash.server";
-import { assertSameOrigin, readFormData } from "~/server/security.server";
-import { getSessionUser } from "~/server/session.server";
-import { completeTask, findTask, listTasks, listTasksForUser, startTask, type TaskList } from "~/server/tasks.server";
+import { ruleViolationMessage } from "~/server/db/core.server";
+import { getCoinsPerDollar } from "~/server/config.server";
+import { redirectWithFlash } from "~/server/http/flash.server";
+import { assertSameOrigin } from "~/server/http/same-origin.server";
+import { readFormData } from "~/server/http/forms.server";
+import { getSessionUser } from "~/server/auth/session.server";
+import { listTasks, type TaskList } from "~/server/offers.server";
+import { completeTask, findTask, listTasksForUser, startTask } from "~/server/tasks.server";
 
 export const meta: MetaFunction = () => pageMeta("Earn Rewards");
 

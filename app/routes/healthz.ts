@@ -1,4 +1,4 @@
-import { getDatabase } from "~/server/db.server";
+import { getDatabase } from "~/server/db/database.server";
 
 /** Liveness and readiness for load balancers and the Docker HEALTHCHECK: the database answers. */
 export async function loader() {

@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { pageMeta } from "~/lib/meta";
 import { useLoaderData } from "@remix-run/react";
-import { Icon } from "~/components/Icon";
-import { LeaderboardTable } from "~/components/LeaderboardRows";
+import { Icon } from "~/components/ui/Icon";
+import { LeaderboardTable } from "~/components/LeaderboardTable";
 import { Card, PageHeader } from "~/components/ui";
-import { getLeaderboard } from "~/server/earning.server";
-import { requireUser } from "~/server/session.server";
+import { getLeaderboard } from "~/server/leaderboard.server";
+import { requireUser } from "~/server/auth/session.server";
 
 export const meta: MetaFunction = () => pageMeta("Leaderboard");
 

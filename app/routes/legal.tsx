@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Card, PageHeader } from "~/components/ui";
-import { findLegalDocument, LEGAL_DOCUMENTS } from "~/domain/legal-content";
+import { findLegalDocument, LEGAL_DOCUMENTS } from "~/content/legal";
 import { pageMeta } from "~/lib/meta";
-import type { ShellHandle } from "~/root";
+import { BARE_SCREEN } from "~/lib/shell";
 
 export const meta: MetaFunction = () => pageMeta("Legal & Privacy");
 // Spec §2: the legal page has no bottom navigation.
-export const handle: ShellHandle = { bareScreen: true };
+export const handle = BARE_SCREEN;
 
 export function loader({ request }: LoaderFunctionArgs) {
   return { tab: findLegalDocument(new URL(request.url).searchParams.get("tab")).id };

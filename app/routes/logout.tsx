@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { AUTH_MESSAGES } from "~/domain/auth";
-import { redirectWithFlash } from "~/server/flash.server";
-import { assertSameOrigin } from "~/server/security.server";
-import { clearedSessionCookie, endSession } from "~/server/session.server";
+import { redirectWithFlash } from "~/server/http/flash.server";
+import { assertSameOrigin } from "~/server/http/same-origin.server";
+import { clearedSessionCookie, endSession } from "~/server/auth/session.server";
 
 export const loader = () => redirect("/");
 

@@ -1,15 +1,14 @@
-import { ONBOARDING_COOKIE } from "~/domain/constants";
-import { getEnv } from "./env.server";
+import { redirect } from "@remix-run/node";
+import { ONBOARDING_SLIDES } from "~/content/onboarding";
+import { parseSlideIndex } from "~/domain/onboarding";
+import { seenOnboardingCookie } from "./http/cookies.server";
 
-const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
-
-/** The original's localStorage flag, as a plain cookie the server can read. */
-export function hasSeenOnboarding(request: Request): boolean {
-  const header = request.headers.get("cookie") ?? "";
-  return header.split(";").some((part) => part.trim() === `${ONBOARDING_COOKIE}=true`);
+/** Spec §2 onboarding: the slide lives in the URL (`?slide=`). */
+export function loadOnboarding(request: Request) {
+  return { slide: parseSlideIndex(new URL(request.url).searchParams.get("slide"), ONBOARDING_SLIDES.length) };
 }
 
-export function seenOnboardingCookie(): string {
-  const secure = getEnv().isProduction ? "; Secure" : "";
-  return `${ONBOARDING_COOKIE}=true; Path=/; Max-Age=${ONE_YEAR_SECONDS}; SameSite=Lax${secure}`;
+/** Skip or Get Started: remember that onboarding was seen, then sign in. */
+export function completeOnboarding() {
+  return redirect("/auth", { headers: { "Set-Cookie": seenOnboardingCookie() } });
 }

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { getDatabase, ruleViolationMessage } from "./db.server";
+import { ruleViolationMessage } from "./db/core.server";
+import { getDatabase } from "./db/database.server";
 
 /**
  * Provider postbacks (server-to-server credits). Parameters: user_id, transaction_id, amount

@@ -1,5 +1,5 @@
 import { defaultDisplayName } from "~/domain/display-name";
-import { getDatabase } from "./db.server";
+import { getDatabase } from "./db/database.server";
 
 export interface UserSummary {
   id: string;

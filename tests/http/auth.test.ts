@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AUTH_MESSAGES } from "~/domain/auth";
-import { CROSS_SITE_MESSAGE } from "~/server/security.server";
+import { CROSS_SITE_MESSAGE } from "~/server/http/same-origin.server";
 import { googleIdToken, sentOobCodes, signUpDirect } from "../support/emulator";
 import { HttpClient, html, uniqueEmail } from "../support/http";
 

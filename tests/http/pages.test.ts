@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { LEGAL_DOCUMENTS } from "~/domain/legal-content";
-import { ONBOARDING_SLIDES } from "~/domain/onboarding";
-import { UNREADABLE_FORM_MESSAGE } from "~/server/security.server";
+import { LEGAL_DOCUMENTS } from "~/content/legal";
+import { ONBOARDING_SLIDES } from "~/content/onboarding";
+import { UNREADABLE_FORM_MESSAGE } from "~/server/http/forms.server";
 import { HttpClient, html } from "../support/http";
 
 describe("pages that need no data, over plain HTTP", () => {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "~/server/db.server";
-import { openPostgresDatabase } from "~/server/db-postgres.server";
+import type { Database } from "~/server/db/core.server";
+import { openPostgresDatabase } from "~/server/db/postgres.server";
 import type { UserSummary } from "~/server/users.server";
 import { createScratchDatabase, MIGRATIONS_DIR, openTestPostgres, type TestDatabase } from "../support/db";
 

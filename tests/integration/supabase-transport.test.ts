@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DbError } from "~/server/db.server";
-import { openSupabaseDatabase } from "~/server/db-supabase.server";
+import { DbError } from "~/server/db/core.server";
+import { openSupabaseDatabase } from "~/server/db/supabase.server";
 
 interface Seen {
   method: string;

@@ -3,9 +3,9 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { expect } from "vitest";
-import { DbError, type Database } from "~/server/db.server";
-import { migratePglite, pgliteDatabase } from "~/server/db-pglite.server";
-import { migratePostgres, postgresDatabase } from "~/server/db-postgres.server";
+import { DbError, type Database } from "~/server/db/core.server";
+import { migratePglite, pgliteDatabase } from "~/server/db/pglite.server";
+import { migratePostgres, postgresDatabase } from "~/server/db/postgres.server";
 
 export const MIGRATIONS_DIR = path.resolve("supabase/migrations");
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { MIN_WITHDRAWAL_DOLLARS, REFERRAL_CODE_ALPHABET } from "~/domain/constants";
 import { defaultDisplayName } from "~/domain/display-name";
-import { findLegalDocument, LEGAL_DOCUMENTS } from "~/domain/legal-content";
+import { findLegalDocument, LEGAL_DOCUMENTS } from "~/content/legal";
 import { formatDollars } from "~/domain/money";
 import { BOTTOM_NAV_ITEMS, isNavItemActive } from "~/domain/navigation";
-import { ONBOARDING_SLIDES, parseSlideIndex } from "~/domain/onboarding";
+import { ONBOARDING_SLIDES } from "~/content/onboarding";
+import { parseSlideIndex } from "~/domain/onboarding";
 import { isReferralCode } from "~/domain/referral-code";
 
 describe("default display name (spec §5)", () => {
@@ -38,11 +39,11 @@ describe("onboarding (spec §2)", () => {
   });
 
   it("clamps the slide index from the URL", () => {
-    expect(parseSlideIndex(null)).toBe(0);
-    expect(parseSlideIndex("1")).toBe(1);
-    expect(parseSlideIndex("7")).toBe(2);
-    expect(parseSlideIndex("-3")).toBe(0);
-    expect(parseSlideIndex("abc")).toBe(0);
+    expect(parseSlideIndex(null, ONBOARDING_SLIDES.length)).toBe(0);
+    expect(parseSlideIndex("1", ONBOARDING_SLIDES.length)).toBe(1);
+    expect(parseSlideIndex("7", ONBOARDING_SLIDES.length)).toBe(2);
+    expect(parseSlideIndex("-3", ONBOARDING_SLIDES.length)).toBe(0);
+    expect(parseSlideIndex("abc", ONBOARDING_SLIDES.length)).toBe(0);
   });
 });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { buildRpcCall, DbError, toDbError } from "~/server/db.server";
+import { buildRpcCall, DbError, toDbError } from "~/server/db/core.server";
 import { parseEnv } from "~/server/env.server";
-import { assertSameOrigin, CROSS_SITE_MESSAGE, safeRedirectPath } from "~/server/security.server";
+import { assertSameOrigin, CROSS_SITE_MESSAGE } from "~/server/http/same-origin.server";
+import { safeRedirectPath } from "~/server/http/redirects.server";
 
 describe("environment validation", () => {
   it("defaults to PGlite and the emulator's demo project in development", () => {

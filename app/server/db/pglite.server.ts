@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
-import { assertIdentifier, buildRpcCall, toDbError, type Database } from "./db.server";
+import { assertIdentifier, buildRpcCall, toDbError, type Database } from "./core.server";
 import { applyMigrations, readMigrations } from "./migrations.server";
 
 /** Embedded Postgres (WASM) in a data directory; `memory://` keeps it in memory. */

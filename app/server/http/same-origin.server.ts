@@ -23,22 +23,3 @@ export function assertSameOrigin(request: Request): void {
   }
   if (!sameOrigin) throw data({ message: CROSS_SITE_MESSAGE }, { status: 403 });
 }
-
-/** A same-site path to return to after sign-in, or "/" (never an open redirect). */
-export function safeRedirectPath(value: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) {
-    return fallback;
-  }
-  return value;
-}
-
-export const UNREADABLE_FORM_MESSAGE = "The form could not be read. Please try again.";
-
-/** The posted form, or a 400 answer (never a 500) when the body is not a readable form. */
-export async function readFormData(request: Request): Promise<FormData> {
-  try {
-    return await request.formData();
-  } catch {
-    throw data({ message: UNREADABLE_FORM_MESSAGE }, { status: 400 });
-  }
-}

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { assertIdentifier, buildRpcCall, toDbError, type Database } from "./db.server";
+import { assertIdentifier, buildRpcCall, toDbError, type Database } from "./core.server";
 import { applyMigrations, readMigrations } from "./migrations.server";
 
 /** Any Postgres server: a pool, migrations under an advisory lock so many instances can start at once. */

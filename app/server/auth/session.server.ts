@@ -1,8 +1,8 @@
 import { createCookie, redirect } from "@remix-run/node";
 import { MAX_ID_TOKEN_AGE_SECONDS, SESSION_MAX_AGE_SECONDS } from "~/domain/constants";
-import { getEnv } from "./env.server";
+import { getEnv } from "../env.server";
 import { getAdminAuth } from "./firebase-admin.server";
-import { setFlash, type Flash } from "./flash.server";
+import { setFlash, type Flash } from "../http/flash.server";
 
 /** The signed-in person, as the verified Firebase session cookie says. */
 export interface SessionUser {

@@ -1,5 +1,5 @@
 import { createClient } from "@supabase/supabase-js";
-import { DbError, assertIdentifier, type Database } from "./db.server";
+import { DbError, assertIdentifier, type Database } from "./core.server";
 
 /**
  * A hosted Supabase project: every operation is `.rpc()` through PostgREST with the service-role key.

@@ -1,4 +1,4 @@
-import { getDatabase } from "./db.server";
+import { getDatabase } from "./database.server";
 
 /**
  * Live refresh (spec §4): the database announces each completed_tasks insert with

@@ -1,6 +1,3 @@
-import type { Env } from "./env.server";
-import { getEnv } from "./env.server";
-
 /**
  * The one way the server reaches the database. Every operation is a SQL function in
  * supabase/migrations, so the three transports share one implementation of every rule.
@@ -62,38 +59,6 @@ export function toDbError(error: unknown): unknown {
     return new DbError(e.message ?? "Database error", e.code, e.detail ?? null, e.hint ?? null);
   }
   return error;
-}
-
-export async function openDatabase(env: Env): Promise<Database> {
-  const config = env.database;
-  switch (config.kind) {
-    case "pglite": {
-      const { openPgliteDatabase } = await import("./db-pglite.server");
-      return openPgliteDatabase(config.dataDir, env.migrationsDir);
-    }
-    case "postgres": {
-      const { openPostgresDatabase } = await import("./db-postgres.server");
-      return openPostgresDatabase(config.url, env.migrationsDir);
-    }
-    case "supabase": {
-      const { openSupabaseDatabase } = await import("./db-supabase.server");
-      return openSupabaseDatabase(config.url, config.serviceRoleKey);
-    }
-  }
-}
-
-// Kept on globalThis so that `remix dev` rebuilds reuse one instance (PGlite holds ~800 MB).
-const globalStore = globalThis as typeof globalThis & { __appDatabase?: Promise<Database> };
-
-/** The process-wide database, opened (and migrated) on first use. */
-export function getDatabase(): Promise<Database> {
-  if (!globalStore.__appDatabase) {
-    globalStore.__appDatabase = openDatabase(getEnv()).catch((error: unknown) => {
-      globalStore.__appDatabase = undefined;
-      throw error;
-    });
-  }
-  return globalStore.__appDatabase;
 }
 
 /** The text of a rule our SQL functions enforce (SQLSTATE P0001, spec wording), or null for any other failure. */

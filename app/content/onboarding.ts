@@ -1,0 +1,25 @@
+export type OnboardingIcon = "tasks" | "referrals" | "withdraw";
+
+export interface OnboardingSlide {
+  icon: OnboardingIcon;
+  title: string;
+  description: string;
+}
+
+export const ONBOARDING_SLIDES: readonly OnboardingSlide[] = [
+  {
+    icon: "tasks",
+    title: "Complete Tasks, Earn Rewards",
+    description: "Take surveys, watch videos and complete offers to earn real money.",
+  },
+  {
+    icon: "referrals",
+    title: "Refer Friends, Multiply Earnings",
+    description: "Invite your friends and earn a bonus for every friend that joins.",
+  },
+  {
+    icon: "withdraw",
+    title: "Withdraw to PayPal Instantly",
+    description: "Cash out your earnings via PayPal, UPI or bank transfer.",
+  },
+];

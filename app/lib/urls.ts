@@ -1,0 +1,26 @@
+// URL builders: UI state lives in the URL so the server can render it without JavaScript.
+import type { AuthTab } from "~/domain/auth";
+import type { TaskFilter } from "~/domain/tasks";
+
+/** /earn URLs that keep the search and the filter. */
+export function earnHref(params: { q: string; type: TaskFilter; task?: string; started?: boolean }) {
+  const search = new URLSearchParams();
+  if (params.q) search.set("q", params.q);
+  if (params.type !== "all") search.set("type", params.type);
+  if (params.task) search.set("task", params.task);
+  if (params.started) search.set("started", "1");
+  return withQuery("/earn", search);
+}
+
+/** /auth URLs for a tab, keeping where to go after signing in. */
+export function authHref(tab: AuthTab, redirectTo = "/") {
+  const search = new URLSearchParams();
+  if (tab === "signup") search.set("tab", "signup");
+  if (redirectTo !== "/") search.set("redirectTo", redirectTo);
+  return withQuery("/auth", search);
+}
+
+function withQuery(path: string, search: URLSearchParams) {
+  const query = search.toString();
+  return query ? `${path}?${query}` : path;
+}

@@ -1,0 +1,18 @@
+import { getDatabase } from "./db/database.server";
+
+export interface CheckinStatus {
+  today: string;
+  checked_in_today: boolean;
+  recent_dates: string[];
+}
+
+export async function getCheckinStatus(userId: string): Promise<CheckinStatus> {
+  const db = await getDatabase();
+  return db.rpc<CheckinStatus>("get_checkin_status", { p_user_id: userId });
+}
+
+/** Spec §4 check-in: 10 coins once per day; a repeat raises "Already checked in today!". */
+export async function checkIn(userId: string) {
+  const db = await getDatabase();
+  return db.rpc<{ coins: number; amount: number; balance: number }>("daily_checkin", { p_user_id: userId });
+}
