@@ -45,8 +45,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 // A live refresh (useRevalidator after another tab completed a task) must not take the flash
 // message that belongs to the tab that acted; the root reloads after submissions and navigations.
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
-  !formMethod && currentUrl.href === nextUrl.href ? false : defaultShouldRevalidate;
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}) => (!formMethod && currentUrl.href === nextUrl.href ? false : defaultShouldRevalidate);
 
 export function Layout({ children }: { children: ReactNode }) {
   return (

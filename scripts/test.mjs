@@ -1,4 +1,4 @@
-// `npm test`: every check, in order — typecheck, build, then with a real Auth emulator, a real
+// `npm test`: every check, in order — typecheck, lint, build, then with a real Auth emulator, a real
 // Postgres server and the production build running: unit, integration, HTTP and image tests
 // (Vitest), then browser tests in Chromium with JavaScript on and off (Playwright).
 // Ends with one line "N passed, N failed".
@@ -45,8 +45,11 @@ async function main() {
 
   if (only.length === 0) {
     if (!(await step("typecheck", async () => (await run("tsc", [])) === 0))) return;
+    // ESLint (zero warnings), Prettier and knip (unused files, exports and dependencies).
+    if (!(await step("lint", async () => (await run("npm", ["run", "--silent", "lint"])) === 0))) return;
   }
-  if (!(await step("build", async () => (await run("remix", ["build"], { VITE_CJS_IGNORE_WARNING: "true" })) === 0))) return;
+  if (!(await step("build", async () => (await run("remix", ["build"], { VITE_CJS_IGNORE_WARNING: "true" })) === 0)))
+    return;
 
   console.log("\n▶ starting the Auth emulator and a Postgres server");
   const [emulator, postgres] = await Promise.all([
@@ -82,7 +85,13 @@ async function main() {
     await step("vitest: " + vitestParts.join(", "), async () => {
       const code = await run(
         "vitest",
-        ["run", ...vitestParts.map((part) => `tests/${part}/`), "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
+        [
+          "run",
+          ...vitestParts.map((part) => `tests/${part}/`),
+          "--reporter=default",
+          "--reporter=json",
+          `--outputFile.json=${report}`,
+        ],
         testEnv,
       );
       const counts = readCounts(report, (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests }));
@@ -96,7 +105,8 @@ async function main() {
     await step("playwright: Chromium, JavaScript on and off", async () => {
       const code = await run("playwright", ["test"], { ...testEnv, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
       const counts = readCounts(report, (r) => {
-        if (r.stats.flaky > 0) console.log(`⚠ ${r.stats.flaky} flaky Playwright test(s) passed only on retry: see the list above`);
+        if (r.stats.flaky > 0)
+          console.log(`⚠ ${r.stats.flaky} flaky Playwright test(s) passed only on retry: see the list above`);
         return { passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected };
       });
       totals.passed += counts.passed;

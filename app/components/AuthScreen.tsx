@@ -2,7 +2,13 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useNavigation, useSubmit } from "@remix-run/react";
 import { useState } from "react";
-import { AUTH_MESSAGES, authErrorMessage, authFormSchema, isUnauthorizedDomainError, type AuthTab } from "~/domain/auth";
+import {
+  AUTH_MESSAGES,
+  authErrorMessage,
+  authFormSchema,
+  isUnauthorizedDomainError,
+  type AuthTab,
+} from "~/domain/auth";
 import { MIN_PASSWORD_LENGTH } from "~/domain/constants";
 import type { GoogleSignInConfig } from "~/lib/google-sign-in.client";
 import { authHref } from "~/lib/urls";
@@ -118,12 +124,7 @@ export function AuthScreen({
             />
           </Field>
           {/* First submit button in the form: Enter submits it. */}
-          <button
-            type="submit"
-            name="intent"
-            value={tab}
-            className={buttonClass("primary", "order-last mt-2 w-full")}
-          >
+          <button type="submit" name="intent" value={tab} className={buttonClass("primary", "order-last mt-2 w-full")}>
             {submittedIntent === tab ? <Spinner className="size-5" /> : null}
             {submittedIntent === tab
               ? signUp
@@ -194,7 +195,10 @@ function Field({
     <label className="block">
       <span className="mb-1.5 block text-sm font-medium text-ink">{label}</span>
       <span className="relative block">
-        <Icon name={icon} className="pointer-events-none absolute left-4 top-1/2 size-5 -translate-y-1/2 text-gray-400" />
+        <Icon
+          name={icon}
+          className="pointer-events-none absolute left-4 top-1/2 size-5 -translate-y-1/2 text-gray-400"
+        />
         {children}
       </span>
       {errors?.length ? (

@@ -18,7 +18,10 @@ export function CheckinCard({ checkedInToday, daysThisWeek }: { checkedInToday: 
           <Icon name="gift" className="size-5" />
         </span>
       </div>
-      <ol className="mt-4 grid grid-cols-7 gap-1.5" aria-label={`${daysThisWeek} of ${CHECKIN_DAY_COUNT} days checked in`}>
+      <ol
+        className="mt-4 grid grid-cols-7 gap-1.5"
+        aria-label={`${daysThisWeek} of ${CHECKIN_DAY_COUNT} days checked in`}
+      >
         {Array.from({ length: CHECKIN_DAY_COUNT }, (_, index) => {
           const done = index < daysThisWeek;
           const last = index === CHECKIN_DAY_COUNT - 1;

@@ -30,7 +30,10 @@ export function EarnScreen({
       <PageHeader title="Earn Rewards" />
       <Form method="get" role="search" className="relative">
         {type !== "all" ? <input type="hidden" name="type" value={type} /> : null}
-        <Icon name="search" className="pointer-events-none absolute left-4 top-1/2 size-5 -translate-y-1/2 text-gray-400" />
+        <Icon
+          name="search"
+          className="pointer-events-none absolute left-4 top-1/2 size-5 -translate-y-1/2 text-gray-400"
+        />
         <input
           type="search"
           name="q"
@@ -54,7 +57,9 @@ export function EarnScreen({
             preventScrollReset
             aria-current={filter.id === type ? "page" : undefined}
             className={`shrink-0 rounded-full px-4 py-2 text-sm font-semibold transition active:scale-95 ${
-              filter.id === type ? "bg-brand-600 text-white shadow-sm" : "border border-line bg-white text-muted hover:text-ink"
+              filter.id === type
+                ? "bg-brand-600 text-white shadow-sm"
+                : "border border-line bg-white text-muted hover:text-ink"
             }`}
           >
             {filter.label}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { Flash } from "~/domain/flash";
 import { Icon } from "./ui/Icon";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -11,11 +11,16 @@ const TONES = {
 
 /** The server renders the message (role=status); with JavaScript it can also be dismissed. */
 export function FlashToast({ flash }: { flash: Flash | null }) {
-  const [dismissed, setDismissed] = useState(false);
+  // Dismissing hides this message only; the next one (a new id) shows again.
+  const [dismissedId, setDismissedId] = useState<string | null>(null);
   const hydrated = useHydrated();
-  useEffect(() => setDismissed(false), [flash]);
+  const dismissed = flash !== null && (flash.id ?? flash.title) === dismissedId;
   return (
-    <div role="status" aria-live="polite" className="pointer-events-none fixed inset-x-0 top-3 z-40 mx-auto w-full max-w-md px-4">
+    <div
+      role="status"
+      aria-live="polite"
+      className="pointer-events-none fixed inset-x-0 top-3 z-40 mx-auto w-full max-w-md px-4"
+    >
       {flash && !dismissed ? (
         <div
           key={flash.id ?? flash.title}
@@ -30,7 +35,7 @@ export function FlashToast({ flash }: { flash: Flash | null }) {
           {hydrated ? (
             <button
               type="button"
-              onClick={() => setDismissed(true)}
+              onClick={() => setDismissedId(flash.id ?? flash.title)}
               aria-label="Dismiss"
               className="-mr-1 inline-flex size-7 items-center justify-center rounded-full text-muted hover:bg-gray-100"
             >

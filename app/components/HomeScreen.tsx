@@ -57,7 +57,12 @@ export function HomeScreen({ data }: { data: HomeData }) {
 
       <div className="grid grid-cols-2 gap-3">
         <StatTile label="Total Earned" value={formatDollars(data.totalEarned)} icon="coins" testId="total-earned" />
-        <StatTile label="Referral Bonus" value={formatDollars(data.referralBonus)} icon="referrals" testId="referral-bonus" />
+        <StatTile
+          label="Referral Bonus"
+          value={formatDollars(data.referralBonus)}
+          icon="referrals"
+          testId="referral-bonus"
+        />
       </div>
 
       <CheckinCard checkedInToday={data.checkedInToday} daysThisWeek={data.daysThisWeek} />
@@ -110,7 +115,17 @@ export function HomeScreen({ data }: { data: HomeData }) {
   );
 }
 
-function StatTile({ label, value, icon, testId }: { label: string; value: string; icon: "coins" | "referrals"; testId: string }) {
+function StatTile({
+  label,
+  value,
+  icon,
+  testId,
+}: {
+  label: string;
+  value: string;
+  icon: "coins" | "referrals";
+  testId: string;
+}) {
   return (
     <div className="rounded-2xl border border-line bg-white p-4 shadow-sm">
       <span className="inline-flex size-9 items-center justify-center rounded-xl bg-brand-50 text-brand-600">

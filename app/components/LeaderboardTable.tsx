@@ -47,13 +47,21 @@ export function LeaderboardTable({ rows }: { rows: readonly LeaderboardRow[] }) 
       </thead>
       <tbody className="divide-y divide-line">
         {rows.map((row) => (
-          <tr key={row.rank} className={row.is_current_user ? "bg-brand-50" : undefined} aria-current={row.is_current_user ? "true" : undefined}>
+          <tr
+            key={row.rank}
+            className={row.is_current_user ? "bg-brand-50" : undefined}
+            aria-current={row.is_current_user ? "true" : undefined}
+          >
             <td className="py-2.5">
               <RankBadge rank={row.rank} />
             </td>
             <td className="py-2.5 font-medium">
               {row.username}
-              {row.is_current_user ? <span className="ml-2 rounded-full bg-brand-600 px-2 py-0.5 text-[11px] font-semibold text-white">You</span> : null}
+              {row.is_current_user ? (
+                <span className="ml-2 rounded-full bg-brand-600 px-2 py-0.5 text-[11px] font-semibold text-white">
+                  You
+                </span>
+              ) : null}
             </td>
             <td className="py-2.5 text-right font-semibold text-money-600">{formatDollars(row.total_earned)}</td>
           </tr>

@@ -39,7 +39,9 @@ export function TaskDialog({
         <div className="flex items-start gap-3">
           <TaskIcon type={task.type} size="size-12" />
           <div className="min-w-0">
-            <span className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ${TASK_TYPE_STYLES[task.type].tint}`}>
+            <span
+              className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ${TASK_TYPE_STYLES[task.type].tint}`}
+            >
               {TASK_TYPE_LABELS[task.type]}
             </span>
             <h2 id="task-dialog-title" className="mt-1 text-lg font-bold leading-snug">
@@ -81,7 +83,10 @@ export function TaskDialog({
             Cancel
           </Link>
           {task.completed ? null : !signedIn ? (
-            <Link to={`/auth?redirectTo=${encodeURIComponent(`/earn?task=${task.id}`)}`} className={buttonClass("primary")}>
+            <Link
+              to={`/auth?redirectTo=${encodeURIComponent(`/earn?task=${task.id}`)}`}
+              className={buttonClass("primary")}
+            >
               Sign in
             </Link>
           ) : started ? (

@@ -125,7 +125,7 @@ const COOKIES: LegalDocument = {
       title: "How we use cookies",
       paragraphs: [
         "Session cookie: keeps you signed in for up to 14 days. It is HttpOnly, so scripts on the page cannot read it.",
-        "Flash-message cookie: carries a short message, like \"Withdrawal requested\", to the next page, then expires right away.",
+        'Flash-message cookie: carries a short message, like "Withdrawal requested", to the next page, then expires right away.',
         "hasSeenOnboarding: remembers that you have seen the intro slides, so they are not shown again.",
       ],
     },
@@ -145,9 +145,7 @@ const COOKIES: LegalDocument = {
     },
     {
       title: "Changes to this policy",
-      paragraphs: [
-        "If we add or change cookies, we will update this policy and the date at the top of it.",
-      ],
+      paragraphs: ["If we add or change cookies, we will update this policy and the date at the top of it."],
     },
   ],
 };

@@ -37,7 +37,6 @@ export const AUTH_MESSAGES = {
 } as const;
 
 export type AuthTab = "signin" | "signup";
-export type AuthIntent = AuthTab | "reset" | "google";
 
 export function parseAuthTab(value: string | null): AuthTab {
   return value === "signup" ? "signup" : "signin";
@@ -123,7 +122,10 @@ export type AuthSubmission = output<typeof authFormSchema>;
  * (EMAIL_EXISTS, INVALID_LOGIN_CREDENTIALS, ...) and the web SDK's (auth/email-already-in-use, ...).
  */
 export function authErrorMessage(code: string | undefined, message?: string): string {
-  const key = (code ?? "").replace(/^auth\//, "").split(" : ")[0]!.trim();
+  const key = (code ?? "")
+    .replace(/^auth\//, "")
+    .split(" : ")[0]!
+    .trim();
   switch (key) {
     case "EMAIL_EXISTS":
     case "email-already-in-use":

@@ -1,19 +1,13 @@
 // Business constants of spec §9, shared by server and browser.
 export const MIN_PASSWORD_LENGTH = 6;
-export const AUTH_REDIRECT_DELAY_MS = 200;
-export const START_SPINNER_MS = 300;
-export const ONBOARDING_SLIDE_COUNT = 3;
 export const CHECKIN_DAY_COUNT = 7;
 export const CHECKIN_REWARD_COINS = 10;
 export const TASK_COMPLETION_DELAY_MS = 5000;
 export const QUICK_TASK_COUNT = 2;
 export const DEFAULT_REFERRAL_BONUS_DISPLAY = 9.25;
-export const REFERRAL_REWARD_DOLLARS = 5;
 export const REFERRAL_CODE_LENGTH = 7;
 /** Uppercase letters and digits without the look-alikes I, O, 0 and 1. */
 export const REFERRAL_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-export const MIN_WITHDRAWAL_DOLLARS = { paypal: 5, upi: 1, bank: 10 } as const;
-export const TRANSACTION_LIST_SIZE = 10;
 export const LEADERBOARD_SIZE = 50;
 /** Firebase allows session cookies of at most 14 days. */
 export const SESSION_MAX_AGE_SECONDS = 14 * 24 * 60 * 60;

@@ -21,7 +21,9 @@ let auth: Auth | undefined;
 
 function getBrowserAuth(config: GoogleSignInConfig): Auth {
   if (auth) return auth;
-  const app = getApps()[0] ?? initializeApp({ apiKey: config.apiKey, authDomain: config.authDomain, projectId: config.projectId });
+  const app =
+    getApps()[0] ??
+    initializeApp({ apiKey: config.apiKey, authDomain: config.authDomain, projectId: config.projectId });
   // The server keeps the session (an HttpOnly cookie): nothing is stored in the browser.
   auth = initializeAuth(app, { persistence: inMemoryPersistence, popupRedirectResolver: browserPopupRedirectResolver });
   if (config.emulatorUrl) connectAuthEmulator(auth, config.emulatorUrl, { disableWarnings: true });

@@ -62,7 +62,10 @@ export async function action({ request }: ActionFunctionArgs) {
       return data({ reply: error.reply, unauthorizedDomain: error.unauthorizedDomain }, { status: 400 });
     }
     if (error instanceof StaleSignInError) {
-      return data({ reply: { status: "error" as const, error: { "": [AUTH_MESSAGES.genericError] } }, unauthorizedDomain: false }, { status: 400 });
+      return data(
+        { reply: { status: "error" as const, error: { "": [AUTH_MESSAGES.genericError] } }, unauthorizedDomain: false },
+        { status: 400 },
+      );
     }
     throw error;
   }

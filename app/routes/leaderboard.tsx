@@ -31,7 +31,11 @@ export default function LeaderboardRoute() {
         <p className="text-sm font-medium">The top earners this month. Earn more to see your name here.</p>
       </div>
       <Card>
-        {rows.length > 0 ? <LeaderboardTable rows={rows} /> : <p className="py-6 text-center text-sm text-muted">No data available</p>}
+        {rows.length > 0 ? (
+          <LeaderboardTable rows={rows} />
+        ) : (
+          <p className="py-6 text-center text-sm text-muted">No data available</p>
+        )}
       </Card>
       <Card>
         <h2 className="text-base font-bold">How to climb the leaderboard</h2>

@@ -22,9 +22,7 @@ const envSchema = z
     SUPABASE_SERVICE_ROLE_KEY: optionalText,
     PGLITE_DATA_DIR: optionalText.transform((value) => value ?? ".data/pglite"),
     MIGRATIONS_DIR: optionalText.transform((value) => value ?? "supabase/migrations"),
-    SESSION_SECRET: optionalText.pipe(
-      z.string().min(32, "must be at least 32 characters").optional(),
-    ),
+    SESSION_SECRET: optionalText.pipe(z.string().min(32, "must be at least 32 characters").optional()),
     FIREBASE_PROJECT_ID: optionalText.pipe(
       z
         .string()
@@ -34,7 +32,10 @@ const envSchema = z
     FIREBASE_API_KEY: optionalText,
     FIREBASE_AUTH_DOMAIN: optionalText,
     FIREBASE_AUTH_EMULATOR_HOST: optionalText.pipe(
-      z.string().regex(/^[\w.-]+:\d+$/, "must be host:port, e.g. 127.0.0.1:9099").optional(),
+      z
+        .string()
+        .regex(/^[\w.-]+:\d+$/, "must be host:port, e.g. 127.0.0.1:9099")
+        .optional(),
     ),
     FIREBASE_SERVICE_ACCOUNT: optionalText.pipe(
       z
@@ -54,7 +55,10 @@ const envSchema = z
       .transform((value) => (value === undefined ? 900 : Number(value)))
       .pipe(z.number("must be a number of seconds").int().min(0).max(86_400)),
     OFFER_PROVIDER: optionalText.pipe(
-      z.string().regex(/^[a-z0-9-]{2,40}$/, "must be a short lowercase name such as acme-offers").optional(),
+      z
+        .string()
+        .regex(/^[a-z0-9-]{2,40}$/, "must be a short lowercase name such as acme-offers")
+        .optional(),
     ),
     OFFER_PROVIDER_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
     OFFER_PROVIDER_API_KEY: optionalText,

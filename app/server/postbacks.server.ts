@@ -28,16 +28,28 @@ export type PostbackResult = { status: number; body: string };
 const MAX_COINS = 10_000_000;
 
 /** Validates and records a signed postback; the answer is the plain text providers expect. */
-export async function handlePostback(provider: string, params: URLSearchParams, secret: string): Promise<PostbackResult> {
+export async function handlePostback(
+  provider: string,
+  params: URLSearchParams,
+  secret: string,
+): Promise<PostbackResult> {
   if (!hasValidSignature(params, secret)) {
-    console.warn(`postback from ${provider} refused: bad or missing signature (transaction ${params.get("transaction_id") ?? "?"})`);
+    console.warn(
+      `postback from ${provider} refused: bad or missing signature (transaction ${params.get("transaction_id") ?? "?"})`,
+    );
     return { status: 403, body: "Invalid signature" };
   }
   const userId = params.get("user_id")?.trim() ?? "";
   const transactionId = params.get("transaction_id")?.trim() ?? "";
   const amount = Number(params.get("amount"));
   const status = params.get("status") ?? "completed";
-  if (!userId || !transactionId || transactionId.length > 200 || !Number.isInteger(amount) || Math.abs(amount) > MAX_COINS) {
+  if (
+    !userId ||
+    !transactionId ||
+    transactionId.length > 200 ||
+    !Number.isInteger(amount) ||
+    Math.abs(amount) > MAX_COINS
+  ) {
     return { status: 400, body: "Invalid postback" };
   }
   if (status !== "completed" && status !== "reversed") return { status: 400, body: "Invalid status" };

@@ -21,7 +21,16 @@ const app = await startAppServer({
 });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
 });
 try {
   const page = await browser.newPage();
@@ -40,9 +49,15 @@ try {
   (await popup)?.close();
   await page.waitForLoadState("networkidle");
   const after = summarize(scripts.filter((script) => script.url.startsWith(app.url)));
-  console.log(`/auth on load:          ${before.count} scripts, ${kb(before.transferred)} KB transferred (gzip), ${kb(before.decoded)} KB decoded`);
-  console.log(`after Google is pressed: ${after.count} scripts, ${kb(after.transferred)} KB transferred (gzip), ${kb(after.decoded)} KB decoded`);
-  console.log(`Google sign-in adds:     ${kb(after.transferred - before.transferred)} KB transferred, ${kb(after.decoded - before.decoded)} KB decoded`);
+  console.log(
+    `/auth on load:          ${before.count} scripts, ${kb(before.transferred)} KB transferred (gzip), ${kb(before.decoded)} KB decoded`,
+  );
+  console.log(
+    `after Google is pressed: ${after.count} scripts, ${kb(after.transferred)} KB transferred (gzip), ${kb(after.decoded)} KB decoded`,
+  );
+  console.log(
+    `Google sign-in adds:     ${kb(after.transferred - before.transferred)} KB transferred, ${kb(after.decoded - before.decoded)} KB decoded`,
+  );
 
   const context = await browser.newContext();
   await context.addCookies([{ name: "hasSeenOnboarding", value: "true", url: app.url }]);
@@ -68,7 +83,9 @@ try {
     });
     await fresh.goto(`${app.url}${pathname}`, { waitUntil: "networkidle" });
     const total = summarize(list);
-    console.log(`${pathname.padEnd(23)} ${total.count} scripts, ${kb(total.transferred)} KB transferred (gzip), ${kb(total.decoded)} KB decoded`);
+    console.log(
+      `${pathname.padEnd(23)} ${total.count} scripts, ${kb(total.transferred)} KB transferred (gzip), ${kb(total.decoded)} KB decoded`,
+    );
     await freshContext.close();
   }
 } finally {
@@ -79,7 +96,14 @@ try {
 }
 
 function summarize(list) {
-  return list.reduce((sum, script) => ({ count: sum.count + 1, transferred: sum.transferred + script.transferred, decoded: sum.decoded + script.decoded }), { count: 0, transferred: 0, decoded: 0 });
+  return list.reduce(
+    (sum, script) => ({
+      count: sum.count + 1,
+      transferred: sum.transferred + script.transferred,
+      decoded: sum.decoded + script.decoded,
+    }),
+    { count: 0, transferred: 0, decoded: 0 },
+  );
 }
 function kb(bytes) {
   return (bytes / 1024).toFixed(1);

@@ -4,7 +4,7 @@
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { applyMigrations, readMigrations } from "../../app/server/migrations.server.ts";
+import { applyMigrations, readMigrations } from "../../app/server/db/migrations.server.ts";
 import { startPostgres } from "../lib/services.mjs";
 
 const USERS = Number(process.argv[2] ?? 100_000);
@@ -40,7 +40,11 @@ async function measure(name, query) {
     if (run === 0 && Number(rows[0].n) !== 50) throw new Error(`expected 50 rows, got ${rows[0].n}`);
   }
   times.sort((a, b) => a - b);
-  const plan = (await query("explain select * from monthly_earnings where month = current_month() and amount > 0 order by amount desc, user_id limit 50"))
+  const plan = (
+    await query(
+      "explain select * from monthly_earnings where month = current_month() and amount > 0 order by amount desc, user_id limit 50",
+    )
+  )
     .map((row) => row["QUERY PLAN"])
     .join(" | ");
   console.log(
@@ -59,7 +63,10 @@ try {
         const client = await pool.connect();
         try {
           await client.query("begin");
-          const result = await work({ exec: (sql) => client.query(sql).then(() => {}), query: (sql, values) => client.query(sql, values).then((r) => r.rows) });
+          const result = await work({
+            exec: (sql) => client.query(sql).then(() => {}),
+            query: (sql, values) => client.query(sql, values).then((r) => r.rows),
+          });
           await client.query("commit");
           return result;
         } finally {
@@ -82,7 +89,15 @@ try {
 const pglite = await PGlite.create();
 try {
   await applyMigrations(
-    { transaction: (work) => pglite.transaction((tx) => work({ exec: (sql) => tx.exec(sql).then(() => {}), query: (sql, values) => tx.query(sql, values).then((r) => r.rows) })) },
+    {
+      transaction: (work) =>
+        pglite.transaction((tx) =>
+          work({
+            exec: (sql) => tx.exec(sql).then(() => {}),
+            query: (sql, values) => tx.query(sql, values).then((r) => r.rows),
+          }),
+        ),
+    },
     migrations,
     false,
   );

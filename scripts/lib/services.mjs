@@ -46,7 +46,9 @@ function stopChild(child) {
     const timer = setTimeout(() => {
       try {
         process.kill(-child.pid, "SIGKILL");
-      } catch {}
+      } catch {
+        // already gone
+      }
       resolve();
     }, 8_000);
     child.once("exit", () => (clearTimeout(timer), resolve()));

@@ -36,7 +36,9 @@ test("client-side validation shows the spec's messages without a round trip", as
   expect(posts).toBe(0);
 });
 
-test("Google sign-in downloads the Firebase SDK only when pressed, and says so when Google cannot be reached", async ({ page }) => {
+test("Google sign-in downloads the Firebase SDK only when pressed, and says so when Google cannot be reached", async ({
+  page,
+}) => {
   // Google's servers are outside this machine: make them unreachable on purpose.
   await page.route("https://apis.google.com/**", (route) => route.abort("internetdisconnected"));
   const sdkRequests: string[] = [];

@@ -4,7 +4,9 @@ import { expect, test, type Page } from "@playwright/test";
 async function signUp(page: Page, baseURL: string) {
   await page.context().addCookies([{ name: "hasSeenOnboarding", value: "true", url: baseURL }]);
   await page.goto("/auth?tab=signup");
-  await page.getByPlaceholder("Enter your email").fill(`earn.${Date.now()}${Math.random().toString(36).slice(2, 6)}@example.com`);
+  await page
+    .getByPlaceholder("Enter your email")
+    .fill(`earn.${Date.now()}${Math.random().toString(36).slice(2, 6)}@example.com`);
   await page.getByPlaceholder("Enter your password").fill("earning-pass");
   await page.getByRole("button", { name: "Create Account" }).click();
   await expect(page).toHaveURL(/\/$/);
@@ -46,7 +48,10 @@ test("search and filter chips narrow the task list", async ({ page }) => {
   await expect(page.getByText("No tasks found matching your criteria")).toBeVisible();
 });
 
-test("the task dialog starts a task and completes it five seconds later", async ({ page, javaScriptEnabled }, testInfo) => {
+test("the task dialog starts a task and completes it five seconds later", async ({
+  page,
+  javaScriptEnabled,
+}, testInfo) => {
   await signUp(page, testInfo.project.use.baseURL!);
   await page.goto("/earn");
   await page.getByRole("link", { name: /Try a Budgeting App/ }).click();

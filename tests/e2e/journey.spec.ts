@@ -54,7 +54,10 @@ test("onboarding → sign-up → Home → log out → sign in", async ({ page },
   await expect(page.getByRole("heading", { name: `Hi, ${email.split("@")[0]}` })).toBeVisible();
 });
 
-test("a wrong password shows the error above the tabs, and switching tab clears it", async ({ page, context }, testInfo) => {
+test("a wrong password shows the error above the tabs, and switching tab clears it", async ({
+  page,
+  context,
+}, testInfo) => {
   await context.addCookies([{ name: "hasSeenOnboarding", value: "true", url: testInfo.project.use.baseURL! }]);
   await page.goto("/auth");
   await page.getByPlaceholder("Enter your email").fill(uniqueEmail("nobody"));

@@ -1,6 +1,9 @@
 import { expect, test } from "@playwright/test";
 
-test("an open Earn page shows a task completed in another tab without a reload", async ({ page, context }, testInfo) => {
+test("an open Earn page shows a task completed in another tab without a reload", async ({
+  page,
+  context,
+}, testInfo) => {
   const baseURL = testInfo.project.use.baseURL!;
   await context.addCookies([{ name: "hasSeenOnboarding", value: "true", url: baseURL }]);
   await page.goto("/auth?tab=signup");

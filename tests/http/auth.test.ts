@@ -74,7 +74,11 @@ describe("the auth screen over plain HTTP", () => {
     const { email } = await signUp(visitor());
     const wrong = await new HttpClient().post("/auth", { intent: "signin", email, password: "not-the-password" });
     await expectRefused(wrong, AUTH_MESSAGES.invalidCredentials);
-    const unknown = await new HttpClient().post("/auth", { intent: "signin", email: uniqueEmail("nobody"), password: PASSWORD });
+    const unknown = await new HttpClient().post("/auth", {
+      intent: "signin",
+      email: uniqueEmail("nobody"),
+      password: PASSWORD,
+    });
     await expectRefused(unknown, AUTH_MESSAGES.invalidCredentials);
 
     const client = visitor();
@@ -86,15 +90,60 @@ describe("the auth screen over plain HTTP", () => {
   });
 
   it.each([
-    ["sign-in with an empty email", "/auth", { intent: "signin", email: "", password: PASSWORD }, AUTH_MESSAGES.fillAllFields],
-    ["sign-in with an empty password", "/auth", { intent: "signin", email: "a@example.com", password: "" }, AUTH_MESSAGES.fillAllFields],
-    ["sign-up with empty fields", "/auth?tab=signup", { intent: "signup", email: "", password: "" }, AUTH_MESSAGES.fillAllFields],
-    ["sign-in with a blank email", "/auth", { intent: "signin", email: "   ", password: PASSWORD }, AUTH_MESSAGES.invalidEmail],
-    ["sign-up with a blank email", "/auth?tab=signup", { intent: "signup", email: "   ", password: PASSWORD }, AUTH_MESSAGES.invalidEmail],
-    ["sign-in with a blank password", "/auth", { intent: "signin", email: "a@example.com", password: "   " }, AUTH_MESSAGES.passwordMissing],
-    ["sign-up with a short password", "/auth?tab=signup", { intent: "signup", email: "a@example.com", password: "12345" }, AUTH_MESSAGES.passwordTooShort],
-    ["sign-up with a malformed email", "/auth?tab=signup", { intent: "signup", email: "not-an-email", password: PASSWORD }, AUTH_MESSAGES.invalidEmailFormat],
-    ["a reset without an email", "/auth", { intent: "reset", email: "  ", password: "" }, AUTH_MESSAGES.resetEmailMissing],
+    [
+      "sign-in with an empty email",
+      "/auth",
+      { intent: "signin", email: "", password: PASSWORD },
+      AUTH_MESSAGES.fillAllFields,
+    ],
+    [
+      "sign-in with an empty password",
+      "/auth",
+      { intent: "signin", email: "a@example.com", password: "" },
+      AUTH_MESSAGES.fillAllFields,
+    ],
+    [
+      "sign-up with empty fields",
+      "/auth?tab=signup",
+      { intent: "signup", email: "", password: "" },
+      AUTH_MESSAGES.fillAllFields,
+    ],
+    [
+      "sign-in with a blank email",
+      "/auth",
+      { intent: "signin", email: "   ", password: PASSWORD },
+      AUTH_MESSAGES.invalidEmail,
+    ],
+    [
+      "sign-up with a blank email",
+      "/auth?tab=signup",
+      { intent: "signup", email: "   ", password: PASSWORD },
+      AUTH_MESSAGES.invalidEmail,
+    ],
+    [
+      "sign-in with a blank password",
+      "/auth",
+      { intent: "signin", email: "a@example.com", password: "   " },
+      AUTH_MESSAGES.passwordMissing,
+    ],
+    [
+      "sign-up with a short password",
+      "/auth?tab=signup",
+      { intent: "signup", email: "a@example.com", password: "12345" },
+      AUTH_MESSAGES.passwordTooShort,
+    ],
+    [
+      "sign-up with a malformed email",
+      "/auth?tab=signup",
+      { intent: "signup", email: "not-an-email", password: PASSWORD },
+      AUTH_MESSAGES.invalidEmailFormat,
+    ],
+    [
+      "a reset without an email",
+      "/auth",
+      { intent: "reset", email: "  ", password: "" },
+      AUTH_MESSAGES.resetEmailMissing,
+    ],
   ])("refuses %s with the spec's message", async (_name, path, fields, message) => {
     await expectRefused(await new HttpClient().post(path, fields), message);
   });
@@ -129,9 +178,17 @@ describe("the auth screen over plain HTTP", () => {
   it("returns to a safe redirectTo path after signing in", async () => {
     const { email } = await signUp(visitor());
     const client = visitor();
-    const response = await client.post("/auth?redirectTo=%2Flegal%3Ftab%3Dprivacy", { intent: "signin", email, password: PASSWORD });
+    const response = await client.post("/auth?redirectTo=%2Flegal%3Ftab%3Dprivacy", {
+      intent: "signin",
+      email,
+      password: PASSWORD,
+    });
     expect(response.headers.get("location")).toBe("/legal?tab=privacy");
-    const evil = await visitor().post("/auth?redirectTo=%2F%2Fevil.example", { intent: "signin", email, password: PASSWORD });
+    const evil = await visitor().post("/auth?redirectTo=%2F%2Fevil.example", {
+      intent: "signin",
+      email,
+      password: PASSWORD,
+    });
     expect(evil.headers.get("location")).toBe("/");
   });
 
@@ -158,14 +215,22 @@ describe("the auth screen over plain HTTP", () => {
     const { email } = await signUp(visitor());
     // A browser marks a cross-site form post with Sec-Fetch-Site; our guard answers 403.
     const client = visitor();
-    const response = await client.post("/auth", { intent: "signin", email, password: PASSWORD }, { "sec-fetch-site": "cross-site" });
+    const response = await client.post(
+      "/auth",
+      { intent: "signin", email, password: PASSWORD },
+      { "sec-fetch-site": "cross-site" },
+    );
     expect(response.status).toBe(403);
     expect(await response.text()).toContain(CROSS_SITE_MESSAGE);
     expect(client.cookies.has("__session")).toBe(false);
 
     // A mismatched Origin is already refused by Remix itself, before any action runs.
     const forged = visitor();
-    const byOrigin = await forged.post("/auth", { intent: "signin", email, password: PASSWORD }, { origin: "https://evil.example" });
+    const byOrigin = await forged.post(
+      "/auth",
+      { intent: "signin", email, password: PASSWORD },
+      { origin: "https://evil.example" },
+    );
     expect(byOrigin.status).toBeGreaterThanOrEqual(400);
     expect(await byOrigin.text()).not.toMatch(/at .*:\d+:\d+/);
     expect(forged.cookies.has("__session")).toBe(false);

@@ -43,7 +43,10 @@ describe("earning over plain HTTP", () => {
 
   it("starts a quick task from Home: an info message, then its dialog on /earn", async () => {
     const { client } = await signedInClient();
-    const { location, html: body } = await landing(client, await client.post("/?index", { intent: "start-task", taskId: "task-001" }));
+    const { location, html: body } = await landing(
+      client,
+      await client.post("/?index", { intent: "start-task", taskId: "task-001" }),
+    );
     expect(location).toBe("/earn?task=task-001");
     expect(body).toContain(html(`Starting "${FALLBACK_TASKS[0]!.title}"`));
     expect(body).toContain("<dialog");
@@ -84,7 +87,10 @@ describe("earning over plain HTTP", () => {
 
   it("asks a signed-out visitor to sign in before starting a task", async () => {
     const client = new HttpClient();
-    const { html: body } = await landing(client, await client.post("/earn?task=task-001", { intent: "start", taskId: "task-001" }));
+    const { html: body } = await landing(
+      client,
+      await client.post("/earn?task=task-001", { intent: "start", taskId: "task-001" }),
+    );
     expect(body).toContain("Authentication required");
     expect(body).toContain("Please sign in to complete this task");
   });
@@ -93,24 +99,36 @@ describe("earning over plain HTTP", () => {
     const { client } = await signedInClient();
     const started = await client.post("/earn?task=task-004", { intent: "start", taskId: "task-004" });
     expect(started.headers.get("location")).toBe("/earn?task=task-004&started=1");
-    const tooEarly = await landing(client, await client.post("/earn?task=task-004&started=1", { intent: "complete", taskId: "task-004" }));
+    const tooEarly = await landing(
+      client,
+      await client.post("/earn?task=task-004&started=1", { intent: "complete", taskId: "task-004" }),
+    );
     expect(tooEarly.html).toContain("Task is not finished yet");
     await new Promise((resolve) => setTimeout(resolve, 5_200));
     // A reward field in the form is ignored: the server decides.
-    const done = await landing(client, await client.post("/earn?task=task-004&started=1", { intent: "complete", taskId: "task-004", reward: "999999" }));
+    const done = await landing(
+      client,
+      await client.post("/earn?task=task-004&started=1", { intent: "complete", taskId: "task-004", reward: "999999" }),
+    );
     expect(done.location).toBe("/earn");
     expect(done.html).toContain("Task Completed");
     expect(done.html).toContain("You earned 150 coins.");
     expect(done.html).toContain(">Done<");
     const home = await client.visit("/");
     expect(home.html).toContain("$1.50");
-    const again = await landing(client, await client.post("/earn?task=task-004", { intent: "start", taskId: "task-004" }));
+    const again = await landing(
+      client,
+      await client.post("/earn?task=task-004", { intent: "start", taskId: "task-004" }),
+    );
     expect(again.html).toContain("You have already completed this task");
   });
 
   it("refuses a task the server does not list", async () => {
     const { client } = await signedInClient();
-    const { html: body } = await landing(client, await client.post("/earn", { intent: "start", taskId: "made-up-task" }));
+    const { html: body } = await landing(
+      client,
+      await client.post("/earn", { intent: "start", taskId: "made-up-task" }),
+    );
     expect(body).toContain("This task is no longer available");
   });
 

@@ -24,7 +24,9 @@ describe("pages that need no data, over plain HTTP", () => {
     const response = await client.post("/?index", { intent: "complete-onboarding" });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/auth");
-    expect(response.headers.getSetCookie().join()).toMatch(/hasSeenOnboarding=true; Path=\/; Max-Age=\d+; SameSite=Lax/);
+    expect(response.headers.getSetCookie().join()).toMatch(
+      /hasSeenOnboarding=true; Path=\/; Max-Age=\d+; SameSite=Lax/,
+    );
     // Now / no longer shows onboarding: a signed-out visitor is sent to sign in.
     const home = await client.get("/");
     expect(home.status).toBe(302);

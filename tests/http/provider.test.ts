@@ -68,7 +68,9 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
     expect(page).not.toContain("Shopping Habits Survey");
     const offers = await user.client.get("/api/acme/offers");
     expect(offers.status).toBe(200);
-    expect(((await offers.json()) as { offers: { offer_id: unknown }[] }).offers.map((offer) => offer.offer_id)).toEqual(["acme-1", "acme-2", 3, "acme-4"]);
+    expect(
+      ((await offers.json()) as { offers: { offer_id: unknown }[] }).offers.map((offer) => offer.offer_id),
+    ).toEqual(["acme-1", "acme-2", 3, "acme-4"]);
     expect((await new HttpClient(app.url).get("/api/acme/offers")).status).toBe(401);
     expect((await user.client.get("/api/other/offers")).status).toBe(404);
   });
@@ -124,7 +126,12 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
   it("treats a negative amount as a reversal of that transaction", async () => {
     const transaction = `tx-negative-${Date.now()}`;
     const get = (amount: string) =>
-      fetch(new URL(`/api/acme/postback?${signedQuery({ user_id: user.uid, transaction_id: transaction, amount })}`, app.url));
+      fetch(
+        new URL(
+          `/api/acme/postback?${signedQuery({ user_id: user.uid, transaction_id: transaction, amount })}`,
+          app.url,
+        ),
+      );
     expect(await (await get("100")).text()).toBe("OK");
     expect(await balance(user.client)).toBe("$4.00");
     expect(await (await get("-100")).text()).toBe("OK");
@@ -132,7 +139,8 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
   });
 
   it("answers bad postbacks with a plain-text error and changes nothing", async () => {
-    const get = (params: Record<string, string>) => fetch(new URL(`/api/acme/postback?${signedQuery(params)}`, app.url));
+    const get = (params: Record<string, string>) =>
+      fetch(new URL(`/api/acme/postback?${signedQuery(params)}`, app.url));
     const unknownUser = await get({ user_id: "nobody-here", transaction_id: "tx-x", amount: "10" });
     expect([unknownUser.status, await unknownUser.text()]).toEqual([400, "Unknown user"]);
     const badAmount = await get({ user_id: user.uid, transaction_id: "tx-y", amount: "12.5" });
@@ -143,7 +151,10 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
   });
 
   it("shows the Home quick tasks from the provider", async () => {
-    const { html } = await landing(user.client, await user.client.post("/?index", { intent: "start-task", taskId: "acme-1" }));
+    const { html } = await landing(
+      user.client,
+      await user.client.post("/?index", { intent: "start-task", taskId: "acme-1" }),
+    );
     expect(html).toContain("Daily Poll");
   });
 });

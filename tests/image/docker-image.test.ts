@@ -96,7 +96,12 @@ describe("the Docker image, performed without Docker", () => {
   it("stops at start with a message naming a missing variable", async () => {
     const child = spawn(path.join(dir, "node_modules/.bin/remix-serve"), ["build/index.js"], {
       cwd: dir,
-      env: { PATH: process.env.PATH, NODE_ENV: "production", FIREBASE_AUTH_EMULATOR_HOST: emulatorHost(), PORT: String(await freePort()) },
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: "production",
+        FIREBASE_AUTH_EMULATOR_HOST: emulatorHost(),
+        PORT: String(await freePort()),
+      },
     });
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += chunk));

@@ -22,7 +22,9 @@ describe("concurrency on a Postgres server", () => {
     const scratch = await createScratchDatabase();
     const instances: Database[] = [];
     try {
-      instances.push(...(await Promise.all(Array.from({ length: 4 }, () => openPostgresDatabase(scratch.url, MIGRATIONS_DIR)))));
+      instances.push(
+        ...(await Promise.all(Array.from({ length: 4 }, () => openPostgresDatabase(scratch.url, MIGRATIONS_DIR)))),
+      );
       for (const db of instances) expect(await db.rpc("app_health")).toMatchObject({ ok: true });
     } finally {
       await Promise.all(instances.map((db) => db.close()));
@@ -34,7 +36,11 @@ describe("concurrency on a Postgres server", () => {
     const userId = `race-${Date.now()}`;
     const results = await Promise.all(
       Array.from({ length: 8 }, () =>
-        t.db.rpc<UserSummary>("provision_user", { p_user_id: userId, p_email: "r@example.com", p_display_name: "Racer" }),
+        t.db.rpc<UserSummary>("provision_user", {
+          p_user_id: userId,
+          p_email: "r@example.com",
+          p_display_name: "Racer",
+        }),
       ),
     );
     expect(new Set(results.map((result) => result.referral_code)).size).toBe(1);
@@ -48,7 +54,10 @@ describe("concurrency on a Postgres server", () => {
   it("never lets racing withdrawals overdraw a balance", async () => {
     const userId = `overdraw-${Date.now()}`;
     await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "x" });
-    await t.sql("insert into transaction_history (user_id, description, transaction_type, amount, status) values ($1, 'Test credit', 'task', 10, 'completed')", [userId]);
+    await t.sql(
+      "insert into transaction_history (user_id, description, transaction_type, amount, status) values ($1, 'Test credit', 'task', 10, 'completed')",
+      [userId],
+    );
     await t.sql("update user_balance set balance = 10, total_earned = 10 where user_id = $1", [userId]);
     const attempts = await Promise.allSettled(
       Array.from({ length: 10 }, () =>
@@ -65,14 +74,20 @@ describe("concurrency on a Postgres server", () => {
     const succeeded = attempts.filter((attempt) => attempt.status === "fulfilled");
     const refused = attempts.filter((attempt) => attempt.status === "rejected");
     expect(succeeded).toHaveLength(2);
-    for (const attempt of refused) expect((attempt as PromiseRejectedResult).reason.message).toBe("Amount exceeds your available balance");
-    expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({ balance: 0, consistent: true });
+    for (const attempt of refused)
+      expect((attempt as PromiseRejectedResult).reason.message).toBe("Amount exceeds your available balance");
+    expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({
+      balance: 0,
+      consistent: true,
+    });
   });
 
   it("credits one check-in when 100 arrive at once", async () => {
     const userId = `checkin-race-${Date.now()}`;
     await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "x" });
-    const attempts = await Promise.allSettled(Array.from({ length: 100 }, () => t.db.rpc("daily_checkin", { p_user_id: userId })));
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 100 }, () => t.db.rpc("daily_checkin", { p_user_id: userId })),
+    );
     expect(attempts.filter((attempt) => attempt.status === "fulfilled")).toHaveLength(1);
     for (const attempt of attempts.filter((a) => a.status === "rejected")) {
       expect((attempt as PromiseRejectedResult).reason.message).toBe("Already checked in today!");
@@ -86,7 +101,9 @@ describe("concurrency on a Postgres server", () => {
     await t.db.rpc("start_task", { p_user_id: userId, p_task_id: "task-003", p_title: "Game", p_reward: 200 });
     await t.sql("update task_starts set started_at = now() - interval '10 seconds' where user_id = $1", [userId]);
     const results = await Promise.all(
-      Array.from({ length: 100 }, () => t.db.rpc<{ reward: number }>("complete_task", { p_user_id: userId, p_task_id: "task-003", p_min_seconds: 5 })),
+      Array.from({ length: 100 }, () =>
+        t.db.rpc<{ reward: number }>("complete_task", { p_user_id: userId, p_task_id: "task-003", p_min_seconds: 5 }),
+      ),
     );
     expect(results.filter((result) => result.reward === 200)).toHaveLength(1);
     expect(results.filter((result) => result.reward === 0)).toHaveLength(99);

@@ -29,8 +29,14 @@ function newUserId() {
 
 /** Credits a user the way an earning function will: a ledger row and the balance, together. */
 async function fund(t: TestDatabase, userId: string, amount: number) {
-  await t.sql("insert into transaction_history (user_id, description, transaction_type, amount, status) values ($1, 'Test credit', 'task', $2, 'completed')", [userId, amount]);
-  await t.sql("update user_balance set balance = balance + $2, total_earned = total_earned + $2 where user_id = $1", [userId, amount]);
+  await t.sql(
+    "insert into transaction_history (user_id, description, transaction_type, amount, status) values ($1, 'Test credit', 'task', $2, 'completed')",
+    [userId, amount],
+  );
+  await t.sql("update user_balance set balance = balance + $2, total_earned = total_earned + $2 where user_id = $1", [
+    userId,
+    amount,
+  ]);
 }
 
 // The same behaviour on both transports that apply migrations themselves.
@@ -74,22 +80,45 @@ describe.each([
   });
 
   it("keeps money as numeric(12,2)", async () => {
-    const rows = await t.sql<{ table_name: string; column_name: string; numeric_precision: number; numeric_scale: number }>(
+    const rows = await t.sql<{
+      table_name: string;
+      column_name: string;
+      numeric_precision: number;
+      numeric_scale: number;
+    }>(
       "select table_name, column_name, numeric_precision, numeric_scale from information_schema.columns where table_schema = 'public' and column_name in ('balance', 'total_earned', 'amount')",
     );
     expect(rows.length).toBeGreaterThanOrEqual(4);
-    for (const row of rows) expect([row.table_name, row.numeric_precision, row.numeric_scale]).toEqual([row.table_name, 12, 2]);
+    for (const row of rows)
+      expect([row.table_name, row.numeric_precision, row.numeric_scale]).toEqual([row.table_name, 12, 2]);
   });
 
   it("provisions a new user once: profile, zero balance, default preferences, a valid referral code", async () => {
     const userId = newUserId();
-    const first = await t.db.rpc<UserSummary>("provision_user", { p_user_id: userId, p_email: "a@example.com", p_display_name: "Asha" });
-    expect(first).toMatchObject({ id: userId, email: "a@example.com", display_name: "Asha", balance: 0, total_earned: 0 });
+    const first = await t.db.rpc<UserSummary>("provision_user", {
+      p_user_id: userId,
+      p_email: "a@example.com",
+      p_display_name: "Asha",
+    });
+    expect(first).toMatchObject({
+      id: userId,
+      email: "a@example.com",
+      display_name: "Asha",
+      balance: 0,
+      total_earned: 0,
+    });
     expect(isReferralCode(first.referral_code)).toBe(true);
-    const again = await t.db.rpc<UserSummary>("provision_user", { p_user_id: userId, p_email: "a@example.com", p_display_name: "Other" });
+    const again = await t.db.rpc<UserSummary>("provision_user", {
+      p_user_id: userId,
+      p_email: "a@example.com",
+      p_display_name: "Other",
+    });
     expect(again.referral_code).toBe(first.referral_code);
     expect(again.display_name).toBe("Asha");
-    const [prefs] = await t.sql("select email_notifications, push_notifications, marketing_notifications, withdrawal_notifications, reward_notifications from notification_preferences where user_id = $1", [userId]);
+    const [prefs] = await t.sql(
+      "select email_notifications, push_notifications, marketing_notifications, withdrawal_notifications, reward_notifications from notification_preferences where user_id = $1",
+      [userId],
+    );
     expect(prefs).toEqual({
       email_notifications: true,
       push_notifications: true,
@@ -103,7 +132,11 @@ describe.each([
   it("gives every user a different referral code", async () => {
     const codes = new Set<string>();
     for (let i = 0; i < 40; i++) {
-      const summary = await t.db.rpc<UserSummary>("provision_user", { p_user_id: newUserId(), p_email: null, p_display_name: "" });
+      const summary = await t.db.rpc<UserSummary>("provision_user", {
+        p_user_id: newUserId(),
+        p_email: null,
+        p_display_name: "",
+      });
       expect(summary.display_name).toBe("User");
       codes.add(summary.referral_code);
     }
@@ -115,14 +148,26 @@ describe.each([
     const b = newUserId();
     for (const id of [a, b]) await t.db.rpc("provision_user", { p_user_id: id, p_email: null, p_display_name: "x" });
     await t.sql("insert into daily_checkins (user_id, check_date, coins_earned) values ($1, '2026-11-22', 10)", [a]);
-    await expect(t.sql("insert into daily_checkins (user_id, check_date, coins_earned) values ($1, '2026-11-22', 10)", [a])).rejects.toMatchObject({ code: "23505" });
+    await expect(
+      t.sql("insert into daily_checkins (user_id, check_date, coins_earned) values ($1, '2026-11-22', 10)", [a]),
+    ).rejects.toMatchObject({ code: "23505" });
     await t.sql("insert into completed_tasks (user_id, task_id, reward) values ($1, 'task-001', 100)", [a]);
-    await expect(t.sql("insert into completed_tasks (user_id, task_id, reward) values ($1, 'task-001', 100)", [a])).rejects.toMatchObject({ code: "23505" });
+    await expect(
+      t.sql("insert into completed_tasks (user_id, task_id, reward) values ($1, 'task-001', 100)", [a]),
+    ).rejects.toMatchObject({ code: "23505" });
     await t.sql("insert into referrals (referrer_user_id, referred_user_id) values ($1, $2)", [a, b]);
-    await expect(t.sql("insert into referrals (referrer_user_id, referred_user_id) values ($1, $2)", [b, b])).rejects.toMatchObject({ code: expect.stringMatching(/^23/) });
-    await expect(t.sql("insert into referrals (referrer_user_id, referred_user_id) values ($1, $2)", [a, a])).rejects.toMatchObject({ code: "23514" });
-    await expect(t.sql("update user_balance set balance = -0.01 where user_id = $1", [a])).rejects.toMatchObject({ code: "23514" });
-    await expect(t.sql("insert into user_fcm_tokens (user_id, fcm_token) values ($1, 'tok'), ($1, 'tok')", [a])).rejects.toMatchObject({ code: "23505" });
+    await expect(
+      t.sql("insert into referrals (referrer_user_id, referred_user_id) values ($1, $2)", [b, b]),
+    ).rejects.toMatchObject({ code: expect.stringMatching(/^23/) });
+    await expect(
+      t.sql("insert into referrals (referrer_user_id, referred_user_id) values ($1, $2)", [a, a]),
+    ).rejects.toMatchObject({ code: "23514" });
+    await expect(t.sql("update user_balance set balance = -0.01 where user_id = $1", [a])).rejects.toMatchObject({
+      code: "23514",
+    });
+    await expect(
+      t.sql("insert into user_fcm_tokens (user_id, fcm_token) values ($1, 'tok'), ($1, 'tok')", [a]),
+    ).rejects.toMatchObject({ code: "23505" });
   });
 
   it("creates a withdrawal, checking the spec's rules in order, and keeps balance and ledger in step", async () => {
@@ -142,12 +187,22 @@ describe.each([
     expect((await dbRefusal(withdraw(0, "paypal"))).message).toBe("Please enter a valid amount");
     expect((await dbRefusal(withdraw(-3, "paypal"))).message).toBe("Please enter a valid amount");
     expect((await dbRefusal(withdraw(1.005, "paypal"))).message).toBe("Please enter a valid amount");
-    expect((await dbRefusal(withdraw(13, "paypal", { recipient_email_param: "p@x.com" }))).message).toBe("Amount exceeds your available balance");
-    expect((await dbRefusal(withdraw(4.99, "paypal", { recipient_email_param: "p@x.com" }))).message).toBe("Minimum withdrawal amount is $5.00");
-    expect((await dbRefusal(withdraw(0.5, "upi", { recipient_upi_param: "me@upi" }))).message).toBe("Minimum withdrawal amount is $1.00");
-    expect((await dbRefusal(withdraw(5, "paypal", { recipient_email_param: "  " }))).message).toBe("Please enter your PayPal email");
+    expect((await dbRefusal(withdraw(13, "paypal", { recipient_email_param: "p@x.com" }))).message).toBe(
+      "Amount exceeds your available balance",
+    );
+    expect((await dbRefusal(withdraw(4.99, "paypal", { recipient_email_param: "p@x.com" }))).message).toBe(
+      "Minimum withdrawal amount is $5.00",
+    );
+    expect((await dbRefusal(withdraw(0.5, "upi", { recipient_upi_param: "me@upi" }))).message).toBe(
+      "Minimum withdrawal amount is $1.00",
+    );
+    expect((await dbRefusal(withdraw(5, "paypal", { recipient_email_param: "  " }))).message).toBe(
+      "Please enter your PayPal email",
+    );
     expect((await dbRefusal(withdraw(2, "upi"))).message).toBe("Please enter your UPI ID");
-    expect((await dbRefusal(withdraw(10, "bank", { recipient_bank_details_param: { details: " " } }))).message).toBe("Please enter your bank account details");
+    expect((await dbRefusal(withdraw(10, "bank", { recipient_bank_details_param: { details: " " } }))).message).toBe(
+      "Please enter your bank account details",
+    );
     const refused = await dbRefusal(withdraw(5, "crypto"));
     expect(refused.code).toBe("P0001");
 
@@ -177,18 +232,29 @@ describe.each([
     const failed = await request();
     const completed = await request();
     expect((await t.db.rpc<UserSummary>("get_user_summary", { p_user_id: userId })).balance).toBe(8);
-    expect(await t.db.rpc("settle_withdrawal", { p_withdrawal_id: failed.id, p_status: "failed" })).toMatchObject({ status: "failed" });
-    expect(await t.db.rpc("settle_withdrawal", { p_withdrawal_id: completed.id, p_status: "completed" })).toMatchObject({ status: "completed" });
-    expect((await dbRefusal(t.db.rpc("settle_withdrawal", { p_withdrawal_id: failed.id, p_status: "completed" }))).message).toBe("Withdrawal is not pending");
+    expect(await t.db.rpc("settle_withdrawal", { p_withdrawal_id: failed.id, p_status: "failed" })).toMatchObject({
+      status: "failed",
+    });
+    expect(await t.db.rpc("settle_withdrawal", { p_withdrawal_id: completed.id, p_status: "completed" })).toMatchObject(
+      { status: "completed" },
+    );
+    expect(
+      (await dbRefusal(t.db.rpc("settle_withdrawal", { p_withdrawal_id: failed.id, p_status: "completed" }))).message,
+    ).toBe("Withdrawal is not pending");
     expect((await t.db.rpc<UserSummary>("get_user_summary", { p_user_id: userId })).balance).toBe(14);
-    expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({ consistent: true, balance: 14 });
+    expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({
+      consistent: true,
+      balance: 14,
+    });
   });
 
   it("keeps the ledger append-only", async () => {
     const userId = newUserId();
     await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "x" });
     await fund(t, userId, 3);
-    await expect(t.sql("update transaction_history set amount = 300 where user_id = $1", [userId])).rejects.toThrow(/append-only/);
+    await expect(t.sql("update transaction_history set amount = 300 where user_id = $1", [userId])).rejects.toThrow(
+      /append-only/,
+    );
     await expect(t.sql("delete from transaction_history where user_id = $1", [userId])).rejects.toThrow(/append-only/);
   });
 });

@@ -20,7 +20,10 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
 
 /** Backdates a task start so the completion's five-second rule is met without waiting. */
 async function backdateStart(t: TestDatabase, userId: string, taskId: string, seconds = 10) {
-  await t.sql(`update task_starts set started_at = now() - make_interval(secs => $3) where user_id = $1 and task_id = $2`, [userId, taskId, seconds]);
+  await t.sql(
+    `update task_starts set started_at = now() - make_interval(secs => $3) where user_id = $1 and task_id = $2`,
+    [userId, taskId, seconds],
+  );
 }
 
 describe.each([
@@ -36,7 +39,9 @@ describe.each([
   });
 
   it("converts coins to dollars at the configured rate, rounding down to the cent", async () => {
-    const [row] = await t.sql<{ a: string; b: string; c: string }>("select coins_to_dollars(10) as a, coins_to_dollars(175) as b, coins_to_dollars(-30) as c");
+    const [row] = await t.sql<{ a: string; b: string; c: string }>(
+      "select coins_to_dollars(10) as a, coins_to_dollars(175) as b, coins_to_dollars(-30) as c",
+    );
     expect([Number(row!.a), Number(row!.b), Number(row!.c)]).toEqual([0.1, 1.75, -0.3]);
     await t.sql("update app_config set coins_per_dollar = 1000");
     const [thousand] = await t.sql<{ a: string }>("select coins_to_dollars(15) as a");
@@ -46,11 +51,18 @@ describe.each([
 
   it("checks in once a day for 10 coins, and refuses a second time with the spec's message", async () => {
     const userId = await provision(t);
-    expect(await t.db.rpc("get_checkin_status", { p_user_id: userId })).toMatchObject({ checked_in_today: false, recent_dates: [] });
-    const result = await t.db.rpc<{ coins: number; amount: number; balance: number }>("daily_checkin", { p_user_id: userId });
+    expect(await t.db.rpc("get_checkin_status", { p_user_id: userId })).toMatchObject({
+      checked_in_today: false,
+      recent_dates: [],
+    });
+    const result = await t.db.rpc<{ coins: number; amount: number; balance: number }>("daily_checkin", {
+      p_user_id: userId,
+    });
     expect(result).toMatchObject({ coins: 10, amount: 0.1, balance: 0.1 });
     expect(await refusal(t.db.rpc("daily_checkin", { p_user_id: userId }))).toBe("Already checked in today!");
-    const status = await t.db.rpc<{ checked_in_today: boolean; recent_dates: string[] }>("get_checkin_status", { p_user_id: userId });
+    const status = await t.db.rpc<{ checked_in_today: boolean; recent_dates: string[] }>("get_checkin_status", {
+      p_user_id: userId,
+    });
     expect(status.checked_in_today).toBe(true);
     expect(status.recent_dates).toHaveLength(1);
     expect(await summary(t, userId)).toMatchObject({ balance: 0.1, total_earned: 0.1 });
@@ -58,23 +70,40 @@ describe.each([
 
   it("credits bonus coins through add_user_coins and refuses non-positive amounts", async () => {
     const userId = await provision(t);
-    expect(await t.db.rpc("add_user_coins", { user_id_param: userId, amount_param: 250 })).toMatchObject({ amount: 2.5 });
+    expect(await t.db.rpc("add_user_coins", { user_id_param: userId, amount_param: 250 })).toMatchObject({
+      amount: 2.5,
+    });
     expect(await refusal(t.db.rpc("add_user_coins", { user_id_param: userId, amount_param: 0 }))).toMatch(/positive/);
-    expect(await refusal(t.db.rpc("add_user_coins", { user_id_param: "nobody", amount_param: 5 }))).toBe("Account not found");
+    expect(await refusal(t.db.rpc("add_user_coins", { user_id_param: "nobody", amount_param: 5 }))).toBe(
+      "Account not found",
+    );
   });
 
   it("completes a started task once, only after five seconds, with the reward the server chose", async () => {
     const userId = await provision(t);
-    expect(await refusal(t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "task-001", p_min_seconds: 5 }))).toBe("Task was not started");
+    expect(
+      await refusal(t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "task-001", p_min_seconds: 5 })),
+    ).toBe("Task was not started");
     await t.db.rpc("start_task", { p_user_id: userId, p_task_id: "task-001", p_title: "Quick survey", p_reward: 100 });
-    expect(await refusal(t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "task-001", p_min_seconds: 5 }))).toBe("Task is not finished yet");
+    expect(
+      await refusal(t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "task-001", p_min_seconds: 5 })),
+    ).toBe("Task is not finished yet");
     await backdateStart(t, userId, "task-001");
-    expect(await t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "task-001", p_min_seconds: 5 })).toMatchObject({ success: true, reward: 100, balance: 1 });
+    expect(
+      await t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "task-001", p_min_seconds: 5 }),
+    ).toMatchObject({ success: true, reward: 100, balance: 1 });
     // Spec §5: completing it again succeeds with reward 0.
-    expect(await t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "task-001", p_min_seconds: 5 })).toMatchObject({ success: true, reward: 0 });
-    expect(await t.db.rpc("start_task", { p_user_id: userId, p_task_id: "task-001", p_title: "x", p_reward: 100 })).toMatchObject({ already_completed: true });
+    expect(
+      await t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "task-001", p_min_seconds: 5 }),
+    ).toMatchObject({ success: true, reward: 0 });
+    expect(
+      await t.db.rpc("start_task", { p_user_id: userId, p_task_id: "task-001", p_title: "x", p_reward: 100 }),
+    ).toMatchObject({ already_completed: true });
     expect(await t.db.rpc("get_completed_task_ids", { p_user_id: userId })).toEqual(["task-001"]);
-    const [ledger] = await t.sql<{ description: string; coins: number }>("select description, coins from transaction_history where user_id = $1", [userId]);
+    const [ledger] = await t.sql<{ description: string; coins: number }>(
+      "select description, coins from transaction_history where user_id = $1",
+      [userId],
+    );
     expect(ledger).toEqual({ description: "Task completed: Quick survey", coins: 100 });
   });
 
@@ -120,18 +149,27 @@ describe.each([
   });
 
   it("ranks this month's earners, top first, naming them User + 4 characters of the id", async () => {
-    const ids = [await provision(t, `zz01-${Date.now()}`), await provision(t, `zz02-${Date.now()}`), await provision(t, `zz03-${Date.now()}`)];
+    const ids = [
+      await provision(t, `zz01-${Date.now()}`),
+      await provision(t, `zz02-${Date.now()}`),
+      await provision(t, `zz03-${Date.now()}`),
+    ];
     await t.db.rpc("add_user_coins", { user_id_param: ids[0], amount_param: 90_000 });
     await t.db.rpc("add_user_coins", { user_id_param: ids[1], amount_param: 95_000 });
     await t.db.rpc("add_user_coins", { user_id_param: ids[2], amount_param: 80_000 });
-    const board = await t.db.rpc<{ rank: number; user_id: string; username: string; total_earned: number }[]>("get_leaderboard", { p_limit: 50 });
+    const board = await t.db.rpc<{ rank: number; user_id: string; username: string; total_earned: number }[]>(
+      "get_leaderboard",
+      { p_limit: 50 },
+    );
     expect(board.slice(0, 3)).toEqual([
       { rank: 1, user_id: ids[1], username: "Userzz02", total_earned: 950 },
       { rank: 2, user_id: ids[0], username: "Userzz01", total_earned: 900 },
       { rank: 3, user_id: ids[2], username: "Userzz03", total_earned: 800 },
     ]);
     // Last month's earnings do not count.
-    await t.sql("update monthly_earnings set month = (current_month() - interval '1 month')::date where user_id = $1", [ids[1]]);
+    await t.sql("update monthly_earnings set month = (current_month() - interval '1 month')::date where user_id = $1", [
+      ids[1],
+    ]);
     const next = await t.db.rpc<{ username: string }[]>("get_leaderboard", { p_limit: 2 });
     expect(next.map((row) => row.username)).toEqual(["Userzz01", "Userzz03"]);
   });
@@ -140,7 +178,9 @@ describe.each([
     expect(await t.db.rpc("verify_all_balances")).toEqual([]);
     const userId = await provision(t);
     await t.sql("update user_balance set balance = balance + 1 where user_id = $1", [userId]);
-    expect(await t.db.rpc("verify_all_balances")).toEqual([expect.objectContaining({ user_id: userId, balance: 1, ledger_balance: 0 })]);
+    expect(await t.db.rpc("verify_all_balances")).toEqual([
+      expect.objectContaining({ user_id: userId, balance: 1, ledger_balance: 0 }),
+    ]);
     await t.sql("update user_balance set balance = balance - 1 where user_id = $1", [userId]);
   });
 

@@ -27,14 +27,22 @@ function fakePostgrest() {
         response.end(JSON.stringify(payload));
       };
       const fn = request.url!.replace(/^\/rest\/v1\/rpc\//, "").split("?")[0];
-      if (request.headers.apikey !== SERVICE_ROLE_KEY) return send(401, { code: "PGRST301", details: null, hint: null, message: "JWT invalid" });
+      if (request.headers.apikey !== SERVICE_ROLE_KEY)
+        return send(401, { code: "PGRST301", details: null, hint: null, message: "JWT invalid" });
       switch (fn) {
         case "app_health":
           return send(200, { ok: true, time: "2026-11-22T00:00:00Z" });
         case "get_user_withdrawals":
-          return send(200, [{ id: "w1", amount: 5, payment_method: "paypal", status: "pending", created_at: "2026-11-22T00:00:00Z" }]);
+          return send(200, [
+            { id: "w1", amount: 5, payment_method: "paypal", status: "pending", created_at: "2026-11-22T00:00:00Z" },
+          ]);
         case "create_withdrawal":
-          return send(400, { code: "P0001", details: null, hint: null, message: "Amount exceeds your available balance" });
+          return send(400, {
+            code: "P0001",
+            details: null,
+            hint: null,
+            message: "Amount exceeds your available balance",
+          });
         case "get_user_summary":
           return send(200, null);
         default:
@@ -75,8 +83,14 @@ describe("the supabase-js transport", () => {
   it("passes objects through as JSON and returns a null result as null", async () => {
     const db = openSupabaseDatabase(url, SERVICE_ROLE_KEY);
     expect(await db.rpc("get_user_summary", { p_user_id: "nobody" })).toBeNull();
-    await db.rpc("create_withdrawal", { p_user_id: "u", amount_param: 5, recipient_bank_details_param: { details: "IBAN" } }).catch(() => {});
-    expect(seen.at(-1)!.body).toEqual({ p_user_id: "u", amount_param: 5, recipient_bank_details_param: { details: "IBAN" } });
+    await db
+      .rpc("create_withdrawal", { p_user_id: "u", amount_param: 5, recipient_bank_details_param: { details: "IBAN" } })
+      .catch(() => {});
+    expect(seen.at(-1)!.body).toEqual({
+      p_user_id: "u",
+      amount_param: 5,
+      recipient_bank_details_param: { details: "IBAN" },
+    });
   });
 
   it("turns PostgREST's error shape into a DbError with the SQLSTATE", async () => {

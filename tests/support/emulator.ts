@@ -31,7 +31,11 @@ export async function googleIdToken(profile: { sub: string; email: string; name?
 }
 
 export async function signUpDirect(email: string, password: string) {
-  return identity<{ idToken: string; localId: string }>("accounts:signUp", { email, password, returnSecureToken: true });
+  return identity<{ idToken: string; localId: string }>("accounts:signUp", {
+    email,
+    password,
+    returnSecureToken: true,
+  });
 }
 
 /** Out-of-band codes (password reset emails) the emulator "sent". */

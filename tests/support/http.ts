@@ -68,7 +68,12 @@ export function uniqueEmail(prefix = "user"): string {
 
 /** HTML-escaped text as React renders it (apostrophes and ampersands). */
 export function html(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/'/g, "&#x27;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/'/g, "&#x27;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;");
 }
 
 /** A returning visitor (onboarding seen) with a brand-new account, signed in. */

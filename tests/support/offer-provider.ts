@@ -3,10 +3,46 @@ import type { AddressInfo } from "node:net";
 import type { ExternalOffer } from "~/domain/tasks";
 
 export const PROVIDER_OFFERS: ExternalOffer[] = [
-  { offer_id: "acme-1", name: "Daily Poll", description: "Answer a short poll", type: "survey", currency_value: 40, time_estimate: 150, image_url: null, offer_hash: "h1" },
-  { offer_id: "acme-2", name: "Install Chess Pro", description: "Install and open", type: "video_to_install", currency_value: 300, time_estimate: 600, image_url: null, offer_hash: "h2" },
-  { offer_id: 3, name: "Play Tower Clash", description: "Reach level 3", type: "game_engagement", currency_value: "125", time_estimate: 1200, image_url: null, offer_hash: "h3" },
-  { offer_id: "acme-4", name: "Mystery Offer", description: "Something new", type: "brand_new_type", currency_value: null, time_estimate: null, image_url: null, offer_hash: "h4" },
+  {
+    offer_id: "acme-1",
+    name: "Daily Poll",
+    description: "Answer a short poll",
+    type: "survey",
+    currency_value: 40,
+    time_estimate: 150,
+    image_url: null,
+    offer_hash: "h1",
+  },
+  {
+    offer_id: "acme-2",
+    name: "Install Chess Pro",
+    description: "Install and open",
+    type: "video_to_install",
+    currency_value: 300,
+    time_estimate: 600,
+    image_url: null,
+    offer_hash: "h2",
+  },
+  {
+    offer_id: 3,
+    name: "Play Tower Clash",
+    description: "Reach level 3",
+    type: "game_engagement",
+    currency_value: "125",
+    time_estimate: 1200,
+    image_url: null,
+    offer_hash: "h3",
+  },
+  {
+    offer_id: "acme-4",
+    name: "Mystery Offer",
+    description: "Something new",
+    type: "brand_new_type",
+    currency_value: null,
+    time_estimate: null,
+    image_url: null,
+    offer_hash: "h4",
+  },
 ];
 
 /** A local stand-in for an offer provider's API: GET /offers answers like the provider, or fails on demand. */

@@ -1,6 +1,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
-import { AUTH_MESSAGES, authErrorMessage, authFormSchema, isUnauthorizedDomainError, parseAuthTab } from "~/domain/auth";
+import {
+  AUTH_MESSAGES,
+  authErrorMessage,
+  authFormSchema,
+  isUnauthorizedDomainError,
+  parseAuthTab,
+} from "~/domain/auth";
 
 function validate(fields: Record<string, string>) {
   const formData = new FormData();
@@ -16,22 +22,34 @@ function errorsOf(fields: Record<string, string>) {
 
 describe("auth form rules (spec §5)", () => {
   it("asks for all fields when email or password is empty", () => {
-    expect(errorsOf({ intent: "signin", email: "", password: "secret1" })).toEqual({ "": [AUTH_MESSAGES.fillAllFields] });
-    expect(errorsOf({ intent: "signup", email: "a@b.co", password: "" })).toEqual({ "": [AUTH_MESSAGES.fillAllFields] });
+    expect(errorsOf({ intent: "signin", email: "", password: "secret1" })).toEqual({
+      "": [AUTH_MESSAGES.fillAllFields],
+    });
+    expect(errorsOf({ intent: "signup", email: "a@b.co", password: "" })).toEqual({
+      "": [AUTH_MESSAGES.fillAllFields],
+    });
   });
 
   it("rejects a whitespace-only email with the service-level message", () => {
-    expect(errorsOf({ intent: "signin", email: "   ", password: "secret1" })).toEqual({ email: [AUTH_MESSAGES.invalidEmail] });
-    expect(errorsOf({ intent: "signup", email: " \t ", password: "secret1" })).toEqual({ email: [AUTH_MESSAGES.invalidEmail] });
+    expect(errorsOf({ intent: "signin", email: "   ", password: "secret1" })).toEqual({
+      email: [AUTH_MESSAGES.invalidEmail],
+    });
+    expect(errorsOf({ intent: "signup", email: " \t ", password: "secret1" })).toEqual({
+      email: [AUTH_MESSAGES.invalidEmail],
+    });
   });
 
   it("requires six characters on sign-up only", () => {
-    expect(errorsOf({ intent: "signup", email: "a@b.co", password: "12345" })).toEqual({ password: [AUTH_MESSAGES.passwordTooShort] });
+    expect(errorsOf({ intent: "signup", email: "a@b.co", password: "12345" })).toEqual({
+      password: [AUTH_MESSAGES.passwordTooShort],
+    });
     expect(validate({ intent: "signin", email: "a@b.co", password: "12345" }).status).toBe("success");
   });
 
   it("asks for a password when the sign-in password is blank", () => {
-    expect(errorsOf({ intent: "signin", email: "a@b.co", password: "   " })).toEqual({ password: [AUTH_MESSAGES.passwordMissing] });
+    expect(errorsOf({ intent: "signin", email: "a@b.co", password: "   " })).toEqual({
+      password: [AUTH_MESSAGES.passwordMissing],
+    });
   });
 
   it("trims the email before it is sent", () => {
@@ -84,7 +102,9 @@ describe("identity error mapping (spec §8)", () => {
     expect(authErrorMessage("TOO_MANY_ATTEMPTS_TRY_LATER", "Try again later.")).toBe("Try again later.");
     expect(authErrorMessage("SOMETHING", "")).toBe(AUTH_MESSAGES.genericError);
     expect(authErrorMessage(undefined)).toBe(AUTH_MESSAGES.genericError);
-    expect(authErrorMessage("auth/internal-error", "Firebase: Error (auth/internal-error).")).toBe(AUTH_MESSAGES.genericError);
+    expect(authErrorMessage("auth/internal-error", "Firebase: Error (auth/internal-error).")).toBe(
+      AUTH_MESSAGES.genericError,
+    );
   });
 
   it("recognises the unauthorised-domain error in both spellings", () => {

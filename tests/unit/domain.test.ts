@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MIN_WITHDRAWAL_DOLLARS, REFERRAL_CODE_ALPHABET } from "~/domain/constants";
+import { REFERRAL_CODE_ALPHABET } from "~/domain/constants";
 import { defaultDisplayName } from "~/domain/display-name";
 import { findLegalDocument, LEGAL_DOCUMENTS } from "~/content/legal";
 import { formatDollars } from "~/domain/money";
@@ -94,10 +94,6 @@ describe("money", () => {
     expect(formatDollars("1234.5")).toBe("$1,234.50");
     expect(formatDollars(Number.NaN)).toBe("$0.00");
   });
-
-  it("keeps the spec's withdrawal minimums", () => {
-    expect(MIN_WITHDRAWAL_DOLLARS).toEqual({ paypal: 5, upi: 1, bank: 10 });
-  });
 });
 
 describe("referral bonus tile (spec §2, §3)", () => {
@@ -115,10 +111,25 @@ describe("referral bonus tile (spec §2, §3)", () => {
 describe("tasks (spec §2, §3, §9)", () => {
   it("maps provider offer types and times", async () => {
     const { mapOfferType, minutesLabel, offerToTask } = await import("~/domain/tasks");
-    expect(["survey", "video", "video_to_install", "install", "app_engagement", "game_engagement", "browser_engagement", "other", null].map(mapOfferType)).toEqual([
-      "survey", "video", "video", "app", "app", "game", "game", "app", "app",
+    expect(
+      [
+        "survey",
+        "video",
+        "video_to_install",
+        "install",
+        "app_engagement",
+        "game_engagement",
+        "browser_engagement",
+        "other",
+        null,
+      ].map(mapOfferType),
+    ).toEqual(["survey", "video", "video", "app", "app", "game", "game", "app", "app"]);
+    expect([minutesLabel(150), minutesLabel(89), minutesLabel(null), minutesLabel("600")]).toEqual([
+      "3 min",
+      "1 min",
+      "0 min",
+      "10 min",
     ]);
-    expect([minutesLabel(150), minutesLabel(89), minutesLabel(null), minutesLabel("600")]).toEqual(["3 min", "1 min", "0 min", "10 min"]);
     expect(offerToTask({ offer_id: 7, name: "X", currency_value: "12.9" }).reward).toBe(12);
     expect(offerToTask({ offer_id: 7, name: "X", currency_value: null }).reward).toBe(50);
   });

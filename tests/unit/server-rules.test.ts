@@ -31,8 +31,14 @@ describe("environment validation", () => {
     [{ FIREBASE_API_KEY: "k", FIREBASE_PROJECT_ID: "demo-x" }, "FIREBASE_PROJECT_ID"],
     [{ FIREBASE_AUTH_EMULATOR_HOST: "nonsense" }, "FIREBASE_AUTH_EMULATOR_HOST"],
     [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
-    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", SUPABASE_URL: "https://x.supabase.co" }, "SUPABASE_SERVICE_ROLE_KEY"],
-    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", SUPABASE_URL: "not a url", SUPABASE_SERVICE_ROLE_KEY: "k" }, "SUPABASE_URL"],
+    [
+      { FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", SUPABASE_URL: "https://x.supabase.co" },
+      "SUPABASE_SERVICE_ROLE_KEY",
+    ],
+    [
+      { FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", SUPABASE_URL: "not a url", SUPABASE_SERVICE_ROLE_KEY: "k" },
+      "SUPABASE_URL",
+    ],
     [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", FIREBASE_SERVICE_ACCOUNT: "{}" }, "FIREBASE_SERVICE_ACCOUNT"],
     [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", NODE_ENV: "staging" }, "NODE_ENV"],
   ])("refuses %j, naming %s", (source, variable) => {
@@ -56,7 +62,13 @@ describe("environment validation", () => {
 
 describe("rpc calls", () => {
   it("builds a named-argument call and serialises objects as JSON", () => {
-    expect(buildRpcCall("create_withdrawal", { p_user_id: "u1", amount_param: 5, recipient_bank_details_param: { details: "x" } })).toEqual({
+    expect(
+      buildRpcCall("create_withdrawal", {
+        p_user_id: "u1",
+        amount_param: 5,
+        recipient_bank_details_param: { details: "x" },
+      }),
+    ).toEqual({
       sql: "select public.create_withdrawal(p_user_id => $1, amount_param => $2, recipient_bank_details_param => $3) as result",
       values: ["u1", 5, '{"details":"x"}'],
     });
@@ -92,17 +104,14 @@ describe("same-origin guard", () => {
     { origin: "null" },
     { "sec-fetch-site": "cross-site" },
     { "sec-fetch-site": "same-site" },
-  ])(
-    "refuses %j with 403",
-    (headers) => {
-      try {
-        assertSameOrigin(post(headers));
-        expect.unreachable();
-      } catch (error) {
-        expect(error).toMatchObject({ init: { status: 403 }, data: { message: CROSS_SITE_MESSAGE } });
-      }
-    },
-  );
+  ])("refuses %j with 403", (headers) => {
+    try {
+      assertSameOrigin(post(headers));
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toMatchObject({ init: { status: 403 }, data: { message: CROSS_SITE_MESSAGE } });
+    }
+  });
 
   it("only redirects to local paths", () => {
     expect(safeRedirectPath("/earn?x=1")).toBe("/earn?x=1");

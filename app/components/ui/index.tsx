@@ -10,7 +10,6 @@ const BUTTON_BASE =
 const BUTTON_VARIANTS = {
   primary: "h-12 bg-brand-600 text-white shadow-sm shadow-brand-600/30 hover:bg-brand-700 active:bg-brand-800",
   secondary: "h-12 border border-line bg-white text-ink hover:bg-gray-50 active:bg-gray-100",
-  ghost: "h-10 text-brand-700 hover:bg-brand-50 active:bg-brand-100",
   onBrand: "h-11 bg-white/15 text-white ring-1 ring-white/30 hover:bg-white/25 active:bg-white/30",
   light: "h-11 bg-white text-brand-700 hover:bg-brand-50 active:bg-brand-100",
 } as const;

@@ -20,7 +20,9 @@ export interface PasswordSignIn {
 
 function identityBaseUrl(): string {
   const { emulatorHost } = getEnv().firebase;
-  return emulatorHost ? `http://${emulatorHost}/identitytoolkit.googleapis.com` : "https://identitytoolkit.googleapis.com";
+  return emulatorHost
+    ? `http://${emulatorHost}/identitytoolkit.googleapis.com`
+    : "https://identitytoolkit.googleapis.com";
 }
 
 const REQUEST_TIMEOUT_MS = 10_000;

@@ -87,10 +87,7 @@ export class StaleSignInError extends Error {
  * redirects with it. The cookie persists for the session's lifetime: spec §4's default "local"
  * persistence (the screen shows no "remember me" control).
  */
-export async function startSession(
-  idToken: string,
-  options: { redirectTo: string; flash: Flash },
-): Promise<Response> {
+export async function startSession(idToken: string, options: { redirectTo: string; flash: Flash }): Promise<Response> {
   const auth = getAdminAuth();
   const claims = await auth.verifyIdToken(idToken, true);
   if (Date.now() / 1000 - claims.auth_time > MAX_ID_TOKEN_AGE_SECONDS) {

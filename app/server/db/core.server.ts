@@ -32,7 +32,6 @@ export class DbError extends Error {
 
 /** SQLSTATE of `raise exception` without an explicit code: a rule of ours was broken. */
 export const RULE_VIOLATION = "P0001";
-export const UNIQUE_VIOLATION = "23505";
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 

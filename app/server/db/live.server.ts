@@ -41,7 +41,10 @@ function ensureListening(): Promise<boolean> {
 }
 
 /** Calls `notify` whenever one of the user's tasks is recorded as completed; returns an unsubscribe. */
-export async function subscribeToCompletions(userId: string, notify: Notify): Promise<{ live: boolean; unsubscribe: () => void }> {
+export async function subscribeToCompletions(
+  userId: string,
+  notify: Notify,
+): Promise<{ live: boolean; unsubscribe: () => void }> {
   const live = await ensureListening();
   let set = state.subscribers.get(userId);
   if (!set) state.subscribers.set(userId, (set = new Set()));
