@@ -2,8 +2,6 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data } from "@remix-run/node";
 import {
-  isRouteErrorResponse,
-  Link,
   Links,
   Meta,
   Outlet,
@@ -18,8 +16,7 @@ import { AppShell } from "~/components/AppShell";
 import { FlashToast } from "~/components/FlashToast";
 import { Spinner } from "~/components/ui/Icon";
 import { NavigationProgress } from "~/components/NavigationProgress";
-import { NotFound } from "~/components/NotFound";
-import { buttonClass } from "~/components/ui";
+import { ErrorScreen } from "~/components/RouteError";
 import { takeFlash } from "~/server/http/flash.server";
 import { getSessionUser } from "~/server/auth/session.server";
 import { pageMeta } from "~/lib/meta";
@@ -34,11 +31,9 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = () => pageMeta();
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await getSessionUser(request).catch((error: unknown) => {
-    // The shell only needs to know whether to show the profile button; guarded routes re-check.
-    console.error("session check failed:", error);
-    return null;
-  });
+  // The shell only needs to know whether to show the profile button; a page that needs the
+  // user checks again and answers 503 itself if the sign-in service cannot be reached.
+  const user = await getSessionUser(request).catch(() => null);
   const { flash, setCookie } = await takeFlash(request);
   return data({ signedIn: user !== null, flash }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
@@ -94,26 +89,11 @@ export default function App() {
   );
 }
 
+/** Only when the root itself fails; a page's own failure is caught by its route's boundary, inside the shell. */
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  const message =
-    isRouteErrorResponse(error) && typeof error.data?.message === "string"
-      ? error.data.message
-      : "Something went wrong on our side. Please try again in a moment.";
   return (
     <AppShell showNav={false} signedIn={false}>
-      {notFound ? (
-        <NotFound />
-      ) : (
-        <div className="flex min-h-[70dvh] flex-col items-center justify-center text-center">
-          <h1 className="text-xl font-bold">Something went wrong</h1>
-          <p className="mt-2 max-w-xs text-sm text-muted">{message}</p>
-          <Link to="/" className={buttonClass("primary", "mt-8 w-full max-w-xs")}>
-            Return to Home
-          </Link>
-        </div>
-      )}
+      <ErrorScreen error={useRouteError()} />
     </AppShell>
   );
 }

@@ -1,6 +1,6 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useNavigation, useSubmit } from "@remix-run/react";
+import { Form, Link, useSubmit } from "@remix-run/react";
 import { useState } from "react";
 import {
   AUTH_MESSAGES,
@@ -12,19 +12,20 @@ import {
 import { MIN_PASSWORD_LENGTH } from "~/domain/constants";
 import type { GoogleSignInConfig } from "~/lib/google-sign-in.client";
 import { authHref } from "~/lib/urls";
-import { GoogleLogo, Icon, Spinner } from "./ui/Icon";
-import { Banner, buttonClass } from "./ui";
 import { useHydrated } from "~/lib/use-hydrated";
+import { useIsPending } from "~/lib/use-is-pending";
+import { Field } from "./forms/Field";
+import { FormBanner } from "./forms/FormBanner";
+import { SubmitButton } from "./forms/SubmitButton";
+import { Banner } from "./ui/Banner";
+import { buttonClass } from "./ui/button";
+import { GoogleLogo, Icon, Spinner } from "./ui/Icon";
+import { LinkTabs } from "./ui/LinkTabs";
 
 const TABS: { id: AuthTab; label: string }[] = [
   { id: "signin", label: "Sign In" },
   { id: "signup", label: "Sign Up" },
 ];
-
-const INPUT =
-  "block h-12 w-full rounded-xl border border-line bg-white pl-11 pr-4 text-base text-ink placeholder:text-gray-400 " +
-  "transition focus:border-brand-500 focus:ring-4 focus:ring-brand-100 focus:outline-none " +
-  "aria-[invalid=true]:border-red-400 disabled:bg-gray-50 disabled:text-muted";
 
 /** Spec §2 auth screen. Tabs are links (?tab=), the form posts to the /auth action. */
 export function AuthScreen({
@@ -50,13 +51,11 @@ export function AuthScreen({
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: authFormSchema }),
   });
-  const navigation = useNavigation();
-  const submittedIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
   const authPath = (forTab: AuthTab) => authHref(forTab, redirectTo);
-  const google = useGoogleSignIn(firebaseConfig, authPath(tab));
-  const busy = Boolean(submittedIntent) || google.busy;
+  const google = useGoogleSignIn(firebaseConfig, authPath(tab), tab);
+  const busy = useIsPending() || google.busy;
+  const resetPending = useIsPending({ intent: "reset" });
   const signUp = tab === "signup";
-  const formError = google.error ?? form.errors?.[0];
   const showDomainBanner = !domainAuthorized || google.unauthorizedDomain;
 
   return (
@@ -77,63 +76,48 @@ export function AuthScreen({
             {AUTH_MESSAGES.unauthorizedDomain}
           </Banner>
         ) : null}
-        {formError ? (
-          <Banner tone="error" id={form.errorId}>
-            {formError}
-          </Banner>
-        ) : null}
+        <FormBanner id={form.errorId} errors={google.error ? [google.error] : form.errors} />
       </div>
 
-      <nav aria-label="Sign in or sign up" className="mt-4 grid grid-cols-2 rounded-xl bg-gray-100 p-1">
-        {TABS.map((item) => (
-          <Link
-            key={item.id}
-            to={authPath(item.id)}
-            replace
-            aria-current={item.id === tab ? "page" : undefined}
-            className={`flex h-10 items-center justify-center rounded-lg text-sm font-semibold transition ${
-              item.id === tab ? "bg-white text-ink shadow-sm" : "text-muted hover:text-ink"
-            }`}
-          >
-            {item.label}
-          </Link>
-        ))}
-      </nav>
+      <div className="mt-4">
+        <LinkTabs
+          label="Sign in or sign up"
+          items={TABS.map((item) => ({ ...item, to: authPath(item.id) }))}
+          current={tab}
+        />
+      </div>
 
       <Form method="post" action={authPath(tab)} {...getFormProps(form)} className="mt-5">
         <fieldset disabled={busy} className="flex flex-col gap-4">
-          <Field label="Email" icon="mail" errors={fields.email.errors} errorId={fields.email.errorId}>
-            <input
-              {...getInputProps(fields.email, { type: "email" })}
-              key={fields.email.key}
-              placeholder="Enter your email"
-              autoComplete="email"
-              required
-              className={INPUT}
-            />
-          </Field>
-          <Field label="Password" icon="lock" errors={fields.password.errors} errorId={fields.password.errorId}>
-            <input
-              {...getInputProps(fields.password, { type: "password" })}
-              key={fields.password.key}
-              placeholder="Enter your password"
-              autoComplete={signUp ? "new-password" : "current-password"}
-              required
-              minLength={MIN_PASSWORD_LENGTH}
-              className={INPUT}
-            />
-          </Field>
+          <Field
+            field={fields.email}
+            label="Email"
+            type="email"
+            icon="mail"
+            inputProps={{ placeholder: "Enter your email", autoComplete: "email", required: true }}
+          />
+          <Field
+            field={fields.password}
+            label="Password"
+            type="password"
+            icon="lock"
+            inputProps={{
+              placeholder: "Enter your password",
+              autoComplete: signUp ? "new-password" : "current-password",
+              required: true,
+              minLength: MIN_PASSWORD_LENGTH,
+            }}
+          />
           {/* First submit button in the form: Enter submits it. */}
-          <button type="submit" name="intent" value={tab} className={buttonClass("primary", "order-last mt-2 w-full")}>
-            {submittedIntent === tab ? <Spinner className="size-5" /> : null}
-            {submittedIntent === tab
-              ? signUp
-                ? "Creating account..."
-                : "Signing in..."
-              : signUp
-                ? "Create Account"
-                : "Sign In"}
-          </button>
+          <div className="order-last mt-2">
+            <SubmitButton
+              intent={tab}
+              pendingText={signUp ? "Creating account..." : "Signing in..."}
+              look={{ block: true }}
+            >
+              {signUp ? "Create Account" : "Sign In"}
+            </SubmitButton>
+          </div>
           {signUp ? null : (
             <div className="-mt-2 flex justify-end">
               <button
@@ -143,7 +127,7 @@ export function AuthScreen({
                 formNoValidate
                 className="rounded-md px-1 py-1 text-sm font-semibold text-brand-700 hover:underline"
               >
-                {submittedIntent === "reset" ? "Sending..." : "Forgot your password?"}
+                {resetPending ? "Sending..." : "Forgot your password?"}
               </button>
             </div>
           )}
@@ -159,7 +143,7 @@ export function AuthScreen({
         type="button"
         onClick={google.start}
         disabled={busy || !google.available}
-        className={buttonClass("secondary", "w-full")}
+        className={buttonClass({ tone: "secondary", block: true })}
       >
         {google.busy ? <Spinner className="size-5 text-brand-600" /> : <GoogleLogo />}
         Continue with Google
@@ -178,47 +162,18 @@ export function AuthScreen({
   );
 }
 
-function Field({
-  label,
-  icon,
-  errors,
-  errorId,
-  children,
-}: {
-  label: string;
-  icon: "mail" | "lock";
-  errors: string[] | undefined;
-  errorId: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <label className="block">
-      <span className="mb-1.5 block text-sm font-medium text-ink">{label}</span>
-      <span className="relative block">
-        <Icon
-          name={icon}
-          className="pointer-events-none absolute left-4 top-1/2 size-5 -translate-y-1/2 text-gray-400"
-        />
-        {children}
-      </span>
-      {errors?.length ? (
-        <span id={errorId} className="mt-1.5 block text-sm text-red-600">
-          {errors[0]}
-        </span>
-      ) : null}
-    </label>
-  );
-}
-
 // Popup outcomes that are the person's own choice, not errors worth a banner.
 const SILENT_POPUP_CODES = new Set(["auth/popup-closed-by-user", "auth/cancelled-popup-request"]);
 
 /** Google sign-in: the Firebase web SDK is downloaded only when the button is pressed. */
-function useGoogleSignIn(config: GoogleSignInConfig, action: string) {
+function useGoogleSignIn(config: GoogleSignInConfig, action: string, tab: AuthTab) {
   const submit = useSubmit();
   const available = useHydrated();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // Spec §2: switching tab clears the error, so an error belongs to the tab it happened on.
+  const [failure, setFailure] = useState<{ tab: AuthTab; message: string } | null>(null);
+  const setError = (message: string | null) => setFailure(message ? { tab, message } : null);
+  const error = failure?.tab === tab ? failure.message : null;
   const [unauthorizedDomain, setUnauthorizedDomain] = useState(false);
 
   async function start() {

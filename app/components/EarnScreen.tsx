@@ -1,11 +1,15 @@
+import { useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useSubmit } from "@remix-run/react";
 import { useRef } from "react";
 import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
 import { TASK_FILTERS, type Task, type TaskFilter } from "~/domain/tasks";
 import { earnHref } from "~/lib/urls";
 import { Icon } from "./ui/Icon";
-import { TaskRow } from "./TaskRow";
-import { buttonClass, Card, PageHeader } from "./ui";
+import { FormBanner } from "./forms/FormBanner";
+import { TaskLinkRow } from "./TaskRow";
+import { buttonClass } from "./ui/button";
+import { Card } from "./ui/Card";
+import { PageHeader } from "./ui/PageHeader";
 
 /** Spec §2 Earn Rewards: search, filter chips, the list with its failure and empty states. */
 export function EarnScreen({
@@ -15,6 +19,7 @@ export function EarnScreen({
   failed,
   potential,
   coinsPerDollar,
+  lastResult,
 }: {
   q: string;
   type: TaskFilter;
@@ -22,12 +27,15 @@ export function EarnScreen({
   failed: boolean;
   potential: number;
   coinsPerDollar: number;
+  lastResult?: SubmissionResult<string[]>;
 }) {
+  const [form] = useForm({ id: "earn", lastResult });
   const submit = useSubmit();
   const debounce = useRef<ReturnType<typeof setTimeout>>(undefined);
   return (
     <div className="space-y-4">
       <PageHeader title="Earn Rewards" />
+      <FormBanner id={form.errorId} errors={form.errors} />
       <Form method="get" role="search" className="relative">
         {type !== "all" ? <input type="hidden" name="type" value={type} /> : null}
         <Icon
@@ -72,10 +80,12 @@ export function EarnScreen({
           <p className="font-semibold">Failed to load tasks</p>
           {/* Spec §8 "Error fetching tasks" toast, shown in place since the page itself failed. */}
           <p className="mt-1 text-sm text-muted">Couldn&apos;t load available tasks. Please try again later.</p>
-          <Link to={earnHref({ q, type })} reloadDocument className={buttonClass("secondary", "mt-3")}>
-            <Icon name="refresh" className="size-4" />
-            Try Again
-          </Link>
+          <div className="mt-3">
+            <Link to={earnHref({ q, type })} reloadDocument className={buttonClass({ tone: "secondary", size: "md" })}>
+              <Icon name="refresh" className="size-4" />
+              Try Again
+            </Link>
+          </div>
         </Card>
       ) : tasks.length === 0 ? (
         <Card className="text-center">
@@ -93,7 +103,7 @@ export function EarnScreen({
           <ul aria-label="Tasks" className="space-y-2.5">
             {tasks.map((task) => (
               <li key={task.id}>
-                <TaskRow task={task} href={earnHref({ q, type, task: task.id })} />
+                <TaskLinkRow task={task} href={earnHref({ q, type, task: task.id })} />
               </li>
             ))}
           </ul>

@@ -1,25 +1,28 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { formatDollars } from "~/domain/money";
 import type { Task } from "~/domain/tasks";
-import { CheckinCard } from "./CheckinCard";
-import { Icon } from "./ui/Icon";
+import { CheckinCard, type CheckinCardData } from "./CheckinCard";
 import { LeaderboardTable, type LeaderboardRow } from "./LeaderboardTable";
-import { TaskRow } from "./TaskRow";
-import { buttonClass, Card } from "./ui";
+import { QuickTasks } from "./QuickTasks";
+import { buttonClass } from "./ui/button";
+import { Card } from "./ui/Card";
+import { Icon } from "./ui/Icon";
+import { SectionError } from "./ui/SectionError";
 
 export interface HomeData {
   displayName: string;
   balance: number;
   totalEarned: number;
   referralBonus: number;
-  checkedInToday: boolean;
-  daysThisWeek: number;
-  quickTasks: Task[];
-  leaders: LeaderboardRow[];
+  /** Null when that part failed to load; the rest of Home still shows. */
+  checkin: CheckinCardData | null;
+  quickTasks: Task[] | null;
+  leaders: LeaderboardRow[] | null;
 }
 
 /** Spec §2 Home. */
-export function HomeScreen({ data }: { data: HomeData }) {
+export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: SubmissionResult<string[]> }) {
   return (
     <div className="space-y-5">
       <header className="flex items-center justify-between gap-4">
@@ -28,7 +31,7 @@ export function HomeScreen({ data }: { data: HomeData }) {
           <h1 className="truncate text-2xl font-bold tracking-tight">Hi, {data.displayName}</h1>
         </div>
         <Form method="post" action="/logout" className="shrink-0">
-          <button className={buttonClass("secondary", "h-10 whitespace-nowrap px-3 text-sm")}>
+          <button className={buttonClass({ tone: "secondary", size: "sm" })}>
             <Icon name="logout" className="size-4" />
             Log out
           </button>
@@ -46,10 +49,10 @@ export function HomeScreen({ data }: { data: HomeData }) {
           {formatDollars(data.balance)}
         </p>
         <div className="mt-6 grid grid-cols-2 gap-3">
-          <Link to="/earn" className={buttonClass("light")}>
+          <Link to="/earn" className={buttonClass({ tone: "light", size: "md" })}>
             Earn More
           </Link>
-          <Link to="/withdraw" className={buttonClass("onBrand")}>
+          <Link to="/withdraw" className={buttonClass({ tone: "onBrand", size: "md" })}>
             Withdraw
           </Link>
         </div>
@@ -65,32 +68,9 @@ export function HomeScreen({ data }: { data: HomeData }) {
         />
       </div>
 
-      <CheckinCard checkedInToday={data.checkedInToday} daysThisWeek={data.daysThisWeek} />
+      <CheckinCard data={data.checkin} lastResult={lastResult} />
 
-      <section aria-labelledby="quick-tasks-heading">
-        <div className="mb-3 flex items-center justify-between">
-          <h2 id="quick-tasks-heading" className="text-base font-bold">
-            Quick Tasks
-          </h2>
-          <Link to="/earn" className="text-sm font-semibold text-brand-700 hover:underline">
-            View All
-          </Link>
-        </div>
-        {data.quickTasks.length > 0 ? (
-          <div className="space-y-2.5">
-            {data.quickTasks.map((task) => (
-              <TaskRow key={task.id} task={task} startAction />
-            ))}
-          </div>
-        ) : (
-          <Card className="text-center">
-            <p className="text-sm text-muted">No tasks available right now</p>
-            <Link to="/earn" className="mt-2 inline-block text-sm font-semibold text-brand-700 hover:underline">
-              Check for more tasks
-            </Link>
-          </Card>
-        )}
-      </section>
+      <QuickTasks tasks={data.quickTasks} lastResult={lastResult} />
 
       <Card>
         <div className="mb-3 flex items-center justify-between">
@@ -102,14 +82,18 @@ export function HomeScreen({ data }: { data: HomeData }) {
             See All
           </Link>
         </div>
-        {data.leaders.length > 0 ? (
+        {data.leaders === null ? (
+          <SectionError title="Couldn't load leaderboard" description="Please try again later" />
+        ) : data.leaders.length > 0 ? (
           <LeaderboardTable rows={data.leaders} />
         ) : (
           <p className="py-2 text-center text-sm text-muted">No data available</p>
         )}
-        <Link to="/leaderboard" className={buttonClass("secondary", "mt-4 w-full")}>
-          View Leaderboard
-        </Link>
+        <div className="mt-4">
+          <Link to="/leaderboard" className={buttonClass({ tone: "secondary", block: true })}>
+            View Leaderboard
+          </Link>
+        </div>
       </Card>
     </div>
   );

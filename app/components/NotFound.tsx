@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { buttonClass } from "./ui";
+import { buttonClass } from "./ui/button";
 import { Icon } from "./ui/Icon";
 
 /** Spec §2: the page for any unknown path. */
@@ -12,9 +12,11 @@ export function NotFound() {
       <p className="mt-6 text-5xl font-extrabold tracking-tight text-brand-600">404</p>
       <h1 className="mt-2 text-xl font-bold">Oops! Page not found</h1>
       <p className="mt-2 max-w-xs text-sm text-muted">The page you are looking for does not exist or has moved.</p>
-      <Link to="/" className={buttonClass("primary", "mt-8 w-full max-w-xs")}>
-        Return to Home
-      </Link>
+      <div className="mt-8 w-full max-w-xs">
+        <Link to="/" className={buttonClass({ block: true })}>
+          Return to Home
+        </Link>
+      </div>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import type { OnboardingIcon, OnboardingSlide } from "~/content/onboarding";
 import { Icon, type IconName } from "./ui/Icon";
-import { buttonClass } from "./ui";
+import { buttonClass } from "./ui/button";
 
 const SLIDE_ICONS: Record<OnboardingIcon, IconName> = { tasks: "tasks", referrals: "referrals", withdraw: "wallet" };
 
@@ -44,12 +44,12 @@ export function Onboarding({ slides, index }: { slides: readonly OnboardingSlide
         </ol>
         {last ? (
           <Form method="post">
-            <button name="intent" value="complete-onboarding" className={buttonClass("primary", "w-full")}>
+            <button name="intent" value="complete-onboarding" className={buttonClass({ block: true })}>
               Get Started
             </button>
           </Form>
         ) : (
-          <Link to={`/?slide=${index + 1}`} replace className={buttonClass("primary", "w-full")}>
+          <Link to={`/?slide=${index + 1}`} replace className={buttonClass({ block: true })}>
             Next
             <Icon name="forward" className="size-5" />
           </Link>

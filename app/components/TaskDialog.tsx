@@ -1,12 +1,17 @@
-import { Form, Link, useNavigation, useSubmit } from "@remix-run/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { Form, Link, useSubmit } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { TASK_COMPLETION_DELAY_MS } from "~/domain/constants";
 import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
 import { TASK_REQUIREMENTS, TASK_TYPE_LABELS, type Task } from "~/domain/tasks";
-import { Icon, Spinner } from "./ui/Icon";
-import { TASK_TYPE_STYLES, TaskIcon } from "./TaskRow";
-import { buttonClass } from "./ui";
+import { authHref } from "~/lib/urls";
 import { useHydrated } from "~/lib/use-hydrated";
+import { useIsPending } from "~/lib/use-is-pending";
+import { FormBanner } from "./forms/FormBanner";
+import { SubmitButton } from "./forms/SubmitButton";
+import { TASK_TYPE_STYLES, TaskIcon } from "./TaskRow";
+import { buttonClass } from "./ui/button";
+import { Icon, Spinner } from "./ui/Icon";
 
 /**
  * Spec §2 task dialog, rendered by the server from `?task=` (works without JavaScript).
@@ -19,15 +24,16 @@ export function TaskDialog({
   closeHref,
   signedIn,
   started,
+  lastResult,
 }: {
   task: Task;
   coinsPerDollar: number;
   closeHref: string;
   signedIn: boolean;
   started: boolean;
+  lastResult?: SubmissionResult<string[]>;
 }) {
-  const navigation = useNavigation();
-  const pendingIntent = navigation.formData?.get("intent");
+  const [form] = useForm({ id: `task-${task.id}`, lastResult });
   return (
     <div className="fixed inset-0 z-30 flex items-end justify-center sm:items-center">
       <Link to={closeHref} replace preventScrollReset aria-label="Close" className="absolute inset-0 bg-black/40" />
@@ -37,7 +43,7 @@ export function TaskDialog({
         className="relative m-0 w-full max-w-md rounded-t-3xl bg-white p-6 text-ink shadow-2xl sm:rounded-3xl"
       >
         <div className="flex items-start gap-3">
-          <TaskIcon type={task.type} size="size-12" />
+          <TaskIcon type={task.type} large />
           <div className="min-w-0">
             <span
               className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ${TASK_TYPE_STYLES[task.type].tint}`}
@@ -77,25 +83,22 @@ export function TaskDialog({
             You have completed this task.
           </p>
         ) : null}
-        <Form method="post" preventScrollReset className="mt-5 grid grid-cols-2 gap-3">
+        <div className="mt-4">
+          <FormBanner id={form.errorId} title="Error" errors={form.errors} />
+        </div>
+        <Form method="post" preventScrollReset {...getFormProps(form)} className="mt-1 grid grid-cols-2 gap-3">
           <input type="hidden" name="taskId" value={task.id} />
-          <Link to={closeHref} replace preventScrollReset className={buttonClass("secondary")}>
+          <Link to={closeHref} replace preventScrollReset className={buttonClass({ tone: "secondary" })}>
             Cancel
           </Link>
           {task.completed ? null : !signedIn ? (
-            <Link
-              to={`/auth?redirectTo=${encodeURIComponent(`/earn?task=${task.id}`)}`}
-              className={buttonClass("primary")}
-            >
+            <Link to={authHref("signin", `/earn?task=${task.id}`)} className={buttonClass()}>
               Sign in
             </Link>
           ) : started ? (
-            <CompleteButton taskId={task.id} pending={pendingIntent === "complete"} />
+            <CompleteButton taskId={task.id} />
           ) : (
-            <button name="intent" value="start" disabled={pendingIntent === "start"} className={buttonClass("primary")}>
-              {pendingIntent === "start" ? <Spinner /> : null}
-              Start Task
-            </button>
+            <SubmitButton intent="start">Start Task</SubmitButton>
           )}
         </Form>
       </dialog>
@@ -103,9 +106,10 @@ export function TaskDialog({
   );
 }
 
-function CompleteButton({ taskId, pending }: { taskId: string; pending: boolean }) {
+function CompleteButton({ taskId }: { taskId: string }) {
   const hydrated = useHydrated();
   const submit = useSubmit();
+  const pending = useIsPending({ intent: "complete" });
   const [secondsLeft, setSecondsLeft] = useState(TASK_COMPLETION_DELAY_MS / 1000);
   useEffect(() => {
     const started = Date.now();
@@ -121,7 +125,7 @@ function CompleteButton({ taskId, pending }: { taskId: string; pending: boolean 
   }, [submit, taskId]);
   const waiting = hydrated && secondsLeft > 0;
   return (
-    <button name="intent" value="complete" disabled={pending || waiting} className={buttonClass("primary")}>
+    <button name="intent" value="complete" disabled={pending || waiting} className={buttonClass()}>
       {pending || waiting ? <Spinner /> : null}
       {pending ? "Completing..." : waiting ? `Wait ${secondsLeft}s` : "Complete Task"}
     </button>

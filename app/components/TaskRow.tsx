@@ -1,8 +1,8 @@
-import { Form, Link } from "@remix-run/react";
+import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { formatCoins } from "~/domain/money";
-import { taskActionLabel, type Task } from "~/domain/tasks";
+import type { Task } from "~/domain/tasks";
 import { Icon } from "./ui/Icon";
-import { buttonClass } from "./ui";
 
 export const TASK_TYPE_STYLES = {
   survey: { icon: "survey", tint: "bg-sky-50 text-sky-600" },
@@ -11,21 +11,19 @@ export const TASK_TYPE_STYLES = {
   game: { icon: "game", tint: "bg-amber-50 text-amber-600" },
 } as const;
 
-export function TaskIcon({ type, size = "size-11" }: { type: Task["type"]; size?: string }) {
+export function TaskIcon({ type, large = false }: { type: Task["type"]; large?: boolean }) {
   const style = TASK_TYPE_STYLES[type];
   return (
-    <span className={`inline-flex ${size} shrink-0 items-center justify-center rounded-xl ${style.tint}`}>
+    <span
+      className={`inline-flex ${large ? "size-12" : "size-11"} shrink-0 items-center justify-center rounded-xl ${style.tint}`}
+    >
       <Icon name={style.icon} className="size-5" />
     </span>
   );
 }
 
-/**
- * One task in a list. On Home the button posts `start-task` (spec §2: an info message, then /earn);
- * on Earn the whole row links to the task's dialog (`?task=`).
- */
-export function TaskRow({ task, href, startAction }: { task: Task; href?: string; startAction?: boolean }) {
-  const body = (
+function TaskSummary({ task }: { task: Task }) {
+  return (
     <>
       <TaskIcon type={task.type} />
       <div className="min-w-0 flex-1">
@@ -41,33 +39,30 @@ export function TaskRow({ task, href, startAction }: { task: Task; href?: string
       </div>
     </>
   );
-  if (href) {
-    return (
-      <Link
-        to={href}
-        preventScrollReset
-        className="flex items-center gap-3 rounded-2xl border border-line bg-white p-3 shadow-sm transition hover:border-brand-200 active:scale-[0.99]"
-      >
-        {body}
-        {task.completed ? (
-          <span className="rounded-full bg-emerald-50 px-2.5 py-1 text-xs font-semibold text-emerald-700">Done</span>
-        ) : (
-          <Icon name="forward" className="size-5 text-muted" />
-        )}
-      </Link>
-    );
-  }
+}
+
+const ROW = "flex items-center gap-3 rounded-2xl border border-line bg-white p-3 shadow-sm";
+
+/** One task in a list, with its own action on the right (Home's Start button). */
+export function TaskRow({ task, children }: { task: Task; children?: ReactNode }) {
   return (
-    <div className="flex items-center gap-3 rounded-2xl border border-line bg-white p-3 shadow-sm">
-      {body}
-      {startAction ? (
-        <Form method="post" className="shrink-0">
-          <input type="hidden" name="taskId" value={task.id} />
-          <button name="intent" value="start-task" className={buttonClass("primary", "h-9 px-4 text-sm")}>
-            {taskActionLabel(task)}
-          </button>
-        </Form>
-      ) : null}
+    <div className={ROW}>
+      <TaskSummary task={task} />
+      {children}
     </div>
+  );
+}
+
+/** One task on Earn: the whole row opens the task's dialog (`?task=`). */
+export function TaskLinkRow({ task, href }: { task: Task; href: string }) {
+  return (
+    <Link to={href} preventScrollReset className={`${ROW} transition hover:border-brand-200 active:scale-[0.99]`}>
+      <TaskSummary task={task} />
+      {task.completed ? (
+        <span className="rounded-full bg-emerald-50 px-2.5 py-1 text-xs font-semibold text-emerald-700">Done</span>
+      ) : (
+        <Icon name="forward" className="size-5 text-muted" />
+      )}
+    </Link>
   );
 }

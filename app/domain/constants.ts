@@ -1,7 +1,6 @@
 // Business constants of spec §9, shared by server and browser.
 export const MIN_PASSWORD_LENGTH = 6;
 export const CHECKIN_DAY_COUNT = 7;
-export const CHECKIN_REWARD_COINS = 10;
 export const TASK_COMPLETION_DELAY_MS = 5000;
 export const QUICK_TASK_COUNT = 2;
 export const DEFAULT_REFERRAL_BONUS_DISPLAY = 9.25;

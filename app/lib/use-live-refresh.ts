@@ -12,6 +12,8 @@ export function useLiveRefresh(enabled: boolean) {
     if (!enabled || typeof EventSource === "undefined") return;
     const source = new EventSource("/api/events");
     source.addEventListener("task-completed", () => revalidate.current());
+    // The server closed this page's stream for a newer page of the same person: stay closed.
+    source.addEventListener("replaced", () => source.close());
     return () => source.close();
   }, [enabled]);
 }

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { HomeScreen } from "~/components/HomeScreen";
 import { Onboarding } from "~/components/Onboarding";
 import { ONBOARDING_SLIDES } from "~/content/onboarding";
@@ -8,7 +8,7 @@ import { useLiveRefresh } from "~/lib/use-live-refresh";
 import { homeAction, loadHome } from "~/server/home.server";
 import { hasSeenOnboarding } from "~/server/http/cookies.server";
 import { assertSameOrigin } from "~/server/http/same-origin.server";
-import { completeOnboarding, loadOnboarding } from "~/server/onboarding.server";
+import { loadOnboarding, onboardingAction } from "~/server/onboarding.server";
 
 // Spec §2 route table: onboarding until it has been seen, then Home.
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -18,16 +18,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);
-  return hasSeenOnboarding(request) ? homeAction(request) : completeOnboarding();
+  return hasSeenOnboarding(request) ? homeAction(request) : onboardingAction(request);
 }
 
 export const handle: ShellHandle = {
   bareScreen: (data) => (data as Awaited<ReturnType<typeof loader>> | undefined)?.view === "onboarding",
 };
 
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/RouteError";
+
 export default function IndexRoute() {
   const data = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
   useLiveRefresh(data.view === "home");
   if (data.view === "onboarding") return <Onboarding slides={ONBOARDING_SLIDES} index={data.onboarding.slide} />;
-  return <HomeScreen data={data.home} />;
+  return <HomeScreen data={data.home} lastResult={lastResult} />;
 }

@@ -1,14 +1,15 @@
+import type { SubmissionResult } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AuthScreen } from "~/components/AuthScreen";
-import { AUTH_MESSAGES, parseAuthTab } from "~/domain/auth";
+import { AUTH_MESSAGES, authFormSchema, parseAuthTab } from "~/domain/auth";
 import { AuthRejection, authenticator, requestPasswordReset } from "~/server/auth/authenticator.server";
 import { getEnv } from "~/server/env.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { isDomainAuthorized } from "~/server/auth/identity.server";
-import { assertSameOrigin } from "~/server/http/same-origin.server";
-import { readFormData } from "~/server/http/forms.server";
+import { assertSameOrigin, requestHost } from "~/server/http/same-origin.server";
+import { parseForm } from "~/server/http/forms.server";
 import { safeRedirectPath } from "~/server/http/redirects.server";
 import { getSessionUser, StaleSignInError, startSession } from "~/server/auth/session.server";
 import { provisionUser } from "~/server/users.server";
@@ -18,11 +19,6 @@ import { BARE_SCREEN } from "~/lib/shell";
 export const meta: MetaFunction = () => pageMeta("Sign in");
 export const handle = BARE_SCREEN;
 
-function requestHostname(request: Request): string {
-  const forwarded = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-  return (forwarded ?? new URL(request.url).host).replace(/:\d+$/, "");
-}
-
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getSessionUser(request)) throw redirect("/");
   const { firebase } = getEnv();
@@ -30,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     tab: parseAuthTab(params.get("tab")),
     redirectTo: safeRedirectPath(params.get("redirectTo")),
-    domainAuthorized: await isDomainAuthorized(requestHostname(request)),
+    domainAuthorized: await isDomainAuthorized(requestHost(request).replace(/:\d+$/, "")),
     // Public web-SDK settings, used only when the person asks for Google sign-in.
     firebaseConfig: {
       apiKey: firebase.apiKey,
@@ -41,14 +37,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
+type AuthReply = { reply: SubmissionResult<string[]>; unauthorizedDomain: boolean };
+
+function refuse(reply: SubmissionResult<string[]>, unauthorizedDomain = false) {
+  return data<AuthReply>({ reply, unauthorizedDomain }, { status: 400 });
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);
-  const formData = await readFormData(request.clone());
-  if (formData.get("intent") === "reset") {
-    const result = await requestPasswordReset(formData);
-    if (!result.ok) {
-      return data({ reply: result.reply, unauthorizedDomain: result.unauthorizedDomain }, { status: 400 });
-    }
+  // The strategy reads the body itself, so this parse works on a copy.
+  const submission = await parseForm(request.clone(), authFormSchema);
+  const hideFields = ["password"];
+  if (submission.status !== "success") return refuse(submission.reply({ hideFields }));
+  if (submission.value.intent === "reset") {
+    const result = await requestPasswordReset(submission.value.email);
+    if (!result.ok)
+      return refuse(
+        submission.reply({ formErrors: [AUTH_MESSAGES.resetFailed], hideFields }),
+        result.unauthorizedDomain,
+      );
     return redirectWithFlash("/auth", { kind: "success", title: AUTH_MESSAGES.resetSent });
   }
   try {
@@ -58,18 +65,14 @@ export async function action({ request }: ActionFunctionArgs) {
     const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
     return await startSession(identity.idToken, { redirectTo, flash: { kind: "success", title } });
   } catch (error) {
-    if (error instanceof AuthRejection) {
-      return data({ reply: error.reply, unauthorizedDomain: error.unauthorizedDomain }, { status: 400 });
-    }
-    if (error instanceof StaleSignInError) {
-      return data(
-        { reply: { status: "error" as const, error: { "": [AUTH_MESSAGES.genericError] } }, unauthorizedDomain: false },
-        { status: 400 },
-      );
-    }
+    if (error instanceof AuthRejection) return refuse(error.reply, error.unauthorizedDomain);
+    if (error instanceof StaleSignInError)
+      return refuse(submission.reply({ formErrors: [AUTH_MESSAGES.genericError], hideFields }));
     throw error;
   }
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/RouteError";
 
 export default function AuthRoute() {
   const { tab, redirectTo, domainAuthorized, firebaseConfig } = useLoaderData<typeof loader>();

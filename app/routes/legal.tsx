@@ -1,6 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
-import { Card, PageHeader } from "~/components/ui";
+import { useLoaderData } from "@remix-run/react";
+import { Card } from "~/components/ui/Card";
+import { LinkTabs } from "~/components/ui/LinkTabs";
+import { PageHeader } from "~/components/ui/PageHeader";
 import { findLegalDocument, LEGAL_DOCUMENTS } from "~/content/legal";
 import { pageMeta } from "~/lib/meta";
 import { BARE_SCREEN } from "~/lib/shell";
@@ -13,28 +15,19 @@ export function loader({ request }: LoaderFunctionArgs) {
   return { tab: findLegalDocument(new URL(request.url).searchParams.get("tab")).id };
 }
 
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/RouteError";
+
 export default function LegalRoute() {
   const { tab } = useLoaderData<typeof loader>();
   const document = findLegalDocument(tab);
   return (
     <div>
       <PageHeader title="Legal & Privacy" />
-      <nav aria-label="Legal documents" className="grid grid-cols-3 rounded-xl bg-gray-100 p-1">
-        {LEGAL_DOCUMENTS.map((item) => (
-          <Link
-            key={item.id}
-            to={`/legal?tab=${item.id}`}
-            replace
-            preventScrollReset
-            aria-current={item.id === document.id ? "page" : undefined}
-            className={`flex h-10 items-center justify-center rounded-lg text-sm font-semibold transition ${
-              item.id === document.id ? "bg-white text-ink shadow-sm" : "text-muted hover:text-ink"
-            }`}
-          >
-            {item.tab}
-          </Link>
-        ))}
-      </nav>
+      <LinkTabs
+        label="Legal documents"
+        items={LEGAL_DOCUMENTS.map((item) => ({ id: item.id, label: item.tab, to: `/legal?tab=${item.id}` }))}
+        current={document.id}
+      />
       <Card className="mt-4">
         <h2 className="text-lg font-bold tracking-tight">{document.title}</h2>
         <p className="mt-1 text-xs text-muted">Last updated {document.updated}</p>

@@ -1,13 +1,24 @@
 import { memoize } from "./cache.server";
 import { getDatabase } from "./db/database.server";
+import { subscribeToChannel } from "./db/live.server";
 
-const RATE_TTL_MS = 5 * 60 * 1000;
-const coinRate = memoize(RATE_TTL_MS, async () => {
+/** The constants the database enforces (app_config), as the UI shows them. */
+export interface AppConfig {
+  coins_per_dollar: number;
+  checkin_coins: number;
+  min_withdrawal: { paypal: number; upi: number; bank: number };
+}
+
+// The database announces every change of app_config (pg_notify('app_config')), which drops this
+// copy at once; the lifetime only matters where the transport cannot listen (supabase-js).
+const CONFIG_TTL_MS = 60 * 1000;
+const config = memoize(CONFIG_TTL_MS, async () => {
   const db = await getDatabase();
-  return (await db.rpc<{ coins_per_dollar: number }>("get_app_config")).coins_per_dollar;
+  return db.rpc<AppConfig>("get_app_config");
 });
+let invalidation: Promise<unknown> | null = null;
 
-/** Coins per dollar, as the database converts them. */
-export function getCoinsPerDollar(): Promise<number> {
-  return coinRate.get();
+export function getAppConfig(): Promise<AppConfig> {
+  invalidation ??= subscribeToChannel("app_config", () => config.clear());
+  return config.get();
 }

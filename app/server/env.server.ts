@@ -51,6 +51,7 @@ const envSchema = z
         .optional(),
     ),
     AUTH_AUTHORIZED_DOMAINS: optionalText,
+    TRUST_PROXY: optionalText.pipe(z.enum(["true", "false", "1", "0"], "must be true or false").optional()),
     LEADERBOARD_REFRESH_SECONDS: optionalText
       .transform((value) => (value === undefined ? 900 : Number(value)))
       .pipe(z.number("must be a number of seconds").int().min(0).max(86_400)),
@@ -121,6 +122,8 @@ const envSchema = z
             postbackSecret: env.OFFER_POSTBACK_SECRET ?? null,
           }
         : null,
+      // Behind a reverse proxy that sets X-Forwarded-Host (its first value is the browser's host).
+      trustProxy: env.TRUST_PROXY === "true" || env.TRUST_PROXY === "1",
       authorizedDomainsOverride: env.AUTH_AUTHORIZED_DOMAINS?.split(",")
         .map((domain) => domain.trim().toLowerCase())
         .filter(Boolean),

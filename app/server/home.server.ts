@@ -1,46 +1,72 @@
-import { redirect } from "@remix-run/node";
+import { discriminatedUnion } from "zod/mini";
+import { checkinFormSchema, timeUntilNextCheckin } from "~/domain/checkin";
 import { QUICK_TASK_COUNT } from "~/domain/constants";
 import { referralBonusOf } from "~/domain/profile";
+import { quickStartFormSchema } from "~/domain/tasks";
 import { requireUser } from "./auth/session.server";
 import { checkIn, getCheckinStatus } from "./checkin.server";
-import { ruleViolationMessage } from "./db/core.server";
+import { getAppConfig } from "./config.server";
 import { redirectWithFlash } from "./http/flash.server";
-import { readFormData } from "./http/forms.server";
+import { parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
 import { getLeaderboard } from "./leaderboard.server";
 import { findTask, listTasksForUser } from "./tasks.server";
 import { getUserSummary, provisionUser } from "./users.server";
 
 const LEADERBOARD_TEASER_SIZE = 3;
 
-/** Spec §2 Home: greeting, balance, tiles, check-in, quick tasks and the leaderboard teaser. */
+/** A part of a page that may fail on its own: its data, or null (logged) so the rest still shows. */
+async function section<T>(name: string, load: Promise<T>): Promise<T | null> {
+  try {
+    return await load;
+  } catch (error) {
+    console.error(`home: ${name} failed to load:`, error instanceof Response ? `HTTP ${error.status}` : error);
+    return null;
+  }
+}
+
+async function loadCheckinCard(userId: string) {
+  const [status, config] = await Promise.all([getCheckinStatus(userId), getAppConfig()]);
+  return {
+    coins: config.checkin_coins,
+    checkedInToday: status.checked_in_today,
+    daysThisWeek: status.recent_dates.length,
+    nextCheckinIn: timeUntilNextCheckin(new Date()),
+  };
+}
+
+/**
+ * Spec §2 Home. The balance is the page (no balance, no Home); the check-in card, the quick
+ * tasks and the leaderboard teaser each load on their own and show their own failure.
+ */
 export async function loadHome(request: Request) {
   const user = await requireUser(request);
   const [summary, checkin, tasks, leaders] = await Promise.all([
     getUserSummary(user.uid).then(
       (found) => found ?? provisionUser({ uid: user.uid, email: user.email, displayName: user.name }),
     ),
-    getCheckinStatus(user.uid),
-    listTasksForUser(user.uid),
-    getLeaderboard(user.uid, LEADERBOARD_TEASER_SIZE),
+    section("check-in", loadCheckinCard(user.uid)),
+    section("tasks", listTasksForUser(user.uid)),
+    section("leaderboard", getLeaderboard(user.uid, LEADERBOARD_TEASER_SIZE)),
   ]);
   return {
     displayName: summary.display_name || "User",
     balance: summary.balance,
     totalEarned: summary.total_earned,
     referralBonus: referralBonusOf(summary.preferences),
-    checkedInToday: checkin.checked_in_today,
-    daysThisWeek: checkin.recent_dates.length,
-    quickTasks: tasks.tasks.filter((task) => !task.completed).slice(0, QUICK_TASK_COUNT),
+    checkin,
+    quickTasks: tasks?.tasks.filter((task) => !task.completed).slice(0, QUICK_TASK_COUNT) ?? null,
     leaders,
   };
 }
 
+const homeFormSchema = discriminatedUnion("intent", [checkinFormSchema, quickStartFormSchema]);
+
 /** Home's forms: the daily check-in and a quick task's Start. */
 export async function homeAction(request: Request) {
-  const form = await readFormData(request);
-  const intent = form.get("intent");
   const user = await requireUser(request);
-  if (intent === "checkin") {
+  const submission = await parseForm(request, homeFormSchema);
+  if (submission.status !== "success") return rejectForm(submission);
+  if (submission.value.intent === "checkin") {
     try {
       const result = await checkIn(user.uid);
       return redirectWithFlash("/", {
@@ -49,28 +75,15 @@ export async function homeAction(request: Request) {
         description: `You earned ${result.coins} coins.`,
       });
     } catch (error) {
-      const rule = ruleViolationMessage(error);
-      if (!rule) console.error("check-in failed:", error);
-      return redirectWithFlash(
-        "/",
-        rule === "Already checked in today!"
-          ? { kind: "info", title: rule }
-          : {
-              kind: "error",
-              title: "Failed to check in. Please try again.",
-              description: rule ?? "Please try again later.",
-            },
-      );
+      return replyWithDbError(submission, error, { fallback: "Please try again later.", context: "check-in" });
     }
   }
-  if (intent === "start-task") {
-    const task = await findTask(String(form.get("taskId") ?? ""));
-    if (!task) return redirectWithFlash("/", { kind: "error", title: "This task is no longer available" });
-    return redirectWithFlash(`/earn?task=${encodeURIComponent(task.id)}`, {
-      kind: "info",
-      title: `Starting "${task.title}"`,
-      description: "Finish the task to collect your coins.",
-    });
-  }
-  return redirect("/");
+  const task = await findTask(submission.value.taskId);
+  if (!task) return rejectForm(submission, { formErrors: ["This task is no longer available"] });
+  // Spec §2: starting a quick task shows an info message and goes to /earn.
+  return redirectWithFlash(`/earn?task=${encodeURIComponent(task.id)}`, {
+    kind: "info",
+    title: `Starting "${task.title}"`,
+    description: "Finish the task to collect your coins.",
+  });
 }

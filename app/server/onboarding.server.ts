@@ -1,7 +1,8 @@
 import { redirect } from "@remix-run/node";
 import { ONBOARDING_SLIDES } from "~/content/onboarding";
-import { parseSlideIndex } from "~/domain/onboarding";
+import { onboardingFormSchema, parseSlideIndex } from "~/domain/onboarding";
 import { seenOnboardingCookie } from "./http/cookies.server";
+import { parseForm, rejectForm } from "./http/forms.server";
 
 /** Spec §2 onboarding: the slide lives in the URL (`?slide=`). */
 export function loadOnboarding(request: Request) {
@@ -9,6 +10,8 @@ export function loadOnboarding(request: Request) {
 }
 
 /** Skip or Get Started: remember that onboarding was seen, then sign in. */
-export function completeOnboarding() {
+export async function onboardingAction(request: Request) {
+  const submission = await parseForm(request, onboardingFormSchema);
+  if (submission.status !== "success") return rejectForm(submission);
   return redirect("/auth", { headers: { "Set-Cookie": seenOnboardingCookie() } });
 }

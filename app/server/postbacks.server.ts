@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { ruleViolationMessage } from "./db/core.server";
+import { z } from "zod";
+import { ruleViolation } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
 
 /**
@@ -27,6 +28,16 @@ export type PostbackResult = { status: number; body: string };
 
 const MAX_COINS = 10_000_000;
 
+const postbackSchema = z.object({
+  user_id: z.string().trim().min(1),
+  transaction_id: z.string().trim().min(1).max(200),
+  amount: z.coerce
+    .number()
+    .int()
+    .refine((coins) => Math.abs(coins) <= MAX_COINS),
+  status: z.string().default("completed"),
+});
+
 /** Validates and records a signed postback; the answer is the plain text providers expect. */
 export async function handlePostback(
   provider: string,
@@ -39,19 +50,9 @@ export async function handlePostback(
     );
     return { status: 403, body: "Invalid signature" };
   }
-  const userId = params.get("user_id")?.trim() ?? "";
-  const transactionId = params.get("transaction_id")?.trim() ?? "";
-  const amount = Number(params.get("amount"));
-  const status = params.get("status") ?? "completed";
-  if (
-    !userId ||
-    !transactionId ||
-    transactionId.length > 200 ||
-    !Number.isInteger(amount) ||
-    Math.abs(amount) > MAX_COINS
-  ) {
-    return { status: 400, body: "Invalid postback" };
-  }
+  const parsed = postbackSchema.safeParse(Object.fromEntries(params));
+  if (!parsed.success) return { status: 400, body: "Invalid postback" };
+  const { user_id: userId, transaction_id: transactionId, amount, status } = parsed.data;
   if (status !== "completed" && status !== "reversed") return { status: 400, body: "Invalid status" };
   const reversal = status === "reversed" || amount < 0;
   const db = await getDatabase();
@@ -65,8 +66,7 @@ export async function handlePostback(
       p_description: reversal ? `Offer reversed by ${provider}` : `Offer completed via ${provider}`,
     });
   } catch (error) {
-    const rule = ruleViolationMessage(error);
-    if (rule === "Account not found") return { status: 400, body: "Unknown user" };
+    if (ruleViolation(error)?.rule === "account_not_found") return { status: 400, body: "Unknown user" };
     throw error;
   }
   // A repeat is answered like the first, so the provider stops retrying.

@@ -21,16 +21,20 @@ describe("earning over plain HTTP", () => {
     expect(body).toContain("View Leaderboard");
   });
 
-  it("checks in once: 10 coins, then Checked In Today, and a second post says Already checked in today!", async () => {
+  it("checks in once: 10 coins, then Checked In Today, and a second post is refused with Already checked in today! in the card", async () => {
     const { client } = await signedInClient();
     const first = await landing(client, await client.post("/?index", { intent: "checkin" }));
     expect(first.html).toContain("Checked in!");
     expect(first.html).toContain("You earned 10 coins.");
     expect(first.html).toContain("$0.10");
     expect(first.html).toMatch(/<button[^>]*disabled=""[^>]*>Checked In Today<\/button>/);
-    const second = await landing(client, await client.post("/?index", { intent: "checkin" }));
-    expect(second.html).toContain("Already checked in today!");
-    expect(second.html).toContain("$0.10");
+    expect(first.html).toMatch(/Next check-in in <!-- -->\d+ (h|min)/);
+    const second = await client.post("/?index", { intent: "checkin" });
+    expect(second.status).toBe(400);
+    const body = await second.text();
+    expect(body).toContain("Failed to check in. Please try again.");
+    expect(body).toContain("Already checked in today!");
+    expect(body).toContain("$0.10");
   });
 
   it("refuses a check-in without a session", async () => {
@@ -50,8 +54,9 @@ describe("earning over plain HTTP", () => {
     expect(location).toBe("/earn?task=task-001");
     expect(body).toContain(html(`Starting "${FALLBACK_TASKS[0]!.title}"`));
     expect(body).toContain("<dialog");
-    const unknown = await landing(client, await client.post("/?index", { intent: "start-task", taskId: "task-999" }));
-    expect(unknown.html).toContain("This task is no longer available");
+    const unknown = await client.post("/?index", { intent: "start-task", taskId: "task-999" });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.text()).toContain("This task is no longer available");
   });
 
   it("searches and filters tasks through the URL, with the earning potential of what is listed", async () => {
@@ -99,11 +104,11 @@ describe("earning over plain HTTP", () => {
     const { client } = await signedInClient();
     const started = await client.post("/earn?task=task-004", { intent: "start", taskId: "task-004" });
     expect(started.headers.get("location")).toBe("/earn?task=task-004&started=1");
-    const tooEarly = await landing(
-      client,
-      await client.post("/earn?task=task-004&started=1", { intent: "complete", taskId: "task-004" }),
-    );
-    expect(tooEarly.html).toContain("Task is not finished yet");
+    const tooEarly = await client.post("/earn?task=task-004&started=1", { intent: "complete", taskId: "task-004" });
+    expect(tooEarly.status).toBe(400);
+    const tooEarlyBody = await tooEarly.text();
+    expect(tooEarlyBody).toContain("Task is not finished yet");
+    expect(tooEarlyBody).toContain("<dialog");
     await new Promise((resolve) => setTimeout(resolve, 5_200));
     // A reward field in the form is ignored: the server decides.
     const done = await landing(
@@ -125,11 +130,12 @@ describe("earning over plain HTTP", () => {
 
   it("refuses a task the server does not list", async () => {
     const { client } = await signedInClient();
-    const { html: body } = await landing(
-      client,
-      await client.post("/earn", { intent: "start", taskId: "made-up-task" }),
-    );
-    expect(body).toContain("This task is no longer available");
+    const response = await client.post("/earn", { intent: "start", taskId: "made-up-task" });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("This task is no longer available");
+    const malformed = await client.post("/earn", { intent: "start", taskId: "../../etc/passwd" });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.text()).toContain("This task is no longer available");
   });
 
   it("shows the leaderboard of this month with the signed-in user's row marked", async () => {

@@ -27,9 +27,10 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
   let dataDir: string;
   let user: { client: HttpClient; uid: string };
 
-  async function balance(client: HttpClient) {
+  /** The balance Home shows, in cents (each test compares with its own starting point). */
+  async function balanceCents(client: HttpClient) {
     const { html } = await client.visit("/");
-    return html.match(/data-testid="balance"[^>]*>([^<]+)</)![1];
+    return Math.round(Number(html.match(/data-testid="balance"[^>]*>\$([^<]+)</)![1]!.replace(/,/g, "")) * 100);
   }
 
   beforeAll(async () => {
@@ -76,6 +77,7 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
   });
 
   it("completes through POST /api/acme/complete with the server's reward and the session's user", async () => {
+    const before = await balanceCents(user.client);
     const notStarted = await user.client.post("/api/acme/complete", { taskId: "acme-1" });
     expect(notStarted.status).toBe(400);
     expect(await notStarted.json()).toEqual({ success: false, error: "Task was not started" });
@@ -89,13 +91,13 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
     expect(await response.json()).toEqual({ success: true, reward: 300 });
     const again = await user.client.post("/api/acme/complete", { taskId: "acme-2" });
     expect(await again.json()).toEqual({ success: true, reward: 0 });
-    expect(await balance(user.client)).toBe("$3.00");
+    expect(await balanceCents(user.client)).toBe(before + 300);
     const unknown = await user.client.post("/api/acme/complete", { taskId: "task-001" });
     expect(unknown.status).toBe(404);
   });
 
   it("credits a signed postback once, refuses a bad signature, and reverses within the balance", async () => {
-    const before = await balance(user.client);
+    const before = await balanceCents(user.client);
     const params = { user_id: user.uid, transaction_id: `tx-${Date.now()}`, amount: "250" };
     const get = (query: string) => fetch(new URL(`/api/acme/postback?${query}`, app.url));
 
@@ -104,7 +106,7 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
     expect(await forged.text()).toBe("Invalid signature");
     const unsigned = await get(new URLSearchParams(params).toString());
     expect(unsigned.status).toBe(403);
-    expect(await balance(user.client)).toBe(before);
+    expect(await balanceCents(user.client)).toBe(before);
 
     const first = await get(signedQuery(params));
     expect(first.status).toBe(200);
@@ -112,7 +114,7 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
     expect(await first.text()).toBe("OK");
     const repeat = await get(signedQuery(params));
     expect(await repeat.text()).toBe("OK");
-    expect(await balance(user.client)).toBe("$5.50");
+    expect(await balanceCents(user.client)).toBe(before + 250);
 
     const reversal = await fetch(new URL("/api/acme/postback", app.url), {
       method: "POST",
@@ -120,7 +122,7 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
       body: signedQuery({ ...params, status: "reversed" }),
     });
     expect(await reversal.text()).toBe("OK");
-    expect(await balance(user.client)).toBe("$3.00");
+    expect(await balanceCents(user.client)).toBe(before);
   });
 
   it("treats a negative amount as a reversal of that transaction", async () => {
@@ -132,13 +134,15 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
           app.url,
         ),
       );
+    const before = await balanceCents(user.client);
     expect(await (await get("100")).text()).toBe("OK");
-    expect(await balance(user.client)).toBe("$4.00");
+    expect(await balanceCents(user.client)).toBe(before + 100);
     expect(await (await get("-100")).text()).toBe("OK");
-    expect(await balance(user.client)).toBe("$3.00");
+    expect(await balanceCents(user.client)).toBe(before);
   });
 
   it("answers bad postbacks with a plain-text error and changes nothing", async () => {
+    const before = await balanceCents(user.client);
     const get = (params: Record<string, string>) =>
       fetch(new URL(`/api/acme/postback?${signedQuery(params)}`, app.url));
     const unknownUser = await get({ user_id: "nobody-here", transaction_id: "tx-x", amount: "10" });
@@ -147,7 +151,7 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
     expect([badAmount.status, await badAmount.text()]).toEqual([400, "Invalid postback"]);
     const badStatus = await get({ user_id: user.uid, transaction_id: "tx-z", amount: "10", status: "maybe" });
     expect([badStatus.status, await badStatus.text()]).toEqual([400, "Invalid status"]);
-    expect(await balance(user.client)).toBe("$3.00");
+    expect(await balanceCents(user.client)).toBe(before);
   });
 
   it("shows the Home quick tasks from the provider", async () => {

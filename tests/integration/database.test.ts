@@ -19,6 +19,7 @@ const TABLES = [
   "monthly_earnings",
   "task_starts",
   "provider_postbacks",
+  "rate_limit_windows",
 ];
 
 let userCounter = 0;

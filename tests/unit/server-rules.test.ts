@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildRpcCall, DbError, toDbError } from "~/server/db/core.server";
 import { parseEnv } from "~/server/env.server";
-import { assertSameOrigin, CROSS_SITE_MESSAGE } from "~/server/http/same-origin.server";
+import { assertSameOrigin, CROSS_SITE_MESSAGE, requestHost } from "~/server/http/same-origin.server";
 import { safeRedirectPath } from "~/server/http/redirects.server";
 
 describe("environment validation", () => {
@@ -111,6 +111,23 @@ describe("same-origin guard", () => {
     } catch (error) {
       expect(error).toMatchObject({ init: { status: 403 }, data: { message: CROSS_SITE_MESSAGE } });
     }
+  });
+
+  it("behind a trusted proxy (TRUST_PROXY) compares the Origin with the first X-Forwarded-Host value", () => {
+    const proxied = (origin: string) =>
+      post({ origin, "x-forwarded-host": "app.example, edge.internal", host: "10.0.0.5:3000" });
+    expect(() => assertSameOrigin(proxied("https://app.example"), true)).not.toThrow();
+    expect(() => assertSameOrigin(proxied("https://edge.internal"), true)).toThrow();
+    expect(requestHost(proxied("https://app.example"), true)).toBe("app.example");
+  });
+
+  it("without TRUST_PROXY ignores X-Forwarded-Host, which anyone can send, and compares with Host", () => {
+    const forged = post({ origin: "https://evil.example", "x-forwarded-host": "evil.example" });
+    expect(() => assertSameOrigin(forged, false)).toThrow();
+    expect(requestHost(forged, false)).toBe("localhost:3000");
+    expect(() =>
+      assertSameOrigin(post({ origin: "http://localhost:3000", "x-forwarded-host": "x" }), false),
+    ).not.toThrow();
   });
 
   it("only redirects to local paths", () => {

@@ -88,24 +88,17 @@ export const authenticator = new Authenticator<VerifiedIdentity>().use(
   "firebase-form",
 );
 
-/** Spec §5 forgot-password: validates, asks the provider to send the email. */
-export async function requestPasswordReset(formData: FormData) {
-  const submission = parseWithZod(formData, { schema: authFormSchema });
-  if (submission.status !== "success" || submission.value.intent !== "reset") {
-    return { ok: false as const, reply: submission.reply({ hideFields: ["password"] }), unauthorizedDomain: false };
-  }
+/** Spec §5 forgot-password: asks the provider to send the email to the (validated, trimmed) address. */
+export async function requestPasswordReset(
+  email: string,
+): Promise<{ ok: true } | { ok: false; unauthorizedDomain: boolean }> {
   try {
-    await sendPasswordResetEmail(submission.value.email);
+    await sendPasswordResetEmail(email);
   } catch (error) {
     if (!(error instanceof IdentityError)) throw error;
     // Answering "sent" for unknown addresses keeps registered emails private.
-    if (error.code !== "EMAIL_NOT_FOUND") {
-      return {
-        ok: false as const,
-        reply: submission.reply({ formErrors: [AUTH_MESSAGES.resetFailed], hideFields: ["password"] }),
-        unauthorizedDomain: isUnauthorizedDomainError(error.code),
-      };
-    }
+    if (error.code !== "EMAIL_NOT_FOUND")
+      return { ok: false, unauthorizedDomain: isUnauthorizedDomainError(error.code) };
   }
-  return { ok: true as const, reply: submission.reply({ hideFields: ["password"] }), unauthorizedDomain: false };
+  return { ok: true };
 }

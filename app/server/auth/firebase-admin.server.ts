@@ -18,3 +18,9 @@ export function getAdminAuth(): Auth {
     );
   return getAuth(app);
 }
+
+/** Firebase could not be reached (network, outage), as opposed to refusing a token. */
+export function isFirebaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (code.startsWith("app/") || code === "auth/internal-error");
+}

@@ -1,7 +1,9 @@
 import { createCookie, redirect } from "@remix-run/node";
 import { MAX_ID_TOKEN_AGE_SECONDS, SESSION_MAX_AGE_SECONDS } from "~/domain/constants";
 import { getEnv } from "../env.server";
-import { getAdminAuth } from "./firebase-admin.server";
+import { serviceUnavailable } from "../http/responses.server";
+import { getAdminAuth, isFirebaseUnavailable } from "./firebase-admin.server";
+import { seenOnboardingCookie } from "../http/cookies.server";
 import { setFlash, type Flash } from "../http/flash.server";
 
 /** The signed-in person, as the verified Firebase session cookie says. */
@@ -58,11 +60,13 @@ async function verifySession(token: string): Promise<SessionUser | null> {
       name: typeof claims.name === "string" ? claims.name : null,
     };
   } catch (error) {
-    const code = (error as { code?: string }).code ?? "";
-    // An invalid, expired or revoked cookie means "signed out"; anything else (the provider
-    // unreachable) must not silently sign people out, so it surfaces as an error.
-    if (code.startsWith("auth/")) return null;
-    throw error;
+    // Firebase unreachable must not silently sign people out: the page answers 503 instead.
+    // Any other refusal (invalid, expired, revoked, disabled) means "signed out".
+    if (isFirebaseUnavailable(error)) {
+      console.error("session check: Firebase unavailable:", (error as Error).message);
+      throw serviceUnavailable();
+    }
+    return null;
   }
 }
 
@@ -97,6 +101,8 @@ export async function startSession(idToken: string, options: { redirectTo: strin
   const headers = new Headers();
   headers.append("Set-Cookie", await sessionCookie().serialize(value, { maxAge: SESSION_MAX_AGE_SECONDS }));
   headers.append("Set-Cookie", await setFlash(options.flash));
+  // Whoever signs in (from a shared link to /auth, say) has no need for the onboarding slides.
+  headers.append("Set-Cookie", seenOnboardingCookie());
   return redirect(options.redirectTo, { headers });
 }
 

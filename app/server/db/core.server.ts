@@ -1,3 +1,5 @@
+import { isRuleKey, ruleMessage, type RuleKey } from "~/domain/rules";
+
 /**
  * The one way the server reaches the database. Every operation is a SQL function in
  * supabase/migrations, so the three transports share one implementation of every rule.
@@ -28,10 +30,29 @@ export class DbError extends Error {
   ) {
     super(message);
   }
+
+  /** The database could not be reached (down, restarting, out of connections), as opposed to refusing. */
+  get unavailable(): boolean {
+    return UNAVAILABLE_CODE.test(this.code) || UNAVAILABLE_MESSAGE.test(this.message);
+  }
 }
 
-/** SQLSTATE of `raise exception` without an explicit code: a rule of ours was broken. */
-export const RULE_VIOLATION = "P0001";
+// SQLSTATE class 08 (connection), 57P01-03 (shutting down, cannot connect now), 53300 (too many
+// connections), PostgREST's PGRST000-003 (cannot reach its database), and Node's socket errors.
+const UNAVAILABLE_CODE =
+  /^(08|57P0[1-3]|53300|PGRST00[0-3]|ECONN|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN|UNAVAILABLE)/;
+// Failures that drivers report without a code.
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|fetch failed|PGlite is closed|connection error/i;
+
+/** SQLSTATE of `raise exception`: a rule of ours was broken; its HINT names the rule. */
+const RULE_VIOLATION = "P0001";
+
+/** The broken rule behind a refusal (see app/domain/rules.ts), or null for any other failure. */
+export function ruleViolation(error: unknown): { rule: RuleKey; message: string } | null {
+  if (!(error instanceof DbError) || error.code !== RULE_VIOLATION || !isRuleKey(error.hint)) return null;
+  return { rule: error.hint, message: ruleMessage(error.hint, error.details) };
+}
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
@@ -53,14 +74,10 @@ export function buildRpcCall(fn: string, args: Record<string, unknown> = {}) {
 
 /** Turns a driver error (pg, PGlite) into a DbError; anything else is rethrown as it is. */
 export function toDbError(error: unknown): unknown {
-  if (error && typeof error === "object" && "code" in error && typeof error.code === "string") {
-    const e = error as { message?: string; code: string; detail?: string; hint?: string };
-    return new DbError(e.message ?? "Database error", e.code, e.detail ?? null, e.hint ?? null);
-  }
+  if (error instanceof DbError || typeof error !== "object" || error === null) return error;
+  const e = error as { message?: unknown; code?: unknown; detail?: string; hint?: string };
+  const message = typeof e.message === "string" ? e.message : "Database error";
+  if (typeof e.code === "string") return new DbError(message, e.code, e.detail ?? null, e.hint ?? null);
+  if (UNAVAILABLE_MESSAGE.test(message)) return new DbError(message, "UNAVAILABLE");
   return error;
-}
-
-/** The text of a rule our SQL functions enforce (SQLSTATE P0001, spec wording), or null for any other failure. */
-export function ruleViolationMessage(error: unknown): string | null {
-  return error instanceof DbError && error.code === RULE_VIOLATION ? error.message : null;
 }

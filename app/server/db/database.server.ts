@@ -1,6 +1,6 @@
-import type { Env } from "../env.server";
-import { getEnv } from "../env.server";
-import type { Database } from "./core.server";
+import { getEnv, type Env } from "../env.server";
+import { serviceUnavailable } from "../http/responses.server";
+import { DbError, type Database } from "./core.server";
 
 export async function openDatabase(env: Env): Promise<Database> {
   const config = env.database;
@@ -20,16 +20,41 @@ export async function openDatabase(env: Env): Promise<Database> {
   }
 }
 
+function isUnavailable(error: unknown): error is DbError {
+  return error instanceof DbError && error.unavailable;
+}
+
+/** Requests meet an unreachable database as a 503 page, not a 500; rule violations pass as they are. */
+function answeringUnavailable(db: Database): Database {
+  return {
+    ...db,
+    async rpc<T>(fn: string, args?: Record<string, unknown>) {
+      try {
+        return await db.rpc<T>(fn, args);
+      } catch (error) {
+        if (!isUnavailable(error)) throw error;
+        console.error(`database unavailable (${fn}):`, error.message);
+        throw serviceUnavailable();
+      }
+    },
+  };
+}
+
 // Kept on globalThis so that `remix dev` rebuilds reuse one instance (PGlite holds ~800 MB).
 const globalStore = globalThis as typeof globalThis & { __appDatabase?: Promise<Database> };
 
-/** The process-wide database, opened (and migrated) on first use. */
+/**
+ * The process-wide database, opened (and migrated) on first use. A failed open is forgotten,
+ * so the next request tries again: the app recovers by itself when the database is back.
+ */
 export function getDatabase(): Promise<Database> {
-  if (!globalStore.__appDatabase) {
-    globalStore.__appDatabase = openDatabase(getEnv()).catch((error: unknown) => {
+  globalStore.__appDatabase ??= openDatabase(getEnv())
+    .then(answeringUnavailable)
+    .catch((error: unknown) => {
       globalStore.__appDatabase = undefined;
-      throw error;
+      if (!isUnavailable(error)) throw error;
+      console.error("database unavailable:", error.message);
+      throw serviceUnavailable();
     });
-  }
   return globalStore.__appDatabase;
 }

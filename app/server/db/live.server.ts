@@ -1,59 +1,105 @@
 import { getDatabase } from "./database.server";
 
 /**
- * Live refresh (spec §4): the database announces each completed_tasks insert with
- * pg_notify('completed_tasks', user_id); this process listens once and tells that user's open pages.
+ * Notifications from the database (pg_notify), listened to once per process and channel:
+ * `completed_tasks` (payload: the user id; spec §4 live refresh of open Home and Earn pages) and
+ * `app_config` (the constants changed; cached copies are dropped).
  */
-const CHANNEL = "completed_tasks";
 const RETRY_MS = 5_000;
 
-type Notify = () => void;
+type Handler = (payload: string) => void;
 
-interface LiveState {
-  subscribers: Map<string, Set<Notify>>;
+interface Channel {
+  handlers: Set<Handler>;
   listening: Promise<boolean> | null;
 }
 
-// On globalThis so that `remix dev` rebuilds keep one listener.
-const store = globalThis as typeof globalThis & { __liveState?: LiveState };
-const state: LiveState = (store.__liveState ??= { subscribers: new Map(), listening: null });
+// On globalThis so that `remix dev` rebuilds keep one listener per channel.
+const store = globalThis as typeof globalThis & { __liveChannels?: Map<string, Channel> };
+const channels: Map<string, Channel> = (store.__liveChannels ??= new Map());
 
-function ensureListening(): Promise<boolean> {
-  state.listening ??= (async () => {
+function ensureListening(name: string, channel: Channel): Promise<boolean> {
+  channel.listening ??= (async () => {
     const db = await getDatabase();
     if (!db.listen) return false;
     await db.listen(
-      CHANNEL,
-      (userId) => state.subscribers.get(userId)?.forEach((notify) => notify()),
+      name,
+      (payload) => channel.handlers.forEach((handler) => handler(payload)),
       () => {
         // The connection dropped: listen again shortly (pages keep their EventSource open).
-        state.listening = null;
-        setTimeout(() => void ensureListening(), RETRY_MS);
+        channel.listening = null;
+        setTimeout(() => void ensureListening(name, channel), RETRY_MS);
       },
     );
     return true;
   })().catch((error: unknown) => {
-    console.error("live refresh: cannot listen:", error);
-    setTimeout(() => (state.listening = null), RETRY_MS);
+    console.error(
+      `live refresh: cannot listen on ${name}:`,
+      error instanceof Response ? `HTTP ${error.status}` : error,
+    );
+    setTimeout(() => (channel.listening = null), RETRY_MS);
     return false;
   });
-  return state.listening;
+  return channel.listening;
 }
+
+/**
+ * Calls `handler` with the payload of every `pg_notify(name, payload)`. `live` is false where the
+ * transport cannot listen (supabase-js) or the database cannot be reached now.
+ */
+export async function subscribeToChannel(
+  name: string,
+  handler: Handler,
+): Promise<{ live: boolean; unsubscribe: () => void }> {
+  const channel = channelNamed(name);
+  channel.handlers.add(handler);
+  return { live: await ensureListening(name, channel), unsubscribe: () => channel.handlers.delete(handler) };
+}
+
+function channelNamed(name: string): Channel {
+  let channel = channels.get(name);
+  if (!channel) channels.set(name, (channel = { handlers: new Set(), listening: null }));
+  return channel;
+}
+
+type Notify = () => void;
+
+// Completions are fanned out per user, so a notification costs the same however many pages are open.
+const storeCompletions = globalThis as typeof globalThis & {
+  __completionSubscribers?: Map<string, Set<Notify>>;
+  __completionDispatch?: Handler;
+};
+const completionSubscribers: Map<string, Set<Notify>> = (storeCompletions.__completionSubscribers ??= new Map());
+const completions = channelNamed("completed_tasks");
+// One dispatcher, kept across `remix dev` rebuilds (adding the same function twice is a no-op).
+completions.handlers.add(
+  (storeCompletions.__completionDispatch ??= (userId) =>
+    completionSubscribers.get(userId)?.forEach((notify) => notify())),
+);
 
 /** Calls `notify` whenever one of the user's tasks is recorded as completed; returns an unsubscribe. */
 export async function subscribeToCompletions(
   userId: string,
   notify: Notify,
 ): Promise<{ live: boolean; unsubscribe: () => void }> {
-  const live = await ensureListening();
-  let set = state.subscribers.get(userId);
-  if (!set) state.subscribers.set(userId, (set = new Set()));
+  // Tried again on every subscription while the database cannot listen.
+  const live = await ensureListening("completed_tasks", completions);
+  let set = completionSubscribers.get(userId);
+  if (!set) completionSubscribers.set(userId, (set = new Set()));
   set.add(notify);
+  const subscribed = set;
   return {
     live,
     unsubscribe: () => {
-      set.delete(notify);
-      if (set.size === 0) state.subscribers.delete(userId);
+      subscribed.delete(notify);
+      if (subscribed.size === 0) completionSubscribers.delete(userId);
     },
   };
+}
+
+/** Read-only, for tests and diagnostics: how many completion subscriptions are open, across all users. */
+export function liveSubscriberCount(): number {
+  let count = 0;
+  for (const set of completionSubscribers.values()) count += set.size;
+  return count;
 }

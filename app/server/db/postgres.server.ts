@@ -4,7 +4,13 @@ import { applyMigrations, readMigrations } from "./migrations.server";
 
 /** Any Postgres server: a pool, migrations under an advisory lock so many instances can start at once. */
 export async function openPostgresDatabase(url: string, migrationsDir: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000 });
+  // A database that does not answer within 5 s fails the request (503) instead of hanging it.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 5_000,
+  });
   // An idle client losing its connection must not crash the process.
   pool.on("error", (error) => console.error("postgres pool error:", error.message));
   try {

@@ -1,0 +1,31 @@
+import { Link } from "@remix-run/react";
+
+/** A segmented control whose tabs are links (`?tab=`), so the server renders the chosen one. */
+export function LinkTabs({
+  label,
+  items,
+  current,
+}: {
+  label: string;
+  items: readonly { id: string; label: string; to: string }[];
+  current: string;
+}) {
+  return (
+    <nav aria-label={label} className="grid auto-cols-fr grid-flow-col rounded-xl bg-gray-100 p-1">
+      {items.map((item) => (
+        <Link
+          key={item.id}
+          to={item.to}
+          replace
+          preventScrollReset
+          aria-current={item.id === current ? "page" : undefined}
+          className={`flex h-10 items-center justify-center rounded-lg text-sm font-semibold transition ${
+            item.id === current ? "bg-white text-ink shadow-sm" : "text-muted hover:text-ink"
+          }`}
+        >
+          {item.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}

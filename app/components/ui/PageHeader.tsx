@@ -1,0 +1,20 @@
+import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { Icon } from "./Icon";
+
+/** Top bar of an inner screen: a back link and a title. */
+export function PageHeader({ title, backTo = "/", action }: { title: string; backTo?: string; action?: ReactNode }) {
+  return (
+    <header className="flex items-center gap-2 pb-4">
+      <Link
+        to={backTo}
+        aria-label="Back"
+        className="-ml-2 inline-flex size-10 items-center justify-center rounded-full text-ink hover:bg-black/5 active:bg-black/10"
+      >
+        <Icon name="back" className="size-6" />
+      </Link>
+      <h1 className="min-w-0 flex-1 truncate text-xl font-bold tracking-tight">{title}</h1>
+      {action}
+    </header>
+  );
+}

@@ -1,0 +1,43 @@
+// The rules the database enforces, by the stable identifier each `raise exception` carries in
+// its HINT (supabase/migrations), and what a person is told when one is broken. This is the
+// only place that turns a broken rule into words; nothing reads the database's message text.
+
+const RULE_MESSAGES = {
+  // Spec §5 and §8, word for word.
+  already_checked_in: "Already checked in today!",
+  invalid_amount: "Please enter a valid amount",
+  amount_exceeds_balance: "Amount exceeds your available balance",
+  below_minimum: (minimum: string) => `Minimum withdrawal amount is $${minimum}`,
+  paypal_email_required: "Please enter your PayPal email",
+  upi_id_required: "Please enter your UPI ID",
+  bank_details_required: "Please enter your bank account details",
+  // Rules the spec does not word.
+  unsupported_payment_method: "Please choose a payment method",
+  task_not_started: "Task was not started",
+  task_not_finished: "Task is not finished yet",
+  account_not_found: "Account not found",
+  // Rules only the server or an operator can break: a person sees the caller's generic text.
+  invalid_reward: "Invalid reward",
+  invalid_coins: "Coins must be a positive whole number",
+  user_id_required: "User id is required",
+  referral_codes_exhausted: "Could not generate a unique referral code",
+  invalid_settlement_status: "Invalid status",
+  withdrawal_not_found: "Withdrawal not found",
+  withdrawal_not_pending: "Withdrawal is not pending",
+  ledger_append_only: "The transaction history cannot be changed",
+  invalid_rate_limit: "Invalid rate limit",
+} satisfies Record<string, string | ((detail: string) => string)>;
+
+export type RuleKey = keyof typeof RULE_MESSAGES;
+
+export const RULE_KEYS = Object.keys(RULE_MESSAGES) as RuleKey[];
+
+export function isRuleKey(value: unknown): value is RuleKey {
+  return typeof value === "string" && Object.hasOwn(RULE_MESSAGES, value);
+}
+
+/** The words for a broken rule; `detail` carries the value a message needs (a minimum amount). */
+export function ruleMessage(rule: RuleKey, detail?: string | null): string {
+  const message = RULE_MESSAGES[rule];
+  return typeof message === "function" ? message(detail ?? "") : message;
+}

@@ -1,0 +1,85 @@
+import { redirect } from "@remix-run/node";
+import { earningPotential, filterTasks, parseTaskFilter, taskFormSchema } from "~/domain/tasks";
+import { earnHref } from "~/lib/urls";
+import { getSessionUser } from "./auth/session.server";
+import { getAppConfig } from "./config.server";
+import { redirectWithFlash } from "./http/flash.server";
+import { parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
+import { listTasks } from "./offers.server";
+import { completeTask, findTask, listTasksForUser, startTask } from "./tasks.server";
+
+/** What /earn shows, from its URL: search, filter chip, the open task dialog and whether it was started. */
+function readView(url: URL) {
+  return {
+    q: (url.searchParams.get("q") ?? "").slice(0, 100),
+    type: parseTaskFilter(url.searchParams.get("type")),
+    taskId: url.searchParams.get("task"),
+    started: url.searchParams.get("started") === "1",
+  };
+}
+
+/** Spec §2 Earn Rewards; the task list may fail on its own ("Failed to load tasks"). */
+export async function loadEarn(request: Request) {
+  const view = readView(new URL(request.url));
+  const user = await getSessionUser(request);
+  const [list, config] = await Promise.all([
+    (user ? listTasksForUser(user.uid) : listTasks()).catch((error: unknown) => {
+      if (error instanceof Response) throw error;
+      console.error("tasks failed to load:", error);
+      return null;
+    }),
+    getAppConfig(),
+  ]);
+  const tasks = list ? filterTasks(list.tasks, view.q, view.type) : [];
+  const dialogTask = list?.tasks.find((task) => task.id === view.taskId) ?? null;
+  return {
+    q: view.q,
+    type: view.type,
+    started: view.started && dialogTask !== null && !dialogTask.completed,
+    signedIn: user !== null,
+    failed: list === null,
+    tasks,
+    potential: earningPotential(tasks),
+    coinsPerDollar: config.coins_per_dollar,
+    dialogTask,
+  };
+}
+
+/** The task dialog: Start Task (the server notes the time), then Complete Task five seconds later. */
+export async function earnAction(request: Request) {
+  const view = readView(new URL(request.url));
+  const back = earnHref({ q: view.q, type: view.type });
+  const user = await getSessionUser(request);
+  const submission = await parseForm(request, taskFormSchema);
+  if (!user) {
+    return redirectWithFlash(earnHref({ ...view, task: view.taskId ?? undefined }), {
+      kind: "error",
+      title: "Authentication required",
+      description: "Please sign in to complete this task",
+    });
+  }
+  if (submission.status !== "success") return rejectForm(submission);
+  const task = await findTask(submission.value.taskId);
+  if (!task) return rejectForm(submission, { formErrors: ["This task is no longer available"] });
+
+  if (submission.value.intent === "start") {
+    const started = await startTask(user.uid, task);
+    if (started.already_completed) {
+      return redirectWithFlash(back, { kind: "info", title: "You have already completed this task" });
+    }
+    return redirect(earnHref({ q: view.q, type: view.type, task: task.id, started: true }));
+  }
+  try {
+    const result = await completeTask(user.uid, task.id);
+    return redirectWithFlash(back, {
+      kind: "success",
+      title: "Task Completed",
+      description: `You earned ${result.reward} coins.`,
+    });
+  } catch (error) {
+    return replyWithDbError(submission, error, {
+      fallback: "Failed to complete the task. Please try again.",
+      context: "task completion",
+    });
+  }
+}

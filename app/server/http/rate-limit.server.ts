@@ -1,0 +1,58 @@
+import { createHash } from "node:crypto";
+import { getDatabase } from "../db/database.server";
+
+/**
+ * The app's one rate limiter. Counts live in the database (public.hit_rate_limit in
+ * supabase/migrations/20261122020000_rate_limits.sql), so every app instance shares them.
+ * Refused attempts are not counted: a client hammering a limit does not extend its own wait.
+ */
+export type RateLimitRule = { name: string; limit: number; windowSeconds: number; sliding?: boolean };
+
+export type RateLimitResult = { allowed: boolean; remaining: number; retryAfterSeconds: number };
+
+const HOUR = 3600;
+
+/** Named rules; callers pass their subject (user id, normalised e-mail, provider) as the key. */
+export const RATE_LIMITS = {
+  // Per user: a few withdrawal requests an hour; sliding so a burst at a window edge cannot double it.
+  withdrawal: { name: "withdrawal", limit: 5, windowSeconds: HOUR, sliding: true },
+  // Per user: feedback is free text that someone reads; a handful an hour is plenty.
+  feedback: { name: "feedback", limit: 5, windowSeconds: HOUR, sliding: true },
+  // Per e-mail address: slows password guessing against one account.
+  signIn: { name: "sign-in", limit: 10, windowSeconds: 15 * 60, sliding: true },
+  // Per client address: stops scripted account creation.
+  signUp: { name: "sign-up", limit: 5, windowSeconds: HOUR, sliding: true },
+  // Per e-mail address: each request sends an e-mail, so keep it to a few an hour.
+  passwordReset: { name: "password-reset", limit: 3, windowSeconds: HOUR, sliding: true },
+  // Per offer provider: generous, providers retry in bursts; only a runaway sender is stopped.
+  postback: { name: "postback", limit: 600, windowSeconds: 60 },
+} as const satisfies Record<string, RateLimitRule>;
+
+// The database keeps keys to 200 characters; longer ones (long e-mail addresses) are hashed.
+const MAX_KEY_LENGTH = 200;
+
+/** The stored key, `${rule.name}:${key}`, or a hash of it when that would be too long. */
+export function rateLimitKey(rule: RateLimitRule, key: string): string {
+  const full = `${rule.name}:${key}`;
+  if (full.length <= MAX_KEY_LENGTH) return full;
+  return `${rule.name}:sha256:${createHash("sha256").update(key).digest("hex")}`;
+}
+
+/** Records one attempt under `rule` for `key` and says whether it may go ahead. */
+export async function hitRateLimit(rule: RateLimitRule, key: string): Promise<RateLimitResult> {
+  const result = await (
+    await getDatabase()
+  ).rpc<{ allowed: boolean; remaining: number; retry_after_seconds: number }>("hit_rate_limit", {
+    p_key: rateLimitKey(rule, key),
+    p_limit: rule.limit,
+    p_window_seconds: rule.windowSeconds,
+    p_sliding: rule.sliding ?? false,
+  });
+  return { allowed: result.allowed, remaining: result.remaining, retryAfterSeconds: result.retry_after_seconds };
+}
+
+/** What a refused user reads: whole minutes, rounded up so they never come back too early. */
+export function tooManyAttemptsMessage(retryAfterSeconds: number): string {
+  const minutes = Number.isFinite(retryAfterSeconds) ? Math.max(1, Math.ceil(retryAfterSeconds / 60)) : 1;
+  return `Too many attempts. Please try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`;
+}
