@@ -47,6 +47,8 @@ export default function handleRequest(
         responseHeaders.set("X-Content-Type-Options", "nosniff");
         responseHeaders.set("Referrer-Policy", "strict-origin-when-cross-origin");
         responseHeaders.set("X-Frame-Options", "DENY");
+        // A page that could not reach the database or Firebase: it is temporary, try again soon.
+        if (responseStatusCode === 503) responseHeaders.set("Retry-After", "10");
         resolve(
           new Response(createReadableStreamFromReadable(body), {
             headers: responseHeaders,

@@ -170,8 +170,9 @@ function useGoogleSignIn(config: GoogleSignInConfig, action: string, tab: AuthTa
   const submit = useSubmit();
   const available = useHydrated();
   const [busy, setBusy] = useState(false);
-  // Spec §2: switching tab clears the error, so an error belongs to the tab it happened on.
+  // Spec §2: switching tab clears the error (React's way to reset state when a prop changes).
   const [failure, setFailure] = useState<{ tab: AuthTab; message: string } | null>(null);
+  if (failure && failure.tab !== tab) setFailure(null);
   const setError = (message: string | null) => setFailure(message ? { tab, message } : null);
   const error = failure?.tab === tab ? failure.message : null;
   const [unauthorizedDomain, setUnauthorizedDomain] = useState(false);

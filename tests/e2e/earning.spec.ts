@@ -1,32 +1,29 @@
 import { expect, test, type Page } from "@playwright/test";
+import { screenshot, signUp } from "./support";
 
 // Runs with JavaScript on and off: every earning form must work both ways.
-async function signUp(page: Page, baseURL: string) {
-  await page.context().addCookies([{ name: "hasSeenOnboarding", value: "true", url: baseURL }]);
-  await page.goto("/auth?tab=signup");
-  await page
-    .getByPlaceholder("Enter your email")
-    .fill(`earn.${Date.now()}${Math.random().toString(36).slice(2, 6)}@example.com`);
-  await page.getByPlaceholder("Enter your password").fill("earning-pass");
-  await page.getByRole("button", { name: "Create Account" }).click();
-  await expect(page).toHaveURL(/\/$/);
-}
-
 const tasks = (page: Page) => page.getByRole("list", { name: "Tasks" }).getByRole("listitem");
 
-async function screenshot(page: Page, name: string) {
-  await page.waitForTimeout(500);
-  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
-}
-
-test("daily check-in credits 10 coins once", async ({ page }, testInfo) => {
-  await signUp(page, testInfo.project.use.baseURL!);
+test("daily check-in credits 10 coins once", async ({ page }) => {
+  await signUp(page);
   await page.getByRole("button", { name: "Check In Now (+10 coins)" }).click();
   await expect(page.getByText("You earned 10 coins.")).toBeVisible();
   await expect(page.getByTestId("balance")).toHaveText("$0.10");
   await expect(page.getByTestId("total-earned")).toHaveText("$0.10");
   await expect(page.getByRole("button", { name: "Checked In Today" })).toBeDisabled();
+  await expect(page.getByText(/^Next check-in in \d+ (h|min)$/)).toBeVisible();
   await screenshot(page, "home-checked-in");
+});
+
+test("buttons keep their variant's size: the small Log out and Start buttons are 36 px, the full-width ones 48 px", async ({
+  page,
+}) => {
+  await signUp(page);
+  const height = async (name: string) =>
+    (await page.getByRole("button", { name, exact: true }).first().boundingBox())!.height;
+  expect(await height("Log out")).toBe(36);
+  expect(await height("Start")).toBe(36);
+  expect(await height("Check In Now (+10 coins)")).toBe(48);
 });
 
 test("search and filter chips narrow the task list", async ({ page }) => {
@@ -48,11 +45,8 @@ test("search and filter chips narrow the task list", async ({ page }) => {
   await expect(page.getByText("No tasks found matching your criteria")).toBeVisible();
 });
 
-test("the task dialog starts a task and completes it five seconds later", async ({
-  page,
-  javaScriptEnabled,
-}, testInfo) => {
-  await signUp(page, testInfo.project.use.baseURL!);
+test("the task dialog starts a task and completes it five seconds later", async ({ page, javaScriptEnabled }) => {
+  await signUp(page);
   await page.goto("/earn");
   await page.getByRole("link", { name: /Try a Budgeting App/ }).click();
   const dialog = page.getByRole("dialog");
@@ -83,8 +77,8 @@ test("cancel closes the dialog", async ({ page }) => {
   await expect(page).toHaveURL(/\/earn$/);
 });
 
-test("the leaderboard lists this month's earners with the user's own row", async ({ page }, testInfo) => {
-  await signUp(page, testInfo.project.use.baseURL!);
+test("the leaderboard lists this month's earners with the user's own row", async ({ page }) => {
+  await signUp(page);
   await page.getByRole("button", { name: "Check In Now (+10 coins)" }).click();
   await expect(page.getByRole("button", { name: "Checked In Today" })).toBeVisible();
   await page.getByRole("link", { name: "View Leaderboard" }).click();

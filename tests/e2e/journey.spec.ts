@@ -1,16 +1,7 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { screenshot, uniqueEmail } from "./support";
 
 const PASSWORD = "journey-pass-1";
-
-function uniqueEmail(prefix: string) {
-  return `${prefix}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@example.com`;
-}
-
-async function screenshot(page: Page, name: string) {
-  // Past the 300 ms start spinner and the toast's entrance.
-  await page.waitForTimeout(500);
-  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
-}
 
 test("onboarding → sign-up → Home → log out → sign in", async ({ page }, testInfo) => {
   const email = uniqueEmail(testInfo.project.name);

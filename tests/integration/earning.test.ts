@@ -43,10 +43,13 @@ describe.each([
       "select coins_to_dollars(10) as a, coins_to_dollars(175) as b, coins_to_dollars(-30) as c",
     );
     expect([Number(row!.a), Number(row!.b), Number(row!.c)]).toEqual([0.1, 1.75, -0.3]);
-    await t.sql("update app_config set coins_per_dollar = 1000");
-    const [thousand] = await t.sql<{ a: string }>("select coins_to_dollars(15) as a");
-    expect(Number(thousand!.a)).toBe(0.01);
-    await t.sql("update app_config set coins_per_dollar = 100");
+    try {
+      await t.sql("update app_config set coins_per_dollar = 1000");
+      const [thousand] = await t.sql<{ a: string }>("select coins_to_dollars(15) as a");
+      expect(Number(thousand!.a)).toBe(0.01);
+    } finally {
+      await t.sql("update app_config set coins_per_dollar = 100");
+    }
   });
 
   it("checks in once a day for 10 coins, and refuses a second time with the spec's message", async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { FALLBACK_TASKS } from "~/domain/tasks";
 import { startOfferProvider } from "../support/offer-provider";
 
@@ -20,6 +20,7 @@ describe("offers from a provider", () => {
     provider.state.failing = false;
     provider.state.requests = 0;
   });
+  afterEach(() => vi.useRealTimers());
   afterAll(() => provider.close());
 
   it("maps the provider's offers as spec §3 says and sends the API key", async () => {
@@ -38,6 +39,32 @@ describe("offers from a provider", () => {
     await Promise.all([listTasks(), listTasks(), listTasks()]);
     await listTasks();
     expect(provider.state.requests).toBe(1);
+  });
+
+  it("asks the provider again only after five minutes (a controllable clock)", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-22T10:00:00Z") });
+    await listTasks();
+    expect(provider.state.requests).toBe(1);
+    vi.setSystemTime(new Date("2026-11-22T10:04:59Z"));
+    await listTasks();
+    expect(provider.state.requests).toBe(1);
+    vi.setSystemTime(new Date("2026-11-22T10:05:01Z"));
+    expect((await listTasks()).source).toBe("provider");
+    expect(provider.state.requests).toBe(2);
+  });
+
+  it("keeps the fallback list only 30 seconds while the provider fails, then tries the provider again", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-22T10:00:00Z") });
+    provider.state.failing = true;
+    expect((await listTasks()).source).toBe("fallback");
+    expect(provider.state.requests).toBe(2); // one retry
+    provider.state.failing = false;
+    vi.setSystemTime(new Date("2026-11-22T10:00:29Z"));
+    expect((await listTasks()).source).toBe("fallback");
+    expect(provider.state.requests).toBe(2);
+    vi.setSystemTime(new Date("2026-11-22T10:00:31Z"));
+    expect((await listTasks()).source).toBe("provider");
+    expect(provider.state.requests).toBe(3);
   });
 
   it("retries once, then falls back to the 11 tasks of spec §9", async () => {

@@ -37,7 +37,11 @@ function ensureListening(name: string, channel: Channel): Promise<boolean> {
       `live refresh: cannot listen on ${name}:`,
       error instanceof Response ? `HTTP ${error.status}` : error,
     );
-    setTimeout(() => (channel.listening = null), RETRY_MS);
+    // Keep trying while anyone listens (the database may be restarting).
+    setTimeout(() => {
+      channel.listening = null;
+      if (channel.handlers.size > 0) void ensureListening(name, channel);
+    }, RETRY_MS);
     return false;
   });
   return channel.listening;

@@ -60,22 +60,37 @@ export function postgresDatabase(pool: pg.Pool): Database {
         throw toDbError(error);
       }
     },
-    // One dedicated connection per channel; the pool's connections stay free for queries.
+    // One connection per channel, held from the pool while listening. A lost connection is
+    // handed back broken (release(error) destroys it), so outages do not shrink the pool.
     listen: async (channel, onMessage, onLost) => {
-      const client = await pool.connect();
+      const client = await pool.connect().catch((error: unknown) => {
+        throw toDbError(error);
+      });
+      let released = false;
+      const release = (error?: Error) => {
+        if (released) return;
+        released = true;
+        client.release(error);
+      };
       client.on("error", (error) => {
         console.error("postgres listen connection lost:", error.message);
+        release(error);
         onLost?.();
       });
       const handler = (message: pg.Notification) => {
         if (message.channel === channel) onMessage(message.payload ?? "");
       };
       client.on("notification", handler);
-      await client.query(`listen ${assertIdentifier(channel)}`);
+      try {
+        await client.query(`listen ${assertIdentifier(channel)}`);
+      } catch (error) {
+        release(error as Error);
+        throw toDbError(error);
+      }
       return async () => {
         client.off("notification", handler);
         await client.query(`unlisten ${assertIdentifier(channel)}`).catch(() => {});
-        client.release();
+        release();
       };
     },
     close: () => pool.end(),

@@ -1,0 +1,34 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort, startAppServer } from "../../scripts/lib/services.mjs";
+import { emulatorHost } from "./emulator";
+
+/**
+ * Another production app server beside the one `npm test` starts, for tests that need their own
+ * configuration (an offer provider, Postgres, a proxy in front of a service, TRUST_PROXY).
+ * Embedded PGlite in a fresh directory unless `env` names a database.
+ */
+export async function startTestApp(env: Record<string, string>) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "test-app-"));
+  const app = await startAppServer({
+    port: await freePort(),
+    env: {
+      NODE_ENV: "production",
+      SESSION_SECRET: "second-app-secret-of-at-least-32-chars",
+      FIREBASE_AUTH_EMULATOR_HOST: emulatorHost(),
+      FIREBASE_PROJECT_ID: "demo-rewards",
+      PGLITE_DATA_DIR: path.join(dataDir, "pglite"),
+      LEADERBOARD_REFRESH_SECONDS: "0",
+      ...env,
+    },
+  });
+  return {
+    url: app.url,
+    stderr: app.stderr,
+    async stop() {
+      await app.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
