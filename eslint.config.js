@@ -15,6 +15,9 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
     plugins: { "import-x": importX, "react-hooks": reactHooks },
     settings: {
+      // import-x must parse TypeScript to follow imports (without this, no-cycle finds nothing).
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx", ".mts", ".cts"] },
+      "import-x/extensions": [".ts", ".tsx", ".js", ".mjs"],
       "import-x/resolver-next": [createTypeScriptImportResolver({ project: "tsconfig.json" })],
     },
     rules: {

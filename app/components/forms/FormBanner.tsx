@@ -15,8 +15,8 @@ export function FormBanner({
 }) {
   if (!errors?.length) return null;
   return (
-    <Banner tone="error" id={id} title={title ?? errors[0]}>
-      {title ? errors.join(" ") : errors.slice(1).join(" ") || null}
+    <Banner tone="error" id={id} title={title}>
+      {errors.join(" ")}
     </Banner>
   );
 }
