@@ -1,7 +1,7 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { CHECKIN_DAY_COUNT } from "~/domain/constants";
-import { replyFor } from "~/lib/form-replies";
+import { formErrors } from "~/lib/form-replies";
 import { FormBanner } from "./forms/FormBanner";
 import { SubmitButton } from "./forms/SubmitButton";
 import { Card } from "./ui/Card";
@@ -25,7 +25,6 @@ export function CheckinCard({
   data: CheckinCardData | null;
   lastResult?: SubmissionResult<string[]>;
 }) {
-  const [form] = useForm({ id: "checkin", lastResult: replyFor(lastResult, "checkin") });
   return (
     <Card>
       <div className="flex items-start justify-between gap-3">
@@ -49,8 +48,8 @@ export function CheckinCard({
               <DayCircle key={index} day={index + 1} done={index < data.daysThisWeek} />
             ))}
           </ol>
-          <Form method="post" {...getFormProps(form)} className="mt-4 space-y-3">
-            <FormBanner id={form.errorId} title="Failed to check in. Please try again." errors={form.errors} />
+          <Form method="post" className="mt-4 space-y-3">
+            <FormBanner title="Failed to check in. Please try again." errors={formErrors(lastResult, "checkin")} />
             <SubmitButton
               intent="checkin"
               disabled={data.checkedInToday}

@@ -1,4 +1,5 @@
-import { useForm, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
+import { formErrors } from "~/lib/form-replies";
 import { Form, Link, useSubmit } from "@remix-run/react";
 import { useRef } from "react";
 import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
@@ -29,13 +30,12 @@ export function EarnScreen({
   coinsPerDollar: number;
   lastResult?: SubmissionResult<string[]>;
 }) {
-  const [form] = useForm({ id: "earn", lastResult });
   const submit = useSubmit();
   const debounce = useRef<ReturnType<typeof setTimeout>>(undefined);
   return (
     <div className="space-y-4">
       <PageHeader title="Earn Rewards" />
-      <FormBanner id={form.errorId} errors={form.errors} />
+      <FormBanner errors={formErrors(lastResult)} />
       <Form method="get" role="search" className="relative">
         {type !== "all" ? <input type="hidden" name="type" value={type} /> : null}
         <Icon

@@ -1,7 +1,7 @@
-import { useForm, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { taskActionLabel, type Task } from "~/domain/tasks";
-import { replyFor } from "~/lib/form-replies";
+import { formErrors } from "~/lib/form-replies";
 import { FormBanner } from "./forms/FormBanner";
 import { SubmitButton } from "./forms/SubmitButton";
 import { TaskRow } from "./TaskRow";
@@ -10,8 +10,6 @@ import { SectionError } from "./ui/SectionError";
 
 /** Spec §2 Quick Tasks on Home: the first tasks, each with Watch or Start (an info message, then /earn). */
 export function QuickTasks({ tasks, lastResult }: { tasks: Task[] | null; lastResult?: SubmissionResult<string[]> }) {
-  // One reply for all the rows' forms: it is shown above the list.
-  const [form] = useForm({ id: "quick-start", lastResult: replyFor(lastResult, "start-task") });
   return (
     <section aria-labelledby="quick-tasks-heading">
       <div className="mb-3 flex items-center justify-between">
@@ -23,7 +21,8 @@ export function QuickTasks({ tasks, lastResult }: { tasks: Task[] | null; lastRe
         </Link>
       </div>
       <div className="space-y-2.5">
-        <FormBanner id={form.errorId} errors={form.errors} />
+        {/* One reply for all the rows' forms: it is shown above the list. */}
+        <FormBanner errors={formErrors(lastResult, "start-task")} />
         {tasks === null ? (
           <SectionError
             title="Error fetching tasks"

@@ -1,9 +1,10 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useSubmit } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { TASK_COMPLETION_DELAY_MS } from "~/domain/constants";
 import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
 import { TASK_REQUIREMENTS, TASK_TYPE_LABELS, type Task } from "~/domain/tasks";
+import { formErrors } from "~/lib/form-replies";
 import { authHref } from "~/lib/urls";
 import { useHydrated } from "~/lib/use-hydrated";
 import { useIsPending } from "~/lib/use-is-pending";
@@ -33,7 +34,6 @@ export function TaskDialog({
   started: boolean;
   lastResult?: SubmissionResult<string[]>;
 }) {
-  const [form] = useForm({ id: `task-${task.id}`, lastResult });
   return (
     <div className="fixed inset-0 z-30 flex items-end justify-center sm:items-center">
       <Link to={closeHref} replace preventScrollReset aria-label="Close" className="absolute inset-0 bg-black/40" />
@@ -84,9 +84,9 @@ export function TaskDialog({
           </p>
         ) : null}
         <div className="mt-4">
-          <FormBanner id={form.errorId} title="Error" errors={form.errors} />
+          <FormBanner title="Error" errors={formErrors(lastResult)} />
         </div>
-        <Form method="post" preventScrollReset {...getFormProps(form)} className="mt-1 grid grid-cols-2 gap-3">
+        <Form method="post" preventScrollReset className="mt-1 grid grid-cols-2 gap-3">
           <input type="hidden" name="taskId" value={task.id} />
           <Link to={closeHref} replace preventScrollReset className={buttonClass({ tone: "secondary" })}>
             Cancel

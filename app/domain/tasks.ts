@@ -1,5 +1,3 @@
-import { discriminatedUnion, literal, object, regex, string } from "zod/mini";
-
 // Tasks of the offer wall (spec §3, §9): types, the fallback list, mapping of provider offers,
 // search and filters. Pure and client-safe.
 
@@ -223,18 +221,3 @@ export const TASK_REQUIREMENTS: Record<TaskType, string> = {
 };
 
 export const TASK_ID_PATTERN = /^[\w.:-]{1,100}$/;
-
-const TASK_GONE = "This task is no longer available";
-const taskId = string(TASK_GONE).check(regex(TASK_ID_PATTERN, TASK_GONE));
-
-/** The task dialog's forms on Earn: Start Task, then Complete Task. */
-export const taskFormSchema = discriminatedUnion("intent", [
-  object({ intent: literal("start"), taskId }),
-  object({ intent: literal("complete"), taskId }),
-]);
-
-/** A quick task's Start (or Watch) button on Home. */
-export const quickStartFormSchema = object({ intent: literal("start-task"), taskId });
-
-/** POST /api/{provider}/complete: which task (the user comes from the session). */
-export const completeTaskRequestSchema = object({ taskId });

@@ -1,9 +1,11 @@
 import type { SubmissionResult } from "@conform-to/react";
 
 /**
- * The action's reply if it answers the form whose submit button sent `intent`, for pages with
- * several forms: each form shows only its own errors.
+ * The form-level errors of an action's reply (Conform's `""` key), for forms that are only buttons
+ * and need no Conform in the browser. With `intent`, only a reply to the form whose submit button
+ * sent that intent counts: on a page with several forms, each shows only its own errors.
  */
-export function replyFor(result: SubmissionResult<string[]> | undefined, intent: string) {
-  return result?.initialValue?.intent === intent ? result : undefined;
+export function formErrors(result: SubmissionResult<string[]> | undefined, intent?: string): string[] | undefined {
+  if (!result || (intent !== undefined && result.initialValue?.intent !== intent)) return undefined;
+  return result.error?.[""] ?? undefined;
 }

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { completeTaskRequestSchema } from "~/domain/tasks";
+import { completeTaskRequestSchema } from "~/domain/task-forms";
 import { getSessionUser } from "~/server/auth/session.server";
 import { ruleViolation } from "~/server/db/core.server";
 import { readFormData } from "~/server/http/forms.server";

@@ -1,5 +1,6 @@
 import { redirect } from "@remix-run/node";
-import { earningPotential, filterTasks, parseTaskFilter, taskFormSchema } from "~/domain/tasks";
+import { taskFormSchema } from "~/domain/task-forms";
+import { earningPotential, filterTasks, parseTaskFilter } from "~/domain/tasks";
 import { earnHref } from "~/lib/urls";
 import { getSessionUser } from "./auth/session.server";
 import { getAppConfig } from "./config.server";

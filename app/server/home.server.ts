@@ -2,7 +2,7 @@ import { discriminatedUnion } from "zod/mini";
 import { checkinFormSchema, timeUntilNextCheckin } from "~/domain/checkin";
 import { QUICK_TASK_COUNT } from "~/domain/constants";
 import { referralBonusOf } from "~/domain/profile";
-import { quickStartFormSchema } from "~/domain/tasks";
+import { quickStartFormSchema } from "~/domain/task-forms";
 import { requireUser } from "./auth/session.server";
 import { checkIn, getCheckinStatus } from "./checkin.server";
 import { getAppConfig } from "./config.server";
