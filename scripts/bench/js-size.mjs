@@ -1,11 +1,12 @@
 // Measures the JavaScript shipped on /auth (on load, and after "Continue with Google" is pressed,
 // which downloads the Firebase web SDK), then on / (Home) and /earn for a signed-in person, each
 // loaded fresh. Prints transferred (compressed) and decoded sizes.
-// Usage: npm run build && node scripts/bench/js-size.mjs
+// Usage: npm run build && npm run bench:js
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../lib/chromium.mjs";
 import { freePort, startAppServer, startAuthEmulator } from "../lib/services.mjs";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-"));
@@ -19,19 +20,7 @@ const app = await startAppServer({
     PGLITE_DATA_DIR: path.join(dataDir, "pglite"),
   },
 });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-  ],
-});
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
   const page = await browser.newPage();
   const scripts = [];

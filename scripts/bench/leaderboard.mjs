@@ -1,6 +1,6 @@
 // Measures the monthly leaderboard query (get_leaderboard(50)) with 100,000 users who all earned
 // this month (plus last month's history), on a Postgres server and on PGlite. Prints timings.
-// Usage: node scripts/bench/leaderboard.mjs [users]
+// Usage: npm run bench:leaderboard [-- users]
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
