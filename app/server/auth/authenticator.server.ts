@@ -9,6 +9,7 @@ import {
   isUnauthorizedDomainError,
   type AuthSubmission,
 } from "~/domain/auth";
+import { readFormData } from "../http/forms.server";
 import { getAdminAuth } from "./firebase-admin.server";
 import { IdentityError, sendPasswordResetEmail, signInWithPassword, signUpWithPassword } from "./identity.server";
 
@@ -42,7 +43,7 @@ class FirebaseFormStrategy extends Strategy<VerifiedIdentity, Credentials> {
   name = "firebase-form";
 
   async authenticate(request: Request): Promise<VerifiedIdentity> {
-    const submission = parseWithZod(await request.formData(), { schema: authFormSchema });
+    const submission = parseWithZod(await readFormData(request), { schema: authFormSchema });
     if (submission.status !== "success") throw new AuthRejection(submission.reply({ hideFields: ["password"] }));
     if (submission.value.intent === "reset") throw new Error("A password reset is not a sign-in");
     try {
