@@ -11,6 +11,13 @@ const RULE_MESSAGES = {
   paypal_email_required: "Please enter your PayPal email",
   upi_id_required: "Please enter your UPI ID",
   bank_details_required: "Please enter your bank account details",
+  // Beyond the spec (README, differences): money sent to a typo is lost, and cash-out needs a
+  // verified email.
+  invalid_paypal_email: "Please enter a valid PayPal email address",
+  invalid_upi_id: "Please enter a valid UPI ID, such as name@okhdfcbank",
+  bank_details_too_long: "Bank details can be at most 1,000 characters",
+  email_not_verified: "Please verify your email address before withdrawing",
+  invalid_referral_code: "This referral code is not valid",
   // Rules the spec does not word.
   unsupported_payment_method: "Please choose a payment method",
   task_not_started: "Task was not started",

@@ -63,6 +63,11 @@ const envSchema = z
     ),
     OFFER_PROVIDER_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
     OFFER_PROVIDER_API_KEY: optionalText,
+    PAYPAL_CLIENT_ID: optionalText,
+    PAYPAL_CLIENT_SECRET: optionalText,
+    PAYPAL_MODE: optionalText.pipe(z.enum(["sandbox", "live"], "must be sandbox or live").optional()),
+    PAYPAL_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    PAYPAL_WEBHOOK_ID: optionalText,
     OFFER_POSTBACK_SECRET: optionalText.pipe(z.string().min(16, "must be at least 16 characters").optional()),
   })
   .superRefine((env, ctx) => {
@@ -75,6 +80,12 @@ const envSchema = z
     }
     if (env.OFFER_PROVIDER && !env.OFFER_PROVIDER_API_URL) {
       issue("OFFER_PROVIDER_API_URL", "is required when OFFER_PROVIDER is set");
+    }
+    if (Boolean(env.PAYPAL_CLIENT_ID) !== Boolean(env.PAYPAL_CLIENT_SECRET)) {
+      issue(
+        env.PAYPAL_CLIENT_ID ? "PAYPAL_CLIENT_SECRET" : "PAYPAL_CLIENT_ID",
+        "PayPal needs both the client id and secret",
+      );
     }
     if (env.DATABASE_URL && env.SUPABASE_URL) {
       issue("DATABASE_URL", "set either DATABASE_URL or SUPABASE_URL, not both");
@@ -124,6 +135,18 @@ const envSchema = z
         : null,
       // Behind a reverse proxy that sets X-Forwarded-Host (its first value is the browser's host).
       trustProxy: env.TRUST_PROXY === "true" || env.TRUST_PROXY === "1",
+      // PayPal Payouts (README): without credentials PayPal withdrawals wait for the operator.
+      paypal: env.PAYPAL_CLIENT_ID
+        ? {
+            clientId: env.PAYPAL_CLIENT_ID,
+            clientSecret: env.PAYPAL_CLIENT_SECRET!,
+            mode: env.PAYPAL_MODE ?? "sandbox",
+            apiUrl:
+              env.PAYPAL_API_URL ??
+              (env.PAYPAL_MODE === "live" ? "https://api-m.paypal.com" : "https://api-m.sandbox.paypal.com"),
+            webhookId: env.PAYPAL_WEBHOOK_ID ?? null,
+          }
+        : null,
       authorizedDomainsOverride: env.AUTH_AUTHORIZED_DOMAINS?.split(",")
         .map((domain) => domain.trim().toLowerCase())
         .filter(Boolean),

@@ -53,7 +53,7 @@ describe("concurrency on a Postgres server", () => {
 
   it("never lets racing withdrawals overdraw a balance", async () => {
     const userId = `overdraw-${Date.now()}`;
-    await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "x" });
+    await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "x", p_email_verified: true });
     await t.sql(
       "insert into transaction_history (user_id, description, transaction_type, amount, status) values ($1, 'Test credit', 'task', 10, 'completed')",
       [userId],

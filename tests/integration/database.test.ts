@@ -20,6 +20,7 @@ const TABLES = [
   "task_starts",
   "provider_postbacks",
   "rate_limit_windows",
+  "user_notices",
 ];
 
 let userCounter = 0;
@@ -173,7 +174,7 @@ describe.each([
 
   it("creates a withdrawal, checking the spec's rules in order, and keeps balance and ledger in step", async () => {
     const userId = newUserId();
-    await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "x" });
+    await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "x", p_email_verified: true });
     await fund(t, userId, 12.5);
     const withdraw = (amount: unknown, method: string, extra: Record<string, unknown> = {}) =>
       t.db.rpc<{ id: string; amount: number; status: string; payment_method: string }>("create_withdrawal", {
@@ -217,9 +218,9 @@ describe.each([
     expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({ consistent: true });
   });
 
-  it("settles a withdrawal once: failure gives the money back, completion keeps it", async () => {
+  it("settles a withdrawal once: failure gives the money back, completion keeps it, a repeat changes nothing", async () => {
     const userId = newUserId();
-    await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "x" });
+    await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "x", p_email_verified: true });
     await fund(t, userId, 20);
     const request = () =>
       t.db.rpc<{ id: string }>("create_withdrawal", {
@@ -239,9 +240,11 @@ describe.each([
     expect(await t.db.rpc("settle_withdrawal", { p_withdrawal_id: completed.id, p_status: "completed" })).toMatchObject(
       { status: "completed" },
     );
-    expect(
-      (await dbRefusal(t.db.rpc("settle_withdrawal", { p_withdrawal_id: failed.id, p_status: "completed" }))).message,
-    ).toBe("Withdrawal is not pending");
+    // A withdrawal settles once: a repeat, even with another outcome, changes nothing.
+    expect(await t.db.rpc("settle_withdrawal", { p_withdrawal_id: failed.id, p_status: "completed" })).toMatchObject({
+      status: "failed",
+      changed: false,
+    });
     expect((await t.db.rpc<UserSummary>("get_user_summary", { p_user_id: userId })).balance).toBe(14);
     expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({
       consistent: true,

@@ -125,6 +125,7 @@ describe.each([
     expect(await postback("tx-1", 300)).toEqual({ duplicate: true, amount: 0 });
     expect((await summary(t, userId)).balance).toBe(3);
     // Spend part of it, then the provider reverses the whole offer.
+    await t.db.rpc("record_email_verified", { p_user_id: userId });
     await t.db.rpc("create_withdrawal", {
       p_user_id: userId,
       amount_param: 2,

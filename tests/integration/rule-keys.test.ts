@@ -45,7 +45,12 @@ describe("rule identifiers of the SQL functions", () => {
   });
 
   it("the withdrawal minimum comes from app_config, and its message follows a change", async () => {
-    await t.db.rpc("provision_user", { p_user_id: "rules-2", p_email: null, p_display_name: "Rules" });
+    await t.db.rpc("provision_user", {
+      p_user_id: "rules-2",
+      p_email: null,
+      p_display_name: "Rules",
+      p_email_verified: true,
+    });
     await t.db.rpc("add_user_coins", { user_id_param: "rules-2", amount_param: 2000 });
     const withdraw = (amount: number) =>
       t.db.rpc("create_withdrawal", {
