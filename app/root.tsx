@@ -13,11 +13,12 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AppShell } from "~/components/AppShell";
-import { FlashToast } from "~/components/FlashToast";
+import { Toasts } from "~/components/Toasts";
 import { Spinner } from "~/components/ui/Icon";
 import { NavigationProgress } from "~/components/NavigationProgress";
 import { ErrorScreen } from "~/components/RouteError";
 import { takeFlash } from "~/server/http/flash.server";
+import { takeNoticeMessages } from "~/server/notices.server";
 import { getSessionUser } from "~/server/auth/session.server";
 import { pageMeta } from "~/lib/meta";
 import type { ShellHandle } from "~/lib/shell";
@@ -34,8 +35,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The shell only needs to know whether to show the profile button; a page that needs the
   // user checks again and answers 503 itself if the sign-in service cannot be reached.
   const user = await getSessionUser(request).catch(() => null);
-  const { flash, setCookie } = await takeFlash(request);
-  return data({ signedIn: user !== null, flash }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
+  const [{ flash, setCookie }, notices] = await Promise.all([
+    takeFlash(request),
+    user ? takeNoticeMessages(user.uid) : [],
+  ]);
+  const messages = flash ? [flash, ...notices] : notices;
+  return data({ signedIn: user !== null, messages }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
 
 // A live refresh (useRevalidator after another tab completed a task) must not take the flash
@@ -81,7 +86,7 @@ export default function App() {
   return (
     <>
       <NavigationProgress />
-      <FlashToast flash={rootData?.flash ?? null} />
+      <Toasts messages={rootData?.messages ?? []} />
       <AppShell showNav={!bare} signedIn={rootData?.signedIn ?? false}>
         <Outlet />
       </AppShell>

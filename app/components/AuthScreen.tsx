@@ -1,18 +1,12 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useSubmit } from "@remix-run/react";
-import { useState } from "react";
-import {
-  AUTH_MESSAGES,
-  authErrorMessage,
-  authFormSchema,
-  isUnauthorizedDomainError,
-  type AuthTab,
-} from "~/domain/auth";
+import { Form, Link } from "@remix-run/react";
+import { AUTH_MESSAGES, authFormSchema, type AuthTab } from "~/domain/auth";
 import { MIN_PASSWORD_LENGTH } from "~/domain/constants";
+import { normalizeReferralCode } from "~/domain/referral-code";
 import type { GoogleSignInConfig } from "~/lib/google-sign-in.client";
 import { authHref } from "~/lib/urls";
-import { useHydrated } from "~/lib/use-hydrated";
+import { useGoogleSignIn } from "~/lib/use-google-sign-in";
 import { useIsPending } from "~/lib/use-is-pending";
 import { Field } from "./forms/Field";
 import { FormBanner } from "./forms/FormBanner";
@@ -31,6 +25,7 @@ const TABS: { id: AuthTab; label: string }[] = [
 export function AuthScreen({
   tab,
   redirectTo,
+  referralCode,
   lastResult,
   domainAuthorized,
   firebaseConfig,
@@ -38,6 +33,8 @@ export function AuthScreen({
   tab: AuthTab;
   /** Where to go after signing in; it travels in the URL so it works without JavaScript. */
   redirectTo: string;
+  /** From a share link (`/auth?ref=CODE`): fills in the Referral code field of Sign Up. */
+  referralCode: string | null;
   lastResult: SubmissionResult<string[]> | undefined;
   domainAuthorized: boolean;
   firebaseConfig: GoogleSignInConfig;
@@ -45,13 +42,14 @@ export function AuthScreen({
   const [form, fields] = useForm({
     id: `auth-${tab}`,
     lastResult,
+    defaultValue: { referralCode: referralCode ?? "" },
     // Without JavaScript the browser's own checks (required, type=email, minlength) apply.
     defaultNoValidate: false,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: authFormSchema }),
   });
-  const authPath = (forTab: AuthTab) => authHref(forTab, redirectTo);
+  const authPath = (forTab: AuthTab) => authHref(forTab, redirectTo, referralCode);
   const google = useGoogleSignIn(firebaseConfig, authPath(tab), tab);
   const busy = useIsPending() || google.busy;
   const resetPending = useIsPending({ intent: "reset" });
@@ -108,6 +106,20 @@ export function AuthScreen({
               minLength: MIN_PASSWORD_LENGTH,
             }}
           />
+          {signUp ? (
+            <Field
+              field={fields.referralCode}
+              label="Referral code (optional)"
+              icon="gift"
+              hint="Were you invited? Enter your friend's code."
+              inputProps={{
+                placeholder: "e.g. K7QM2XP",
+                autoComplete: "off",
+                autoCapitalize: "characters",
+                maxLength: 20,
+              }}
+            />
+          ) : null}
           {/* First submit button in the form: Enter submits it. */}
           <div className="order-last mt-2">
             <SubmitButton
@@ -141,7 +153,10 @@ export function AuthScreen({
       </div>
       <button
         type="button"
-        onClick={google.start}
+        onClick={() => {
+          const code = document.forms.namedItem(form.id)?.elements.namedItem("referralCode");
+          void google.start(signUp && code instanceof HTMLInputElement ? normalizeReferralCode(code.value) : null);
+        }}
         disabled={busy || !google.available}
         className={buttonClass({ tone: "secondary", block: true })}
       >
@@ -160,46 +175,4 @@ export function AuthScreen({
       </p>
     </div>
   );
-}
-
-// Popup outcomes that are the person's own choice, not errors worth a banner.
-const SILENT_POPUP_CODES = new Set(["auth/popup-closed-by-user", "auth/cancelled-popup-request"]);
-
-/** Google sign-in: the Firebase web SDK is downloaded only when the button is pressed. */
-function useGoogleSignIn(config: GoogleSignInConfig, action: string, tab: AuthTab) {
-  const submit = useSubmit();
-  const available = useHydrated();
-  const [busy, setBusy] = useState(false);
-  // Spec §2: switching tab clears the error (React's way to reset state when a prop changes).
-  const [failure, setFailure] = useState<{ tab: AuthTab; message: string } | null>(null);
-  if (failure && failure.tab !== tab) setFailure(null);
-  const setError = (message: string | null) => setFailure(message ? { tab, message } : null);
-  const error = failure?.tab === tab ? failure.message : null;
-  const [unauthorizedDomain, setUnauthorizedDomain] = useState(false);
-
-  async function start() {
-    setBusy(true);
-    setError(null);
-    try {
-      const { signInWithGoogle } = await import("~/lib/google-sign-in.client");
-      const idToken = await signInWithGoogle(config);
-      submit({ intent: "google", idToken }, { method: "post", action });
-    } catch (caught) {
-      const { code, message } = caught as { code?: string; message?: string };
-      if (isUnauthorizedDomainError(code)) {
-        setUnauthorizedDomain(true);
-        console.warn("This domain is not authorised for Firebase Authentication.");
-      } else if (!SILENT_POPUP_CODES.has(code ?? "")) {
-        setError(
-          code === "auth/popup-blocked"
-            ? "The Google sign-in window was blocked. Please allow pop-ups and try again."
-            : authErrorMessage(code, message),
-        );
-      }
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  return { available, busy, error, unauthorizedDomain, start };
 }

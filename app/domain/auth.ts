@@ -12,6 +12,8 @@ import {
   type output,
 } from "zod/mini";
 import { MIN_PASSWORD_LENGTH } from "./constants";
+import { isReferralCode, normalizeReferralCode } from "./referral-code";
+import { ruleMessage } from "./rules";
 
 // Texts of spec §5 and §8, word for word.
 export const AUTH_MESSAGES = {
@@ -49,6 +51,7 @@ const rawText = optional(string());
 interface RawFields {
   email?: string;
   password?: string;
+  referralCode?: string;
 }
 
 type IssueSink = { addIssue(issue: { code: "custom"; path: string[]; message: string }): void };
@@ -72,7 +75,9 @@ function intentForm<Intent extends string, Out>(
   output: (value: RawFields & { intent: Intent }) => Out,
 ) {
   return pipe(
-    object({ intent: literal(intent), email: rawText, password: rawText }).check(superRefine(rules)),
+    object({ intent: literal(intent), email: rawText, password: rawText, referralCode: rawText }).check(
+      superRefine(rules),
+    ),
     transform(output),
   );
 }
@@ -87,14 +92,28 @@ export const signInSchema = intentForm(
   (value) => ({ intent: value.intent, email: value.email!.trim(), password: value.password! }),
 );
 
+/** The optional referral code of sign-up (spec §5 format); whether it exists is the server's to say. */
+function checkReferralCode(value: { referralCode?: string }, ctx: IssueSink) {
+  const code = normalizeReferralCode(value.referralCode);
+  if (code !== null && !isReferralCode(code)) {
+    ctx.addIssue({ code: "custom", path: ["referralCode"], message: ruleMessage("invalid_referral_code") });
+  }
+}
+
 export const signUpSchema = intentForm(
   "signup",
   (value, ctx) => {
     if (requireBoth(value, ctx) && value.password.length < MIN_PASSWORD_LENGTH) {
       ctx.addIssue({ code: "custom", path: ["password"], message: AUTH_MESSAGES.passwordTooShort });
     }
+    checkReferralCode(value, ctx);
   },
-  (value) => ({ intent: value.intent, email: value.email!.trim(), password: value.password! }),
+  (value) => ({
+    intent: value.intent,
+    email: value.email!.trim(),
+    password: value.password!,
+    referralCode: normalizeReferralCode(value.referralCode),
+  }),
 );
 
 export const resetSchema = intentForm(
@@ -107,10 +126,14 @@ export const resetSchema = intentForm(
   (value) => ({ intent: value.intent, email: value.email!.trim() }),
 );
 
-export const googleSchema = object({
-  intent: literal("google"),
-  idToken: string().check(minLength(20, AUTH_MESSAGES.genericError)),
-});
+export const googleSchema = pipe(
+  object({
+    intent: literal("google"),
+    idToken: string().check(minLength(20, AUTH_MESSAGES.genericError)),
+    referralCode: rawText,
+  }).check(superRefine(checkReferralCode)),
+  transform((value) => ({ ...value, referralCode: normalizeReferralCode(value.referralCode) })),
+);
 
 /** One schema for the /auth form: the submit button's `intent` picks the rules. */
 export const authFormSchema = discriminatedUnion("intent", [signInSchema, signUpSchema, resetSchema, googleSchema]);

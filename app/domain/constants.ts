@@ -3,7 +3,6 @@ export const MIN_PASSWORD_LENGTH = 6;
 export const CHECKIN_DAY_COUNT = 7;
 export const TASK_COMPLETION_DELAY_MS = 5000;
 export const QUICK_TASK_COUNT = 2;
-export const DEFAULT_REFERRAL_BONUS_DISPLAY = 9.25;
 export const REFERRAL_CODE_LENGTH = 7;
 /** Uppercase letters and digits without the look-alikes I, O, 0 and 1. */
 export const REFERRAL_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";

@@ -6,3 +6,9 @@ const REFERRAL_CODE_PATTERN = new RegExp(`^[${REFERRAL_CODE_ALPHABET}]{${REFERRA
 export function isReferralCode(value: string): boolean {
   return REFERRAL_CODE_PATTERN.test(value);
 }
+
+/** A typed code as stored: trimmed and in capitals; empty means none. */
+export function normalizeReferralCode(value: string | null | undefined): string | null {
+  const code = (value ?? "").trim().toUpperCase();
+  return code === "" ? null : code;
+}

@@ -1,6 +1,7 @@
 // The rules the database enforces, by the stable identifier each `raise exception` carries in
 // its HINT (supabase/migrations), and what a person is told when one is broken. This is the
 // only place that turns a broken rule into words; nothing reads the database's message text.
+import { tooManyAttemptsMessage } from "./rate-limit";
 
 const RULE_MESSAGES = {
   // Spec §5 and §8, word for word.
@@ -17,6 +18,8 @@ const RULE_MESSAGES = {
   invalid_upi_id: "Please enter a valid UPI ID, such as name@okhdfcbank",
   bank_details_too_long: "Bank details can be at most 1,000 characters",
   email_not_verified: "Please verify your email address before withdrawing",
+  // app_config.withdrawals_per_hour, counted by the shared rate limiter inside create_withdrawal.
+  withdrawal_rate_limited: (retryAfterSeconds: string) => tooManyAttemptsMessage(Number(retryAfterSeconds)),
   invalid_referral_code: "This referral code is not valid",
   // Rules the spec does not word.
   unsupported_payment_method: "Please choose a payment method",

@@ -13,10 +13,12 @@ export function earnHref(params: { q: string; type: TaskFilter; task?: string; s
 }
 
 /** /auth URLs for a tab, keeping where to go after signing in. */
-export function authHref(tab: AuthTab, redirectTo = "/") {
+export function authHref(tab: AuthTab, redirectTo = "/", referralCode: string | null = null) {
   const search = new URLSearchParams();
-  if (tab === "signup") search.set("tab", "signup");
+  // Sign In is the default tab; with a code in the link it must be named to win over Sign Up.
+  if (tab === "signup" || referralCode) search.set("tab", tab);
   if (redirectTo !== "/") search.set("redirectTo", redirectTo);
+  if (referralCode) search.set("ref", referralCode);
   return withQuery("/auth", search);
 }
 

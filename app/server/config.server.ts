@@ -7,6 +7,7 @@ export interface AppConfig {
   coins_per_dollar: number;
   checkin_coins: number;
   min_withdrawal: { paypal: number; upi: number; bank: number };
+  referral: { reward: number; welcome_bonus: number; qualifying_coins: number };
 }
 
 // The database announces every change of app_config (pg_notify('app_config')), which drops this

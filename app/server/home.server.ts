@@ -1,7 +1,6 @@
 import { discriminatedUnion } from "zod/mini";
 import { checkinFormSchema, timeUntilNextCheckin } from "~/domain/checkin";
 import { QUICK_TASK_COUNT } from "~/domain/constants";
-import { referralBonusOf } from "~/domain/profile";
 import { quickStartFormSchema } from "~/domain/task-forms";
 import { requireUser } from "./auth/session.server";
 import { checkIn, getCheckinStatus } from "./checkin.server";
@@ -10,7 +9,7 @@ import { redirectWithFlash } from "./http/flash.server";
 import { parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
 import { getLeaderboard } from "./leaderboard.server";
 import { findTask, listTasksForUser } from "./tasks.server";
-import { getUserSummary, provisionUser } from "./users.server";
+import { loadUserSummary } from "./users.server";
 
 const LEADERBOARD_TEASER_SIZE = 3;
 
@@ -41,9 +40,7 @@ async function loadCheckinCard(userId: string) {
 export async function loadHome(request: Request) {
   const user = await requireUser(request);
   const [summary, checkin, tasks, leaders] = await Promise.all([
-    getUserSummary(user.uid).then(
-      (found) => found ?? provisionUser({ uid: user.uid, email: user.email, displayName: user.name }),
-    ),
+    loadUserSummary(user),
     section("check-in", loadCheckinCard(user.uid)),
     section("tasks", listTasksForUser(user.uid)),
     section("leaderboard", getLeaderboard(user.uid, LEADERBOARD_TEASER_SIZE)),
@@ -52,7 +49,7 @@ export async function loadHome(request: Request) {
     displayName: summary.display_name || "User",
     balance: summary.balance,
     totalEarned: summary.total_earned,
-    referralBonus: referralBonusOf(summary.preferences),
+    referralBonus: summary.referral_earned,
     checkin,
     quickTasks: tasks?.tasks.filter((task) => !task.completed).slice(0, QUICK_TASK_COUNT) ?? null,
     leaders,

@@ -1,29 +1,52 @@
 import { defaultDisplayName } from "~/domain/display-name";
+import type { SessionUser } from "./auth/session.server";
 import { getDatabase } from "./db/database.server";
 
 export interface UserSummary {
   id: string;
   email: string | null;
+  email_verified: boolean;
   display_name: string;
   username: string | null;
   referral_code: string;
-  preferences: { is_active?: boolean; referral_bonus?: number | string; display_name?: string };
+  preferences: { is_active?: boolean; display_name?: string };
   created_at: string;
   balance: number;
   total_earned: number;
+  /** Dollars credited for referrals: rewards as a referrer and the welcome bonus as a friend. */
+  referral_earned: number;
 }
 
-/** First sign-in: profile, balance of 0 and default notification preferences. Idempotent. */
-export async function provisionUser(identity: { uid: string; email?: string | null; displayName?: string | null }) {
+/**
+ * First sign-in: profile, balance of 0 and default notification preferences. Idempotent. A
+ * referral code applies only when the profile is made here (else it is ignored); an unknown one
+ * is refused (`invalid_referral_code`) and nothing is made.
+ */
+export async function provisionUser(identity: {
+  uid: string;
+  email?: string | null;
+  displayName?: string | null;
+  referralCode?: string | null;
+  emailVerified?: boolean;
+}) {
   const db = await getDatabase();
   return db.rpc<UserSummary>("provision_user", {
     p_user_id: identity.uid,
     p_email: identity.email ?? null,
     p_display_name: defaultDisplayName(identity.displayName, identity.email),
+    p_referral_code: identity.referralCode ?? null,
+    p_email_verified: identity.emailVerified ?? false,
   });
 }
 
 export async function getUserSummary(userId: string): Promise<UserSummary | null> {
   const db = await getDatabase();
   return db.rpc<UserSummary | null>("get_user_summary", { p_user_id: userId });
+}
+
+/** The signed-in user's summary; a user without a profile (made before provisioning) gets one now. */
+export async function loadUserSummary(user: SessionUser): Promise<UserSummary> {
+  return (
+    (await getUserSummary(user.uid)) ?? provisionUser({ uid: user.uid, email: user.email, displayName: user.name })
+  );
 }

@@ -17,16 +17,27 @@
 
 -- Supabase's API roles already exist on a Supabase project; elsewhere create them so the
 -- grants below are valid everywhere.
+-- Roles belong to the whole server, so databases migrating at the same moment (test databases,
+-- say) can race to create them: the loser's duplicate is ignored.
 do $$
 begin
   if not exists (select from pg_roles where rolname = 'anon') then
-    create role anon nologin noinherit;
+    begin
+      create role anon nologin noinherit;
+    exception when duplicate_object or unique_violation then null;
+    end;
   end if;
   if not exists (select from pg_roles where rolname = 'authenticated') then
-    create role authenticated nologin noinherit;
+    begin
+      create role authenticated nologin noinherit;
+    exception when duplicate_object or unique_violation then null;
+    end;
   end if;
   if not exists (select from pg_roles where rolname = 'service_role') then
-    create role service_role nologin noinherit bypassrls;
+    begin
+      create role service_role nologin noinherit bypassrls;
+    exception when duplicate_object or unique_violation then null;
+    end;
   end if;
 end
 $$;

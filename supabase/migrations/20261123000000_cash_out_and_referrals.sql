@@ -13,7 +13,9 @@ alter table public.app_config
   -- Paid to the referred friend at the same moment (the spec leaves its size open).
   add column referral_welcome_bonus numeric(12, 2) not null default 1 check (referral_welcome_bonus >= 0),
   -- A friend qualifies with a verified email and this many coins earned by themselves.
-  add column referral_qualifying_coins integer not null default 100 check (referral_qualifying_coins >= 0);
+  add column referral_qualifying_coins integer not null default 100 check (referral_qualifying_coins >= 0),
+  -- Withdrawal requests a user may make per hour (a sliding window of the shared rate limiter).
+  add column withdrawals_per_hour integer not null default 5 check (withdrawals_per_hour > 0);
 
 create or replace function public.get_app_config() returns jsonb
   language sql
@@ -356,6 +358,7 @@ declare
   v_email text;
   v_upi text;
   v_details text;
+  v_limit jsonb;
   v_withdrawal withdrawals;
 begin
   if not coalesce((select email_verified from user_profiles where id = p_user_id), false) then
@@ -422,6 +425,14 @@ begin
     end if;
   end if;
 
+  -- Only a request that passes every rule counts against the hourly allowance, and it counts in
+  -- this transaction: a request that fails later uncounts itself, and racing ones queue here.
+  v_limit := hit_rate_limit('withdrawal:' || p_user_id, v_config.withdrawals_per_hour, 3600, true);
+  if not (v_limit ->> 'allowed')::boolean then
+    raise exception 'Too many withdrawal requests' using errcode = 'P0001', hint = 'withdrawal_rate_limited',
+      detail = v_limit ->> 'retry_after_seconds';
+  end if;
+
   update user_balance
      set balance = balance - amount_param, updated_at = now()
    where user_id = p_user_id;
@@ -438,6 +449,26 @@ begin
           v_withdrawal.id);
 
   return withdrawal_json(v_withdrawal);
+end
+$$;
+
+-- The user's withdrawals, newest first; always an array. created_at is the transaction's start,
+-- which ties for withdrawals made in one millisecond (PGlite's clock) or one transaction; the
+-- ledger row's identity, taken as each withdrawal is made, breaks the tie in creation order
+-- (a random uuid did not).
+create or replace function public.get_user_withdrawals(p_user_id text) returns jsonb
+  language plpgsql
+  stable
+  security definer
+  set search_path = public, pg_temp
+as $$
+begin
+  return coalesce(
+    (select jsonb_agg(withdrawal_json(w) order by w.created_at desc, l.id desc nulls last, w.id)
+       from withdrawals w
+       left join transaction_history l on l.withdrawal_id = w.id
+      where w.user_id = p_user_id),
+    '[]'::jsonb);
 end
 $$;
 
@@ -566,9 +597,11 @@ as $$
                 and lower(coalesce(o.recipient_email, o.recipient_upi, o.recipient_bank_details ->> 'details'))
                   = lower(coalesce(w.recipient_email, w.recipient_upi, w.recipient_bank_details ->> 'details'))),
              '[]'::jsonb))
-         order by w.created_at, w.id), '[]')
+         order by w.created_at, l.id nulls first, w.id), '[]')
     from withdrawals w
     join user_profiles p on p.id = w.user_id
+    -- The ledger row's identity orders withdrawals of one millisecond (see get_user_withdrawals).
+    left join transaction_history l on l.withdrawal_id = w.id
    where (p_status is null or w.status = p_status)
      and (p_method is null or w.payment_method = p_method)
 $$;

@@ -1,10 +1,8 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SERVICE_UNAVAILABLE_MESSAGE } from "~/server/http/responses.server";
-import { startTestApp } from "../support/app-server";
-import { createScratchDatabase } from "../support/db";
 import { emulatorHost } from "../support/emulator";
-import { HttpClient, html, uniqueEmail } from "../support/http";
+import { HttpClient, html } from "../support/http";
+import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 import { startTcpProxy } from "../support/tcp-proxy";
 import { eventually } from "../support/wait";
 
@@ -12,14 +10,12 @@ import { eventually } from "../support/wait";
 // cut, and whose SQL functions a test can take away for a moment: one part of a page fails while
 // the rest must still show. Every test puts back what it broke, in `finally`.
 describe("failures stay in their section: an app on Postgres whose database and Firebase can fail", () => {
-  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
-  let direct: pg.Pool;
   let dbRelay: Awaited<ReturnType<typeof startTcpProxy>>;
   let firebaseRelay: Awaited<ReturnType<typeof startTcpProxy>>;
-  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let app: PostgresApp;
   let client: HttpClient;
 
-  const sql = (text: string) => direct.query(text);
+  const sql = (text: string) => app.sql(text);
 
   /** Takes a SQL function away (calls fail as "does not exist") while `work` runs. */
   async function withoutFunction(signature: string, work: () => Promise<void>) {
@@ -33,36 +29,26 @@ describe("failures stay in their section: an app on Postgres whose database and 
   }
 
   beforeAll(async () => {
-    scratch = await createScratchDatabase();
-    direct = new pg.Pool({ connectionString: scratch.url, max: 2 });
-    direct.on("error", () => {});
-    const target = new URL(scratch.url);
-    dbRelay = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
     const [emulatorName, emulatorPort] = emulatorHost().split(":");
     firebaseRelay = await startTcpProxy({ host: emulatorName!, port: Number(emulatorPort) });
-    const relayed = new URL(scratch.url);
-    relayed.port = String(dbRelay.port);
-    app = await startTestApp({
-      DATABASE_URL: relayed.toString(),
-      FIREBASE_AUTH_EMULATOR_HOST: firebaseRelay.host,
-      TRUST_PROXY: "true",
-    });
-    client = new HttpClient(app.url);
-    client.cookies.set("hasSeenOnboarding", "true");
-    const signUp = await client.post("/auth?tab=signup", {
-      intent: "signup",
-      email: uniqueEmail("fail"),
-      password: "s3cret-pass",
-    });
-    expect(signUp.status).toBe(302);
+    app = await startPostgresApp(
+      { FIREBASE_AUTH_EMULATOR_HOST: firebaseRelay.host, TRUST_PROXY: "true" },
+      async (url) => {
+        const target = new URL(url);
+        dbRelay = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
+        target.port = String(dbRelay.port);
+        return target.toString();
+      },
+    );
+    const signUp = await app.signUp();
+    expect(signUp.response.status).toBe(302);
+    client = signUp.client;
   }, 120_000);
 
   afterAll(async () => {
     await app?.stop();
     await dbRelay?.close();
     await firebaseRelay?.close();
-    await direct?.end();
-    await scratch?.drop();
   });
 
   it("a change of app_config shows at once: the check-in reward on Home and the coin rate on Earn", async () => {

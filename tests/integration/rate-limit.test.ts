@@ -113,7 +113,7 @@ describe.each([
   it("hitRateLimit stores `${rule.name}:${key}`, passes the rule's limit and window, and answers in camelCase", async () => {
     vi.mocked(getDatabase).mockResolvedValue(t.db);
     const user = newKey("user");
-    const rule = RATE_LIMITS.withdrawal;
+    const rule = RATE_LIMITS.feedback;
     for (let i = rule.limit - 1; i >= 0; i--) {
       expect(await hitRateLimit(rule, user)).toEqual({ allowed: true, remaining: i, retryAfterSeconds: 0 });
     }
@@ -124,7 +124,7 @@ describe.each([
     const [row] = await t.sql<{ hits: number; window_seconds: number }>(
       // Summed: on the real clock the hits may straddle a window boundary.
       "select sum(hits)::int as hits, max(window_seconds) as window_seconds from rate_limit_windows where key = $1",
-      [`withdrawal:${user}`],
+      [`feedback:${user}`],
     );
     expect(row).toEqual({ hits: rule.limit, window_seconds: rule.windowSeconds });
   });

@@ -38,10 +38,17 @@ export async function signUpDirect(email: string, password: string) {
   });
 }
 
-/** Out-of-band codes (password reset emails) the emulator "sent". */
-export async function sentOobCodes(): Promise<{ email: string; requestType: string }[]> {
+interface OobCode {
+  email: string;
+  requestType: string;
+  /** Opening it does what the emailed link would (verifies the email, ...). */
+  oobLink: string;
+}
+
+/** Out-of-band codes (password reset and verification emails) the emulator "sent". */
+export async function sentOobCodes(): Promise<OobCode[]> {
   const response = await fetch(`http://${emulatorHost()}/emulator/v1/projects/${PROJECT_ID}/oobCodes`);
-  const payload = (await response.json()) as { oobCodes: { email: string; requestType: string }[] };
+  const payload = (await response.json()) as { oobCodes: OobCode[] };
   return payload.oobCodes;
 }
 

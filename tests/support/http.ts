@@ -26,11 +26,12 @@ export class HttpClient {
     return response;
   }
 
-  async post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  /** Posts `fields` as a form; `rawBody`, when given, is sent instead (duplicate keys, other encodings). */
+  async post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}, rawBody?: string) {
     const response = await fetch(new URL(path, this.baseUrl), {
       method: "POST",
       headers: this.headers({ "content-type": "application/x-www-form-urlencoded", ...headers }),
-      body: new URLSearchParams(fields),
+      body: rawBody ?? new URLSearchParams(fields),
       redirect: "manual",
     });
     this.remember(response);

@@ -59,7 +59,19 @@ describe("auth form rules (spec §5)", () => {
       intent: "signup",
       email: "Person@Example.com",
       password: "secret1",
+      referralCode: null,
     });
+  });
+
+  it("reads an optional referral code on sign-up: trimmed and in capitals, refused when it cannot be a code", () => {
+    const valid = validate({ intent: "signup", email: "a@b.co", password: "secret1", referralCode: " k7qm2xp " });
+    expect(valid.status === "success" && valid.value).toMatchObject({ referralCode: "K7QM2XP" });
+    // The code alphabet has no I, O, 0 or 1 (spec §5), and codes are 7 characters long.
+    for (const referralCode of ["K7QM2X0", "SHORT", "K7QM2XPP", "K7Q M2XP"]) {
+      expect(errorsOf({ intent: "signup", email: "a@b.co", password: "secret1", referralCode })).toEqual({
+        referralCode: ["This referral code is not valid"],
+      });
+    }
   });
 
   it("needs only an email for a password reset", () => {

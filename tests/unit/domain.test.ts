@@ -96,18 +96,6 @@ describe("money", () => {
   });
 });
 
-describe("referral bonus tile (spec §2, §3)", () => {
-  it("reads a number or a numeric string, else shows 9.25", async () => {
-    const { referralBonusOf } = await import("~/domain/profile");
-    expect(referralBonusOf({ referral_bonus: 15 })).toBe(15);
-    expect(referralBonusOf({ referral_bonus: "12.5" })).toBe(12.5);
-    expect(referralBonusOf({ referral_bonus: "abc" })).toBe(9.25);
-    expect(referralBonusOf({ referral_bonus: "" })).toBe(9.25);
-    expect(referralBonusOf({})).toBe(9.25);
-    expect(referralBonusOf(null)).toBe(9.25);
-  });
-});
-
 describe("tasks (spec §2, §3, §9)", () => {
   it("maps provider offer types and times", async () => {
     const { mapOfferType, minutesLabel, offerToTask } = await import("~/domain/tasks");

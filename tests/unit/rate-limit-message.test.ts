@@ -16,7 +16,7 @@ describe("tooManyAttemptsMessage", () => {
 
 describe("rate limit keys and rules", () => {
   it("stores `${rule.name}:${key}`, hashing keys that would pass the database's 200 characters", () => {
-    expect(rateLimitKey(RATE_LIMITS.withdrawal, "user-1")).toBe("withdrawal:user-1");
+    expect(rateLimitKey(RATE_LIMITS.feedback, "user-1")).toBe("feedback:user-1");
     const long = rateLimitKey(RATE_LIMITS.signIn, `${"a".repeat(240)}@example.com`);
     expect(long).toMatch(/^sign-in:sha256:[0-9a-f]{64}$/);
     expect(rateLimitKey(RATE_LIMITS.signIn, `${"b".repeat(240)}@example.com`)).not.toBe(long);

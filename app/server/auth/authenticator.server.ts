@@ -20,6 +20,8 @@ export interface VerifiedIdentity {
   email: string | null;
   displayName: string | null;
   isNewUser: boolean;
+  /** As the provider vouched for it in this fresh ID token. */
+  emailVerified: boolean;
 }
 
 /** A refused /auth submission, with what the form should show. */
@@ -58,6 +60,15 @@ class FirebaseFormStrategy extends Strategy<VerifiedIdentity, Credentials> {
   }
 }
 
+/** The claims of an ID token the provider just handed us over TLS (startSession verifies it). */
+function idTokenClaims(idToken: string): { email_verified?: unknown } {
+  try {
+    return JSON.parse(Buffer.from(idToken.split(".")[1] ?? "", "base64url").toString()) as { email_verified?: unknown };
+  } catch {
+    return {};
+  }
+}
+
 async function verifyCredentials(credentials: Credentials): Promise<VerifiedIdentity> {
   if (credentials.intent === "google") {
     const claims = await getAdminAuth()
@@ -71,6 +82,7 @@ async function verifyCredentials(credentials: Credentials): Promise<VerifiedIden
       email: typeof claims.email === "string" ? claims.email : null,
       displayName: typeof claims.name === "string" ? claims.name : null,
       isNewUser: false,
+      emailVerified: claims.email_verified === true,
     };
   }
   const signUp = credentials.intent === "signup";
@@ -81,6 +93,7 @@ async function verifyCredentials(credentials: Credentials): Promise<VerifiedIden
     email: result.email ?? credentials.email,
     displayName: result.displayName || null,
     isNewUser: signUp,
+    emailVerified: idTokenClaims(result.idToken).email_verified === true,
   };
 }
 

@@ -69,6 +69,19 @@ export function signInWithPassword(email: string, password: string) {
   });
 }
 
+/** Exchanges a custom token made by firebase-admin for an ID token (the server acting as the user). */
+export function signInWithCustomToken(token: string) {
+  return callIdentity<{ idToken: string }>("POST", "/v1/accounts:signInWithCustomToken", {
+    token,
+    returnSecureToken: true,
+  });
+}
+
+/** Asks the provider to e-mail the user a verification link (it needs the user's own ID token). */
+export async function sendVerificationEmail(idToken: string): Promise<void> {
+  await callIdentity("POST", "/v1/accounts:sendOobCode", { requestType: "VERIFY_EMAIL", idToken });
+}
+
 export async function sendPasswordResetEmail(email: string): Promise<void> {
   await callIdentity("POST", "/v1/accounts:sendOobCode", { requestType: "PASSWORD_RESET", email });
 }

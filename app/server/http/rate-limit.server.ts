@@ -14,8 +14,6 @@ const HOUR = 3600;
 
 /** Named rules; callers pass their subject (user id, normalised e-mail, provider) as the key. */
 export const RATE_LIMITS = {
-  // Per user: a few withdrawal requests an hour; sliding so a burst at a window edge cannot double it.
-  withdrawal: { name: "withdrawal", limit: 5, windowSeconds: HOUR, sliding: true },
   // Per user: feedback is free text that someone reads; a handful an hour is plenty.
   feedback: { name: "feedback", limit: 5, windowSeconds: HOUR, sliding: true },
   // Per e-mail address: slows password guessing against one account.
@@ -26,6 +24,10 @@ export const RATE_LIMITS = {
   passwordReset: { name: "password-reset", limit: 3, windowSeconds: HOUR, sliding: true },
   // Per offer provider: generous, providers retry in bursts; only a runaway sender is stopped.
   postback: { name: "postback", limit: 600, windowSeconds: 60 },
+  // Per user: each request sends an e-mail.
+  verificationEmail: { name: "verification-email", limit: 3, windowSeconds: HOUR, sliding: true },
+  // For everyone together: codes are 7 of 32 symbols, so guessing at this pace finds nothing.
+  referralCodeCheck: { name: "referral-code-check", limit: 300, windowSeconds: 60 },
 } as const satisfies Record<string, RateLimitRule>;
 
 // The database keeps keys to 200 characters; longer ones (long e-mail addresses) are hashed.
@@ -51,8 +53,4 @@ export async function hitRateLimit(rule: RateLimitRule, key: string): Promise<Ra
   return { allowed: result.allowed, remaining: result.remaining, retryAfterSeconds: result.retry_after_seconds };
 }
 
-/** What a refused user reads: whole minutes, rounded up so they never come back too early. */
-export function tooManyAttemptsMessage(retryAfterSeconds: number): string {
-  const minutes = Number.isFinite(retryAfterSeconds) ? Math.max(1, Math.ceil(retryAfterSeconds / 60)) : 1;
-  return `Too many attempts. Please try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`;
-}
+export { tooManyAttemptsMessage } from "~/domain/rate-limit";

@@ -13,6 +13,16 @@ export function requestHost(request: Request, trustProxy = getEnv().trustProxy):
   return forwarded || request.headers.get("host") || new URL(request.url).host;
 }
 
+/** The origin the browser used (scheme and host), for links the app hands out (share links). */
+export function requestOrigin(request: Request, trustProxy = getEnv().trustProxy): string {
+  const forwardedProto = trustProxy ? request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() : undefined;
+  const protocol =
+    forwardedProto === "https" || forwardedProto === "http"
+      ? forwardedProto
+      : new URL(request.url).protocol.replace(":", "");
+  return `${protocol}://${requestHost(request, trustProxy)}`;
+}
+
 /**
  * Refuses a state-changing request that a browser sent from another origin (login CSRF,
  * forced logout, ...). Requests without Origin and Sec-Fetch-Site (non-browser clients) pass:

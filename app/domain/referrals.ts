@@ -1,0 +1,41 @@
+// Refer & Earn (spec §2, §5, §8): names, initials and the share texts. Pure and client-safe.
+
+export const REFERRAL_MESSAGES = {
+  // Spec §2 and §8, word for word.
+  banner: "Share your code and earn $5 for each friend who joins",
+  loading: "Loading referrals...",
+  empty: "No referrals yet. Start sharing your code!",
+  loadFailed: "Could not load referrals, please try again later",
+  copied: "Referral code copied to clipboard!",
+  copyFailed: "Failed to copy referral code",
+  shared: "Thanks for sharing!",
+  copiedForManualShare: "Referral code copied! You can now share it manually",
+  shareFailed: "Failed to share referral code",
+  noCode: "No referral code available to share",
+} as const;
+
+/** Spec §2: display name, else username, else "Unknown User". */
+export function referralName(row: { display_name: string | null; username: string | null }): string {
+  return row.display_name?.trim() || row.username?.trim() || "Unknown User";
+}
+
+/** At most two letters: the first of the first two words ("Ana Lima" → "AL", "ana" → "A"). */
+export function initials(name: string): string {
+  return name
+    .trim()
+    .split(/\s+/)
+    .slice(0, 2)
+    .map((word) => [...word][0] ?? "")
+    .join("")
+    .toUpperCase();
+}
+
+/** "Joined today", "Joined 1 day ago", "Joined 12 days ago". */
+export function joinedLabel(days: number): string {
+  if (days <= 0) return "Joined today";
+  return `Joined ${days} ${days === 1 ? "day" : "days"} ago`;
+}
+
+export function shareText(code: string, link: string): string {
+  return `Join me on Rewards and earn coins for surveys, videos and games. Use my referral code ${code}: ${link}`;
+}

@@ -1,0 +1,83 @@
+// Withdrawals (spec §2 "Withdraw Money", §5, §9): methods, the amount rule, statuses. Pure and
+// client-safe; the form's schema lives in withdrawal-form.ts so the page does not ship zod.
+
+export type PaymentMethod = "paypal" | "upi" | "bank";
+
+/** Spec §2: the selector offers PayPal and UPI; bank exists (with its minimum) but is not offered. */
+export const OFFERED_METHODS = ["paypal", "upi"] as const satisfies readonly PaymentMethod[];
+
+export const METHOD_LABELS: Record<PaymentMethod, string> = {
+  paypal: "PayPal",
+  upi: "UPI (India)",
+  bank: "Bank transfer",
+};
+
+/** The short name used in history tables and messages. */
+export const METHOD_NAMES: Record<PaymentMethod, string> = { paypal: "PayPal", upi: "UPI", bank: "Bank" };
+
+export function isPaymentMethod(value: unknown): value is PaymentMethod {
+  return value === "paypal" || value === "upi" || value === "bank";
+}
+
+/** The withdrawal form's fields, as the browser posts them. */
+export interface WithdrawalFields {
+  intent: "withdraw";
+  amount: string;
+  method: PaymentMethod;
+  paypalEmail: string;
+  upiId: string;
+  bankDetails: string;
+}
+
+export const UPI_ID_HINT = "For example name@okhdfcbank or 9876543210@ybl";
+
+export const WITHDRAWAL_MESSAGES = {
+  // Spec §2 and §8, word for word.
+  processingNotice: "Withdrawals are typically processed within 24-48 hours.",
+  submitted: "Withdrawal request submitted successfully",
+  failed: "Failed to process withdrawal",
+  tryLater: "Please try again later",
+  noHistory: "No withdrawal history yet",
+} as const;
+
+export function withdrawalInitiated(amount: string): string {
+  return `Your $${amount} withdrawal has been initiated.`;
+}
+
+/**
+ * Spec §5: digits with an optional decimal point and at most two decimals, more than 0, and
+ * within numeric(12,2). Only ASCII digits: "٥", "1e3", "-5", "5.001" and 400 digits are not
+ * amounts. Returns the amount as exact text ("5.25"), or null.
+ */
+export function parseAmount(input: string | undefined | null): string | null {
+  const text = (input ?? "").trim();
+  const match = /^(\d{0,10})(?:\.(\d{0,2}))?$/.exec(text);
+  if (!match || (!match[1] && !match[2])) return null;
+  const whole = (match[1] || "0").replace(/^0+(?=\d)/, "");
+  const cents = (match[2] ?? "").padEnd(2, "0");
+  if (whole.length > 10 || (whole === "0" && cents === "00")) return null;
+  return `${whole}.${cents}`;
+}
+
+/** Spec §2 status colours: completed green, pending amber, failed red, any other grey. */
+export function statusTone(status: string): "green" | "amber" | "red" | "grey" {
+  switch (status) {
+    case "completed":
+      return "green";
+    case "pending":
+      return "amber";
+    case "failed":
+      return "red";
+    default:
+      return "grey";
+  }
+}
+
+/** A withdrawal as the history sheet shows it (spec §3: id, created_at, amount, payment_method, status). */
+export interface WithdrawalRow {
+  id: string;
+  created_at: string;
+  amount: number;
+  payment_method: PaymentMethod;
+  status: string;
+}

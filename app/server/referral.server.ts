@@ -1,0 +1,40 @@
+import { daysSince } from "~/domain/dates";
+import { referralName } from "~/domain/referrals";
+import { requireUser } from "./auth/session.server";
+import { getAppConfig } from "./config.server";
+import { requestOrigin } from "./http/same-origin.server";
+import { listReferrals } from "./referrals.server";
+import { loadUserSummary } from "./users.server";
+
+/** Spec §2 Refer & Earn: the code and its share link, how it works, and the people referred. */
+export async function loadReferral(request: Request) {
+  const user = await requireUser(request);
+  const [summary, config] = await Promise.all([loadUserSummary(user), getAppConfig()]);
+  const now = new Date();
+  // Spec §7: a failed list is shown empty, with the spec's message.
+  const referrals = await listReferrals(user.uid).then(
+    (rows) =>
+      rows.map((row) => ({
+        id: row.id,
+        name: referralName(row),
+        // Counted here, so the server's HTML and the browser agree on the day.
+        days: daysSince(row.created_at, now),
+        credited: row.credited,
+        amount: row.amount,
+      })),
+    (error: unknown) => {
+      if (error instanceof Response) throw error;
+      console.error("referrals failed to load:", error);
+      return null;
+    },
+  );
+  const code = summary.referral_code || null;
+  return {
+    code,
+    shareUrl: code ? `${requestOrigin(request)}/auth?ref=${code}` : null,
+    reward: config.referral.reward,
+    welcomeBonus: config.referral.welcome_bonus,
+    qualifyingCoins: config.referral.qualifying_coins,
+    referrals,
+  };
+}

@@ -1,0 +1,95 @@
+import { discriminatedUnion } from "zod/mini";
+import { ruleMessage } from "~/domain/rules";
+import { sendVerificationFormSchema, withdrawalFormSchema } from "~/domain/withdrawal-form";
+import { WITHDRAWAL_MESSAGES, withdrawalInitiated } from "~/domain/withdrawals";
+import { ensureEmailVerified, sendVerificationEmailTo } from "./auth/email-verification.server";
+import { requireUser } from "./auth/session.server";
+import { getAppConfig } from "./config.server";
+import { redirectWithFlash } from "./http/flash.server";
+import { parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
+import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "./http/rate-limit.server";
+import { loadUserSummary } from "./users.server";
+import { listWithdrawals, paysRealMoney, requestWithdrawal } from "./withdrawals.server";
+
+/** Spec §2 Withdraw Money; the history sheet (`?history=1`) and the bank method (`?method=bank`) are URL state. */
+export async function loadWithdraw(request: Request) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const historyOpen = url.searchParams.get("history") === "1";
+  const [summary, config] = await Promise.all([loadUserSummary(user), getAppConfig()]);
+  const [emailVerified, history] = await Promise.all([
+    ensureEmailVerified(user.uid, summary.email_verified),
+    historyOpen
+      ? listWithdrawals(user.uid).catch((error: unknown) => {
+          if (error instanceof Response) throw error;
+          console.error("withdrawal history failed to load:", error);
+          return null;
+        })
+      : null,
+  ]);
+  return {
+    balance: summary.balance,
+    email: summary.email,
+    emailVerified,
+    minimums: config.min_withdrawal,
+    // Spec §2: bank is not offered in the selector; a link with ?method=bank reaches its form.
+    bankOffered: url.searchParams.get("method") === "bank",
+    historyOpen,
+    history,
+  };
+}
+
+const withdrawFormsSchema = discriminatedUnion("intent", [withdrawalFormSchema, sendVerificationFormSchema]);
+
+// Where each broken rule of create_withdrawal is shown.
+const RULE_FIELDS = {
+  invalid_amount: "amount",
+  amount_exceeds_balance: "amount",
+  below_minimum: "amount",
+  unsupported_payment_method: "method",
+  paypal_email_required: "paypalEmail",
+  invalid_paypal_email: "paypalEmail",
+  upi_id_required: "upiId",
+  invalid_upi_id: "upiId",
+  bank_details_required: "bankDetails",
+  bank_details_too_long: "bankDetails",
+} as const;
+
+/** The withdrawal request, and "Send verification email" for an unverified address. */
+export async function withdrawAction(request: Request) {
+  const user = await requireUser(request);
+  const submission = await parseForm(request, withdrawFormsSchema);
+  if (submission.status !== "success") return rejectForm(submission);
+  const summary = await loadUserSummary(user);
+
+  if (submission.value.intent === "send-verification") {
+    const limit = await hitRateLimit(RATE_LIMITS.verificationEmail, user.uid);
+    if (!limit.allowed)
+      return rejectForm(submission, { formErrors: [tooManyAttemptsMessage(limit.retryAfterSeconds)] });
+    await sendVerificationEmailTo(user.uid);
+    return redirectWithFlash("/withdraw", {
+      kind: "success",
+      title: "Verification email sent",
+      description: `Open the link we sent to ${summary.email ?? "your address"}, then come back here.`,
+    });
+  }
+
+  if (!(await ensureEmailVerified(user.uid, summary.email_verified))) {
+    return rejectForm(submission, { formErrors: [ruleMessage("email_not_verified")] });
+  }
+  const { amount, method, paypalEmail, upiId, bankDetails } = submission.value;
+  try {
+    const withdrawal = await requestWithdrawal(user.uid, { amount, method, paypalEmail, upiId, bankDetails });
+    return redirectWithFlash("/withdraw", {
+      kind: "success",
+      title: WITHDRAWAL_MESSAGES.submitted + (paysRealMoney(withdrawal.payment_method) ? "" : " (TEST MODE)"),
+      description: withdrawalInitiated(amount),
+    });
+  } catch (error) {
+    return replyWithDbError(submission, error, {
+      fields: RULE_FIELDS,
+      fallback: WITHDRAWAL_MESSAGES.tryLater,
+      context: "withdrawal",
+    });
+  }
+}

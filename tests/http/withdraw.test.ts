@@ -1,0 +1,284 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ruleMessage } from "~/domain/rules";
+import { CROSS_SITE_MESSAGE } from "~/server/http/same-origin.server";
+import { sentOobCodes } from "../support/emulator";
+import { HttpClient, html } from "../support/http";
+import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
+
+// Withdraw Money over plain form posts (no JavaScript), on an app server with its own Postgres
+// database so the tests can give an account money and look at what the app wrote.
+describe("Withdraw Money over plain HTTP", () => {
+  let app: PostgresApp;
+
+  beforeAll(async () => {
+    app = await startPostgresApp();
+  }, 120_000);
+  afterAll(() => app?.stop());
+
+  async function userId(email: string) {
+    const [row] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
+    return row!.id;
+  }
+
+  /** A signed-in account with a verified email and `dollars` to withdraw (credited as bonus coins). */
+  async function account(dollars: number, { verified = true } = {}) {
+    const { client, email } = await app.signUp();
+    const id = await userId(email);
+    if (verified) await app.sql("select record_email_verified($1)", [id]);
+    if (dollars > 0) await app.sql("select add_user_coins($1, $2)", [id, Math.round(dollars * 100)]);
+    return { client, email, id };
+  }
+
+  async function balance(id: string) {
+    const [row] = await app.sql<{ balance: string }>("select balance from user_balance where user_id = $1", [id]);
+    return Number(row!.balance);
+  }
+
+  async function withdrawalCount(id: string) {
+    const [row] = await app.sql<{ n: number }>("select count(*)::int as n from withdrawals where user_id = $1", [id]);
+    return row!.n;
+  }
+
+  async function refused(client: HttpClient, fields: Record<string, string>, message: string) {
+    const response = await client.post("/withdraw", { intent: "withdraw", ...fields });
+    expect(response.status, JSON.stringify(fields)).toBe(400);
+    const body = await response.text();
+    expect(body, JSON.stringify(fields)).toContain(html(message));
+    return body;
+  }
+
+  it("sends a signed-out visitor to /auth, and a signed-out post too", async () => {
+    const visitor = new HttpClient(app.url);
+    expect((await visitor.get("/withdraw")).headers.get("location")).toBe("/auth?redirectTo=%2Fwithdraw");
+    const post = await visitor.post("/withdraw", { intent: "withdraw", amount: "5", method: "paypal" });
+    expect(post.status).toBe(302);
+    expect(post.headers.get("location")).toMatch(/^\/auth/);
+  });
+
+  it("shows the balance, the amount field, PayPal and UPI (India) with their minimums, the notice and Withdraw Funds", async () => {
+    const { client } = await account(12.5);
+    const { html: page, response } = await client.visit("/withdraw");
+    expect(response.status).toBe(200);
+    expect(page).toContain("Available Balance");
+    expect(page).toMatch(/data-testid="balance">\$12\.50</);
+    expect(page).toMatch(/<input[^>]*name="amount"[^>]*>/);
+    expect(page).toMatch(/placeholder="0\.00"/);
+    expect(page).toMatch(/inputMode="decimal"|inputmode="decimal"/);
+    expect(page).toContain("PayPal");
+    expect(page).toContain("UPI (India)");
+    expect(page).toContain("Min. $5.00");
+    expect(page).toContain("Min. $1.00");
+    expect(page).not.toContain("Bank transfer"); // spec §2: bank is not offered
+    expect(page).toContain("PayPal email");
+    expect(page).toContain("UPI ID");
+    expect(page).toContain("name@okhdfcbank");
+    expect(page).toContain("Withdrawals are typically processed within 24-48 hours.");
+    expect(page).toMatch(/<button[^>]*value="withdraw"[^>]*>Withdraw Funds<\/button>/);
+  });
+
+  it("refuses every invalid amount with the spec's message and changes nothing", async () => {
+    const { client, id } = await account(12);
+    const invalid = [
+      "",
+      "0",
+      "0.00",
+      "-5",
+      "abc",
+      "5.001",
+      "1e309",
+      "1e3",
+      "NaN",
+      "٥",
+      "5,00",
+      "9".repeat(400),
+      "12345678901",
+    ];
+    for (const amount of invalid) {
+      await refused(client, { amount, method: "paypal", paypalEmail: "me@example.com" }, ruleMessage("invalid_amount"));
+    }
+    // A form with the field missing altogether, or sent twice.
+    await refused(client, { method: "paypal", paypalEmail: "me@example.com" }, ruleMessage("invalid_amount"));
+    const twice = await client.post(
+      "/withdraw",
+      {},
+      { "content-type": "application/x-www-form-urlencoded" },
+      "intent=withdraw&amount=5&amount=6&method=paypal&paypalEmail=me%40example.com",
+    );
+    expect(twice.status).toBe(400);
+    expect(await balance(id)).toBe(12);
+    expect(await withdrawalCount(id)).toBe(0);
+  });
+
+  it("checks in the spec's order: valid amount, then balance, then the method's minimum, then the recipient", async () => {
+    const { client, id } = await account(12);
+    // 99999 is a valid amount, above the balance: the balance message, though no email is given.
+    await refused(client, { amount: "99999", method: "paypal" }, ruleMessage("amount_exceeds_balance"));
+    await refused(client, { amount: "4.99", method: "paypal" }, "Minimum withdrawal amount is $5.00");
+    await refused(client, { amount: "0.99", method: "upi" }, "Minimum withdrawal amount is $1.00");
+    await refused(client, { amount: "9.99", method: "bank" }, "Minimum withdrawal amount is $10.00");
+    await refused(client, { amount: "5", method: "paypal", paypalEmail: "  " }, "Please enter your PayPal email");
+    await refused(client, { amount: "1", method: "upi" }, "Please enter your UPI ID");
+    await refused(client, { amount: "10", method: "bank", bankDetails: " " }, "Please enter your bank account details");
+    await refused(client, { amount: "5", method: "crypto" }, "Please choose a payment method");
+    expect(await balance(id)).toBe(12);
+    expect(await withdrawalCount(id)).toBe(0);
+  });
+
+  it("refuses a malformed PayPal email or UPI ID (money sent to a typo is lost)", async () => {
+    const { client, id } = await account(12);
+    for (const paypalEmail of ["me@", "me@example", "a b@example.com", "@example.com"]) {
+      await refused(client, { amount: "5", method: "paypal", paypalEmail }, ruleMessage("invalid_paypal_email"));
+    }
+    for (const upiId of ["name", "name@", "name@ok1bank", "n@ok", `${"a".repeat(257)}@ybl`]) {
+      await refused(client, { amount: "1", method: "upi", upiId }, ruleMessage("invalid_upi_id"));
+    }
+    expect(await withdrawalCount(id)).toBe(0);
+  });
+
+  it("withdraws to PayPal: the form clears, the balance and history show it, with the TEST MODE toast", async () => {
+    const { client, id } = await account(12.5);
+    const response = await client.post("/withdraw", {
+      intent: "withdraw",
+      amount: "5.25",
+      method: "paypal",
+      paypalEmail: " Me@Example.com ",
+    });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/withdraw");
+    const { html: page } = await client.visit("/withdraw");
+    expect(page).toContain("Withdrawal request submitted successfully (TEST MODE)");
+    expect(page).toContain("Your $5.25 withdrawal has been initiated.");
+    expect(page).toMatch(/data-testid="balance">\$7\.25</);
+    expect(page).not.toContain('value="5.25"'); // a fresh form
+    expect(await balance(id)).toBe(7.25);
+    const [row] = await app.sql<{ recipient_email: string; status: string }>(
+      "select recipient_email, status from withdrawals where user_id = $1",
+      [id],
+    );
+    expect(row).toEqual({ recipient_email: "Me@Example.com", status: "pending" });
+
+    const history = await client.visit("/withdraw?history=1");
+    expect(history.html).toContain("Withdrawal History");
+    expect(history.html).toContain("View all your past withdrawal requests.");
+    expect(history.html).toMatch(/<th[^>]*>Date<\/th>/);
+    expect(history.html).toContain("$5.25");
+    expect(history.html).toMatch(/bg-amber-50 text-amber-800[^"]*">pending</);
+    expect(history.html).toMatch(
+      /href="\/withdraw"[^>]*aria-label="Close history"|aria-label="Close history"[^>]*href="\/withdraw"/,
+    );
+    expect((await app.sql("select verify_all_balances() as audit"))[0]).toEqual({ audit: [] });
+  });
+
+  it("withdraws to UPI, and the history lists withdrawals newest first with their status colours", async () => {
+    const { client, id } = await account(20);
+    await client.post("/withdraw", { intent: "withdraw", amount: "1", method: "upi", upiId: "name@okhdfcbank" });
+    await client.post("/withdraw", { intent: "withdraw", amount: "2.50", method: "upi", upiId: "9876543210@ybl" });
+    const [first] = await app.sql<{ id: string }>("select id from withdrawals where user_id = $1 and amount = 1", [id]);
+    await app.sql("select settle_withdrawal($1, 'completed', 'UTR123')", [first!.id]);
+    const { html: page } = await client.visit("/withdraw?history=1");
+    const amounts = [...page.matchAll(/<td[^>]*>(\$\d+\.\d\d)<\/td>/g)].map((match) => match[1]);
+    expect(amounts).toEqual(["$2.50", "$1.00"]);
+    expect(page).toMatch(/bg-emerald-50 text-emerald-700[^"]*">completed</);
+    expect(page).toContain(">UPI<");
+    expect(await balance(id)).toBe(16.5);
+  });
+
+  it("shows the settlement's notice as a toast on the next visit, once", async () => {
+    const { client, id } = await account(10);
+    await client.post("/withdraw", { intent: "withdraw", amount: "6", method: "upi", upiId: "me@okaxis" });
+    const [withdrawal] = await app.sql<{ id: string }>("select id from withdrawals where user_id = $1", [id]);
+    await app.sql("select settle_withdrawal($1, 'failed', null, 'Account closed')", [withdrawal!.id]);
+    const next = await client.visit("/");
+    expect(next.html).toContain("Withdrawal failed");
+    expect(next.html).toContain("Your $6.00 UPI withdrawal could not be paid, so the money is back in your balance.");
+    expect(next.html).toMatch(/data-testid="balance">\$10\.00</);
+    expect((await client.visit("/")).html).not.toContain("Withdrawal failed");
+  });
+
+  it("offers bank transfer only through ?method=bank, with its $10.00 minimum and account details", async () => {
+    const { client, id } = await account(15);
+    const { html: page } = await client.visit("/withdraw?method=bank");
+    expect(page).toContain("Bank transfer");
+    expect(page).toContain("Min. $10.00");
+    expect(page).toMatch(/<textarea[^>]*name="bankDetails"/);
+    const response = await client.post("/withdraw", {
+      intent: "withdraw",
+      amount: "10",
+      method: "bank",
+      bankDetails: "A. Person, 1234567890, HDFC0001234",
+    });
+    expect(response.status).toBe(302);
+    expect(await balance(id)).toBe(5);
+  });
+
+  it("shows No withdrawal history yet for an account without withdrawals", async () => {
+    const { client } = await account(0);
+    expect((await client.visit("/withdraw?history=1")).html).toContain("No withdrawal history yet");
+  });
+
+  it("allows at most five withdrawal requests an hour (app_config), counting only requests that pass every rule", async () => {
+    const { client, id } = await account(20);
+    // Refused requests (typos) use up nothing.
+    for (let attempt = 0; attempt < 6; attempt++) {
+      await refused(client, { amount: "1", method: "upi", upiId: "typo" }, ruleMessage("invalid_upi_id"));
+    }
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const response = await client.post("/withdraw", {
+        intent: "withdraw",
+        amount: "1",
+        method: "upi",
+        upiId: "me@okicici",
+      });
+      expect(response.status).toBe(302);
+    }
+    const sixth = await client.post("/withdraw", {
+      intent: "withdraw",
+      amount: "1",
+      method: "upi",
+      upiId: "me@okicici",
+    });
+    expect(sixth.status).toBe(400);
+    expect(await sixth.text()).toMatch(/Too many attempts\. Please try again in \d+ minutes?\./);
+    expect(await withdrawalCount(id)).toBe(5);
+  });
+
+  it("refuses a withdrawal posted from another site", async () => {
+    const { client, id } = await account(10);
+    const response = await client.post(
+      "/withdraw",
+      { intent: "withdraw", amount: "5", method: "paypal", paypalEmail: "thief@example.com" },
+      { origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+    );
+    expect([403, 500]).toContain(response.status); // 403 from the app, or Remix's own refusal of the Origin
+    if (response.status === 403) expect(await response.text()).toContain(html(CROSS_SITE_MESSAGE));
+    expect(await withdrawalCount(id)).toBe(0);
+  });
+
+  it("asks an unverified account to verify its email, sends the link, and lets it cash out once verified", async () => {
+    const { client, email, id } = await account(10, { verified: false });
+    const gate = await client.visit("/withdraw");
+    expect(gate.html).toContain("Verify your email to cash out");
+    expect(gate.html).toContain(html(email));
+    expect(gate.html).toMatch(/<button[^>]*value="send-verification"[^>]*>Send verification email<\/button>/);
+    expect(gate.html).not.toContain("Withdraw Funds");
+    // The form cannot be posted around the gate.
+    await refused(
+      client,
+      { amount: "5", method: "paypal", paypalEmail: "me@example.com" },
+      ruleMessage("email_not_verified"),
+    );
+
+    const sent = await client.post("/withdraw", { intent: "send-verification" });
+    expect(sent.status).toBe(302);
+    expect((await client.visit("/withdraw")).html).toContain("Verification email sent");
+    const code = (await sentOobCodes()).findLast((oob) => oob.email === email && oob.requestType === "VERIFY_EMAIL");
+    expect(code).toBeDefined();
+    expect((await fetch(code!.oobLink)).status).toBe(200);
+
+    const after = await client.visit("/withdraw");
+    expect(after.html).toContain("Withdraw Funds");
+    expect((await app.sql("select email_verified from user_profiles where id = $1", [id]))[0]).toEqual({
+      email_verified: true,
+    });
+  });
+});

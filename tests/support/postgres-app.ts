@@ -1,0 +1,51 @@
+import pg from "pg";
+import { startTestApp } from "./app-server";
+import { createScratchDatabase } from "./db";
+import { HttpClient, uniqueEmail } from "./http";
+
+/**
+ * A production app server on its own scratch Postgres database, with direct SQL access so a test
+ * can arrange (credit coins, mark an email verified) and inspect what the app did.
+ */
+export async function startPostgresApp(
+  env: Record<string, string> = {},
+  /** The address the app is given for the database (e.g. through a relay the test can cut). */
+  databaseUrl: (url: string) => string | Promise<string> = (url) => url,
+) {
+  const scratch = await createScratchDatabase();
+  const pool = new pg.Pool({ connectionString: scratch.url, max: 4 });
+  pool.on("error", () => {});
+  try {
+    const app = await startTestApp({ DATABASE_URL: await databaseUrl(scratch.url), ...env });
+    return {
+      url: app.url,
+      scratchUrl: scratch.url,
+      sql: async <R = Record<string, unknown>>(text: string, values?: unknown[]) =>
+        (await pool.query(text, values)).rows as R[],
+      /** A returning visitor with a new password account, signed in on this app. */
+      async signUp(fields: Record<string, string> = {}) {
+        const client = new HttpClient(app.url);
+        client.cookies.set("hasSeenOnboarding", "true");
+        const email = fields.email ?? uniqueEmail("pg");
+        const response = await client.post("/auth?tab=signup", {
+          intent: "signup",
+          email,
+          password: "s3cret-pass",
+          ...fields,
+        });
+        return { client, email, response };
+      },
+      async stop() {
+        await app.stop();
+        await pool.end();
+        await scratch.drop();
+      },
+    };
+  } catch (error) {
+    await pool.end();
+    await scratch.drop();
+    throw error;
+  }
+}
+
+export type PostgresApp = Awaited<ReturnType<typeof startPostgresApp>>;
