@@ -1,5 +1,5 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, Link } from "@remix-run/react";
+import { Form, Link, useLocation } from "@remix-run/react";
 import { formatDollars } from "~/domain/money";
 import {
   METHOD_LABELS,
@@ -32,6 +32,7 @@ export interface WithdrawData {
 
 /** Spec §2 Withdraw Money: balance, amount, method with its minimum, the method's recipient. */
 export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastResult?: SubmissionResult<string[]> }) {
+  const location = useLocation();
   return (
     <div className="space-y-4">
       <PageHeader
@@ -59,7 +60,8 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
         </p>
       </section>
       {data.emailVerified ? (
-        <WithdrawForm data={data} lastResult={lastResult} />
+        // A new page (after a request went through) is a fresh form; a refused one keeps its values.
+        <WithdrawForm key={location.key} data={data} lastResult={lastResult} />
       ) : (
         <VerifyEmailCard email={data.email} lastResult={lastResult} />
       )}
@@ -139,7 +141,8 @@ function VerifyEmailCard({ email, lastResult }: { email: string | null; lastResu
           <h2 className="text-base font-bold">Verify your email to cash out</h2>
           <p className="mt-1 text-sm text-muted">
             We only send money from accounts with a verified email address, so that nobody else can cash out your
-            earnings. We&apos;ll email a link to <strong className="text-ink">{email ?? "your address"}</strong>.
+            earnings. We&apos;ll email a link to{" "}
+            <strong className="break-all text-ink">{email ?? "your address"}</strong>.
           </p>
         </div>
       </div>

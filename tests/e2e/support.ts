@@ -9,10 +9,12 @@ export async function signUp(page: Page, prefix = "e2e") {
   const baseURL = test.info().project.use.baseURL!;
   await page.context().addCookies([{ name: "hasSeenOnboarding", value: "true", url: baseURL }]);
   await page.goto("/auth?tab=signup");
-  await page.getByPlaceholder("Enter your email").fill(uniqueEmail(prefix));
+  const email = uniqueEmail(prefix);
+  await page.getByPlaceholder("Enter your email").fill(email);
   await page.getByPlaceholder("Enter your password").fill("e2e-password");
   await page.getByRole("button", { name: "Create Account" }).click();
   await expect(page).toHaveURL(/\/$/);
+  return email;
 }
 
 /** A full-page screenshot at the test's viewport (390 px), once the start spinner and the toast's entrance are over. */

@@ -1,0 +1,107 @@
+import { expect, test, type Page } from "@playwright/test";
+import { screenshot, signUp } from "./support";
+
+// Runs with JavaScript on and off: the verification gate, earning enough to cash out, PayPal and
+// UPI withdrawals, and the history sheet.
+
+/** Opens the link of the newest verification email the Auth emulator "sent" to `email`. */
+async function openVerificationLink(email: string) {
+  const host = process.env.FIREBASE_AUTH_EMULATOR_HOST;
+  const response = await fetch(`http://${host}/emulator/v1/projects/demo-rewards/oobCodes`);
+  const { oobCodes } = (await response.json()) as {
+    oobCodes: { email: string; requestType: string; oobLink: string }[];
+  };
+  const code = oobCodes.findLast((oob) => oob.email === email && oob.requestType === "VERIFY_EMAIL");
+  expect(code, "a verification email").toBeDefined();
+  expect((await fetch(code!.oobLink)).ok).toBe(true);
+}
+
+/** Earns $6.30 the way a person does: three tasks (started together, completed after the five seconds). */
+async function earnSixDollars(page: Page) {
+  const tasks = ["task-008", "task-003", "task-007"]; // 250 + 200 + 180 coins
+  for (const task of tasks) {
+    const start = await page.request.post(`/earn?task=${task}`, {
+      form: { intent: "start", taskId: task },
+      maxRedirects: 0,
+    });
+    expect(start.status()).toBe(302);
+  }
+  await page.waitForTimeout(5_200); // the five-second rule
+  for (const task of tasks) {
+    const done = await page.request.post(`/earn?task=${task}&started=1`, {
+      form: { intent: "complete", taskId: task },
+      maxRedirects: 0,
+    });
+    expect(done.status()).toBe(302);
+  }
+}
+
+test("verify the email, then withdraw to PayPal and to UPI, and see both in the history", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  const email = await signUp(page, "cashout");
+  await page.getByRole("link", { name: "Withdraw", exact: true }).first().click();
+  await expect(page.getByRole("heading", { name: "Withdraw Money" })).toBeVisible();
+  await expect(page.getByText("Verify your email to cash out")).toBeVisible();
+  await screenshot(page, "withdraw-verify-gate");
+  await page.getByRole("button", { name: "Send verification email" }).click();
+  await expect(page.getByText("Verification email sent")).toBeVisible();
+  await openVerificationLink(email);
+  await page.getByRole("link", { name: "Check again" }).click();
+  await expect(page.getByRole("button", { name: "Withdraw Funds" })).toBeVisible();
+
+  await earnSixDollars(page);
+  await page.reload();
+  await expect(page.getByTestId("balance")).toHaveText("$6.30");
+
+  // A refused request keeps what was typed and says why, on the field.
+  await page.getByLabel("Amount (USD)").fill("4.99");
+  await page.getByLabel("PayPal email").fill("me@example.com");
+  await page.getByRole("button", { name: "Withdraw Funds" }).click();
+  await expect(page.getByText("Minimum withdrawal amount is $5.00")).toBeVisible();
+  await screenshot(page, "withdraw-refused");
+
+  await page.getByLabel("Amount (USD)").fill("5");
+  await page.getByLabel("PayPal email").fill("me@example.com");
+  await page.getByRole("button", { name: "Withdraw Funds" }).click();
+  await expect(page.getByText("Withdrawal request submitted successfully (TEST MODE)")).toBeVisible();
+  await expect(page.getByText("Your $5.00 withdrawal has been initiated.")).toBeVisible();
+  await expect(page.getByTestId("balance")).toHaveText("$1.30");
+  await expect(page.getByLabel("Amount (USD)")).toHaveValue("");
+
+  // UPI: its own field (and its hint) replace the PayPal email, with or without JavaScript.
+  await page.locator("label").filter({ hasText: "UPI (India)" }).click();
+  await expect(page.getByLabel("PayPal email")).toBeHidden();
+  await expect(page.getByText("For example name@okhdfcbank or 9876543210@ybl")).toBeVisible();
+  await page.getByLabel("Amount (USD)").fill("1");
+  await page.getByLabel("UPI ID").fill("name@okhdfcbank");
+  await screenshot(page, "withdraw-upi");
+  await page.getByRole("button", { name: "Withdraw Funds" }).click();
+  await expect(page.getByText("Your $1.00 withdrawal has been initiated.")).toBeVisible();
+  await expect(page.getByTestId("balance")).toHaveText("$0.30");
+
+  await page.getByRole("link", { name: "History" }).click();
+  const sheet = page.getByRole("dialog", { name: "Withdrawal History" });
+  await expect(sheet).toBeVisible();
+  await expect(sheet.getByText("View all your past withdrawal requests.")).toBeVisible();
+  await expect(sheet.getByRole("row")).toHaveCount(3);
+  await expect(sheet.getByRole("row").nth(1)).toContainText("$1.00");
+  await expect(sheet.getByRole("row").nth(1)).toContainText("UPI");
+  await expect(sheet.getByRole("row").nth(2)).toContainText("PayPal");
+  await expect(sheet.getByText("pending").first()).toBeVisible();
+  await screenshot(page, "withdraw-history");
+  if (javaScriptEnabled) {
+    await page.keyboard.press("Escape");
+  } else {
+    await sheet.getByRole("link", { name: "Close history" }).click();
+  }
+  await expect(sheet).toHaveCount(0);
+  await expect(page).toHaveURL(/\/withdraw$/);
+});
+
+test("an account without withdrawals sees No withdrawal history yet", async ({ page }) => {
+  await signUp(page, "nohistory");
+  await page.goto("/withdraw?history=1");
+  await expect(page.getByRole("dialog", { name: "Withdrawal History" })).toContainText("No withdrawal history yet");
+});

@@ -1,0 +1,52 @@
+import { expect, test } from "@playwright/test";
+import { screenshot, signUp, uniqueEmail } from "./support";
+
+// With JavaScript on and off: a friend opens the share link, signs up with the code filled in,
+// and shows up in the referrer's list.
+test("a friend signs up through the share link and appears in Your Referrals as pending", async ({
+  page,
+  browser,
+}, testInfo) => {
+  await signUp(page, "referrer");
+  await page.getByRole("link", { name: "Refer", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Refer & Earn" })).toBeVisible();
+  await expect(page.getByText("Share your code and earn $5 for each friend who joins")).toBeVisible();
+  await expect(page.getByText("No referrals yet. Start sharing your code!")).toBeVisible();
+  const code = (await page.getByTestId("referral-code").textContent())!.trim();
+  expect(code).toMatch(/^[A-HJ-NP-Z2-9]{7}$/);
+  await screenshot(page, "referral-empty");
+
+  const friend = await browser.newContext({
+    ...testInfo.project.use,
+    baseURL: testInfo.project.use.baseURL,
+    javaScriptEnabled: testInfo.project.use.javaScriptEnabled,
+  });
+  const friendPage = await friend.newPage();
+  await friendPage.goto(`/auth?ref=${code}`);
+  await expect(friendPage.getByRole("button", { name: "Create Account" })).toBeVisible();
+  await expect(friendPage.getByLabel("Referral code (optional)")).toHaveValue(code);
+  await screenshot(friendPage, "auth-referral-link");
+  await friendPage.getByPlaceholder("Enter your email").fill(uniqueEmail("friend"));
+  await friendPage.getByPlaceholder("Enter your password").fill("friend-password");
+  await friendPage.getByRole("button", { name: "Create Account" }).click();
+  await expect(friendPage).toHaveURL(/\/$/);
+  await friend.close();
+
+  await page.reload();
+  await expect(page.getByText("Total: 1")).toBeVisible();
+  await expect(page.getByText("Joined today")).toBeVisible();
+  await expect(page.getByText("$5.00 pending")).toBeVisible();
+  await screenshot(page, "referral-list");
+});
+
+test("a sign-up with an unknown referral code is refused on the field", async ({ page }, testInfo) => {
+  await page.context().addCookies([{ name: "hasSeenOnboarding", value: "true", url: testInfo.project.use.baseURL! }]);
+  await page.goto("/auth?tab=signup");
+  await page.getByPlaceholder("Enter your email").fill(uniqueEmail("badcode"));
+  await page.getByPlaceholder("Enter your password").fill("friend-password");
+  await page.getByLabel("Referral code (optional)").fill("ZZZZZZZ");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByText("This referral code is not valid")).toBeVisible();
+  await expect(page.getByLabel("Referral code (optional)")).toHaveAttribute("aria-invalid", "true");
+  await expect(page).toHaveURL(/\/auth/);
+});
