@@ -68,3 +68,37 @@ test("without a share sheet, Share with Friends copies the text for sharing by h
   await expect(page.getByText("Referral code copied! You can now share it manually")).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(code);
 });
+
+test("while its data reloads, the page says Loading referrals... and the copy and share buttons wait", async ({
+  page,
+}) => {
+  await openReferral(page);
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/referral.data*", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByRole("link", { name: "Refer", exact: true }).click();
+  await expect(page.getByText("Loading referrals...")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Share with Friends" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Copy Code" })).toBeDisabled();
+  release();
+  await expect(page.getByText("No referrals yet. Start sharing your code!")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Share with Friends" })).toBeEnabled();
+});
+
+test("Google sign-up from a share link checks the code before the popup: an unknown code stops it", async ({
+  page,
+}, testInfo) => {
+  await page.context().addCookies([{ name: "hasSeenOnboarding", value: "true", url: testInfo.project.use.baseURL! }]);
+  const sdkRequests: string[] = [];
+  page.on("request", (request) => {
+    if (/google-sign-in\.client-[\w-]+\.js$/.test(request.url())) sdkRequests.push(request.url());
+  });
+  await page.goto("/auth?ref=ZZZZZZZ");
+  await expect(page.getByLabel("Referral code (optional)")).toHaveValue("ZZZZZZZ");
+  await page.getByRole("button", { name: "Continue with Google" }).click();
+  await expect(page.getByRole("alert")).toHaveText("This referral code is not valid");
+  expect(sdkRequests).toHaveLength(0); // the popup (and its SDK) never started
+});
