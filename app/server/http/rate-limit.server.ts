@@ -26,6 +26,8 @@ export const RATE_LIMITS = {
   passwordReset: { name: "password-reset", limit: 3, windowSeconds: HOUR, sliding: true },
   // Per offer provider: generous, providers retry in bursts; only a runaway sender is stopped.
   postback: { name: "postback", limit: 600, windowSeconds: 60 },
+  // For PayPal as a whole: deliveries come in bursts after a batch settles; only a flood is stopped.
+  paypalWebhook: { name: "paypal-webhook", limit: 600, windowSeconds: 60 },
 } as const satisfies Record<string, RateLimitRule>;
 
 // The database keeps keys to 200 characters; longer ones (long e-mail addresses) are hashed.
