@@ -37,10 +37,8 @@ async function readLimitedBody(request: Request, limit: number): Promise<string 
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
+    // Not cancelled: that would drop the connection before the 413 is written. The answer closes it.
+    if (size > limit) return null;
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString("utf8");
@@ -71,7 +69,11 @@ export async function handlePayPalWebhook(request: Request): Promise<Response> {
   if (!config?.webhookId || !paypal) return jsonError(503, "PayPal is not configured");
 
   const body = await readLimitedBody(request, MAX_WEBHOOK_BODY_BYTES);
-  if (body === null) return jsonError(413, "Payload too large");
+  if (body === null) {
+    const tooLarge = jsonError(413, "Payload too large");
+    tooLarge.headers.set("Connection", "close");
+    return tooLarge;
+  }
 
   // One key for PayPal as a whole, like provider postbacks: generous, it only stops a flood.
   const limit = await hitRateLimit(RATE_LIMITS.paypalWebhook, "paypal");
