@@ -204,8 +204,11 @@ async function run(command: string, rest: string[], values: Partial<Record<Optio
   const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
   const env = getEnv();
   if (NEEDS_PAYPAL.has(command) && !env.paypal) throw new OperatorError(PAYPAL_NOT_CONFIGURED);
-  if (command === "send" && (values.all === true) === rest.length > 0) {
+  if (command === "send" && values.all === true && rest.length > 0) {
     throw new UsageError("send takes withdrawal ids or --all, not both");
+  }
+  if (command === "send" && values.all !== true && rest.length === 0) {
+    throw new UsageError("send needs withdrawal ids, or --all");
   }
   if (command === "settle" && rest.length !== 2) throw new UsageError("settle takes a withdrawal id and a status");
   if ((command === "list" || command === "sync" || command === "export-upi") && rest.length > 0) {

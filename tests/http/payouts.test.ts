@@ -230,6 +230,36 @@ describe("paying out withdrawals: the operator command and the PayPal webhook, o
     expect(paypal.payoutsMade(payee.id)).toBe(1);
   });
 
+  it("a payout PayPal accepted but the database could not record is recorded by the next send, without paying again", async () => {
+    const first = await withdrawal("paypal", 5, paypalEmail());
+    const second = await withdrawal("paypal", 5, paypalEmail());
+    await sql("alter function public.mark_payout_sent(uuid, text, text) rename to mark_payout_sent_off");
+    try {
+      const results = await payoutsJson<SendResult[]>(["send", first.id, second.id], 1);
+      // The run stops at the first payout it could not record.
+      expect(results).toEqual([
+        {
+          id: first.id,
+          result: "error",
+          error: expect.stringMatching(/could not be recorded .*run send again/),
+          unrecorded: true,
+        },
+      ]);
+      expect(await row(first.id)).toMatchObject({ status: "pending", sent_at: null });
+      expect(paypal.payoutsMade(second.id)).toBe(0);
+    } finally {
+      await sql("alter function public.mark_payout_sent_off(uuid, text, text) rename to mark_payout_sent");
+    }
+    const results = await payoutsJson<SendResult[]>(["send", first.id, second.id]);
+    expect(results.map((result) => [result.id, result.result])).toEqual([
+      [first.id, "sent"],
+      [second.id, "sent"],
+    ]);
+    expect(await row(first.id)).toMatchObject({ payout_batch_id: paypal.item(first.id).payout_batch_id });
+    expect(paypal.payoutsMade(first.id)).toBe(1);
+    expect(paypal.payoutsMade(second.id)).toBe(1);
+  });
+
   it("send --all sends every pending PayPal withdrawal not sent yet, and nothing else", async () => {
     const fresh = await withdrawal("paypal", 5, paypalEmail());
     const upi = await withdrawal("upi", 2, "payee.all@okaxis");

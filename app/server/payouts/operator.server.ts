@@ -55,8 +55,11 @@ export type SendResult =
   | { id: string; result: "already_sent"; batchId: string | null }
   /** PayPal said no (4xx); the withdrawal stays pending. */
   | { id: string; result: "refused"; error: string; paypalName: string }
-  /** PayPal could not be reached or kept failing; the withdrawal stays pending, a new send is safe. */
-  | { id: string; result: "error"; error: string };
+  /**
+   * PayPal could not be reached or kept failing, or accepted the payout but it could not be
+   * recorded (`unrecorded`); the withdrawal stays pending and a new send is safe (paid once).
+   */
+  | { id: string; result: "error"; error: string; unrecorded?: boolean };
 
 export type SyncResult =
   | {
@@ -135,11 +138,19 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
         p_payout_status: batch.batchStatus,
       });
     } catch (error) {
-      if (ruleViolation(error)?.rule !== "withdrawal_not_pending") throw error;
+      if (ruleViolation(error)?.rule === "withdrawal_not_pending") {
+        return {
+          id,
+          result: "error",
+          error: `PayPal accepted payout batch ${batch.batchId}, but the withdrawal was settled meanwhile: check it in PayPal`,
+        };
+      }
+      // Paid but not recorded (the database failed): a new send records it without paying again.
       return {
         id,
         result: "error",
-        error: `PayPal accepted payout batch ${batch.batchId}, but the withdrawal was settled meanwhile: check it in PayPal`,
+        error: `PayPal accepted payout batch ${batch.batchId}, but it could not be recorded (${(error as Error).message}): run send again`,
+        unrecorded: true,
       };
     }
     return { id, result: "sent", amount: withdrawal.amount, receiver: withdrawal.recipient, ...batch };
@@ -179,7 +190,12 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
         chosen = ids.map((id) => byId.get(id)!);
       }
       const results: SendResult[] = [];
-      for (const withdrawal of chosen) results.push(await sendOne(paypalClient, withdrawal));
+      for (const withdrawal of chosen) {
+        const result = await sendOne(paypalClient, withdrawal);
+        results.push(result);
+        // The database is failing: stop paying what could not be recorded either.
+        if (result.result === "error" && result.unrecorded) break;
+      }
       return results;
     },
 

@@ -26,7 +26,10 @@ function received(body: Json) {
   return Response.json(body, { headers: { "Cache-Control": "no-store" } });
 }
 
-/** The body as text, or null once it passes `limit` bytes (read no further than that). */
+/**
+ * The body as text, or null once it passes `limit` bytes (read no further than that). A body
+ * the sender broke off reads as empty, which is answered as malformed.
+ */
 async function readLimitedBody(request: Request, limit: number): Promise<string | null> {
   if (Number(request.headers.get("content-length") ?? 0) > limit) return null;
   if (!request.body) return "";
@@ -34,12 +37,17 @@ async function readLimitedBody(request: Request, limit: number): Promise<string 
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      return "";
+    }
+    if (chunk.done) break;
+    size += chunk.value.byteLength;
     // Not cancelled: that would drop the connection before the 413 is written. The answer closes it.
     if (size > limit) return null;
-    chunks.push(value);
+    chunks.push(chunk.value);
   }
   return Buffer.concat(chunks).toString("utf8");
 }
@@ -75,7 +83,7 @@ export async function handlePayPalWebhook(request: Request): Promise<Response> {
     return tooLarge;
   }
 
-  // One key for PayPal as a whole, like provider postbacks: generous, it only stops a flood.
+  // One key for PayPal as a whole (it delivers from many addresses): generous, it only stops a flood.
   const limit = await hitRateLimit(RATE_LIMITS.paypalWebhook, "paypal");
   if (!limit.allowed) {
     return Response.json(
