@@ -38,4 +38,5 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=40s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# The operator's payout command is in the build too: `docker exec <container> node build/payouts.js list`.
 CMD ["node_modules/.bin/remix-serve", "build/index.js"]

@@ -67,12 +67,23 @@ describe("the Docker image, performed without Docker", () => {
     expect(runtimeStage).toMatch(/^USER node$/m);
     expect(runtimeStage).toMatch(/^HEALTHCHECK .*\n?.*\/healthz/m);
     expect(runtimeStage).toMatch(/^CMD \["node_modules\/\.bin\/remix-serve", "build\/index\.js"\]$/m);
+    // The operator command is bundled into build/ by `npm run build`, which the build stage runs.
+    expect(dockerfile).toMatch(/^RUN npm run build$/m);
+    expect(runtimeStage).toMatch(/^COPY --from=build \/app\/build \.\/build$/m);
     const ignored = readFileSync(".dockerignore", "utf8").split("\n");
     for (const entry of ["node_modules", ".data", ".env", "build"]) expect(ignored).toContain(entry);
   });
 
   it("installs no development dependency", () => {
-    for (const devOnly of ["@remix-run/dev", "vitest", "firebase-tools", "@playwright/test", "tailwindcss", "node"]) {
+    for (const devOnly of [
+      "@remix-run/dev",
+      "vitest",
+      "firebase-tools",
+      "@playwright/test",
+      "tailwindcss",
+      "node",
+      "esbuild",
+    ]) {
       expect(existsSync(path.join(dir, "node_modules", devOnly)), devOnly).toBe(false);
     }
     expect(existsSync(path.join(dir, "node_modules/@remix-run/serve"))).toBe(true);
@@ -91,6 +102,34 @@ describe("the Docker image, performed without Docker", () => {
     const command = JSON.parse(runtimeStage.match(/CMD (\["node", "-e", .*\])/)![1]!) as string[];
     const result = spawnSync(command[0]!, command.slice(1), { env: { ...process.env, PORT: String(port) } });
     expect(result.status).toBe(0);
+  });
+
+  it("runs the operator command from the image: node build/payouts.js list, and send without PayPal says so", () => {
+    // `docker exec <container> node build/payouts.js ...`: the image's files, user and environment.
+    const operator = (...args: string[]) =>
+      spawnSync(
+        ...((process.getuid?.() === 0
+          ? ["/usr/sbin/runuser", ["-u", "nobody", "--", process.execPath, "build/payouts.js", ...args]]
+          : [process.execPath, ["build/payouts.js", ...args]]) as [string, string[]]),
+        {
+          cwd: dir,
+          encoding: "utf8",
+          env: {
+            PATH: process.env.PATH,
+            NODE_ENV: "production",
+            DATABASE_URL: scratch.url,
+            FIREBASE_AUTH_EMULATOR_HOST: emulatorHost(),
+            SESSION_SECRET: "image-test-secret-at-least-32-characters",
+          },
+        },
+      );
+    const list = operator("list", "--json");
+    expect(list.stderr).toBe("");
+    expect(list.status).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual([]);
+    const send = operator("send", "--all");
+    expect(send.status).toBe(1);
+    expect(send.stderr).toBe("error: PayPal is not configured: set PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET\n");
   });
 
   it("stops at start with a message naming a missing variable", async () => {

@@ -28,6 +28,8 @@ export const RATE_LIMITS = {
   verificationEmail: { name: "verification-email", limit: 3, windowSeconds: HOUR, sliding: true },
   // For everyone together: codes are 7 of 32 symbols, so guessing at this pace finds nothing.
   referralCodeCheck: { name: "referral-code-check", limit: 300, windowSeconds: 60 },
+  // For PayPal as a whole: deliveries come in bursts after a batch settles; only a flood is stopped.
+  paypalWebhook: { name: "paypal-webhook", limit: 600, windowSeconds: 60 },
 } as const satisfies Record<string, RateLimitRule>;
 
 // The database keeps keys to 200 characters; longer ones (long e-mail addresses) are hashed.

@@ -1,0 +1,129 @@
+import { ruleViolation } from "../db/core.server";
+import { getDatabase } from "../db/database.server";
+import { getEnv } from "../env.server";
+import { hitRateLimit, RATE_LIMITS } from "../http/rate-limit.server";
+import { jsonError } from "../http/responses.server";
+import { getPayPalClient, PayPalError } from "./paypal.server";
+import { applyPayoutOutcome, payoutEventOutcome } from "./payout-status.server";
+
+/**
+ * POST /api/paypal/webhook: PayPal reports what became of a payout item. Nothing is believed
+ * before PayPal itself confirms the delivery's signature; then the item's sender_item_id (our
+ * withdrawal id) is settled once or its status recorded. PayPal retries anything but a 2xx, so a
+ * repeat, an event we do not act on and a payout that is not ours all answer 200.
+ */
+export const MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function received(body: Json) {
+  return Response.json(body, { headers: { "Cache-Control": "no-store" } });
+}
+
+/**
+ * The body as text, or null once it passes `limit` bytes (read no further than that). A body
+ * the sender broke off reads as empty, which is answered as malformed.
+ */
+async function readLimitedBody(request: Request, limit: number): Promise<string | null> {
+  if (Number(request.headers.get("content-length") ?? 0) > limit) return null;
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      return "";
+    }
+    if (chunk.done) break;
+    size += chunk.value.byteLength;
+    // Not cancelled: that would drop the connection before the 413 is written. The answer closes it.
+    if (size > limit) return null;
+    chunks.push(chunk.value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The parsed event, or null when the body is not a PayPal event (JSON with event_type and resource). */
+function parseEvent(body: string): { event: Json; type: string; resource: Json } | null {
+  let event: unknown;
+  try {
+    event = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (!isObject(event) || typeof event.event_type !== "string" || !isObject(event.resource)) return null;
+  return { event, type: event.event_type, resource: event.resource };
+}
+
+/** The withdrawal a payout item event is about: the item's sender_item_id. */
+function senderItemId(resource: Json): string | null {
+  const fromItem = isObject(resource.payout_item) ? resource.payout_item.sender_item_id : undefined;
+  const id = fromItem ?? resource.sender_item_id;
+  return typeof id === "string" && UUID.test(id) ? id.toLowerCase() : null;
+}
+
+export async function handlePayPalWebhook(request: Request): Promise<Response> {
+  const config = getEnv().paypal;
+  const paypal = getPayPalClient();
+  if (!config?.webhookId || !paypal) return jsonError(503, "PayPal is not configured");
+
+  const body = await readLimitedBody(request, MAX_WEBHOOK_BODY_BYTES);
+  if (body === null) {
+    const tooLarge = jsonError(413, "Payload too large");
+    tooLarge.headers.set("Connection", "close");
+    return tooLarge;
+  }
+
+  // One key for PayPal as a whole (it delivers from many addresses): generous, it only stops a flood.
+  const limit = await hitRateLimit(RATE_LIMITS.paypalWebhook, "paypal");
+  if (!limit.allowed) {
+    return Response.json(
+      { success: false, error: "Too many requests" },
+      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds), "Cache-Control": "no-store" } },
+    );
+  }
+
+  const parsed = parseEvent(body);
+  if (!parsed) return jsonError(400, "Invalid webhook event");
+
+  let genuine: boolean;
+  try {
+    genuine = await paypal.verifyWebhookSignature(request.headers, parsed.event, config.webhookId);
+  } catch (error) {
+    if (!(error instanceof PayPalError)) throw error;
+    // PayPal redelivers a webhook that was not answered 2xx, so an outage here loses nothing.
+    console.error("PayPal webhook: signature check failed:", error.message);
+    return jsonError(503, "Could not verify the webhook with PayPal");
+  }
+  if (!genuine) {
+    console.warn(
+      `PayPal webhook refused: signature not verified (transmission ${request.headers.get("paypal-transmission-id") ?? "?"}, ${parsed.type})`,
+    );
+    return jsonError(403, "Invalid signature");
+  }
+
+  const outcome = payoutEventOutcome(parsed.type, parsed.resource);
+  if (!outcome) return received({ received: true, ignored: "event type" });
+  const withdrawalId = senderItemId(parsed.resource);
+  if (!withdrawalId) {
+    console.warn(`PayPal webhook ${parsed.type}: the payout item has no withdrawal id; ignored`);
+    return received({ received: true, ignored: "not a withdrawal" });
+  }
+  try {
+    const applied = await applyPayoutOutcome(await getDatabase(), withdrawalId, outcome);
+    return received({ received: true, withdrawal: withdrawalId, ...applied });
+  } catch (error) {
+    if (ruleViolation(error)?.rule !== "withdrawal_not_found") throw error;
+    console.warn(`PayPal webhook ${parsed.type}: no withdrawal ${withdrawalId}; ignored`);
+    return received({ received: true, ignored: "unknown withdrawal" });
+  }
+}

@@ -1,0 +1,31 @@
+// Bundles the operator command (scripts/payouts.ts and the server modules it imports) into
+// build/payouts.js, next to the server build, so the Docker image has it. Packages stay imports
+// from node_modules (the image installs the production dependencies); `~/` resolves through
+// tsconfig.json's paths, as in the app.
+import { build } from "esbuild";
+
+// esbuild's own `packages: "external"` (0.17) takes `~/server/...` for a package before it reads
+// tsconfig paths, so bare imports are marked external here instead.
+const packagesExternal = {
+  name: "packages-external",
+  setup(builder) {
+    builder.onResolve({ filter: /^[^./~]/ }, (args) =>
+      args.kind === "entry-point" ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
+const started = Date.now();
+await build({
+  entryPoints: ["scripts/payouts.ts"],
+  outfile: "build/payouts.js",
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node22",
+  plugins: [packagesExternal],
+  tsconfig: "tsconfig.json",
+  sourcemap: true,
+  logLevel: "warning",
+});
+console.log(`operator command built: build/payouts.js (${Date.now() - started} ms)`);

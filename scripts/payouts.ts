@@ -1,0 +1,296 @@
+// `npm run payouts -- <command>`: the operator's payout command (README, "Paying out withdrawals").
+// Bundled into build/payouts.js by scripts/build-operator.mjs; reads the same environment as the
+// server. Operator mistakes end as one line on stderr and a non-zero exit, never a stack trace.
+import { parseArgs } from "node:util";
+import { ruleViolation, DbError, type Database } from "~/server/db/core.server";
+import { openDatabase } from "~/server/db/database.server";
+import { EnvError, getEnv } from "~/server/env.server";
+import {
+  createOperator,
+  OperatorError,
+  PAYPAL_NOT_CONFIGURED,
+  type ReviewedWithdrawal,
+  type SendResult,
+  type SyncResult,
+} from "~/server/payouts/operator.server";
+import { createPayPalClient, PayPalError } from "~/server/payouts/paypal.server";
+
+const USAGE = `Usage: npm run payouts -- <command> [options]
+
+  list [--status pending|completed|failed|all] [--method paypal|upi|bank]
+                             withdrawals to review, with account age, earnings by source and
+                             other accounts paid to the same address (default: pending)
+  send <id...> | --all       pay pending PayPal withdrawals through PayPal Payouts (once each)
+  sync                       read back PayPal's status of sent withdrawals and settle them
+  export-upi                 pending UPI and bank withdrawals as CSV on stdout
+  settle <id> completed [--reference R]
+  settle <id> failed [--reason R]
+                             settle by hand (failed returns the money to the balance);
+                             --force for a withdrawal already sent to PayPal
+
+  --json                     machine-readable output`;
+
+const OPTIONS = {
+  status: { type: "string" },
+  method: { type: "string" },
+  all: { type: "boolean" },
+  reference: { type: "string" },
+  reason: { type: "string" },
+  force: { type: "boolean" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+
+const COMMAND_OPTIONS: Record<string, OptionName[]> = {
+  list: ["status", "method"],
+  send: ["all"],
+  sync: [],
+  "export-upi": [],
+  settle: ["reference", "reason", "force"],
+};
+
+const NEEDS_PAYPAL = new Set(["send", "sync"]);
+
+/** An operator's mistake in the command line itself: usage follows the message. */
+class UsageError extends OperatorError {}
+
+// ------------------------------------------------------------------------------------------------
+// Output
+
+const money = (amount: number) => `$${Number(amount).toFixed(2)}`;
+
+/** "2026-11-23 10:04 UTC" from a timestamp. */
+function when(timestamp: string | null): string {
+  if (!timestamp) return "";
+  return new Date(timestamp).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+}
+
+function age(since: string, now = Date.now()): string {
+  const days = Math.floor((now - Date.parse(since)) / 86_400_000);
+  return days < 1 ? "less than a day old" : `${days} ${days === 1 ? "day" : "days"} old`;
+}
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join("  ")
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join("\n");
+}
+
+function earnings(bySource: Record<string, number>): string {
+  const sources = Object.entries(bySource).sort(([, a], [, b]) => b - a);
+  return sources.length === 0
+    ? "nothing earned"
+    : sources.map(([source, amount]) => `${source} ${money(amount)}`).join(", ");
+}
+
+function paypalState(withdrawal: ReviewedWithdrawal): string {
+  if (withdrawal.payment_method !== "paypal") return "-";
+  return withdrawal.sent_at ? `sent, ${withdrawal.payout_status ?? "no status"}` : "not sent";
+}
+
+/** The lines under a withdrawal that help decide whether to pay it. */
+function signals(withdrawal: ReviewedWithdrawal): string[] {
+  const account = `${withdrawal.email ?? "no email"}${withdrawal.email_verified ? "" : ", unverified"}`;
+  const lines = [
+    `account ${withdrawal.user_id} <${account}>, ${age(withdrawal.account_created_at)}`,
+    `earned: ${earnings(withdrawal.earnings_by_source)}`,
+  ];
+  const others = withdrawal.same_address_accounts;
+  if (others.length > 0) {
+    const noun = others.length === 1 ? "account" : "accounts";
+    lines.push(`!! same address as ${others.length} other ${noun}: ${others.join(", ")}`);
+  }
+  if (withdrawal.reference) lines.push(`reference ${withdrawal.reference}`);
+  if (withdrawal.failure_reason) lines.push(`failed: ${withdrawal.failure_reason}`);
+  return lines.map((line) => `    ${line}`);
+}
+
+function printList(withdrawals: ReviewedWithdrawal[], status: string | null) {
+  const noun = `${status ?? ""} withdrawal${withdrawals.length === 1 ? "" : "s"}`.trim();
+  if (withdrawals.length === 0) return console.log(`No ${noun}.`);
+  const [header, ...rows] = table(
+    ["ID", "REQUESTED", "AMOUNT", "METHOD", "RECIPIENT", "STATUS", "PAYPAL"],
+    withdrawals.map((withdrawal) => [
+      withdrawal.id,
+      when(withdrawal.created_at),
+      money(withdrawal.amount),
+      withdrawal.payment_method,
+      // Bank details are free text: one line, and the CSV export has them in full.
+      withdrawal.recipient.replace(/\s+/g, " ").slice(0, 40),
+      withdrawal.status,
+      paypalState(withdrawal),
+    ]),
+  ).split("\n");
+  console.log(`${withdrawals.length} ${noun}\n`);
+  console.log(header);
+  withdrawals.forEach((withdrawal, index) => console.log([rows[index], ...signals(withdrawal)].join("\n")));
+}
+
+function printSend(results: SendResult[]) {
+  if (results.length === 0) return console.log("Nothing to send: no pending PayPal withdrawal waits to be sent.");
+  for (const result of results) {
+    switch (result.result) {
+      case "sent":
+        console.log(
+          `sent          ${result.id}  ${money(result.amount)} to ${result.receiver}, batch ${result.batchId} (${result.batchStatus})`,
+        );
+        break;
+      case "already_sent":
+        console.log(`already sent  ${result.id}  batch ${result.batchId ?? "?"}: run sync for its status`);
+        break;
+      case "refused":
+        console.log(`refused       ${result.id}  ${result.error}`);
+        break;
+      case "error":
+        console.log(`not sent      ${result.id}  ${result.error}`);
+        break;
+    }
+  }
+  const count = (kind: SendResult["result"]) => results.filter((result) => result.result === kind).length;
+  console.log(
+    `\n${count("sent")} sent, ${count("already_sent")} already sent, ${count("refused")} refused by PayPal, ${count("error")} not sent (try again)`,
+  );
+}
+
+function printSync(results: SyncResult[]) {
+  if (results.length === 0) return console.log("Nothing to sync: no sent PayPal withdrawal is pending.");
+  for (const result of results) {
+    if (result.result === "error") {
+      console.log(`error      ${result.id}  ${result.error}`);
+      continue;
+    }
+    const detail =
+      result.result === "completed"
+        ? `reference ${result.reference ?? "-"}`
+        : result.result === "failed"
+          ? `money returned: ${result.reason}`
+          : result.result === "pending"
+            ? "waiting for PayPal"
+            : "already settled";
+    const note = result.result !== "pending" && !result.changed ? " (no change)" : "";
+    console.log(`${result.result.padEnd(9)}  ${result.id}  ${result.payoutStatus.padEnd(9)}  ${detail}${note}`);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Commands
+
+function parse(argv: string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const [command, ...rest] = parsed.positionals;
+  const values = parsed.values as Partial<Record<OptionName, string | boolean>>;
+  if (command && !Object.hasOwn(COMMAND_OPTIONS, command)) throw new UsageError(`Unknown command "${command}"`);
+  if (command) {
+    const allowed = new Set<OptionName>([...COMMAND_OPTIONS[command]!, "json", "help"]);
+    const stray = (Object.keys(values) as OptionName[]).find((name) => !allowed.has(name));
+    if (stray) throw new UsageError(`--${stray} does not go with ${command}`);
+  }
+  return { command, rest, values };
+}
+
+async function run(command: string, rest: string[], values: Partial<Record<OptionName, string | boolean>>) {
+  const json = values.json === true;
+  const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
+  const env = getEnv();
+  if (NEEDS_PAYPAL.has(command) && !env.paypal) throw new OperatorError(PAYPAL_NOT_CONFIGURED);
+  if (command === "send" && values.all === true && rest.length > 0) {
+    throw new UsageError("send takes withdrawal ids or --all, not both");
+  }
+  if (command === "send" && values.all !== true && rest.length === 0) {
+    throw new UsageError("send needs withdrawal ids, or --all");
+  }
+  if (command === "settle" && rest.length !== 2) throw new UsageError("settle takes a withdrawal id and a status");
+  if ((command === "list" || command === "sync" || command === "export-upi") && rest.length > 0) {
+    throw new UsageError(`${command} takes no arguments, got "${rest[0]}"`);
+  }
+
+  const db: Database = await openDatabase(env);
+  try {
+    const operator = createOperator({ db, paypal: env.paypal ? createPayPalClient(env.paypal) : null });
+    switch (command) {
+      case "list": {
+        const status = typeof values.status === "string" ? (values.status === "all" ? null : values.status) : "pending";
+        const method = typeof values.method === "string" && values.method !== "all" ? values.method : null;
+        const withdrawals = await operator.list({ status, method });
+        if (json) print(withdrawals);
+        else printList(withdrawals, status);
+        return 0;
+      }
+      case "send": {
+        const results = await operator.send(values.all === true ? "all" : rest);
+        if (json) print(results);
+        else printSend(results);
+        return results.every((result) => result.result === "sent" || result.result === "already_sent") ? 0 : 1;
+      }
+      case "sync": {
+        const results = await operator.sync();
+        if (json) print(results);
+        else printSync(results);
+        return results.some((result) => result.result === "error") ? 1 : 0;
+      }
+      case "export-upi": {
+        const { csv, withdrawals } = await operator.exportUpi();
+        if (json) print(withdrawals);
+        else process.stdout.write(csv);
+        console.error(`${withdrawals.length} pending UPI and bank withdrawal(s) to pay by hand, then settle.`);
+        return 0;
+      }
+      case "settle": {
+        const [id, status] = rest as [string, string];
+        const result = await operator.settle(id, status, {
+          reference: values.reference as string | undefined,
+          reason: values.reason as string | undefined,
+          force: values.force === true,
+        });
+        if (json) print(result);
+        else if (result.changed) console.log(`Withdrawal ${result.id} is now ${result.status}.`);
+        else console.log(`Withdrawal ${result.id} was already ${result.status}: nothing changed.`);
+        return 0;
+      }
+    }
+    throw new UsageError(`Unknown command "${command}"`);
+  } finally {
+    await db.close();
+  }
+}
+
+/** One line for the operator: what went wrong, in words they can act on. */
+function describe(error: unknown): string {
+  if (error instanceof OperatorError || error instanceof EnvError || error instanceof PayPalError) return error.message;
+  const violation = ruleViolation(error);
+  if (violation) return violation.message;
+  if (error instanceof DbError) {
+    return error.unavailable ? `cannot reach the database (${error.message})` : `database: ${error.message}`;
+  }
+  // A Response is what the server's modules throw for an unreachable service.
+  if (error instanceof Response) return `service unavailable (${error.status})`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { command, rest, values } = parse(argv);
+  if (!command || values.help) {
+    (command || values.help ? console.log : console.error)(USAGE);
+    return command || values.help ? 0 : 2;
+  }
+  return run(command, rest, values);
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  console.error(`error: ${describe(error)}`);
+  if (error instanceof UsageError) console.error("Run `npm run payouts -- --help` for the commands.");
+  process.exitCode = error instanceof UsageError ? 2 : 1;
+}
