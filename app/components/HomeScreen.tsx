@@ -2,6 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { formatDollars } from "~/domain/money";
 import type { Task } from "~/domain/tasks";
+import { BalanceCard } from "./BalanceCard";
 import { CheckinCard, type CheckinCardData } from "./CheckinCard";
 import { LeaderboardTable, type LeaderboardRow } from "./LeaderboardTable";
 import { QuickTasks } from "./QuickTasks";
@@ -38,17 +39,8 @@ export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: 
         </Form>
       </header>
 
-      <section
-        aria-labelledby="balance-heading"
-        className="rounded-3xl bg-gradient-to-br from-brand-600 to-brand-800 p-6 text-white shadow-xl shadow-brand-700/25"
-      >
-        <h2 id="balance-heading" className="text-sm font-medium text-white/80">
-          Available Balance
-        </h2>
-        <p className="mt-1 text-4xl font-extrabold tracking-tight" data-testid="balance">
-          {formatDollars(data.balance)}
-        </p>
-        <div className="mt-6 grid grid-cols-2 gap-3">
+      <BalanceCard balance={data.balance}>
+        <div className="grid grid-cols-2 gap-3">
           <Link to="/earn" className={buttonClass({ tone: "light", size: "md" })}>
             Earn More
           </Link>
@@ -56,7 +48,7 @@ export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: 
             Withdraw
           </Link>
         </div>
-      </section>
+      </BalanceCard>
 
       <div className="grid grid-cols-2 gap-3">
         <StatTile label="Total Earned" value={formatDollars(data.totalEarned)} icon="coins" testId="total-earned" />

@@ -10,6 +10,7 @@ import {
   type WithdrawalFields,
 } from "~/domain/withdrawals";
 import { formErrors } from "~/lib/form-replies";
+import { BalanceCard } from "./BalanceCard";
 import { Field } from "./forms/Field";
 import { FormBanner } from "./forms/FormBanner";
 import { RadioCards } from "./forms/RadioCards";
@@ -48,17 +49,7 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
           </Link>
         }
       />
-      <section
-        aria-labelledby="withdraw-balance"
-        className="rounded-3xl bg-gradient-to-br from-brand-600 to-brand-800 p-6 text-white shadow-xl shadow-brand-700/25"
-      >
-        <h2 id="withdraw-balance" className="text-sm font-medium text-white/80">
-          Available Balance
-        </h2>
-        <p className="mt-1 text-4xl font-extrabold tracking-tight" data-testid="balance">
-          {formatDollars(data.balance)}
-        </p>
-      </section>
+      <BalanceCard balance={data.balance} />
       {data.emailVerified ? (
         // A new page (after a request went through) is a fresh form; a refused one keeps its values.
         <WithdrawForm key={location.key} data={data} lastResult={lastResult} />

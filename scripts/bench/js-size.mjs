@@ -1,6 +1,6 @@
 // Measures the JavaScript shipped on /auth (on load, and after "Continue with Google" is pressed,
 // which downloads the Firebase web SDK), then on / (Home) and /earn for a signed-in person, each
-// loaded fresh. Prints transferred (compressed) and decoded sizes.
+// loaded fresh, then the other signed-in pages. Prints transferred (compressed) and decoded sizes.
 // Usage: npm run build && npm run bench:js
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -58,7 +58,7 @@ try {
   await signUp.waitForURL(`${app.url}/`);
   await signUp.close();
   const cookies = await context.cookies();
-  for (const pathname of ["/", "/earn"]) {
+  for (const pathname of ["/", "/earn", "/leaderboard", "/withdraw", "/referral"]) {
     // A new context per page: nothing comes from the browser cache.
     const freshContext = await browser.newContext();
     await freshContext.addCookies(cookies);
