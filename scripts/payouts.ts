@@ -202,6 +202,7 @@ function parse(argv: string[]) {
 async function run(command: string, rest: string[], values: Partial<Record<OptionName, string | boolean>>) {
   const json = values.json === true;
   const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
+  process.env.APP_ROLE = "operator";
   const env = getEnv();
   if (NEEDS_PAYPAL.has(command) && !env.paypal) throw new OperatorError(PAYPAL_NOT_CONFIGURED);
   if (command === "send" && values.all === true && rest.length > 0) {

@@ -68,6 +68,9 @@ const envSchema = z
     PAYPAL_MODE: optionalText.pipe(z.enum(["sandbox", "live"], "must be sandbox or live").optional()),
     PAYPAL_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
     PAYPAL_WEBHOOK_ID: optionalText,
+    // Set by the operator command (build/payouts.js), which reaches the database and PayPal only:
+    // it needs no session secret and no Firebase.
+    APP_ROLE: z.enum(["server", "operator"]).default("server"),
     OFFER_POSTBACK_SECRET: optionalText.pipe(z.string().min(16, "must be at least 16 characters").optional()),
   })
   .superRefine((env, ctx) => {
@@ -90,6 +93,7 @@ const envSchema = z
     if (env.DATABASE_URL && env.SUPABASE_URL) {
       issue("DATABASE_URL", "set either DATABASE_URL or SUPABASE_URL, not both");
     }
+    if (env.APP_ROLE === "operator") return;
     const production = env.NODE_ENV === "production";
     if (production && !env.SESSION_SECRET) {
       issue("SESSION_SECRET", "is required in production (at least 32 random characters)");

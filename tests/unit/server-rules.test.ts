@@ -5,6 +5,16 @@ import { assertSameOrigin, CROSS_SITE_MESSAGE, requestHost } from "~/server/http
 import { safeRedirectPath } from "~/server/http/redirects.server";
 
 describe("environment validation", () => {
+  it("lets the operator command start without Firebase or a session secret, never the server", () => {
+    const bare = { NODE_ENV: "production", DATABASE_URL: "postgres://db.example/app" };
+    expect(() => parseEnv(bare)).toThrow(/FIREBASE_API_KEY[\s\S]*SESSION_SECRET|SESSION_SECRET[\s\S]*FIREBASE_API_KEY/);
+    expect(parseEnv({ ...bare, APP_ROLE: "operator" }).database).toEqual({
+      kind: "postgres",
+      url: "postgres://db.example/app",
+    });
+    expect(() => parseEnv({ ...bare, APP_ROLE: "operator", PAYPAL_CLIENT_ID: "id" })).toThrow(/PAYPAL_CLIENT_SECRET/);
+  });
+
   it("defaults to PGlite and the emulator's demo project in development", () => {
     const env = parseEnv({ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" });
     expect(env.database).toEqual({ kind: "pglite", dataDir: ".data/pglite" });
