@@ -21,6 +21,13 @@ const RULE_MESSAGES = {
   // app_config.withdrawals_per_hour, counted by the shared rate limiter inside create_withdrawal.
   withdrawal_rate_limited: (retryAfterSeconds: string) => tooManyAttemptsMessage(Number(retryAfterSeconds)),
   invalid_referral_code: "This referral code is not valid",
+  // Profile (spec §5 words the feedback rule; the rest are ours).
+  feedback_fields_required: "Please fill out all fields",
+  feedback_too_long: "Your message can be at most 2,000 characters (your name 100, your email 254)",
+  invalid_display_name: "Your display name must be 1 to 50 characters",
+  invalid_notification_setting: "Unknown notification setting",
+  invalid_push_token: "This device's push token was not accepted",
+  withdrawal_pending: "You have a withdrawal on its way. You can delete your account once it has been paid.",
   // Rules the spec does not word.
   unsupported_payment_method: "Please choose a payment method",
   task_not_started: "Task was not started",

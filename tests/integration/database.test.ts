@@ -21,6 +21,7 @@ const TABLES = [
   "provider_postbacks",
   "rate_limit_windows",
   "user_notices",
+  "deleted_accounts",
 ];
 
 let userCounter = 0;
