@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import { formatDollars } from "~/domain/money";
 import type { Task } from "~/domain/tasks";
 import { BalanceCard } from "./BalanceCard";
@@ -31,12 +31,6 @@ export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: 
           <p className="text-sm text-muted">Welcome back</p>
           <h1 className="truncate text-2xl font-bold tracking-tight">Hi, {data.displayName}</h1>
         </div>
-        <Form method="post" action="/logout" className="shrink-0">
-          <button className={buttonClass({ tone: "secondary", size: "sm" })}>
-            <Icon name="logout" className="size-4" />
-            Log out
-          </button>
-        </Form>
       </header>
 
       <BalanceCard balance={data.balance}>

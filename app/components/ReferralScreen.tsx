@@ -1,8 +1,9 @@
 import { useNavigation, useRevalidator } from "@remix-run/react";
 import { formatCoins, formatDollars } from "~/domain/money";
 import { initials, joinedLabel, REFERRAL_MESSAGES } from "~/domain/referrals";
-import { copyReferralCode, shareReferral } from "~/lib/share-referral";
+import { shareReferral } from "~/lib/share-referral";
 import { useHydrated } from "~/lib/use-hydrated";
+import { ReferralCodeBox } from "./ReferralCodeBox";
 import { buttonClass } from "./ui/button";
 import { Card } from "./ui/Card";
 import { Icon, type IconName } from "./ui/Icon";
@@ -43,32 +44,8 @@ export function ReferralScreen({ data }: { data: ReferralData }) {
           </span>
           <p className="text-base font-semibold leading-snug">{REFERRAL_MESSAGES.banner}</p>
         </div>
-        <div className="mt-5 flex items-center gap-3 rounded-2xl bg-white/10 p-4 ring-1 ring-white/20">
-          <div className="min-w-0 flex-1">
-            <p className="text-xs font-medium uppercase tracking-wider text-white/70">Your referral code</p>
-            {loading ? (
-              <div className="mt-2 h-9 w-40 animate-pulse rounded-lg bg-white/20" aria-hidden="true" />
-            ) : (
-              <p className="mt-1 select-all font-mono text-3xl font-bold tracking-[0.2em]" data-testid="referral-code">
-                {data.code ?? "—"}
-              </p>
-            )}
-            {data.shareUrl ? (
-              <p className="mt-2 truncate text-xs text-white/70">
-                Link: <span className="select-all">{data.shareUrl}</span>
-              </p>
-            ) : null}
-          </div>
-          <button
-            type="button"
-            disabled={actionsDisabled}
-            onClick={() => void copyReferralCode(data.code)}
-            aria-label="Copy Code"
-            title="Copy Code"
-            className="inline-flex size-12 shrink-0 items-center justify-center rounded-xl bg-white/15 text-white ring-1 ring-white/30 transition hover:bg-white/25 active:scale-95 disabled:cursor-not-allowed disabled:opacity-60"
-          >
-            <Icon name="copy" className="size-5" />
-          </button>
+        <div className="mt-5">
+          <ReferralCodeBox code={data.code} shareUrl={data.shareUrl} loading={loading} disabled={actionsDisabled} />
         </div>
         <div className="mt-4">
           <button

@@ -33,6 +33,8 @@ export const AUTH_MESSAGES = {
   resetSent: "Password reset email sent! Please check your inbox.",
   resetFailed: "Failed to send password reset email. Please try again.",
   loggedOut: "Logged out successfully",
+  // Ours: the spec says signing in again reactivates, without words for it.
+  reactivated: "Welcome back! Your account has been reactivated.",
   logoutFailed: "Failed to log out. Please try again.",
   unauthorizedDomain:
     "This domain is not authorised for sign-in. Add it to the authorised domains in the Firebase console for authentication to work.",

@@ -3,20 +3,11 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { completeTaskRequestSchema } from "~/domain/task-forms";
 import { getSessionUser } from "~/server/auth/session.server";
 import { ruleViolation } from "~/server/db/core.server";
-import { readFormData } from "~/server/http/forms.server";
+import { readFormOrJson } from "~/server/http/forms.server";
 import { jsonError } from "~/server/http/responses.server";
 import { assertSameOrigin } from "~/server/http/same-origin.server";
 import { configuredProvider } from "~/server/offers.server";
 import { completeTask, findTask } from "~/server/tasks.server";
-
-/** The request's fields, sent as JSON or as a form. */
-async function readFields(request: Request): Promise<URLSearchParams | FormData> {
-  if (!request.headers.get("content-type")?.includes("application/json")) return readFormData(request);
-  const body: unknown = await request.json().catch(() => null);
-  const fields = new URLSearchParams();
-  if (body && typeof body === "object" && "taskId" in body) fields.set("taskId", String(body.taskId));
-  return fields;
-}
 
 /**
  * Spec §7 POST /api/{provider}/complete with taskId: the user comes from the session (a userId in
@@ -27,7 +18,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   assertSameOrigin(request);
   const user = await getSessionUser(request);
   if (!user) return jsonError(401, "Authentication required");
-  const submission = parseWithZod(await readFields(request), { schema: completeTaskRequestSchema });
+  const submission = parseWithZod(await readFormOrJson(request), { schema: completeTaskRequestSchema });
   const task = submission.status === "success" ? await findTask(submission.value.taskId) : null;
   if (!task) return jsonError(404, "This task is no longer available");
   try {

@@ -71,6 +71,10 @@ const envSchema = z
     // Set by the operator command (build/payouts.js), which reaches the database and PayPal only:
     // it needs no session secret and no Firebase.
     APP_ROLE: z.enum(["server", "operator"]).default("server"),
+    ACCOUNT_HASH_SECRET: optionalText.pipe(z.string().min(32, "must be at least 32 characters").optional()),
+    FIREBASE_APP_ID: optionalText,
+    FIREBASE_MESSAGING_SENDER_ID: optionalText,
+    FIREBASE_VAPID_KEY: optionalText,
     OFFER_POSTBACK_SECRET: optionalText.pipe(z.string().min(16, "must be at least 16 characters").optional()),
   })
   .superRefine((env, ctx) => {
@@ -121,12 +125,23 @@ const envSchema = z
           : ({ kind: "pglite", dataDir: env.PGLITE_DATA_DIR } as const),
       migrationsDir: env.MIGRATIONS_DIR,
       sessionSecret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
+      // Keys the hashes kept of deleted accounts' emails and payout addresses (README).
+      accountHashSecret: env.ACCOUNT_HASH_SECRET ?? env.SESSION_SECRET ?? DEV_SESSION_SECRET,
       firebase: {
         projectId,
         apiKey: env.FIREBASE_API_KEY ?? "demo-api-key",
         authDomain: env.FIREBASE_AUTH_DOMAIN ?? `${projectId}.firebaseapp.com`,
         emulatorHost: env.FIREBASE_AUTH_EMULATOR_HOST,
         serviceAccount: env.FIREBASE_SERVICE_ACCOUNT,
+        // The browser's part of web push (public values of the Firebase web app).
+        webPush:
+          env.FIREBASE_APP_ID && env.FIREBASE_MESSAGING_SENDER_ID && env.FIREBASE_VAPID_KEY
+            ? {
+                appId: env.FIREBASE_APP_ID,
+                messagingSenderId: env.FIREBASE_MESSAGING_SENDER_ID,
+                vapidKey: env.FIREBASE_VAPID_KEY,
+              }
+            : null,
       },
       leaderboardRefreshMs: env.LEADERBOARD_REFRESH_SECONDS * 1000,
       offerProvider: env.OFFER_PROVIDER

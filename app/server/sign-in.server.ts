@@ -15,6 +15,7 @@ import { safeRedirectPath } from "./http/redirects.server";
 import { requestHost } from "./http/same-origin.server";
 import { referralCodeExists } from "./referrals.server";
 import { provisionUser } from "./users.server";
+import { referralAllowedFor, setAccountActive } from "./account.server";
 
 /** Spec §2 /auth. A share link `/auth?ref=CODE` opens Sign Up with the friend's code filled in. */
 export async function loadAuthPage(request: Request) {
@@ -69,9 +70,12 @@ export async function authAction(request: Request) {
   try {
     const identity = await authenticator.authenticate("firebase-form", request);
     if (!(await provisionWithReferral(identity, referralCode))) return codeRefused();
+    // Spec §4: signing in again reactivates a deactivated account (the words are ours).
+    const { was_active: wasActive } = await setAccountActive(identity.uid, true);
     const title = identity.isNewUser ? AUTH_MESSAGES.signedUp : AUTH_MESSAGES.signedIn;
+    const description = wasActive ? undefined : AUTH_MESSAGES.reactivated;
     const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
-    return await startSession(identity.idToken, { redirectTo, flash: { kind: "success", title } });
+    return await startSession(identity.idToken, { redirectTo, flash: { kind: "success", title, description } });
   } catch (error) {
     if (error instanceof AuthRejection) return refuse(error.reply, error.unauthorizedDomain);
     if (error instanceof StaleSignInError)
@@ -94,7 +98,8 @@ async function provisionWithReferral(identity: VerifiedIdentity, referralCode: s
       uid: identity.uid,
       email: identity.email,
       displayName: identity.displayName,
-      referralCode,
+      // An email that belonged to a deleted account brings no referral (README).
+      referralCode: referralCode && (await referralAllowedFor(identity.email)) ? referralCode : null,
       emailVerified: identity.emailVerified,
     });
     return true;

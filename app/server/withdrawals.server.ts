@@ -1,4 +1,5 @@
 import type { PaymentMethod, WithdrawalRow } from "~/domain/withdrawals";
+import { accountHash } from "./account-hash.server";
 import { getDatabase } from "./db/database.server";
 import { getEnv } from "./env.server";
 
@@ -23,6 +24,12 @@ export interface WithdrawalRequest {
  */
 export async function requestWithdrawal(userId: string, request: WithdrawalRequest): Promise<WithdrawalRow> {
   const db = await getDatabase();
+  const recipient =
+    (request.method === "paypal"
+      ? request.paypalEmail
+      : request.method === "upi"
+        ? request.upiId
+        : request.bankDetails) ?? "";
   return db.rpc<WithdrawalRow>("create_withdrawal", {
     p_user_id: userId,
     amount_param: request.amount,
@@ -30,6 +37,8 @@ export async function requestWithdrawal(userId: string, request: WithdrawalReque
     recipient_email_param: request.method === "paypal" ? (request.paypalEmail ?? null) : null,
     recipient_upi_param: request.method === "upi" ? (request.upiId ?? null) : null,
     recipient_bank_details_param: request.method === "bank" ? { details: request.bankDetails ?? "" } : null,
+    // Kept after the account is deleted, so the payout review can match a returning address.
+    p_recipient_hash: recipient.trim() ? accountHash(recipient) : null,
   });
 }
 

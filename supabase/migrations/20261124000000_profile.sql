@@ -246,9 +246,10 @@ create function public.submit_feedback(p_user_id text, p_name text, p_email text
   set search_path = public, pg_temp
 as $$
 declare
-  v_name text := trim(coalesce(p_name, ''));
-  v_email text := trim(coalesce(p_email, ''));
-  v_message text := trim(coalesce(p_message, ''));
+  -- Trimmed of spaces, tabs and line breaks, as the form trims: a message of line breaks is blank.
+  v_name text := btrim(coalesce(p_name, ''), E' \t\n\r\f\x0B');
+  v_email text := btrim(coalesce(p_email, ''), E' \t\n\r\f\x0B');
+  v_message text := btrim(coalesce(p_message, ''), E' \t\n\r\f\x0B');
   v_id bigint;
 begin
   if v_name = '' or v_email = '' or v_message = '' then
@@ -337,7 +338,8 @@ begin
   if not found then
     raise exception 'Account not found' using errcode = 'P0001', hint = 'account_not_found';
   end if;
-  -- Queues behind a withdrawal being made right now (it locks the balance row).
+  -- The profile lock above queues behind a withdrawal being made right now (create_withdrawal
+  -- holds the profile before the balance); the balance lock queues behind any other balance change.
   perform from user_balance where user_id = p_user_id for update;
   if exists (select from withdrawals where user_id = p_user_id and status = 'pending') then
     raise exception 'A withdrawal is pending' using errcode = 'P0001', hint = 'withdrawal_pending';
@@ -389,9 +391,14 @@ declare
   v_upi text;
   v_details text;
   v_limit jsonb;
+  v_verified boolean;
   v_withdrawal withdrawals;
 begin
-  if not coalesce((select email_verified from user_profiles where id = p_user_id), false) then
+  -- The profile is held (key share, as the withdrawal's foreign key would take it anyway) before
+  -- the balance, the order delete_account locks them in: a deletion waits for a withdrawal being
+  -- made, or the withdrawal finds the account gone. Taken the other way round, the two deadlocked.
+  select email_verified into v_verified from user_profiles where id = p_user_id for key share;
+  if not coalesce(v_verified, false) then
     raise exception 'Email not verified' using errcode = 'P0001', hint = 'email_not_verified';
   end if;
   -- At most two decimals, and within numeric(12,2); anything else would be rounded or overflow.

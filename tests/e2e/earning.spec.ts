@@ -15,15 +15,17 @@ test("daily check-in credits 10 coins once", async ({ page }) => {
   await screenshot(page, "home-checked-in");
 });
 
-test("buttons keep their variant's size: the small Log out and Start buttons are 36 px, the full-width ones 48 px", async ({
+test("buttons keep their variant's size: the small Start and Edit Profile are 36 px, the full-width ones 48 px", async ({
   page,
 }) => {
   await signUp(page);
-  const height = async (name: string) =>
-    (await page.getByRole("button", { name, exact: true }).first().boundingBox())!.height;
-  expect(await height("Log out")).toBe(36);
-  expect(await height("Start")).toBe(36);
-  expect(await height("Check In Now (+10 coins)")).toBe(48);
+  const height = async (role: "button" | "link", name: string) =>
+    (await page.getByRole(role, { name, exact: true }).first().boundingBox())!.height;
+  expect(await height("button", "Start")).toBe(36);
+  expect(await height("button", "Check In Now (+10 coins)")).toBe(48);
+  await page.goto("/profile");
+  expect(await height("link", "Edit Profile")).toBe(36);
+  expect(await height("button", "Log out")).toBe(48);
 });
 
 test("search and filter chips narrow the task list", async ({ page }) => {

@@ -3,7 +3,7 @@ import { screenshot, uniqueEmail } from "./support";
 
 const PASSWORD = "journey-pass-1";
 
-test("onboarding → sign-up → Home → log out → sign in", async ({ page }, testInfo) => {
+test("onboarding → sign-up → Home → Profile → log out → sign in", async ({ page }, testInfo) => {
   const email = uniqueEmail(testInfo.project.name);
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Complete Tasks, Earn Rewards" })).toBeVisible();
@@ -33,6 +33,9 @@ test("onboarding → sign-up → Home → log out → sign in", async ({ page },
   await expect(page.getByRole("link", { name: "Profile" }).last()).toBeVisible();
   await screenshot(page, "home");
 
+  // Log out lives on Profile (spec §2), reached by the floating profile button.
+  await page.getByRole("link", { name: "Profile" }).last().click();
+  await expect(page.getByRole("heading", { name: `${email.split("@")[0]}'s Profile` })).toBeVisible();
   await page.getByRole("button", { name: "Log out" }).click();
   await expect(page).toHaveURL(/\/auth$/);
   await expect(page.getByText("Logged out successfully")).toBeVisible();

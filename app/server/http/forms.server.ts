@@ -16,6 +16,20 @@ export async function readFormData(request: Request): Promise<FormData> {
   }
 }
 
+/** The fields of a request sent as a form or as a flat JSON object (the API routes take both). */
+export async function readFormOrJson(request: Request): Promise<FormData | URLSearchParams> {
+  if (!request.headers.get("content-type")?.includes("application/json")) return readFormData(request);
+  const body: unknown = await request.json().catch(() => null);
+  const fields = new URLSearchParams();
+  if (body && typeof body === "object" && !Array.isArray(body)) {
+    for (const [name, value] of Object.entries(body)) {
+      if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+        fields.set(name, String(value));
+    }
+  }
+  return fields;
+}
+
 /** Reads the posted form and checks it against the form's schema (the one the browser uses too). */
 export async function parseForm<Schema extends $ZodType>(request: Request, schema: Schema) {
   return parseWithZod(await readFormData(request), { schema });

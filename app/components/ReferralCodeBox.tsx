@@ -1,0 +1,48 @@
+import { copyReferralCode } from "~/lib/share-referral";
+import { Icon } from "./ui/Icon";
+
+/**
+ * The referral code (selectable, so it can be copied without JavaScript), its share link, and a
+ * copy button that needs JavaScript. Drawn on the brand colour (Refer & Earn, Profile).
+ */
+export function ReferralCodeBox({
+  code,
+  shareUrl,
+  loading = false,
+  disabled,
+}: {
+  code: string | null;
+  shareUrl: string | null;
+  loading?: boolean;
+  disabled: boolean;
+}) {
+  return (
+    <div className="flex items-center gap-3 rounded-2xl bg-white/10 p-4 ring-1 ring-white/20">
+      <div className="min-w-0 flex-1">
+        <p className="text-xs font-medium uppercase tracking-wider text-white/70">Your referral code</p>
+        {loading ? (
+          <div className="mt-2 h-9 w-40 animate-pulse rounded-lg bg-white/20" aria-hidden="true" />
+        ) : (
+          <p className="mt-1 select-all font-mono text-3xl font-bold tracking-[0.2em]" data-testid="referral-code">
+            {code ?? "—"}
+          </p>
+        )}
+        {shareUrl ? (
+          <p className="mt-2 truncate text-xs text-white/70">
+            Link: <span className="select-all">{shareUrl}</span>
+          </p>
+        ) : null}
+      </div>
+      <button
+        type="button"
+        disabled={disabled}
+        onClick={() => void copyReferralCode(code)}
+        aria-label="Copy Code"
+        title="Copy Code"
+        className="inline-flex size-12 shrink-0 items-center justify-center rounded-xl bg-white/15 text-white ring-1 ring-white/30 transition hover:bg-white/25 active:scale-95 disabled:cursor-not-allowed disabled:opacity-60"
+      >
+        <Icon name="copy" className="size-5" />
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+// Recent Activity (spec §2, §7): what each ledger row is called in the list.
+
+export interface ActivityEntry {
+  id: number;
+  created_at: string;
+  description: string;
+  transaction_type: string;
+  amount: number;
+  status: string;
+}
+
+const TASK_PREFIX = "Task completed: ";
+
+/** A readable label for a ledger row. */
+export function activityLabel(entry: Pick<ActivityEntry, "transaction_type" | "description">): string {
+  switch (entry.transaction_type) {
+    case "checkin":
+      return "Daily check-in";
+    case "task":
+      return entry.description.startsWith(TASK_PREFIX)
+        ? entry.description.slice(TASK_PREFIX.length)
+        : entry.description;
+    case "referral":
+      return entry.description || "Referral bonus";
+    case "referral_bonus":
+      return "Welcome bonus";
+    case "postback":
+      return "Offer completed";
+    case "postback_reversal":
+      return "Offer reversed";
+    case "bonus":
+      return "Bonus coins";
+    default:
+      return entry.description;
+  }
+}
+
+/** "+$0.10" or "−$5.00" (a true minus sign). */
+export function signedDollars(amount: number, format: (value: number) => string): string {
+  return amount < 0 ? `−${format(-amount)}` : `+${format(amount)}`;
+}

@@ -1,0 +1,34 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { ProfileLoadFailure } from "~/components/profile/ProfileLoadFailure";
+import { ProfileHeader, ProfileScreen } from "~/components/profile/ProfileScreen";
+import { pageMeta } from "~/lib/meta";
+import { assertSameOrigin } from "~/server/http/same-origin.server";
+import { loadProfile, profileAction } from "~/server/profile.server";
+
+export const meta: MetaFunction = () => pageMeta("Profile");
+
+export const loader = ({ request }: LoaderFunctionArgs) => loadProfile(request);
+
+export async function action({ request }: ActionFunctionArgs) {
+  assertSameOrigin(request);
+  return profileAction(request);
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/RouteError";
+
+export default function ProfileRoute() {
+  const data = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  if (data.failed) {
+    return (
+      <div className="space-y-4">
+        <ProfileHeader name="User" />
+        <ProfileLoadFailure />
+      </div>
+    );
+  }
+  // The notification switches read their own replies; every other form shows its reply here.
+  const lastResult = reply && "status" in reply ? reply : undefined;
+  return <ProfileScreen data={data} lastResult={lastResult} />;
+}

@@ -1,0 +1,24 @@
+import { getDatabase } from "./db/database.server";
+
+export interface FeedbackRow {
+  id: number;
+  created_at: string;
+  message: string;
+}
+
+/** Spec §7 user_feedback: saved with the account that sent it (rules in SQL). */
+export async function submitFeedback(userId: string, feedback: { name: string; email: string; message: string }) {
+  const db = await getDatabase();
+  return db.rpc<{ id: number }>("submit_feedback", {
+    p_user_id: userId,
+    p_name: feedback.name,
+    p_email: feedback.email,
+    p_message: feedback.message,
+  });
+}
+
+/** The account's own earlier feedback, newest first (by account, not by email: README). */
+export async function listFeedback(userId: string): Promise<FeedbackRow[]> {
+  const db = await getDatabase();
+  return db.rpc<FeedbackRow[]>("get_user_feedback", { p_user_id: userId });
+}

@@ -1,0 +1,219 @@
+import { data } from "@remix-run/node";
+import { FEEDBACK_MESSAGES, profileFormSchema } from "~/domain/profile-forms";
+import { NOTIFICATION_MESSAGES } from "~/domain/notifications";
+import { ruleMessage } from "~/domain/rules";
+import { activityLabel } from "~/domain/activity";
+import { MAX_ID_TOKEN_AGE_SECONDS } from "~/domain/constants";
+import { deleteAccountData, recentActivity, setAccountActive, updateDisplayName } from "./account.server";
+import { getAdminAuth } from "./auth/firebase-admin.server";
+import { IdentityError, signInWithPassword } from "./auth/identity.server";
+import { clearedSessionCookie, requireUser, type SessionUser } from "./auth/session.server";
+import { ruleViolation } from "./db/core.server";
+import { getEnv } from "./env.server";
+import { listFeedback, submitFeedback } from "./feedback.server";
+import { redirectWithFlash } from "./http/flash.server";
+import { parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
+import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "./http/rate-limit.server";
+import { requestOrigin } from "./http/same-origin.server";
+import { getNotificationPreferences, setNotificationPreference } from "./notification-settings.server";
+import { loadUserSummary } from "./users.server";
+
+function readTab(value: string | null): "account" | "referrals" | "help" {
+  return value === "referrals" || value === "help" ? value : "account";
+}
+
+/** The part of a page that failed to load: null, logged (the rest of the page still shows). */
+function orNull<T>(what: string) {
+  return (error: unknown): T | null => {
+    if (error instanceof Response && error.status === 503) throw error;
+    console.error(`profile: ${what} failed to load:`, error);
+    return null;
+  };
+}
+
+async function signInMethods(userId: string) {
+  const account = await getAdminAuth().getUser(userId);
+  const providers = account.providerData.map((provider) => provider.providerId);
+  return { password: providers.includes("password"), google: providers.includes("google.com") };
+}
+
+/** Spec §2 Profile: tabs My Account, Referrals and Help & Support as URL state (`?tab=`). */
+export async function loadProfile(request: Request) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const tab = readTab(url.searchParams.get("tab"));
+  let summary;
+  try {
+    summary = await loadUserSummary(user);
+  } catch (error) {
+    // Spec §8 "Failed to load profile": the page says so (and retries with JavaScript).
+    console.error("profile failed to load:", error instanceof Response ? `HTTP ${error.status}` : error);
+    return data({ failed: true as const, tab }, { status: error instanceof Response ? error.status : 500 });
+  }
+  const onAccount = tab === "account";
+  const [activity, preferences, methods, feedback] = await Promise.all([
+    onAccount ? recentActivity(user.uid).catch(orNull<never>("recent activity")) : null,
+    onAccount ? getNotificationPreferences(user.uid).catch(orNull<never>("notification settings")) : null,
+    onAccount ? signInMethods(user.uid).catch(orNull<never>("sign-in methods")) : null,
+    tab === "help" ? listFeedback(user.uid).catch(orNull<never>("feedback")) : null,
+  ]);
+  const { firebase } = getEnv();
+  return {
+    failed: false as const,
+    tab,
+    editing: onAccount && url.searchParams.get("edit") === "1",
+    confirmingDeactivation: onAccount && url.searchParams.get("confirm") === "deactivate",
+    profile: {
+      displayName: summary.display_name || "User",
+      email: summary.email,
+      referralCode: summary.referral_code || null,
+      shareUrl: summary.referral_code ? `${requestOrigin(request)}/auth?ref=${summary.referral_code}` : null,
+    },
+    activity: activity?.map((entry) => ({ ...entry, label: activityLabel(entry) })) ?? null,
+    activityFailed: onAccount && activity === null,
+    preferences,
+    signInMethods: methods,
+    feedback,
+    pushConfig: firebase.webPush
+      ? { apiKey: firebase.apiKey, projectId: firebase.projectId, ...firebase.webPush }
+      : null,
+    // Public web-SDK settings, used only to confirm a deletion with Google.
+    googleConfig: {
+      apiKey: firebase.apiKey,
+      authDomain: firebase.authDomain,
+      projectId: firebase.projectId,
+      emulatorUrl: firebase.emulatorHost ? `http://${firebase.emulatorHost}` : null,
+    },
+  };
+}
+
+const ACCOUNT_TAB = "/profile";
+
+/** Profile's forms, each by its `intent`. */
+export async function profileAction(request: Request) {
+  const user = await requireUser(request);
+  const submission = await parseForm(request, profileFormSchema);
+  if (submission.status !== "success") return rejectForm(submission);
+  const value = submission.value;
+  switch (value.intent) {
+    case "update-name":
+      try {
+        await updateDisplayName(user.uid, value.displayName);
+        return redirectWithFlash(ACCOUNT_TAB, { kind: "success", title: "Profile updated successfully" });
+      } catch (error) {
+        return replyWithDbError(submission, error, {
+          fields: { invalid_display_name: "displayName" },
+          fallback: "Please try again later.",
+          context: "profile update",
+        });
+      }
+    case "notification":
+      try {
+        const preferences = await setNotificationPreference(user.uid, value.kind, value.enabled === "on");
+        if (value.respond === "data") return { intent: "notification" as const, preferences };
+        return redirectWithFlash(ACCOUNT_TAB, { kind: "success", title: NOTIFICATION_MESSAGES.updated });
+      } catch (error) {
+        if (error instanceof Response) throw error;
+        console.error("notification settings:", error);
+        return rejectForm(submission, { formErrors: [NOTIFICATION_MESSAGES.updateFailed] }, 500);
+      }
+    case "deactivate":
+      return deactivate(user);
+    case "delete-account":
+      return deleteAccount(user, value.password ?? "", value.idToken ?? "", submission);
+    case "feedback":
+      return sendFeedback(user, value, submission);
+  }
+}
+
+type Submission = Parameters<typeof rejectForm>[0];
+
+async function signedOutTo(flash: Parameters<typeof redirectWithFlash>[1]) {
+  return redirectWithFlash("/auth", flash, { "Set-Cookie": await clearedSessionCookie() });
+}
+
+/** Spec §4: inactive, signed out everywhere (its sessions revoked); signing in again reactivates. */
+async function deactivate(user: SessionUser) {
+  try {
+    await setAccountActive(user.uid, false);
+    await getAdminAuth().revokeRefreshTokens(user.uid);
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    console.error("deactivation failed:", error);
+    return redirectWithFlash(ACCOUNT_TAB, { kind: "error", title: "Failed to deactivate account" });
+  }
+  return signedOutTo({ kind: "success", title: "Your account has been deactivated" });
+}
+
+const DELETE_FAILED = "Failed to delete account. Please check your password and try again.";
+
+/**
+ * Spec §4 permanent deletion after the person proves it is them: the password, or for an account
+ * without one (Google only) a fresh Google sign-in. Then the data (SQL, keeping the money) and the
+ * identity account go, in that order: a failure in between leaves an account that can sign in
+ * and start afresh, never data without an owner.
+ */
+async function deleteAccount(user: SessionUser, password: string, idToken: string, submission: Submission) {
+  const refuse = (message = DELETE_FAILED) => rejectForm(submission, { formErrors: [message] });
+  if (!user.email) return refuse();
+  if (!(await provesIdentity(user, password, idToken))) return refuse();
+  try {
+    await deleteAccountData(user.uid);
+  } catch (error) {
+    const violation = ruleViolation(error);
+    if (violation?.rule === "withdrawal_pending") return refuse(violation.message);
+    if (error instanceof Response) throw error;
+    console.error("account deletion failed:", error);
+    return refuse();
+  }
+  await getAdminAuth()
+    .deleteUser(user.uid)
+    .catch((error: unknown) => console.error("account deletion: the identity account stays:", error));
+  return signedOutTo({ kind: "success", title: "Your account has been deleted" });
+}
+
+async function provesIdentity(user: SessionUser, password: string, idToken: string): Promise<boolean> {
+  if (password) {
+    try {
+      return (await signInWithPassword(user.email!, password)).localId === user.uid;
+    } catch (error) {
+      if (error instanceof IdentityError) return false;
+      throw error;
+    }
+  }
+  if (!idToken) return false;
+  const claims = await getAdminAuth()
+    .verifyIdToken(idToken, true)
+    .catch(() => null);
+  return claims !== null && claims.uid === user.uid && Date.now() / 1000 - claims.auth_time <= MAX_ID_TOKEN_AGE_SECONDS;
+}
+
+const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
+async function sendFeedback(
+  user: SessionUser,
+  feedback: { name: string; email: string; message: string },
+  submission: Submission,
+) {
+  if (!feedback.name || !feedback.email || !feedback.message) {
+    return rejectForm(submission, { formErrors: [FEEDBACK_MESSAGES.fillAll] });
+  }
+  if (!EMAIL_PATTERN.test(feedback.email)) {
+    return rejectForm(submission, { fieldErrors: { email: [FEEDBACK_MESSAGES.invalidEmail] } });
+  }
+  if (feedback.message.length > 2000) {
+    return rejectForm(submission, { fieldErrors: { message: [ruleMessage("feedback_too_long")] } });
+  }
+  const limit = await hitRateLimit(RATE_LIMITS.feedback, user.uid);
+  if (!limit.allowed) return rejectForm(submission, { formErrors: [tooManyAttemptsMessage(limit.retryAfterSeconds)] });
+  try {
+    await submitFeedback(user.uid, feedback);
+  } catch (error) {
+    return replyWithDbError(submission, error, {
+      fields: { feedback_too_long: "message" },
+      fallback: FEEDBACK_MESSAGES.failed,
+      context: "feedback",
+    });
+  }
+  return redirectWithFlash("/profile?tab=help", { kind: "success", title: FEEDBACK_MESSAGES.submitted });
+}
