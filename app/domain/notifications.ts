@@ -20,7 +20,3 @@ export const NOTIFICATION_MESSAGES = {
   pushFailedDetail: "Please check your browser settings and try again.",
   pushNeedsJavaScript: "This device needs JavaScript to receive push notifications.",
 } as const;
-
-export function isNotificationKind(value: unknown): value is NotificationKind {
-  return (NOTIFICATION_KINDS as readonly unknown[]).includes(value);
-}

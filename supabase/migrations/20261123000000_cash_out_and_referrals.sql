@@ -207,8 +207,9 @@ $$;
 -- the app learns the email is verified; racing calls queue on the friend's balance row, then on
 -- the referral row, and only the first pays.
 --
--- Lock order: the friend's balance, the referral row, the referrer's balance. A referrer was
--- always made before the friends they refer, so these chains never form a circle.
+-- Lock order: the friend's profile and balance, the referral row, the referrer's profile and
+-- balance. A referrer was always made before the friends they refer, so these chains never form
+-- a circle.
 create function public.try_referral_credit(p_user_id text) returns jsonb
   language plpgsql
   security definer
@@ -220,6 +221,7 @@ declare
   v_own_coins bigint;
   v_friend_name text;
 begin
+  perform from user_profiles where id = p_user_id for key share;
   perform from user_balance where user_id = p_user_id for update;
   select * into v_referral from referrals
    where referred_user_id = p_user_id and credited_at is null
@@ -288,6 +290,9 @@ as $$
 declare
   v_balance numeric;
 begin
+  -- Lock order of every money function: the profile (key share, as the ledger row's foreign key
+  -- takes it anyway), then the balance. Deleting an account takes them in the same order.
+  perform from user_profiles where id = p_user_id for key share;
   select balance into v_balance from user_balance where user_id = p_user_id for update;
   if not found then
     raise exception 'Account not found' using errcode = 'P0001', hint = 'account_not_found';
