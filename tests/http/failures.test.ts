@@ -17,16 +17,7 @@ describe("failures stay in their section: an app on Postgres whose database and 
 
   const sql = (text: string) => app.sql(text);
 
-  /** Takes a SQL function away (calls fail as "does not exist") while `work` runs. */
-  async function withoutFunction(signature: string, work: () => Promise<void>) {
-    const name = signature.slice(0, signature.indexOf("("));
-    await sql(`alter function public.${signature} rename to ${name}_off`);
-    try {
-      await work();
-    } finally {
-      await sql(`alter function public.${name}_off${signature.slice(name.length)} rename to ${name}`);
-    }
-  }
+  const withoutFunction = (signature: string, work: () => Promise<void>) => app.withoutFunction(signature, work);
 
   beforeAll(async () => {
     const [emulatorName, emulatorPort] = emulatorHost().split(":");
@@ -153,6 +144,19 @@ describe("failures stay in their section: an app on Postgres whose database and 
       await firebaseRelay.restore();
     }
     await eventually(async () => (await client.visit("/")).response.status === 200, { what: "Home to recover" });
+  });
+
+  it("logging out while Firebase cannot be reached still clears the cookie, and says the log out failed", async () => {
+    const { client: leaving } = await app.signUp();
+    try {
+      await firebaseRelay.cut();
+      const response = await leaving.post("/logout", {});
+      expect(response.headers.get("location")).toBe("/auth");
+      expect(response.headers.getSetCookie().find((cookie) => cookie.startsWith("__session="))).toMatch(/Max-Age=0/);
+    } finally {
+      await firebaseRelay.restore();
+    }
+    expect((await leaving.visit("/auth")).html).toContain("Failed to log out. Please try again.");
   });
 
   it("behind a trusted proxy (TRUST_PROXY) a post whose Origin is the first X-Forwarded-Host is not refused", async () => {

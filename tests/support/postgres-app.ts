@@ -22,6 +22,16 @@ export async function startPostgresApp(
       scratchUrl: scratch.url,
       sql: async <R = Record<string, unknown>>(text: string, values?: unknown[]) =>
         (await pool.query(text, values)).rows as R[],
+      /** Takes a SQL function away (calls fail as "does not exist") while `work` runs, then puts it back. */
+      async withoutFunction(signature: string, work: () => Promise<void>) {
+        const name = signature.slice(0, signature.indexOf("("));
+        await pool.query(`alter function public.${signature} rename to ${name}_off`);
+        try {
+          await work();
+        } finally {
+          await pool.query(`alter function public.${name}_off${signature.slice(name.length)} rename to ${name}`);
+        }
+      },
       /** A returning visitor with a new password account, signed in on this app. */
       async signUp(fields: Record<string, string> = {}) {
         const client = new HttpClient(app.url);
