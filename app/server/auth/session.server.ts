@@ -115,8 +115,12 @@ export async function endSession(request: Request): Promise<void> {
   const token = await readSessionToken(request);
   if (!token) return;
   const auth = getAdminAuth();
-  // Without the revocation check: a revoked cookie can still be ended.
-  const claims = await auth.verifySessionCookie(token, false).catch(() => null);
+  // Without the revocation check: a revoked cookie can still be ended. An invalid one has no
+  // sessions to revoke; an unreachable Firebase is a failure to report.
+  const claims = await auth.verifySessionCookie(token, false).catch((error: unknown) => {
+    if (isFirebaseUnavailable(error)) throw error;
+    return null;
+  });
   if (claims) await auth.revokeRefreshTokens(claims.sub);
   verified.delete(token);
 }
