@@ -95,7 +95,7 @@ const PRIVACY: LegalDocument = {
       title: "Your rights",
       paragraphs: [
         "You can ask us for a copy of your data, ask us to correct it, or ask us to delete it. Contact our support team and we'll reply within 30 days.",
-        "Deleting your account from your Profile removes your account and personal data. We may keep withdrawal records for as long as the law or fraud checks require.",
+        "Deleting your account from your Profile removes your account and personal data: your profile, sign-in, activity, settings, devices and feedback. We keep the records of money that moved (earnings and withdrawals), no longer linked to you, for as long as the law or fraud checks require. Your email address and payout addresses are kept only as one-way coded fingerprints, so that we can recognise an address used for fraud before; they cannot be turned back into the addresses.",
       ],
     },
     {
