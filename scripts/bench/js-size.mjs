@@ -58,7 +58,7 @@ try {
   await signUp.waitForURL(`${app.url}/`);
   await signUp.close();
   const cookies = await context.cookies();
-  for (const pathname of ["/", "/earn", "/leaderboard", "/withdraw", "/referral"]) {
+  for (const pathname of ["/", "/earn", "/leaderboard", "/withdraw", "/referral", "/profile"]) {
     // A new context per page: nothing comes from the browser cache.
     const freshContext = await browser.newContext();
     await freshContext.addCookies(cookies);
