@@ -1,7 +1,12 @@
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ruleViolation } from "~/server/db/core.server";
+import { migratePglite, pgliteDatabase } from "~/server/db/pglite.server";
 import type { ChannelOutcome, ClaimedNotice } from "~/server/notifications/delivery.server";
-import { dbRefusal, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
+import { dbRefusal, MIGRATIONS_DIR, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
 import { eventually } from "../support/wait";
 
 // Notice delivery (supabase/migrations/20261124010000_notification_delivery.sql): the new notice
@@ -488,6 +493,26 @@ describe.each([
     });
   });
 
+  it("lets only service_role claim, record and drop tokens; the helpers are nobody's to call", async () => {
+    const functions = {
+      "claim_due_notices(integer, integer)": true,
+      "record_notice_delivery(bigint, uuid, jsonb, jsonb)": true,
+      "drop_fcm_token(text)": true,
+      "next_channel_state(text, integer, jsonb, integer)": false,
+      "notice_category(text)": false,
+      "notify_user_notice()": false,
+    };
+    for (const [signature, granted] of Object.entries(functions)) {
+      const [row] = await t.sql<Record<string, boolean>>(
+        `select has_function_privilege('service_role', $1, 'execute') as service_role,
+                has_function_privilege('anon', $1, 'execute') as anon,
+                has_function_privilege('authenticated', $1, 'execute') as authenticated`,
+        [`public.${signature}`],
+      );
+      expect({ signature, ...row }).toEqual({ signature, service_role: granted, anon: false, authenticated: false });
+    }
+  });
+
   describe("push tokens and accounts", () => {
     it("drop_fcm_token forgets a token for every account that stored it, and nothing else", async () => {
       const first = await provision(t);
@@ -546,5 +571,48 @@ describe("claiming notices on a Postgres server", () => {
     expect(new Set(all).size).toBe(all.length);
     expect([...all].sort((a, b) => a - b)).toEqual(written);
     expect(claims.filter((mine) => mine.length > 0).length).toBeGreaterThan(1);
+  });
+});
+
+describe("the migration itself", () => {
+  it("leaves the notices written before it unsent (they were shown in the app already) and sends the ones after", async () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), "migrations-"));
+    const pglite = await PGlite.create();
+    try {
+      const files = readdirSync(MIGRATIONS_DIR).sort();
+      const delivery = files.indexOf("20261124010000_notification_delivery.sql");
+      for (const file of files.slice(0, delivery)) cpSync(path.join(MIGRATIONS_DIR, file), path.join(directory, file));
+      await migratePglite(pglite, directory);
+      const t: TestDatabase = {
+        db: pgliteDatabase(pglite),
+        sql: async (text, values) => (await pglite.query(text, values)).rows as never[],
+        close: async () => {},
+      };
+      const { userId } = await provision(t);
+      await t.db.rpc("add_user_coins", { user_id_param: userId, amount_param: 1000 });
+      const withdrawal = await t.db.rpc<{ id: string }>("create_withdrawal", {
+        p_user_id: userId,
+        amount_param: 5,
+        payment_method_param: "paypal",
+        recipient_email_param: "payee@example.com",
+      });
+      await t.db.rpc("settle_withdrawal", { p_withdrawal_id: withdrawal.id, p_status: "completed" });
+      const [last] = await t.sql<{ id: number }>("select max(id)::int as id from user_notices");
+      const before = last!.id;
+
+      for (const file of files.slice(delivery)) cpSync(path.join(MIGRATIONS_DIR, file), path.join(directory, file));
+      await migratePglite(pglite, directory);
+      const after = await withdrawalNotice(t, userId);
+      expect(await notice(t, before)).toMatchObject({
+        push_status: "skipped",
+        email_status: "skipped",
+        next_attempt_at: null,
+      });
+      expect(await notice(t, after)).toMatchObject({ push_status: "pending", email_status: "pending" });
+      expect((await claim(t)).map((claimed) => claimed.id)).toEqual([after]);
+    } finally {
+      await pglite.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });
