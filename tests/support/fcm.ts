@@ -24,7 +24,7 @@ export function testServiceAccount(projectId = "demo-rewards") {
     private_key_id: randomBytes(20).toString("hex"),
     private_key: privateKey.export({ type: "pkcs8", format: "pem" }) as string,
     client_email: `rewards-push@${projectId}.iam.gserviceaccount.com`,
-    client_id: String(100000000000000000000n + BigInt(randomBytes(6).readUIntBE(0, 6))),
+    client_id: `1${randomBytes(10).readBigUInt64BE().toString().padStart(20, "0")}`,
     auth_uri: "https://accounts.google.com/o/oauth2/auth",
     // Google's own: the app is pointed at the stand-in with FCM_TOKEN_URI, as the README says.
     token_uri: "https://oauth2.googleapis.com/token",
@@ -158,11 +158,7 @@ export async function startFcmStandIn({
     if (typeof data !== "object" || Object.values(data).some((value) => !isText(value))) {
       return invalidArgument("Invalid value at 'message.data': values must be strings", "message.data");
     }
-    // FCM wants HTTPS links; the stand-in also lets a local test server's http://localhost through.
-    if (
-      link !== undefined &&
-      !(isText(link) && /^(https:\/\/|http:\/\/(localhost|127\.0\.0\.1)[:/])/.test(link as string))
-    ) {
+    if (link !== undefined && !(isText(link) && (link as string).startsWith("https://"))) {
       return invalidArgument("Invalid link: HTTPS is required", "message.webpush.fcm_options.link");
     }
     const token = message.token as string;

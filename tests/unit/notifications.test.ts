@@ -64,10 +64,12 @@ describe("the push and email of a notice", () => {
     });
   });
 
-  it("has no webpush link without PUBLIC_URL", () => {
-    const message = fcmMessage("device-token", pushForNotice(withdrawal, null)).message;
-    expect(message).not.toHaveProperty("webpush");
-    expect(message.data).toEqual({ kind: "withdrawal_completed", notice_id: "42" });
+  it("has no webpush link without PUBLIC_URL, or with one that is not https (FCM refuses it)", () => {
+    for (const publicUrl of [null, "http://localhost:3000"]) {
+      const message = fcmMessage("device-token", pushForNotice(withdrawal, publicUrl)).message;
+      expect(message).not.toHaveProperty("webpush");
+      expect(message.data).toEqual({ kind: "withdrawal_completed", notice_id: "42" });
+    }
   });
 
   it.each<[NoticeKind, Record<string, unknown>, string, string, string]>([

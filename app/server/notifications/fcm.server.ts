@@ -22,7 +22,7 @@ const REQUEST_TIMEOUT_MS = 10_000;
 export interface PushContent {
   title: string;
   body: string;
-  /** The page a click opens (absolute), or null without PUBLIC_URL. */
+  /** The page a click opens, or null without an https PUBLIC_URL (FCM refuses any other link). */
   link: string | null;
   /** FCM data values are strings. */
   data: Record<string, string>;
@@ -59,7 +59,7 @@ export function serviceAccountAssertion(
 /** The push for a notice: the words of app/domain/notices.ts, and a link to the page it is about. */
 export function pushForNotice(notice: Pick<UserNotice, "id" | "kind" | "data">, publicUrl: string | null): PushContent {
   const { title, description } = noticeMessage(notice);
-  const link = publicUrl ? new URL(noticeLinkPath(notice.kind), publicUrl).toString() : null;
+  const link = publicUrl?.startsWith("https://") ? new URL(noticeLinkPath(notice.kind), publicUrl).toString() : null;
   return {
     title,
     body: description ?? "",
