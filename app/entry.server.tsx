@@ -6,6 +6,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { getDatabase } from "./server/db/database.server";
 import { EnvError, getEnv } from "./server/env.server";
+import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.server";
 
 // Validate the environment when the server starts: a bad variable stops it with its name.
 try {
@@ -20,6 +21,9 @@ try {
 
 // Open (and migrate) the database now rather than on the first request; /healthz reports failures.
 getDatabase().catch((error: unknown) => console.error("database not ready:", error));
+
+// Notices go out by push and email from every instance where either is configured.
+startConfiguredNoticeDelivery();
 
 export const streamTimeout = 5_000;
 

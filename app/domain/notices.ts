@@ -1,19 +1,35 @@
 import type { Flash } from "./flash";
-import { formatDollars } from "./money";
+import { formatCoins, formatDollars } from "./money";
 import { isPaymentMethod, METHOD_NAMES } from "./withdrawals";
+
+export type NoticeKind =
+  | "withdrawal_completed"
+  | "withdrawal_failed"
+  | "referral_credited"
+  | "welcome_bonus"
+  | "task_reward"
+  | "postback_reward";
 
 /** A notice the database wrote for a user (user_notices), with what its words need. */
 export interface UserNotice {
   id: number;
-  kind: "withdrawal_completed" | "withdrawal_failed" | "referral_credited" | "welcome_bonus";
-  data: { amount?: number | string; payment_method?: string; reason?: string | null; friend?: string };
+  kind: NoticeKind;
+  data: {
+    amount?: number | string;
+    payment_method?: string;
+    reason?: string | null;
+    friend?: string;
+    coins?: number;
+    title?: string;
+  };
   created_at: string;
 }
 
-/** The words of a notice, shown as a toast on the next visit (and later sent by push and email). */
-export function noticeMessage(notice: UserNotice): Flash {
+/** The words of a notice: a toast on the next visit, and the title and body of its push and email. */
+export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">): Flash {
   const amount = formatDollars(notice.data.amount ?? 0);
   const method = isPaymentMethod(notice.data.payment_method) ? `${METHOD_NAMES[notice.data.payment_method]} ` : "";
+  const coins = formatCoins(Number(notice.data.coins ?? 0));
   switch (notice.kind) {
     case "withdrawal_completed":
       return {
@@ -39,5 +55,36 @@ export function noticeMessage(notice: UserNotice): Flash {
         title: "Welcome bonus",
         description: `You earned ${amount} for joining with a referral code.`,
       };
+    case "task_reward":
+      // The words the Earn page shows when a task completes (spec §4 task flow).
+      return {
+        kind: "success",
+        title: "Task Completed",
+        description: notice.data.title
+          ? `You earned ${coins} (${amount}) for "${notice.data.title}".`
+          : `You earned ${coins} (${amount}).`,
+      };
+    case "postback_reward":
+      return {
+        kind: "success",
+        title: "Offer completed",
+        description: `You earned ${coins} (${amount}) for completing an offer.`,
+      };
+  }
+}
+
+/** The page a push or email about a notice opens. */
+export function noticeLinkPath(kind: NoticeKind): string {
+  switch (kind) {
+    case "withdrawal_completed":
+    case "withdrawal_failed":
+      return "/withdraw?history=1";
+    case "referral_credited":
+      return "/referral";
+    case "task_reward":
+      return "/earn";
+    case "welcome_bonus":
+    case "postback_reward":
+      return "/";
   }
 }

@@ -43,6 +43,8 @@ const RULE_MESSAGES = {
   withdrawal_not_pending: "Withdrawal is not pending",
   ledger_append_only: "The transaction history cannot be changed",
   invalid_rate_limit: "Invalid rate limit",
+  invalid_delivery_claim: "Invalid delivery claim",
+  invalid_delivery_outcome: "Invalid delivery outcome",
 } satisfies Record<string, string | ((detail: string) => string)>;
 
 export type RuleKey = keyof typeof RULE_MESSAGES;

@@ -76,6 +76,30 @@ const envSchema = z
     FIREBASE_MESSAGING_SENDER_ID: optionalText,
     FIREBASE_VAPID_KEY: optionalText,
     OFFER_POSTBACK_SECRET: optionalText.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+    // Notifications (README): email through SMTP, push through FCM HTTP v1 with the service account.
+    SMTP_URL: optionalText.pipe(
+      z
+        .url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@host:587" })
+        .optional(),
+    ),
+    EMAIL_FROM: optionalText.pipe(
+      z
+        .string()
+        .regex(
+          /^(?:[^<>@]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/,
+          "must be an address such as no-reply@example.com or Rewards <no-reply@example.com>",
+        )
+        .optional(),
+    ),
+    FCM_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    FCM_TOKEN_URI: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    NOTIFY_INTERVAL_SECONDS: optionalText
+      .transform((value) => (value === undefined ? 60 : Number(value)))
+      .pipe(z.number("must be a number of seconds").int().min(1).max(3600)),
+    NOTIFY_RETRY_SECONDS: optionalText
+      .transform((value) => (value === undefined ? 60 : Number(value)))
+      .pipe(z.number("must be a number of seconds").int().min(1).max(3600)),
   })
   .superRefine((env, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
@@ -115,6 +139,7 @@ const envSchema = z
   })
   .transform((env) => {
     const projectId = env.FIREBASE_PROJECT_ID ?? "demo-rewards";
+    const publicUrl = env.PUBLIC_URL?.replace(/\/+$/, "") ?? null;
     return {
       nodeEnv: env.NODE_ENV,
       isProduction: env.NODE_ENV === "production",
@@ -166,11 +191,42 @@ const envSchema = z
             webhookId: env.PAYPAL_WEBHOOK_ID ?? null,
           }
         : null,
+      // The app's address as people reach it, for the links in pushes and emails.
+      publicUrl,
+      notifications: {
+        email: env.SMTP_URL
+          ? {
+              smtpUrl: env.SMTP_URL,
+              from: env.EMAIL_FROM ?? `Rewards <no-reply@${publicUrl ? new URL(publicUrl).hostname : "localhost"}>`,
+            }
+          : null,
+        push: env.FIREBASE_SERVICE_ACCOUNT ? pushConfig(env.FIREBASE_SERVICE_ACCOUNT, projectId, env) : null,
+        intervalMs: env.NOTIFY_INTERVAL_SECONDS * 1000,
+        retrySeconds: env.NOTIFY_RETRY_SECONDS,
+      },
       authorizedDomainsOverride: env.AUTH_AUTHORIZED_DOMAINS?.split(",")
         .map((domain) => domain.trim().toLowerCase())
         .filter(Boolean),
     };
   });
+
+/** FCM HTTP v1 with the service account's own key (FCM_API_URL and FCM_TOKEN_URI point tests elsewhere). */
+function pushConfig(
+  serviceAccountJson: string,
+  projectId: string,
+  env: { FCM_API_URL?: string; FCM_TOKEN_URI?: string },
+) {
+  const account = JSON.parse(serviceAccountJson) as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+  return {
+    clientEmail: account.client_email as string,
+    privateKey: account.private_key as string,
+    privateKeyId: text(account.private_key_id) ?? null,
+    projectId: text(account.project_id) ?? projectId,
+    tokenUri: env.FCM_TOKEN_URI ?? text(account.token_uri) ?? "https://oauth2.googleapis.com/token",
+    apiUrl: (env.FCM_API_URL ?? "https://fcm.googleapis.com").replace(/\/+$/, ""),
+  };
+}
 
 export type Env = z.output<typeof envSchema>;
 

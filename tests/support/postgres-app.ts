@@ -20,6 +20,8 @@ export async function startPostgresApp(
     return {
       url: app.url,
       scratchUrl: scratch.url,
+      /** What the server wrote to stderr so far (its warnings and errors). */
+      stderr: app.stderr,
       sql: async <R = Record<string, unknown>>(text: string, values?: unknown[]) =>
         (await pool.query(text, values)).rows as R[],
       /** Takes a SQL function away (calls fail as "does not exist") while `work` runs, then puts it back. */

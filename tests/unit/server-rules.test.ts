@@ -51,6 +51,15 @@ describe("environment validation", () => {
     ],
     [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", FIREBASE_SERVICE_ACCOUNT: "{}" }, "FIREBASE_SERVICE_ACCOUNT"],
     [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", NODE_ENV: "staging" }, "NODE_ENV"],
+    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", SMTP_URL: "https://mail.example.com" }, "SMTP_URL"],
+    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", SMTP_URL: "mail.example.com:587" }, "SMTP_URL"],
+    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", EMAIL_FROM: "Rewards" }, "EMAIL_FROM"],
+    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", EMAIL_FROM: "a@b.example, c@d.example" }, "EMAIL_FROM"],
+    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", FCM_API_URL: "fcm.googleapis.com" }, "FCM_API_URL"],
+    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", FCM_TOKEN_URI: "ftp://x.example" }, "FCM_TOKEN_URI"],
+    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", PUBLIC_URL: "rewards.example" }, "PUBLIC_URL"],
+    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", NOTIFY_INTERVAL_SECONDS: "0" }, "NOTIFY_INTERVAL_SECONDS"],
+    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", NOTIFY_RETRY_SECONDS: "soon" }, "NOTIFY_RETRY_SECONDS"],
   ])("refuses %j, naming %s", (source, variable) => {
     expect(() => parseEnv(source)).toThrow(new RegExp(`\\b${variable}\\b`));
   });
@@ -67,6 +76,70 @@ describe("environment validation", () => {
     expect(env.isProduction).toBe(true);
     expect(env.firebase.authDomain).toBe("rewards-prod.firebaseapp.com");
     expect(env.authorizedDomainsOverride).toEqual(["rewards.example.com", "localhost"]);
+  });
+
+  it("configures no push and no email by default", () => {
+    const env = parseEnv({ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" });
+    expect(env.notifications).toEqual({ email: null, push: null, intervalMs: 60_000, retrySeconds: 60 });
+    expect(env.publicUrl).toBeNull();
+  });
+
+  it("sends email through SMTP_URL from EMAIL_FROM, or from no-reply at PUBLIC_URL's host", () => {
+    const emulator = { FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" };
+    const smtp = "smtps://mailer:secret@smtp.example.com:465";
+    expect(
+      parseEnv({ ...emulator, SMTP_URL: smtp, EMAIL_FROM: "Rewards <hello@rewards.example>" }).notifications.email,
+    ).toEqual({
+      smtpUrl: smtp,
+      from: "Rewards <hello@rewards.example>",
+    });
+    const env = parseEnv({
+      ...emulator,
+      SMTP_URL: "smtp://smtp.example.com:587",
+      PUBLIC_URL: "https://app.rewards.example/",
+    });
+    expect(env.notifications.email?.from).toBe("Rewards <no-reply@app.rewards.example>");
+    expect(env.publicUrl).toBe("https://app.rewards.example");
+  });
+
+  it("pushes with the service account's key and project, at Google's endpoints unless FCM_API_URL and FCM_TOKEN_URI say otherwise", () => {
+    const account = {
+      project_id: "rewards-prod",
+      private_key_id: "abc",
+      private_key: "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----\n",
+      client_email: "push@rewards-prod.iam.gserviceaccount.com",
+      token_uri: "https://oauth2.googleapis.com/token",
+    };
+    const base = { FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", FIREBASE_SERVICE_ACCOUNT: JSON.stringify(account) };
+    expect(parseEnv(base).notifications.push).toEqual({
+      clientEmail: account.client_email,
+      privateKey: account.private_key,
+      privateKeyId: "abc",
+      projectId: "rewards-prod",
+      tokenUri: "https://oauth2.googleapis.com/token",
+      apiUrl: "https://fcm.googleapis.com",
+    });
+    expect(
+      parseEnv({ ...base, FCM_API_URL: "http://127.0.0.1:9/", FCM_TOKEN_URI: "http://127.0.0.1:9/token" }).notifications
+        .push,
+    ).toMatchObject({ apiUrl: "http://127.0.0.1:9", tokenUri: "http://127.0.0.1:9/token" });
+    const { project_id: _project, token_uri: _tokenUri, ...bare } = account;
+    expect(parseEnv({ ...base, FIREBASE_SERVICE_ACCOUNT: JSON.stringify(bare) }).notifications.push).toMatchObject({
+      projectId: "demo-rewards",
+      tokenUri: "https://oauth2.googleapis.com/token",
+      privateKeyId: "abc",
+    });
+  });
+
+  it("lets the operator command start with the notification variables set", () => {
+    const env = parseEnv({
+      NODE_ENV: "production",
+      APP_ROLE: "operator",
+      DATABASE_URL: "postgres://db.example/app",
+      SMTP_URL: "smtp://smtp.example.com:587",
+      NOTIFY_INTERVAL_SECONDS: "30",
+    });
+    expect(env.notifications).toMatchObject({ intervalMs: 30_000, email: { smtpUrl: "smtp://smtp.example.com:587" } });
   });
 });
 

@@ -1,0 +1,441 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { noticeMessage } from "~/domain/notices";
+import { FALLBACK_TASKS } from "~/domain/tasks";
+import { startFcmStandIn, testServiceAccount, type FcmStandIn } from "../support/fcm";
+import { landing } from "../support/http";
+import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
+import { startSmtpStandIn, type SmtpStandIn } from "../support/smtp";
+import { eventually } from "../support/wait";
+
+const PUBLIC_URL = "https://rewards.example";
+const FROM = "notices@rewards.example";
+
+interface NoticeRow {
+  id: string;
+  kind: string;
+  push_status: string;
+  email_status: string;
+  push_attempts: number;
+  email_attempts: number;
+  push_detail: string | null;
+  email_detail: string | null;
+}
+
+// An app server on a scratch Postgres database whose push and email go to local servers speaking
+// FCM HTTP v1 (with Google's token endpoint) and SMTP. Money moves the way it does in production
+// (SQL functions, HTTP form posts); what arrives at the stand-ins is checked word for word.
+describe("notices arrive by push and email: an app on Postgres with a local FCM and SMTP server", () => {
+  let app: PostgresApp;
+  let fcm: FcmStandIn;
+  let smtp: SmtpStandIn;
+
+  beforeAll(async () => {
+    const account = testServiceAccount();
+    fcm = await startFcmStandIn({ publicKey: account.publicKey, clientEmail: account.json.client_email });
+    smtp = await startSmtpStandIn();
+    app = await startPostgresApp({
+      FIREBASE_SERVICE_ACCOUNT: account.text,
+      ...fcm.env,
+      SMTP_URL: smtp.url,
+      EMAIL_FROM: `Rewards <${FROM}>`,
+      PUBLIC_URL,
+      NOTIFY_RETRY_SECONDS: "1",
+    });
+  }, 120_000);
+
+  afterEach(() => fcm.clearFailures());
+
+  afterAll(async () => {
+    await app?.stop();
+    await fcm?.close();
+    await smtp?.close();
+  });
+
+  // ---------------------------------------------------------------------------------------------
+  // Arranging
+
+  /** A new account signed up over HTTP, with `devices` push tokens stored as the browser would. */
+  async function person({ devices = 2, referralCode }: { devices?: number; referralCode?: string } = {}) {
+    const { client, email, response } = await app.signUp(referralCode ? { referralCode } : {});
+    expect(response.status).toBe(302);
+    const [profile] = await app.sql<{ id: string; referral_code: string }>(
+      "select id, referral_code from user_profiles where email = $1",
+      [email],
+    );
+    const tokens = Array.from({ length: devices }, () => `fcm-${randomUUID()}`);
+    for (const token of tokens) {
+      await app.sql("insert into user_fcm_tokens (user_id, fcm_token) values ($1, $2)", [profile!.id, token]);
+    }
+    return { client, email, userId: profile!.id, referralCode: profile!.referral_code, tokens };
+  }
+
+  async function setPreferences(userId: string, switches: Record<string, boolean>) {
+    const columns = Object.keys(switches);
+    await app.sql(
+      `update notification_preferences set ${columns.map((column, i) => `${column} = $${i + 2}`).join(", ")} where user_id = $1`,
+      [userId, ...columns.map((column) => switches[column])],
+    );
+  }
+
+  /** A verified account's $5.00 PayPal withdrawal, settled as `status`; the notice's id. */
+  async function settledWithdrawal(userId: string, status: "completed" | "failed" = "completed") {
+    await app.sql("select record_email_verified($1)", [userId]);
+    await app.sql("select add_user_coins($1, 1000)", [userId]);
+    const [created] = await app.sql<{ result: { id: string } }>(
+      `select create_withdrawal(p_user_id => $1, amount_param => 5, payment_method_param => 'paypal',
+                                recipient_email_param => 'payee@example.com') as result`,
+      [userId],
+    );
+    await app.sql("select settle_withdrawal(p_withdrawal_id => $1, p_status => $2)", [created!.result.id, status]);
+    return latestNotice(userId);
+  }
+
+  async function postback(userId: string, coins = 250) {
+    await app.sql(
+      `select record_postback(p_provider => 'acme', p_transaction_id => $1, p_user_id => $2, p_coins => $3,
+                              p_reversal => false, p_description => 'Offer completed via acme')`,
+      [`tx-${randomUUID()}`, userId, coins],
+    );
+    return latestNotice(userId);
+  }
+
+  async function latestNotice(userId: string): Promise<string> {
+    const [row] = await app.sql<{ id: string }>(
+      "select id from user_notices where user_id = $1 order by id desc limit 1",
+      [userId],
+    );
+    return row!.id;
+  }
+
+  async function noticeRow(id: string): Promise<NoticeRow> {
+    const [row] = await app.sql<NoticeRow>(
+      `select id, kind, push_status, email_status, push_attempts, email_attempts, push_detail, email_detail
+         from user_notices where id = $1`,
+      [id],
+    );
+    return row!;
+  }
+
+  /** The notice once both channels are done (sent, skipped or failed). */
+  function finished(id: string, timeoutMs = 10_000) {
+    return eventually(
+      async () => {
+        const row = await noticeRow(id);
+        return row.push_status !== "pending" && row.email_status !== "pending" && row;
+      },
+      { what: `notice ${id} to be delivered`, timeoutMs },
+    );
+  }
+
+  function expectPushes(
+    tokens: string[],
+    noticeId: string,
+    kind: string,
+    words: { title: string; body: string },
+    path: string,
+  ) {
+    for (const token of tokens) {
+      expect(fcm.pushesTo(token)).toEqual([
+        {
+          projectId: "demo-rewards",
+          token,
+          notification: words,
+          webpush: { fcm_options: { link: PUBLIC_URL + path } },
+          data: { kind, notice_id: noticeId, link: PUBLIC_URL + path },
+          messageName: expect.stringMatching(/^projects\/demo-rewards\/messages\//),
+        },
+      ]);
+    }
+  }
+
+  function expectEmail(address: string, words: { title: string; body: string }, path: string) {
+    const mail = smtp.mailTo(address);
+    expect(mail).toHaveLength(1);
+    const { envelope, parsed } = mail[0]!;
+    expect(envelope).toEqual({ from: FROM, to: [address] });
+    expect(parsed.subject).toBe(words.title);
+    expect(parsed.from?.value).toEqual([{ address: FROM, name: "Rewards" }]);
+    expect(parsed.to && !Array.isArray(parsed.to) ? parsed.to.value.map((to) => to.address) : []).toEqual([address]);
+    expect(parsed.text).toContain(words.body);
+    expect(parsed.text).toContain(`Open Rewards: ${PUBLIC_URL}${path}`);
+    expect(parsed.html).toContain(`<h1 style="font-size:20px">${escapeHtml(words.title)}</h1>`);
+    expect(parsed.html).toContain(escapeHtml(words.body));
+  }
+
+  const escapeHtml = (text: string) =>
+    text
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;")
+      .replace(/'/g, "&#39;");
+
+  // ---------------------------------------------------------------------------------------------
+  // Each kind of notice
+
+  it("signs people up through firebase-admin holding the test service account (the Auth emulator needs no Google token)", async () => {
+    const { client } = await person({ devices: 0 });
+    const home = await client.visit("/");
+    expect(home.response.status).toBe(200);
+    expect(home.html).toContain("Available Balance");
+    expect(fcm.refusedAssertions).toEqual([]);
+    expect(app.stderr()).not.toMatch(/notifications: no (push|email)/);
+  });
+
+  it("a settled withdrawal reaches each of the owner's devices and their email address once, and is still a toast on the next visit", async () => {
+    const owner = await person();
+    const id = await settledWithdrawal(owner.userId);
+    expect(await finished(id)).toMatchObject({ push_status: "sent", email_status: "sent", push_attempts: 1 });
+    const words = { title: "Withdrawal completed", body: "Your $5.00 PayPal withdrawal has been paid." };
+    expectPushes(owner.tokens, id, "withdrawal_completed", words, "/withdraw?history=1");
+    expectEmail(owner.email, words, "/withdraw?history=1");
+    expect((await owner.client.visit("/")).html).toContain("Withdrawal completed");
+  });
+
+  it("a failed withdrawal says the money is back, by push and email", async () => {
+    const owner = await person({ devices: 1 });
+    const id = await settledWithdrawal(owner.userId, "failed");
+    await finished(id);
+    const words = {
+      title: "Withdrawal failed",
+      body: "Your $5.00 PayPal withdrawal could not be paid, so the money is back in your balance.",
+    };
+    expectPushes(owner.tokens, id, "withdrawal_failed", words, "/withdraw?history=1");
+    expectEmail(owner.email, words, "/withdraw?history=1");
+  });
+
+  it("a referral credit tells the referrer and the friend, each on their own devices and address", async () => {
+    const referrer = await person();
+    const friend = await person({ referralCode: referrer.referralCode, devices: 1 });
+    await app.sql("select add_user_coins($1, 100)", [friend.userId]);
+    await app.sql("select record_email_verified($1)", [friend.userId]);
+    const credited = await latestNotice(referrer.userId);
+    const welcome = await latestNotice(friend.userId);
+    expect(await finished(credited)).toMatchObject({
+      kind: "referral_credited",
+      push_status: "sent",
+      email_status: "sent",
+    });
+    expect(await finished(welcome)).toMatchObject({ kind: "welcome_bonus", push_status: "sent", email_status: "sent" });
+    const friendName = friend.email.split("@")[0];
+    const creditWords = {
+      title: "Referral bonus earned",
+      body: `${friendName} qualified: $5.00 has been added to your balance.`,
+    };
+    expectPushes(referrer.tokens, credited, "referral_credited", creditWords, "/referral");
+    expectEmail(referrer.email, creditWords, "/referral");
+    const welcomeWords = { title: "Welcome bonus", body: "You earned $1.00 for joining with a referral code." };
+    expectPushes(friend.tokens, welcome, "welcome_bonus", welcomeWords, "/");
+    expectEmail(friend.email, welcomeWords, "/");
+  });
+
+  it("a postback credit goes out by push and email with the words of notices.ts", async () => {
+    const earner = await person();
+    const id = await postback(earner.userId, 250);
+    await finished(id);
+    const { title, description } = noticeMessage({ kind: "postback_reward", data: { coins: 250, amount: 2.5 } });
+    const words = { title, body: description! };
+    expect(words.body).toBe("You earned 250 coins ($2.50) for completing an offer.");
+    expectPushes(earner.tokens, id, "postback_reward", words, "/");
+    expectEmail(earner.email, words, "/");
+  });
+
+  it("a task completed over HTTP is pushed and emailed, and not shown again as a toast", async () => {
+    const earner = await person();
+    const task = FALLBACK_TASKS.find((candidate) => candidate.id === "task-004")!;
+    await earner.client.post("/earn?task=task-004", { intent: "start", taskId: "task-004" });
+    // The five seconds pass in the database instead of in the test.
+    await app.sql("update task_starts set started_at = started_at - interval '6 seconds' where user_id = $1", [
+      earner.userId,
+    ]);
+    const done = await landing(
+      earner.client,
+      await earner.client.post("/earn?task=task-004&started=1", { intent: "complete", taskId: "task-004" }),
+    );
+    expect(done.html).toContain("Task Completed");
+    const id = await latestNotice(earner.userId);
+    expect(await finished(id)).toMatchObject({ kind: "task_reward", push_status: "sent", email_status: "sent" });
+    const words = { title: "Task Completed", body: `You earned 150 coins ($1.50) for "${task.title}".` };
+    expectPushes(earner.tokens, id, "task_reward", words, "/earn");
+    expectEmail(earner.email, words, "/earn");
+    expect((await earner.client.visit("/")).html).not.toContain("Task Completed");
+  });
+
+  // ---------------------------------------------------------------------------------------------
+  // The switches
+
+  it("sends nothing for a kind whose category is off, while the other category still goes out", async () => {
+    const owner = await person();
+    await setPreferences(owner.userId, { withdrawal_notifications: false });
+    const withdrawal = await settledWithdrawal(owner.userId);
+    expect(await finished(withdrawal)).toMatchObject({
+      push_status: "skipped",
+      email_status: "skipped",
+      push_detail: "withdrawal notifications are off",
+      email_detail: "withdrawal notifications are off",
+    });
+    const reward = await postback(owner.userId);
+    expect(await finished(reward)).toMatchObject({ push_status: "sent", email_status: "sent" });
+    for (const token of owner.tokens)
+      expect(fcm.pushesTo(token).map((push) => push.data.kind)).toEqual(["postback_reward"]);
+    expect(smtp.mailTo(owner.email).map((mail) => mail.parsed.subject)).toEqual(["Offer completed"]);
+  });
+
+  it("with reward notifications off, a referral credit is neither pushed nor emailed", async () => {
+    const referrer = await person();
+    await setPreferences(referrer.userId, { reward_notifications: false });
+    const friend = await person({ referralCode: referrer.referralCode, devices: 0 });
+    await app.sql("select record_email_verified($1)", [friend.userId]);
+    await app.sql("select add_user_coins($1, 100)", [friend.userId]);
+    const credited = await latestNotice(referrer.userId);
+    expect(await finished(credited)).toMatchObject({ push_status: "skipped", email_status: "skipped" });
+    for (const token of referrer.tokens) expect(fcm.pushesTo(token)).toEqual([]);
+    expect(smtp.mailTo(referrer.email)).toEqual([]);
+    // The friend has no device: email only.
+    expect(await finished(await latestNotice(friend.userId))).toMatchObject({
+      push_status: "skipped",
+      push_detail: "no device to send to",
+      email_status: "sent",
+    });
+  });
+
+  it("push off means email only, and email off means push only", async () => {
+    const emailOnly = await person();
+    await setPreferences(emailOnly.userId, { push_notifications: false });
+    const pushOnly = await person();
+    await setPreferences(pushOnly.userId, { email_notifications: false });
+    const [first, second] = [await postback(emailOnly.userId), await postback(pushOnly.userId)];
+    expect(await finished(first)).toMatchObject({
+      push_status: "skipped",
+      push_detail: "push notifications are off",
+      email_status: "sent",
+    });
+    expect(await finished(second)).toMatchObject({
+      push_status: "sent",
+      email_status: "skipped",
+      email_detail: "email notifications are off",
+    });
+    for (const token of emailOnly.tokens) expect(fcm.pushesTo(token)).toEqual([]);
+    expect(smtp.mailTo(emailOnly.email)).toHaveLength(1);
+    for (const token of pushOnly.tokens) expect(fcm.pushesTo(token)).toHaveLength(1);
+    expect(smtp.mailTo(pushOnly.email)).toEqual([]);
+  });
+
+  // ---------------------------------------------------------------------------------------------
+  // What FCM and the mail server answer
+
+  it("drops a token FCM reports as UNREGISTERED or not a registration token, and still reaches the other device", async () => {
+    const owner = await person({ devices: 3 });
+    const [alive, uninstalled, garbled] = owner.tokens as [string, string, string];
+    fcm.unregister(uninstalled);
+    fcm.markInvalid(garbled);
+    const id = await postback(owner.userId);
+    expect(await finished(id)).toMatchObject({ push_status: "sent", push_attempts: 1 });
+    expect(fcm.pushesTo(alive)).toHaveLength(1);
+    expect(await app.sql("select fcm_token from user_fcm_tokens where user_id = $1", [owner.userId])).toEqual([
+      { fcm_token: alive },
+    ]);
+  });
+
+  it("a 500 from FCM is tried again and the push is delivered once", async () => {
+    const owner = await person({ devices: 1 });
+    const before = fcm.requests.length;
+    fcm.failNext(1, { status: 500 }, /messages:send$/);
+    const id = await postback(owner.userId);
+    expect(await finished(id)).toMatchObject({ push_status: "sent", push_attempts: 2, email_status: "sent" });
+    expect(fcm.pushesTo(owner.tokens[0]!)).toHaveLength(1);
+    const sends = fcm.requests.slice(before).filter((request) => request.path.endsWith("messages:send"));
+    expect(sends.map((request) => request.status)).toEqual([500, 200]);
+  });
+
+  it("an access token FCM stops accepting (401) is replaced, and the push goes out at the first try", async () => {
+    const owner = await person({ devices: 1 });
+    const issued = fcm.state.tokensIssued;
+    fcm.expireAccessTokens();
+    const id = await postback(owner.userId);
+    expect(await finished(id)).toMatchObject({ push_status: "sent", push_attempts: 1 });
+    expect(fcm.state.tokensIssued).toBe(issued + 1);
+    expect(fcm.pushesTo(owner.tokens[0]!)).toHaveLength(1);
+  });
+
+  it("a notice written while the mail server was down is emailed once it is back", async () => {
+    const owner = await person({ devices: 1 });
+    await smtp.stop();
+    let id = "";
+    try {
+      id = await postback(owner.userId);
+      const waiting = await eventually(
+        async () => {
+          const row = await noticeRow(id);
+          return row.email_attempts >= 1 && row.email_status === "pending" && row.push_status === "sent" && row;
+        },
+        { what: "a failed first email" },
+      );
+      expect(waiting.email_detail).toMatch(/^SMTP: .*ECONNREFUSED/);
+      expect(smtp.mailTo(owner.email)).toEqual([]);
+    } finally {
+      await smtp.start();
+    }
+    expect(await finished(id, 20_000)).toMatchObject({ email_status: "sent" });
+    expect(smtp.mailTo(owner.email)).toHaveLength(1);
+    expect(fcm.pushesTo(owner.tokens[0]!)).toHaveLength(1);
+  });
+
+  it("an address the mail server refuses for good (550) is not tried again", async () => {
+    const owner = await person({ devices: 0 });
+    smtp.refuseRecipient(owner.email);
+    const id = await postback(owner.userId);
+    expect(await finished(id)).toMatchObject({ email_status: "failed", email_attempts: 1 });
+    expect((await noticeRow(id)).email_detail).toMatch(/550/);
+  });
+});
+
+// The same app without a service account: no push (said once in the log), email as before.
+describe("notices on an app with SMTP but no service account", () => {
+  let app: PostgresApp;
+  let smtp: SmtpStandIn;
+
+  beforeAll(async () => {
+    smtp = await startSmtpStandIn();
+    app = await startPostgresApp({ SMTP_URL: smtp.url, NOTIFY_RETRY_SECONDS: "1" });
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.stop();
+    await smtp?.close();
+  });
+
+  it("emails the notice from the default sender, records push as not configured, and says once that there is no push", async () => {
+    const { email } = await app.signUp();
+    const [profile] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
+    await app.sql("insert into user_fcm_tokens (user_id, fcm_token) values ($1, 'a-device')", [profile!.id]);
+    await app.sql(
+      `select record_postback(p_provider => 'acme', p_transaction_id => 'tx-email-only', p_user_id => $1,
+                              p_coins => 120, p_reversal => false, p_description => 'Offer completed via acme')`,
+      [profile!.id],
+    );
+    const row = await eventually(
+      async () => {
+        const [found] = await app.sql<{ push_status: string; email_status: string; push_detail: string }>(
+          "select push_status, email_status, push_detail from user_notices where user_id = $1",
+          [profile!.id],
+        );
+        return found && found.email_status !== "pending" && found;
+      },
+      { what: "the notice to be emailed" },
+    );
+    expect(row).toEqual({
+      push_status: "skipped",
+      email_status: "sent",
+      push_detail: "push is not configured (FIREBASE_SERVICE_ACCOUNT)",
+    });
+    const [mail] = smtp.mailTo(email);
+    expect(mail!.parsed.from?.value).toEqual([{ address: "no-reply@localhost", name: "Rewards" }]);
+    expect(mail!.parsed.subject).toBe("Offer completed");
+    // Without PUBLIC_URL the email has no link.
+    expect(mail!.parsed.text).not.toContain("Open Rewards");
+    expect(app.stderr().match(/notifications: no push: FIREBASE_SERVICE_ACCOUNT is not set/g)).toHaveLength(1);
+    expect(app.stderr()).not.toContain("notifications: no email");
+  });
+});

@@ -1,0 +1,163 @@
+import { generateKeyPairSync, verify } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { noticeLinkPath, noticeMessage, type NoticeKind } from "~/domain/notices";
+import { retryDelaySeconds } from "~/server/notifications/delivery.server";
+import { emailForNotice } from "~/server/notifications/email.server";
+import { FCM_SCOPE, fcmMessage, pushForNotice, serviceAccountAssertion } from "~/server/notifications/fcm.server";
+
+const decode = (part: string) => JSON.parse(Buffer.from(part, "base64url").toString("utf8")) as Record<string, unknown>;
+
+describe("the service account's JWT assertion", () => {
+  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const account = {
+    clientEmail: "push@demo-rewards.iam.gserviceaccount.com",
+    privateKeyId: "key-1",
+    tokenUri: "https://oauth2.googleapis.com/token",
+  };
+
+  it("is header.claims.signature in base64url, RS256 with the key id, signed by the private key", () => {
+    const assertion = serviceAccountAssertion(account, privateKey, 1_800_000_000);
+    const parts = assertion.split(".");
+    expect(parts).toHaveLength(3);
+    for (const part of parts) expect(part).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(decode(parts[0]!)).toEqual({ alg: "RS256", typ: "JWT", kid: "key-1" });
+    const signed = Buffer.from(`${parts[0]}.${parts[1]}`);
+    expect(verify("sha256", signed, publicKey, Buffer.from(parts[2]!, "base64url"))).toBe(true);
+    const other = generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey;
+    expect(verify("sha256", signed, other, Buffer.from(parts[2]!, "base64url"))).toBe(false);
+  });
+
+  it("claims the service account as issuer, the FCM scope, the token endpoint as audience and one hour from now", () => {
+    const claims = decode(serviceAccountAssertion(account, privateKey, 1_800_000_000).split(".")[1]!);
+    expect(claims).toEqual({
+      iss: "push@demo-rewards.iam.gserviceaccount.com",
+      scope: "https://www.googleapis.com/auth/firebase.messaging",
+      aud: "https://oauth2.googleapis.com/token",
+      iat: 1_800_000_000,
+      exp: 1_800_003_600,
+    });
+    expect(FCM_SCOPE).toBe(claims.scope);
+  });
+
+  it("leaves kid out when the service account has no private_key_id", () => {
+    const assertion = serviceAccountAssertion({ ...account, privateKeyId: null }, privateKey, 1_800_000_000);
+    expect(decode(assertion.split(".")[0]!)).toEqual({ alg: "RS256", typ: "JWT" });
+  });
+});
+
+describe("the push and email of a notice", () => {
+  const withdrawal = { id: 42, kind: "withdrawal_completed" as const, data: { amount: "5.00", payment_method: "upi" } };
+
+  it("builds the messages:send body FCM HTTP v1 expects, with string data and an absolute link", () => {
+    const content = pushForNotice(withdrawal, "https://rewards.example");
+    expect(fcmMessage("device-token", content)).toEqual({
+      message: {
+        token: "device-token",
+        notification: { title: "Withdrawal completed", body: "Your $5.00 UPI withdrawal has been paid." },
+        webpush: { fcm_options: { link: "https://rewards.example/withdraw?history=1" } },
+        data: {
+          kind: "withdrawal_completed",
+          notice_id: "42",
+          link: "https://rewards.example/withdraw?history=1",
+        },
+      },
+    });
+  });
+
+  it("has no webpush link without PUBLIC_URL, or with one that is not https (FCM refuses it)", () => {
+    for (const publicUrl of [null, "http://localhost:3000"]) {
+      const message = fcmMessage("device-token", pushForNotice(withdrawal, publicUrl)).message;
+      expect(message).not.toHaveProperty("webpush");
+      expect(message.data).toEqual({ kind: "withdrawal_completed", notice_id: "42" });
+    }
+  });
+
+  it.each<[NoticeKind, Record<string, unknown>, string, string, string]>([
+    [
+      "task_reward",
+      { coins: 150, amount: 1.5, title: "Rate Five Apps" },
+      "Task Completed",
+      'You earned 150 coins ($1.50) for "Rate Five Apps".',
+      "/earn",
+    ],
+    [
+      "postback_reward",
+      { coins: 1200, amount: 12 },
+      "Offer completed",
+      "You earned 1,200 coins ($12.00) for completing an offer.",
+      "/",
+    ],
+    [
+      "referral_credited",
+      { amount: 5, friend: "Fred" },
+      "Referral bonus earned",
+      "Fred qualified: $5.00 has been added to your balance.",
+      "/referral",
+    ],
+    ["welcome_bonus", { amount: 1 }, "Welcome bonus", "You earned $1.00 for joining with a referral code.", "/"],
+    [
+      "withdrawal_failed",
+      { amount: 7.5, payment_method: "paypal" },
+      "Withdrawal failed",
+      "Your $7.50 PayPal withdrawal could not be paid, so the money is back in your balance.",
+      "/withdraw?history=1",
+    ],
+  ])("words %s and links it to its page", (kind, data, title, body, path) => {
+    expect(noticeMessage({ kind, data })).toMatchObject({ title, description: body });
+    expect(noticeLinkPath(kind)).toBe(path);
+    expect(pushForNotice({ id: 1, kind, data }, "https://rewards.example")).toMatchObject({
+      title,
+      body,
+      link: `https://rewards.example${path}`,
+    });
+  });
+
+  it("emails plain text and HTML with the words, a greeting, the link and how to turn emails off, escaping what people typed", () => {
+    const email = emailForNotice(
+      { kind: "referral_credited", data: { amount: 5, friend: `<img src=x onerror="alert(1)">` } },
+      `Bob & "Co" <b>`,
+      "https://rewards.example",
+    );
+    expect(email.subject).toBe("Referral bonus earned");
+    expect(email.text).toBe(
+      [
+        `Hi Bob & "Co" <b>,`,
+        "",
+        `<img src=x onerror="alert(1)"> qualified: $5.00 has been added to your balance.`,
+        "",
+        "Open Rewards: https://rewards.example/referral",
+        "",
+        "--",
+        "You get this email because email notifications are on for your Rewards account.",
+        "You can turn them off under Notification Settings on your Profile page: https://rewards.example/profile",
+        "",
+      ].join("\n"),
+    );
+    expect(email.html).toContain("<p>Hi Bob &amp; &quot;Co&quot; &lt;b&gt;,</p>");
+    expect(email.html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt; qualified");
+    expect(email.html).not.toContain("<img");
+    expect(email.html).not.toContain("<b>");
+    expect(email.html).toContain('<a href="https://rewards.example/referral">Open Rewards</a>');
+  });
+
+  it("greets someone without a name as there, and has no links without PUBLIC_URL", () => {
+    const email = emailForNotice({ kind: "welcome_bonus", data: { amount: 1 } }, "  ", null);
+    expect(email.text.startsWith("Hi there,\n")).toBe(true);
+    expect(email.text).not.toContain("http");
+    expect(email.html).not.toContain("<a ");
+  });
+});
+
+describe("retry waits", () => {
+  it("start at the base, double with each failed try, and stop growing at an hour", () => {
+    expect([1, 2, 3, 4, 5].map((attempt) => retryDelaySeconds(attempt, 60))).toEqual([60, 120, 240, 480, 960]);
+    expect(retryDelaySeconds(7, 60)).toBe(3600);
+    expect(retryDelaySeconds(30, 60)).toBe(3600);
+  });
+
+  it("are at least what the service asked for in Retry-After, but never more than an hour", () => {
+    expect(retryDelaySeconds(1, 60, 300)).toBe(300);
+    expect(retryDelaySeconds(3, 60, 30)).toBe(240);
+    expect(retryDelaySeconds(1, 60, 86_400)).toBe(3600);
+  });
+});
