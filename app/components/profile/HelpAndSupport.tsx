@@ -1,5 +1,5 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, Link } from "@remix-run/react";
+import { Form, Link, useLocation } from "@remix-run/react";
 import { FAQ } from "~/content/faq";
 import { formatDate } from "~/domain/dates";
 import { Field } from "../forms/Field";
@@ -22,11 +22,7 @@ export function HelpAndSupport({
   email: string | null;
   lastResult?: SubmissionResult<string[]>;
 }) {
-  const [form, fields] = useForm<{ intent: string; name: string; email: string; message: string }>({
-    id: "feedback",
-    lastResult: lastResult?.initialValue?.intent === "feedback" ? lastResult : undefined,
-    defaultValue: { name, email: email ?? "" },
-  });
+  const location = useLocation();
   return (
     <div className="space-y-4">
       <Card>
@@ -76,37 +72,53 @@ export function HelpAndSupport({
         )}
       </Card>
 
-      <Card>
-        <h2 className="text-base font-bold">Send Feedback</h2>
-        <Form method="post" {...getFormProps(form)} preventScrollReset className="mt-4 space-y-4">
-          <FormBanner id={form.errorId} title="Failed to submit feedback. Please try again." errors={form.errors} />
-          <Field
-            field={fields.name}
-            label="Name"
-            inputProps={{ required: true, autoComplete: "name", maxLength: 100 }}
-          />
-          <Field
-            field={fields.email}
-            label="Email"
-            type="email"
-            inputProps={{ required: true, autoComplete: "email", maxLength: 254 }}
-          />
-          <TextareaField
-            field={fields.message}
-            label="Message"
-            hint="Up to 2,000 characters."
-            textareaProps={{ required: true, maxLength: 2000, placeholder: "How can we help?" }}
-          />
-          <SubmitButton intent="feedback" pendingText="Sending..." look={{ block: true }}>
-            Submit Feedback
-          </SubmitButton>
-        </Form>
-      </Card>
+      {/* A new page (after a message went through) is a fresh form; a refused one keeps its values. */}
+      <FeedbackForm key={location.key} name={name} email={email} lastResult={lastResult} />
 
       <Link to="/legal" className={buttonClass({ tone: "secondary", block: true })}>
         <Icon name="info" className="size-5" />
         Legal &amp; Privacy Policies
       </Link>
     </div>
+  );
+}
+
+function FeedbackForm({
+  name,
+  email,
+  lastResult,
+}: {
+  name: string;
+  email: string | null;
+  lastResult?: SubmissionResult<string[]>;
+}) {
+  const [form, fields] = useForm<{ intent: string; name: string; email: string; message: string }>({
+    id: "feedback",
+    lastResult: lastResult?.initialValue?.intent === "feedback" ? lastResult : undefined,
+    defaultValue: { name, email: email ?? "" },
+  });
+  return (
+    <Card>
+      <h2 className="text-base font-bold">Send Feedback</h2>
+      <Form method="post" {...getFormProps(form)} preventScrollReset className="mt-4 space-y-4">
+        <FormBanner id={form.errorId} title="Failed to submit feedback. Please try again." errors={form.errors} />
+        <Field field={fields.name} label="Name" inputProps={{ required: true, autoComplete: "name", maxLength: 100 }} />
+        <Field
+          field={fields.email}
+          label="Email"
+          type="email"
+          inputProps={{ required: true, autoComplete: "email", maxLength: 254 }}
+        />
+        <TextareaField
+          field={fields.message}
+          label="Message"
+          hint="Up to 2,000 characters."
+          textareaProps={{ required: true, maxLength: 2000, placeholder: "How can we help?" }}
+        />
+        <SubmitButton intent="feedback" pendingText="Sending..." look={{ block: true }}>
+          Submit Feedback
+        </SubmitButton>
+      </Form>
+    </Card>
   );
 }

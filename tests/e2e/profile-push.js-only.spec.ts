@@ -1,0 +1,97 @@
+import { expect, test, type Page } from "@playwright/test";
+import { screenshot, signUp } from "./support";
+
+// Push notifications need JavaScript: the browser's permission, the service worker and the FCM
+// token. No FCM is reachable here and no web-push config is set, so turning push on always ends in
+// "Could not enable notifications"; what differs is how far it gets.
+
+const pushSwitch = (page: Page) => page.getByRole("switch", { name: /^Push notifications/ });
+const toasts = (page: Page, text: string) => page.getByTestId("flash").filter({ hasText: text });
+
+/** Opens My Account once React has taken over: before that the switch is the no-JS form, which asks no permission. */
+async function openProfile(page: Page) {
+  await page.goto("/profile");
+  await expect(pushSwitch(page)).toHaveAttribute("type", "button");
+}
+
+/** Turns push off (on by default for a new account) and waits until that is saved. */
+async function turnPushOff(page: Page) {
+  await expect(pushSwitch(page)).toHaveAttribute("aria-checked", "true");
+  await pushSwitch(page).click();
+  await expect(toasts(page, "Notification preferences updated")).toBeVisible();
+  await expect(pushSwitch(page)).toHaveAttribute("aria-checked", "false");
+  await expect(pushSwitch(page)).toBeEnabled();
+}
+
+async function expectPushFailure(page: Page) {
+  const failure = toasts(page, "Could not enable notifications");
+  await expect(failure).toBeVisible();
+  await expect(failure).toContainText("Please check your browser settings and try again.");
+  await expect(pushSwitch(page)).toHaveAttribute("aria-checked", "false");
+  await expect(pushSwitch(page)).toBeEnabled();
+}
+
+test("with notification permission denied, turning Push notifications off and on again says Could not enable notifications and the switch stays off", async ({
+  page,
+  context,
+}) => {
+  await context.clearPermissions();
+  await signUp(page, "pushdenied");
+  await openProfile(page);
+  await expect(page.getByText("This device needs JavaScript to receive push notifications.")).toHaveCount(0);
+  await turnPushOff(page);
+
+  await pushSwitch(page).click();
+  await expectPushFailure(page);
+  expect(await page.evaluate(() => Notification.permission)).not.toBe("granted");
+  await expect(toasts(page, "Notification preferences updated")).toHaveCount(1);
+  await screenshot(page, "profile-push-denied");
+
+  // Nothing was saved: the account's setting is still off.
+  await page.reload();
+  await expect(pushSwitch(page)).toHaveAttribute("aria-checked", "false");
+});
+
+test("with notification permission granted, turning Push notifications on registers /service-worker.js, then fails at the FCM token step (Could not enable notifications) and the switch stays off", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  await context.grantPermissions(["notifications"], { origin: baseURL });
+  await signUp(page, "pushgranted");
+  await openProfile(page);
+  await turnPushOff(page);
+  const tokenRequests: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/api/push-tokens") tokenRequests.push(request.url());
+  });
+
+  await pushSwitch(page).click();
+  await expectPushFailure(page);
+  expect(await page.evaluate(() => Notification.permission)).toBe("granted");
+  await expect
+    .poll(() =>
+      page.evaluate(async () =>
+        (await navigator.serviceWorker.getRegistrations()).some((registration) =>
+          (registration.active ?? registration.waiting ?? registration.installing)?.scriptURL.endsWith(
+            "/service-worker.js",
+          ),
+        ),
+      ),
+    )
+    .toBe(true);
+  // The step after the service worker (the device token) never got as far as the server.
+  expect(tokenRequests).toHaveLength(0);
+  await screenshot(page, "profile-push-granted-no-fcm");
+
+  await page.reload();
+  await expect(pushSwitch(page)).toHaveAttribute("aria-checked", "false");
+});
+
+test("GET /service-worker.js answers 200 with a JavaScript content-type and the push handler", async ({ page }) => {
+  const response = await page.request.get("/service-worker.js");
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-type"]).toContain("javascript");
+  expect(response.headers()["service-worker-allowed"]).toBe("/");
+  expect(await response.text()).toContain('addEventListener("push"');
+});
