@@ -4,7 +4,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { getDatabase } from "./server/db/database.server";
+import { closeDatabase, getDatabase } from "./server/db/database.server";
 import { EnvError, getEnv } from "./server/env.server";
 import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.server";
 
@@ -24,6 +24,15 @@ getDatabase().catch((error: unknown) => console.error("database not ready:", err
 
 // Notices go out by push and email from every instance where either is configured.
 startConfiguredNoticeDelivery();
+
+// remix-serve stops taking requests on SIGTERM/SIGINT; the database's connections (and LISTEN)
+// would keep the process alive, so they are closed too, after the queries under way.
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(
+    signal,
+    () => void closeDatabase().catch((error: unknown) => console.error("closing the database:", error)),
+  );
+}
 
 export const streamTimeout = 5_000;
 

@@ -111,7 +111,11 @@ export async function profileAction(request: Request) {
       try {
         const preferences = await setNotificationPreference(user.uid, value.kind, value.enabled === "on");
         if (value.respond === "data") return { intent: "notification" as const, preferences };
-        return redirectWithFlash(ACCOUNT_TAB, { kind: "success", title: NOTIFICATION_MESSAGES.updated });
+        // Without JavaScript the page comes back where the switch is, not at the top.
+        return redirectWithFlash(`${ACCOUNT_TAB}#notification-settings`, {
+          kind: "success",
+          title: NOTIFICATION_MESSAGES.updated,
+        });
       } catch (error) {
         if (error instanceof Response) throw error;
         console.error("notification settings:", error);

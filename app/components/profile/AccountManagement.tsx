@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link, useSubmit } from "@remix-run/react";
+import { Form, Link, useLocation, useSubmit } from "@remix-run/react";
 import { useState } from "react";
 import type { GoogleSignInConfig } from "~/lib/google-sign-in.client";
 import { formErrors } from "~/lib/form-replies";
@@ -23,6 +23,7 @@ export function AccountManagement({
   googleConfig: GoogleSignInConfig;
   lastResult?: SubmissionResult<string[]>;
 }) {
+  const location = useLocation();
   return (
     <Card>
       <h2 className="text-base font-bold">Account Management</h2>
@@ -69,7 +70,12 @@ export function AccountManagement({
         <div className="mt-3">
           <FormBanner errors={formErrors(lastResult, "delete-account")} />
         </div>
-        {signInMethods?.password !== false ? <DeleteWithPassword /> : <DeleteWithGoogle googleConfig={googleConfig} />}
+        {signInMethods?.password !== false ? (
+          // A refused password is not kept in the field (as without JavaScript).
+          <DeleteWithPassword key={location.key} />
+        ) : (
+          <DeleteWithGoogle googleConfig={googleConfig} />
+        )}
       </section>
     </Card>
   );

@@ -24,7 +24,7 @@ export function NotificationSettings({
   pushConfig: PushConfig | null;
 }) {
   return (
-    <Card>
+    <Card id="notification-settings">
       <h2 className="text-base font-bold">Notification Settings</h2>
       {preferences === null ? (
         <p role="alert" className="mt-3 text-sm text-red-700">
@@ -189,16 +189,16 @@ function PushDeviceNote({ pushConfig }: { pushConfig: PushConfig | null }) {
     }
   }
   return (
-    <p className="-mt-1 flex items-center justify-between gap-3 pb-3 text-xs text-muted">
-      Not enabled on this device yet.
+    <div className="-mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 pb-3 text-xs text-muted">
+      <span>Not enabled on this device yet.</span>
       <button
         type="button"
         disabled={busy}
         onClick={() => void enableHere()}
-        className="rounded-md px-1 font-semibold text-brand-700 hover:underline disabled:opacity-60"
+        className="rounded-md font-semibold text-brand-700 hover:underline disabled:opacity-60"
       >
         Enable on this device
       </button>
-    </p>
+    </div>
   );
 }

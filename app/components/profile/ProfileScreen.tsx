@@ -41,6 +41,7 @@ export function ProfileHeader({ name }: { name: string }) {
   return (
     <PageHeader
       title={`${name}'s Profile`}
+      truncateBefore="'s Profile"
       action={
         <Link
           to="/settings"

@@ -19,7 +19,7 @@ export function LinkTabs({
           replace
           preventScrollReset
           aria-current={item.id === current ? "page" : undefined}
-          className={`flex h-10 items-center justify-center rounded-lg px-1 text-[13px] font-semibold whitespace-nowrap transition ${
+          className={`flex min-h-10 items-center justify-center rounded-lg px-1 py-1 text-center text-[13px] leading-tight font-semibold transition ${
             item.id === current ? "bg-white text-ink shadow-sm" : "text-muted hover:text-ink"
           }`}
         >

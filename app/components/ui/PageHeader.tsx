@@ -3,7 +3,19 @@ import type { ReactNode } from "react";
 import { Icon } from "./Icon";
 
 /** Top bar of an inner screen: a back link and a title. */
-export function PageHeader({ title, backTo = "/", action }: { title: string; backTo?: string; action?: ReactNode }) {
+export function PageHeader({
+  title,
+  truncateBefore,
+  backTo = "/",
+  action,
+}: {
+  title: string;
+  /** A suffix of the title that must stay visible while a long beginning is shortened ("'s Profile"). */
+  truncateBefore?: string;
+  backTo?: string;
+  action?: ReactNode;
+}) {
+  const head = truncateBefore && title.endsWith(truncateBefore) ? title.slice(0, -truncateBefore.length) : null;
   return (
     <header className="flex items-center gap-2 pb-4">
       <Link
@@ -13,7 +25,19 @@ export function PageHeader({ title, backTo = "/", action }: { title: string; bac
       >
         <Icon name="back" className="size-6" />
       </Link>
-      <h1 className="min-w-0 flex-1 truncate text-xl font-bold tracking-tight">{title}</h1>
+      {head === null ? (
+        <h1 className="min-w-0 flex-1 truncate text-xl font-bold tracking-tight">{title}</h1>
+      ) : (
+        // The label keeps the whole title for assistive technology; the parts are only visual.
+        <h1 aria-label={title} className="flex min-w-0 flex-1 text-xl font-bold tracking-tight">
+          <span aria-hidden="true" className="truncate">
+            {head}
+          </span>
+          <span aria-hidden="true" className="shrink-0">
+            {truncateBefore}
+          </span>
+        </h1>
+      )}
       {action}
     </header>
   );

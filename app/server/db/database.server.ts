@@ -41,13 +41,15 @@ function answeringUnavailable(db: Database): Database {
 }
 
 // Kept on globalThis so that `remix dev` rebuilds reuse one instance (PGlite holds ~800 MB).
-const globalStore = globalThis as typeof globalThis & { __appDatabase?: Promise<Database> };
+const globalStore = globalThis as typeof globalThis & { __appDatabase?: Promise<Database>; __databaseClosed?: boolean };
 
 /**
  * The process-wide database, opened (and migrated) on first use. A failed open is forgotten,
  * so the next request tries again: the app recovers by itself when the database is back.
  */
 export function getDatabase(): Promise<Database> {
+  // Shutting down: nothing opens it again (a retry timer, a late request).
+  if (globalStore.__databaseClosed) return Promise.reject(serviceUnavailable());
   globalStore.__appDatabase ??= openDatabase(getEnv())
     .then(answeringUnavailable)
     .catch((error: unknown) => {
@@ -57,4 +59,12 @@ export function getDatabase(): Promise<Database> {
       throw serviceUnavailable();
     });
   return globalStore.__appDatabase;
+}
+
+/** Closes the process-wide database, if open (shutdown): queries under way finish first. */
+export async function closeDatabase(): Promise<void> {
+  const open = globalStore.__appDatabase;
+  globalStore.__appDatabase = undefined;
+  globalStore.__databaseClosed = true;
+  if (open) await (await open.catch(() => null))?.close();
 }

@@ -49,6 +49,8 @@ export async function migratePostgres(pool: pg.Pool, migrationsDir: string) {
 }
 
 export function postgresDatabase(pool: pg.Pool): Database {
+  // Connections held by LISTEN; closing hands them back first, or the pool would wait for them.
+  const listeners = new Set<() => void>();
   return {
     transport: "postgres",
     async rpc<T>(fn: string, args?: Record<string, unknown>) {
@@ -67,11 +69,14 @@ export function postgresDatabase(pool: pg.Pool): Database {
         throw toDbError(error);
       });
       let released = false;
-      const release = (error?: Error) => {
+      const release = (error?: Error | boolean) => {
         if (released) return;
         released = true;
+        listeners.delete(stop);
         client.release(error);
       };
+      const stop = () => release(true);
+      listeners.add(stop);
       client.on("error", (error) => {
         console.error("postgres listen connection lost:", error.message);
         release(error);
@@ -93,6 +98,9 @@ export function postgresDatabase(pool: pg.Pool): Database {
         release();
       };
     },
-    close: () => pool.end(),
+    async close() {
+      for (const stop of [...listeners]) stop();
+      await pool.end();
+    },
   };
 }
