@@ -6,6 +6,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { closeDatabase, getDatabase } from "./server/db/database.server";
 import { EnvError, getEnv } from "./server/env.server";
+import { logValue } from "./server/log.server";
 import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.server";
 
 // Validate the environment when the server starts: a bad variable stops it with its name.
@@ -39,7 +40,7 @@ export const streamTimeout = 5_000;
 export const handleError: HandleErrorFunction = (error, { request }) => {
   // Aborted requests are the client going away, not a fault of ours.
   if (request.signal.aborted) return;
-  console.error(`${request.method} ${new URL(request.url).pathname}:`, error);
+  console.error(`${request.method} ${logValue(new URL(request.url).pathname)}:`, error);
 };
 
 export default function handleRequest(

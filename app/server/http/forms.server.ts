@@ -4,22 +4,57 @@ import { data } from "@remix-run/node";
 import type { $ZodType } from "zod/v4/core";
 import type { RuleKey } from "~/domain/rules";
 import { ruleViolation } from "../db/core.server";
+import { BODY_TOO_LARGE_MESSAGE, readBodyBytes } from "./body.server";
+import { jsonError } from "./responses.server";
 
 export const UNREADABLE_FORM_MESSAGE = "The form could not be read. Please try again.";
 
-/** The posted form, or a 400 answer (never a 500) when the body is not a readable form. */
-export async function readFormData(request: Request): Promise<FormData> {
+// Pages show a thrown `data()` in their error screen; resource routes answer JSON (`jsonError`),
+// since Remix turns a thrown `data()` there into an anonymous 500 body.
+type Refusal = (status: 400 | 413, message: string) => unknown;
+const pageRefusal: Refusal = (status, message) =>
+  data({ message }, { status, headers: status === 413 ? { Connection: "close" } : undefined });
+const apiRefusal: Refusal = (status, message) => {
+  const response = jsonError(status, message);
+  // The rest of an oversized body was not read: the connection cannot serve another request.
+  if (status === 413) response.headers.set("Connection", "close");
+  return response;
+};
+
+async function readCappedBody(request: Request, refuse: Refusal): Promise<Uint8Array<ArrayBuffer>> {
+  const bytes = await readBodyBytes(request);
+  if (bytes === null) throw refuse(413, BODY_TOO_LARGE_MESSAGE);
+  return bytes;
+}
+
+async function readForm(request: Request, refuse: Refusal): Promise<FormData> {
+  const bytes = await readCappedBody(request, refuse);
   try {
-    return await request.formData();
+    const contentType = request.headers.get("content-type") ?? "";
+    return await new Response(bytes, { headers: { "content-type": contentType } }).formData();
   } catch {
-    throw data({ message: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+    throw refuse(400, UNREADABLE_FORM_MESSAGE);
   }
 }
 
-/** The fields of a request sent as a form or as a flat JSON object (the API routes take both). */
+/** The posted form (at most MAX_BODY_BYTES), or a 400 / 413 page (never a 500). */
+export function readFormData(request: Request): Promise<FormData> {
+  return readForm(request, pageRefusal);
+}
+
+/**
+ * The fields of a request to an API route, sent as a form or as a flat JSON object; a 400 / 413
+ * JSON answer when it cannot be read.
+ */
 export async function readFormOrJson(request: Request): Promise<FormData | URLSearchParams> {
-  if (!request.headers.get("content-type")?.includes("application/json")) return readFormData(request);
-  const body: unknown = await request.json().catch(() => null);
+  if (!request.headers.get("content-type")?.includes("application/json")) return readForm(request, apiRefusal);
+  const text = new TextDecoder().decode(await readCappedBody(request, apiRefusal));
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: an empty set of fields, which the route's schema refuses.
+  }
   const fields = new URLSearchParams();
   if (body && typeof body === "object" && !Array.isArray(body)) {
     for (const [name, value] of Object.entries(body)) {

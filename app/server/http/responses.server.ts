@@ -24,3 +24,10 @@ export function serviceUnavailable(): Response {
     { status: 503, headers: { "Retry-After": "10", "Cache-Control": "no-store" } },
   );
 }
+
+/** A refused request on a resource route: 429 with Retry-After, so well-behaved clients wait. */
+export function tooManyRequests(retryAfterSeconds: number, error = "Too many requests") {
+  const response = jsonError(429, error);
+  response.headers.set("Retry-After", String(Math.max(1, Math.ceil(retryAfterSeconds))));
+  return response;
+}

@@ -1,8 +1,10 @@
 import { ruleViolation } from "../db/core.server";
 import { getDatabase } from "../db/database.server";
 import { getEnv } from "../env.server";
+import { readBodyText } from "../http/body.server";
+import { logValue } from "../log.server";
 import { hitRateLimit, RATE_LIMITS } from "../http/rate-limit.server";
-import { jsonError } from "../http/responses.server";
+import { jsonError, tooManyRequests } from "../http/responses.server";
 import { getPayPalClient, PayPalError } from "./paypal.server";
 import { applyPayoutOutcome, payoutEventOutcome } from "./payout-status.server";
 
@@ -12,7 +14,6 @@ import { applyPayoutOutcome, payoutEventOutcome } from "./payout-status.server";
  * withdrawal id) is settled once or its status recorded. PayPal retries anything but a 2xx, so a
  * repeat, an event we do not act on and a payout that is not ours all answer 200.
  */
-export const MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -24,32 +25,6 @@ function isObject(value: unknown): value is Json {
 
 function received(body: Json) {
   return Response.json(body, { headers: { "Cache-Control": "no-store" } });
-}
-
-/**
- * The body as text, or null once it passes `limit` bytes (read no further than that). A body
- * the sender broke off reads as empty, which is answered as malformed.
- */
-async function readLimitedBody(request: Request, limit: number): Promise<string | null> {
-  if (Number(request.headers.get("content-length") ?? 0) > limit) return null;
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      return "";
-    }
-    if (chunk.done) break;
-    size += chunk.value.byteLength;
-    // Not cancelled: that would drop the connection before the 413 is written. The answer closes it.
-    if (size > limit) return null;
-    chunks.push(chunk.value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** The parsed event, or null when the body is not a PayPal event (JSON with event_type and resource). */
@@ -76,7 +51,8 @@ export async function handlePayPalWebhook(request: Request): Promise<Response> {
   const paypal = getPayPalClient();
   if (!config?.webhookId || !paypal) return jsonError(503, "PayPal is not configured");
 
-  const body = await readLimitedBody(request, MAX_WEBHOOK_BODY_BYTES);
+  // A body the sender broke off reads as empty, which is answered as malformed.
+  const body = await readBodyText(request);
   if (body === null) {
     const tooLarge = jsonError(413, "Payload too large");
     tooLarge.headers.set("Connection", "close");
@@ -85,12 +61,7 @@ export async function handlePayPalWebhook(request: Request): Promise<Response> {
 
   // One key for PayPal as a whole (it delivers from many addresses): generous, it only stops a flood.
   const limit = await hitRateLimit(RATE_LIMITS.paypalWebhook, "paypal");
-  if (!limit.allowed) {
-    return Response.json(
-      { success: false, error: "Too many requests" },
-      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds), "Cache-Control": "no-store" } },
-    );
-  }
+  if (!limit.allowed) return tooManyRequests(limit.retryAfterSeconds);
 
   const parsed = parseEvent(body);
   if (!parsed) return jsonError(400, "Invalid webhook event");
@@ -106,7 +77,7 @@ export async function handlePayPalWebhook(request: Request): Promise<Response> {
   }
   if (!genuine) {
     console.warn(
-      `PayPal webhook refused: signature not verified (transmission ${request.headers.get("paypal-transmission-id") ?? "?"}, ${parsed.type})`,
+      `PayPal webhook refused: signature not verified (transmission ${logValue(request.headers.get("paypal-transmission-id"))}, ${logValue(parsed.type)})`,
     );
     return jsonError(403, "Invalid signature");
   }
@@ -115,7 +86,7 @@ export async function handlePayPalWebhook(request: Request): Promise<Response> {
   if (!outcome) return received({ received: true, ignored: "event type" });
   const withdrawalId = senderItemId(parsed.resource);
   if (!withdrawalId) {
-    console.warn(`PayPal webhook ${parsed.type}: the payout item has no withdrawal id; ignored`);
+    console.warn(`PayPal webhook ${logValue(parsed.type)}: the payout item has no withdrawal id; ignored`);
     return received({ received: true, ignored: "not a withdrawal" });
   }
   try {
@@ -123,7 +94,7 @@ export async function handlePayPalWebhook(request: Request): Promise<Response> {
     return received({ received: true, withdrawal: withdrawalId, ...applied });
   } catch (error) {
     if (ruleViolation(error)?.rule !== "withdrawal_not_found") throw error;
-    console.warn(`PayPal webhook ${parsed.type}: no withdrawal ${withdrawalId}; ignored`);
+    console.warn(`PayPal webhook ${logValue(parsed.type)}: no withdrawal ${withdrawalId}; ignored`);
     return received({ received: true, ignored: "unknown withdrawal" });
   }
 }

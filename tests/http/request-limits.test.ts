@@ -1,0 +1,66 @@
+import http from "node:http";
+import { describe, expect, it } from "vitest";
+import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from "~/server/http/body.server";
+import { appUrl, html, signedInClient } from "../support/http";
+
+/** Posts `size` bytes of form data with no Content-Length (chunked), as a streaming client would. */
+function postChunked(path: string, size: number, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const request = http.request(new URL(path, appUrl()), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "transfer-encoding": "chunked", ...headers },
+    });
+    request.on("response", (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (body += chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    // The server may answer and close before the whole body is written.
+    request.on("error", (error) => reject(error));
+    const chunk = "x".repeat(16 * 1024);
+    let sent = 0;
+    const writeMore = () => {
+      while (sent < size) {
+        sent += chunk.length;
+        if (!request.write(chunk)) return void request.once("drain", writeMore);
+      }
+      request.end();
+    };
+    writeMore();
+  });
+}
+
+describe("request bodies are capped at 64 KB", () => {
+  it("a form post whose Content-Length is over the cap gets a 413 page with a readable message", async () => {
+    const { client } = await signedInClient();
+    const response = await client.post("/?index", { intent: "checkin", padding: "x".repeat(MAX_BODY_BYTES) });
+    expect(response.status).toBe(413);
+    expect(response.headers.get("content-type")).toContain("text/html");
+    expect(await response.text()).toContain(html(BODY_TOO_LARGE_MESSAGE));
+  });
+
+  it("a chunked form post without Content-Length is refused with 413 once it passes the cap", async () => {
+    const result = await postChunked("/auth", 1024 * 1024);
+    expect(result.status).toBe(413);
+    expect(result.body).toContain(html(BODY_TOO_LARGE_MESSAGE));
+  });
+
+  it("a JSON call over the cap gets a 413 JSON answer", async () => {
+    const { client } = await signedInClient();
+    const response = await client.post(
+      "/api/push-tokens",
+      {},
+      { "content-type": "application/json" },
+      JSON.stringify({ token: "t".repeat(MAX_BODY_BYTES) }),
+    );
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ success: false, error: BODY_TOO_LARGE_MESSAGE });
+  });
+
+  it("a form just under the cap is still read", async () => {
+    const { client } = await signedInClient();
+    const response = await client.post("/?index", { intent: "checkin", padding: "x".repeat(MAX_BODY_BYTES - 1024) });
+    expect(response.status).toBeLessThan(400);
+  });
+});
