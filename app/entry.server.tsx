@@ -6,6 +6,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { closeDatabase, getDatabase } from "./server/db/database.server";
 import { EnvError, getEnv } from "./server/env.server";
+import { answerCrossSitePostsInTheApp } from "./server/http/cross-site.server";
 import { logValue } from "./server/log.server";
 import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.server";
 
@@ -19,6 +20,9 @@ try {
   }
   throw error;
 }
+
+// A form posted from another site gets the app's 403 page rather than the runtime's empty 500.
+answerCrossSitePostsInTheApp();
 
 // Open (and migrate) the database now rather than on the first request; /healthz reports failures.
 getDatabase().catch((error: unknown) => console.error("database not ready:", error));

@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "@remix-run/react";
-import { AUTH_MESSAGES, authFormSchema, type AuthTab } from "~/domain/auth";
+import { AUTH_FORM_TOKEN_FIELD, AUTH_MESSAGES, authFormSchema, type AuthTab } from "~/domain/auth";
 import { MIN_PASSWORD_LENGTH } from "~/domain/constants";
 import { normalizeReferralCode } from "~/domain/referral-code";
 import type { GoogleSignInConfig } from "~/lib/google-sign-in.client";
@@ -29,6 +29,7 @@ export function AuthScreen({
   lastResult,
   domainAuthorized,
   firebaseConfig,
+  formToken,
 }: {
   tab: AuthTab;
   /** Where to go after signing in; it travels in the URL so it works without JavaScript. */
@@ -38,6 +39,8 @@ export function AuthScreen({
   lastResult: SubmissionResult<string[]> | undefined;
   domainAuthorized: boolean;
   firebaseConfig: GoogleSignInConfig;
+  /** Proves a post comes from this page (browsers that send no Origin). */
+  formToken: string;
 }) {
   const [form, fields] = useForm({
     id: `auth-${tab}`,
@@ -50,7 +53,7 @@ export function AuthScreen({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: authFormSchema }),
   });
   const authPath = (forTab: AuthTab) => authHref(forTab, redirectTo, referralCode);
-  const google = useGoogleSignIn(firebaseConfig, authPath(tab), tab);
+  const google = useGoogleSignIn(firebaseConfig, authPath(tab), tab, formToken);
   const busy = useIsPending() || google.busy;
   const resetPending = useIsPending({ intent: "reset" });
   const signUp = tab === "signup";
@@ -86,6 +89,7 @@ export function AuthScreen({
       </div>
 
       <Form method="post" action={authPath(tab)} {...getFormProps(form)} className="mt-5">
+        <input type="hidden" name={AUTH_FORM_TOKEN_FIELD} value={formToken} />
         <fieldset disabled={busy} className="flex flex-col gap-4">
           <Field
             field={fields.email}

@@ -36,11 +36,16 @@ export const AUTH_MESSAGES = {
   // Ours: the spec says signing in again reactivates, without words for it.
   reactivated: "Welcome back! Your account has been reactivated.",
   logoutFailed: "Failed to log out. Please try again.",
+  // Ours: the /auth form's token was missing or stale (a very old browser's post, or a forged one).
+  formExpired: "This form has expired. Please try again.",
   unauthorizedDomain:
     "This domain is not authorised for sign-in. Add it to the authorised domains in the Firebase console for authentication to work.",
 } as const;
 
 export type AuthTab = "signin" | "signup";
+
+/** The hidden field of every /auth post that carries the page's form token (login CSRF). */
+export const AUTH_FORM_TOKEN_FIELD = "formToken";
 
 export function parseAuthTab(value: string | null): AuthTab {
   return value === "signup" ? "signup" : "signin";

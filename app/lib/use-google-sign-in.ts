@@ -1,6 +1,6 @@
 import { useSubmit } from "@remix-run/react";
 import { useState } from "react";
-import { authErrorMessage, isUnauthorizedDomainError, type AuthTab } from "~/domain/auth";
+import { AUTH_FORM_TOKEN_FIELD, authErrorMessage, isUnauthorizedDomainError, type AuthTab } from "~/domain/auth";
 import { isReferralCode } from "~/domain/referral-code";
 import { ruleMessage } from "~/domain/rules";
 import type { GoogleSignInConfig } from "./google-sign-in.client";
@@ -24,7 +24,7 @@ async function referralCodeRefused(code: string): Promise<boolean> {
 }
 
 /** Google sign-in: the Firebase web SDK is downloaded only when the button is pressed. */
-export function useGoogleSignIn(config: GoogleSignInConfig, action: string, tab: AuthTab) {
+export function useGoogleSignIn(config: GoogleSignInConfig, action: string, tab: AuthTab, formToken: string) {
   const submit = useSubmit();
   const available = useHydrated();
   const [busy, setBusy] = useState(false);
@@ -45,7 +45,10 @@ export function useGoogleSignIn(config: GoogleSignInConfig, action: string, tab:
       }
       const { signInWithGoogle } = await import("./google-sign-in.client");
       const idToken = await signInWithGoogle(config);
-      submit({ intent: "google", idToken, referralCode: referralCode ?? "" }, { method: "post", action });
+      submit(
+        { intent: "google", idToken, referralCode: referralCode ?? "", [AUTH_FORM_TOKEN_FIELD]: formToken },
+        { method: "post", action },
+      );
     } catch (caught) {
       const { code, message } = caught as { code?: string; message?: string };
       if (isUnauthorizedDomainError(code)) {

@@ -5,7 +5,7 @@ import { getSessionUser } from "~/server/auth/session.server";
 import { ruleViolation } from "~/server/db/core.server";
 import { readFormOrJson } from "~/server/http/forms.server";
 import { jsonError } from "~/server/http/responses.server";
-import { assertSameOrigin } from "~/server/http/same-origin.server";
+import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/server/http/same-origin.server";
 import { configuredProvider } from "~/server/offers.server";
 import { completeTask, findTask } from "~/server/tasks.server";
 
@@ -15,7 +15,7 @@ import { completeTask, findTask } from "~/server/tasks.server";
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   if (!configuredProvider(params.provider)) return jsonError(404, "Unknown offer provider");
-  assertSameOrigin(request);
+  if (!isSameOrigin(request)) return jsonError(403, CROSS_SITE_MESSAGE);
   const user = await getSessionUser(request);
   if (!user) return jsonError(401, "Authentication required");
   const submission = parseWithZod(await readFormOrJson(request), { schema: completeTaskRequestSchema });

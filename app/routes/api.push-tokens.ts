@@ -5,7 +5,7 @@ import { getSessionUser } from "~/server/auth/session.server";
 import { ruleViolation } from "~/server/db/core.server";
 import { readFormOrJson } from "~/server/http/forms.server";
 import { jsonError } from "~/server/http/responses.server";
-import { assertSameOrigin } from "~/server/http/same-origin.server";
+import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/server/http/same-origin.server";
 import { deletePushToken, pushTokenStatus, registerPushToken } from "~/server/notification-settings.server";
 
 /**
@@ -13,7 +13,7 @@ import { deletePushToken, pushTokenStatus, registerPushToken } from "~/server/no
  * says whether it is due for its 7-day refresh (spec §9), `delete` forgets it (push turned off).
  */
 export async function action({ request }: ActionFunctionArgs) {
-  assertSameOrigin(request);
+  if (!isSameOrigin(request)) return jsonError(403, CROSS_SITE_MESSAGE);
   const user = await getSessionUser(request);
   if (!user) return jsonError(401, "Authentication required");
   const submission = parseWithZod(await readFormOrJson(request), { schema: pushTokenRequestSchema });

@@ -19,7 +19,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/RouteError";
 
 export default function AuthRoute() {
-  const { tab, redirectTo, referralCode, domainAuthorized, firebaseConfig } = useLoaderData<typeof loader>();
+  const { tab, redirectTo, referralCode, domainAuthorized, firebaseConfig, formToken } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <AuthScreen
@@ -29,6 +29,7 @@ export default function AuthRoute() {
       lastResult={actionData?.reply}
       domainAuthorized={domainAuthorized && !actionData?.unauthorizedDomain}
       firebaseConfig={firebaseConfig}
+      formToken={formToken}
     />
   );
 }

@@ -28,3 +28,11 @@ export async function action({ request }: ActionFunctionArgs) {
     { "Set-Cookie": await clearedSessionCookie() },
   );
 }
+
+// A page module (its loader always redirects), so that a refused post, such as one from another
+// site, is answered with the app's error page rather than Remix's anonymous resource-route error.
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/RouteError";
+
+export default function Logout() {
+  return null;
+}

@@ -1,4 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "@remix-run/node";
 import { AUTH_MESSAGES, authFormSchema, parseAuthTab } from "~/domain/auth";
 import { isReferralCode, normalizeReferralCode } from "~/domain/referral-code";
@@ -10,9 +11,10 @@ import { getSessionUser, StaleSignInError, startSession } from "./auth/session.s
 import { ruleViolation } from "./db/core.server";
 import { getEnv } from "./env.server";
 import { redirectWithFlash } from "./http/flash.server";
-import { parseForm } from "./http/forms.server";
+import { readFormData } from "./http/forms.server";
+import { hasValidFormToken, issueFormToken } from "./http/form-token.server";
 import { safeRedirectPath } from "./http/redirects.server";
-import { requestHost } from "./http/same-origin.server";
+import { hasNoSiteHeaders, requestHost } from "./http/same-origin.server";
 import { referralCodeExists } from "./referrals.server";
 import { provisionUser } from "./users.server";
 import { referralAllowedFor, setAccountActive } from "./account.server";
@@ -23,7 +25,8 @@ export async function loadAuthPage(request: Request) {
   const { firebase } = getEnv();
   const params = new URL(request.url).searchParams;
   const referralCode = normalizeReferralCode(params.get("ref"));
-  return {
+  const formToken = issueFormToken(request);
+  const page = {
     // A share link opens Sign Up; the tabs still switch (their links keep the code).
     tab: params.has("tab") || !referralCode ? parseAuthTab(params.get("tab")) : ("signup" as const),
     redirectTo: safeRedirectPath(params.get("redirectTo")),
@@ -36,7 +39,9 @@ export async function loadAuthPage(request: Request) {
       projectId: firebase.projectId,
       emulatorUrl: firebase.emulatorHost ? `http://${firebase.emulatorHost}` : null,
     },
+    formToken: formToken.token,
   };
+  return data(page, formToken.setCookie ? { headers: { "Set-Cookie": formToken.setCookie } } : undefined);
 }
 
 type AuthReply = { reply: SubmissionResult<string[]>; unauthorizedDomain: boolean };
@@ -49,7 +54,15 @@ function refuse(reply: SubmissionResult<string[]>, unauthorizedDomain = false) {
 /** Sign in, sign up (with an optional referral code), Google, or forgot-password. */
 export async function authAction(request: Request) {
   // The strategy reads the body itself, so this parse works on a copy.
-  const submission = await parseForm(request.clone(), authFormSchema);
+  const form = await readFormData(request.clone());
+  const submission = parseWithZod(form, { schema: authFormSchema });
+  // A browser that sends neither Origin nor Sec-Fetch-Site may be posting from another site.
+  if (hasNoSiteHeaders(request) && !hasValidFormToken(request, form)) {
+    return data<AuthReply>(
+      { reply: submission.reply({ formErrors: [AUTH_MESSAGES.formExpired], hideFields }), unauthorizedDomain: false },
+      { status: 403 },
+    );
+  }
   if (submission.status !== "success") return refuse(submission.reply({ hideFields }));
   const value = submission.value;
   if (value.intent === "reset") {

@@ -26,11 +26,24 @@ export class HttpClient {
     return response;
   }
 
-  /** Posts `fields` as a form; `rawBody`, when given, is sent instead (duplicate keys, other encodings). */
+  /**
+   * Posts `fields` as a form; `rawBody`, when given, is sent instead (duplicate keys, other encodings).
+   * Like today's browsers it says where the post comes from (Origin, Sec-Fetch-Site: this site),
+   * unless `headers` names either; a header given as "" is not sent (an old browser sends neither).
+   */
   async post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}, rawBody?: string) {
+    const site =
+      "origin" in headers || "sec-fetch-site" in headers
+        ? {}
+        : { origin: new URL(this.baseUrl).origin, "sec-fetch-site": "same-origin" };
+    const sent = Object.fromEntries(
+      Object.entries({ "content-type": "application/x-www-form-urlencoded", ...site, ...headers }).filter(
+        ([, value]) => value !== "",
+      ),
+    );
     const response = await fetch(new URL(path, this.baseUrl), {
       method: "POST",
-      headers: this.headers({ "content-type": "application/x-www-form-urlencoded", ...headers }),
+      headers: this.headers(sent),
       body: rawBody ?? new URLSearchParams(fields),
       redirect: "manual",
     });

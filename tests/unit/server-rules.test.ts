@@ -220,4 +220,22 @@ describe("same-origin guard", () => {
     expect(safeRedirectPath("/\\evil.example")).toBe("/");
     expect(safeRedirectPath(null)).toBe("/");
   });
+
+  it("refuses redirect paths that browsers would read as another site or that break the Location header", () => {
+    // URLSearchParams has already decoded %09 / %0A / %5C by the time the value arrives.
+    expect(safeRedirectPath("/\t/evil.example")).toBe("/");
+    expect(safeRedirectPath("/\n/x")).toBe("/");
+    expect(safeRedirectPath("/\r\nSet-Cookie: a=b")).toBe("/");
+    expect(safeRedirectPath("/\\/evil.example")).toBe("/");
+    expect(safeRedirectPath("/\u007f/x")).toBe("/");
+    expect(safeRedirectPath("earn")).toBe("/");
+    expect(safeRedirectPath("")).toBe("/");
+  });
+
+  it("keeps a local path whole and returns it in its resolved form", () => {
+    expect(safeRedirectPath("/withdraw?history=1#top")).toBe("/withdraw?history=1#top");
+    expect(safeRedirectPath("/a/../earn")).toBe("/earn");
+    expect(safeRedirectPath("/%09/evil.example")).toBe("/%09/evil.example");
+    expect(safeRedirectPath("/profile?tab=café")).toBe("/profile?tab=caf%C3%A9");
+  });
 });

@@ -24,22 +24,30 @@ export function requestOrigin(request: Request, trustProxy = getEnv().trustProxy
 }
 
 /**
- * Refuses a state-changing request that a browser sent from another origin (login CSRF,
- * forced logout, ...). Requests without Origin and Sec-Fetch-Site (non-browser clients) pass:
- * they carry no ambient cookies of a victim.
+ * Whether a state-changing request comes from this site (not login CSRF, a forced logout, ...).
+ * Requests without Origin and Sec-Fetch-Site (non-browser clients, very old browsers) pass: they
+ * carry no ambient cookies of a victim (SameSite=Lax); /auth asks them for a form token instead.
  */
-export function assertSameOrigin(request: Request, trustProxy = getEnv().trustProxy): void {
+export function isSameOrigin(request: Request, trustProxy = getEnv().trustProxy): boolean {
   const origin = request.headers.get("origin");
   const fetchSite = request.headers.get("sec-fetch-site");
-  let sameOrigin = true;
   if (origin) {
     try {
-      sameOrigin = origin !== "null" && new URL(origin).host === requestHost(request, trustProxy);
+      return origin !== "null" && new URL(origin).host === requestHost(request, trustProxy);
     } catch {
-      sameOrigin = false;
+      return false;
     }
-  } else if (fetchSite) {
-    sameOrigin = fetchSite === "same-origin" || fetchSite === "none";
   }
-  if (!sameOrigin) throw data({ message: CROSS_SITE_MESSAGE }, { status: 403 });
+  if (fetchSite) return fetchSite === "same-origin" || fetchSite === "none";
+  return true;
+}
+
+/** Page actions: a cross-site post gets the 403 page with CROSS_SITE_MESSAGE. */
+export function assertSameOrigin(request: Request, trustProxy = getEnv().trustProxy): void {
+  if (!isSameOrigin(request, trustProxy)) throw data({ message: CROSS_SITE_MESSAGE }, { status: 403 });
+}
+
+/** Whether the request carries neither Origin nor Sec-Fetch-Site, so its site is unknown. */
+export function hasNoSiteHeaders(request: Request): boolean {
+  return !request.headers.get("origin") && !request.headers.get("sec-fetch-site");
 }
