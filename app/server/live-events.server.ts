@@ -49,9 +49,9 @@ export function endUserStreams(userId: string): void {
 /**
  * The server-sent events of one open page of the user: "task-completed" whenever one of their tasks
  * is recorded, a last "replaced" or "signed-out" when the server ends it, and a comment every 25 s
- * so that proxies keep the connection. Whichever way the stream
- * ends (the request aborted, even before the stream started; the reader cancelled; a failed write; a
- * newer stream of the same user over the cap), everything it holds is released once: heartbeat,
+ * so that proxies keep the connection. Whichever way the stream ends (the request aborted, even
+ * before the stream started; the reader cancelled; a failed write; a newer stream of the same user
+ * over the cap; the user's sessions ended), everything it holds is released once: heartbeat,
  * subscription, abort listener and its place among the user's streams.
  */
 export function completionEventStream(userId: string, signal: AbortSignal): ReadableStream<Uint8Array> {
