@@ -11,7 +11,9 @@ const optionalText = z
 
 const envSchema = z
   .object({
-    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    // Unset means production, as remix-serve decides (it sets NODE_ENV=production when unset), so a
+    // server started some other way is not quietly a development one.
+    NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
     DATABASE_URL: optionalText.pipe(
       z
         .string()
@@ -50,6 +52,12 @@ const envSchema = z
         }, "must be a service-account JSON document with private_key and client_email")
         .optional(),
     ),
+    // Tests only: lets a production build use the Auth emulator, whose tokens are not signed.
+    ALLOW_AUTH_EMULATOR_IN_PRODUCTION: optionalText.pipe(z.enum(["true", "false"], "must be true or false").optional()),
+    // How long one verification of a session cookie is reused (a log out elsewhere ends it sooner).
+    SESSION_VERIFY_CACHE_MS: optionalText
+      .transform((value) => (value === undefined ? 2_000 : Number(value)))
+      .pipe(z.number("must be a number of milliseconds").int().min(0).max(600_000)),
     AUTH_AUTHORIZED_DOMAINS: optionalText,
     TRUST_PROXY: optionalText.pipe(z.enum(["true", "false", "1", "0"], "must be true or false").optional()),
     LEADERBOARD_REFRESH_SECONDS: optionalText
@@ -122,9 +130,17 @@ const envSchema = z
       issue("DATABASE_URL", "set either DATABASE_URL or SUPABASE_URL, not both");
     }
     if (env.APP_ROLE === "operator") return;
-    const production = env.NODE_ENV === "production";
-    if (production && !env.SESSION_SECRET) {
-      issue("SESSION_SECRET", "is required in production (at least 32 random characters)");
+    const development = env.NODE_ENV === "development" || env.NODE_ENV === "test";
+    if (!development && !env.SESSION_SECRET) {
+      issue("SESSION_SECRET", "is required unless NODE_ENV is development or test (at least 32 random characters)");
+    }
+    // firebase-admin accepts the emulator's unsigned tokens: anyone could sign in as anyone.
+    const emulatorAllowed = env.NODE_ENV !== "production" || env.ALLOW_AUTH_EMULATOR_IN_PRODUCTION === "true";
+    if (env.FIREBASE_AUTH_EMULATOR_HOST && !emulatorAllowed) {
+      issue(
+        "FIREBASE_AUTH_EMULATOR_HOST",
+        "must not be set in production: the Auth emulator's tokens are not signed, so anyone could sign in as anyone (tests only: ALLOW_AUTH_EMULATOR_IN_PRODUCTION=true)",
+      );
     }
     if (!env.FIREBASE_AUTH_EMULATOR_HOST) {
       if (!env.FIREBASE_API_KEY) {
@@ -150,6 +166,7 @@ const envSchema = z
           : ({ kind: "pglite", dataDir: env.PGLITE_DATA_DIR } as const),
       migrationsDir: env.MIGRATIONS_DIR,
       sessionSecret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
+      sessionVerifyCacheMs: env.SESSION_VERIFY_CACHE_MS,
       // Keys the hashes kept of deleted accounts' emails and payout addresses (README).
       accountHashSecret: env.ACCOUNT_HASH_SECRET ?? env.SESSION_SECRET ?? DEV_SESSION_SECRET,
       firebase: {

@@ -13,32 +13,45 @@ export const MAX_STREAMS_PER_USER = 5;
 
 const encoder = new TextEncoder();
 
-// Per user, a close function for each open stream, oldest first (a Set keeps insertion order).
-// On globalThis so that `remix dev` rebuilds still count the streams opened before.
-const store = globalThis as typeof globalThis & { __liveStreams?: Map<string, Set<() => void>> };
+/**
+ * The last event of a stream the server ends, after which the page must not reconnect: "replaced"
+ * (a newer page of the same person took its place) or "signed-out" (the person's sessions ended).
+ */
+type EndEvent = "replaced" | "signed-out";
+type End = (event: EndEvent) => void;
+
+// Per user, for each open stream the function that ends it, oldest first (a Set keeps insertion
+// order). On globalThis so that `remix dev` rebuilds still count the streams opened before.
+const store = globalThis as typeof globalThis & { __liveStreams?: Map<string, Set<End>> };
 const openStreams = (store.__liveStreams ??= new Map());
 
-function track(userId: string, close: () => void) {
+function track(userId: string, end: End) {
   let streams = openStreams.get(userId);
   if (!streams) openStreams.set(userId, (streams = new Set()));
-  streams.add(close);
+  streams.add(end);
   for (const oldest of streams) {
     if (streams.size <= MAX_STREAMS_PER_USER) break;
-    oldest();
+    oldest("replaced");
   }
 }
 
-function forget(userId: string, close: () => void) {
+function forget(userId: string, end: End) {
   const streams = openStreams.get(userId);
-  if (!streams?.delete(close)) return;
+  if (!streams?.delete(end)) return;
   if (streams.size === 0) openStreams.delete(userId);
+}
+
+/** The person's sessions ended (log out, deactivation, deletion): their open pages are told so. */
+export function endUserStreams(userId: string): void {
+  for (const end of [...(openStreams.get(userId) ?? [])]) end("signed-out");
 }
 
 /**
  * The server-sent events of one open page of the user: "task-completed" whenever one of their tasks
- * is recorded, and a comment every 25 s so that proxies keep the connection. Whichever way the stream
- * ends (the request aborted, even before the stream started; the reader cancelled; a failed write; a
- * newer stream of the same user over the cap), everything it holds is released once: heartbeat,
+ * is recorded, a last "replaced" or "signed-out" when the server ends it, and a comment every 25 s
+ * so that proxies keep the connection. Whichever way the stream ends (the request aborted, even
+ * before the stream started; the reader cancelled; a failed write; a newer stream of the same user
+ * over the cap; the user's sessions ended), everything it holds is released once: heartbeat,
  * subscription, abort listener and its place among the user's streams.
  */
 export function completionEventStream(userId: string, signal: AbortSignal): ReadableStream<Uint8Array> {
@@ -53,7 +66,7 @@ export function completionEventStream(userId: string, signal: AbortSignal): Read
     signal.removeEventListener("abort", finish);
     clearInterval(heartbeat);
     unsubscribe?.();
-    forget(userId, evict);
+    forget(userId, end);
     try {
       controller?.close();
     } catch {
@@ -70,10 +83,10 @@ export function completionEventStream(userId: string, signal: AbortSignal): Read
     }
   };
 
-  // Over the cap: tell the page it was replaced by a newer one, so its EventSource stops
-  // reconnecting (which would in turn evict the next oldest page, round and round).
-  const evict = () => {
-    send("event: replaced\ndata: {}\n\n");
+  // The page is told why, so that its EventSource stops reconnecting: a replaced page would in
+  // turn evict the next oldest one, round and round; a signed-out one would knock in vain.
+  const end: End = (event) => {
+    send(`event: ${event}\ndata: {}\n\n`);
     finish();
   };
 
@@ -83,7 +96,7 @@ export function completionEventStream(userId: string, signal: AbortSignal): Read
       controller = c;
       if (signal.aborted) return finish();
       signal.addEventListener("abort", finish, { once: true });
-      track(userId, evict);
+      track(userId, end);
       let subscription: Awaited<ReturnType<typeof subscribeToCompletions>>;
       try {
         subscription = await subscribeToCompletions(userId, () => send("event: task-completed\ndata: {}\n\n"));

@@ -7,7 +7,7 @@ import { MAX_ID_TOKEN_AGE_SECONDS } from "~/domain/constants";
 import { deleteAccountData, recentActivity, setAccountActive, updateDisplayName } from "./account.server";
 import { getAdminAuth } from "./auth/firebase-admin.server";
 import { IdentityError, signInWithPassword } from "./auth/identity.server";
-import { clearedSessionCookie, requireUser, type SessionUser } from "./auth/session.server";
+import { announceSignedOut, clearedSessionCookie, requireUser, type SessionUser } from "./auth/session.server";
 import { ruleViolation } from "./db/core.server";
 import { getEnv } from "./env.server";
 import { listFeedback, submitFeedback } from "./feedback.server";
@@ -139,8 +139,10 @@ async function signedOutTo(flash: Parameters<typeof redirectWithFlash>[1]) {
 /** Spec §4: inactive, signed out everywhere (its sessions revoked); signing in again reactivates. */
 async function deactivate(user: SessionUser) {
   try {
+    // The database announces the deactivation on commit; the app again once Firebase has revoked.
     await setAccountActive(user.uid, false);
     await getAdminAuth().revokeRefreshTokens(user.uid);
+    await announceSignedOut(user.uid);
   } catch (error) {
     if (error instanceof Response) throw error;
     console.error("deactivation failed:", error);
@@ -173,6 +175,8 @@ async function deleteAccount(user: SessionUser, password: string, idToken: strin
   await getAdminAuth()
     .deleteUser(user.uid)
     .catch((error: unknown) => console.error("account deletion: the identity account stays:", error));
+  // As for deactivation: announced on commit, and again now that the identity account is gone.
+  await announceSignedOut(user.uid);
   return signedOutTo({ kind: "success", title: "Your account has been deleted" });
 }
 

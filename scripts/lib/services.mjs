@@ -177,6 +177,8 @@ export async function startPostgres() {
 
 /**
  * Starts the production build (remix-serve) and waits until /healthz answers.
+ * Test and benchmark servers run against the Auth emulator, which production refuses unless
+ * ALLOW_AUTH_EMULATOR_IN_PRODUCTION=true: it is set here unless `env` says otherwise.
  * @param {{ port: number, env: Record<string, string>, cwd?: string, quiet?: boolean, command?: string[] }} options
  *   `command` prefixes the program, e.g. ["runuser", "-u", "nobody", "--"].
  */
@@ -185,7 +187,7 @@ export async function startAppServer({ port, env, cwd = process.cwd(), quiet = t
   const child = spawn(program, [...prefix, "build/index.js"], {
     cwd,
     detached: true,
-    env: { ...process.env, ...env, PORT: String(port) },
+    env: { ...process.env, ALLOW_AUTH_EMULATOR_IN_PRODUCTION: "true", ...env, PORT: String(port) },
     stdio: quiet ? ["ignore", "ignore", "pipe"] : ["ignore", "inherit", "inherit"],
   });
   let stderr = "";

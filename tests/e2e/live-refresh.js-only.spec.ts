@@ -50,3 +50,26 @@ test("a live refresh in one tab leaves the flash message of another tab's action
   await expect(page.getByText("You earned 80 coins.")).toBeVisible();
   await expect(watcher.getByText("You earned 80 coins.")).toHaveCount(0);
 });
+
+test("an open Home page goes to the sign-in screen when its person logs out in another tab, without reconnecting", async ({
+  page,
+  context,
+}) => {
+  const streamOpen = page.waitForResponse((response) => response.url().endsWith("/api/events"));
+  await signUp(page, "ended");
+  await streamOpen;
+  let reconnects = 0;
+  page.on("request", (request) => {
+    if (request.url().endsWith("/api/events")) reconnects += 1;
+  });
+
+  const other = await context.newPage();
+  await other.goto("/profile");
+  await other.getByRole("button", { name: "Log out" }).click();
+  await expect(other).toHaveURL(/\/auth$/);
+
+  // Told "signed-out" by the server, the Home tab reloads its data and lands where a signed-out
+  // visitor belongs, instead of knocking on the event stream again.
+  await expect(page).toHaveURL(/\/auth/, { timeout: 10_000 });
+  expect(reconnects).toBe(0);
+});

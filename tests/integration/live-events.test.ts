@@ -11,7 +11,7 @@ Object.assign(process.env, {
 const { loader } = await import("~/routes/api.events");
 const { startSession } = await import("~/server/auth/session.server");
 const { getDatabase } = await import("~/server/db/database.server");
-const { liveSubscriberCount } = await import("~/server/db/live.server");
+const { announceSessionsEnded, liveSubscriberCount } = await import("~/server/db/live.server");
 const { MAX_STREAMS_PER_USER } = await import("~/server/live-events.server");
 
 const EVENTS_URL = "http://localhost/api/events";
@@ -33,10 +33,21 @@ function activeTimers() {
   return process.getActiveResourcesInfo().filter((resource) => resource === "Timeout").length;
 }
 
+/** A new account signed in: its uid and its session cookie (`__session=...`). */
+async function newSession(prefix: string) {
+  const account = await signUpDirect(`${prefix}-${Date.now().toString(36)}@example.com`, "live-events-password");
+  const session = await startSession(account.idToken, { redirectTo: "/", flash: { kind: "success", title: "x" } });
+  const sessionCookie = session.headers
+    .getSetCookie()
+    .find((header) => header.startsWith("__session="))!
+    .split(";")[0]!;
+  return { uid: account.localId, cookie: sessionCookie };
+}
+
 /** One open page: the loader's response and the first chunk read from it. */
-async function openStream() {
+async function openStream(sessionCookie = cookie) {
   const abort = new AbortController();
-  const request = new Request(EVENTS_URL, { headers: { cookie }, signal: abort.signal });
+  const request = new Request(EVENTS_URL, { headers: { cookie: sessionCookie }, signal: abort.signal });
   const response = await callLoader(request);
   expect(response.status).toBe(200);
   const reader = response.body!.getReader();
@@ -50,13 +61,7 @@ async function nextOrOpen(reader: ReadableStreamDefaultReader<Uint8Array>) {
 }
 
 beforeAll(async () => {
-  const account = await signUpDirect(`live-${Date.now().toString(36)}@example.com`, "live-events-password");
-  uid = account.localId;
-  const session = await startSession(account.idToken, { redirectTo: "/", flash: { kind: "success", title: "x" } });
-  cookie = session.headers
-    .getSetCookie()
-    .find((header) => header.startsWith("__session="))!
-    .split(";")[0]!;
+  ({ uid, cookie } = await newSession("live"));
   // Opens the database and its LISTEN once, so that the counts below measure the streams only.
   const warmUp = await openStream();
   warmUp.abort.abort();
@@ -141,5 +146,38 @@ describe("GET /api/events", () => {
     stream.abort.abort();
     await settle();
     expect(liveSubscriberCount()).toBe(subscribersBefore);
+  });
+
+  it("ends the person's open streams with 'event: signed-out' on deactivation and deletion (on commit) and on a log out announced elsewhere, and no one else's, not even on a reactivation", async () => {
+    const db = await getDatabase();
+    const person = await newSession("ending");
+    const bystander = await newSession("bystander");
+    for (const { uid: id } of [person, bystander]) {
+      await db.rpc("provision_user", { p_user_id: id, p_email: null, p_display_name: "Live" });
+    }
+    await db.rpc("set_account_active", { p_user_id: bystander.uid, p_active: false });
+    const watching = await openStream(bystander.cookie);
+    let bystanderEnded = false;
+    const watched = watching.reader.read().then((result) => ((bystanderEnded = true), result));
+    // Reactivating (and any other change of the preferences) ends nothing.
+    await db.rpc("set_account_active", { p_user_id: bystander.uid, p_active: true });
+    await db.rpc("update_display_name", { p_user_id: bystander.uid, p_display_name: "Still here" });
+
+    for (const end of [
+      () => db.rpc("set_account_active", { p_user_id: person.uid, p_active: false }),
+      () => announceSessionsEnded(person.uid),
+      () => db.rpc("delete_account", { p_user_id: person.uid, p_email_hash: null }),
+    ]) {
+      const stream = await openStream(person.cookie);
+      await end();
+      const last = await stream.reader.read();
+      expect(decoder.decode(last.value)).toBe("event: signed-out\ndata: {}\n\n");
+      expect(await stream.reader.read()).toEqual({ done: true, value: undefined });
+    }
+    // Notices arrive in commit order: one for the bystander would have come before the person's.
+    await settle();
+    expect(bystanderEnded).toBe(false);
+    watching.abort.abort();
+    expect(await watched).toEqual({ done: true, value: undefined });
   });
 });

@@ -4,6 +4,9 @@ import { parseEnv } from "~/server/env.server";
 import { assertSameOrigin, CROSS_SITE_MESSAGE, requestHost } from "~/server/http/same-origin.server";
 import { safeRedirectPath } from "~/server/http/redirects.server";
 
+// A development server with the emulator: the base of most cases below.
+const DEV = { NODE_ENV: "development", FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" };
+
 describe("environment validation", () => {
   it("lets the operator command start without Firebase or a session secret, never the server", () => {
     const bare = { NODE_ENV: "production", DATABASE_URL: "postgres://db.example/app" };
@@ -16,52 +19,91 @@ describe("environment validation", () => {
   });
 
   it("defaults to PGlite and the emulator's demo project in development", () => {
-    const env = parseEnv({ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" });
+    const env = parseEnv(DEV);
     expect(env.database).toEqual({ kind: "pglite", dataDir: ".data/pglite" });
     expect(env.firebase.projectId).toBe("demo-rewards");
     expect(env.isProduction).toBe(false);
   });
 
   it("chooses the transport from DATABASE_URL or SUPABASE_URL", () => {
-    const emulator = { FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" };
-    expect(parseEnv({ ...emulator, DATABASE_URL: "postgres://u@h:5432/db" }).database).toEqual({
+    expect(parseEnv({ ...DEV, DATABASE_URL: "postgres://u@h:5432/db" }).database).toEqual({
       kind: "postgres",
       url: "postgres://u@h:5432/db",
     });
     expect(
-      parseEnv({ ...emulator, SUPABASE_URL: "https://x.supabase.co", SUPABASE_SERVICE_ROLE_KEY: "key" }).database,
+      parseEnv({ ...DEV, SUPABASE_URL: "https://x.supabase.co", SUPABASE_SERVICE_ROLE_KEY: "key" }).database,
     ).toEqual({ kind: "supabase", url: "https://x.supabase.co", serviceRoleKey: "key" });
   });
 
   it.each([
-    [{ NODE_ENV: "production", FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" }, "SESSION_SECRET"],
-    [{ SESSION_SECRET: "short", FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" }, "SESSION_SECRET"],
-    [{ FIREBASE_PROJECT_ID: "real-project" }, "FIREBASE_API_KEY"],
-    [{ FIREBASE_API_KEY: "k" }, "FIREBASE_PROJECT_ID"],
-    [{ FIREBASE_API_KEY: "k", FIREBASE_PROJECT_ID: "demo-x" }, "FIREBASE_PROJECT_ID"],
-    [{ FIREBASE_AUTH_EMULATOR_HOST: "nonsense" }, "FIREBASE_AUTH_EMULATOR_HOST"],
-    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
-    [
-      { FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", SUPABASE_URL: "https://x.supabase.co" },
-      "SUPABASE_SERVICE_ROLE_KEY",
-    ],
-    [
-      { FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", SUPABASE_URL: "not a url", SUPABASE_SERVICE_ROLE_KEY: "k" },
-      "SUPABASE_URL",
-    ],
-    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", FIREBASE_SERVICE_ACCOUNT: "{}" }, "FIREBASE_SERVICE_ACCOUNT"],
-    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", NODE_ENV: "staging" }, "NODE_ENV"],
-    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", SMTP_URL: "https://mail.example.com" }, "SMTP_URL"],
-    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", SMTP_URL: "mail.example.com:587" }, "SMTP_URL"],
-    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", EMAIL_FROM: "Rewards" }, "EMAIL_FROM"],
-    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", EMAIL_FROM: "a@b.example, c@d.example" }, "EMAIL_FROM"],
-    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", FCM_API_URL: "fcm.googleapis.com" }, "FCM_API_URL"],
-    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", FCM_TOKEN_URI: "ftp://x.example" }, "FCM_TOKEN_URI"],
-    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", PUBLIC_URL: "rewards.example" }, "PUBLIC_URL"],
-    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", NOTIFY_INTERVAL_SECONDS: "0" }, "NOTIFY_INTERVAL_SECONDS"],
-    [{ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", NOTIFY_RETRY_SECONDS: "soon" }, "NOTIFY_RETRY_SECONDS"],
+    [{ ...DEV, NODE_ENV: "production", ALLOW_AUTH_EMULATOR_IN_PRODUCTION: "true" }, "SESSION_SECRET"],
+    [{ ...DEV, SESSION_SECRET: "short" }, "SESSION_SECRET"],
+    [{ NODE_ENV: "development", FIREBASE_PROJECT_ID: "real-project" }, "FIREBASE_API_KEY"],
+    [{ NODE_ENV: "development", FIREBASE_API_KEY: "k" }, "FIREBASE_PROJECT_ID"],
+    [{ NODE_ENV: "development", FIREBASE_API_KEY: "k", FIREBASE_PROJECT_ID: "demo-x" }, "FIREBASE_PROJECT_ID"],
+    [{ ...DEV, FIREBASE_AUTH_EMULATOR_HOST: "nonsense" }, "FIREBASE_AUTH_EMULATOR_HOST"],
+    [{ ...DEV, DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
+    [{ ...DEV, SUPABASE_URL: "https://x.supabase.co" }, "SUPABASE_SERVICE_ROLE_KEY"],
+    [{ ...DEV, SUPABASE_URL: "not a url", SUPABASE_SERVICE_ROLE_KEY: "k" }, "SUPABASE_URL"],
+    [{ ...DEV, FIREBASE_SERVICE_ACCOUNT: "{}" }, "FIREBASE_SERVICE_ACCOUNT"],
+    [{ ...DEV, NODE_ENV: "staging" }, "NODE_ENV"],
+    [{ ...DEV, SMTP_URL: "https://mail.example.com" }, "SMTP_URL"],
+    [{ ...DEV, SMTP_URL: "mail.example.com:587" }, "SMTP_URL"],
+    [{ ...DEV, EMAIL_FROM: "Rewards" }, "EMAIL_FROM"],
+    [{ ...DEV, EMAIL_FROM: "a@b.example, c@d.example" }, "EMAIL_FROM"],
+    [{ ...DEV, FCM_API_URL: "fcm.googleapis.com" }, "FCM_API_URL"],
+    [{ ...DEV, FCM_TOKEN_URI: "ftp://x.example" }, "FCM_TOKEN_URI"],
+    [{ ...DEV, PUBLIC_URL: "rewards.example" }, "PUBLIC_URL"],
+    [{ ...DEV, NOTIFY_INTERVAL_SECONDS: "0" }, "NOTIFY_INTERVAL_SECONDS"],
+    [{ ...DEV, NOTIFY_RETRY_SECONDS: "soon" }, "NOTIFY_RETRY_SECONDS"],
+    [{ ...DEV, SESSION_VERIFY_CACHE_MS: "-1" }, "SESSION_VERIFY_CACHE_MS"],
+    [{ ...DEV, SESSION_VERIFY_CACHE_MS: "2s" }, "SESSION_VERIFY_CACHE_MS"],
   ])("refuses %j, naming %s", (source, variable) => {
     expect(() => parseEnv(source)).toThrow(new RegExp(`\\b${variable}\\b`));
+  });
+
+  it("refuses FIREBASE_AUTH_EMULATOR_HOST in production unless ALLOW_AUTH_EMULATOR_IN_PRODUCTION is true, and allows it in development and test", () => {
+    const production = {
+      NODE_ENV: "production",
+      SESSION_SECRET: "x".repeat(32),
+      FIREBASE_PROJECT_ID: "demo-rewards",
+      FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099",
+    };
+    const refusal =
+      /FIREBASE_AUTH_EMULATOR_HOST: must not be set in production.*ALLOW_AUTH_EMULATOR_IN_PRODUCTION=true/;
+    expect(() => parseEnv(production)).toThrow(refusal);
+    expect(() => parseEnv({ ...production, ALLOW_AUTH_EMULATOR_IN_PRODUCTION: "false" })).toThrow(refusal);
+    expect(() => parseEnv({ ...production, ALLOW_AUTH_EMULATOR_IN_PRODUCTION: "yes" })).toThrow(
+      /ALLOW_AUTH_EMULATOR_IN_PRODUCTION: must be true or false/,
+    );
+    // NODE_ENV unset is production, as remix-serve makes it.
+    const { NODE_ENV: _nodeEnv, ...unset } = production;
+    expect(() => parseEnv(unset)).toThrow(refusal);
+    const allowed = parseEnv({ ...production, ALLOW_AUTH_EMULATOR_IN_PRODUCTION: "true" });
+    expect(allowed.isProduction).toBe(true);
+    expect(allowed.firebase.emulatorHost).toBe("127.0.0.1:9099");
+    for (const NODE_ENV of ["development", "test"]) {
+      expect(parseEnv({ ...production, NODE_ENV }).firebase.emulatorHost).toBe("127.0.0.1:9099");
+    }
+  });
+
+  it("requires SESSION_SECRET unless NODE_ENV is development or test; unset NODE_ENV is production, as under remix-serve", () => {
+    const firebase = { FIREBASE_API_KEY: "AIza-test", FIREBASE_PROJECT_ID: "rewards-prod" };
+    const missing = /SESSION_SECRET: is required unless NODE_ENV is development or test/;
+    expect(() => parseEnv(firebase)).toThrow(missing);
+    expect(() => parseEnv({ ...firebase, NODE_ENV: "production" })).toThrow(missing);
+    const unset = parseEnv({ ...firebase, SESSION_SECRET: "s".repeat(32) });
+    expect(unset.nodeEnv).toBe("production");
+    expect(unset.isProduction).toBe(true);
+    for (const NODE_ENV of ["development", "test"]) {
+      expect(parseEnv({ ...firebase, NODE_ENV }).isProduction).toBe(false);
+    }
+  });
+
+  it("reuses a session verification for SESSION_VERIFY_CACHE_MS milliseconds, two seconds by default", () => {
+    expect(parseEnv(DEV).sessionVerifyCacheMs).toBe(2_000);
+    expect(parseEnv({ ...DEV, SESSION_VERIFY_CACHE_MS: "60000" }).sessionVerifyCacheMs).toBe(60_000);
+    expect(parseEnv({ ...DEV, SESSION_VERIFY_CACHE_MS: "0" }).sessionVerifyCacheMs).toBe(0);
   });
 
   it("accepts a complete production configuration", () => {
@@ -79,22 +121,21 @@ describe("environment validation", () => {
   });
 
   it("configures no push and no email by default", () => {
-    const env = parseEnv({ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" });
+    const env = parseEnv(DEV);
     expect(env.notifications).toEqual({ email: null, push: null, intervalMs: 60_000, retrySeconds: 60 });
     expect(env.publicUrl).toBeNull();
   });
 
   it("sends email through SMTP_URL from EMAIL_FROM, or from no-reply at PUBLIC_URL's host", () => {
-    const emulator = { FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" };
     const smtp = "smtps://mailer:secret@smtp.example.com:465";
     expect(
-      parseEnv({ ...emulator, SMTP_URL: smtp, EMAIL_FROM: "Rewards <hello@rewards.example>" }).notifications.email,
+      parseEnv({ ...DEV, SMTP_URL: smtp, EMAIL_FROM: "Rewards <hello@rewards.example>" }).notifications.email,
     ).toEqual({
       smtpUrl: smtp,
       from: "Rewards <hello@rewards.example>",
     });
     const env = parseEnv({
-      ...emulator,
+      ...DEV,
       SMTP_URL: "smtp://smtp.example.com:587",
       PUBLIC_URL: "https://app.rewards.example/",
     });
@@ -110,7 +151,7 @@ describe("environment validation", () => {
       client_email: "push@rewards-prod.iam.gserviceaccount.com",
       token_uri: "https://oauth2.googleapis.com/token",
     };
-    const base = { FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", FIREBASE_SERVICE_ACCOUNT: JSON.stringify(account) };
+    const base = { ...DEV, FIREBASE_SERVICE_ACCOUNT: JSON.stringify(account) };
     expect(parseEnv(base).notifications.push).toEqual({
       clientEmail: account.client_email,
       privateKey: account.private_key,

@@ -1,10 +1,12 @@
 import { createCookie, redirect } from "@remix-run/node";
 import { MAX_ID_TOKEN_AGE_SECONDS, SESSION_MAX_AGE_SECONDS } from "~/domain/constants";
+import { announceSessionsEnded, subscribeToSessionEnds } from "../db/live.server";
 import { getEnv } from "../env.server";
 import { serviceUnavailable } from "../http/responses.server";
 import { getAdminAuth, isFirebaseUnavailable } from "./firebase-admin.server";
 import { seenOnboardingCookie } from "../http/cookies.server";
 import { setFlash, type Flash } from "../http/flash.server";
+import { endUserStreams } from "../live-events.server";
 
 /** The signed-in person, as the verified Firebase session cookie says. */
 export interface SessionUser {
@@ -31,22 +33,47 @@ async function readSessionToken(request: Request): Promise<string | null> {
 }
 
 // Remix hands each loader of one request its own Request object, so the root loader and the
-// page's loader would each ask Firebase. One answer per cookie is shared for two seconds: enough
-// for the loaders of a request, short enough that a revoked session stops working at once.
-const VERIFIED_TTL_MS = 2_000;
-const verified = new Map<string, { user: Promise<SessionUser | null>; expires: number }>();
+// page's loader would each ask Firebase. One answer per cookie is shared for a moment
+// (SESSION_VERIFY_CACHE_MS, two seconds): enough for the loaders of a request. A log out,
+// deactivation or deletion on any instance is announced (pg_notify 'sessions_ended'), and every
+// instance then forgets that person's answers at once.
+interface Verified {
+  user: Promise<SessionUser | null>;
+  expires: number;
+  /** Whose answer it is, once known (null: nobody's). */
+  uid?: string | null;
+}
+const verified = new Map<string, Verified>();
+
+let sessionEnds: Promise<unknown> | undefined;
+/** Listens before the first answer is kept, so no announcement can slip past a kept answer. */
+function watchSessionEnds(): Promise<unknown> {
+  sessionEnds ??= subscribeToSessionEnds(forgetSessionsOf);
+  return sessionEnds;
+}
+
+function forgetSessionsOf(uid: string) {
+  // An answer still on its way may have been given before the sessions ended: dropped as well.
+  for (const [token, entry] of verified) if (entry.uid === undefined || entry.uid === uid) verified.delete(token);
+  endUserStreams(uid);
+}
 
 /** The signed-in user, or null (no cookie, expired, revoked or disabled). */
 export async function getSessionUser(request: Request): Promise<SessionUser | null> {
   const token = await readSessionToken(request);
   if (!token) return null;
+  await watchSessionEnds();
   const now = Date.now();
   for (const [key, entry] of verified) if (entry.expires <= now) verified.delete(key);
   let entry = verified.get(token);
   if (!entry) {
-    entry = { user: verifySession(token), expires: now + VERIFIED_TTL_MS };
-    verified.set(token, entry);
-    entry.user.catch(() => verified.delete(token));
+    const created: Verified = { user: verifySession(token), expires: now + getEnv().sessionVerifyCacheMs };
+    verified.set(token, created);
+    created.user.then(
+      (user) => (created.uid = user?.uid ?? null),
+      () => verified.get(token) === created && verified.delete(token),
+    );
+    entry = created;
   }
   return entry.user;
 }
@@ -121,6 +148,20 @@ export async function endSession(request: Request): Promise<void> {
     if (isFirebaseUnavailable(error)) throw error;
     return null;
   });
-  if (claims) await auth.revokeRefreshTokens(claims.sub);
+  if (claims) {
+    await auth.revokeRefreshTokens(claims.sub);
+    await announceSignedOut(claims.sub);
+  }
   verified.delete(token);
+}
+
+/**
+ * Once Firebase has revoked a person's sessions or deleted the account: every instance forgets
+ * what it verified for them and closes their live streams. Without the announcement (the database
+ * unreachable) they stop within SESSION_VERIFY_CACHE_MS anyway, so a failure is only logged.
+ */
+export async function announceSignedOut(uid: string): Promise<void> {
+  await announceSessionsEnded(uid).catch((error: unknown) =>
+    console.error("sessions ended, but the other servers could not be told:", error),
+  );
 }

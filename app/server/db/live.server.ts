@@ -2,8 +2,10 @@ import { getDatabase } from "./database.server";
 
 /**
  * Notifications from the database (pg_notify), listened to once per process and channel:
- * `completed_tasks` (payload: the user id; spec §4 live refresh of open Home and Earn pages) and
- * `app_config` (the constants changed; cached copies are dropped).
+ * `completed_tasks` (payload: the user id; spec §4 live refresh of open Home and Earn pages),
+ * `app_config` (the constants changed; cached copies are dropped), `user_notices` (wakes the
+ * notification workers) and `sessions_ended` (payload: the user id; log out, deactivation or
+ * deletion: every instance forgets that person's verified sessions and closes their streams).
  */
 const RETRY_MS = 5_000;
 
@@ -106,4 +108,21 @@ export function liveSubscriberCount(): number {
   let count = 0;
   for (const set of completionSubscribers.values()) count += set.size;
   return count;
+}
+
+const SESSIONS_ENDED = "sessions_ended";
+
+/**
+ * Calls `handler` with the user id whenever a person's sessions end on any instance (README,
+ * "Security"). `live` is false where the transport cannot listen: sessions then end everywhere
+ * only when the verification cache expires.
+ */
+export function subscribeToSessionEnds(handler: (userId: string) => void) {
+  return subscribeToChannel(SESSIONS_ENDED, handler);
+}
+
+/** Tells every instance, this one included, that the user's sessions ended (sent on commit). */
+export async function announceSessionsEnded(userId: string): Promise<void> {
+  const db = await getDatabase();
+  await db.rpc("announce_sessions_ended", { p_user_id: userId });
 }
