@@ -1,35 +1,7 @@
-import http from "node:http";
 import { describe, expect, it } from "vitest";
 import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from "~/server/http/body.server";
+import { postChunked } from "../support/chunked";
 import { appUrl, html, signedInClient } from "../support/http";
-
-/** Posts `size` bytes of form data with no Content-Length (chunked), as a streaming client would. */
-function postChunked(path: string, size: number, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const request = http.request(new URL(path, appUrl()), {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", "transfer-encoding": "chunked", ...headers },
-    });
-    request.on("response", (response) => {
-      let body = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => (body += chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
-    });
-    // The server may answer and close before the whole body is written.
-    request.on("error", (error) => reject(error));
-    const chunk = "x".repeat(16 * 1024);
-    let sent = 0;
-    const writeMore = () => {
-      while (sent < size) {
-        sent += chunk.length;
-        if (!request.write(chunk)) return void request.once("drain", writeMore);
-      }
-      request.end();
-    };
-    writeMore();
-  });
-}
 
 describe("request bodies are capped at 64 KB", () => {
   it("a form post whose Content-Length is over the cap gets a 413 page with a readable message", async () => {
@@ -41,7 +13,7 @@ describe("request bodies are capped at 64 KB", () => {
   });
 
   it("a chunked form post without Content-Length is refused with 413 once it passes the cap", async () => {
-    const result = await postChunked("/auth", 1024 * 1024);
+    const result = await postChunked(new URL("/auth", appUrl()), 1024 * 1024);
     expect(result.status).toBe(413);
     expect(result.body).toContain(html(BODY_TOO_LARGE_MESSAGE));
   });

@@ -43,6 +43,17 @@ export const PROVIDER_OFFERS: ExternalOffer[] = [
     image_url: null,
     offer_hash: "h4",
   },
+  {
+    // A payout beyond any integer column: not listed (MAX_REWARD_COINS), so it can never be started.
+    offer_id: "acme-5",
+    name: "Jackpot Offer",
+    description: "Too good to be true",
+    type: "survey",
+    currency_value: 1e12,
+    time_estimate: 60,
+    image_url: null,
+    offer_hash: "h5",
+  },
 ];
 
 /** A local stand-in for an offer provider's API: GET /offers answers like the provider, or fails on demand. */
