@@ -9,27 +9,13 @@ import { HttpClient, html, landing, uniqueEmail } from "../support/http";
 import { RATE_LIMITS } from "~/server/http/rate-limit.server";
 import { postChunked } from "../support/chunked";
 import { eventually } from "../support/wait";
-import { startOfferProvider } from "../support/offer-provider";
+import { signedPostbackQuery, signPostback, startOfferProvider } from "../support/offer-provider";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 
 const SECRET = "postback-secret-for-tests";
 
-/** RFC 3986 percent-encoding, as the README tells providers (the provider's side, written independently). */
-const encode = (value: string) =>
-  encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-
-/** The README's signing: encoded `key=value` pairs sorted by encoded key, joined with `&`. */
-function sign(params: Record<string, string>, secret = SECRET) {
-  const canonical = Object.entries(params)
-    .map(([key, value]) => `${encode(key)}=${encode(value)}`)
-    .sort()
-    .join("&");
-  return createHmac("sha256", secret).update(canonical).digest("hex");
-}
-
-function signedQuery(params: Record<string, string>, secret = SECRET) {
-  return new URLSearchParams({ ...params, sig: sign(params, secret) }).toString();
-}
+const sign = (params: Record<string, string>, secret = SECRET) => signPostback(params, secret);
+const signedQuery = (params: Record<string, string>, secret = SECRET) => signedPostbackQuery(params, secret);
 
 // A second app server, configured with an offer provider played by a local HTTP server.
 describe("an offer provider: offers, completion and postbacks over HTTP", () => {
