@@ -1,4 +1,4 @@
-import { expect, test as base } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { startTestApp } from "../support/app-server";
 import { signUpDirect } from "../support/emulator";
 import { signedPostbackQuery, startOfferProvider } from "../support/offer-provider";
@@ -8,40 +8,39 @@ import { screenshot, uniqueEmail } from "./support";
 // a provider offer finished in the app waits for the provider's postback, which pays it.
 const SECRET = "postback-secret-for-e2e-tests";
 
-const test = base.extend<object, { providerApp: { url: string } }>({
-  providerApp: [
-    async ({}, use) => {
-      const provider = await startOfferProvider();
-      const app = await startTestApp({
-        OFFER_PROVIDER: "acme",
-        OFFER_PROVIDER_API_URL: provider.url,
-        OFFER_POSTBACK_SECRET: SECRET,
-      });
-      await use(app);
-      await app.stop();
-      await provider.close();
-    },
-    { scope: "worker", timeout: 120_000 },
-  ],
-  baseURL: async ({ providerApp }, use) => use(providerApp.url),
+let provider: Awaited<ReturnType<typeof startOfferProvider>>;
+let providerApp: Awaited<ReturnType<typeof startTestApp>>;
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  provider = await startOfferProvider();
+  providerApp = await startTestApp({
+    OFFER_PROVIDER: "acme",
+    OFFER_PROVIDER_API_URL: provider.url,
+    OFFER_POSTBACK_SECRET: SECRET,
+  });
+});
+
+test.afterAll(async () => {
+  await providerApp?.stop();
+  await provider?.close();
 });
 
 test("a provider offer completed in the app shows Waiting for confirmation and pays nothing until the provider's postback", async ({
   page,
   context,
-  providerApp,
   javaScriptEnabled,
 }) => {
   const email = uniqueEmail("offer");
   const { localId } = await signUpDirect(email, "offer-password");
   await context.addCookies([{ name: "hasSeenOnboarding", value: "true", url: providerApp.url }]);
-  await page.goto("/auth");
+  await page.goto(new URL("/auth", providerApp.url).href);
   await page.getByPlaceholder("Enter your email").fill(email);
   await page.getByPlaceholder("Enter your password").fill("offer-password");
   await page.getByRole("button", { name: "Sign In" }).click();
   await expect(page).toHaveURL(/\/$/);
 
-  await page.goto("/earn");
+  await page.goto(new URL("/earn", providerApp.url).href);
   const row = page.getByRole("link", { name: /Install Chess Pro/ });
   await row.click();
   const dialog = page.getByRole("dialog");
