@@ -23,6 +23,10 @@
 -- Where a task comes from, and whether its completion has been paid
 alter table public.task_starts
   add column provider text check (provider is null or length(provider) between 1 and 100);
+-- A start made before now does not say where its task came from: a provider offer started then
+-- must not be paid by the 5-second rule, so unfinished starts are dropped (Start Task again).
+delete from public.task_starts s
+ where not exists (select from public.completed_tasks c where c.user_id = s.user_id and c.task_id = s.task_id);
 
 -- Completions made before this migration were all paid: they are credited.
 alter table public.completed_tasks

@@ -26,6 +26,25 @@ async function backdateStart(t: TestDatabase, userId: string, taskId: string, se
   );
 }
 
+/** record_postback from provider "acme", as the postback route calls it. */
+function recordPostback(
+  t: TestDatabase,
+  userId: string,
+  transactionId: string,
+  coins: number,
+  { reversal = false, offerId }: { reversal?: boolean; offerId?: string } = {},
+) {
+  return t.db.rpc<{ duplicate: boolean; amount: number }>("record_postback", {
+    p_provider: "acme",
+    p_transaction_id: transactionId,
+    p_user_id: userId,
+    p_coins: coins,
+    p_reversal: reversal,
+    p_description: reversal ? "Offer reversed" : "Offer completed",
+    ...(offerId ? { p_offer_id: offerId } : {}),
+  });
+}
+
 describe.each([
   ["PGlite", openTestPglite],
   ["Postgres", () => openTestPostgres()],
@@ -113,14 +132,7 @@ describe.each([
   it("records a provider postback once, and a reversal takes back no more than was credited or is left", async () => {
     const userId = await provision(t);
     const postback = (transactionId: string, coins: number, reversal = false) =>
-      t.db.rpc<{ duplicate: boolean; amount: number }>("record_postback", {
-        p_provider: "acme",
-        p_transaction_id: transactionId,
-        p_user_id: userId,
-        p_coins: coins,
-        p_reversal: reversal,
-        p_description: reversal ? "Offer reversed" : "Offer completed",
-      });
+      recordPostback(t, userId, transactionId, coins, { reversal });
     expect(await postback("tx-1", 300)).toEqual({ duplicate: false, amount: 3, coins: 300 });
     expect(await postback("tx-1", 300)).toEqual({ duplicate: true, amount: 0 });
     expect((await summary(t, userId)).balance).toBe(3);
@@ -179,16 +191,8 @@ describe.each([
     ).toEqual({ task_id: "acme-7", already_completed: true, status: "pending" });
     expect(await summary(t, userId)).toMatchObject({ balance: 0, total_earned: 0 });
 
-    const postback = (transactionId: string, offerId: string | null, coins = 280) =>
-      t.db.rpc("record_postback", {
-        p_provider: "acme",
-        p_transaction_id: transactionId,
-        p_user_id: userId,
-        p_coins: coins,
-        p_reversal: false,
-        p_description: "Offer completed via acme",
-        p_offer_id: offerId,
-      });
+    const postback = (transactionId: string, offerId?: string, coins = 280) =>
+      recordPostback(t, userId, transactionId, coins, { offerId });
     // The provider's amount pays (it may differ from what the offer was listed at).
     expect(await postback("tx-chess", "acme-7")).toEqual({ duplicate: false, amount: 2.8, coins: 280 });
     expect(await postback("tx-chess", "acme-7")).toEqual({ duplicate: true, amount: 0 });
@@ -208,7 +212,7 @@ describe.each([
 
     // An offer finished on the provider's site: credited and recorded as done; no offer id: credited only.
     expect(await postback("tx-site", "acme-8", 100)).toMatchObject({ duplicate: false, amount: 1 });
-    expect(await postback("tx-plain", null, 50)).toMatchObject({ duplicate: false, amount: 0.5 });
+    expect(await postback("tx-plain", undefined, 50)).toMatchObject({ duplicate: false, amount: 0.5 });
     expect(await t.db.rpc("get_task_completions", { p_user_id: userId })).toEqual({
       "acme-7": "credited",
       "acme-8": "credited",
@@ -229,15 +233,7 @@ describe.each([
       t.db.rpc("start_task", { p_user_id: userId, p_task_id: "big", p_title: "Big", p_reward: reward });
     expect((await dbRefusal(start(10_000_001))).hint).toBe("invalid_reward");
     expect(await start(10_000_000)).toMatchObject({ already_completed: false });
-    const postback = (coins: number) =>
-      t.db.rpc("record_postback", {
-        p_provider: "acme",
-        p_transaction_id: `tx-${coins}`,
-        p_user_id: userId,
-        p_coins: coins,
-        p_reversal: false,
-        p_description: "Offer completed",
-      });
+    const postback = (coins: number) => recordPostback(t, userId, `tx-${coins}`, coins);
     expect((await dbRefusal(postback(0))).hint).toBe("invalid_coins");
     expect((await dbRefusal(postback(10_000_001))).hint).toBe("invalid_coins");
     expect(await t.sql("select * from provider_postbacks where user_id = $1", [userId])).toEqual([]);
@@ -246,14 +242,7 @@ describe.each([
   it("nets a reversal that arrives before its credit: the credit pays only what is left, maybe nothing", async () => {
     const userId = await provision(t);
     const postback = (transactionId: string, coins: number, reversal: boolean) =>
-      t.db.rpc<{ duplicate: boolean; amount: number }>("record_postback", {
-        p_provider: "acme",
-        p_transaction_id: transactionId,
-        p_user_id: userId,
-        p_coins: coins,
-        p_reversal: reversal,
-        p_description: reversal ? "Offer reversed" : "Offer completed",
-      });
+      recordPostback(t, userId, transactionId, coins, { reversal });
     // Part of the offer reversed first: the credit pays the rest.
     expect(await postback("tx-part", 200, true)).toMatchObject({ duplicate: false, amount: 0 });
     expect(await postback("tx-part", 500, false)).toEqual({ duplicate: false, amount: 3, coins: 300 });
