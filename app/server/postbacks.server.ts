@@ -74,7 +74,7 @@ function validId(value: string | undefined): value is string {
   return value !== undefined && value.trim() !== "" && value.length <= MAX_ID_LENGTH;
 }
 
-type PostbackResult = { status: number; body: string };
+type PostbackResult = { status: number; body: string; retryAfterSeconds?: number };
 
 /** Checks and records a postback's parameters; the answer is the plain text providers expect. */
 export async function handlePostback(
@@ -93,6 +93,10 @@ export async function handlePostback(
     );
     return { status: 403, body: "Invalid signature" };
   }
+  // Counted from here: a forged request costs no database call, and a flood of them cannot use up
+  // the provider's allowance. Generous (providers retry in bursts); it stops a runaway sender.
+  const limit = await hitRateLimit(RATE_LIMITS.postback, provider);
+  if (!limit.allowed) return { status: 429, body: "Too many requests", retryAfterSeconds: limit.retryAfterSeconds };
   const userId = params.get("user_id");
   const transactionId = params.get("transaction_id");
   const offerId = params.get("offer_id");
@@ -135,21 +139,14 @@ function earlyAnswer(request: Request, status: number, body: string) {
 
 /**
  * GET or POST /api/{provider}/postback. What can be checked without the body is checked first
- * (the provider, its secret, the provider's rate limit), so a refused request costs no reading;
- * a body is read through the 64 KB cap. Parameters come from the query string and the body.
+ * (the provider and its secret), so a refused request costs no reading; a body is read through
+ * the 64 KB cap. Parameters come from the query string and the body. Signed postbacks count
+ * against the provider's rate limit (RATE_LIMITS.postback): 429 with Retry-After past it.
  */
 export async function postbackResponse(request: Request, providerName: string | undefined): Promise<Response> {
   const config = configuredProvider(providerName);
   if (!config) return earlyAnswer(request, 404, "Unknown provider");
   if (!config.postbackSecret) return earlyAnswer(request, 503, "Postbacks are not configured");
-
-  // Per provider: generous, providers retry in bursts; only a runaway sender is stopped.
-  const limit = await hitRateLimit(RATE_LIMITS.postback, config.name);
-  if (!limit.allowed) {
-    const response = earlyAnswer(request, 429, "Too many requests");
-    response.headers.set("Retry-After", String(Math.max(1, Math.ceil(limit.retryAfterSeconds))));
-    return response;
-  }
 
   const pairs = [...new URL(request.url).searchParams];
   if (request.method === "POST") {
@@ -162,5 +159,9 @@ export async function postbackResponse(request: Request, providerName: string | 
     pairs.push(...new URLSearchParams(body));
   }
   const result = await handlePostback(config.name, pairs, config.postbackSecret);
-  return plainText(result.status, result.body);
+  const response = plainText(result.status, result.body);
+  if (result.retryAfterSeconds !== undefined) {
+    response.headers.set("Retry-After", String(Math.max(1, Math.ceil(result.retryAfterSeconds))));
+  }
+  return response;
 }

@@ -137,7 +137,9 @@ begin
 end
 $$;
 
--- The user's completions: { task_id: 'pending' | 'credited' }.
+-- The user's completions: { task_id: 'pending' | 'credited' } (replaces get_completed_task_ids).
+drop function public.get_completed_task_ids(text);
+
 create function public.get_task_completions(p_user_id text) returns jsonb
   language sql
   stable

@@ -121,7 +121,7 @@ describe.each([
     expect(
       await t.db.rpc("start_task", { p_user_id: userId, p_task_id: "task-001", p_title: "x", p_reward: 100 }),
     ).toMatchObject({ already_completed: true });
-    expect(await t.db.rpc("get_completed_task_ids", { p_user_id: userId })).toEqual(["task-001"]);
+    expect(await t.db.rpc("get_task_completions", { p_user_id: userId })).toEqual({ "task-001": "credited" });
     const [ledger] = await t.sql<{ description: string; coins: number }>(
       "select description, coins from transaction_history where user_id = $1",
       [userId],

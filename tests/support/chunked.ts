@@ -2,8 +2,10 @@ import http from "node:http";
 
 /**
  * Posts up to `size` bytes of form data with no Content-Length (chunked), as a streaming client
- * would, and stops sending as soon as the server answers. Resolves with the answer, how many bytes
- * had been handed to the socket by then, and how long the answer took.
+ * would, 16 KB at a time with a short pause between chunks, and stops sending as soon as the
+ * server answers. The pause lets an answer be read before the next write: a server that answers
+ * early closes the connection, and a write after that fails (EPIPE) and loses the answer.
+ * Resolves with the answer, how many bytes had been sent by then, and how long it took.
  */
 export function postChunked(url: URL | string, size: number, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; body: string; sentBytes: number; ms: number }>((resolve, reject) => {
@@ -25,18 +27,18 @@ export function postChunked(url: URL | string, size: number, headers: Record<str
         request.destroy();
       });
     });
-    // The server may answer and close before the whole body is written.
     request.on("error", (error) => {
-      if (!answered) reject(error);
+      if (!answered) reject(new Error(`the connection failed before an answer, after ${sent} bytes: ${error.message}`));
     });
     const chunk = "x".repeat(16 * 1024);
-    const writeMore = () => {
-      while (sent < size && !answered) {
-        sent += chunk.length;
-        if (!request.write(chunk)) return void request.once("drain", writeMore);
-      }
-      if (!answered) request.end();
+    const writeNext = () => {
+      if (answered) return;
+      if (sent >= size) return void request.end();
+      sent += chunk.length;
+      const next = () => setTimeout(writeNext, 2);
+      if (request.write(chunk)) next();
+      else request.once("drain", next);
     };
-    writeMore();
+    writeNext();
   });
 }
