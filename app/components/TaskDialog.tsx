@@ -78,7 +78,11 @@ export function TaskDialog({
           <Icon name="info" className="mt-0.5 size-4 shrink-0 text-brand-600" />
           {TASK_REQUIREMENTS[task.type]}
         </p>
-        {task.completed ? (
+        {task.pending ? (
+          <p className="mt-4 rounded-2xl bg-amber-50 p-3 text-center text-sm font-semibold text-amber-800">
+            Waiting for confirmation: your coins arrive as soon as the offer provider confirms you finished.
+          </p>
+        ) : task.completed ? (
           <p className="mt-4 rounded-2xl bg-emerald-50 p-3 text-center text-sm font-semibold text-emerald-800">
             You have completed this task.
           </p>

@@ -58,7 +58,10 @@ export function TaskLinkRow({ task, href }: { task: Task; href: string }) {
   return (
     <Link to={href} preventScrollReset className={`${ROW} transition hover:border-brand-200 active:scale-[0.99]`}>
       <TaskSummary task={task} />
-      {task.completed ? (
+      {task.pending ? (
+        // A provider offer finished in the app: its coins wait for the provider's confirmation.
+        <span className="rounded-full bg-amber-50 px-2.5 py-1 text-xs font-semibold text-amber-700">Pending</span>
+      ) : task.completed ? (
         <span className="rounded-full bg-emerald-50 px-2.5 py-1 text-xs font-semibold text-emerald-700">Done</span>
       ) : (
         <Icon name="forward" className="size-5 text-muted" />

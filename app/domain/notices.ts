@@ -68,7 +68,9 @@ export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">): Flash 
       return {
         kind: "success",
         title: "Offer completed",
-        description: `You earned ${coins} (${amount}) for completing an offer.`,
+        description: notice.data.title
+          ? `You earned ${coins} (${amount}) for "${notice.data.title}".`
+          : `You earned ${coins} (${amount}) for completing an offer.`,
       };
   }
 }

@@ -14,7 +14,10 @@ export interface Task {
   timeToComplete: string;
   imageUrl: string | null;
   offerHash: string | null;
+  /** The signed-in user finished it (for a provider offer: maybe still waiting for the provider). */
   completed: boolean;
+  /** A provider offer finished in the app whose coins wait for the provider's postback. */
+  pending: boolean;
 }
 
 export const TASK_TYPE_LABELS: Record<TaskType, string> = {
@@ -41,7 +44,13 @@ export function parseTaskFilter(value: string | null): TaskFilter {
 /** Spec §9: a task without a known reward is worth 50 coins. */
 export const DEFAULT_TASK_REWARD = 50;
 
-type FallbackTask = Omit<Task, "completed" | "imageUrl" | "offerHash">;
+/**
+ * The most coins one task or postback can be worth ($100,000 at 100 coins to the dollar), far
+ * inside the database's integer range: an offer above it is not listed, a postback above it is refused.
+ */
+export const MAX_REWARD_COINS = 10_000_000;
+
+type FallbackTask = Omit<Task, "completed" | "pending" | "imageUrl" | "offerHash">;
 
 /** Spec §9: the 11 tasks shown when no offer provider answers (rewards as the spec gives them). */
 export const FALLBACK_TASKS: readonly FallbackTask[] = [
@@ -172,24 +181,39 @@ export function minutesLabel(seconds: number | string | null | undefined): strin
   return `${Number.isFinite(value) && value > 0 ? Math.round(value / 60) : 0} min`;
 }
 
-export function offerToTask(offer: ExternalOffer): Task {
+/** An offer's reward in whole coins (spec §3 currency_value, rounded down; 50 when unknown). */
+function offerReward(offer: ExternalOffer): number {
   const value = offer.currency_value;
   const reward = value === null || value === undefined || value === "" ? Number.NaN : Math.floor(Number(value));
+  return Number.isFinite(reward) && reward >= 0 ? reward : DEFAULT_TASK_REWARD;
+}
+
+/** Whether an offer can be shown and started: a name, a usable id and a reward within MAX_REWARD_COINS. */
+export function isListableOffer(offer: ExternalOffer): boolean {
+  return (
+    Boolean(offer && offer.name) &&
+    TASK_ID_PATTERN.test(String(offer.offer_id)) &&
+    offerReward(offer) <= MAX_REWARD_COINS
+  );
+}
+
+export function offerToTask(offer: ExternalOffer): Task {
   return {
     id: String(offer.offer_id),
     title: offer.name,
     description: offer.description ?? "",
     type: mapOfferType(offer.type),
-    reward: Number.isFinite(reward) && reward >= 0 ? reward : DEFAULT_TASK_REWARD,
+    reward: offerReward(offer),
     timeToComplete: minutesLabel(offer.time_estimate),
     imageUrl: offer.image_url ?? null,
     offerHash: offer.offer_hash ?? null,
     completed: false,
+    pending: false,
   };
 }
 
 export function fallbackTasks(): Task[] {
-  return FALLBACK_TASKS.map((task) => ({ ...task, imageUrl: null, offerHash: null, completed: false }));
+  return FALLBACK_TASKS.map((task) => ({ ...task, imageUrl: null, offerHash: null, completed: false, pending: false }));
 }
 
 /** Spec §2 search (title or description, case-insensitive) and filter chips. */

@@ -11,7 +11,8 @@ import { completeTask, findTask } from "~/server/tasks.server";
 
 /**
  * Spec §7 POST /api/{provider}/complete with taskId: the user comes from the session (a userId in
- * the body is ignored) and the reward from the server's own offer data.
+ * the body is ignored) and the reward from the server's own offer data. A provider offer is only
+ * recorded (`pending: true`, reward 0): the provider's postback pays it (README, differences).
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   if (!configuredProvider(params.provider)) return jsonError(404, "Unknown offer provider");
@@ -23,7 +24,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!task) return jsonError(404, "This task is no longer available");
   try {
     const result = await completeTask(user.uid, task.id);
-    return Response.json({ success: true, reward: result.reward });
+    return Response.json({ success: true, reward: result.reward, pending: result.pending });
   } catch (error) {
     const violation = ruleViolation(error);
     if (violation) return jsonError(400, violation.message);

@@ -1,4 +1,6 @@
 import { redirect } from "@remix-run/node";
+import type { Flash } from "~/domain/flash";
+import { formatCoins } from "~/domain/money";
 import { taskFormSchema } from "~/domain/task-forms";
 import { earningPotential, filterTasks, parseTaskFilter } from "~/domain/tasks";
 import { earnHref } from "~/lib/urls";
@@ -8,6 +10,20 @@ import { redirectWithFlash } from "./http/flash.server";
 import { parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
 import { listTasks } from "./offers.server";
 import { completeTask, findTask, listTasksForUser, startTask } from "./tasks.server";
+
+const PENDING_AGAIN = "You finished this offer. Its coins arrive as soon as the offer provider confirms it.";
+
+/**
+ * After finishing a provider offer in the app (a difference from the spec, README): the provider
+ * pays it, by its postback, once it has checked the offer was done.
+ */
+function pendingConfirmation(title: string, coins: number): Flash {
+  return {
+    kind: "info",
+    title: "Waiting for confirmation",
+    description: `Thanks for finishing "${title}"! Your ${formatCoins(coins)} will be added as soon as the offer provider confirms it, usually within a few minutes. We'll let you know when they arrive.`,
+  };
+}
 
 /** What /earn shows, from its URL: search, filter chip, the open task dialog and whether it was started. */
 function readView(url: URL) {
@@ -66,12 +82,18 @@ export async function earnAction(request: Request) {
   if (submission.value.intent === "start") {
     const started = await startTask(user.uid, task);
     if (started.already_completed) {
-      return redirectWithFlash(back, { kind: "info", title: "You have already completed this task" });
+      return redirectWithFlash(
+        back,
+        started.status === "pending"
+          ? { kind: "info", title: "Waiting for confirmation", description: PENDING_AGAIN }
+          : { kind: "info", title: "You have already completed this task" },
+      );
     }
     return redirect(earnHref({ q: view.q, type: view.type, task: task.id, started: true }));
   }
   try {
     const result = await completeTask(user.uid, task.id);
+    if (result.pending) return redirectWithFlash(back, pendingConfirmation(task.title, task.reward));
     return redirectWithFlash(back, {
       kind: "success",
       title: "Task Completed",

@@ -1,4 +1,4 @@
-import { fallbackTasks, offerToTask, TASK_ID_PATTERN, type ExternalOffer, type Task } from "~/domain/tasks";
+import { fallbackTasks, isListableOffer, offerToTask, type ExternalOffer, type Task } from "~/domain/tasks";
 import { memoize } from "./cache.server";
 import { getEnv } from "./env.server";
 
@@ -31,7 +31,8 @@ async function fetchProviderOffers(apiUrl: string, apiKey: string | null): Promi
   const payload = (await response.json()) as { offers?: ExternalOffer[] } | ExternalOffer[];
   const offers = Array.isArray(payload) ? payload : payload.offers;
   if (!Array.isArray(offers)) throw new Error("Offer provider sent no offers array");
-  return offers.filter((offer) => offer && offer.name && TASK_ID_PATTERN.test(String(offer.offer_id)));
+  // An offer worth more than MAX_REWARD_COINS is a provider's mistake: not listed, so never started.
+  return offers.filter(isListableOffer);
 }
 
 const FALLBACK: () => TaskList = () => ({ tasks: fallbackTasks(), source: "fallback", offers: [] });

@@ -1,58 +1,111 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { z } from "zod";
+import { MAX_REWARD_COINS, TASK_ID_PATTERN } from "~/domain/tasks";
 import { ruleViolation } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
+import { readBodyText } from "./http/body.server";
+import { hitRateLimit, RATE_LIMITS } from "./http/rate-limit.server";
+import { plainText } from "./http/responses.server";
+import { logValue } from "./log.server";
+import { configuredProvider } from "./offers.server";
 
 /**
- * Provider postbacks (server-to-server credits). Parameters: user_id, transaction_id, amount
- * (coins; negative means a reversal), optional status ("completed" | "reversed"), and sig: the
- * hex HMAC-SHA256, keyed with OFFER_POSTBACK_SECRET, of every other parameter as `key=value`
- * sorted by key and joined with `&`.
+ * Provider postbacks (server-to-server credits; README, "Offer provider postbacks"). Parameters:
+ * user_id, transaction_id, amount (whole coins, not zero; negative means a reversal), optional
+ * status ("completed" | "reversed"), optional offer_id (the task the credit pays), any others the
+ * provider adds, and sig: the hex HMAC-SHA256, keyed with OFFER_POSTBACK_SECRET, of the canonical
+ * string below. Each name may appear once, across the query string and the body together.
  */
-export function postbackSignature(params: URLSearchParams, secret: string): string {
-  const canonical = [...params.entries()]
+
+/** RFC 3986 percent-encoding: every UTF-8 byte but A-Z a-z 0-9 - . _ ~ as %XX (uppercase hex). */
+export function percentEncode(value: string): string {
+  return encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
+
+/**
+ * What is signed: every parameter but sig as `percentEncode(key)=percentEncode(value)`, sorted by
+ * that encoded key (plain ASCII order), joined with `&`. `=` and `&` inside a key or value are
+ * encoded, so one string stands for one set of parameters only.
+ */
+export function canonicalPostback(params: ReadonlyMap<string, string>): string {
+  return [...params]
     .filter(([key]) => key !== "sig")
+    .map(([key, value]) => [percentEncode(key), percentEncode(value)] as const)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([key, value]) => `${key}=${value}`)
     .join("&");
-  return createHmac("sha256", secret).update(canonical).digest("hex");
 }
 
-export function hasValidSignature(params: URLSearchParams, secret: string): boolean {
+export function postbackSignature(params: ReadonlyMap<string, string>, secret: string): string {
+  return createHmac("sha256", secret).update(canonicalPostback(params)).digest("hex");
+}
+
+const SIGNATURE = /^[0-9a-f]{64}$/i;
+
+/** A sig that is not 64 hex digits is simply wrong (never an exception). */
+function hasValidSignature(params: ReadonlyMap<string, string>, secret: string): boolean {
   const given = params.get("sig") ?? "";
-  const expected = postbackSignature(params, secret);
-  return given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+  if (!SIGNATURE.test(given)) return false;
+  return timingSafeEqual(Buffer.from(given, "hex"), Buffer.from(postbackSignature(params, secret), "hex"));
 }
 
-export type PostbackResult = { status: number; body: string };
+/** The parameters by name, or null when a name appears twice (which value was signed?). */
+function uniqueParams(pairs: Iterable<[string, string]>): Map<string, string> | null {
+  const params = new Map<string, string>();
+  for (const [key, value] of pairs) {
+    if (params.has(key)) return null;
+    params.set(key, value);
+  }
+  return params;
+}
 
-const MAX_COINS = 10_000_000;
+/** Whole coins, not zero, at most MAX_REWARD_COINS either way; null for anything else (or nothing). */
+function parseAmount(value: string | undefined): number | null {
+  if (value === undefined || !/^-?[0-9]{1,12}$/.test(value)) return null;
+  const coins = Number(value);
+  return coins !== 0 && Math.abs(coins) <= MAX_REWARD_COINS ? coins : null;
+}
 
-const postbackSchema = z.object({
-  user_id: z.string().trim().min(1),
-  transaction_id: z.string().trim().min(1).max(200),
-  amount: z.coerce
-    .number()
-    .int()
-    .refine((coins) => Math.abs(coins) <= MAX_COINS),
-  status: z.string().default("completed"),
-});
+const MAX_ID_LENGTH = 200;
 
-/** Validates and records a signed postback; the answer is the plain text providers expect. */
+function validId(value: string | undefined): value is string {
+  return value !== undefined && value.trim() !== "" && value.length <= MAX_ID_LENGTH;
+}
+
+type PostbackResult = { status: number; body: string; retryAfterSeconds?: number };
+
+/** Checks and records a postback's parameters; the answer is the plain text providers expect. */
 export async function handlePostback(
   provider: string,
-  params: URLSearchParams,
+  pairs: Iterable<[string, string]>,
   secret: string,
 ): Promise<PostbackResult> {
+  const params = uniqueParams(pairs);
+  if (!params) {
+    console.warn(`postback from ${provider} refused: a parameter appears twice`);
+    return { status: 400, body: "Duplicate parameter" };
+  }
   if (!hasValidSignature(params, secret)) {
     console.warn(
-      `postback from ${provider} refused: bad or missing signature (transaction ${params.get("transaction_id") ?? "?"})`,
+      `postback from ${provider} refused: bad or missing signature (transaction ${logValue(params.get("transaction_id"))})`,
     );
     return { status: 403, body: "Invalid signature" };
   }
-  const parsed = postbackSchema.safeParse(Object.fromEntries(params));
-  if (!parsed.success) return { status: 400, body: "Invalid postback" };
-  const { user_id: userId, transaction_id: transactionId, amount, status } = parsed.data;
+  // Counted from here: a forged request costs no database call, and a flood of them cannot use up
+  // the provider's allowance. Generous (providers retry in bursts); it stops a runaway sender.
+  const limit = await hitRateLimit(RATE_LIMITS.postback, provider);
+  if (!limit.allowed) return { status: 429, body: "Too many requests", retryAfterSeconds: limit.retryAfterSeconds };
+  const userId = params.get("user_id");
+  const transactionId = params.get("transaction_id");
+  const offerId = params.get("offer_id");
+  if (!validId(userId) || !validId(transactionId) || (offerId !== undefined && !TASK_ID_PATTERN.test(offerId))) {
+    return { status: 400, body: "Invalid postback" };
+  }
+  const amount = parseAmount(params.get("amount"));
+  if (amount === null) return { status: 400, body: "Invalid amount" };
+  const status = params.get("status") ?? "completed";
   if (status !== "completed" && status !== "reversed") return { status: 400, body: "Invalid status" };
   const reversal = status === "reversed" || amount < 0;
   const db = await getDatabase();
@@ -64,6 +117,7 @@ export async function handlePostback(
       p_coins: Math.abs(amount),
       p_reversal: reversal,
       p_description: reversal ? `Offer reversed by ${provider}` : `Offer completed via ${provider}`,
+      p_offer_id: offerId ?? null,
     });
   } catch (error) {
     if (ruleViolation(error)?.rule === "account_not_found") return { status: 400, body: "Unknown user" };
@@ -71,4 +125,43 @@ export async function handlePostback(
   }
   // A repeat is answered like the first, so the provider stops retrying.
   return { status: 200, body: "OK" };
+}
+
+/**
+ * An answer given before the body is read. The unread rest of a posted body cannot be skipped on a
+ * kept-alive connection, so the connection closes with the answer.
+ */
+function earlyAnswer(request: Request, status: number, body: string) {
+  const response = plainText(status, body);
+  if (request.body) response.headers.set("Connection", "close");
+  return response;
+}
+
+/**
+ * GET or POST /api/{provider}/postback. What can be checked without the body is checked first
+ * (the provider and its secret), so a refused request costs no reading; a body is read through
+ * the 64 KB cap. Parameters come from the query string and the body. Signed postbacks count
+ * against the provider's rate limit (RATE_LIMITS.postback): 429 with Retry-After past it.
+ */
+export async function postbackResponse(request: Request, providerName: string | undefined): Promise<Response> {
+  const config = configuredProvider(providerName);
+  if (!config) return earlyAnswer(request, 404, "Unknown provider");
+  if (!config.postbackSecret) return earlyAnswer(request, 503, "Postbacks are not configured");
+
+  const pairs = [...new URL(request.url).searchParams];
+  if (request.method === "POST") {
+    const body = await readBodyText(request);
+    if (body === null) {
+      const tooLarge = plainText(413, "Payload too large");
+      tooLarge.headers.set("Connection", "close");
+      return tooLarge;
+    }
+    pairs.push(...new URLSearchParams(body));
+  }
+  const result = await handlePostback(config.name, pairs, config.postbackSecret);
+  const response = plainText(result.status, result.body);
+  if (result.retryAfterSeconds !== undefined) {
+    response.headers.set("Retry-After", String(Math.max(1, Math.ceil(result.retryAfterSeconds))));
+  }
+  return response;
 }

@@ -1,39 +1,65 @@
 import { TASK_COMPLETION_DELAY_MS } from "~/domain/constants";
 import { TASK_ID_PATTERN, type Task } from "~/domain/tasks";
 import { getDatabase } from "./db/database.server";
+import { getEnv } from "./env.server";
 import { listTasks, type TaskList } from "./offers.server";
 
-/** The tasks with the signed-in user's completed ones marked. */
+/** The tasks with the signed-in user's completed ones marked (and those waiting for the provider). */
 export async function listTasksForUser(userId: string): Promise<TaskList> {
   const db = await getDatabase();
-  const [list, completed] = await Promise.all([
+  const [list, completions] = await Promise.all([
     listTasks(),
-    db.rpc<string[]>("get_completed_task_ids", { p_user_id: userId }),
+    db.rpc<Record<string, "pending" | "credited">>("get_task_completions", { p_user_id: userId }),
   ]);
-  const done = new Set(completed);
-  return { ...list, tasks: list.tasks.map((task) => ({ ...task, completed: done.has(task.id) })) };
+  return {
+    ...list,
+    tasks: list.tasks.map((task) => {
+      const status = Object.hasOwn(completions, task.id) ? completions[task.id] : undefined;
+      return { ...task, completed: status !== undefined, pending: status === "pending" };
+    }),
+  };
 }
 
-/** A task the server lists now; the browser cannot name a task (or a reward) of its own. */
-export async function findTask(taskId: string): Promise<Task | null> {
+/** A listed task and who pays it: the offer provider's name for its offers, null for the app's own tasks. */
+export type FoundTask = Task & { provider: string | null };
+
+/** A task the server lists now; the browser cannot name a task (or a reward, or a source) of its own. */
+export async function findTask(taskId: string): Promise<FoundTask | null> {
   if (!TASK_ID_PATTERN.test(taskId)) return null;
-  return (await listTasks()).tasks.find((task) => task.id === taskId) ?? null;
+  const list = await listTasks();
+  const task = list.tasks.find((candidate) => candidate.id === taskId);
+  if (!task) return null;
+  return { ...task, provider: list.source === "provider" ? (getEnv().offerProvider?.name ?? null) : null };
 }
 
-export async function startTask(userId: string, task: Task) {
+/** Notes the start (and the reward and source the server chose); a provider offer is paid by its postback only. */
+export async function startTask(userId: string, task: FoundTask) {
   const db = await getDatabase();
-  return db.rpc<{ task_id: string; already_completed: boolean; started_at?: string }>("start_task", {
-    p_user_id: userId,
-    p_task_id: task.id,
-    p_title: task.title,
-    p_reward: task.reward,
-  });
+  return db.rpc<{ task_id: string; already_completed: boolean; status?: "pending" | "credited"; started_at?: string }>(
+    "start_task",
+    { p_user_id: userId, p_task_id: task.id, p_title: task.title, p_reward: task.reward, p_provider: task.provider },
+  );
 }
 
-/** Spec §4: the completion counts only 5 seconds after the start; the database enforces it. */
+export type CompletionResult = {
+  success: boolean;
+  task_id: string;
+  /** Coins paid now: 0 for a repeat, and for a provider offer (paid by its postback). */
+  reward: number;
+  /** A provider offer waiting for the provider's confirmation. */
+  pending: boolean;
+  /** What a pending provider offer is listed at. */
+  expected_reward?: number;
+  balance?: number;
+};
+
+/**
+ * Spec §4: the completion counts only 5 seconds after the start; the database enforces it. The
+ * app's own tasks pay then; a provider offer is recorded as pending until the provider's postback.
+ */
 export async function completeTask(userId: string, taskId: string) {
   const db = await getDatabase();
-  return db.rpc<{ success: boolean; task_id: string; reward: number; balance?: number }>("complete_task", {
+  return db.rpc<CompletionResult>("complete_task", {
     p_user_id: userId,
     p_task_id: taskId,
     p_min_seconds: TASK_COMPLETION_DELAY_MS / 1000,

@@ -78,7 +78,7 @@ describe("failures stay in their section: an app on Postgres whose database and 
   });
 
   it("when the task list fails, Home shows Error fetching tasks beside the rest, and Earn shows Failed to load tasks", async () => {
-    await withoutFunction("get_completed_task_ids(text)", async () => {
+    await withoutFunction("get_task_completions(text)", async () => {
       const home = await client.visit("/");
       expect(home.response.status).toBe(200);
       expect(home.html).toContain("Error fetching tasks");

@@ -5,25 +5,22 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startAppServer } from "../../scripts/lib/services.mjs";
 import { emulatorHost, signUpDirect } from "../support/emulator";
-import { HttpClient, landing, uniqueEmail } from "../support/http";
-import { startOfferProvider } from "../support/offer-provider";
+import { HttpClient, html, landing, uniqueEmail } from "../support/http";
+import { RATE_LIMITS } from "~/server/http/rate-limit.server";
+import { postChunked } from "../support/chunked";
+import { eventually } from "../support/wait";
+import { signedPostbackQuery, signPostback, startOfferProvider } from "../support/offer-provider";
+import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 
 const SECRET = "postback-secret-for-tests";
 
-/** The provider's side of the protocol, written independently of the server's code. */
-function signedQuery(params: Record<string, string>, secret = SECRET) {
-  const canonical = Object.keys(params)
-    .sort()
-    .map((key) => `${key}=${params[key]}`)
-    .join("&");
-  const sig = createHmac("sha256", secret).update(canonical).digest("hex");
-  return new URLSearchParams({ ...params, sig }).toString();
-}
+const sign = (params: Record<string, string>, secret = SECRET) => signPostback(params, secret);
+const signedQuery = (params: Record<string, string>, secret = SECRET) => signedPostbackQuery(params, secret);
 
 // A second app server, configured with an offer provider played by a local HTTP server.
 describe("an offer provider: offers, completion and postbacks over HTTP", () => {
   let provider: Awaited<ReturnType<typeof startOfferProvider>>;
-  let app: { url: string; stop(): Promise<void> };
+  let app: { url: string; stop(): Promise<void>; stderr(): string };
   let dataDir: string;
   let user: { client: HttpClient; uid: string };
 
@@ -76,24 +73,75 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
     expect((await user.client.get("/api/other/offers")).status).toBe(404);
   });
 
-  it("completes through POST /api/acme/complete with the server's reward and the session's user", async () => {
+  it("records a provider offer completed in the app as pending (Earn form and POST /api/acme/complete), pays it only through its postback with offer_id, once", async () => {
     const before = await balanceCents(user.client);
     const notStarted = await user.client.post("/api/acme/complete", { taskId: "acme-1" });
     expect(notStarted.status).toBe(400);
     expect(await notStarted.json()).toEqual({ success: false, error: "Task was not started" });
+    await user.client.post("/earn?task=acme-1", { intent: "start", taskId: "acme-1" });
     await user.client.post("/earn?task=acme-2", { intent: "start", taskId: "acme-2" });
     await new Promise((resolve) => setTimeout(resolve, 5_200));
+
+    // The Earn form: a friendly "waiting for confirmation", no coins.
+    const viaForm = await landing(
+      user.client,
+      await user.client.post("/earn?task=acme-1&started=1", { intent: "complete", taskId: "acme-1" }),
+    );
+    expect(viaForm.html).toContain("Waiting for confirmation");
+    expect(viaForm.html).toContain(
+      html('Thanks for finishing "Daily Poll"! Your 40 coins will be added as soon as the offer provider confirms it'),
+    );
+    expect(viaForm.html).not.toContain("Task Completed");
+    // The API: the user and the reward come from the server; a provider offer pays nothing here.
     const response = await fetch(new URL("/api/acme/complete", app.url), {
       method: "POST",
       headers: { "content-type": "application/json", cookie: `__session=${user.client.cookies.get("__session")}` },
       body: JSON.stringify({ taskId: "acme-2", userId: "someone-else", reward: 1_000_000 }),
     });
-    expect(await response.json()).toEqual({ success: true, reward: 300 });
+    expect(await response.json()).toEqual({ success: true, reward: 0, pending: true });
     const again = await user.client.post("/api/acme/complete", { taskId: "acme-2" });
-    expect(await again.json()).toEqual({ success: true, reward: 0 });
+    expect(await again.json()).toEqual({ success: true, reward: 0, pending: true });
+    expect(await balanceCents(user.client)).toBe(before);
+    const pendingList = await (await user.client.get("/earn")).text();
+    expect(pendingList.match(/>Pending</g)).toHaveLength(2);
+    expect(pendingList).not.toContain(">Done<");
+    const restart = await landing(user.client, await user.client.post("/earn", { intent: "start", taskId: "acme-2" }));
+    expect(restart.html).toContain("Waiting for confirmation");
+
+    // The provider confirms acme-2: paid once, with the provider's amount, and marked Done.
+    const params = { user_id: user.uid, transaction_id: `tx-acme2-${Date.now()}`, amount: "300", offer_id: "acme-2" };
+    const get = () => fetch(new URL(`/api/acme/postback?${signedQuery(params)}`, app.url));
+    expect(await (await get()).text()).toBe("OK");
+    expect(await (await get()).text()).toBe("OK");
     expect(await balanceCents(user.client)).toBe(before + 300);
+    const credited = await user.client.post("/api/acme/complete", { taskId: "acme-2" });
+    expect(await credited.json()).toEqual({ success: true, reward: 0, pending: false });
+    expect(await balanceCents(user.client)).toBe(before + 300);
+    const list = await (await user.client.get("/earn")).text();
+    expect(list.match(/>Pending</g)).toHaveLength(1);
+    expect(list.match(/>Done</g)).toHaveLength(1);
     const unknown = await user.client.post("/api/acme/complete", { taskId: "task-001" });
     expect(unknown.status).toBe(404);
+  });
+
+  it("credits a postback for an offer finished on the provider's own site (no completion in the app) and marks it Done", async () => {
+    const before = await balanceCents(user.client);
+    const params = { user_id: user.uid, transaction_id: `tx-3-${Date.now()}`, amount: "125", offer_id: "3" };
+    expect(await (await fetch(new URL(`/api/acme/postback?${signedQuery(params)}`, app.url))).text()).toBe("OK");
+    expect(await balanceCents(user.client)).toBe(before + 125);
+    const dialog = await (await user.client.get("/earn?task=3")).text();
+    expect(dialog).toContain("You have completed this task.");
+    expect(dialog).not.toContain(">Start Task<");
+    const started = await landing(user.client, await user.client.post("/earn", { intent: "start", taskId: "3" }));
+    expect(started.html).toContain("You have already completed this task");
+  });
+
+  it("does not list an offer whose payout is beyond the integer range, and refuses to start it without a 500", async () => {
+    const page = await (await user.client.get("/earn")).text();
+    expect(page).not.toContain("Jackpot Offer");
+    const start = await user.client.post("/earn", { intent: "start", taskId: "acme-5" });
+    expect(start.status).toBe(400);
+    expect(await start.text()).toContain("This task is no longer available");
   });
 
   it("credits a signed postback once, refuses a bad signature, and reverses within the balance", async () => {
@@ -148,10 +196,130 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
     const unknownUser = await get({ user_id: "nobody-here", transaction_id: "tx-x", amount: "10" });
     expect([unknownUser.status, await unknownUser.text()]).toEqual([400, "Unknown user"]);
     const badAmount = await get({ user_id: user.uid, transaction_id: "tx-y", amount: "12.5" });
-    expect([badAmount.status, await badAmount.text()]).toEqual([400, "Invalid postback"]);
+    expect([badAmount.status, await badAmount.text()]).toEqual([400, "Invalid amount"]);
     const badStatus = await get({ user_id: user.uid, transaction_id: "tx-z", amount: "10", status: "maybe" });
     expect([badStatus.status, await badStatus.text()]).toEqual([400, "Invalid status"]);
     expect(await balanceCents(user.client)).toBe(before);
+  });
+
+  it("refuses a parameter given twice, in the query or across query and body, even when one set of them is signed", async () => {
+    const before = await balanceCents(user.client);
+    const signed = { user_id: user.uid, transaction_id: `tx-dup-${Date.now()}`, amount: "50" };
+    const sig = sign(signed);
+    const twiceInQuery = `${new URLSearchParams({ ...signed, sig })}&transaction_id=other-${Date.now()}`;
+    const first = await fetch(new URL(`/api/acme/postback?${twiceInQuery}`, app.url));
+    expect([first.status, await first.text()]).toEqual([400, "Duplicate parameter"]);
+    const across = await fetch(new URL(`/api/acme/postback?transaction_id=other-${Date.now()}`, app.url), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ ...signed, sig }).toString(),
+    });
+    expect([across.status, await across.text()]).toEqual([400, "Duplicate parameter"]);
+    expect(await balanceCents(user.client)).toBe(before);
+    // The signed set alone is fine.
+    expect(await (await fetch(new URL(`/api/acme/postback?${signedQuery(signed)}`, app.url))).text()).toBe("OK");
+    expect(await balanceCents(user.client)).toBe(before + 50);
+  });
+
+  it("signs percent-encoded pairs: a value holding & and = is signed encoded, and a signature over the raw text is refused", async () => {
+    const before = await balanceCents(user.client);
+    const params = {
+      user_id: user.uid,
+      transaction_id: `tx-enc-${Date.now()}`,
+      amount: "20",
+      sub1: "a&transaction_id=b c=é",
+    };
+    const raw = Object.keys(params)
+      .sort()
+      .map((key) => `${key}=${params[key as keyof typeof params]}`)
+      .join("&");
+    const rawSig = createHmac("sha256", SECRET).update(raw).digest("hex");
+    const refused = await fetch(
+      new URL(`/api/acme/postback?${new URLSearchParams({ ...params, sig: rawSig })}`, app.url),
+    );
+    expect([refused.status, await refused.text()]).toEqual([403, "Invalid signature"]);
+    const accepted = await fetch(new URL(`/api/acme/postback?${signedQuery(params)}`, app.url));
+    expect([accepted.status, await accepted.text()]).toEqual([200, "OK"]);
+    expect(await balanceCents(user.client)).toBe(before + 20);
+  });
+
+  it("answers 403 (never 500) to a sig that is not 64 hex digits", async () => {
+    const params = { user_id: user.uid, transaction_id: `tx-sig-${Date.now()}`, amount: "10" };
+    for (const sig of ["é".repeat(64), "z".repeat(64), "abc", sign(params) + "00", "", "ff".repeat(64)]) {
+      const response = await fetch(new URL(`/api/acme/postback?${new URLSearchParams({ ...params, sig })}`, app.url));
+      expect([sig, response.status, await response.text()]).toEqual([sig, 403, "Invalid signature"]);
+    }
+    // Upper-case hex is the same signature.
+    const upper = await fetch(
+      new URL(`/api/acme/postback?${new URLSearchParams({ ...params, sig: sign(params).toUpperCase() })}`, app.url),
+    );
+    expect(await upper.text()).toBe("OK");
+  });
+
+  it("requires a whole, non-zero amount within 10,000,000 coins, and a refused one does not use up the transaction id", async () => {
+    const before = await balanceCents(user.client);
+    const transaction = `tx-amount-${Date.now()}`;
+    const get = (params: Record<string, string>) =>
+      fetch(
+        new URL(
+          `/api/acme/postback?${signedQuery({ user_id: user.uid, transaction_id: transaction, ...params })}`,
+          app.url,
+        ),
+      );
+    for (const amount of [
+      undefined,
+      "",
+      "0",
+      "-0",
+      "1e3",
+      "0x10",
+      " 5",
+      "+5",
+      "10000001",
+      "-10000001",
+      "99999999999999",
+    ]) {
+      const response = await get(amount === undefined ? {} : { amount });
+      expect([amount, response.status, await response.text()]).toEqual([amount, 400, "Invalid amount"]);
+    }
+    expect(await balanceCents(user.client)).toBe(before);
+    expect(await (await get({ amount: "35" })).text()).toBe("OK");
+    expect(await balanceCents(user.client)).toBe(before + 35);
+  });
+
+  it("logs a refused postback's transaction id escaped: a newline in it cannot forge a log line", async () => {
+    const forgedLine = "ERROR forged: payout sent to attacker";
+    const params = { user_id: user.uid, transaction_id: `tx-log\n${forgedLine}`, amount: "10" };
+    const response = await fetch(new URL(`/api/acme/postback?${signedQuery(params, "wrong-secret")}`, app.url));
+    expect(response.status).toBe(403);
+    await eventually(() => app.stderr().includes(`(transaction "tx-log\\n${forgedLine}")`), {
+      what: "the refusal, escaped, in the server's log",
+    });
+    expect(
+      app
+        .stderr()
+        .split("\n")
+        .some((line) => line.startsWith(forgedLine)),
+    ).toBe(false);
+  });
+
+  it("refuses a posted body over 64 KB with 413 plain text, chunked or with a Content-Length", async () => {
+    const chunked = await postChunked(new URL("/api/acme/postback", app.url), 1024 * 1024);
+    expect([chunked.status, chunked.body]).toEqual([413, "Payload too large"]);
+    const declared = await fetch(new URL("/api/acme/postback", app.url), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `padding=${"x".repeat(70 * 1024)}`,
+    });
+    expect([declared.status, await declared.text()]).toEqual([413, "Payload too large"]);
+  });
+
+  it("answers a 400 MB post to an unknown provider's postback with 404 before the body is sent", async () => {
+    const result = await postChunked(new URL("/api/nope/postback", app.url), 400 * 1024 * 1024);
+    expect([result.status, result.body]).toEqual([404, "Unknown provider"]);
+    // The answer came while most of the body was still unsent (socket buffers hold a few MB):
+    // the server did not wait for, or read, the body.
+    expect(result.sentBytes).toBeLessThan(10 * 1024 * 1024);
   });
 
   it("shows the Home quick tasks from the provider", async () => {
@@ -161,4 +329,51 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
     );
     expect(html).toContain("Daily Poll");
   });
+});
+
+describe("postbacks are rate-limited per provider", () => {
+  let app: PostgresApp;
+  beforeAll(async () => {
+    app = await startPostgresApp({
+      OFFER_PROVIDER: "acme",
+      OFFER_PROVIDER_API_URL: "http://127.0.0.1:9/offers",
+      OFFER_POSTBACK_SECRET: SECRET,
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it("answers 429 plain text with Retry-After past RATE_LIMITS.postback signed postbacks a minute; forged ones use up nothing", async () => {
+    const forged = () => fetch(new URL("/api/acme/postback?user_id=u&transaction_id=t&amount=1&sig=00", app.url));
+    const signed = () =>
+      fetch(
+        new URL(
+          `/api/acme/postback?${signedQuery({ user_id: "nobody-here", transaction_id: "t", amount: "1" })}`,
+          app.url,
+        ),
+      );
+    /** Sends `count` requests, 8 at a time, each expected to answer `status`. */
+    const flood = async (send: () => Promise<Response>, count: number, status: number) => {
+      let sent = 0;
+      const worker = async () => {
+        while (sent < count) {
+          sent += 1;
+          const response = await send();
+          expect(response.status).toBe(status);
+          await response.arrayBuffer();
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, worker));
+    };
+    await flood(forged, RATE_LIMITS.postback.limit, 403);
+    await flood(signed, RATE_LIMITS.postback.limit, 400);
+    const limited = await signed();
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(await limited.text()).toBe("Too many requests");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    expect((await forged()).status).toBe(403);
+  }, 90_000);
 });

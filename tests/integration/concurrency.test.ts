@@ -128,4 +128,82 @@ describe("concurrency on a Postgres server", () => {
     expect(results.filter((result) => !result.duplicate)).toHaveLength(1);
     expect(await t.db.rpc("get_user_summary", { p_user_id: userId })).toMatchObject({ balance: 5 });
   });
+
+  it("nets credits and reversals of one transaction arriving at once, with repeats of each, in every interleaving", async () => {
+    const userId = `postback-net-${Date.now()}`;
+    await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "x" });
+    const postback = (transactionId: string, coins: number, reversal: boolean) =>
+      t.db.rpc<{ duplicate: boolean }>("record_postback", {
+        p_provider: "acme",
+        p_transaction_id: transactionId,
+        p_user_id: userId,
+        p_coins: coins,
+        p_reversal: reversal,
+        p_description: reversal ? "Offer reversed" : "Offer completed",
+      });
+    // 40 transactions: each a credit of 500 coins and a reversal (200 coins for even ones, all 500
+    // for odd ones), each sent three times, all at once in a shuffled order.
+    const transactions = Array.from({ length: 40 }, (_, index) => ({
+      id: `tx-net-${index}`,
+      reversed: index % 2 ? 500 : 200,
+    }));
+    const calls = transactions.flatMap((tx) =>
+      [0, 1, 2].flatMap(() => [() => postback(tx.id, 500, false), () => postback(tx.id, tx.reversed, true)]),
+    );
+    for (let i = calls.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [calls[i], calls[j]] = [calls[j]!, calls[i]!];
+    }
+    const results = await Promise.all(calls.map((call) => call()));
+    expect(results.filter((result) => !result.duplicate)).toHaveLength(80);
+
+    // Whatever the order, each transaction moved exactly credit minus reversal: 3.00 or nothing.
+    const perTransaction = await t.sql<{ transaction_id: string; amount: string; rows: number }>(
+      "select transaction_id, sum(amount) as amount, count(*)::int as rows from provider_postbacks where user_id = $1 group by transaction_id",
+      [userId],
+    );
+    expect(perTransaction).toHaveLength(40);
+    for (const row of perTransaction) {
+      const index = Number(row.transaction_id.slice("tx-net-".length));
+      expect([row.transaction_id, Number(row.amount), row.rows]).toEqual([row.transaction_id, index % 2 ? 0 : 3, 2]);
+    }
+    const [ledger] = await t.sql<{ amount: string }>(
+      "select sum(amount) as amount from transaction_history where user_id = $1 and transaction_type in ('postback', 'postback_reversal')",
+      [userId],
+    );
+    expect(Number(ledger!.amount)).toBe(60);
+    expect(await t.db.rpc("get_user_summary", { p_user_id: userId })).toMatchObject({ balance: 60 });
+    expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({ consistent: true });
+  });
+
+  it("pays a provider offer once when its in-app completion and its postback race", async () => {
+    const userId = `offer-race-${Date.now()}`;
+    await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "x" });
+    await t.db.rpc("start_task", {
+      p_user_id: userId,
+      p_task_id: "acme-2",
+      p_title: "Chess",
+      p_reward: 300,
+      p_provider: "acme",
+    });
+    await t.sql("update task_starts set started_at = now() - interval '10 seconds' where user_id = $1", [userId]);
+    await Promise.all([
+      ...Array.from({ length: 20 }, () =>
+        t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "acme-2", p_min_seconds: 5 }),
+      ),
+      ...Array.from({ length: 20 }, () =>
+        t.db.rpc("record_postback", {
+          p_provider: "acme",
+          p_transaction_id: "tx-chess",
+          p_user_id: userId,
+          p_coins: 300,
+          p_reversal: false,
+          p_description: "Offer completed",
+          p_offer_id: "acme-2",
+        }),
+      ),
+    ]);
+    expect(await t.db.rpc("get_user_summary", { p_user_id: userId })).toMatchObject({ balance: 3 });
+    expect(await t.db.rpc("get_task_completions", { p_user_id: userId })).toEqual({ "acme-2": "credited" });
+  });
 });

@@ -26,6 +26,25 @@ async function backdateStart(t: TestDatabase, userId: string, taskId: string, se
   );
 }
 
+/** record_postback from provider "acme", as the postback route calls it. */
+function recordPostback(
+  t: TestDatabase,
+  userId: string,
+  transactionId: string,
+  coins: number,
+  { reversal = false, offerId }: { reversal?: boolean; offerId?: string } = {},
+) {
+  return t.db.rpc<{ duplicate: boolean; amount: number }>("record_postback", {
+    p_provider: "acme",
+    p_transaction_id: transactionId,
+    p_user_id: userId,
+    p_coins: coins,
+    p_reversal: reversal,
+    p_description: reversal ? "Offer reversed" : "Offer completed",
+    ...(offerId ? { p_offer_id: offerId } : {}),
+  });
+}
+
 describe.each([
   ["PGlite", openTestPglite],
   ["Postgres", () => openTestPostgres()],
@@ -102,7 +121,7 @@ describe.each([
     expect(
       await t.db.rpc("start_task", { p_user_id: userId, p_task_id: "task-001", p_title: "x", p_reward: 100 }),
     ).toMatchObject({ already_completed: true });
-    expect(await t.db.rpc("get_completed_task_ids", { p_user_id: userId })).toEqual(["task-001"]);
+    expect(await t.db.rpc("get_task_completions", { p_user_id: userId })).toEqual({ "task-001": "credited" });
     const [ledger] = await t.sql<{ description: string; coins: number }>(
       "select description, coins from transaction_history where user_id = $1",
       [userId],
@@ -113,14 +132,7 @@ describe.each([
   it("records a provider postback once, and a reversal takes back no more than was credited or is left", async () => {
     const userId = await provision(t);
     const postback = (transactionId: string, coins: number, reversal = false) =>
-      t.db.rpc<{ duplicate: boolean; amount: number }>("record_postback", {
-        p_provider: "acme",
-        p_transaction_id: transactionId,
-        p_user_id: userId,
-        p_coins: coins,
-        p_reversal: reversal,
-        p_description: reversal ? "Offer reversed" : "Offer completed",
-      });
+      recordPostback(t, userId, transactionId, coins, { reversal });
     expect(await postback("tx-1", 300)).toEqual({ duplicate: false, amount: 3, coins: 300 });
     expect(await postback("tx-1", 300)).toEqual({ duplicate: true, amount: 0 });
     expect((await summary(t, userId)).balance).toBe(3);
@@ -149,6 +161,119 @@ describe.each([
     ]);
     // A reversal of something never credited moves nothing.
     expect(await postback("tx-unknown", 50, true)).toMatchObject({ amount: 0 });
+    expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({ consistent: true });
+  });
+
+  it("records a provider offer completed in the app as pending, pays nothing, and its postback with p_offer_id credits it once", async () => {
+    const userId = await provision(t);
+    const complete = (taskId: string) =>
+      t.db.rpc("complete_task", { p_user_id: userId, p_task_id: taskId, p_min_seconds: 5 });
+    await t.db.rpc("start_task", {
+      p_user_id: userId,
+      p_task_id: "acme-7",
+      p_title: "Install Chess Pro",
+      p_reward: 300,
+      p_provider: "acme",
+    });
+    expect(await refusal(complete("acme-7"))).toBe("Task is not finished yet");
+    await backdateStart(t, userId, "acme-7");
+    expect(await complete("acme-7")).toEqual({
+      success: true,
+      task_id: "acme-7",
+      reward: 0,
+      pending: true,
+      expected_reward: 300,
+    });
+    expect(await complete("acme-7")).toMatchObject({ reward: 0, pending: true });
+    expect(await t.db.rpc("get_task_completions", { p_user_id: userId })).toEqual({ "acme-7": "pending" });
+    expect(
+      await t.db.rpc("start_task", { p_user_id: userId, p_task_id: "acme-7", p_title: "x", p_reward: 300 }),
+    ).toEqual({ task_id: "acme-7", already_completed: true, status: "pending" });
+    expect(await summary(t, userId)).toMatchObject({ balance: 0, total_earned: 0 });
+
+    const postback = (transactionId: string, offerId?: string, coins = 280) =>
+      recordPostback(t, userId, transactionId, coins, { offerId });
+    // The provider's amount pays (it may differ from what the offer was listed at).
+    expect(await postback("tx-chess", "acme-7")).toEqual({ duplicate: false, amount: 2.8, coins: 280 });
+    expect(await postback("tx-chess", "acme-7")).toEqual({ duplicate: true, amount: 0 });
+    expect(await complete("acme-7")).toMatchObject({ reward: 0, pending: false });
+    expect(await t.db.rpc("get_task_completions", { p_user_id: userId })).toEqual({ "acme-7": "credited" });
+    const [completion] = await t.sql(
+      "select reward, status, provider, transaction_id from completed_tasks where user_id = $1 and task_id = 'acme-7'",
+      [userId],
+    );
+    expect(completion).toEqual({ reward: 280, status: "credited", provider: "acme", transaction_id: "tx-chess" });
+    // The notice names the task.
+    const [notice] = await t.sql<{ data: { title: string; coins: number } }>(
+      "select data from user_notices where user_id = $1 and kind = 'postback_reward'",
+      [userId],
+    );
+    expect(notice!.data).toMatchObject({ title: "Install Chess Pro", coins: 280 });
+
+    // An offer finished on the provider's site: credited and recorded as done; no offer id: credited only.
+    expect(await postback("tx-site", "acme-8", 100)).toMatchObject({ duplicate: false, amount: 1 });
+    expect(await postback("tx-plain", undefined, 50)).toMatchObject({ duplicate: false, amount: 0.5 });
+    expect(await t.db.rpc("get_task_completions", { p_user_id: userId })).toEqual({
+      "acme-7": "credited",
+      "acme-8": "credited",
+    });
+    expect(await summary(t, userId)).toMatchObject({ balance: 4.3, total_earned: 4.3 });
+
+    // The app's own tasks keep the 5-second rule and pay at once.
+    await t.db.rpc("start_task", { p_user_id: userId, p_task_id: "task-002", p_title: "Trailer", p_reward: 75 });
+    await backdateStart(t, userId, "task-002");
+    expect(await complete("task-002")).toMatchObject({ reward: 75, pending: false });
+    expect(await summary(t, userId)).toMatchObject({ balance: 5.05 });
+    expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({ consistent: true });
+  });
+
+  it("refuses a task reward or postback coins above 10,000,000, and postback coins of zero", async () => {
+    const userId = await provision(t);
+    const start = (reward: number) =>
+      t.db.rpc("start_task", { p_user_id: userId, p_task_id: "big", p_title: "Big", p_reward: reward });
+    expect((await dbRefusal(start(10_000_001))).hint).toBe("invalid_reward");
+    expect(await start(10_000_000)).toMatchObject({ already_completed: false });
+    const postback = (coins: number) => recordPostback(t, userId, `tx-${coins}`, coins);
+    expect((await dbRefusal(postback(0))).hint).toBe("invalid_coins");
+    expect((await dbRefusal(postback(10_000_001))).hint).toBe("invalid_coins");
+    expect(await t.sql("select * from provider_postbacks where user_id = $1", [userId])).toEqual([]);
+  });
+
+  it("nets a reversal that arrives before its credit: the credit pays only what is left, maybe nothing", async () => {
+    const userId = await provision(t);
+    const postback = (transactionId: string, coins: number, reversal: boolean) =>
+      recordPostback(t, userId, transactionId, coins, { reversal });
+    // Part of the offer reversed first: the credit pays the rest.
+    expect(await postback("tx-part", 200, true)).toMatchObject({ duplicate: false, amount: 0 });
+    expect(await postback("tx-part", 500, false)).toEqual({ duplicate: false, amount: 3, coins: 300 });
+    expect(await postback("tx-part", 500, false)).toMatchObject({ duplicate: true });
+    expect(await postback("tx-part", 200, true)).toMatchObject({ duplicate: true });
+    // All of it reversed first: the credit pays nothing.
+    expect(await postback("tx-all", 500, true)).toMatchObject({ amount: 0 });
+    expect(await postback("tx-all", 500, false)).toEqual({ duplicate: false, amount: 0, coins: 0 });
+    // Credit then reversal, as before.
+    expect(await postback("tx-after", 400, false)).toMatchObject({ amount: 4 });
+    expect(await postback("tx-after", 400, true)).toMatchObject({ amount: -4 });
+
+    expect(await summary(t, userId)).toMatchObject({ balance: 3, total_earned: 3 });
+    const ledger = await t.sql<{ transaction_type: string; amount: string }>(
+      "select transaction_type, amount from transaction_history where user_id = $1 order by id",
+      [userId],
+    );
+    expect(ledger.map((row) => [row.transaction_type, Number(row.amount)])).toEqual([
+      ["postback", 3],
+      ["postback", 4],
+      ["postback_reversal", -4],
+    ]);
+    const moved = await t.sql<{ transaction_id: string; amount: string }>(
+      "select transaction_id, sum(amount) as amount from provider_postbacks where user_id = $1 group by transaction_id order by transaction_id",
+      [userId],
+    );
+    expect(moved.map((row) => [row.transaction_id, Number(row.amount)])).toEqual([
+      ["tx-after", 0],
+      ["tx-all", 0],
+      ["tx-part", 3],
+    ]);
     expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({ consistent: true });
   });
 

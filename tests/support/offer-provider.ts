@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ExternalOffer } from "~/domain/tasks";
@@ -43,6 +44,17 @@ export const PROVIDER_OFFERS: ExternalOffer[] = [
     image_url: null,
     offer_hash: "h4",
   },
+  {
+    // A payout beyond any integer column: not listed (MAX_REWARD_COINS), so it can never be started.
+    offer_id: "acme-5",
+    name: "Jackpot Offer",
+    description: "Too good to be true",
+    type: "survey",
+    currency_value: 1e12,
+    time_estimate: 60,
+    image_url: null,
+    offer_hash: "h5",
+  },
 ];
 
 /** A local stand-in for an offer provider's API: GET /offers answers like the provider, or fails on demand. */
@@ -62,4 +74,22 @@ export async function startOfferProvider() {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/offers`;
   return { url, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** RFC 3986 percent-encoding, as the README tells providers (the provider's side, written independently). */
+const encode = (value: string) =>
+  encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/** The provider's postback signature as the README words it: encoded `key=value` pairs, sorted, joined with `&`. */
+export function signPostback(params: Record<string, string>, secret: string) {
+  const canonical = Object.entries(params)
+    .map(([key, value]) => `${encode(key)}=${encode(value)}`)
+    .sort()
+    .join("&");
+  return createHmac("sha256", secret).update(canonical).digest("hex");
+}
+
+/** A signed postback query string. */
+export function signedPostbackQuery(params: Record<string, string>, secret: string) {
+  return new URLSearchParams({ ...params, sig: signPostback(params, secret) }).toString();
 }

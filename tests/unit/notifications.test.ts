@@ -88,6 +88,13 @@ describe("the push and email of a notice", () => {
       "/",
     ],
     [
+      "postback_reward",
+      { coins: 300, amount: 3, title: "Install Chess Pro" },
+      "Offer completed",
+      'You earned 300 coins ($3.00) for "Install Chess Pro".',
+      "/",
+    ],
+    [
       "referral_credited",
       { amount: 5, friend: "Fred" },
       "Referral bonus earned",
