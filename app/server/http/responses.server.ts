@@ -3,6 +3,16 @@ export function jsonError(status: number, error: string) {
   return Response.json({ success: false, error }, { status, headers: { "Cache-Control": "no-store" } });
 }
 
+/**
+ * 429 for a resource route's machine client: `{ success: false, error }` and Retry-After, the
+ * whole seconds until the limit lets the next request in, so a well-behaved client waits that long.
+ */
+export function tooManyRequests(retryAfterSeconds: number) {
+  const response = jsonError(429, "Too many requests");
+  response.headers.set("Retry-After", String(Math.max(1, Math.ceil(retryAfterSeconds))));
+  return response;
+}
+
 /** A plain-text answer for machine clients (postbacks), never cached. */
 export function plainText(status: number, body: string) {
   return new Response(body, {

@@ -2,7 +2,7 @@ import { ruleViolation } from "../db/core.server";
 import { getDatabase } from "../db/database.server";
 import { getEnv } from "../env.server";
 import { hitRateLimit, RATE_LIMITS } from "../http/rate-limit.server";
-import { jsonError } from "../http/responses.server";
+import { jsonError, tooManyRequests } from "../http/responses.server";
 import { getPayPalClient, PayPalError } from "./paypal.server";
 import { applyPayoutOutcome, payoutEventOutcome } from "./payout-status.server";
 
@@ -85,12 +85,7 @@ export async function handlePayPalWebhook(request: Request): Promise<Response> {
 
   // One key for PayPal as a whole (it delivers from many addresses): generous, it only stops a flood.
   const limit = await hitRateLimit(RATE_LIMITS.paypalWebhook, "paypal");
-  if (!limit.allowed) {
-    return Response.json(
-      { success: false, error: "Too many requests" },
-      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds), "Cache-Control": "no-store" } },
-    );
-  }
+  if (!limit.allowed) return tooManyRequests(limit.retryAfterSeconds);
 
   const parsed = parseEvent(body);
   if (!parsed) return jsonError(400, "Invalid webhook event");
