@@ -26,7 +26,8 @@ const RULES = {
  * session's lifetime) and never meets the limit.
  *
  * The narrowest limit is asked first: a refused attempt is not counted, so someone hammering one
- * address, or sending from one client, stops using up the budget everybody shares.
+ * address, or sending from one client, stops using up the budget everybody shares. (The other way
+ * round costs less: an attempt a wider limit refuses has used one of its narrower ones.)
  */
 export async function limitAuthAttempt(
   attempt: AuthAttempt,
