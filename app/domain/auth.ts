@@ -149,7 +149,8 @@ export type AuthSubmission = output<typeof authFormSchema>;
 
 /**
  * Spec §8: the text shown for an identity failure. Accepts the REST API's codes
- * (EMAIL_EXISTS, INVALID_LOGIN_CREDENTIALS, ...) and the web SDK's (auth/email-already-in-use, ...).
+ * (EMAIL_EXISTS, INVALID_LOGIN_CREDENTIALS, ...), the web SDK's (auth/email-already-in-use, ...)
+ * and firebase-admin's, which makes password accounts (auth/email-already-exists, ...).
  */
 export function authErrorMessage(code: string | undefined, message?: string): string {
   const key = (code ?? "")
@@ -159,6 +160,7 @@ export function authErrorMessage(code: string | undefined, message?: string): st
   switch (key) {
     case "EMAIL_EXISTS":
     case "email-already-in-use":
+    case "email-already-exists":
       return AUTH_MESSAGES.emailInUse;
     case "INVALID_LOGIN_CREDENTIALS":
     case "INVALID_PASSWORD":
@@ -170,6 +172,7 @@ export function authErrorMessage(code: string | undefined, message?: string): st
       return AUTH_MESSAGES.invalidCredentials;
     case "WEAK_PASSWORD":
     case "weak-password":
+    case "invalid-password":
       return AUTH_MESSAGES.weakPassword;
     case "INVALID_EMAIL":
     case "invalid-email":

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isReferralCode, normalizeReferralCode } from "~/domain/referral-code";
 import { hitRateLimit, RATE_LIMITS } from "~/server/http/rate-limit.server";
+import { tooManyRequests } from "~/server/http/responses.server";
 import { referralCodeExists } from "~/server/referrals.server";
 
 const NO_STORE = { "Cache-Control": "no-store" };
@@ -13,11 +14,6 @@ export async function loader({ params }: LoaderFunctionArgs) {
   const code = normalizeReferralCode(params.code);
   if (!code || !isReferralCode(code)) return Response.json({ exists: false }, { headers: NO_STORE });
   const limit = await hitRateLimit(RATE_LIMITS.referralCodeCheck, "everyone");
-  if (!limit.allowed) {
-    return Response.json(
-      { error: "Too many requests" },
-      { status: 429, headers: { ...NO_STORE, "Retry-After": String(limit.retryAfterSeconds) } },
-    );
-  }
+  if (!limit.allowed) return tooManyRequests(limit.retryAfterSeconds);
   return Response.json({ exists: await referralCodeExists(code) }, { headers: NO_STORE });
 }

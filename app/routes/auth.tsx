@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AuthScreen } from "~/components/AuthScreen";
 import { pageMeta } from "~/lib/meta";
@@ -8,6 +8,14 @@ import { authAction, loadAuthPage } from "~/server/sign-in.server";
 
 export const meta: MetaFunction = () => pageMeta("Sign in");
 export const handle = BARE_SCREEN;
+
+// The page answering a refused attempt (429) carries the action's Retry-After too.
+export const headers: HeadersFunction = ({ actionHeaders, parentHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
 
 export const loader = ({ request }: LoaderFunctionArgs) => loadAuthPage(request);
 

@@ -59,7 +59,17 @@ const envSchema = z
       .transform((value) => (value === undefined ? 2_000 : Number(value)))
       .pipe(z.number("must be a number of milliseconds").int().min(0).max(600_000)),
     AUTH_AUTHORIZED_DOMAINS: optionalText,
-    TRUST_PROXY: optionalText.pipe(z.enum(["true", "false", "1", "0"], "must be true or false").optional()),
+    // true (one proxy), false, or how many proxies of ours each append to X-Forwarded-For (README).
+    TRUST_PROXY: optionalText.pipe(
+      z
+        .string()
+        .regex(/^(true|false|\d)$/, "must be true, false or the number of proxies in front of the app (0 to 9)")
+        .optional(),
+    ),
+    // The ceiling on sign-ins, sign-ups and password resets across everyone, each, per minute.
+    AUTH_GLOBAL_LIMIT_PER_MINUTE: optionalText
+      .transform((value) => (value === undefined ? 300 : Number(value)))
+      .pipe(z.number("must be a whole number").int().min(1).max(1_000_000)),
     LEADERBOARD_REFRESH_SECONDS: optionalText
       .transform((value) => (value === undefined ? 900 : Number(value)))
       .pipe(z.number("must be a number of seconds").int().min(0).max(86_400)),
@@ -195,7 +205,10 @@ const envSchema = z
           }
         : null,
       // Behind a reverse proxy that sets X-Forwarded-Host (its first value is the browser's host).
-      trustProxy: env.TRUST_PROXY === "true" || env.TRUST_PROXY === "1",
+      trustProxy: trustedProxyHops(env.TRUST_PROXY) > 0,
+      // How many X-Forwarded-For entries, from the right, our own proxies wrote (client-address.server.ts).
+      trustedProxyHops: trustedProxyHops(env.TRUST_PROXY),
+      authGlobalLimitPerMinute: env.AUTH_GLOBAL_LIMIT_PER_MINUTE,
       // PayPal Payouts (README): without credentials PayPal withdrawals wait for the operator.
       paypal: env.PAYPAL_CLIENT_ID
         ? {
@@ -226,6 +239,11 @@ const envSchema = z
         .filter(Boolean),
     };
   });
+
+function trustedProxyHops(value: string | undefined): number {
+  if (value === "true") return 1;
+  return value === undefined || value === "false" ? 0 : Number(value);
+}
 
 /** FCM HTTP v1 with the service account's own key (FCM_API_URL and FCM_TOKEN_URI point tests elsewhere). */
 function pushConfig(

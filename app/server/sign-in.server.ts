@@ -1,9 +1,10 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "@remix-run/node";
-import { AUTH_MESSAGES, authFormSchema, parseAuthTab } from "~/domain/auth";
+import { AUTH_MESSAGES, authFormSchema, parseAuthTab, type AuthSubmission } from "~/domain/auth";
 import { isReferralCode, normalizeReferralCode } from "~/domain/referral-code";
 import { ruleMessage } from "~/domain/rules";
+import { limitAuthAttempt, type AuthAttempt } from "./auth/attempt-limits.server";
 import { AuthRejection, authenticator, requestPasswordReset, type VerifiedIdentity } from "./auth/authenticator.server";
 import { getAdminAuth } from "./auth/firebase-admin.server";
 import { isDomainAuthorized } from "./auth/identity.server";
@@ -13,6 +14,7 @@ import { getEnv } from "./env.server";
 import { redirectWithFlash } from "./http/flash.server";
 import { readFormData } from "./http/forms.server";
 import { hasValidFormToken, issueFormToken } from "./http/form-token.server";
+import { tooManyAttemptsMessage } from "./http/rate-limit.server";
 import { safeRedirectPath } from "./http/redirects.server";
 import { hasNoSiteHeaders, requestHost } from "./http/same-origin.server";
 import { referralCodeExists } from "./referrals.server";
@@ -51,6 +53,13 @@ function refuse(reply: SubmissionResult<string[]>, unauthorizedDomain = false) {
   return data<AuthReply>({ reply, unauthorizedDomain }, { status: 400 });
 }
 
+const ATTEMPTS: Record<AuthSubmission["intent"], AuthAttempt> = {
+  signin: "signIn",
+  google: "signIn",
+  signup: "signUp",
+  reset: "passwordReset",
+};
+
 /** Sign in, sign up (with an optional referral code), Google, or forgot-password. */
 export async function authAction(request: Request) {
   // The strategy reads the body itself, so this parse works on a copy.
@@ -65,6 +74,17 @@ export async function authAction(request: Request) {
   }
   if (submission.status !== "success") return refuse(submission.reply({ hideFields }));
   const value = submission.value;
+  // Before anything else: a refused attempt asks nothing of Firebase and sends no email.
+  const wait = await limitAuthAttempt(ATTEMPTS[value.intent], request, "email" in value ? value.email : null);
+  if (wait !== null) {
+    return data<AuthReply>(
+      {
+        reply: submission.reply({ formErrors: [tooManyAttemptsMessage(wait)], hideFields }),
+        unauthorizedDomain: false,
+      },
+      { status: 429, headers: { "Retry-After": String(wait) } },
+    );
+  }
   if (value.intent === "reset") {
     const result = await requestPasswordReset(value.email);
     if (!result.ok) {

@@ -10,8 +10,8 @@ import {
   type AuthSubmission,
 } from "~/domain/auth";
 import { readFormData } from "../http/forms.server";
-import { getAdminAuth } from "./firebase-admin.server";
-import { IdentityError, sendPasswordResetEmail, signInWithPassword, signUpWithPassword } from "./identity.server";
+import { getAdminAuth, isFirebaseUnavailable } from "./firebase-admin.server";
+import { IdentityError, sendPasswordResetEmail, signInWithCustomToken, signInWithPassword } from "./identity.server";
 
 /** What a successful sign-in, sign-up or Google sign-in yields: a fresh ID token to make a session from. */
 export interface VerifiedIdentity {
@@ -85,16 +85,67 @@ async function verifyCredentials(credentials: Credentials): Promise<VerifiedIden
       emailVerified: claims.email_verified === true,
     };
   }
-  const signUp = credentials.intent === "signup";
-  const result = await (signUp ? signUpWithPassword : signInWithPassword)(credentials.email, credentials.password);
+  if (credentials.intent === "signup") return createPasswordAccount(credentials.email, credentials.password);
+  const result = await signInWithPassword(credentials.email, credentials.password);
   return {
     idToken: result.idToken,
     uid: result.localId,
     email: result.email ?? credentials.email,
     displayName: result.displayName || null,
-    isNewUser: signUp,
+    isNewUser: false,
     emailVerified: idTokenClaims(result.idToken).email_verified === true,
   };
+}
+
+/**
+ * Makes an email/password account with firebase-admin, then signs in as it with a custom token
+ * for the fresh ID token a session is made from. The public sign-up endpoint (accounts:signUp)
+ * would see every sign-up come from this server's address, and Firebase allows 100 new accounts
+ * an hour per address: one person could use them up for everybody. The admin API has no such
+ * per-address quota; the app's own limits take its place (attempt-limits.server.ts).
+ */
+async function createPasswordAccount(email: string, password: string): Promise<VerifiedIdentity> {
+  const auth = getAdminAuth();
+  const account = await auth.createUser({ email, password }).catch((error: unknown) => {
+    throw adminIdentityError(error);
+  });
+  try {
+    const { idToken } = await signInWithCustomToken(await auth.createCustomToken(account.uid));
+    return {
+      idToken,
+      uid: account.uid,
+      email: account.email ?? email,
+      displayName: account.displayName || null,
+      isNewUser: true,
+      emailVerified: idTokenClaims(idToken).email_verified === true,
+    };
+  } catch (error) {
+    // Without a session the person would try again and hear "already registered": undo the account.
+    await auth.deleteUser(account.uid).catch(() => undefined);
+    throw error instanceof IdentityError ? error : adminIdentityError(error);
+  }
+}
+
+// firebase-admin's refusals of what the person typed; authErrorMessage has the spec's words for them.
+const REFUSED_INPUT = new Set([
+  "auth/email-already-exists",
+  "auth/invalid-email",
+  "auth/invalid-password",
+  "auth/password-does-not-meet-requirements",
+]);
+
+/** A firebase-admin failure as an IdentityError, whose code authErrorMessage turns into the message. */
+function adminIdentityError(error: unknown): IdentityError {
+  if (isFirebaseUnavailable(error)) return new IdentityError("NETWORK_REQUEST_FAILED", "Firebase could not be reached");
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === "string" && REFUSED_INPUT.has(code)) {
+    // Only a password policy's refusal carries words for the person ("Missing password requirements: ...").
+    const text = code === "auth/password-does-not-meet-requirements" && typeof message === "string" ? message : "";
+    return new IdentityError(code, text);
+  }
+  // Not the person's doing (credentials that cannot sign custom tokens, say): logged, and the generic message.
+  console.error("sign-up: firebase-admin failed:", error);
+  return new IdentityError("ADMIN_ERROR", "");
 }
 
 export const authenticator = new Authenticator<VerifiedIdentity>().use(

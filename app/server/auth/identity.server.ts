@@ -51,15 +51,6 @@ async function callIdentity<T>(method: "GET" | "POST", path: string, body?: unkn
   return payload;
 }
 
-export function signUpWithPassword(email: string, password: string) {
-  return callIdentity<PasswordSignIn>("POST", "/v1/accounts:signUp", {
-    email,
-    password,
-    returnSecureToken: true,
-    clientType: "CLIENT_TYPE_WEB",
-  });
-}
-
 export function signInWithPassword(email: string, password: string) {
   return callIdentity<PasswordSignIn>("POST", "/v1/accounts:signInWithPassword", {
     email,

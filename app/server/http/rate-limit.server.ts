@@ -16,12 +16,21 @@ const HOUR = 3600;
 export const RATE_LIMITS = {
   // Per user: feedback is free text that someone reads; a handful an hour is plenty.
   feedback: { name: "feedback", limit: 5, windowSeconds: HOUR, sliding: true },
-  // Per e-mail address: slows password guessing against one account.
+  // Sign-in, sign-up and password reset are limited per e-mail address, per client address (when
+  // a trusted proxy names it) and for everyone together (app/server/auth/attempt-limits.server.ts).
+  // Per e-mail address: slows password guessing against one account. Every attempt counts.
   signIn: { name: "sign-in", limit: 10, windowSeconds: 15 * 60, sliding: true },
-  // Per client address: stops scripted account creation.
+  // Per client address: slows trying one password against many accounts. Above the per-address
+  // figures below, people behind one NAT (an office, a mobile carrier) share them.
+  signInFromAddress: { name: "sign-in-address", limit: 50, windowSeconds: 15 * 60, sliding: true },
+  // Per e-mail address: one account is made once; the rest only ask whether an address is taken.
   signUp: { name: "sign-up", limit: 5, windowSeconds: HOUR, sliding: true },
+  // Per client address: stops scripted account creation.
+  signUpFromAddress: { name: "sign-up-address", limit: 20, windowSeconds: HOUR, sliding: true },
   // Per e-mail address: each request sends an e-mail, so keep it to a few an hour.
   passwordReset: { name: "password-reset", limit: 3, windowSeconds: HOUR, sliding: true },
+  // Per client address: stops one sender from mailing a list of addresses.
+  passwordResetFromAddress: { name: "password-reset-address", limit: 20, windowSeconds: HOUR, sliding: true },
   // Per offer provider: generous, providers retry in bursts; only a runaway sender is stopped.
   postback: { name: "postback", limit: 600, windowSeconds: 60 },
   // Per user: each request sends an e-mail.

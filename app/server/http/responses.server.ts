@@ -25,7 +25,10 @@ export function serviceUnavailable(): Response {
   );
 }
 
-/** A refused request on a resource route: 429 with Retry-After, so well-behaved clients wait. */
+/**
+ * 429 for a resource route's machine client: `{ success: false, error }` and Retry-After, the
+ * whole seconds until the limit lets the next request in, so a well-behaved client waits that long.
+ */
 export function tooManyRequests(retryAfterSeconds: number, error = "Too many requests") {
   const response = jsonError(429, error);
   response.headers.set("Retry-After", String(Math.max(1, Math.ceil(retryAfterSeconds))));

@@ -1,0 +1,67 @@
+import { isIP } from "node:net";
+import { getEnv } from "../env.server";
+
+/**
+ * The address of the browser, as the app's own reverse proxies vouch for it, or null when nothing
+ * can be believed. remix-serve hands actions no socket address, so X-Forwarded-For is all there is,
+ * and it is only believed when TRUST_PROXY says how many proxies of ours stand in front of the app.
+ *
+ * Each proxy appends the address it received the connection from to the right end of
+ * X-Forwarded-For and keeps whatever came before. So the rightmost entry is written by the proxy
+ * next to us, the one before it by the proxy before that, and so on: with `hops` proxies of ours,
+ * the `hops`-th entry from the right is the address our outermost proxy saw, the browser's (or its
+ * NAT's). Everything further left arrived from the client itself and is anyone's to forge, which
+ * is why the first entry, the one usually shown as "the client", is never used. Fewer entries than
+ * hops, or a value that is not an address, means the request did not come through our proxies as
+ * configured: no address.
+ */
+export function clientAddress(request: Request, hops = getEnv().trustedProxyHops): string | null {
+  if (hops < 1) return null;
+  const entries = (request.headers.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const vouched = entries[entries.length - hops];
+  return vouched === undefined ? null : addressKey(vouched);
+}
+
+/**
+ * One key per client: an IPv4 address as it is, an IPv6 address by its /64 (a single subscriber
+ * is routinely given a whole /64, so counting single addresses would let one person rotate through
+ * billions). Ports and brackets some proxies add are dropped; an IPv4-mapped IPv6 address counts as its IPv4.
+ */
+export function addressKey(value: string): string | null {
+  let address = value.trim().toLowerCase();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
+  if (bracketed) address = bracketed[1]!;
+  else if (/^[\d.]+:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(":"));
+  address = address.replace(/%.*$/, ""); // a zone index (fe80::1%eth0) names our interface, not the client
+  const version = isIP(address);
+  if (version === 4) return address;
+  if (version !== 6) return null;
+  const groups = ipv6Groups(address);
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join(".");
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(":")}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address ("::" expanded). */
+function ipv6Groups(address: string): number[] {
+  const [head = "", tail] = address.split("::");
+  const part = (text: string) => (text ? text.split(":") : []);
+  const headGroups = part(head);
+  const tailGroups = part(tail ?? "");
+  // An embedded IPv4 tail (::1.2.3.4) is two groups.
+  const last = tailGroups.length ? tailGroups : headGroups;
+  const dotted = last[last.length - 1];
+  if (dotted?.includes(".")) {
+    const [a, b, c, d] = dotted.split(".").map(Number) as [number, number, number, number];
+    last.splice(-1, 1, ((a << 8) | b).toString(16), ((c << 8) | d).toString(16));
+  }
+  const zeros = tail === undefined ? [] : Array<string>(8 - headGroups.length - tailGroups.length).fill("0");
+  return [...headGroups, ...zeros, ...tailGroups].map((group) => parseInt(group, 16));
+}
