@@ -3,7 +3,7 @@ import { AUTH_MESSAGES, authErrorMessage } from "~/domain/auth";
 import { parseEnv } from "~/server/env.server";
 import { addressKey, clientAddress } from "~/server/http/client-address.server";
 
-const EMULATOR = { FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" };
+const EMULATOR = { NODE_ENV: "development", FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" };
 
 function forwardedFor(value?: string) {
   return new Request("http://localhost:3000/auth", {
