@@ -4,8 +4,11 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { pageFeatures } from "./domain/document-policy";
+import { NonceContext } from "./lib/nonce";
 import { closeDatabase, getDatabase } from "./server/db/database.server";
 import { EnvError, getEnv } from "./server/env.server";
+import { createNonce, documentSecurityHeaders } from "./server/http/security-headers.server";
 import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.server";
 
 // Validate the environment when the server starts: a bad variable stops it with its name.
@@ -50,34 +53,44 @@ export default function handleRequest(
   _loadContext: AppLoadContext,
 ) {
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
+  // Every inline script of this document (Remix's, React's streaming ones) carries this nonce; the
+  // policy allows what this page needs (domain/document-policy.ts), its error pages included.
+  const nonce = createNonce();
+  const features = new Set(pageFeatures(new URL(request.url).pathname));
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} />, {
-      [waitForAll ? "onAllReady" : "onShellReady"]() {
-        shellRendered = true;
-        const body = new PassThrough();
-        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        responseHeaders.set("X-Content-Type-Options", "nosniff");
-        responseHeaders.set("Referrer-Policy", "strict-origin-when-cross-origin");
-        responseHeaders.set("X-Frame-Options", "DENY");
-        // A page that could not reach the database or Firebase: it is temporary, try again soon.
-        if (responseStatusCode === 503) responseHeaders.set("Retry-After", "10");
-        resolve(
-          new Response(createReadableStreamFromReadable(body), {
-            headers: responseHeaders,
-            status: responseStatusCode,
-          }),
-        );
-        pipe(body);
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceContext.Provider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+      </NonceContext.Provider>,
+      {
+        nonce,
+        [waitForAll ? "onAllReady" : "onShellReady"]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          for (const [name, value] of Object.entries(documentSecurityHeaders(nonce, features, getEnv()))) {
+            responseHeaders.set(name, value);
+          }
+          // A page that could not reach the database or Firebase: it is temporary, try again soon.
+          if (responseStatusCode === 503) responseHeaders.set("Retry-After", "10");
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) console.error(error);
+        },
       },
-      onShellError(error: unknown) {
-        reject(error);
-      },
-      onError(error: unknown) {
-        responseStatusCode = 500;
-        if (shellRendered) console.error(error);
-      },
-    });
+    );
     setTimeout(abort, streamTimeout + 1_000);
   });
 }

@@ -20,7 +20,9 @@ import { ErrorScreen } from "~/components/RouteError";
 import { takeFlash } from "~/server/http/flash.server";
 import { takeNoticeMessages } from "~/server/notices.server";
 import { getSessionUser } from "~/server/auth/session.server";
+import { needsDocumentLoad } from "~/lib/document-policy";
 import { pageMeta } from "~/lib/meta";
+import { useNonce } from "~/lib/nonce";
 import type { ShellHandle } from "~/lib/shell";
 import stylesHref from "~/styles/app.css";
 
@@ -45,14 +47,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 // A live refresh (useRevalidator after another tab completed a task) must not take the flash
 // message that belongs to the tab that acted; the root reloads after submissions and navigations.
+// A navigation that ends in a document load (lib/document-policy.ts) leaves both to that document.
 export const shouldRevalidate: ShouldRevalidateFunction = ({
   currentUrl,
   nextUrl,
   formMethod,
   defaultShouldRevalidate,
-}) => (!formMethod && currentUrl.href === nextUrl.href ? false : defaultShouldRevalidate);
+}) =>
+  needsDocumentLoad(nextUrl) || (!formMethod && currentUrl.href === nextUrl.href) ? false : defaultShouldRevalidate;
 
 export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -69,8 +74,8 @@ export function Layout({ children }: { children: ReactNode }) {
           <Spinner className="size-10" />
         </div>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );
