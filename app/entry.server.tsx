@@ -23,7 +23,10 @@ try {
 }
 
 // Open (and migrate) the database now rather than on the first request; /healthz reports failures.
-getDatabase().catch((error: unknown) => console.error("database not ready:", error));
+// (An unreachable database, or one lacking migrations, has been logged in words already.)
+getDatabase().catch((error: unknown) => {
+  if (!(error instanceof Response)) console.error("database not ready:", error);
+});
 
 // Notices go out by push and email from every instance where either is configured.
 startConfiguredNoticeDelivery();

@@ -17,6 +17,7 @@ import { Toasts } from "~/components/Toasts";
 import { Spinner } from "~/components/ui/Icon";
 import { NavigationProgress } from "~/components/NavigationProgress";
 import { ErrorScreen } from "~/components/RouteError";
+import { requireDatabaseReady } from "~/server/db/database.server";
 import { takeFlash } from "~/server/http/flash.server";
 import { takeNoticeMessages } from "~/server/notices.server";
 import { getSessionUser } from "~/server/auth/session.server";
@@ -34,6 +35,7 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = () => pageMeta();
 
 export async function loader({ request }: LoaderFunctionArgs) {
+  await requireDatabaseReady();
   // The shell only needs to know whether to show the profile button; a page that needs the
   // user checks again and answers 503 itself if the sign-in service cannot be reached.
   const user = await getSessionUser(request).catch(() => null);
