@@ -38,6 +38,15 @@ async function stillSameDocument(page: Page) {
   return page.evaluate(() => (window as unknown as { __marked?: boolean }).__marked === true);
 }
 
+/** The loaders the page runs from now on (GET requests for `.data`), rather than leaving them to a document load. */
+function watchDataRequests(page: Page): string[] {
+  const requests: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "GET" && new URL(request.url()).pathname.endsWith(".data")) requests.push(request.url());
+  });
+  return requests;
+}
+
 /** Waits until React has taken over the page (the start spinner goes once the app has hydrated). */
 async function hydrated(page: Page) {
   await expect(page.locator(".start-spinner")).toBeHidden();
@@ -157,12 +166,15 @@ test("Profile is entered with a document load (its policy allows web push), its 
   await hydrated(page);
   await markDocument(page);
 
-  // From Home (a document whose policy has no web push), the Profile button loads a new document.
+  // From Home (a document whose policy has no web push), the Profile button loads a new document,
+  // and no loader runs in the page left behind.
+  const dataRequests = watchDataRequests(page);
   const documentLoad = page.waitForRequest((request) => request.resourceType() === "document");
   await page.getByRole("link", { name: "Profile" }).first().click();
   expect(new URL((await documentLoad).url()).pathname).toBe("/profile");
   await expect(page.getByRole("heading", { name: /Profile/ })).toBeVisible();
   expect(await stillSameDocument(page)).toBe(false);
+  expect(dataRequests).toEqual([]);
   await hydrated(page);
 
   // Between its tabs the document stays.
@@ -211,10 +223,13 @@ test("signing in from /auth?redirectTo=/profile lands on Profile through a docum
   await markDocument(page);
   await page.getByPlaceholder("Enter your email").fill(email);
   await page.getByPlaceholder("Enter your password").fill("e2e-password");
+  const dataRequests = watchDataRequests(page);
   const documentLoad = page.waitForRequest((request) => request.resourceType() === "document");
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
   expect(new URL((await documentLoad).url()).pathname).toBe("/profile");
   await expect(page).toHaveURL(/\/profile$/);
+  // No loader ran in the /auth page: the root's would have taken the message (and the notices).
+  expect(dataRequests).toEqual([]);
   // The message the sign-in left for the next page is shown there, not taken by the page left behind.
   await expect(page.getByTestId("flash").filter({ hasText: "Signed in successfully!" })).toBeVisible();
   expect(await stillSameDocument(page)).toBe(false);

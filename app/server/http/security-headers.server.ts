@@ -15,15 +15,15 @@ const GOOGLE_SCRIPT_LOADER = "https://apis.google.com";
 const GOOGLE_AUTH_APIS = ["https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com"];
 const FCM_APIS = ["https://firebaseinstallations.googleapis.com", "https://fcmregistrations.googleapis.com"];
 
-// Every browser feature the app does not use is off, for it and for anything it could ever frame.
-// It uses two: copying and sharing the referral link, left out here because their default is
-// already this origin only (and some browsers warn about `web-share` as unknown). Notifications
-// are asked for by permission, not by this policy.
+// Every powerful browser feature the app does not use is off, for it and for anything it could
+// ever frame. Left at their default (this origin only): clipboard-write and web-share, which copy
+// and share the referral link (some browsers warn about `web-share` as unknown), and
+// clipboard-read, which always asks the person first. Notifications are asked for by permission,
+// not by this policy.
 const PERMISSIONS_POLICY = [
   "accelerometer=()",
   "autoplay=()",
   "camera=()",
-  "clipboard-read=()",
   "display-capture=()",
   "encrypted-media=()",
   "fullscreen=()",
