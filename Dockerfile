@@ -2,7 +2,10 @@
 # Production image: `docker build -t rewards .` then
 # `docker run -p 3000:3000 --env-file .env rewards` (variables in README.md).
 
-FROM node:22-slim AS base
+# The exact Node release the tests run on (package.json's `node` dev dependency). A release pins
+# its digest too, `FROM node:22.23.3-slim@sha256:<digest> AS base` (README, "Deploying the Docker
+# image"), so a re-pushed tag cannot change what is built.
+FROM node:22.23.3-slim AS base
 WORKDIR /app
 
 # `npm install` with the committed lockfile rather than `npm ci`: the lockfile was made against a
@@ -38,5 +41,7 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=40s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# The operator's payout command is in the build too: `docker exec <container> node build/payouts.js list`.
+# The operator commands are in the build too: `docker exec <container> node build/payouts.js list`,
+# and `docker run --rm -e DATABASE_URL=... <image> node build/migrate.js` for deployments that apply
+# the migrations as a step of their own and run the servers with MIGRATE_ON_START=false.
 CMD ["node_modules/.bin/remix-serve", "build/index.js"]

@@ -4,9 +4,12 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { pageFeatures } from "./domain/document-policy";
+import { NonceContext } from "./lib/nonce";
 import { closeDatabase, getDatabase } from "./server/db/database.server";
 import { EnvError, getEnv } from "./server/env.server";
 import { answerCrossSitePostsInTheApp } from "./server/http/cross-site.server";
+import { createNonce, documentSecurityHeaders } from "./server/http/security-headers.server";
 import { logValue } from "./server/log.server";
 import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.server";
 
@@ -25,7 +28,10 @@ try {
 answerCrossSitePostsInTheApp();
 
 // Open (and migrate) the database now rather than on the first request; /healthz reports failures.
-getDatabase().catch((error: unknown) => console.error("database not ready:", error));
+// (An unreachable database, or one lacking migrations, has been logged in words already.)
+getDatabase().catch((error: unknown) => {
+  if (!(error instanceof Response)) console.error("database not ready:", error);
+});
 
 // Notices go out by push and email from every instance where either is configured.
 startConfiguredNoticeDelivery();
@@ -55,36 +61,46 @@ export default function handleRequest(
   _loadContext: AppLoadContext,
 ) {
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
+  // Every inline script of this document (Remix's, React's streaming ones) carries this nonce; the
+  // policy allows what this page needs (domain/document-policy.ts), its error pages included.
+  const nonce = createNonce();
+  const features = new Set(pageFeatures(new URL(request.url).pathname));
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} />, {
-      [waitForAll ? "onAllReady" : "onShellReady"]() {
-        shellRendered = true;
-        const body = new PassThrough();
-        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        responseHeaders.set("X-Content-Type-Options", "nosniff");
-        responseHeaders.set("Referrer-Policy", "strict-origin-when-cross-origin");
-        responseHeaders.set("X-Frame-Options", "DENY");
-        // A page that could not reach the database or Firebase: it is temporary, try again soon.
-        if (responseStatusCode === 503) responseHeaders.set("Retry-After", "10");
-        // A body over the cap was left unread: the connection cannot carry another request.
-        if (responseStatusCode === 413) responseHeaders.set("Connection", "close");
-        resolve(
-          new Response(createReadableStreamFromReadable(body), {
-            headers: responseHeaders,
-            status: responseStatusCode,
-          }),
-        );
-        pipe(body);
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceContext.Provider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+      </NonceContext.Provider>,
+      {
+        nonce,
+        [waitForAll ? "onAllReady" : "onShellReady"]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          for (const [name, value] of Object.entries(documentSecurityHeaders(nonce, features, getEnv()))) {
+            responseHeaders.set(name, value);
+          }
+          // A page that could not reach the database or Firebase: it is temporary, try again soon.
+          if (responseStatusCode === 503) responseHeaders.set("Retry-After", "10");
+          // A body over the cap was left unread: the connection cannot carry another request.
+          if (responseStatusCode === 413) responseHeaders.set("Connection", "close");
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) console.error(error);
+        },
       },
-      onShellError(error: unknown) {
-        reject(error);
-      },
-      onError(error: unknown) {
-        responseStatusCode = 500;
-        if (shellRendered) console.error(error);
-      },
-    });
+    );
     setTimeout(abort, streamTimeout + 1_000);
   });
 }

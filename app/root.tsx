@@ -17,10 +17,13 @@ import { Toasts } from "~/components/Toasts";
 import { Spinner } from "~/components/ui/Icon";
 import { NavigationProgress } from "~/components/NavigationProgress";
 import { ErrorScreen } from "~/components/RouteError";
+import { requireDatabaseReady } from "~/server/db/database.server";
 import { takeFlash } from "~/server/http/flash.server";
 import { takeNoticeMessages } from "~/server/notices.server";
 import { getSessionUser } from "~/server/auth/session.server";
+import { needsDocumentLoad } from "~/lib/document-policy";
 import { pageMeta } from "~/lib/meta";
+import { useNonce } from "~/lib/nonce";
 import type { ShellHandle } from "~/lib/shell";
 import stylesHref from "~/styles/app.css";
 
@@ -32,6 +35,7 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = () => pageMeta();
 
 export async function loader({ request }: LoaderFunctionArgs) {
+  await requireDatabaseReady();
   // The shell only needs to know whether to show the profile button; a page that needs the
   // user checks again and answers 503 itself if the sign-in service cannot be reached.
   const user = await getSessionUser(request).catch(() => null);
@@ -45,14 +49,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 // A live refresh (useRevalidator after another tab completed a task) must not take the flash
 // message that belongs to the tab that acted; the root reloads after submissions and navigations.
+// A navigation that ends in a document load (lib/document-policy.ts) leaves both to that document.
 export const shouldRevalidate: ShouldRevalidateFunction = ({
   currentUrl,
   nextUrl,
   formMethod,
   defaultShouldRevalidate,
-}) => (!formMethod && currentUrl.href === nextUrl.href ? false : defaultShouldRevalidate);
+}) =>
+  needsDocumentLoad(nextUrl) || (!formMethod && currentUrl.href === nextUrl.href) ? false : defaultShouldRevalidate;
 
 export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -69,8 +76,8 @@ export function Layout({ children }: { children: ReactNode }) {
           <Spinner className="size-10" />
         </div>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

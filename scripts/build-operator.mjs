@@ -1,5 +1,6 @@
-// Bundles the operator command (scripts/payouts.ts and the server modules it imports) into
-// build/payouts.js, next to the server build, so the Docker image has it. Packages stay imports
+// Bundles the operator commands (scripts/payouts.ts, scripts/migrate.ts and the server modules they
+// import) into build/payouts.js and build/migrate.js, next to the server build, so the Docker image
+// has them. Packages stay imports
 // from node_modules (the image installs the production dependencies); `~/` resolves through
 // tsconfig.json's paths, as in the app.
 import { build } from "esbuild";
@@ -17,8 +18,8 @@ const packagesExternal = {
 
 const started = Date.now();
 await build({
-  entryPoints: ["scripts/payouts.ts"],
-  outfile: "build/payouts.js",
+  entryPoints: ["scripts/payouts.ts", "scripts/migrate.ts"],
+  outdir: "build",
   bundle: true,
   platform: "node",
   format: "esm",
@@ -28,4 +29,4 @@ await build({
   sourcemap: true,
   logLevel: "warning",
 });
-console.log(`operator command built: build/payouts.js (${Date.now() - started} ms)`);
+console.log(`operator commands built: build/payouts.js, build/migrate.js (${Date.now() - started} ms)`);

@@ -2,7 +2,7 @@
 // Bundled into build/payouts.js by scripts/build-operator.mjs; reads the same environment as the
 // server. Operator mistakes end as one line on stderr and a non-zero exit, never a stack trace.
 import { parseArgs } from "node:util";
-import { ruleViolation, DbError, type Database } from "~/server/db/core.server";
+import { ruleViolation, DbError, MigrationsPendingError, type Database } from "~/server/db/core.server";
 import { openDatabase } from "~/server/db/database.server";
 import { EnvError, getEnv } from "~/server/env.server";
 import {
@@ -271,6 +271,7 @@ function describe(error: unknown): string {
   if (error instanceof OperatorError || error instanceof EnvError || error instanceof PayPalError) return error.message;
   const violation = ruleViolation(error);
   if (violation) return violation.message;
+  if (error instanceof MigrationsPendingError) return error.message;
   if (error instanceof DbError) {
     return error.unavailable ? `cannot reach the database (${error.message})` : `database: ${error.message}`;
   }

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AuthScreen } from "~/components/AuthScreen";
+import { loadWithDocumentPolicy } from "~/lib/document-policy";
 import { pageMeta } from "~/lib/meta";
 import { BARE_SCREEN } from "~/lib/shell";
 import { assertSameOrigin } from "~/server/http/same-origin.server";
@@ -18,6 +19,8 @@ export const headers: HeadersFunction = ({ actionHeaders, parentHeaders }) => {
 };
 
 export const loader = ({ request }: LoaderFunctionArgs) => loadAuthPage(request);
+// Google sign-in is allowed on /auth's own documents only (domain/document-policy.ts).
+export const clientLoader = loadWithDocumentPolicy;
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);

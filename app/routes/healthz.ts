@@ -1,6 +1,9 @@
-import { getDatabase } from "~/server/db/database.server";
+import { getDatabase, migrationsPending } from "~/server/db/database.server";
 
-/** Liveness and readiness for load balancers and the Docker HEALTHCHECK: the database answers. */
+/**
+ * Liveness and readiness for load balancers and the Docker HEALTHCHECK: the database answers, and
+ * (with MIGRATE_ON_START=false) has every migration of this version.
+ */
 export async function loader() {
   const headers = { "Cache-Control": "no-store" };
   try {
@@ -9,6 +12,7 @@ export async function loader() {
     return Response.json({ status: "ok", database: db.transport }, { headers });
   } catch (error) {
     console.error("health check failed:", error);
-    return Response.json({ status: "error", database: "unreachable" }, { status: 503, headers });
+    const database = migrationsPending() ? "migrations pending" : "unreachable";
+    return Response.json({ status: "error", database }, { status: 503, headers });
   }
 }

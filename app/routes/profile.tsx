@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ProfileLoadFailure } from "~/components/profile/ProfileLoadFailure";
 import { ProfileHeader, ProfileScreen } from "~/components/profile/ProfileScreen";
+import { loadWithDocumentPolicy } from "~/lib/document-policy";
 import { pageMeta } from "~/lib/meta";
 import { assertSameOrigin } from "~/server/http/same-origin.server";
 import { loadProfile, profileAction } from "~/server/profile.server";
@@ -9,6 +10,8 @@ import { loadProfile, profileAction } from "~/server/profile.server";
 export const meta: MetaFunction = () => pageMeta("Profile");
 
 export const loader = ({ request }: LoaderFunctionArgs) => loadProfile(request);
+// Web push and Google sign-in are allowed on /profile's own documents only (domain/document-policy.ts).
+export const clientLoader = loadWithDocumentPolicy;
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);

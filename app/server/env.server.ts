@@ -24,6 +24,8 @@ const envSchema = z
     SUPABASE_SERVICE_ROLE_KEY: optionalText,
     PGLITE_DATA_DIR: optionalText.transform((value) => value ?? ".data/pglite"),
     MIGRATIONS_DIR: optionalText.transform((value) => value ?? "supabase/migrations"),
+    // false: the migrations are applied by `npm run migrate`, and a server only checks they are there.
+    MIGRATE_ON_START: optionalText.pipe(z.enum(["true", "false", "1", "0"], "must be true or false").optional()),
     SESSION_SECRET: optionalText.pipe(z.string().min(32, "must be at least 32 characters").optional()),
     FIREBASE_PROJECT_ID: optionalText.pipe(
       z
@@ -175,6 +177,7 @@ const envSchema = z
           ? ({ kind: "postgres", url: env.DATABASE_URL } as const)
           : ({ kind: "pglite", dataDir: env.PGLITE_DATA_DIR } as const),
       migrationsDir: env.MIGRATIONS_DIR,
+      migrateOnStart: env.MIGRATE_ON_START !== "false" && env.MIGRATE_ON_START !== "0",
       sessionSecret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
       sessionVerifyCacheMs: env.SESSION_VERIFY_CACHE_MS,
       // Keys the hashes kept of deleted accounts' emails and payout addresses (README).

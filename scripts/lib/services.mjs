@@ -176,13 +176,21 @@ export async function startPostgres() {
 }
 
 /**
- * Starts the production build (remix-serve) and waits until /healthz answers.
+ * Starts the production build (remix-serve) and waits until /healthz answers 200 (or, with
+ * `ready`, until its answer passes that check: a server that is up but not ready).
  * Test and benchmark servers run against the Auth emulator, which production refuses unless
  * ALLOW_AUTH_EMULATOR_IN_PRODUCTION=true: it is set here unless `env` says otherwise.
- * @param {{ port: number, env: Record<string, string>, cwd?: string, quiet?: boolean, command?: string[] }} options
+ * @param {{ port: number, env: Record<string, string>, cwd?: string, quiet?: boolean, command?: string[], ready?: (response: Response) => boolean }} options
  *   `command` prefixes the program, e.g. ["runuser", "-u", "nobody", "--"].
  */
-export async function startAppServer({ port, env, cwd = process.cwd(), quiet = true, command = [] }) {
+export async function startAppServer({
+  port,
+  env,
+  cwd = process.cwd(),
+  quiet = true,
+  command = [],
+  ready = (response) => response.ok,
+}) {
   const [program, ...prefix] = [...command, "remix-serve"];
   const child = spawn(program, [...prefix, "build/index.js"], {
     cwd,
@@ -198,7 +206,7 @@ export async function startAppServer({ port, env, cwd = process.cwd(), quiet = t
   await waitFor(
     async () => {
       if (exited) throw new Error("exited");
-      return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
+      return ready(await fetch(`http://127.0.0.1:${port}/healthz`));
     },
     { timeoutMs: 90_000, what: "the app server" },
   ).catch((error) => {

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +12,44 @@ import { emulatorHost } from "../support/emulator";
 // production settings against a Postgres server and the Auth emulator.
 const dockerfile = readFileSync("Dockerfile", "utf8");
 const runtimeStage = dockerfile.slice(dockerfile.indexOf("AS runtime"));
+
+/**
+ * Whether Docker leaves `file` out of the build context under `.dockerignore`'s patterns (Docker's
+ * rules: `**` any number of directories, `*` and `?` within one name, `!` keeps, the last match wins,
+ * and a pattern that matches a directory leaves out what is in it).
+ */
+function leftOutOfContext(file: string, patterns: string[]): boolean {
+  const toRegExp = (pattern: string) => {
+    let source = "";
+    const text = pattern.replace(/^\/+|\/+$/g, "");
+    for (let index = 0; index < text.length; index++) {
+      const char = text[index]!;
+      if (char === "*" && text[index + 1] === "*") {
+        index += 1;
+        if (text[index + 1] === "/") {
+          index += 1;
+          source += "(?:.*/)?";
+        } else source += ".*";
+      } else if (char === "*") source += "[^/]*";
+      else if (char === "?") source += "[^/]";
+      else source += char.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+    }
+    return new RegExp(`^${source}$`);
+  };
+  const parts = file.split("/");
+  let out = false;
+  for (const line of patterns) {
+    const keep = line.startsWith("!");
+    const pattern = toRegExp(keep ? line.slice(1) : line);
+    if (parts.some((_, depth) => pattern.test(parts.slice(0, depth + 1).join("/")))) out = !keep;
+  }
+  return out;
+}
+
+const dockerignore = readFileSync(".dockerignore", "utf8")
+  .split("\n")
+  .map((line) => line.trim())
+  .filter((line) => line !== "" && !line.startsWith("#"));
 
 function run(command: string, args: string[], cwd: string) {
   const result = spawnSync(command, args, { cwd, encoding: "utf8", env: { ...process.env, NODE_ENV: "production" } });
@@ -60,8 +98,8 @@ describe("the Docker image, performed without Docker", () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("is built the way the design says: node:22-slim, production dependencies, non-root, remix-serve, a health check", () => {
-    expect(dockerfile).toMatch(/^FROM node:22-slim AS base$/m);
+  it("is built the way the design says: Node 22 slim, production dependencies, non-root, remix-serve, a health check", () => {
+    expect(dockerfile).toMatch(/^FROM node:22\.\d+\.\d+-slim(@sha256:[0-9a-f]{64})? AS base$/m);
     expect(runtimeStage).toMatch(/^COPY --from=prod-deps \/app\/node_modules/m);
     expect(dockerfile).toMatch(/^RUN npm install --omit=dev/m);
     expect(runtimeStage).toMatch(/^USER node$/m);
@@ -70,8 +108,45 @@ describe("the Docker image, performed without Docker", () => {
     // The operator command is bundled into build/ by `npm run build`, which the build stage runs.
     expect(dockerfile).toMatch(/^RUN npm run build$/m);
     expect(runtimeStage).toMatch(/^COPY --from=build \/app\/build \.\/build$/m);
-    const ignored = readFileSync(".dockerignore", "utf8").split("\n");
-    for (const entry of ["node_modules", ".data", ".env", "build"]) expect(ignored).toContain(entry);
+    for (const entry of ["node_modules", ".data", "build"]) expect(dockerignore).toContain(entry);
+  });
+
+  it("pins the base image to the exact Node release the tests run on (a digest, when the release step added one, is 64 hex digits)", () => {
+    const from = dockerfile.match(/^FROM (\S+) AS base$/m)![1]!;
+    const [tag, digest] = from.split("@");
+    const devNode = (JSON.parse(readFileSync("package.json", "utf8")) as { devDependencies: Record<string, string> })
+      .devDependencies.node!;
+    expect(devNode).toMatch(/^22\.\d+\.\d+$/);
+    expect(tag).toBe(`node:${devNode}-slim`);
+    // Every FROM is that base or a stage of this file: no other image comes in unpinned.
+    for (const [, image] of dockerfile.matchAll(/^FROM (\S+)/gm)) expect([from, "base"]).toContain(image);
+    if (digest !== undefined) expect(digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it("leaves secrets out of the build context at any depth (.env files, private keys, service-account keys) and keeps every committed file", () => {
+    for (const entry of ["**/.env*", "**/*.pem", "**/*service-account*.json", "**/*-firebase-adminsdk-*.json"]) {
+      expect(dockerignore).toContain(entry);
+    }
+    for (const secret of [
+      ".env",
+      ".env.local",
+      ".env.production",
+      "deploy/.env",
+      "key.pem",
+      "certs/tls/server.pem",
+      "service-account.json",
+      "secrets/rewards-service-account-prod.json",
+      "rewards-firebase-adminsdk-ab1cd-0123456789.json",
+      "config/rewards-firebase-adminsdk-x.json",
+      "node_modules/x/index.js",
+      ".data/pglite/PG_VERSION",
+    ]) {
+      expect(leftOutOfContext(secret, dockerignore), secret).toBe(true);
+    }
+    // What the build needs is all committed (a committed .env.example would be kept by a `!` line).
+    const committed = spawnSync("git", ["ls-files"], { encoding: "utf8" }).stdout.trim().split("\n");
+    expect(committed).toContain("supabase/migrations/20261122000000_initial_schema.sql");
+    expect(committed.filter((file) => leftOutOfContext(file, dockerignore))).toEqual([]);
   });
 
   it("installs no development dependency", () => {
@@ -130,6 +205,36 @@ describe("the Docker image, performed without Docker", () => {
     const send = operator("send", "--all");
     expect(send.status).toBe(1);
     expect(send.stderr).toBe("error: PayPal is not configured: set PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET\n");
+  });
+
+  it("applies the migrations as a step of its own: node build/migrate.js, as the image's user with only DATABASE_URL, lists what it applied and then has nothing to do", async () => {
+    const fresh = await createScratchDatabase();
+    try {
+      // `docker run --rm -e DATABASE_URL=... <image> node build/migrate.js`: no session secret, no Firebase.
+      const migrate = () =>
+        spawnSync(
+          ...((process.getuid?.() === 0
+            ? ["/usr/sbin/runuser", ["-u", "nobody", "--", process.execPath, "build/migrate.js"]]
+            : [process.execPath, ["build/migrate.js"]]) as [string, string[]]),
+          {
+            cwd: dir,
+            encoding: "utf8",
+            env: { PATH: process.env.PATH, NODE_ENV: "production", DATABASE_URL: fresh.url },
+          },
+        );
+      const files = readdirSync(path.join(dir, "supabase/migrations")).filter((file) => file.endsWith(".sql"));
+      const first = migrate();
+      expect(first.stderr).toBe("");
+      expect(first.status).toBe(0);
+      const [heading, ...listed] = first.stdout.trim().split("\n");
+      expect(heading).toMatch(new RegExp(`^Applied ${files.length} of ${files.length} migrations to Postgres at `));
+      expect(listed.map((line) => `${line.trim()}.sql`)).toEqual(files.sort());
+      const second = migrate();
+      expect(second.status).toBe(0);
+      expect(second.stdout).toMatch(new RegExp(`^Nothing to apply: .* has all ${files.length} migrations\\.\n$`));
+    } finally {
+      await fresh.drop();
+    }
   });
 
   it("stops at start with a message naming a missing variable", async () => {

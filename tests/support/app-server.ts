@@ -9,7 +9,11 @@ import { emulatorHost } from "./emulator";
  * configuration (an offer provider, Postgres, a proxy in front of a service, TRUST_PROXY).
  * Embedded PGlite in a fresh directory unless `env` names a database.
  */
-export async function startTestApp(env: Record<string, string>) {
+export async function startTestApp(
+  env: Record<string, string>,
+  /** When the server counts as started (default: /healthz answers 200). */
+  ready?: (health: Response) => boolean,
+) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "test-app-"));
   const app = await startAppServer({
     port: await freePort(),
@@ -22,6 +26,7 @@ export async function startTestApp(env: Record<string, string>) {
       LEADERBOARD_REFRESH_SECONDS: "0",
       ...env,
     },
+    ready,
   });
   return {
     url: app.url,

@@ -1,4 +1,5 @@
 import { isRuleKey, ruleMessage, type RuleKey } from "~/domain/rules";
+import type { Migration } from "./migrations.server";
 
 /**
  * The one way the server reaches the database. Every operation is a SQL function in
@@ -34,6 +35,23 @@ export class DbError extends Error {
   /** The database could not be reached (down, restarting, out of connections), as opposed to refusing. */
   get unavailable(): boolean {
     return UNAVAILABLE_CODE.test(this.code) || UNAVAILABLE_MESSAGE.test(this.message);
+  }
+}
+
+/**
+ * With MIGRATE_ON_START=false, a database that lacks some of this version's migrations. It counts
+ * as unavailable: pages answer 503, /healthz says "migrations pending", and each request checks
+ * again, so the app recovers by itself once `npm run migrate` has applied them.
+ */
+export class MigrationsPendingError extends DbError {
+  name = "MigrationsPendingError";
+  constructor(readonly pending: readonly Migration[]) {
+    super(
+      `the database lacks ${pending.length} migration(s) of this version ` +
+        `(${pending.map((migration) => `${migration.version}_${migration.name}`).join(", ")}) ` +
+        "and MIGRATE_ON_START is false: apply them with `npm run migrate`",
+      "UNAVAILABLE",
+    );
   }
 }
 

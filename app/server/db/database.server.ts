@@ -1,17 +1,17 @@
 import { getEnv, type Env } from "../env.server";
 import { serviceUnavailable } from "../http/responses.server";
-import { DbError, type Database } from "./core.server";
+import { DbError, MigrationsPendingError, type Database } from "./core.server";
 
 export async function openDatabase(env: Env): Promise<Database> {
   const config = env.database;
   switch (config.kind) {
     case "pglite": {
       const { openPgliteDatabase } = await import("./pglite.server");
-      return openPgliteDatabase(config.dataDir, env.migrationsDir);
+      return openPgliteDatabase(config.dataDir, env.migrationsDir, env.migrateOnStart);
     }
     case "postgres": {
       const { openPostgresDatabase } = await import("./postgres.server");
-      return openPostgresDatabase(config.url, env.migrationsDir);
+      return openPostgresDatabase(config.url, env.migrationsDir, env.migrateOnStart);
     }
     case "supabase": {
       const { openSupabaseDatabase } = await import("./supabase.server");
@@ -41,7 +41,11 @@ function answeringUnavailable(db: Database): Database {
 }
 
 // Kept on globalThis so that `remix dev` rebuilds reuse one instance (PGlite holds ~800 MB).
-const globalStore = globalThis as typeof globalThis & { __appDatabase?: Promise<Database>; __databaseClosed?: boolean };
+const globalStore = globalThis as typeof globalThis & {
+  __appDatabase?: Promise<Database>;
+  __databaseClosed?: boolean;
+  __migrationsPending?: boolean;
+};
 
 /**
  * The process-wide database, opened (and migrated) on first use. A failed open is forgotten,
@@ -51,14 +55,32 @@ export function getDatabase(): Promise<Database> {
   // Shutting down: nothing opens it again (a retry timer, a late request).
   if (globalStore.__databaseClosed) return Promise.reject(serviceUnavailable());
   globalStore.__appDatabase ??= openDatabase(getEnv())
-    .then(answeringUnavailable)
+    .then((db) => {
+      globalStore.__migrationsPending = false;
+      return answeringUnavailable(db);
+    })
     .catch((error: unknown) => {
       globalStore.__appDatabase = undefined;
+      globalStore.__migrationsPending = error instanceof MigrationsPendingError;
       if (!isUnavailable(error)) throw error;
       console.error("database unavailable:", error.message);
       throw serviceUnavailable();
     });
   return globalStore.__appDatabase;
+}
+
+/**
+ * With MIGRATE_ON_START=false, no page is served before the database has been opened once and found
+ * to have every migration of this version: until then this throws the 503 page (the root loader
+ * calls it). Once open it costs nothing; later outages are met where the database is used.
+ */
+export async function requireDatabaseReady(): Promise<void> {
+  if (!getEnv().migrateOnStart) await getDatabase();
+}
+
+/** Whether the last try to open the database found it lacking migrations (MIGRATE_ON_START=false), for /healthz. */
+export function migrationsPending(): boolean {
+  return globalStore.__migrationsPending === true;
 }
 
 /** Closes the process-wide database, if open (shutdown): queries under way finish first. */

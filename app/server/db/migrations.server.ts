@@ -7,15 +7,15 @@ export interface Migration {
   sql: string;
 }
 
+interface MigrationTransaction {
+  exec(sql: string): Promise<void>;
+  query<R>(sql: string, values?: unknown[]): Promise<R[]>;
+}
+
 /** A place that can run a migration script inside one transaction. */
 export interface MigrationTarget {
   /** Runs `work` in a transaction; `exec` runs multi-statement SQL, `query` one parameterised statement. */
-  transaction<T>(
-    work: (tx: {
-      exec(sql: string): Promise<void>;
-      query<R>(sql: string, values?: unknown[]): Promise<R[]>;
-    }) => Promise<T>,
-  ): Promise<T>;
+  transaction<T>(work: (tx: MigrationTransaction) => Promise<T>): Promise<T>;
 }
 
 const FILE_NAME = /^(\d{14})_([\w-]+)\.sql$/;
@@ -46,9 +46,7 @@ export async function applyMigrations(target: MigrationTarget, migrations: Migra
         name text not null,
         applied_at timestamptz not null default now()
       );`);
-    const rows = await tx.query<{ version: string }>("select version from app_meta.schema_migrations");
-    const applied = new Set(rows.map((row) => row.version));
-    const pending = migrations.filter((migration) => !applied.has(migration.version));
+    const pending = await notApplied(tx, migrations);
     for (const migration of pending) {
       await tx.exec(migration.sql);
       await tx.query("insert into app_meta.schema_migrations (version, name) values ($1, $2)", [
@@ -57,5 +55,21 @@ export async function applyMigrations(target: MigrationTarget, migrations: Migra
       ]);
     }
     return pending.map((migration) => migration.version);
+  });
+}
+
+async function notApplied(tx: MigrationTransaction, migrations: Migration[]): Promise<Migration[]> {
+  const rows = await tx.query<{ version: string }>("select version from app_meta.schema_migrations");
+  const applied = new Set(rows.map((row) => row.version));
+  return migrations.filter((migration) => !applied.has(migration.version));
+}
+
+/** The migrations not applied yet, read without changing anything (all of them on a new database). */
+export async function pendingMigrations(target: MigrationTarget, migrations: Migration[]): Promise<Migration[]> {
+  return target.transaction(async (tx) => {
+    const [table] = await tx.query<{ found: boolean }>(
+      "select to_regclass('app_meta.schema_migrations') is not null as found",
+    );
+    return table?.found ? notApplied(tx, migrations) : migrations;
   });
 }

@@ -1,14 +1,22 @@
 import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
-import { assertIdentifier, buildRpcCall, toDbError, type Database } from "./core.server";
-import { applyMigrations, readMigrations } from "./migrations.server";
+import { assertIdentifier, buildRpcCall, MigrationsPendingError, toDbError, type Database } from "./core.server";
+import { applyMigrations, pendingMigrations, readMigrations, type MigrationTarget } from "./migrations.server";
 
-/** Embedded Postgres (WASM) in a data directory; `memory://` keeps it in memory. */
-export async function openPgliteDatabase(dataDir: string, migrationsDir: string): Promise<Database> {
+/**
+ * Embedded Postgres (WASM) in a data directory; `memory://` keeps it in memory. With `migrate`
+ * false (MIGRATE_ON_START=false) the migrations are only checked to be there.
+ */
+export async function openPgliteDatabase(dataDir: string, migrationsDir: string, migrate = true): Promise<Database> {
   if (!dataDir.startsWith("memory://")) await mkdir(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir);
   try {
-    await migratePglite(pglite, migrationsDir);
+    if (migrate) {
+      await migratePglite(pglite, migrationsDir);
+    } else {
+      const pending = await pendingMigrations(migrationTarget(pglite), await readMigrations(migrationsDir));
+      if (pending.length > 0) throw new MigrationsPendingError(pending);
+    }
   } catch (error) {
     await pglite.close();
     throw toDbError(error);
@@ -17,20 +25,20 @@ export async function openPgliteDatabase(dataDir: string, migrationsDir: string)
 }
 
 /** PGlite has a single connection, so no lock is needed around the migrations. */
+function migrationTarget(pglite: PGlite): MigrationTarget {
+  return {
+    transaction: (work) =>
+      pglite.transaction((tx) =>
+        work({
+          exec: async (sql) => void (await tx.exec(sql)),
+          query: async (sql, values) => (await tx.query(sql, values)).rows as never[],
+        }),
+      ),
+  };
+}
+
 export async function migratePglite(pglite: PGlite, migrationsDir: string) {
-  return applyMigrations(
-    {
-      transaction: (work) =>
-        pglite.transaction((tx) =>
-          work({
-            exec: async (sql) => void (await tx.exec(sql)),
-            query: async (sql, values) => (await tx.query(sql, values)).rows as never[],
-          }),
-        ),
-    },
-    await readMigrations(migrationsDir),
-    false,
-  );
+  return applyMigrations(migrationTarget(pglite), await readMigrations(migrationsDir), false);
 }
 
 export function pgliteDatabase(pglite: PGlite): Database {

@@ -1,9 +1,12 @@
 import pg from "pg";
-import { assertIdentifier, buildRpcCall, toDbError, type Database } from "./core.server";
-import { applyMigrations, readMigrations } from "./migrations.server";
+import { assertIdentifier, buildRpcCall, MigrationsPendingError, toDbError, type Database } from "./core.server";
+import { applyMigrations, pendingMigrations, readMigrations, type MigrationTarget } from "./migrations.server";
 
-/** Any Postgres server: a pool, migrations under an advisory lock so many instances can start at once. */
-export async function openPostgresDatabase(url: string, migrationsDir: string): Promise<Database> {
+/**
+ * Any Postgres server: a pool, and the migrations applied under an advisory lock so many instances
+ * can start at once; with `migrate` false (MIGRATE_ON_START=false), only checked to be there.
+ */
+export async function openPostgresDatabase(url: string, migrationsDir: string, migrate = true): Promise<Database> {
   // A database that does not answer within 5 s fails the request (503) instead of hanging it.
   const pool = new pg.Pool({
     connectionString: url,
@@ -14,7 +17,8 @@ export async function openPostgresDatabase(url: string, migrationsDir: string): 
   // An idle client losing its connection must not crash the process.
   pool.on("error", (error) => console.error("postgres pool error:", error.message));
   try {
-    await migratePostgres(pool, migrationsDir);
+    if (migrate) await migratePostgres(pool, migrationsDir);
+    else await assertPostgresMigrated(pool, migrationsDir);
   } catch (error) {
     await pool.end();
     throw toDbError(error);
@@ -22,30 +26,35 @@ export async function openPostgresDatabase(url: string, migrationsDir: string): 
   return postgresDatabase(pool);
 }
 
-export async function migratePostgres(pool: pg.Pool, migrationsDir: string) {
-  return applyMigrations(
-    {
-      async transaction(work) {
-        const client = await pool.connect();
-        try {
-          await client.query("begin");
-          const result = await work({
-            exec: async (sql) => void (await client.query(sql)),
-            query: async (sql, values) => (await client.query(sql, values)).rows,
-          });
-          await client.query("commit");
-          return result;
-        } catch (error) {
-          await client.query("rollback").catch(() => {});
-          throw error;
-        } finally {
-          client.release();
-        }
-      },
+function migrationTarget(pool: pg.Pool): MigrationTarget {
+  return {
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query("begin");
+        const result = await work({
+          exec: async (sql) => void (await client.query(sql)),
+          query: async (sql, values) => (await client.query(sql, values)).rows,
+        });
+        await client.query("commit");
+        return result;
+      } catch (error) {
+        await client.query("rollback").catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
     },
-    await readMigrations(migrationsDir),
-    true,
-  );
+  };
+}
+
+export async function migratePostgres(pool: pg.Pool, migrationsDir: string) {
+  return applyMigrations(migrationTarget(pool), await readMigrations(migrationsDir), true);
+}
+
+async function assertPostgresMigrated(pool: pg.Pool, migrationsDir: string) {
+  const pending = await pendingMigrations(migrationTarget(pool), await readMigrations(migrationsDir));
+  if (pending.length > 0) throw new MigrationsPendingError(pending);
 }
 
 export function postgresDatabase(pool: pg.Pool): Database {

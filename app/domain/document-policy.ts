@@ -1,0 +1,21 @@
+/**
+ * What a page needs from outside this origin, beyond the app's own scripts, styles and requests.
+ * Each document's Content-Security-Policy allows only what its page needs (README, "Security").
+ *
+ * - `google-sign-in`: the Firebase Auth web SDK's popup (Google's script loader, the auth iframe,
+ *   the Identity Toolkit API, or the Auth emulator when one is configured).
+ * - `web-push`: Firebase Cloud Messaging (the service worker, the installations and registrations APIs).
+ */
+export type DocumentFeature = "google-sign-in" | "web-push";
+
+const PAGE_FEATURES: Record<string, readonly DocumentFeature[]> = {
+  // Signing in and up with Google.
+  "/auth": ["google-sign-in"],
+  // Notification Settings (push on this device) and confirming a deletion with Google.
+  "/profile": ["web-push", "google-sign-in"],
+};
+
+/** The features the page at `pathname` needs (none for every page but the two above). */
+export function pageFeatures(pathname: string): readonly DocumentFeature[] {
+  return PAGE_FEATURES[pathname.replace(/(.)\/+$/, "$1")] ?? [];
+}
