@@ -82,8 +82,6 @@ export default function handleRequest(
           }
           // A page that could not reach the database or Firebase: it is temporary, try again soon.
           if (responseStatusCode === 503) responseHeaders.set("Retry-After", "10");
-          // A body over the cap was left unread: the connection cannot carry another request.
-          if (responseStatusCode === 413) responseHeaders.set("Connection", "close");
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,

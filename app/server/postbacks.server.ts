@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { MAX_REWARD_COINS, TASK_ID_PATTERN } from "~/domain/tasks";
 import { ruleViolation } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
-import { readBodyText } from "./http/body.server";
+import { discardBody, readBodyText } from "./http/body.server";
 import { hitRateLimit, RATE_LIMITS } from "./http/rate-limit.server";
 import { plainText } from "./http/responses.server";
 import { logValue } from "./log.server";
@@ -127,14 +127,10 @@ export async function handlePostback(
   return { status: 200, body: "OK" };
 }
 
-/**
- * An answer given before the body is read. The unread rest of a posted body cannot be skipped on a
- * kept-alive connection, so the connection closes with the answer.
- */
+/** An answer given before the body is read: the body is dropped unread (within bounds). */
 function earlyAnswer(request: Request, status: number, body: string) {
-  const response = plainText(status, body);
-  if (request.body) response.headers.set("Connection", "close");
-  return response;
+  discardBody(request);
+  return plainText(status, body);
 }
 
 /**
@@ -151,11 +147,7 @@ export async function postbackResponse(request: Request, providerName: string | 
   const pairs = [...new URL(request.url).searchParams];
   if (request.method === "POST") {
     const body = await readBodyText(request);
-    if (body === null) {
-      const tooLarge = plainText(413, "Payload too large");
-      tooLarge.headers.set("Connection", "close");
-      return tooLarge;
-    }
+    if (body === null) return plainText(413, "Payload too large");
     pairs.push(...new URLSearchParams(body));
   }
   const result = await handlePostback(config.name, pairs, config.postbackSecret);

@@ -7,13 +7,53 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 export const BODY_TOO_LARGE_MESSAGE = "What you sent is too large. Please shorten it and try again.";
 
+// After answering without the whole body, the server reads and drops what keeps coming for a
+// while ("lingering close", as nginx does): closing a socket with unread data makes the kernel send
+// a reset, which can destroy the answer before the client has read it, so a browser would show
+// "connection reset" instead of the 413 page. Past these bounds the connection is dropped.
+const LINGER_BYTES = 8 * 1024 * 1024;
+const LINGER_MS = 2_000;
+
+/** Reads and drops the rest of a body in the background, up to the linger bounds, then drops the connection. */
+function lingerOn(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  const stop = () => void reader.cancel().catch(() => undefined);
+  const timer = setTimeout(stop, LINGER_MS);
+  timer.unref();
+  void (async () => {
+    let dropped = 0;
+    try {
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk.done) return;
+        dropped += chunk.value.byteLength;
+        if (dropped > LINGER_BYTES) return stop();
+      }
+    } catch {
+      // The client went away, or the timer cancelled the read: nothing is left to do.
+    } finally {
+      clearTimeout(timer);
+    }
+  })();
+}
+
+/**
+ * For an answer given without reading the body (an unknown provider, say): the rest is read and
+ * dropped within bounds, so the answer reaches the client and the body costs no memory.
+ */
+export function discardBody(request: Request): void {
+  if (request.body && !request.body.locked) lingerOn(request.body.getReader());
+}
+
 /**
  * The body's bytes, or null when it is larger than `limit`: refused on Content-Length before
  * reading, and otherwise when the running count passes the limit (a chunked body has no length).
  */
 export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES): Promise<Uint8Array<ArrayBuffer> | null> {
   const declared = Number(request.headers.get("content-length") ?? 0);
-  if (!Number.isFinite(declared) || declared > limit) return null;
+  if (!Number.isFinite(declared) || declared > limit) {
+    discardBody(request);
+    return null;
+  }
   if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -28,8 +68,10 @@ export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES): P
     }
     if (chunk.done) break;
     size += chunk.value.byteLength;
-    // Not cancelled: that would drop the connection before the 413 is written. The answer closes it.
-    if (size > limit) return null;
+    if (size > limit) {
+      lingerOn(reader);
+      return null;
+    }
     chunks.push(chunk.value);
   }
   const body = new Uint8Array(size);

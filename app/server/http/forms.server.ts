@@ -12,14 +12,8 @@ export const UNREADABLE_FORM_MESSAGE = "The form could not be read. Please try a
 // Pages show a thrown `data()` in their error screen; resource routes answer JSON (`jsonError`),
 // since Remix turns a thrown `data()` there into an anonymous 500 body.
 type Refusal = (status: 400 | 413, message: string) => unknown;
-const pageRefusal: Refusal = (status, message) =>
-  data({ message }, { status, headers: status === 413 ? { Connection: "close" } : undefined });
-const apiRefusal: Refusal = (status, message) => {
-  const response = jsonError(status, message);
-  // The rest of an oversized body was not read: the connection cannot serve another request.
-  if (status === 413) response.headers.set("Connection", "close");
-  return response;
-};
+const pageRefusal: Refusal = (status, message) => data({ message }, { status });
+const apiRefusal: Refusal = (status, message) => jsonError(status, message);
 
 async function readCappedBody(request: Request, refuse: Refusal): Promise<Uint8Array<ArrayBuffer>> {
   const bytes = await readBodyBytes(request);

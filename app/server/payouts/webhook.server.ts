@@ -1,7 +1,7 @@
 import { ruleViolation } from "../db/core.server";
 import { getDatabase } from "../db/database.server";
 import { getEnv } from "../env.server";
-import { readBodyText } from "../http/body.server";
+import { discardBody, readBodyText } from "../http/body.server";
 import { logValue } from "../log.server";
 import { hitRateLimit, RATE_LIMITS } from "../http/rate-limit.server";
 import { jsonError, tooManyRequests } from "../http/responses.server";
@@ -49,15 +49,14 @@ function senderItemId(resource: Json): string | null {
 export async function handlePayPalWebhook(request: Request): Promise<Response> {
   const config = getEnv().paypal;
   const paypal = getPayPalClient();
-  if (!config?.webhookId || !paypal) return jsonError(503, "PayPal is not configured");
+  if (!config?.webhookId || !paypal) {
+    discardBody(request);
+    return jsonError(503, "PayPal is not configured");
+  }
 
   // A body the sender broke off reads as empty, which is answered as malformed.
   const body = await readBodyText(request);
-  if (body === null) {
-    const tooLarge = jsonError(413, "Payload too large");
-    tooLarge.headers.set("Connection", "close");
-    return tooLarge;
-  }
+  if (body === null) return jsonError(413, "Payload too large");
 
   // One key for PayPal as a whole (it delivers from many addresses): generous, it only stops a flood.
   const limit = await hitRateLimit(RATE_LIMITS.paypalWebhook, "paypal");
