@@ -4,12 +4,19 @@ import { buttonClass } from "./ui/button";
 import { Icon } from "./ui/Icon";
 
 const GENERIC_MESSAGE = "Something went wrong on our side. Please try again in a moment.";
+// Remix's own answer to a form posted to a page that has no action (its text names the route).
+const NOT_A_FORM_MESSAGE = "This page does not accept forms.";
 
 /** What a failed page shows: a readable message and a way back, never a stack trace. */
 export function ErrorScreen({ error }: { error: unknown }) {
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
-  const message =
-    isRouteErrorResponse(error) && typeof error.data?.message === "string" ? error.data.message : GENERIC_MESSAGE;
+  const message = !isRouteErrorResponse(error)
+    ? GENERIC_MESSAGE
+    : typeof error.data?.message === "string"
+      ? error.data.message
+      : error.status === 405
+        ? NOT_A_FORM_MESSAGE
+        : GENERIC_MESSAGE;
   return (
     <div className="flex min-h-[60dvh] flex-col items-center justify-center text-center">
       <span className="inline-flex size-16 items-center justify-center rounded-2xl bg-red-50 text-red-600">

@@ -63,6 +63,17 @@ interface RawFields {
 
 type IssueSink = { addIssue(issue: { code: "custom"; path: string[]; message: string }): void };
 
+// What a browser accepts in an input of type email (the HTML standard's "valid email address"):
+// the no-JavaScript form cannot send anything else, so the server holds every post to it too.
+const EMAIL_ADDRESS =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+
+function checkEmailFormat(email: string, ctx: IssueSink): void {
+  if (!EMAIL_ADDRESS.test(email.trim())) {
+    ctx.addIssue({ code: "custom", path: ["email"], message: AUTH_MESSAGES.invalidEmailFormat });
+  }
+}
+
 function requireBoth(value: RawFields, ctx: IssueSink): value is Required<RawFields> {
   if (!value.email || !value.password) {
     ctx.addIssue({ code: "custom", path: [], message: AUTH_MESSAGES.fillAllFields });
@@ -72,6 +83,7 @@ function requireBoth(value: RawFields, ctx: IssueSink): value is Required<RawFie
     ctx.addIssue({ code: "custom", path: ["email"], message: AUTH_MESSAGES.invalidEmail });
     return false;
   }
+  checkEmailFormat(value.email, ctx);
   return true;
 }
 
@@ -128,6 +140,8 @@ export const resetSchema = intentForm(
   (value, ctx) => {
     if (!value.email?.trim()) {
       ctx.addIssue({ code: "custom", path: ["email"], message: AUTH_MESSAGES.resetEmailMissing });
+    } else {
+      checkEmailFormat(value.email, ctx);
     }
   },
   (value) => ({ intent: value.intent, email: value.email!.trim() }),
@@ -136,7 +150,7 @@ export const resetSchema = intentForm(
 export const googleSchema = pipe(
   object({
     intent: literal("google"),
-    idToken: string().check(minLength(20, AUTH_MESSAGES.genericError)),
+    idToken: string(AUTH_MESSAGES.genericError).check(minLength(20, AUTH_MESSAGES.genericError)),
     referralCode: rawText,
   }).check(superRefine(checkReferralCode)),
   transform((value) => ({ ...value, referralCode: normalizeReferralCode(value.referralCode) })),

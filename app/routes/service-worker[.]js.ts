@@ -1,3 +1,5 @@
+import { methodNotAllowed } from "~/server/http/responses.server";
+
 // GET /service-worker.js: shows the push notifications FCM delivers to this browser and opens the
 // app when one is clicked. Served from the root so its scope is the whole app.
 const SERVICE_WORKER = `
@@ -46,3 +48,6 @@ export function loader() {
     },
   });
 }
+
+// Any other method: a 405 that says which to use (without an action, Remix answers "Unexpected Server Error" and logs a stack).
+export const action = () => methodNotAllowed("GET");

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import {
@@ -6,9 +7,11 @@ import {
   type NotificationKind,
   type NotificationPreferences,
 } from "~/domain/notifications";
+import { formErrors } from "~/lib/form-replies";
 import type { PushConfig } from "~/lib/push.client";
 import { showToast } from "~/lib/toasts";
 import { useHydrated } from "~/lib/use-hydrated";
+import { FormBanner } from "../forms/FormBanner";
 import { Card } from "../ui/Card";
 import { SwitchTrack } from "../ui/Switch";
 
@@ -19,13 +22,19 @@ import { SwitchTrack } from "../ui/Switch";
 export function NotificationSettings({
   preferences,
   pushConfig,
+  lastResult,
 }: {
   preferences: NotificationPreferences | null;
   pushConfig: PushConfig | null;
+  /** A refused switch (posted without JavaScript): its message. */
+  lastResult?: SubmissionResult<string[]>;
 }) {
   return (
     <Card id="notification-settings">
       <h2 className="text-base font-bold">Notification Settings</h2>
+      <div className="mt-3 empty:hidden">
+        <FormBanner errors={formErrors(lastResult, "notification")} />
+      </div>
       {preferences === null ? (
         <p role="alert" className="mt-3 text-sm text-red-700">
           Your notification settings could not be loaded. Please try again later.

@@ -81,7 +81,7 @@ export function ProfileScreen({ data, lastResult }: { data: ProfileData; lastRes
             </button>
           </Form>
           <RecentActivity items={data.activity} />
-          <NotificationSettings preferences={data.preferences} pushConfig={data.pushConfig} />
+          <NotificationSettings preferences={data.preferences} pushConfig={data.pushConfig} lastResult={lastResult} />
           <AccountManagement
             confirmingDeactivation={data.confirmingDeactivation}
             signInMethods={data.signInMethods}
