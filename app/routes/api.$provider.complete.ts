@@ -13,6 +13,9 @@ import { completeTask, findTask } from "~/server/tasks.server";
  * the body is ignored) and the reward from the server's own offer data. A provider offer is only
  * recorded (`pending: true`, reward 0): the provider's postback pays it (README, differences).
  */
+// A GET gets a 405 that says to POST (without a loader, Remix answers 400 "Unexpected Server Error").
+export const loader = () => methodNotAllowed("POST");
+
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
   if (!configuredProvider(params.provider)) return jsonError(404, "Unknown offer provider");

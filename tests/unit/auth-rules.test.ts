@@ -52,6 +52,22 @@ describe("auth form rules (spec §5)", () => {
     });
   });
 
+  it("refuses an email a browser's type=email input would refuse, beside the password's own message", () => {
+    for (const email of ["not-an-email", "pat@", "٥@٥", "<b>pat</b>@example.com", "pat@exa mple.com"]) {
+      expect(errorsOf({ intent: "signin", email, password: "secret1" }), email).toEqual({
+        email: [AUTH_MESSAGES.invalidEmailFormat],
+      });
+      expect(errorsOf({ intent: "reset", email }), email).toEqual({ email: [AUTH_MESSAGES.invalidEmailFormat] });
+    }
+    expect(errorsOf({ intent: "signup", email: "pat@", password: "12345" })).toEqual({
+      email: [AUTH_MESSAGES.invalidEmailFormat],
+      password: [AUTH_MESSAGES.passwordTooShort],
+    });
+    for (const email of ["o'brien+tag@mail.example.co.uk", "pat@localhost"]) {
+      expect(validate({ intent: "signin", email, password: "secret1" }).status, email).toBe("success");
+    }
+  });
+
   it("trims the email before it is sent", () => {
     const submission = validate({ intent: "signup", email: "  Person@Example.com ", password: "secret1" });
     expect(submission.status).toBe("success");
