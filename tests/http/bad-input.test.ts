@@ -481,6 +481,10 @@ const profileCases = pageCases(
           values: [
             ["of 400 digits", NUMBERS["400 digits"]!],
             ["of 101 characters", "n".repeat(101)],
+            // More over-long names than the hourly allowance of feedback: none may use it up.
+            ["of 101 emoji", "😀".repeat(101)],
+            ["of markup over 100 characters", MARKUP.repeat(5)],
+            ["of 101 Arabic-Indic digits", "٥".repeat(101)],
           ],
         },
         email: {
