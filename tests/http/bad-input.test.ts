@@ -921,6 +921,17 @@ const resourceCases = [
       "visitor",
     )(`GET the code ${label}`, undefined, NO_SUCH_CODE),
   ),
+  // A path that is not UTF-8 never reaches the app: the HTTP server refuses it.
+  route(
+    "api.referral-codes.$code.ts",
+    "GET",
+    "/api/referral-codes/%E0%A4%A",
+    "visitor",
+  )("GET a code whose percent-encoding is broken", undefined, {
+    status: 400,
+    contentType: "text/html",
+    contains: "Bad Request",
+  }),
   ...getCases("api.referral-codes.$code.ts", "/api/referral-codes/ABCDEFG", "visitor", NO_SUCH_CODE, "code").slice(
     0,
     20,
