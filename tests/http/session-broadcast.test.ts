@@ -3,6 +3,7 @@ import { getAuth } from "firebase-admin/auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp } from "../support/app-server";
 import { HttpClient } from "../support/http";
+import { openEvents } from "../support/live-events";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 import { eventually } from "../support/wait";
 
@@ -10,45 +11,6 @@ const PASSWORD = "s3cret-pass";
 // Long enough that, without the announcement, server B would go on accepting an ended session for
 // the whole test: only the broadcast can make B refuse it at once.
 const VERIFY_CACHE_MS = "600000";
-const decoder = new TextDecoder();
-
-/** The live-refresh stream of one open page, read as it arrives. */
-async function openEvents(client: HttpClient) {
-  const abort = new AbortController();
-  const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  const response = await fetch(new URL("/api/events", client.baseUrl), { headers: { cookie }, signal: abort.signal });
-  expect(response.status).toBe(200);
-  const reader = response.body!.getReader();
-  let text = "";
-  // The server subscribes, then says how soon to reconnect: from then on it is listening.
-  while (!text.includes("retry:")) text += decoder.decode((await reader.read()).value);
-  return {
-    /** All the stream says until the server ends it; fails if it is still open after `ms`. */
-    async untilEnd(ms = 5_000): Promise<string> {
-      const timer = setTimeout(() => abort.abort(), ms);
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return text;
-          text += decoder.decode(value);
-        }
-      } catch {
-        throw new Error(`the stream was still open after ${ms} ms; it said: ${JSON.stringify(text)}`);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-    /** Whether the stream is still open (the server has not ended it); then it is closed. */
-    async stillOpen(): Promise<boolean> {
-      const next = await Promise.race([
-        reader.read(),
-        new Promise<"open">((resolve) => setTimeout(() => resolve("open"), 200)),
-      ]);
-      abort.abort();
-      return next === "open" || (!next.done && !decoder.decode(next.value).includes("signed-out"));
-    },
-  };
-}
 
 // Two production servers on one Postgres database, as behind a load balancer: what happens on A
 // must reach B through the database (pg_notify), whose verification cache would otherwise go on
