@@ -51,11 +51,16 @@ function waitForRequests(): Promise<void> {
  * remix-serve registers its own handler, so this runs first.
  */
 export function shutDownGracefully({ beforeDrain, close }: { beforeDrain: () => void; close: () => Promise<void> }) {
+  // `remix dev` imports the server module again on every change: register once per process.
+  const store = globalThis as typeof globalThis & { __gracefulShutdown?: boolean };
+  if (store.__gracefulShutdown) return;
+  store.__gracefulShutdown = true;
   subscribe("http.server.request.start", track);
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
       shuttingDown = true;
-      // Only this server's idle connections are spared (see above); closed below once drained.
+      // remix-serve's close() would destroy the idle connections, unread requests among them
+      // (see above): they are closed below, once every request has been answered.
       for (const server of servers) server.closeIdleConnections = () => {};
       for (const response of underWay) if (!response.headersSent) response.setHeader("Connection", "close");
       beforeDrain();
