@@ -10,6 +10,8 @@ import { closeDatabase, getDatabase } from "./server/db/database.server";
 import { EnvError, getEnv } from "./server/env.server";
 import { answerCrossSitePostsInTheApp } from "./server/http/cross-site.server";
 import { createNonce, documentSecurityHeaders } from "./server/http/security-headers.server";
+import { shutDownGracefully } from "./server/http/shutdown.server";
+import { closeAllStreams } from "./server/live-events.server";
 import { logValue } from "./server/log.server";
 import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.server";
 
@@ -36,14 +38,9 @@ getDatabase().catch((error: unknown) => {
 // Notices go out by push and email from every instance where either is configured.
 startConfiguredNoticeDelivery();
 
-// remix-serve stops taking requests on SIGTERM/SIGINT; the database's connections (and LISTEN)
-// would keep the process alive, so they are closed too, after the queries under way.
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(
-    signal,
-    () => void closeDatabase().catch((error: unknown) => console.error("closing the database:", error)),
-  );
-}
+// remix-serve stops taking connections on SIGTERM/SIGINT; the requests already sent are answered,
+// then the database's connections (and LISTEN), which would keep the process alive, are closed.
+shutDownGracefully({ beforeDrain: closeAllStreams, close: closeDatabase });
 
 export const streamTimeout = 5_000;
 
@@ -99,6 +96,8 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, streamTimeout + 1_000);
+    // Unref'd: the response's socket keeps the process alive while it renders, and a finished
+    // page's timer must not hold a stopping server for six seconds.
+    setTimeout(abort, streamTimeout + 1_000).unref();
   });
 }
