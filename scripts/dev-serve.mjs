@@ -7,5 +7,15 @@ const ready = process.env.DEV_DATABASE_READY_FILE;
 while (ready && !existsSync(ready)) await new Promise((resolve) => setTimeout(resolve, 50));
 
 const server = spawn("remix-serve", ["build/index.js"], { stdio: "inherit" });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.once("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// In development remix-serve watches the build and never exits on a signal by itself: it gets
+// the signal (closing the database), then a moment later the end.
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    if (stopping) return void server.kill("SIGKILL");
+    stopping = true;
+    server.kill(signal);
+    setTimeout(() => server.kill("SIGKILL"), 3_000).unref();
+  });
+}
