@@ -8,6 +8,7 @@ import { deleteAccountData, recentActivity, setAccountActive, updateDisplayName 
 import { getAdminAuth } from "./auth/firebase-admin.server";
 import { IdentityError, signInWithPassword } from "./auth/identity.server";
 import { announceSignedOut, clearedSessionCookie, requireUser, type SessionUser } from "./auth/session.server";
+import { memoizeByKey } from "./cache.server";
 import { ruleViolation } from "./db/core.server";
 import { getEnv } from "./env.server";
 import { listFeedback, submitFeedback } from "./feedback.server";
@@ -31,32 +32,41 @@ function orNull<T>(what: string) {
   };
 }
 
-async function signInMethods(userId: string) {
+// How an account proves it is its owner (its password, else Google) decides the deletion form
+// shown on every view of My Account. It is asked of Firebase once a minute per person, not on
+// every view: it changes only outside the app (a password set through the reset email), and a
+// stale answer still offers a way that works (Google stays linked).
+const SIGN_IN_METHODS_TTL_MS = 60_000;
+const signInMethods = memoizeByKey(SIGN_IN_METHODS_TTL_MS, async (userId) => {
   const account = await getAdminAuth().getUser(userId);
   const providers = account.providerData.map((provider) => provider.providerId);
   return { password: providers.includes("password"), google: providers.includes("google.com") };
-}
+});
 
 /** Spec §2 Profile: tabs My Account, Referrals and Help & Support as URL state (`?tab=`). */
 export async function loadProfile(request: Request) {
   const user = await requireUser(request);
   const url = new URL(request.url);
   const tab = readTab(url.searchParams.get("tab"));
+  const onAccount = tab === "account";
+  // Read beside the profile, not after it.
+  const sections = Promise.all([
+    onAccount ? recentActivity(user.uid).catch(orNull<never>("recent activity")) : null,
+    onAccount ? getNotificationPreferences(user.uid).catch(orNull<never>("notification settings")) : null,
+    onAccount ? signInMethods.get(user.uid).catch(orNull<never>("sign-in methods")) : null,
+    tab === "help" ? listFeedback(user.uid).catch(orNull<never>("feedback")) : null,
+  ]);
   let summary;
   try {
     summary = await loadUserSummary(user);
   } catch (error) {
+    // The page fails as a whole; whatever the sections meet is no longer anyone's concern.
+    sections.catch(() => {});
     // Spec §8 "Failed to load profile": the page says so (and retries with JavaScript).
     console.error("profile failed to load:", error instanceof Response ? `HTTP ${error.status}` : error);
     return data({ failed: true as const, tab }, { status: error instanceof Response ? error.status : 500 });
   }
-  const onAccount = tab === "account";
-  const [activity, preferences, methods, feedback] = await Promise.all([
-    onAccount ? recentActivity(user.uid).catch(orNull<never>("recent activity")) : null,
-    onAccount ? getNotificationPreferences(user.uid).catch(orNull<never>("notification settings")) : null,
-    onAccount ? signInMethods(user.uid).catch(orNull<never>("sign-in methods")) : null,
-    tab === "help" ? listFeedback(user.uid).catch(orNull<never>("feedback")) : null,
-  ]);
+  const [activity, preferences, methods, feedback] = await sections;
   const { firebase } = getEnv();
   return {
     failed: false as const,

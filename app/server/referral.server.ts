@@ -9,25 +9,28 @@ import { loadUserSummary } from "./users.server";
 /** Spec §2 Refer & Earn: the code and its share link, how it works, and the people referred. */
 export async function loadReferral(request: Request) {
   const user = await requireUser(request);
-  const [summary, config] = await Promise.all([loadUserSummary(user), getAppConfig()]);
   const now = new Date();
-  // Spec §7: a failed list is shown empty, with the spec's message.
-  const referrals = await listReferrals(user.uid).then(
-    (rows) =>
-      rows.map((row) => ({
-        id: row.id,
-        name: referralName(row),
-        // Counted here, so the server's HTML and the browser agree on the day.
-        days: daysSince(row.created_at, now),
-        credited: row.credited,
-        amount: row.amount,
-      })),
-    (error: unknown) => {
-      if (error instanceof Response) throw error;
-      console.error("referrals failed to load:", error);
-      return null;
-    },
-  );
+  const [summary, config, referrals] = await Promise.all([
+    loadUserSummary(user),
+    getAppConfig(),
+    // Spec §7: a failed list is shown empty, with the spec's message.
+    listReferrals(user.uid).then(
+      (rows) =>
+        rows.map((row) => ({
+          id: row.id,
+          name: referralName(row),
+          // Counted here, so the server's HTML and the browser agree on the day.
+          days: daysSince(row.created_at, now),
+          credited: row.credited,
+          amount: row.amount,
+        })),
+      (error: unknown) => {
+        if (error instanceof Response) throw error;
+        console.error("referrals failed to load:", error);
+        return null;
+      },
+    ),
+  ]);
   const code = summary.referral_code || null;
   return {
     code,

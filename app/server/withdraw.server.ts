@@ -16,9 +16,10 @@ export async function loadWithdraw(request: Request) {
   const user = await requireUser(request);
   const url = new URL(request.url);
   const historyOpen = url.searchParams.get("history") === "1";
-  const [summary, config] = await Promise.all([loadUserSummary(user), getAppConfig()]);
-  const [emailVerified, history] = await Promise.all([
-    ensureEmailVerified(user.uid, summary.email_verified),
+  // The history is read beside the balance; only the email check waits for the profile.
+  const [summary, config, history] = await Promise.all([
+    loadUserSummary(user),
+    getAppConfig(),
     historyOpen
       ? listWithdrawals(user.uid).catch((error: unknown) => {
           if (error instanceof Response) throw error;
@@ -27,6 +28,7 @@ export async function loadWithdraw(request: Request) {
         })
       : null,
   ]);
+  const emailVerified = await ensureEmailVerified(user.uid, summary.email_verified);
   return {
     balance: summary.balance,
     email: summary.email,

@@ -1,0 +1,99 @@
+// The budgets of `npm run bench` (issue 10) and how a measured figure is judged against them.
+// Kept apart from the measuring so that the judging is tested on its own
+// (tests/unit/bench-budgets.test.ts) and a saved run can be judged again (`--evaluate`).
+
+export const BUDGETS = {
+  /** JavaScript a page downloads before any interaction, gzip, in KB (1 KB = 1024 bytes). */
+  javascriptKb: 100,
+  /** A signed-in page's requests per second, in % of /legal's on the same server in the same run. */
+  throughputShare: 60,
+  /** Lighthouse (mobile) scores, median of the runs. */
+  lighthouse: { performance: 98, accessibility: 100, "best-practices": 100, seo: 100 },
+  /** get_leaderboard with 1,000,000 users who earned this month: p95 in ms, read from an index. */
+  leaderboardP95Ms: 5,
+  /** `npm run dev` on a cold checkout: seconds to the first 200 on /. */
+  devFirst200Seconds: 20,
+} as const;
+
+export const JAVASCRIPT_PAGES = ["/auth", "/", "/earn", "/leaderboard", "/withdraw", "/referral", "/profile"];
+export const THROUGHPUT_BASELINE = "/legal";
+export const THROUGHPUT_PAGES = ["/", "/earn", "/leaderboard", "/withdraw", "/referral", "/profile"];
+export const LIGHTHOUSE_PAGES = ["/auth", "/", "/earn", "/withdraw", "/profile"];
+
+export interface Budget {
+  limit: number;
+  /** "max": the figure must be at most the limit; "min": at least. */
+  kind: "max" | "min";
+}
+
+/** One measured figure. `value` null: it could not be measured (`error` says why), which fails its budget. */
+export interface Figure {
+  group: string;
+  label: string;
+  value: number | null;
+  unit: "KB" | "%" | "ms" | "s" | "req/s" | "";
+  budget?: Budget;
+  /** Shown beside the figure: what it was measured from (req/s, p99, the plan). */
+  detail?: string;
+  error?: string;
+}
+
+export type Result = "PASS" | "FAIL" | "INFO";
+export type JudgedFigure = Figure & { result: Result };
+
+export function judge(figure: Figure): JudgedFigure {
+  if (!figure.budget) return { ...figure, result: "INFO" };
+  const { limit, kind } = figure.budget;
+  const { value } = figure;
+  const pass = value !== null && Number.isFinite(value) && (kind === "max" ? value <= limit : value >= limit);
+  return { ...figure, result: pass ? "PASS" : "FAIL" };
+}
+
+/** 0 when every budgeted figure passed; 1 when one failed, or when nothing was judged at all. */
+export function exitCode(figures: readonly JudgedFigure[]): 0 | 1 {
+  const budgeted = figures.filter((figure) => figure.result !== "INFO");
+  return budgeted.length > 0 && budgeted.every((figure) => figure.result === "PASS") ? 0 : 1;
+}
+
+function format(value: number | null, unit: Figure["unit"]): string {
+  if (value === null || !Number.isFinite(value)) return "—";
+  const digits = unit === "KB" || unit === "s" ? 1 : unit === "ms" ? 2 : 0;
+  const number = value.toFixed(digits);
+  return unit === "%" ? `${number} %` : unit ? `${number} ${unit}` : number;
+}
+
+function formatBudget(figure: Figure): string {
+  if (!figure.budget) return "";
+  return `${figure.budget.kind === "max" ? "≤" : "≥"} ${format(figure.budget.limit, figure.unit)}`;
+}
+
+/** The table `npm run bench` prints: one line per figure under its group's heading. */
+export function formatTable(figures: readonly JudgedFigure[]): string {
+  const rows = figures.map((figure) => ({
+    group: figure.group,
+    cells: [
+      `  ${figure.label}`,
+      format(figure.value, figure.unit),
+      formatBudget(figure),
+      figure.result === "INFO" ? "" : figure.result,
+      figure.error ? `error: ${figure.error}` : (figure.detail ?? ""),
+    ],
+  }));
+  const header = ["Figure", "Measured", "Budget", "Result", "Details"];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row.cells[column]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!)))
+      .join("  ")
+      .trimEnd();
+  const out = [line(header), widths.map((width) => "─".repeat(width)).join("  ")];
+  let group: string | undefined;
+  for (const row of rows) {
+    if (row.group !== group) out.push((group = row.group));
+    out.push(line(row.cells));
+  }
+  const failed = figures.filter((figure) => figure.result === "FAIL").length;
+  const passed = figures.filter((figure) => figure.result === "PASS").length;
+  out.push("", `${passed} within budget, ${failed} over budget`);
+  return out.join("\n");
+}

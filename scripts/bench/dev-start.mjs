@@ -1,0 +1,118 @@
+// `npm run dev` from cold: a copy of the checkout as a fresh clone has it (the files git knows,
+// no build output, no database, no cache) with the dependencies installed (node_modules linked),
+// started exactly as written, on free ports; the time from the start to the first 200 on /.
+import { execFileSync, spawn } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort } from "../lib/services.mjs";
+
+/** The files of the working tree that a commit of it would hold (tracked and new, minus ignored). */
+function checkoutFiles(root) {
+  return execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], {
+    cwd: root,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  })
+    .split("\0")
+    .filter((file) => file && file !== "node_modules");
+}
+
+function copyCheckout(root) {
+  const copy = mkdtempSync(path.join(os.tmpdir(), "bench-dev-"));
+  for (const file of checkoutFiles(root)) {
+    const target = path.join(copy, file);
+    mkdirSync(path.dirname(target), { recursive: true });
+    try {
+      copyFileSync(path.join(root, file), target);
+    } catch (error) {
+      // A file deleted in the working tree but not yet in the index.
+      if (error.code !== "ENOENT") throw error;
+    }
+  }
+  symlinkSync(realpathSync(path.join(root, "node_modules")), path.join(copy, "node_modules"));
+  return copy;
+}
+
+function stopGroup(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // gone
+      }
+      resolve();
+    }, 10_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      // Whatever the group left behind (the emulator's Java-less node, remix-serve).
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // gone
+      }
+      resolve();
+    });
+    try {
+      process.kill(-child.pid, "SIGINT");
+    } catch {
+      resolve();
+    }
+  });
+}
+
+/**
+ * @param {{ root?: string, timeoutSeconds?: number }} options
+ * @returns {Promise<{ seconds: number | null, log: string }>} seconds to the first 200 on /, null if none came in time
+ */
+export async function measureDevStart({ root = process.cwd(), timeoutSeconds = 90 } = {}) {
+  const copy = copyCheckout(root);
+  const port = await freePort();
+  const emulatorPort = await freePort();
+  // As in a fresh shell: none of the settings this process runs with (npm's, the benchmark's).
+  const {
+    FIREBASE_AUTH_EMULATOR_HOST: _emulator,
+    NODE_ENV: _mode,
+    PGLITE_DATA_DIR: _data,
+    DATABASE_URL: _url,
+    ...environment
+  } = process.env;
+  let log = "";
+  const started = performance.now();
+  const child = spawn("npm", ["run", "dev"], {
+    cwd: copy,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...environment, PORT: String(port), DEV_AUTH_EMULATOR_PORT: String(emulatorPort) },
+  });
+  const stamp = (chunk) => {
+    const at = ((performance.now() - started) / 1000).toFixed(1).padStart(5);
+    for (const line of String(chunk).split("\n")) if (line.trim()) log += `${at} s  ${line}\n`;
+  };
+  child.stdout.on("data", stamp);
+  child.stderr.on("data", stamp);
+  let seconds = null;
+  try {
+    const deadline = started + timeoutSeconds * 1000;
+    while (performance.now() < deadline && child.exitCode === null) {
+      try {
+        const response = await fetch(`http://localhost:${port}/`, { signal: AbortSignal.timeout(5_000) });
+        await response.arrayBuffer();
+        if (response.status === 200) {
+          seconds = (performance.now() - started) / 1000;
+          break;
+        }
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await stopGroup(child);
+    writeFileSync(path.join(os.tmpdir(), "bench-dev-start.log"), log);
+    rmSync(copy, { recursive: true, force: true });
+  }
+  return { seconds, log };
+}

@@ -1,0 +1,102 @@
+// Lighthouse (its default config: a mobile phone, simulated slow 4G and a 4x slower CPU) on the
+// app's pages, several runs each; a page's score in each category is the median of its runs.
+// Chromium is started here with a debugging port, which Lighthouse drives; each run starts
+// from empty storage and cache (Lighthouse resets them), so every run is a first visit.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import lighthouse from "lighthouse";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../lib/chromium.mjs";
+import { freePort, waitFor } from "../lib/services.mjs";
+
+export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
+
+async function startChromium() {
+  const port = await freePort();
+  const profile = mkdtempSync(path.join(os.tmpdir(), "bench-chromium-"));
+  const args = [
+    ...CHROMIUM_ARGS.filter((arg) => arg !== "--headless"),
+    "--headless=new",
+    `--remote-debugging-port=${port}`,
+    `--user-data-dir=${profile}`,
+    "about:blank",
+  ];
+  const child = spawn(process.env.CHROME_PATH ?? CHROMIUM_PATH, args, { stdio: "ignore", detached: true });
+  await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/json/version`)).ok, {
+    timeoutMs: 30_000,
+    what: "Chromium's debugging port",
+  });
+  return {
+    port,
+    stop: async () => {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+      await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", resolve)));
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/**
+ * @param {{ baseUrl: string, pages: { path: string, cookie?: string }[], runs?: number, log?: (line: string) => void }} options
+ * @returns {Promise<{ path: string, scores: Record<string, number>, runs: Record<string, number>[], failing: Record<string, string[]> }[]>}
+ *   scores 0–100 per category (the median); `failing` names the audits below 1 in the median run of a category.
+ */
+export async function measureLighthouse({ baseUrl, pages, runs = 5, log = () => {} }) {
+  const chromium = await startChromium();
+  const results = [];
+  try {
+    for (const page of pages) {
+      const runScores = [];
+      const reports = [];
+      for (let run = 0; run < runs; run++) {
+        const result = await lighthouse(baseUrl + page.path, {
+          port: chromium.port,
+          output: "json",
+          logLevel: "error",
+          onlyCategories: CATEGORIES,
+          extraHeaders: page.cookie ? { Cookie: page.cookie } : undefined,
+        });
+        const lhr = result?.lhr;
+        if (!lhr) throw new Error(`Lighthouse gave no result for ${page.path}`);
+        if (lhr.runtimeError) throw new Error(`Lighthouse on ${page.path}: ${lhr.runtimeError.message}`);
+        if (new URL(lhr.finalDisplayedUrl).pathname !== new URL(baseUrl + page.path).pathname) {
+          throw new Error(`Lighthouse on ${page.path} ended on ${lhr.finalDisplayedUrl} (not signed in?)`);
+        }
+        const scores = Object.fromEntries(
+          CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)]),
+        );
+        runScores.push(scores);
+        reports.push(lhr);
+        log(
+          `  ${page.path.padEnd(10)} run ${run + 1}/${runs}: ${CATEGORIES.map((id) => `${id} ${scores[id]}`).join(", ")}`,
+        );
+      }
+      const scores = Object.fromEntries(CATEGORIES.map((id) => [id, median(runScores.map((run) => run[id]))]));
+      // What keeps a category under 100, from a run that scored the median: the audits to look at.
+      const failing = {};
+      for (const id of CATEGORIES) {
+        const lhr = reports[runScores.findIndex((run) => run[id] === scores[id])];
+        const audits = lhr.categories[id].auditRefs
+          .filter((ref) => ref.weight > 0)
+          .map((ref) => lhr.audits[ref.id])
+          .filter((audit) => audit.score !== null && audit.score < 1)
+          .map((audit) => `${audit.id}${audit.displayValue ? ` (${audit.displayValue})` : ""}`);
+        if (audits.length > 0) failing[id] = audits;
+      }
+      results.push({ path: page.path, scores, runs: runScores, failing });
+    }
+  } finally {
+    await chromium.stop();
+  }
+  return results;
+}

@@ -1,0 +1,417 @@
+// `npm run bench`: builds for production, seeds a database (10,000 users, 100,000 ledger rows) on
+// PGlite and on a Postgres server, measures, prints one table where each figure stands beside its
+// budget with PASS or FAIL, writes bench-results.json, and exits 1 when a budget is missed.
+//
+//   npm run bench                           everything (about ten minutes on two cores)
+//   npm run bench -- --only=js,throughput   some parts: dev, js, throughput, lighthouse, leaderboard
+//   npm run bench -- --evaluate=FILE        judges a saved result file again, measuring nothing
+//
+// The budgets are in scripts/bench/budgets.ts. The figures come from:
+//   dev          scripts/bench/dev-start.mjs    `npm run dev` on a copy of the checkout, first 200 on /
+//   js           scripts/bench/js-size.mjs      Chromium, each page fresh, scripts until network idle
+//   throughput   scripts/bench/throughput.mjs   autocannon, 20 connections, rounds of every page
+//   lighthouse   scripts/bench/lighthouse.mjs   Lighthouse mobile, median of 5 runs
+//   leaderboard  scripts/bench/leaderboard.mjs  get_leaderboard with 1,000,000 users, on Postgres
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../lib/chromium.mjs";
+import { openPglite, openPostgres } from "../lib/database.mjs";
+import { freePort, startAppServer, startAuthEmulator, startPostgres } from "../lib/services.mjs";
+import { createAccount, signIn } from "./account.mjs";
+import {
+  BUDGETS,
+  JAVASCRIPT_PAGES,
+  LIGHTHOUSE_PAGES,
+  THROUGHPUT_BASELINE,
+  THROUGHPUT_PAGES,
+  exitCode,
+  formatTable,
+  judge,
+} from "./budgets.ts";
+import { measureDevStart } from "./dev-start.mjs";
+import { describe as describeLeaderboard, measureLeaderboard } from "./leaderboard.mjs";
+import { seed } from "./seed.mjs";
+
+const PARTS = ["dev", "js", "throughput", "lighthouse", "leaderboard"];
+const { values: options } = parseArgs({
+  options: {
+    only: { type: "string" },
+    evaluate: { type: "string" },
+    output: { type: "string", default: "bench-results.json" },
+    users: { type: "string", default: "10000" },
+    "ledger-rows": { type: "string", default: "100000" },
+    "leaderboard-users": { type: "string", default: "1000000" },
+    connections: { type: "string", default: "20" },
+    rounds: { type: "string", default: "4" },
+    seconds: { type: "string", default: "3" },
+    "lighthouse-runs": { type: "string", default: "5" },
+  },
+});
+
+if (options.evaluate) {
+  // Judges the figures of a saved run again, against today's budgets.
+  const saved = JSON.parse(readFileSync(options.evaluate, "utf8"));
+  const figures = saved.figures.map(({ result: _result, ...figure }) => judge(figure));
+  console.log(formatTable(figures));
+  process.exit(exitCode(figures));
+}
+
+const parts = options.only ? options.only.split(",").map((part) => part.trim()) : PARTS;
+for (const part of parts) if (!PARTS.includes(part)) throw new Error(`unknown part "${part}" (${PARTS.join(", ")})`);
+const wants = (part) => parts.includes(part);
+const number = (name) => Number(options[name]);
+
+const started = new Date();
+const log = (line) => console.log(`[${((Date.now() - started.getTime()) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+const loadSamples = [];
+const sampleLoad = (phase) => loadSamples.push({ phase, at: new Date().toISOString(), loadavg: os.loadavg() });
+
+/** @type {import("./budgets.ts").Figure[]} */
+const figures = [];
+const details = {};
+const workDir = mkdtempSync(path.join(os.tmpdir(), "bench-"));
+const cleanups = [];
+
+/** A part of the run; if it throws, its figures are recorded as unmeasured (and fail) and the rest goes on. */
+async function part(name, unmeasured, work) {
+  sampleLoad(name);
+  log(`▶ ${name}`);
+  try {
+    await work();
+  } catch (error) {
+    console.error(error);
+    for (const figure of unmeasured()) figures.push({ ...figure, value: null, error: String(error.message ?? error) });
+  }
+}
+
+function run(command, args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited ${code}`)),
+    );
+  });
+}
+
+const kb = (bytes) => bytes / 1024;
+
+// The heavy measuring tools load only when their part runs (and never for --evaluate).
+const tools = {
+  chromium: async () => (await import("@playwright/test")).chromium,
+  pageScripts: async () => (await import("./js-size.mjs")).measurePageScripts,
+  lighthouse: () => import("./lighthouse.mjs"),
+  throughput: async () => (await import("./throughput.mjs")).measureThroughput,
+};
+
+async function main() {
+  const machine = {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? "unknown",
+    memoryGb: Math.round(os.totalmem() / 1024 ** 3),
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+  };
+  details.machine = machine;
+  log(`${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGb} GB, ${machine.os}, Node ${machine.node}`);
+
+  // First, on a machine where nothing of the benchmark runs yet.
+  if (wants("dev")) {
+    const label = "first 200 on / after `npm run dev` (cold checkout)";
+    const unmeasured = () => [
+      { group: "npm run dev", label, unit: "s", budget: { limit: BUDGETS.devFirst200Seconds, kind: "max" } },
+    ];
+    await part("npm run dev, cold", unmeasured, async () => {
+      const result = await measureDevStart();
+      details.devStart = result;
+      if (result.seconds === null) console.log(result.log);
+      figures.push({
+        ...unmeasured()[0],
+        value: result.seconds,
+        error: result.seconds === null ? "no 200 within 90 s" : undefined,
+      });
+      log(`first 200 after ${result.seconds?.toFixed(1)} s`);
+    });
+  }
+
+  const needsApp = wants("js") || wants("throughput") || wants("lighthouse");
+  if (!needsApp && !wants("leaderboard")) return;
+  if (needsApp) {
+    sampleLoad("build");
+    log("▶ npm run build");
+    await run("npm", ["run", "--silent", "build"], { VITE_CJS_IGNORE_WARNING: "true" });
+  }
+
+  log("▶ starting the Auth emulator and a Postgres server");
+  const [emulator, postgres] = await Promise.all([
+    needsApp ? startAuthEmulator({ port: await freePort(), quiet: true }) : null,
+    wants("throughput") || wants("leaderboard") ? startPostgres() : null,
+  ]);
+  if (emulator) cleanups.push(emulator.stop);
+  if (postgres) cleanups.push(postgres.stop);
+
+  const users = number("users");
+  const ledgerRows = number("ledger-rows");
+  const person = emulator ? await createAccount(emulator.host) : null;
+  const pgliteDir = path.join(workDir, "pglite");
+  if (needsApp) {
+    log(`▶ seeding ${users.toLocaleString("en")} users and ${ledgerRows.toLocaleString("en")} ledger rows`);
+    const seedInto = async (open) => {
+      const db = await open();
+      try {
+        const counts = await seed(db, { users, ledgerRows, person });
+        log(`  ${db.name}: seeded in ${counts.seconds.toFixed(1)} s, ledger audit clean`);
+        return { database: db.name, ...counts };
+      } finally {
+        await db.close();
+      }
+    };
+    details.seed = await Promise.all([
+      seedInto(() => openPglite(pgliteDir)),
+      wants("throughput") ? seedInto(() => openPostgres(postgres.url)) : null,
+    ]);
+  }
+
+  const appEnv = {
+    NODE_ENV: "production",
+    SESSION_SECRET: "benchmark-secret-of-at-least-32-chars",
+    FIREBASE_AUTH_EMULATOR_HOST: emulator?.host ?? "",
+  };
+  const withApp = async (database, env, work) => {
+    const app = await startAppServer({ port: await freePort(), env: { ...appEnv, ...env } });
+    try {
+      const cookies = await signIn(app.url, person);
+      await work(app, cookies);
+    } finally {
+      await app.stop();
+      const errors = app
+        .stderr()
+        .split("\n")
+        .filter((line) => line && !line.startsWith("notifications: no "));
+      if (errors.length > 0) log(`  the ${database} server wrote to stderr:\n${errors.slice(0, 20).join("\n")}`);
+    }
+  };
+
+  const throughput = async (database, app, cookies) => {
+    const group = `Throughput on ${database}, ${number("connections")} connections: req/s as a share of ${THROUGHPUT_BASELINE}'s`;
+    const unmeasured = () =>
+      THROUGHPUT_PAGES.map((page) => ({
+        group,
+        label: page,
+        unit: "%",
+        budget: { limit: BUDGETS.throughputShare, kind: "min" },
+      }));
+    await part(`throughput on ${database}`, unmeasured, async () => {
+      const measureThroughput = await tools.throughput();
+      const result = await measureThroughput({
+        baseUrl: app.url,
+        baseline: THROUGHPUT_BASELINE,
+        pages: THROUGHPUT_PAGES,
+        cookie: cookies.header,
+        connections: number("connections"),
+        rounds: number("rounds"),
+        seconds: number("seconds"),
+        log,
+      });
+      details[`throughput ${database}`] = result;
+      const rounds = (entry) => `rounds ${entry.rounds.map((round) => round.requestsPerSecond).join("/")}`;
+      figures.push({
+        group,
+        label: `${THROUGHPUT_BASELINE} (baseline)`,
+        value: result.baseline.requestsPerSecond,
+        unit: "req/s",
+        detail: `p99 ${result.baseline.p99} ms; ${rounds(result.baseline)}`,
+        error: result.baseline.failures ? `${result.baseline.failures} answers were not 200` : undefined,
+      });
+      for (const page of result.pages) {
+        figures.push({
+          ...unmeasured().find((figure) => figure.label === page.path),
+          // A page that answered anything but 200 was not measured.
+          value: page.failures ? null : page.ratio * 100,
+          detail: `${page.requestsPerSecond.toFixed(0)} req/s, p99 ${page.p99} ms; ${rounds(page)}`,
+          error: page.failures ? `${page.failures} answers were not 200` : undefined,
+        });
+      }
+    });
+  };
+
+  if (needsApp) {
+    await withApp("PGlite", { PGLITE_DATA_DIR: pgliteDir }, async (app, cookies) => {
+      if (wants("js")) {
+        const group = "JavaScript before any interaction (gzip, transferred)";
+        const unmeasured = () =>
+          JAVASCRIPT_PAGES.map((page) => ({
+            group,
+            label: page,
+            unit: "KB",
+            budget: { limit: BUDGETS.javascriptKb, kind: "max" },
+          }));
+        await part("JavaScript per page", unmeasured, async () => {
+          const chromium = await tools.chromium();
+          const measurePageScripts = await tools.pageScripts();
+          const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+          try {
+            const pages = JAVASCRIPT_PAGES.map((page) => ({
+              path: page,
+              // /auth as a visitor who is not signed in; every other page signed in.
+              cookies: page === "/auth" ? [] : cookies.list,
+            }));
+            const results = await measurePageScripts(browser, { baseUrl: app.url, pages });
+            details.javascript = results;
+            for (const result of results) {
+              figures.push({
+                ...unmeasured().find((figure) => figure.label === result.path),
+                value: kb(result.transferred),
+                detail: `${result.count} scripts, ${kb(result.decoded).toFixed(1)} KB decoded`,
+              });
+            }
+          } finally {
+            await browser.close();
+          }
+        });
+      }
+      if (wants("throughput")) await throughput("PGlite", app, cookies);
+      if (wants("lighthouse")) {
+        const { CATEGORIES, measureLighthouse } = await tools.lighthouse();
+        const runs = number("lighthouse-runs");
+        const group = `Lighthouse mobile, median of ${runs} runs`;
+        const unmeasured = () =>
+          LIGHTHOUSE_PAGES.flatMap((page) =>
+            CATEGORIES.map((category) => ({
+              group,
+              label: `${page} ${category}`,
+              unit: "",
+              budget: { limit: BUDGETS.lighthouse[category], kind: "min" },
+            })),
+          );
+        await part("Lighthouse", unmeasured, async () => {
+          const results = await measureLighthouse({
+            baseUrl: app.url,
+            pages: LIGHTHOUSE_PAGES.map((page) => ({
+              path: page,
+              cookie: page === "/auth" ? undefined : cookies.header,
+            })),
+            runs,
+            log,
+          });
+          details.lighthouse = results;
+          for (const result of results) {
+            for (const category of CATEGORIES) {
+              const failing = result.failing[category];
+              figures.push({
+                ...unmeasured().find((figure) => figure.label === `${result.path} ${category}`),
+                value: result.scores[category],
+                detail:
+                  `runs ${result.runs.map((scores) => scores[category]).join("/")}` +
+                  (failing ? `; below 1: ${failing.slice(0, 4).join(", ")}` : ""),
+              });
+            }
+          }
+        });
+      }
+    });
+  }
+
+  if (wants("throughput")) {
+    await withApp(details.seed[1].database, { DATABASE_URL: postgres.url }, (app, cookies) =>
+      throughput(details.seed[1].database, app, cookies),
+    );
+  }
+
+  if (wants("leaderboard")) {
+    const leaderboardUsers = number("leaderboard-users");
+    const group = `Leaderboard query, ${leaderboardUsers.toLocaleString("en")} users who earned this month`;
+    const unmeasured = () => [
+      {
+        group,
+        label: "get_leaderboard(50) p95, in the database",
+        unit: "ms",
+        budget: { limit: BUDGETS.leaderboardP95Ms, kind: "max" },
+      },
+    ];
+    await part("leaderboard at scale", unmeasured, async () => {
+      // A database of its own on the same server.
+      const admin = new pg.Client({ connectionString: postgres.url });
+      await admin.connect();
+      await admin.query("create database leaderboard");
+      await admin.end();
+      const url = new URL(postgres.url);
+      url.pathname = "/leaderboard";
+      const db = await openPostgres(url.toString());
+      try {
+        const result = await measureLeaderboard(db, { users: leaderboardUsers });
+        details.leaderboard = result;
+        log(describeLeaderboard(result));
+        figures.push({
+          ...unmeasured()[0],
+          label: `get_leaderboard(50) p95, in ${result.database}`,
+          // Only a plan that reads the ranking index counts.
+          value: result.fromIndex ? result.p95 : null,
+          error: result.fromIndex
+            ? undefined
+            : "the plan does not read monthly_earnings_rank_idx (see bench-results.json)",
+          detail: `median ${result.median.toFixed(2)} ms; round trip p95 ${result.roundTrip.p95.toFixed(2)} ms; ${planSummary(result.plan)}`,
+        });
+      } finally {
+        await db.close();
+      }
+    });
+  }
+}
+
+/** The scan line of the plan, short: what proves the answer came from the index. */
+function planSummary(plan) {
+  const scan = plan.find((line) => /Scan/.test(line))?.trim() ?? "no scan in the plan";
+  const heap = plan.find((line) => /Heap Fetches/.test(line))?.trim();
+  return [scan.replace(/\s*\(actual.*$/, ""), heap].filter(Boolean).join(", ");
+}
+
+let crashed = null;
+try {
+  await main();
+} catch (error) {
+  crashed = error;
+  console.error(error);
+} finally {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => console.error(error));
+  rmSync(workDir, { recursive: true, force: true });
+}
+sampleLoad("end");
+
+const judged = figures.map(judge);
+const finished = new Date();
+const report = {
+  startedAt: started.toISOString(),
+  finishedAt: finished.toISOString(),
+  seconds: Math.round((finished.getTime() - started.getTime()) / 1000),
+  parts,
+  settings: {
+    users: number("users"),
+    ledgerRows: number("ledger-rows"),
+    leaderboardUsers: number("leaderboard-users"),
+    connections: number("connections"),
+    rounds: number("rounds"),
+    secondsPerRound: number("seconds"),
+    lighthouseRuns: number("lighthouse-runs"),
+  },
+  budgets: BUDGETS,
+  load: loadSamples,
+  figures: judged,
+  details,
+  error: crashed ? String(crashed.stack ?? crashed) : undefined,
+  passed: !crashed && exitCode(judged) === 0,
+};
+writeFileSync(options.output, JSON.stringify(report, null, 2) + "\n");
+
+const loads = loadSamples.map((sample) => sample.loadavg[0]);
+console.log(`\n${formatTable(judged)}`);
+console.log(
+  `${details.machine?.cpus} × ${details.machine?.cpuModel}, ${details.machine?.memoryGb} GB, ${details.machine?.os}, ` +
+    `Node ${details.machine?.node}; 1-minute load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} ` +
+    `during the run; ${report.seconds} s in all. Written to ${options.output}.`,
+);
+if (crashed) console.log("The benchmark stopped early: see the error above.");
+process.exit(crashed ? 1 : exitCode(judged));

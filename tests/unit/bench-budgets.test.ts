@@ -1,0 +1,85 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { BUDGETS, exitCode, formatTable, judge, type Figure } from "../../scripts/bench/budgets";
+
+const js = (label: string, value: number | null): Figure => ({
+  group: "JavaScript",
+  label,
+  value,
+  unit: "KB",
+  budget: { limit: BUDGETS.javascriptKb, kind: "max" },
+});
+const share = (label: string, value: number | null): Figure => ({
+  group: "Throughput",
+  label,
+  value,
+  unit: "%",
+  budget: { limit: BUDGETS.throughputShare, kind: "min" },
+});
+
+describe("npm run bench: budgets", () => {
+  it("passes a figure at its limit and fails one past it, for at-most and at-least budgets", () => {
+    expect(judge(js("/auth", 100)).result).toBe("PASS");
+    expect(judge(js("/auth", 100.01)).result).toBe("FAIL");
+    expect(judge(share("/", 60)).result).toBe("PASS");
+    expect(judge(share("/", 59.9)).result).toBe("FAIL");
+  });
+
+  it("fails a figure that could not be measured (null or not a number)", () => {
+    expect(judge(js("/auth", null)).result).toBe("FAIL");
+    expect(judge(js("/auth", Number.NaN)).result).toBe("FAIL");
+    expect(judge(share("/", Number.POSITIVE_INFINITY)).result).toBe("FAIL");
+  });
+
+  it("only informs about a figure without a budget", () => {
+    expect(judge({ group: "Throughput", label: "/legal", value: 370, unit: "req/s" }).result).toBe("INFO");
+  });
+
+  it("exits 0 only when every budgeted figure passed, and 1 when one failed or none was judged", () => {
+    const baseline = judge({ group: "Throughput", label: "/legal", value: 370, unit: "req/s" });
+    expect(exitCode([judge(js("/", 90)), judge(share("/", 70)), baseline])).toBe(0);
+    expect(exitCode([judge(js("/", 90)), judge(share("/", 50)), baseline])).toBe(1);
+    expect(exitCode([judge(js("/", null))])).toBe(1);
+    expect(exitCode([baseline])).toBe(1);
+    expect(exitCode([])).toBe(1);
+  });
+
+  it("prints each figure with its budget and result under its group", () => {
+    const table = formatTable([judge(js("/auth", 126.04)), judge(share("/earn", 64.2))]);
+    expect(table).toMatch(/JavaScript\n\s+\/auth\s+126\.0 KB\s+≤ 100\.0 KB\s+FAIL/);
+    expect(table).toMatch(/Throughput\n\s+\/earn\s+64 %\s+≥ 60 %\s+PASS/);
+    expect(table).toContain("1 within budget, 1 over budget");
+  });
+});
+
+describe("npm run bench -- --evaluate=FILE (a saved run judged again)", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-evaluate-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function evaluate(figures: Figure[]) {
+    const file = path.join(dir, `${Math.random().toString(36).slice(2)}.json`);
+    // The results of a run say PASS; the budgets of today decide.
+    writeFileSync(file, JSON.stringify({ figures: figures.map((figure) => ({ ...figure, result: "PASS" })) }));
+    return promisify(execFile)(process.execPath, ["scripts/bench/run.mjs", `--evaluate=${file}`]).then(
+      ({ stdout }) => ({ code: 0, stdout }),
+      (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+    );
+  }
+
+  it("exits 1 and prints FAIL when a figure is over its budget", async () => {
+    const { code, stdout } = await evaluate([js("/", 99), js("/auth", 126)]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/\/auth\s+126\.0 KB\s+≤ 100\.0 KB\s+FAIL/);
+    expect(stdout).toMatch(/\/\s+99\.0 KB\s+≤ 100\.0 KB\s+PASS/);
+  });
+
+  it("exits 0 when every figure is within its budget", async () => {
+    const { code, stdout } = await evaluate([js("/", 99), share("/earn", 75)]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("2 within budget, 0 over budget");
+  });
+});
