@@ -13,6 +13,7 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AppShell } from "~/components/AppShell";
+import { InlineStylesheet } from "~/components/InlineStylesheet";
 import { Toasts } from "~/components/Toasts";
 import { Spinner } from "~/components/ui/Icon";
 import { NavigationProgress } from "~/components/NavigationProgress";
@@ -27,10 +28,8 @@ import { useNonce } from "~/lib/nonce";
 import type { ShellHandle } from "~/lib/shell";
 import stylesHref from "~/styles/app.css";
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: stylesHref },
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-];
+// The stylesheet is inline in the head (InlineStylesheet), not linked.
+export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 export const meta: MetaFunction = () => pageMeta();
 
@@ -66,6 +65,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <Meta />
+        <InlineStylesheet href={stylesHref} nonce={nonce} />
         <Links />
       </head>
       <body className="font-sans antialiased">

@@ -1,6 +1,7 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { initials } from "~/domain/referrals";
+import { useFormState } from "~/lib/use-form";
 import { Field } from "../forms/Field";
 import { FormBanner } from "../forms/FormBanner";
 import { SubmitButton } from "../forms/SubmitButton";
@@ -53,7 +54,7 @@ export function PersonalInformation({
 
 /**
  * The form exists only while editing, so each Edit Profile starts from the stored name with no
- * earlier error: Conform reads `defaultValue` once, when the form mounts (Cancel and a saved name
+ * earlier error: an input takes its default value when it mounts (Cancel and a saved name
  * unmount it).
  */
 function EditNameForm({
@@ -65,13 +66,14 @@ function EditNameForm({
   email: string | null;
   lastResult?: SubmissionResult<string[]>;
 }) {
-  const [form, fields] = useForm<{ intent: string; displayName: string }>({
+  const [form, fields] = useFormState({
     id: "personal-information",
+    fields: ["displayName"],
     lastResult: lastResult?.initialValue?.intent === "update-name" ? lastResult : undefined,
     defaultValue: { displayName },
   });
   return (
-    <Form method="post" {...getFormProps(form)} preventScrollReset className="mt-4 space-y-4">
+    <Form method="post" {...form.props} preventScrollReset className="mt-4 space-y-4">
       <FormBanner id={form.errorId} title="Failed to update profile" errors={form.errors} />
       <Field field={fields.displayName} label="Display Name" inputProps={{ autoComplete: "nickname", maxLength: 50 }} />
       <div>
