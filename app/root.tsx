@@ -1,6 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
-import { data } from "@remix-run/node";
 import {
   Links,
   Meta,
@@ -17,15 +16,12 @@ import { InlineStylesheet } from "~/components/InlineStylesheet";
 import { Toasts } from "~/components/Toasts";
 import { Spinner } from "~/components/ui/Icon";
 import { NavigationProgress } from "~/components/NavigationProgress";
-import { ErrorScreen } from "~/components/RouteError";
-import { requireDatabaseReady } from "~/server/db/database.server";
-import { takeFlash } from "~/server/http/flash.server";
-import { takeNoticeMessages } from "~/server/notices.server";
-import { getSessionUser } from "~/server/auth/session.server";
+import { ErrorScreen } from "~/components/shared";
 import { needsDocumentLoad } from "~/lib/document-policy";
 import { pageMeta } from "~/lib/meta";
 import { useNonce } from "~/lib/nonce";
 import type { ShellHandle } from "~/lib/shell";
+import { loadRoot } from "~/server/root.server";
 import stylesHref from "~/styles/app.css";
 
 // The stylesheet is inline in the head (InlineStylesheet), not linked.
@@ -33,18 +29,8 @@ export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", 
 
 export const meta: MetaFunction = () => pageMeta();
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireDatabaseReady();
-  // The shell only needs to know whether to show the profile button; a page that needs the
-  // user checks again and answers 503 itself if the sign-in service cannot be reached.
-  const user = await getSessionUser(request).catch(() => null);
-  const [{ flash, setCookie }, notices] = await Promise.all([
-    takeFlash(request),
-    user ? takeNoticeMessages(user.uid) : [],
-  ]);
-  const messages = flash ? [flash, ...notices] : notices;
-  return data({ signedIn: user !== null, messages }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
-}
+// Route modules import one server module of their own (the browser build keeps an empty stand-in for each).
+export const loader = ({ request }: LoaderFunctionArgs) => loadRoot(request);
 
 // A live refresh (useRevalidator after another tab completed a task) must not take the flash
 // message that belongs to the tab that acted; the root reloads after submissions and navigations.

@@ -13,8 +13,7 @@ import { FormBanner } from "./forms/FormBanner";
 import { SubmitButton } from "./forms/SubmitButton";
 import { Banner } from "./ui/Banner";
 import { buttonClass } from "./ui/button";
-import { GoogleLogo } from "./ui/GoogleLogo";
-import { Icon, Spinner } from "./ui/Icon";
+import { GoogleLogo, Icon, Spinner } from "./ui/Icon";
 import { LinkTabs } from "./ui/LinkTabs";
 
 const TABS: { id: AuthTab; label: string }[] = [

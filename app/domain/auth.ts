@@ -1,6 +1,6 @@
 import { MIN_PASSWORD_LENGTH } from "./constants";
 import { isReferralCode, normalizeReferralCode } from "./referral-code";
-import { ruleMessage } from "./rules";
+import { INVALID_REFERRAL_CODE_MESSAGE } from "./rules";
 
 // Texts of spec §5 and §8, word for word.
 export const AUTH_MESSAGES = {
@@ -58,7 +58,7 @@ export interface AuthIssue {
 export function referralCodeIssues(value: { referralCode?: string }): AuthIssue[] {
   const code = normalizeReferralCode(value.referralCode);
   return code !== null && !isReferralCode(code)
-    ? [{ field: "referralCode", message: ruleMessage("invalid_referral_code") }]
+    ? [{ field: "referralCode", message: INVALID_REFERRAL_CODE_MESSAGE }]
     : [];
 }
 

@@ -7,7 +7,7 @@ import { Field } from "../forms/Field";
 import { FormBanner } from "../forms/FormBanner";
 import { SubmitButton } from "../forms/SubmitButton";
 import { TextareaField } from "../forms/TextareaField";
-import { buttonClass } from "../ui/button";
+import { buttonClass } from "../shared";
 import { Card } from "../ui/Card";
 import { Icon } from "../ui/Icon";
 

@@ -69,3 +69,12 @@ export function Spinner({ className = "size-5" }: { className?: string }) {
     </svg>
   );
 }
+
+/** Google's "G" in its brand colours (brand guidelines ask for the original colours), from icons.svg. */
+export function GoogleLogo({ className = "size-5" }: { className?: string }) {
+  return (
+    <svg viewBox="0 0 48 48" className={className} aria-hidden="true" focusable="false">
+      <use href={`${spriteHref}#google`} />
+    </svg>
+  );
+}
