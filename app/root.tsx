@@ -43,6 +43,13 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
 }) =>
   needsDocumentLoad(nextUrl) || (!formMethod && currentUrl.href === nextUrl.href) ? false : defaultShouldRevalidate;
 
+// The first paint waits until the page's content has been read (`<link rel=expect blocking=render>`,
+// Chromium 124+; other browsers ignore it). With the stylesheet inline nothing else holds it, and
+// a browser could paint the start of the streamed document, then move it as the rest arrives (the
+// sign-in screen is centred), a layout shift under the start spinner.
+const CONTENT_END = "content-end";
+const renderBlocking = { blocking: "render" } as Record<string, string>;
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   return (
@@ -52,6 +59,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <Meta />
         <InlineStylesheet href={stylesHref} nonce={nonce} />
+        <link rel="expect" href={`#${CONTENT_END}`} {...renderBlocking} />
         <Links />
       </head>
       <body className="font-sans antialiased">
@@ -62,6 +70,7 @@ export function Layout({ children }: { children: ReactNode }) {
           <Spinner className="size-10" />
         </div>
         {children}
+        <div id={CONTENT_END} hidden />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -155,21 +155,26 @@ export function AuthScreen({
         or
         <span className="h-px flex-1 bg-line" />
       </div>
-      <button
-        type="button"
-        onClick={() => {
-          const code = document.forms.namedItem(form.props.id)?.elements.namedItem("referralCode");
-          void google.start(signUp && code instanceof HTMLInputElement ? normalizeReferralCode(code.value) : null);
-        }}
-        disabled={busy || !google.available}
-        className={buttonClass({ tone: "secondary", block: true })}
-      >
-        {google.busy ? <Spinner className="size-5 text-brand-600" /> : <GoogleLogo />}
-        Continue with Google
-      </button>
-      {google.available ? null : (
-        <p className="mt-2 text-center text-xs text-muted">Google sign-in needs JavaScript.</p>
-      )}
+      {/* The note lies over the gap below the button: its going away as the page comes alive moves nothing. */}
+      <div className="relative">
+        <button
+          type="button"
+          onClick={() => {
+            const code = document.forms.namedItem(form.props.id)?.elements.namedItem("referralCode");
+            void google.start(signUp && code instanceof HTMLInputElement ? normalizeReferralCode(code.value) : null);
+          }}
+          disabled={busy || !google.available}
+          className={buttonClass({ tone: "secondary", block: true })}
+        >
+          {google.busy ? <Spinner className="size-5 text-brand-600" /> : <GoogleLogo />}
+          Continue with Google
+        </button>
+        {google.available ? null : (
+          <p className="absolute inset-x-0 top-full mt-2 text-center text-xs text-muted">
+            Google sign-in needs JavaScript.
+          </p>
+        )}
+      </div>
       <p className="mt-8 text-center text-xs text-muted">
         By continuing you agree to our{" "}
         <Link to="/legal" className="font-semibold text-brand-700 hover:underline">
