@@ -4,6 +4,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { StylesheetTextContext } from "./components/InlineStylesheet";
 import { pageFeatures } from "./domain/document-policy";
 import { NonceContext } from "./lib/nonce";
 import { closeDatabase, getDatabase } from "./server/db/database.server";
@@ -11,6 +12,7 @@ import { EnvError, getEnv } from "./server/env.server";
 import { answerCrossSitePostsInTheApp } from "./server/http/cross-site.server";
 import { createNonce, documentSecurityHeaders } from "./server/http/security-headers.server";
 import { shutDownGracefully } from "./server/http/shutdown.server";
+import { readStylesheet } from "./server/http/stylesheet.server";
 import { closeAllStreams } from "./server/live-events.server";
 import { logValue } from "./server/log.server";
 import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.server";
@@ -58,7 +60,7 @@ export default function handleRequest(
   _loadContext: AppLoadContext,
 ) {
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
-  // Every inline script of this document (Remix's, React's streaming ones) carries this nonce; the
+  // Every inline script of this document (Remix's, React's streaming ones) and its inline stylesheet carry this nonce; the
   // policy allows what this page needs (domain/document-policy.ts), its error pages included.
   const nonce = createNonce();
   const features = new Set(pageFeatures(new URL(request.url).pathname));
@@ -66,7 +68,9 @@ export default function handleRequest(
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+        <StylesheetTextContext.Provider value={readStylesheet}>
+          <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+        </StylesheetTextContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,

@@ -12,7 +12,7 @@ import { FormBanner } from "./forms/FormBanner";
 import { SubmitButton } from "./forms/SubmitButton";
 import { TASK_TYPE_STYLES, TaskIcon } from "./TaskRow";
 import { buttonClass } from "./ui/button";
-import { Icon, Spinner } from "./ui/Icon";
+import { Icon, Spinner } from "./shared";
 
 /**
  * Spec §2 task dialog, rendered by the server from `?task=` (works without JavaScript).

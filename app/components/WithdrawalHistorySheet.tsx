@@ -3,7 +3,7 @@ import { formatDate } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
 import { METHOD_NAMES, statusTone, WITHDRAWAL_MESSAGES, type WithdrawalRow } from "~/domain/withdrawals";
 import { useEscapeTo } from "~/lib/use-escape-to";
-import { Icon } from "./ui/Icon";
+import { Icon } from "./shared";
 import { SectionError } from "./ui/SectionError";
 
 const TONE_STYLES = {

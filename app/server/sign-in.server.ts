@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect } from "@remix-run/node";
-import { AUTH_MESSAGES, authFormSchema, parseAuthTab, type AuthSubmission } from "~/domain/auth";
+import { AUTH_MESSAGES, parseAuthTab } from "~/domain/auth";
+import { authFormSchema, type AuthSubmission } from "~/domain/auth-form";
 import { isReferralCode, normalizeReferralCode } from "~/domain/referral-code";
 import { ruleMessage } from "~/domain/rules";
 import { limitAuthAttempt, type AuthAttempt } from "./auth/attempt-limits.server";

@@ -32,6 +32,10 @@ async function document(client: HttpClient, path: string) {
   const scripts = html.match(/<script\b[^>]*>/g) ?? [];
   expect(scripts.length, `${path} has script tags`).toBeGreaterThan(0);
   for (const tag of scripts) expect(tag, path).toContain(`nonce="${nonce}"`);
+  // The stylesheet is inline, with the same nonce; no element of the page links one.
+  const styles = html.match(/<style\b[^>]*>/g) ?? [];
+  expect(styles, path).toEqual([`<style nonce="${nonce}">`]);
+  expect(html, path).not.toMatch(/<link\b[^>]*rel="stylesheet"/);
   return { response, nonce, policy: policy!, directives: directives(policy!), html };
 }
 
@@ -80,7 +84,7 @@ describe("document security headers, over HTTP against the production build", ()
     expect((await signedOut.get("/no/such/page")).status).toBe(404);
   });
 
-  it("the policy allows scripts only from the app and with the nonce, styles only from the app's stylesheet, no frames of the app, no plugins, no <base>, forms only to the app", async () => {
+  it("the policy allows scripts and styles only from the app and with the nonce, no frames of the app, no plugins, no <base>, forms only to the app", async () => {
     for (const [client, path] of [
       [signedOut, "/legal"],
       [signedIn, "/earn"],
@@ -88,13 +92,18 @@ describe("document security headers, over HTTP against the production build", ()
       [signedIn, "/profile"],
       [signedOut, "/no/such/page"],
     ] as const) {
-      const { directives: policy } = await document(client, path);
+      const { directives: policy, nonce, html } = await document(client, path);
+      // The app's own CSS travels in the document.
+      expect(html.slice(html.indexOf("<style"), html.indexOf("</style>")), path).toContain(".start-spinner{");
       expect(policy.get("default-src"), path).toEqual(["'self'"]);
       expect(policy.get("script-src")!.slice(0, 2), path).toEqual(["'self'", expect.stringMatching(/^'nonce-/)]);
       for (const unsafe of ["'unsafe-inline'", "'unsafe-eval'", "'strict-dynamic'", "*", "http:", "https:"]) {
         expect(policy.get("script-src"), path).not.toContain(unsafe);
       }
-      expect(policy.get("style-src"), path).toEqual(["'self'"]);
+      expect(policy.get("style-src"), path).toEqual(["'self'", `'nonce-${nonce}'`]);
+      for (const unsafe of ["'unsafe-inline'", "'unsafe-eval'", "*", "http:", "https:"]) {
+        expect(policy.get("style-src"), path).not.toContain(unsafe);
+      }
       expect(policy.get("img-src"), path).toEqual(["'self'"]);
       expect(policy.get("object-src"), path).toEqual(["'none'"]);
       expect(policy.get("base-uri"), path).toEqual(["'none'"]);

@@ -1,5 +1,5 @@
-import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import type { InputHTMLAttributes } from "react";
+import { fieldAria, type FieldState } from "~/lib/use-form";
 import { Icon, type IconName } from "../ui/Icon";
 import { ErrorList } from "./ErrorList";
 
@@ -11,7 +11,7 @@ const INPUT =
 type InputType = "text" | "email" | "password" | "search" | "tel" | "url";
 
 /**
- * A labelled input wired to its Conform field: its errors (aria-invalid, aria-describedby) and
+ * A labelled input wired to its form field (lib/use-form.ts): its errors (aria-invalid, aria-describedby) and
  * an optional hint, which the input's description also points at.
  */
 export function Field({
@@ -22,12 +22,12 @@ export function Field({
   icon,
   inputProps,
 }: {
-  field: FieldMetadata<string | undefined>;
+  field: FieldState;
   label: string;
   type?: InputType;
   hint?: string;
   icon?: IconName;
-  /** Native attributes Conform does not set (placeholder, autoComplete, inputMode, minLength, ...). */
+  /** Native attributes the field does not set (placeholder, autoComplete, inputMode, minLength, ...). */
   inputProps?: Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "className" | "defaultValue">;
 }) {
   const hintId = hint ? `${field.id}-hint` : undefined;
@@ -44,8 +44,11 @@ export function Field({
           />
         ) : null}
         <input
-          {...getInputProps(field, { type, ariaDescribedBy: hintId })}
-          key={field.key}
+          id={field.id}
+          name={field.name}
+          type={type}
+          defaultValue={field.initialValue}
+          {...fieldAria(field, hintId)}
           {...inputProps}
           className={`${INPUT}${icon ? " pl-11" : ""}`}
         />

@@ -1,15 +1,15 @@
-import { getTextareaProps, type FieldMetadata } from "@conform-to/react";
 import type { TextareaHTMLAttributes } from "react";
+import { fieldAria, type FieldState } from "~/lib/use-form";
 import { ErrorList } from "./ErrorList";
 
-/** A labelled textarea wired to its Conform field, like Field. */
+/** A labelled textarea wired to its form field, like Field. */
 export function TextareaField({
   field,
   label,
   hint,
   textareaProps,
 }: {
-  field: FieldMetadata<string | undefined>;
+  field: FieldState;
   label: string;
   hint?: string;
   textareaProps?: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "id" | "className" | "defaultValue">;
@@ -21,8 +21,10 @@ export function TextareaField({
         {label}
       </label>
       <textarea
-        {...getTextareaProps(field, { ariaDescribedBy: hintId })}
-        key={field.key}
+        id={field.id}
+        name={field.name}
+        defaultValue={field.initialValue}
+        {...fieldAria(field, hintId)}
         rows={4}
         {...textareaProps}
         className="block w-full rounded-xl border border-line bg-white px-4 py-3 text-base text-ink placeholder:text-gray-400 transition focus:border-brand-500 focus:ring-4 focus:ring-brand-100 focus:outline-none aria-[invalid=true]:border-red-400"

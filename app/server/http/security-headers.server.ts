@@ -47,8 +47,9 @@ type PolicyEnv = Pick<Env, "isProduction" | "firebase">;
 
 /**
  * The Content-Security-Policy of a document that needs `features`. Scripts run only from this
- * origin or with this response's nonce; styles only from this origin's stylesheet (the app sets
- * no inline styles); nothing may frame the app, and forms post only to it.
+ * origin or with this response's nonce; styles likewise: the app's stylesheet is inline in the
+ * document with the nonce (components/InlineStylesheet.tsx), and the app sets no style
+ * attributes; nothing may frame the app, and forms post only to it.
  */
 export function contentSecurityPolicy(
   nonce: string,
@@ -57,7 +58,7 @@ export function contentSecurityPolicy(
   devOrigin: string | undefined = process.env.REMIX_DEV_ORIGIN,
 ): string {
   const script = ["'self'", `'nonce-${nonce}'`];
-  const style = ["'self'"];
+  const style = ["'self'", `'nonce-${nonce}'`];
   const connect = ["'self'"];
   const frame: string[] = [];
   const worker: string[] = [];

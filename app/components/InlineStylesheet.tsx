@@ -1,0 +1,18 @@
+import { createContext, useContext } from "react";
+
+/** On the server, reads a built stylesheet's text by its URL (entry.server.tsx provides it); null in the browser. */
+export const StylesheetTextContext = createContext<((href: string) => string | null) | null>(null);
+
+/**
+ * The app's stylesheet, inline in the document's head, so the first paint waits for no request
+ * (a linked stylesheet blocks rendering until it has downloaded). It carries the document's nonce,
+ * which the Content-Security-Policy's `style-src` allows. The CSS travels in the HTML only: in the
+ * browser this renders an empty string, and React keeps what the server sent (hydration never
+ * rewrites an element's inner HTML, and the value never changes afterwards), so the pages'
+ * JavaScript does not carry it. If the built file cannot be read, the element imports it instead.
+ */
+export function InlineStylesheet({ href, nonce }: { href: string; nonce: string }) {
+  const read = useContext(StylesheetTextContext);
+  const css = read ? (read(href) ?? `@import url(${JSON.stringify(href)});`) : "";
+  return <style nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: css }} />;
+}
