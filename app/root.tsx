@@ -30,6 +30,9 @@ import stylesHref from "~/styles/app.css";
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  // Installable: the web app manifest (public/manifest.webmanifest) and the home-screen icon on iOS.
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
 ];
 
 export const meta: MetaFunction = () => pageMeta();

@@ -145,9 +145,12 @@ async function walkTabOrder(page: Page): Promise<TabStop[]> {
         return `${outline}|${style.boxShadow === "none" ? "" : style.boxShadow}`;
       };
       const previous = seen.at(-1);
-      const blurredPrevious = previous ? look(previous) : null;
       const active = document.activeElement;
-      if (!active || active === document.body || seen.includes(active)) return { blurredPrevious, done: true };
+      const done = !active || active === document.body || seen.includes(active);
+      // A dialog with one control keeps it focused round after round: take the focus away to compare.
+      if (done && previous === active && previous instanceof HTMLElement) previous.blur();
+      const blurredPrevious = previous ? look(previous) : null;
+      if (done) return { blurredPrevious, done: true };
       seen.push(active);
       const name = `${active.tagName.toLowerCase()} "${(active.getAttribute("aria-label") ?? active.textContent ?? "").trim().slice(0, 40)}"`;
       return { blurredPrevious, done: false, element: name, focused: look(active) };

@@ -71,6 +71,7 @@ export const SCREENS: readonly Screen[] = [
     viewer: "member",
     crossSitePost: true,
   },
+  { route: "offline.ts", name: "the offline page", path: "/offline", viewer: "visitor" },
 ];
 
 /** Route modules that draw no screen of their own, and why. */
