@@ -61,3 +61,32 @@ test("a visitor who is not signed in gets the offline page too, and with the net
   await page.goto("/legal?tab=privacy");
   await expect(page.getByRole("heading", { name: "You're offline" })).toBeVisible();
 });
+
+test("a link followed in the app with the network cut says You're offline, and its Try Again shows the offline page until the network is back", async ({
+  page,
+  context,
+}) => {
+  await signUp(page, "offline-link");
+  await controlledByServiceWorker(page);
+  // Earn's code is in the page already (a route whose code cannot be downloaded makes Remix load the
+  // whole page instead, which shows the offline page); its data is what fails.
+  await page.getByRole("link", { name: "Earn", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Earn Rewards" })).toBeVisible();
+  await page.getByRole("link", { name: "Home", exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+
+  await context.setOffline(true);
+  await page.getByRole("link", { name: "Earn", exact: true }).click();
+  await expect(page).toHaveURL(/\/earn$/);
+  await expect(page.getByRole("heading", { name: "You're offline" })).toBeVisible();
+  await expect(page.getByText("Something went wrong")).toHaveCount(0);
+  await screenshot(page, "offline-in-app");
+  // Its Try Again is a page load: the service worker answers it with the offline page.
+  await page.getByRole("link", { name: "Try Again" }).click();
+  await expect(page.getByRole("link", { name: "Try again" })).toBeVisible();
+  await expect(page).toHaveTitle("Offline · Rewards");
+
+  await context.setOffline(false);
+  await page.getByRole("link", { name: "Try again" }).click();
+  await expect(page.getByRole("heading", { name: "Earn Rewards" })).toBeVisible();
+});
