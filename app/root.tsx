@@ -25,7 +25,12 @@ import { loadRoot } from "~/server/root.server";
 import stylesHref from "~/styles/app.css";
 
 // The stylesheet is inline in the head (InlineStylesheet), not linked.
-export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+export const links: LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  // Installable: the web app manifest (public/manifest.webmanifest) and the home-screen icon on iOS.
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
+];
 
 export const meta: MetaFunction = () => pageMeta();
 

@@ -84,7 +84,7 @@ describe("document security headers, over HTTP against the production build", ()
     expect((await signedOut.get("/no/such/page")).status).toBe(404);
   });
 
-  it("the policy allows scripts and styles only from the app and with the nonce, no frames of the app, no plugins, no <base>, forms only to the app", async () => {
+  it("the policy allows scripts and styles only from the app and with the nonce, no frames of the app, no plugins, no <base>, forms only to the app, workers and the manifest only from the app", async () => {
     for (const [client, path] of [
       [signedOut, "/legal"],
       [signedIn, "/earn"],
@@ -109,6 +109,9 @@ describe("document security headers, over HTTP against the production build", ()
       expect(policy.get("base-uri"), path).toEqual(["'none'"]);
       expect(policy.get("form-action"), path).toEqual(["'self'"]);
       expect(policy.get("frame-ancestors"), path).toEqual(["'none'"]);
+      // Workers only from the app (its one service worker), the manifest only from the app.
+      expect(policy.get("worker-src"), path).toEqual(["'self'"]);
+      expect(policy.get("manifest-src"), path).toEqual(["'self'"]);
     }
   });
 
@@ -118,7 +121,7 @@ describe("document security headers, over HTTP against the production build", ()
     expect(auth.get("script-src")).toContain("https://apis.google.com");
     expect(auth.get("frame-src")).toEqual([emulator]);
     expect(auth.get("connect-src")).toEqual(["'self'", emulator]);
-    expect(auth.get("worker-src")).toEqual(["'none'"]);
+    expect(auth.get("worker-src")).toEqual(["'self'"]);
 
     const profile = (await document(signedIn, "/profile?tab=help")).directives;
     expect(profile.get("script-src")).toContain("https://apis.google.com");
@@ -141,7 +144,8 @@ describe("document security headers, over HTTP against the production build", ()
       for (const host of [...GOOGLE_HOSTS, ...FCM_HOSTS, emulatorHost()]) expect(policy, path).not.toContain(host);
       expect(policyOf.get("connect-src"), path).toEqual(["'self'"]);
       expect(policyOf.get("frame-src"), path).toEqual(["'none'"]);
-      expect(policyOf.get("worker-src"), path).toEqual(["'none'"]);
+      // The app's own service worker (the offline page) is registered from every page.
+      expect(policyOf.get("worker-src"), path).toEqual(["'self'"]);
       expect(policyOf.get("style-src-attr"), path).toBeUndefined();
     }
   });

@@ -61,7 +61,9 @@ export function contentSecurityPolicy(
   const style = ["'self'", `'nonce-${nonce}'`];
   const connect = ["'self'"];
   const frame: string[] = [];
-  const worker: string[] = [];
+  // The app's one service worker (/service-worker.js: the offline page, and push), registered from
+  // every page; no other worker, and none from elsewhere.
+  const worker = ["'self'"];
   // Style attributes: none in the app; Google's script loader may style its hidden iframe with one.
   let styleAttributes: string[] | null = null;
 
@@ -72,10 +74,7 @@ export function contentSecurityPolicy(
     connect.push(...(emulator ? [emulator] : GOOGLE_AUTH_APIS));
     styleAttributes = ["'unsafe-inline'"];
   }
-  if (features.has("web-push")) {
-    worker.push("'self'");
-    connect.push(...FCM_APIS);
-  }
+  if (features.has("web-push")) connect.push(...FCM_APIS);
   // `remix dev` (development only): its live-reload runtime and socket.
   if (!env.isProduction && devOrigin) {
     const origin = new URL(devOrigin);
@@ -108,8 +107,27 @@ export function documentSecurityHeaders(
   features: ReadonlySet<DocumentFeature>,
   env: PolicyEnv,
 ): Record<string, string> {
+  return { "Content-Security-Policy": contentSecurityPolicy(nonce, features, env), ...otherHeaders(env) };
+}
+
+/**
+ * The headers of a document made without React and without any script (the offline page): nothing
+ * may load but this origin's images and the one inline stylesheet whose hash is `styleHash`.
+ */
+export function staticDocumentSecurityHeaders(styleHash: string, env: PolicyEnv): Record<string, string> {
+  const policy = [
+    "default-src 'none'",
+    `style-src ${styleHash}`,
+    "img-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+  return { "Content-Security-Policy": policy, ...otherHeaders(env) };
+}
+
+function otherHeaders(env: PolicyEnv): Record<string, string> {
   return {
-    "Content-Security-Policy": contentSecurityPolicy(nonce, features, env),
     "Permissions-Policy": PERMISSIONS_POLICY,
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",

@@ -1,0 +1,4 @@
+// GET /offline: the page the service worker shows when the network is gone (server/offline-page.server.ts).
+import { offlinePage } from "~/server/offline-page.server";
+
+export const loader = () => offlinePage();
