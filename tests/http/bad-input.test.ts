@@ -891,6 +891,7 @@ const webhookCases = [
 
 // Resource routes that read only their URL: bad query strings and headers, every other method.
 const HEALTHY: Answer = { status: 200, json: { status: "ok", database: "postgres" } };
+const OFFLINE_PAGE: Answer = { status: 200, contentType: "text/html", contains: "<h1>You're offline</h1>" };
 const SCRIPT: Answer = { status: 200, contentType: "text/javascript", contains: 'addEventListener("push"' };
 const STREAM: Answer = { status: 200, contentType: "text/event-stream" };
 const SIGN_IN_FOR_UPDATES = say("Sign in to receive updates", 401);
@@ -907,6 +908,8 @@ const codes: Value[] = [
 const resourceCases = [
   ...getCases("healthz.ts", "/healthz", "visitor", HEALTHY),
   ...otherMethods("healthz.ts", "/healthz", "GET", "visitor"),
+  ...getCases("offline.ts", "/offline", "visitor", OFFLINE_PAGE),
+  ...otherMethods("offline.ts", "/offline", "GET", "visitor"),
   ...getCases("service-worker[.]js.ts", "/service-worker.js", "visitor", SCRIPT),
   ...otherMethods("service-worker[.]js.ts", "/service-worker.js", "GET", "visitor"),
   ...getCases("api.events.ts", "/api/events", "visitor", SIGN_IN_FOR_UPDATES, "since"),

@@ -27,6 +27,7 @@ const GET_ONLY = [
   "api.events.ts",
   "api.referral-codes.$code.ts",
   "healthz.ts",
+  "offline.ts",
   "service-worker[.]js.ts",
 ];
 
