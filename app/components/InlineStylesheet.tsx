@@ -10,9 +10,11 @@ export const StylesheetTextContext = createContext<((href: string) => string | n
  * browser this renders an empty string, and React keeps what the server sent (hydration never
  * rewrites an element's inner HTML, and the value never changes afterwards), so the pages'
  * JavaScript does not carry it. If the built file cannot be read, the element imports it instead.
+ * Under `remix dev` it stays a link, which live reload swaps when the CSS changes.
  */
 export function InlineStylesheet({ href, nonce }: { href: string; nonce: string }) {
   const read = useContext(StylesheetTextContext);
+  if (process.env.NODE_ENV === "development") return <link rel="stylesheet" href={href} />;
   const css = read ? (read(href) ?? `@import url(${JSON.stringify(href)});`) : "";
   return <style nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: css }} />;
 }

@@ -12,11 +12,10 @@ import {
 import { formErrors } from "~/lib/form-replies";
 import { useFormState } from "~/lib/use-form";
 import { BalanceCard } from "./BalanceCard";
-import { Field } from "./forms/Field";
+import { Field, TextareaField } from "./forms/Field";
 import { FormBanner } from "./forms/FormBanner";
 import { RadioCards } from "./forms/RadioCards";
 import { SubmitButton } from "./forms/SubmitButton";
-import { TextareaField } from "./forms/TextareaField";
 import { Banner } from "./ui/Banner";
 import { Card } from "./ui/Card";
 import { Icon, type IconName } from "./ui/Icon";
