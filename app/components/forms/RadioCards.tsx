@@ -19,7 +19,7 @@ export function RadioCards<Value extends string>({
         {options.map((option) => (
           <label
             key={option.value}
-            className="relative flex cursor-pointer items-center gap-3 rounded-xl border border-line bg-white p-3 transition has-checked:border-brand-500 has-checked:ring-2 has-checked:ring-brand-100 has-focus-visible:ring-2 has-focus-visible:ring-brand-300"
+            className="relative flex cursor-pointer items-center gap-3 rounded-xl border border-line bg-white p-3 transition has-checked:border-brand-500 has-checked:ring-2 has-checked:ring-brand-100 has-focus-visible:ring-2 has-focus-visible:ring-brand-500"
           >
             <input
               type="radio"
