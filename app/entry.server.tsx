@@ -12,7 +12,8 @@ import { EnvError, getEnv } from "./server/env.server";
 import { answerCrossSitePostsInTheApp } from "./server/http/cross-site.server";
 import { createNonce, documentSecurityHeaders } from "./server/http/security-headers.server";
 import { shutDownGracefully } from "./server/http/shutdown.server";
-import { readStylesheet } from "./server/http/stylesheet.server";
+import { readStylesheet, stylesheetHashSource } from "./server/http/stylesheet.server";
+import stylesHref from "./styles/app.css";
 import { closeAllStreams } from "./server/live-events.server";
 import { logValue } from "./server/log.server";
 import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.server";
@@ -78,7 +79,9 @@ export default function handleRequest(
           shellRendered = true;
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          for (const [name, value] of Object.entries(documentSecurityHeaders(nonce, features, getEnv()))) {
+          for (const [name, value] of Object.entries(
+            documentSecurityHeaders(nonce, features, getEnv(), stylesheetHashSource(stylesHref)),
+          )) {
             responseHeaders.set(name, value);
           }
           // A page that could not reach the database or Firebase: it is temporary, try again soon.

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp } from "../support/app-server";
 import { emulatorHost } from "../support/emulator";
@@ -100,7 +101,10 @@ describe("document security headers, over HTTP against the production build", ()
       for (const unsafe of ["'unsafe-inline'", "'unsafe-eval'", "'strict-dynamic'", "*", "http:", "https:"]) {
         expect(policy.get("script-src"), path).not.toContain(unsafe);
       }
-      expect(policy.get("style-src"), path).toEqual(["'self'", `'nonce-${nonce}'`]);
+      // The nonce, and the inline stylesheet's hash for a document React renders again in the browser.
+      const css = /<style data-app-stylesheet=""[^>]*>([^<]*)<\/style>/.exec(html)?.[1] ?? "";
+      const cssHash = `'sha256-${createHash("sha256").update(css, "utf8").digest("base64")}'`;
+      expect(policy.get("style-src"), path).toEqual(["'self'", `'nonce-${nonce}'`, cssHash]);
       for (const unsafe of ["'unsafe-inline'", "'unsafe-eval'", "*", "http:", "https:"]) {
         expect(policy.get("style-src"), path).not.toContain(unsafe);
       }

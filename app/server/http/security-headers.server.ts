@@ -56,9 +56,12 @@ export function contentSecurityPolicy(
   features: ReadonlySet<DocumentFeature>,
   env: PolicyEnv,
   devOrigin: string | undefined = process.env.REMIX_DEV_ORIGIN,
+  stylesheetHash: string | null = null,
 ): string {
   const script = ["'self'", `'nonce-${nonce}'`];
-  const style = ["'self'", `'nonce-${nonce}'`];
+  // The stylesheet's hash as well as the nonce: a root error boundary re-renders the whole document
+  // in the browser, which cannot know the nonce, so it puts the same CSS back and the hash allows it.
+  const style = ["'self'", `'nonce-${nonce}'`, ...(stylesheetHash ? [stylesheetHash] : [])];
   const connect = ["'self'"];
   const frame: string[] = [];
   // The app's one service worker (/service-worker.js: the offline page, and push), registered from
@@ -106,8 +109,12 @@ export function documentSecurityHeaders(
   nonce: string,
   features: ReadonlySet<DocumentFeature>,
   env: PolicyEnv,
+  stylesheetHash: string | null = null,
 ): Record<string, string> {
-  return { "Content-Security-Policy": contentSecurityPolicy(nonce, features, env), ...otherHeaders(env) };
+  return {
+    "Content-Security-Policy": contentSecurityPolicy(nonce, features, env, undefined, stylesheetHash),
+    ...otherHeaders(env),
+  };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -20,4 +21,10 @@ export function readStylesheet(href: string): string | null {
     texts.set(href, text);
   }
   return texts.get(href) ?? null;
+}
+
+/** The CSP source of the inline stylesheet's text (`'sha256-…'`), or null when it cannot be read. */
+export function stylesheetHashSource(href: string): string | null {
+  const text = readStylesheet(href);
+  return text === null ? null : `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 }
