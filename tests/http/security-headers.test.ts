@@ -35,7 +35,7 @@ async function document(client: HttpClient, path: string) {
   for (const tag of scripts) expect(tag, path).toContain(`nonce="${nonce}"`);
   // The stylesheet is inline, with the same nonce; no element of the page links one.
   const styles = html.match(/<style\b[^>]*>/g) ?? [];
-  expect(styles, path).toEqual([`<style nonce="${nonce}">`]);
+  expect(styles, path).toEqual([`<style data-app-stylesheet="" nonce="${nonce}">`]);
   expect(html, path).not.toMatch(/<link\b[^>]*rel="stylesheet"/);
   return { response, nonce, policy: policy!, directives: directives(policy!), html };
 }
@@ -102,7 +102,7 @@ describe("document security headers, over HTTP against the production build", ()
         expect(policy.get("script-src"), path).not.toContain(unsafe);
       }
       // The nonce, and the inline stylesheet's hash for a document React renders again in the browser.
-      const css = /<style data-app-stylesheet=""[^>]*>([^<]*)<\/style>/.exec(html)?.[1] ?? "";
+      const css = /<style data-app-stylesheet=""[^>]*>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? "";
       const cssHash = `'sha256-${createHash("sha256").update(css, "utf8").digest("base64")}'`;
       expect(policy.get("style-src"), path).toEqual(["'self'", `'nonce-${nonce}'`, cssHash]);
       for (const unsafe of ["'unsafe-inline'", "'unsafe-eval'", "*", "http:", "https:"]) {
