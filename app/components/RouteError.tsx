@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { OFFLINE_MESSAGES } from "~/domain/offline";
 import { NotFound } from "./NotFound";
 import { buttonClass } from "./ui/button";
 import { Icon } from "./ui/Icon";
@@ -6,7 +7,6 @@ import { Icon } from "./ui/Icon";
 const GENERIC_MESSAGE = "Something went wrong on our side. Please try again in a moment.";
 // Remix's own answer to a form posted to a page that has no action (its text names the route).
 const NOT_A_FORM_MESSAGE = "This page does not accept forms.";
-const OFFLINE_MESSAGE = "Rewards needs an internet connection to show your balance and tasks. Your coins are safe.";
 
 /** What a failed page shows: a readable message and a way back, never a stack trace. */
 export function ErrorScreen({ error }: { error: unknown }) {
@@ -15,7 +15,7 @@ export function ErrorScreen({ error }: { error: unknown }) {
   // the browser: a page the server renders never failed for that.)
   const offline = !isRouteErrorResponse(error) && typeof navigator !== "undefined" && !navigator.onLine;
   const message = offline
-    ? OFFLINE_MESSAGE
+    ? OFFLINE_MESSAGES.description
     : !isRouteErrorResponse(error)
       ? GENERIC_MESSAGE
       : typeof error.data?.message === "string"
@@ -28,7 +28,7 @@ export function ErrorScreen({ error }: { error: unknown }) {
       <span className="inline-flex size-16 items-center justify-center rounded-2xl bg-red-50 text-red-600">
         <Icon name="alert" className="size-8" />
       </span>
-      <h1 className="mt-5 text-xl font-bold">{offline ? "You're offline" : "Something went wrong"}</h1>
+      <h1 className="mt-5 text-xl font-bold">{offline ? OFFLINE_MESSAGES.title : "Something went wrong"}</h1>
       <p className="mt-2 max-w-xs text-sm text-muted">{message}</p>
       <div className="mt-8 flex w-full max-w-xs flex-col gap-3">
         {/* A full reload, so the page's data is fetched again. */}

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { OFFLINE_MESSAGES } from "~/domain/offline";
 import { getEnv } from "./env.server";
 import { staticDocumentSecurityHeaders } from "./http/security-headers.server";
 
@@ -35,8 +36,8 @@ const HTML = `<!DOCTYPE html>
 <body>
 <main>
 ${ICON}
-<h1>You're offline</h1>
-<p>Rewards needs an internet connection to show your balance and tasks. Your coins are safe.</p>
+<h1>${OFFLINE_MESSAGES.title}</h1>
+<p>${OFFLINE_MESSAGES.description}</p>
 <a href="">Try again</a>
 </main>
 </body>
