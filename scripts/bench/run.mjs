@@ -9,7 +9,7 @@
 // The budgets are in scripts/bench/budgets.ts. The figures come from:
 //   dev          scripts/bench/dev-start.mjs    `npm run dev` on a copy of the checkout, first 200 on /
 //   js           scripts/bench/js-size.mjs      Chromium, each page fresh, scripts until network idle
-//   throughput   scripts/bench/throughput.mjs   autocannon, 20 connections, rounds of every page
+//   throughput   scripts/bench/throughput.mjs   autocannon, 20 connections, each page between two /legal runs
 //   lighthouse   scripts/bench/lighthouse.mjs   Lighthouse mobile, median of 5 runs
 //   leaderboard  scripts/bench/leaderboard.mjs  get_leaderboard with 1,000,000 users, on Postgres
 import { spawn } from "node:child_process";
@@ -47,7 +47,7 @@ const { values: options } = parseArgs({
     "leaderboard-users": { type: "string", default: "1000000" },
     connections: { type: "string", default: "20" },
     rounds: { type: "string", default: "4" },
-    seconds: { type: "string", default: "3" },
+    seconds: { type: "string", default: "2" },
     "lighthouse-runs": { type: "string", default: "5" },
   },
 });
@@ -104,7 +104,7 @@ const tools = {
   chromium: async () => (await import("@playwright/test")).chromium,
   pageScripts: async () => (await import("./js-size.mjs")).measurePageScripts,
   lighthouse: () => import("./lighthouse.mjs"),
-  throughput: async () => (await import("./throughput.mjs")).measureThroughput,
+  throughput: () => import("./throughput.mjs"),
 };
 
 async function main() {
@@ -195,7 +195,7 @@ async function main() {
     }
   };
 
-  const throughput = async (database, app, cookies) => {
+  const throughput = async (database, app, cookies, pids) => {
     const group = `Throughput on ${database}, ${number("connections")} connections: req/s as a share of ${THROUGHPUT_BASELINE}'s`;
     const unmeasured = () =>
       THROUGHPUT_PAGES.map((page) => ({
@@ -205,25 +205,26 @@ async function main() {
         budget: { limit: BUDGETS.throughputShare, kind: "min" },
       }));
     await part(`throughput on ${database}`, unmeasured, async () => {
-      const measureThroughput = await tools.throughput();
+      const { measureThroughput } = await tools.throughput();
       const result = await measureThroughput({
         baseUrl: app.url,
         baseline: THROUGHPUT_BASELINE,
         pages: THROUGHPUT_PAGES,
         cookie: cookies.header,
+        pids,
         connections: number("connections"),
         rounds: number("rounds"),
         seconds: number("seconds"),
         log,
       });
       details[`throughput ${database}`] = result;
-      const rounds = (entry) => `rounds ${entry.rounds.map((round) => round.requestsPerSecond).join("/")}`;
+      const cpu = (entry) => `${entry.cpuMsPerRequest?.toFixed(2) ?? "?"} ms CPU/request`;
       figures.push({
         group,
         label: `${THROUGHPUT_BASELINE} (baseline)`,
         value: result.baseline.requestsPerSecond,
         unit: "req/s",
-        detail: `p99 ${result.baseline.p99} ms; ${rounds(result.baseline)}`,
+        detail: `p99 ${result.baseline.p99} ms (worst ${result.baseline.worstP99}); ${cpu(result.baseline)}`,
         error: result.baseline.failures ? `${result.baseline.failures} answers were not 200` : undefined,
       });
       for (const page of result.pages) {
@@ -231,7 +232,10 @@ async function main() {
           ...unmeasured().find((figure) => figure.label === page.path),
           // A page that answered anything but 200 was not measured.
           value: page.failures ? null : page.ratio * 100,
-          detail: `${page.requestsPerSecond.toFixed(0)} req/s, p99 ${page.p99} ms; ${rounds(page)}`,
+          detail:
+            `${page.requestsPerSecond.toFixed(0)} req/s, p99 ${page.p99} ms (worst ${page.worstP99}); ${cpu(page)}, ` +
+            `share by CPU ${page.cpuRatio === null ? "?" : `${(page.cpuRatio * 100).toFixed(0)} %`}; ` +
+            `rounds ${page.runs.map((run) => run.requestsPerSecond).join("/")}`,
           error: page.failures ? `${page.failures} answers were not 200` : undefined,
         });
       }
@@ -273,7 +277,7 @@ async function main() {
           }
         });
       }
-      if (wants("throughput")) await throughput("PGlite", app, cookies);
+      if (wants("throughput")) await throughput("PGlite", app, cookies, () => [app.pid]);
       if (wants("lighthouse")) {
         const { CATEGORIES, measureLighthouse } = await tools.lighthouse();
         const runs = number("lighthouse-runs");
@@ -316,8 +320,9 @@ async function main() {
   }
 
   if (wants("throughput")) {
+    const { processTree } = await tools.throughput();
     await withApp(details.seed[1].database, { DATABASE_URL: postgres.url }, (app, cookies) =>
-      throughput(details.seed[1].database, app, cookies),
+      throughput(details.seed[1].database, app, cookies, () => [app.pid, ...processTree(postgres.pid())]),
     );
   }
 

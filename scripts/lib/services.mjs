@@ -1,7 +1,16 @@
 // Local stand-ins for outside services, shared by `npm run dev` and `npm test`:
 // the Firebase Auth emulator and a throwaway Postgres server.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync, chownSync, rmSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+  chownSync,
+  rmSync,
+} from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -167,6 +176,8 @@ export async function startPostgres() {
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
+    /** The server's main process (its backends are its children). */
+    pid: () => Number(readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]),
     stop: async () => {
       try {
         run("pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "stop"]);
@@ -214,5 +225,5 @@ export async function startAppServer({
   ).catch((error) => {
     throw new Error(`App server did not start: ${error.message}\n${stderr}`);
   });
-  return { url: `http://localhost:${port}`, stop: () => stopChild(child), stderr: () => stderr };
+  return { url: `http://localhost:${port}`, pid: child.pid, stop: () => stopChild(child), stderr: () => stderr };
 }
