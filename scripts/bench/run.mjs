@@ -13,7 +13,7 @@
 //   lighthouse   scripts/bench/lighthouse.mjs   Lighthouse mobile, median of 5 runs
 //   leaderboard  scripts/bench/leaderboard.mjs  get_leaderboard with 1,000,000 users, on Postgres
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -64,6 +64,19 @@ const parts = options.only ? options.only.split(",").map((part) => part.trim()) 
 for (const part of parts) if (!PARTS.includes(part)) throw new Error(`unknown part "${part}" (${PARTS.join(", ")})`);
 const wants = (part) => parts.includes(part);
 const number = (name) => Number(options[name]);
+
+// What the tests need too (scripts/test-all.sh installs both): refuse at once, not halfway.
+const missing = [];
+if ((wants("js") || wants("lighthouse")) && !existsSync(process.env.CHROME_PATH ?? CHROMIUM_PATH))
+  missing.push("chromium");
+if ((wants("throughput") || wants("leaderboard")) && !existsSync("/usr/lib/postgresql")) missing.push("postgresql");
+if (missing.length > 0) {
+  console.error(
+    `npm run bench needs Debian's ${missing.join(" and ")}: apt-get install -y ${missing.join(" ")} ` +
+      "(bash scripts/test-all.sh installs them too)",
+  );
+  process.exit(1);
+}
 
 const started = new Date();
 const log = (line) => console.log(`[${((Date.now() - started.getTime()) / 1000).toFixed(0).padStart(4)} s] ${line}`);
@@ -205,6 +218,7 @@ async function main() {
         budget: { limit: BUDGETS.throughputShare, kind: "min" },
       }));
     await part(`throughput on ${database}`, unmeasured, async () => {
+      const errorsBefore = app.stderr().split("\n").length;
       const { measureThroughput } = await tools.throughput();
       const result = await measureThroughput({
         baseUrl: app.url,
@@ -217,14 +231,18 @@ async function main() {
         seconds: number("seconds"),
         log,
       });
-      details[`throughput ${database}`] = result;
+      // A page can answer 200 and still have lost a part (the notices, say) to the load: the server says so.
+      const serverErrors = app.stderr().split("\n").length - errorsBefore;
+      details[`throughput ${database}`] = { ...result, serverErrors };
       const cpu = (entry) => `${entry.cpuMsPerRequest?.toFixed(2) ?? "?"} ms CPU/request`;
       figures.push({
         group,
         label: `${THROUGHPUT_BASELINE} (baseline)`,
         value: result.baseline.requestsPerSecond,
         unit: "req/s",
-        detail: `p99 ${result.baseline.p99} ms (worst ${result.baseline.worstP99}); ${cpu(result.baseline)}`,
+        detail:
+          `p99 ${result.baseline.p99} ms (worst ${result.baseline.worstP99}); ${cpu(result.baseline)}` +
+          (serverErrors > 0 ? `; the server logged ${serverErrors} error lines meanwhile` : ""),
         error: result.baseline.failures ? `${result.baseline.failures} answers were not 200` : undefined,
       });
       for (const page of result.pages) {
