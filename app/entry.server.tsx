@@ -67,6 +67,14 @@ export default function handleRequest(
   const features = new Set(pageFeatures(new URL(request.url).pathname));
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    // Rendered to the end (or failed): nothing is left to abort. A timer still pending would keep
+    // this render's state in memory for six seconds after every request.
+    let finished = false;
+    let timeout: ReturnType<typeof setTimeout> | undefined;
+    const finish = () => {
+      finished = true;
+      clearTimeout(timeout);
+    };
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
         <StylesheetTextContext.Provider value={readStylesheet}>
@@ -75,26 +83,15 @@ export default function handleRequest(
       </NonceContext.Provider>,
       {
         nonce,
-        [waitForAll ? "onAllReady" : "onShellReady"]() {
-          shellRendered = true;
-          const body = new PassThrough();
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          for (const [name, value] of Object.entries(
-            documentSecurityHeaders(nonce, features, getEnv(), stylesheetHashSource(stylesHref)),
-          )) {
-            responseHeaders.set(name, value);
-          }
-          // A page that could not reach the database or Firebase: it is temporary, try again soon.
-          if (responseStatusCode === 503) responseHeaders.set("Retry-After", "10");
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
-          pipe(body);
+        onAllReady() {
+          finish();
+          if (waitForAll) ready();
+        },
+        onShellReady() {
+          if (!waitForAll) ready();
         },
         onShellError(error: unknown) {
+          finish();
           reject(error);
         },
         onError(error: unknown) {
@@ -103,8 +100,27 @@ export default function handleRequest(
         },
       },
     );
+    function ready() {
+      shellRendered = true;
+      const body = new PassThrough();
+      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      for (const [name, value] of Object.entries(
+        documentSecurityHeaders(nonce, features, getEnv(), stylesheetHashSource(stylesHref)),
+      )) {
+        responseHeaders.set(name, value);
+      }
+      // A page that could not reach the database or Firebase: it is temporary, try again soon.
+      if (responseStatusCode === 503) responseHeaders.set("Retry-After", "10");
+      resolve(
+        new Response(createReadableStreamFromReadable(body), {
+          headers: responseHeaders,
+          status: responseStatusCode,
+        }),
+      );
+      pipe(body);
+    }
     // Unref'd: the response's socket keeps the process alive while it renders, and a finished
     // page's timer must not hold a stopping server for six seconds.
-    setTimeout(abort, streamTimeout + 1_000).unref();
+    if (!finished) timeout = setTimeout(abort, streamTimeout + 1_000).unref();
   });
 }

@@ -9,11 +9,11 @@
 // The budgets are in scripts/bench/budgets.ts. The figures come from:
 //   dev          scripts/bench/dev-start.mjs    `npm run dev` on a copy of the checkout, first 200 on /
 //   js           scripts/bench/js-size.mjs      Chromium, each page fresh, scripts until network idle
-//   throughput   scripts/bench/throughput.mjs   autocannon, 20 connections, rounds of every page
+//   throughput   scripts/bench/throughput.mjs   autocannon, 20 connections, each page between two /legal runs
 //   lighthouse   scripts/bench/lighthouse.mjs   Lighthouse mobile, median of 5 runs
 //   leaderboard  scripts/bench/leaderboard.mjs  get_leaderboard with 1,000,000 users, on Postgres
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -47,7 +47,7 @@ const { values: options } = parseArgs({
     "leaderboard-users": { type: "string", default: "1000000" },
     connections: { type: "string", default: "20" },
     rounds: { type: "string", default: "4" },
-    seconds: { type: "string", default: "3" },
+    seconds: { type: "string", default: "2" },
     "lighthouse-runs": { type: "string", default: "5" },
   },
 });
@@ -64,6 +64,19 @@ const parts = options.only ? options.only.split(",").map((part) => part.trim()) 
 for (const part of parts) if (!PARTS.includes(part)) throw new Error(`unknown part "${part}" (${PARTS.join(", ")})`);
 const wants = (part) => parts.includes(part);
 const number = (name) => Number(options[name]);
+
+// What the tests need too (scripts/test-all.sh installs both): refuse at once, not halfway.
+const missing = [];
+if ((wants("js") || wants("lighthouse")) && !existsSync(process.env.CHROME_PATH ?? CHROMIUM_PATH))
+  missing.push("chromium");
+if ((wants("throughput") || wants("leaderboard")) && !existsSync("/usr/lib/postgresql")) missing.push("postgresql");
+if (missing.length > 0) {
+  console.error(
+    `npm run bench needs Debian's ${missing.join(" and ")}: apt-get install -y ${missing.join(" ")} ` +
+      "(bash scripts/test-all.sh installs them too)",
+  );
+  process.exit(1);
+}
 
 const started = new Date();
 const log = (line) => console.log(`[${((Date.now() - started.getTime()) / 1000).toFixed(0).padStart(4)} s] ${line}`);
@@ -104,7 +117,7 @@ const tools = {
   chromium: async () => (await import("@playwright/test")).chromium,
   pageScripts: async () => (await import("./js-size.mjs")).measurePageScripts,
   lighthouse: () => import("./lighthouse.mjs"),
-  throughput: async () => (await import("./throughput.mjs")).measureThroughput,
+  throughput: () => import("./throughput.mjs"),
 };
 
 async function main() {
@@ -195,7 +208,7 @@ async function main() {
     }
   };
 
-  const throughput = async (database, app, cookies) => {
+  const throughput = async (database, app, cookies, pids) => {
     const group = `Throughput on ${database}, ${number("connections")} connections: req/s as a share of ${THROUGHPUT_BASELINE}'s`;
     const unmeasured = () =>
       THROUGHPUT_PAGES.map((page) => ({
@@ -205,25 +218,31 @@ async function main() {
         budget: { limit: BUDGETS.throughputShare, kind: "min" },
       }));
     await part(`throughput on ${database}`, unmeasured, async () => {
-      const measureThroughput = await tools.throughput();
+      const errorsBefore = app.stderr().split("\n").length;
+      const { measureThroughput } = await tools.throughput();
       const result = await measureThroughput({
         baseUrl: app.url,
         baseline: THROUGHPUT_BASELINE,
         pages: THROUGHPUT_PAGES,
         cookie: cookies.header,
+        pids,
         connections: number("connections"),
         rounds: number("rounds"),
         seconds: number("seconds"),
         log,
       });
-      details[`throughput ${database}`] = result;
-      const rounds = (entry) => `rounds ${entry.rounds.map((round) => round.requestsPerSecond).join("/")}`;
+      // A page can answer 200 and still have lost a part (the notices, say) to the load: the server says so.
+      const serverErrors = app.stderr().split("\n").length - errorsBefore;
+      details[`throughput ${database}`] = { ...result, serverErrors };
+      const cpu = (entry) => `${entry.cpuMsPerRequest?.toFixed(2) ?? "?"} ms CPU/request`;
       figures.push({
         group,
         label: `${THROUGHPUT_BASELINE} (baseline)`,
         value: result.baseline.requestsPerSecond,
         unit: "req/s",
-        detail: `p99 ${result.baseline.p99} ms; ${rounds(result.baseline)}`,
+        detail:
+          `p99 ${result.baseline.p99} ms (worst ${result.baseline.worstP99}); ${cpu(result.baseline)}` +
+          (serverErrors > 0 ? `; the server logged ${serverErrors} error lines meanwhile` : ""),
         error: result.baseline.failures ? `${result.baseline.failures} answers were not 200` : undefined,
       });
       for (const page of result.pages) {
@@ -231,7 +250,10 @@ async function main() {
           ...unmeasured().find((figure) => figure.label === page.path),
           // A page that answered anything but 200 was not measured.
           value: page.failures ? null : page.ratio * 100,
-          detail: `${page.requestsPerSecond.toFixed(0)} req/s, p99 ${page.p99} ms; ${rounds(page)}`,
+          detail:
+            `${page.requestsPerSecond.toFixed(0)} req/s, p99 ${page.p99} ms (worst ${page.worstP99}); ${cpu(page)}, ` +
+            `share by CPU ${page.cpuRatio === null ? "?" : `${(page.cpuRatio * 100).toFixed(0)} %`}; ` +
+            `rounds ${page.runs.map((run) => run.requestsPerSecond).join("/")}`,
           error: page.failures ? `${page.failures} answers were not 200` : undefined,
         });
       }
@@ -273,7 +295,7 @@ async function main() {
           }
         });
       }
-      if (wants("throughput")) await throughput("PGlite", app, cookies);
+      if (wants("throughput")) await throughput("PGlite", app, cookies, () => [app.pid]);
       if (wants("lighthouse")) {
         const { CATEGORIES, measureLighthouse } = await tools.lighthouse();
         const runs = number("lighthouse-runs");
@@ -316,8 +338,9 @@ async function main() {
   }
 
   if (wants("throughput")) {
+    const { processTree } = await tools.throughput();
     await withApp(details.seed[1].database, { DATABASE_URL: postgres.url }, (app, cookies) =>
-      throughput(details.seed[1].database, app, cookies),
+      throughput(details.seed[1].database, app, cookies, () => [app.pid, ...processTree(postgres.pid())]),
     );
   }
 

@@ -1,19 +1,60 @@
 // Server throughput with autocannon: a page with no data (the baseline, /legal) and each
-// signed-in page, on one server, in rounds. Each round measures every URL once, one after the
-// other, in a rotated order; a page's figure is the median over the rounds of its requests per
-// second divided by the baseline's in the same round, so that load from elsewhere on the machine
-// (which comes and goes) weighs on both sides of each ratio.
+// signed-in page, on one server. Each round runs the baseline between every two pages
+// (/legal, page 1, /legal, page 2, ..., /legal), the pages in a rotated order; a page's figure is
+// the median over the rounds of its requests per second divided by the mean of the two baseline
+// runs around it. Load from elsewhere on the machine comes and goes over seconds, so each ratio
+// compares runs made moments apart.
+//
+// Beside it, the CPU time the server spent per request (the app's process, plus the database
+// server's processes when there is one; read from /proc): unlike requests per second, it hardly
+// depends on what else the machine is doing, so it tells whether a low ratio is the page or the
+// moment.
+import { readdirSync, readFileSync } from "node:fs";
 import autocannon from "autocannon";
 
+const TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user + system) used so far by the processes `pids()` names, or null off Linux. */
+function cpuSeconds(pids) {
+  try {
+    let ticks = 0;
+    for (const pid of pids()) {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return ticks / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** The process `pid` and its children (a Postgres server: the postmaster and its backends). */
+export function processTree(pid) {
+  const children = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ");
+      if (Number(fields[1]) === pid) children.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return [pid, ...children];
+}
+
 /**
- * @param {{ url: string, headers: Record<string, string>, connections: number, seconds: number }} options
+ * @param {{ url: string, headers: Record<string, string>, connections: number, seconds: number, pids: () => number[] }} options
  */
-async function hammer({ url, headers, connections, seconds }) {
+async function hammer({ url, headers, connections, seconds, pids }) {
+  const before = cpuSeconds(pids);
   const result = await autocannon({ url, headers, connections, duration: seconds });
+  const after = cpuSeconds(pids);
   const total = result["2xx"] + result.non2xx;
   return {
     requestsPerSecond: total / result.duration,
     p99: result.latency.p99,
+    cpuMsPerRequest: before !== null && after !== null && total > 0 ? ((after - before) * 1000) / total : null,
     // Anything but 200s means the figure measures something else (a redirect to sign-in, an error page).
     failures: result.non2xx + result.errors + result.timeouts,
     statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count])),
@@ -21,49 +62,65 @@ async function hammer({ url, headers, connections, seconds }) {
 }
 
 function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = values.filter((value) => value !== null).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /**
- * @param {{ baseUrl: string, baseline: string, pages: string[], cookie: string, connections?: number,
- *           seconds?: number, rounds?: number, log?: (line: string) => void }} options
- * @returns {Promise<{ baseline: PageThroughput, pages: (PageThroughput & { ratio: number })[] }>}
- * @typedef {{ path: string, requestsPerSecond: number, p99: number, failures: number, rounds: object[] }} PageThroughput
+ * @param {{ baseUrl: string, baseline: string, pages: string[], cookie: string, pids: () => number[],
+ *           connections?: number, seconds?: number, rounds?: number, log?: (line: string) => void }} options
  */
 export async function measureThroughput({
   baseUrl,
   baseline,
   pages,
   cookie,
+  pids,
   connections = 20,
-  seconds = 4,
-  rounds = 3,
+  seconds = 2,
+  rounds = 4,
   log = () => {},
 }) {
   const headers = { cookie, accept: "text/html" };
-  const paths = [baseline, ...pages];
+  const run = (path) => hammer({ url: baseUrl + path, headers, connections, seconds, pids });
   // Every URL answers 200 before the clock starts (a redirect would be measured as a fast page).
-  for (const path of paths) {
+  for (const path of [baseline, ...pages]) {
     const response = await fetch(baseUrl + path, { headers, redirect: "manual" });
     await response.arrayBuffer();
     if (response.status !== 200) throw new Error(`${path} answered ${response.status} before the benchmark`);
   }
   // Warm-up: the JIT, the caches the app keeps by design (config, task list, leaderboard).
-  for (const path of paths) await hammer({ url: baseUrl + path, headers, connections, seconds: 1 });
+  for (const path of [baseline, ...pages])
+    await hammer({ url: baseUrl + path, headers, connections, seconds: 1, pids });
 
-  /** @type {Map<string, object[]>} */
-  const samples = new Map(paths.map((path) => [path, []]));
+  const samples = new Map([baseline, ...pages].map((path) => [path, []]));
+  const ratios = new Map(pages.map((path) => [path, []]));
+  const cpuRatios = new Map(pages.map((path) => [path, []]));
+  const note = (round, path, sample) =>
+    log(
+      `  round ${round + 1}/${rounds} ${path.padEnd(12)} ${sample.requestsPerSecond.toFixed(0).padStart(5)} req/s, ` +
+        `p99 ${sample.p99} ms, ${sample.cpuMsPerRequest?.toFixed(2) ?? "?"} ms CPU per request` +
+        (sample.failures ? `, ${sample.failures} not 200 (${JSON.stringify(sample.statusCodes)})` : ""),
+    );
   for (let round = 0; round < rounds; round++) {
-    const order = paths.map((_, index) => paths[(index + round) % paths.length]);
+    const order = pages.map((_, index) => pages[(index + round) % pages.length]);
+    let before = await run(baseline);
+    samples.get(baseline).push(before);
+    note(round, baseline, before);
     for (const path of order) {
-      const sample = await hammer({ url: baseUrl + path, headers, connections, seconds });
+      const sample = await run(path);
       samples.get(path).push(sample);
-      log(
-        `  round ${round + 1}/${rounds} ${path.padEnd(12)} ${sample.requestsPerSecond.toFixed(0).padStart(5)} req/s, p99 ${sample.p99} ms` +
-          (sample.failures ? `, ${sample.failures} not 200 (${JSON.stringify(sample.statusCodes)})` : ""),
-      );
+      note(round, path, sample);
+      const after = await run(baseline);
+      samples.get(baseline).push(after);
+      note(round, baseline, after);
+      ratios.get(path).push(sample.requestsPerSecond / ((before.requestsPerSecond + after.requestsPerSecond) / 2));
+      if (sample.cpuMsPerRequest && before.cpuMsPerRequest && after.cpuMsPerRequest) {
+        cpuRatios.get(path).push((before.cpuMsPerRequest + after.cpuMsPerRequest) / 2 / sample.cpuMsPerRequest);
+      }
+      before = after;
     }
   }
   const summary = (path) => {
@@ -71,22 +128,25 @@ export async function measureThroughput({
     return {
       path,
       requestsPerSecond: median(list.map((sample) => sample.requestsPerSecond)),
-      // The worst round's p99: the figure a person would have met.
-      p99: Math.max(...list.map((sample) => sample.p99)),
+      p99: median(list.map((sample) => sample.p99)),
+      worstP99: Math.max(...list.map((sample) => sample.p99)),
+      cpuMsPerRequest: median(list.map((sample) => sample.cpuMsPerRequest)),
       failures: list.reduce((sum, sample) => sum + sample.failures, 0),
-      rounds: list.map(({ requestsPerSecond, p99 }) => ({ requestsPerSecond: Math.round(requestsPerSecond), p99 })),
+      runs: list.map(({ requestsPerSecond, p99, cpuMsPerRequest }) => ({
+        requestsPerSecond: Math.round(requestsPerSecond),
+        p99,
+        cpuMsPerRequest: cpuMsPerRequest === null ? null : Number(cpuMsPerRequest.toFixed(3)),
+      })),
     };
   };
-  const base = summary(baseline);
   return {
-    baseline: base,
+    baseline: summary(baseline),
     pages: pages.map((path) => ({
       ...summary(path),
-      ratio: median(
-        samples
-          .get(path)
-          .map((sample, round) => sample.requestsPerSecond / samples.get(baseline)[round].requestsPerSecond),
-      ),
+      /** Requests per second as a share of the baseline's (the budget). */
+      ratio: median(ratios.get(path)),
+      /** The same share from CPU time per request: what the ratio would be on an otherwise idle machine. */
+      cpuRatio: median(cpuRatios.get(path)),
     })),
   };
 }

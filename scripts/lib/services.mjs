@@ -1,7 +1,16 @@
 // Local stand-ins for outside services, shared by `npm run dev` and `npm test`:
 // the Firebase Auth emulator and a throwaway Postgres server.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync, chownSync, rmSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+  chownSync,
+  rmSync,
+} from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -175,6 +184,8 @@ export async function startPostgres() {
     stopServer: async () => run("pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "stop"]),
     /** Starts it again on the same port and data directory. */
     startServer: async () => startServer(),
+    /** The server's main process (its backends are its children). */
+    pid: () => Number(readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]),
     stop: async () => {
       try {
         run("pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "stop"]);
@@ -229,6 +240,7 @@ export async function startAppServer({
   });
   return {
     url: `http://localhost:${port}`,
+    pid: child.pid,
     stop: () => stopChild(child),
     stderr: () => stderr,
     /** Sends `signal` to the server (and anything it started); `exit` tells how it ended. */

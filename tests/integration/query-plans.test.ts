@@ -1,0 +1,55 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migratePostgres } from "~/server/db/postgres.server";
+import { createScratchDatabase, MIGRATIONS_DIR } from "../support/db";
+
+// The plans Postgres chooses for the queries inside the app's functions, as auto_explain reports
+// them (to this session, as notices) while the function runs: the evidence that a page view's
+// reads stay small however much history a person has.
+describe("query plans on Postgres", () => {
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let pool: pg.Pool;
+  let client: pg.PoolClient;
+  const plans: string[] = [];
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase();
+    pool = new pg.Pool({ connectionString: scratch.url, max: 1 });
+    pool.on("error", () => {});
+    await migratePostgres(pool, MIGRATIONS_DIR);
+    client = await pool.connect();
+    client.on("notice", (notice) => plans.push(notice.message ?? ""));
+    await client.query("load 'auto_explain'");
+    await client.query(`set auto_explain.log_min_duration = 0;
+                        set auto_explain.log_nested_statements = on;
+                        set auto_explain.log_level = 'notice'`);
+  });
+
+  afterAll(async () => {
+    client?.release();
+    await pool?.end();
+    await scratch?.drop();
+  });
+
+  it("get_user_summary sums a person's referral credits from their own index, not by reading their whole ledger", async () => {
+    await client.query(`
+      insert into user_profiles (id, display_name, referral_code) values ('long-history', 'Long', 'AAAAAAA');
+      insert into user_balance (user_id) values ('long-history');
+      insert into transaction_history (user_id, created_at, description, transaction_type, amount, status, coins)
+      select 'long-history', now() - make_interval(hours => h), 'Daily check-in', 'checkin', 0.10, 'completed', 10
+        from generate_series(1, 3000) h;
+      insert into transaction_history (user_id, description, transaction_type, amount, status, coins)
+      values ('long-history', 'Referral reward', 'referral', 5.00, 'completed', 500),
+             ('long-history', 'Welcome bonus', 'referral_bonus', 1.00, 'completed', 100);
+      analyze transaction_history;`);
+    plans.length = 0;
+    const { rows } = await client.query<{ summary: { referral_earned: number } }>(
+      "select get_user_summary('long-history') as summary",
+    );
+    expect(rows[0]!.summary.referral_earned).toBe(6);
+    const referralSum = plans.find((plan) => /transaction_type = ANY|referral/.test(plan) && /sum\(/i.test(plan));
+    expect(referralSum, plans.join("\n---\n")).toBeDefined();
+    expect(referralSum).toMatch(/Index Only Scan using transaction_history_referral_credits_idx/);
+    expect(referralSum).not.toMatch(/transaction_history_user_created_idx|Seq Scan/);
+  });
+});
