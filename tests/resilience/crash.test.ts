@@ -83,7 +83,8 @@ describe.each<Transport>(["postgres", "pglite"])("crashes under load on %s", (tr
     });
     // It exits by itself, soon after the last answer.
     expect(stopped?.code, stopped?.stderr).toBe(0);
-    expect(stopped!.ms).toBeLessThan(5_000);
+    // Within the 8 s the server allows itself (it took 11 to 13 s when it closed the database first).
+    expect(stopped!.ms).toBeLessThan(8_000);
     const unanswered = operations.filter((operation) => operation.outcome === "unanswered");
     expect(unanswered.map((operation) => operation.detail)).toEqual([]);
     expect(load.counts.unavailable).toBe(0);

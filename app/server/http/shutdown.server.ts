@@ -9,40 +9,41 @@ import { Server, type ServerResponse } from "node:http";
  * under way met 503 (on Postgres, after waiting 5 s for a connection).
  *
  * Instead, on the signal: the listener closes (remix-serve), connections stay open and every
- * request already sent is answered, with `Connection: close`; once none is under way (at most
- * DRAIN_LIMIT_MS, inside Docker's 10 s before SIGKILL) `close` runs (the database), the idle
- * connections are closed and the process exits: 0, or 1 if closing failed.
+ * request already sent is answered, with `Connection: close`; once none is under way and none has
+ * arrived for QUIET_MS (at most DRAIN_LIMIT_MS, inside Docker's 10 s before SIGKILL) `close` runs
+ * (the database), the idle connections are closed and the process exits: 0, or 1 if closing failed.
  *
  * The requests are seen through Node's documented diagnostics channel, which also names the
  * server, since remix-serve offers no hook of its own.
  */
 const DRAIN_LIMIT_MS = 8_000;
+// Requests still on their way in (a busy client, a load balancer that has not noticed yet) are
+// served too: the server closes once none has arrived for this long.
+const QUIET_MS = 300;
 
 const underWay = new Set<ServerResponse>();
 const servers = new Set<Server>();
 let shuttingDown = false;
-let drained: (() => void) | null = null;
+let lastArrival = 0;
 
 function track(message: unknown) {
   const { response, server } = message as { response: ServerResponse; server: Server };
   servers.add(server);
   underWay.add(response);
+  lastArrival = Date.now();
   if (shuttingDown && !response.headersSent) response.setHeader("Connection", "close");
-  response.once("close", () => {
-    underWay.delete(response);
-    if (underWay.size === 0) drained?.();
-  });
+  response.once("close", () => underWay.delete(response));
 }
 
-function waitForRequests(): Promise<void> {
-  if (underWay.size === 0) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(() => {
+async function waitForRequests(): Promise<void> {
+  const deadline = Date.now() + DRAIN_LIMIT_MS;
+  while (underWay.size > 0 || Date.now() - lastArrival < QUIET_MS) {
+    if (Date.now() >= deadline) {
       console.error(`shutdown: ${underWay.size} request(s) still under way after ${DRAIN_LIMIT_MS} ms`);
-      resolve();
-    }, DRAIN_LIMIT_MS);
-    drained = () => (clearTimeout(timer), resolve());
-  });
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /**
