@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "~": path.resolve("app") } },
   test: {
-    include: ["tests/{unit,integration,http,image}/**/*.test.{ts,tsx}"],
+    include: ["tests/{unit,integration,http,image,resilience}/**/*.test.{ts,tsx}"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // PGlite instances are large; two workers fit the machine's two cores.

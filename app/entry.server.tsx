@@ -4,12 +4,17 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { StylesheetTextContext } from "./components/InlineStylesheet";
 import { pageFeatures } from "./domain/document-policy";
 import { NonceContext } from "./lib/nonce";
 import { closeDatabase, getDatabase } from "./server/db/database.server";
 import { EnvError, getEnv } from "./server/env.server";
 import { answerCrossSitePostsInTheApp } from "./server/http/cross-site.server";
 import { createNonce, documentSecurityHeaders } from "./server/http/security-headers.server";
+import { shutDownGracefully } from "./server/http/shutdown.server";
+import { readStylesheet, stylesheetHashSource } from "./server/http/stylesheet.server";
+import stylesHref from "./styles/app.css";
+import { closeAllStreams } from "./server/live-events.server";
 import { logValue } from "./server/log.server";
 import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.server";
 
@@ -36,14 +41,9 @@ getDatabase().catch((error: unknown) => {
 // Notices go out by push and email from every instance where either is configured.
 startConfiguredNoticeDelivery();
 
-// remix-serve stops taking requests on SIGTERM/SIGINT; the database's connections (and LISTEN)
-// would keep the process alive, so they are closed too, after the queries under way.
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(
-    signal,
-    () => void closeDatabase().catch((error: unknown) => console.error("closing the database:", error)),
-  );
-}
+// remix-serve stops taking connections on SIGTERM/SIGINT; the requests already sent are answered,
+// then the database's connections (and LISTEN), which would keep the process alive, are closed.
+shutDownGracefully({ beforeDrain: closeAllStreams, close: closeDatabase });
 
 export const streamTimeout = 5_000;
 
@@ -61,7 +61,7 @@ export default function handleRequest(
   _loadContext: AppLoadContext,
 ) {
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
-  // Every inline script of this document (Remix's, React's streaming ones) carries this nonce; the
+  // Every inline script of this document (Remix's, React's streaming ones) and its inline stylesheet carry this nonce; the
   // policy allows what this page needs (domain/document-policy.ts), its error pages included.
   const nonce = createNonce();
   const features = new Set(pageFeatures(new URL(request.url).pathname));
@@ -77,7 +77,9 @@ export default function handleRequest(
     };
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+        <StylesheetTextContext.Provider value={readStylesheet}>
+          <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+        </StylesheetTextContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,
@@ -102,7 +104,9 @@ export default function handleRequest(
       shellRendered = true;
       const body = new PassThrough();
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-      for (const [name, value] of Object.entries(documentSecurityHeaders(nonce, features, getEnv()))) {
+      for (const [name, value] of Object.entries(
+        documentSecurityHeaders(nonce, features, getEnv(), stylesheetHashSource(stylesHref)),
+      )) {
         responseHeaders.set(name, value);
       }
       // A page that could not reach the database or Firebase: it is temporary, try again soon.
@@ -115,6 +119,8 @@ export default function handleRequest(
       );
       pipe(body);
     }
-    if (!finished) timeout = setTimeout(abort, streamTimeout + 1_000);
+    // Unref'd as well: the response's socket keeps the process alive while it renders, and a
+    // page's timer must not hold a stopping server for six seconds.
+    if (!finished) timeout = setTimeout(abort, streamTimeout + 1_000).unref();
   });
 }

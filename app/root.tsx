@@ -1,6 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
-import { data } from "@remix-run/node";
 import {
   Links,
   Meta,
@@ -13,39 +12,30 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AppShell } from "~/components/AppShell";
+import { InlineStylesheet } from "~/components/InlineStylesheet";
 import { Toasts } from "~/components/Toasts";
 import { Spinner } from "~/components/ui/Icon";
 import { NavigationProgress } from "~/components/NavigationProgress";
-import { ErrorScreen } from "~/components/RouteError";
-import { requireDatabaseReady } from "~/server/db/database.server";
-import { takeFlash } from "~/server/http/flash.server";
-import { takeNoticeMessages } from "~/server/notices.server";
-import { getSessionUser } from "~/server/auth/session.server";
+import { ErrorScreen } from "~/components/shared";
 import { needsDocumentLoad } from "~/lib/document-policy";
 import { pageMeta } from "~/lib/meta";
 import { useNonce } from "~/lib/nonce";
 import type { ShellHandle } from "~/lib/shell";
+import { loadRoot } from "~/server/root.server";
 import stylesHref from "~/styles/app.css";
 
+// The stylesheet is inline in the head (InlineStylesheet), not linked.
 export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: stylesHref },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  // Installable: the web app manifest (public/manifest.webmanifest) and the home-screen icon on iOS.
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
 ];
 
 export const meta: MetaFunction = () => pageMeta();
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireDatabaseReady();
-  // The shell only needs to know whether to show the profile button; a page that needs the
-  // user checks again and answers 503 itself if the sign-in service cannot be reached.
-  const user = await getSessionUser(request).catch(() => null);
-  const [{ flash, setCookie }, notices] = await Promise.all([
-    takeFlash(request),
-    user ? takeNoticeMessages(user.uid) : [],
-  ]);
-  const messages = flash ? [flash, ...notices] : notices;
-  return data({ signedIn: user !== null, messages }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
-}
+// Route modules import one server module of their own (the browser build keeps an empty stand-in for each).
+export const loader = ({ request }: LoaderFunctionArgs) => loadRoot(request);
 
 // A live refresh (useRevalidator after another tab completed a task) must not take the flash
 // message that belongs to the tab that acted; the root reloads after submissions and navigations.
@@ -58,6 +48,13 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
 }) =>
   needsDocumentLoad(nextUrl) || (!formMethod && currentUrl.href === nextUrl.href) ? false : defaultShouldRevalidate;
 
+// The first paint waits until the page's content has been read (`<link rel=expect blocking=render>`,
+// Chromium 124+; other browsers ignore it). With the stylesheet inline nothing else holds it, and
+// a browser could paint the start of the streamed document, then move it as the rest arrives (the
+// sign-in screen is centred), a layout shift under the start spinner.
+const CONTENT_END = "content-end";
+const renderBlocking = { blocking: "render" } as Record<string, string>;
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   return (
@@ -66,6 +63,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <Meta />
+        <InlineStylesheet href={stylesHref} nonce={nonce} />
+        <link rel="expect" href={`#${CONTENT_END}`} {...renderBlocking} />
         <Links />
       </head>
       <body className="font-sans antialiased">
@@ -76,6 +75,7 @@ export function Layout({ children }: { children: ReactNode }) {
           <Spinner className="size-10" />
         </div>
         {children}
+        <div id={CONTENT_END} hidden />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -41,7 +41,8 @@ function readCounts(file, pick) {
 
 async function main() {
   const only = process.argv.slice(2); // e.g. `npm test -- unit` runs a subset: unit, integration, http, image, e2e
-  const wants = (part) => only.length === 0 || only.includes(part);
+  // `resilience` (crashes and outages under load, `npm run test:resilience`) runs only when named.
+  const wants = (part) => (only.length === 0 ? part !== "resilience" : only.includes(part));
 
   if (only.length === 0) {
     if (!(await step("typecheck", async () => (await run("tsc", [])) === 0))) return;
@@ -80,7 +81,7 @@ async function main() {
   console.log(`app server on ${app.url}, Auth emulator on ${emulator.host}, Postgres on port ${postgres.port}`);
 
   const testEnv = { ...sharedEnv, APP_URL: app.url };
-  const vitestParts = ["unit", "integration", "http", "image"].filter(wants);
+  const vitestParts = ["unit", "integration", "http", "image", "resilience"].filter(wants);
   if (vitestParts.length > 0) {
     const report = path.join(workDir, "vitest.json");
     await step("vitest: " + vitestParts.join(", "), async () => {

@@ -1,12 +1,12 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import { AUTH_FORM_TOKEN_FIELD, AUTH_MESSAGES, authFormSchema, type AuthTab } from "~/domain/auth";
+import { AUTH_FORM_TOKEN_FIELD, AUTH_MESSAGES, authFormErrors, type AuthTab } from "~/domain/auth";
 import { MIN_PASSWORD_LENGTH } from "~/domain/constants";
 import { normalizeReferralCode } from "~/domain/referral-code";
 import type { GoogleSignInConfig } from "~/lib/google-sign-in.client";
 import { authHref } from "~/lib/urls";
 import { useGoogleSignIn } from "~/lib/use-google-sign-in";
+import { useFormState } from "~/lib/use-form";
 import { useIsPending } from "~/lib/use-is-pending";
 import { Field } from "./forms/Field";
 import { FormBanner } from "./forms/FormBanner";
@@ -42,15 +42,15 @@ export function AuthScreen({
   /** Proves a post comes from this page (browsers that send no Origin). */
   formToken: string;
 }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useFormState({
     id: `auth-${tab}`,
+    fields: ["email", "password", "referralCode"],
     lastResult,
     defaultValue: { referralCode: referralCode ?? "" },
     // Without JavaScript the browser's own checks (required, type=email, minlength) apply.
-    defaultNoValidate: false,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: authFormSchema }),
+    nativeChecksWithoutJavaScript: true,
+    // The same rules as the server, with the same words, before anything is posted.
+    validate: authFormErrors,
   });
   const authPath = (forTab: AuthTab) => authHref(forTab, redirectTo, referralCode);
   const google = useGoogleSignIn(firebaseConfig, authPath(tab), tab, formToken);
@@ -88,7 +88,7 @@ export function AuthScreen({
         />
       </div>
 
-      <Form method="post" action={authPath(tab)} {...getFormProps(form)} className="mt-5">
+      <Form method="post" action={authPath(tab)} {...form.props} className="mt-5">
         <input type="hidden" name={AUTH_FORM_TOKEN_FIELD} value={formToken} />
         <fieldset disabled={busy} className="flex flex-col gap-4">
           <Field
@@ -155,21 +155,26 @@ export function AuthScreen({
         or
         <span className="h-px flex-1 bg-line" />
       </div>
-      <button
-        type="button"
-        onClick={() => {
-          const code = document.forms.namedItem(form.id)?.elements.namedItem("referralCode");
-          void google.start(signUp && code instanceof HTMLInputElement ? normalizeReferralCode(code.value) : null);
-        }}
-        disabled={busy || !google.available}
-        className={buttonClass({ tone: "secondary", block: true })}
-      >
-        {google.busy ? <Spinner className="size-5 text-brand-600" /> : <GoogleLogo />}
-        Continue with Google
-      </button>
-      {google.available ? null : (
-        <p className="mt-2 text-center text-xs text-muted">Google sign-in needs JavaScript.</p>
-      )}
+      {/* The note lies over the gap below the button: its going away as the page comes alive moves nothing. */}
+      <div className="relative">
+        <button
+          type="button"
+          onClick={() => {
+            const code = document.forms.namedItem(form.props.id)?.elements.namedItem("referralCode");
+            void google.start(signUp && code instanceof HTMLInputElement ? normalizeReferralCode(code.value) : null);
+          }}
+          disabled={busy || !google.available}
+          className={buttonClass({ tone: "secondary", block: true })}
+        >
+          {google.busy ? <Spinner className="size-5 text-brand-600" /> : <GoogleLogo />}
+          Continue with Google
+        </button>
+        {google.available ? null : (
+          <p className="absolute inset-x-0 top-full mt-2 text-center text-xs text-muted">
+            Google sign-in needs JavaScript.
+          </p>
+        )}
+      </div>
       <p className="mt-8 text-center text-xs text-muted">
         By continuing you agree to our{" "}
         <Link to="/legal" className="font-semibold text-brand-700 hover:underline">

@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import type { OnboardingIcon, OnboardingSlide } from "~/content/onboarding";
-import { Icon, type IconName } from "./ui/Icon";
+import { Icon, type IconName } from "./shared";
 import { buttonClass } from "./ui/button";
 
 const SLIDE_ICONS: Record<OnboardingIcon, IconName> = { tasks: "tasks", referrals: "referrals", withdraw: "wallet" };

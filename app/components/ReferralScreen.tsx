@@ -1,6 +1,7 @@
 import { useNavigation, useRevalidator } from "@remix-run/react";
 import { formatCoins, formatDollars } from "~/domain/money";
-import { initials, joinedLabel, REFERRAL_MESSAGES } from "~/domain/referrals";
+import { initials } from "~/domain/display-name";
+import { joinedLabel, REFERRAL_MESSAGES } from "~/domain/referrals";
 import { shareReferral } from "~/lib/share-referral";
 import { useHydrated } from "~/lib/use-hydrated";
 import { ReferralCodeBox } from "./ReferralCodeBox";

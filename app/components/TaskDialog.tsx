@@ -8,16 +8,18 @@ import { formErrors } from "~/lib/form-replies";
 import { authHref } from "~/lib/urls";
 import { useHydrated } from "~/lib/use-hydrated";
 import { useIsPending } from "~/lib/use-is-pending";
+import { useModalFocus } from "~/lib/use-modal-focus";
 import { FormBanner } from "./forms/FormBanner";
 import { SubmitButton } from "./forms/SubmitButton";
 import { TASK_TYPE_STYLES, TaskIcon } from "./TaskRow";
 import { buttonClass } from "./ui/button";
-import { Icon, Spinner } from "./ui/Icon";
+import { Icon, Spinner } from "./shared";
 
 /**
  * Spec §2 task dialog, rendered by the server from `?task=` (works without JavaScript).
  * After Start Task the server holds the start time; completion is accepted 5 seconds later.
- * With JavaScript the completion is sent by itself when the 5 seconds are up.
+ * With JavaScript the completion is sent by itself when the 5 seconds are up, and the dialog holds
+ * the keyboard's focus until it closes (Escape closes it).
  */
 export function TaskDialog({
   task,
@@ -34,19 +36,22 @@ export function TaskDialog({
   started: boolean;
   lastResult?: SubmissionResult<string[]>;
 }) {
+  const dialogRef = useModalFocus<HTMLDialogElement>(closeHref);
   return (
     <div className="fixed inset-0 z-30 flex items-end justify-center sm:items-center">
       <Link to={closeHref} replace preventScrollReset aria-label="Close" className="absolute inset-0 bg-black/40" />
       <dialog
+        ref={dialogRef}
         open
+        tabIndex={-1}
         aria-labelledby="task-dialog-title"
-        className="relative m-0 w-full max-w-md rounded-t-3xl bg-white p-6 text-ink shadow-2xl sm:rounded-3xl"
+        className="relative m-0 w-full max-w-md rounded-t-3xl bg-white p-6 text-ink shadow-2xl focus:outline-none sm:rounded-3xl"
       >
         <div className="flex items-start gap-3">
           <TaskIcon type={task.type} large />
           <div className="min-w-0">
             <span
-              className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ${TASK_TYPE_STYLES[task.type].tint}`}
+              className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ${TASK_TYPE_STYLES[task.type].badge}`}
             >
               {TASK_TYPE_LABELS[task.type]}
             </span>

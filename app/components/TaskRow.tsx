@@ -4,11 +4,12 @@ import { formatCoins } from "~/domain/money";
 import type { Task } from "~/domain/tasks";
 import { Icon } from "./ui/Icon";
 
+// `tint` colours an icon; `badge` a label, whose small text needs the darker shade (4.5:1).
 export const TASK_TYPE_STYLES = {
-  survey: { icon: "survey", tint: "bg-sky-50 text-sky-600" },
-  video: { icon: "video", tint: "bg-rose-50 text-rose-600" },
-  app: { icon: "app", tint: "bg-emerald-50 text-emerald-600" },
-  game: { icon: "game", tint: "bg-amber-50 text-amber-600" },
+  survey: { icon: "survey", tint: "bg-sky-50 text-sky-600", badge: "bg-sky-50 text-sky-800" },
+  video: { icon: "video", tint: "bg-rose-50 text-rose-600", badge: "bg-rose-50 text-rose-800" },
+  app: { icon: "app", tint: "bg-emerald-50 text-emerald-600", badge: "bg-emerald-50 text-emerald-800" },
+  game: { icon: "game", tint: "bg-amber-50 text-amber-600", badge: "bg-amber-50 text-amber-800" },
 } as const;
 
 export function TaskIcon({ type, large = false }: { type: Task["type"]; large?: boolean }) {

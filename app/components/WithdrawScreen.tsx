@@ -1,4 +1,4 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useLocation } from "@remix-run/react";
 import { formatDollars } from "~/domain/money";
 import {
@@ -10,18 +10,26 @@ import {
   type WithdrawalFields,
 } from "~/domain/withdrawals";
 import { formErrors } from "~/lib/form-replies";
+import { useFormState } from "~/lib/use-form";
 import { BalanceCard } from "./BalanceCard";
-import { Field } from "./forms/Field";
+import { Field, TextareaField } from "./forms/Field";
 import { FormBanner } from "./forms/FormBanner";
 import { RadioCards } from "./forms/RadioCards";
 import { SubmitButton } from "./forms/SubmitButton";
-import { TextareaField } from "./forms/TextareaField";
 import { Banner } from "./ui/Banner";
 import { Card } from "./ui/Card";
 import { Icon, type IconName } from "./ui/Icon";
 import { PageHeader } from "./ui/PageHeader";
 
 const METHOD_ICONS: Record<PaymentMethod, IconName> = { paypal: "mail", upi: "app", bank: "bank" };
+
+const WITHDRAW_FIELDS = [
+  "amount",
+  "method",
+  "paypalEmail",
+  "upiId",
+  "bankDetails",
+] as const satisfies readonly (keyof WithdrawalFields)[];
 
 export interface WithdrawData {
   balance: number;
@@ -61,15 +69,16 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
 }
 
 function WithdrawForm({ data, lastResult }: { data: WithdrawData; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm<WithdrawalFields>({
+  const [form, fields] = useFormState({
     id: "withdraw",
+    fields: WITHDRAW_FIELDS,
     lastResult: lastResult?.initialValue?.intent === "withdraw" ? lastResult : undefined,
     defaultValue: { method: "paypal" },
   });
   const methods: PaymentMethod[] = data.bankOffered ? [...OFFERED_METHODS, "bank"] : [...OFFERED_METHODS];
   return (
     <Card>
-      <Form method="post" {...getFormProps(form)} className="withdraw-form space-y-5">
+      <Form method="post" {...form.props} className="withdraw-form space-y-5">
         <FormBanner id={form.errorId} title={WITHDRAWAL_MESSAGES.failed} errors={form.errors} />
         <Field
           field={fields.amount}

@@ -2,8 +2,8 @@ import { Link } from "@remix-run/react";
 import { formatDate } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
 import { METHOD_NAMES, statusTone, WITHDRAWAL_MESSAGES, type WithdrawalRow } from "~/domain/withdrawals";
-import { useEscapeTo } from "~/lib/use-escape-to";
-import { Icon } from "./ui/Icon";
+import { useModalFocus } from "~/lib/use-modal-focus";
+import { Icon } from "./shared";
 import { SectionError } from "./ui/SectionError";
 
 const TONE_STYLES = {
@@ -15,18 +15,20 @@ const TONE_STYLES = {
 
 /**
  * Spec §2 "Withdrawal History": a side sheet rendered by the server from `?history=1`; it closes
- * with its close link, the backdrop or Escape.
+ * with its close link, the backdrop or Escape, and holds the keyboard's focus while open (with JavaScript).
  */
 export function WithdrawalHistorySheet({ rows, closeHref }: { rows: WithdrawalRow[] | null; closeHref: string }) {
-  useEscapeTo(closeHref);
+  const dialogRef = useModalFocus<HTMLDialogElement>(closeHref);
   return (
     <div className="fixed inset-0 z-30 flex justify-end">
       <Link to={closeHref} replace preventScrollReset aria-label="Close" className="absolute inset-0 bg-black/40" />
       <dialog
+        ref={dialogRef}
         open
+        tabIndex={-1}
         aria-labelledby="history-title"
         aria-describedby="history-description"
-        className="relative m-0 flex h-full w-[92%] max-w-sm flex-col overflow-y-auto bg-white p-5 text-ink shadow-2xl"
+        className="relative m-0 flex h-full w-[92%] max-w-sm flex-col overflow-y-auto bg-white p-5 text-ink shadow-2xl focus:outline-none"
       >
         <div className="flex items-start justify-between gap-3">
           <div>

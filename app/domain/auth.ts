@@ -1,19 +1,6 @@
-// Named imports from zod/mini: the `z` namespace would pull every zod locale (~400 KB) into the browser.
-import {
-  discriminatedUnion,
-  literal,
-  minLength,
-  object,
-  optional,
-  pipe,
-  string,
-  superRefine,
-  transform,
-  type output,
-} from "zod/mini";
 import { MIN_PASSWORD_LENGTH } from "./constants";
 import { isReferralCode, normalizeReferralCode } from "./referral-code";
-import { ruleMessage } from "./rules";
+import { INVALID_REFERRAL_CODE_MESSAGE } from "./rules";
 
 // Texts of spec §5 and §8, word for word.
 export const AUTH_MESSAGES = {
@@ -51,101 +38,86 @@ export function parseAuthTab(value: string | null): AuthTab {
   return value === "signup" ? "signup" : "signin";
 }
 
-// Form fields arrive as raw strings (Conform turns "" into undefined). The screen-level rule
-// ("Please fill in all fields") is checked first, then the service-level rules on trimmed input.
-const rawText = optional(string());
-
-interface RawFields {
+/** The fields of the /auth form, as posted (Conform turns "" into undefined on the server). */
+export interface AuthFields {
   email?: string;
   password?: string;
   referralCode?: string;
 }
 
-type IssueSink = { addIssue(issue: { code: "custom"; path: string[]; message: string }): void };
+/** The intents of the /auth form's own buttons (Google's sign-in posts `google`). */
+export type AuthFormIntent = "signin" | "signup" | "reset";
 
-function requireBoth(value: RawFields, ctx: IssueSink): value is Required<RawFields> {
-  if (!value.email || !value.password) {
-    ctx.addIssue({ code: "custom", path: [], message: AUTH_MESSAGES.fillAllFields });
-    return false;
-  }
-  if (!value.email.trim()) {
-    ctx.addIssue({ code: "custom", path: ["email"], message: AUTH_MESSAGES.invalidEmail });
-    return false;
-  }
-  return true;
+/** One refused rule: the field it belongs to, or "" for the whole form. */
+export interface AuthIssue {
+  field: "" | keyof AuthFields;
+  message: string;
 }
 
-/** A form for one intent: its raw fields, a rule check, then the trimmed values. */
-function intentForm<Intent extends string, Out>(
-  intent: Intent,
-  rules: (value: RawFields, ctx: IssueSink) => void,
-  output: (value: RawFields & { intent: Intent }) => Out,
-) {
-  return pipe(
-    object({ intent: literal(intent), email: rawText, password: rawText, referralCode: rawText }).check(
-      superRefine(rules),
-    ),
-    transform(output),
-  );
+// What a browser accepts in an input of type email (the HTML standard's "valid email address"):
+// the no-JavaScript form cannot send anything else, so the server holds every post to it too.
+const EMAIL_ADDRESS =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+
+function emailFormatIssues(email: string): AuthIssue[] {
+  return EMAIL_ADDRESS.test(email.trim()) ? [] : [{ field: "email", message: AUTH_MESSAGES.invalidEmailFormat }];
 }
 
-export const signInSchema = intentForm(
-  "signin",
-  (value, ctx) => {
-    if (requireBoth(value, ctx) && !value.password.trim()) {
-      ctx.addIssue({ code: "custom", path: ["password"], message: AUTH_MESSAGES.passwordMissing });
-    }
-  },
-  (value) => ({ intent: value.intent, email: value.email!.trim(), password: value.password! }),
-);
-
-/** The optional referral code of sign-up (spec §5 format); whether it exists is the server's to say. */
-function checkReferralCode(value: { referralCode?: string }, ctx: IssueSink) {
+/** The optional referral code (spec §5 format); whether it exists is the server's to say. */
+export function referralCodeIssues(value: { referralCode?: string }): AuthIssue[] {
   const code = normalizeReferralCode(value.referralCode);
-  if (code !== null && !isReferralCode(code)) {
-    ctx.addIssue({ code: "custom", path: ["referralCode"], message: ruleMessage("invalid_referral_code") });
-  }
+  return code !== null && !isReferralCode(code)
+    ? [{ field: "referralCode", message: INVALID_REFERRAL_CODE_MESSAGE }]
+    : [];
 }
 
-export const signUpSchema = intentForm(
-  "signup",
-  (value, ctx) => {
-    if (requireBoth(value, ctx) && value.password.length < MIN_PASSWORD_LENGTH) {
-      ctx.addIssue({ code: "custom", path: ["password"], message: AUTH_MESSAGES.passwordTooShort });
+/**
+ * The rules of one intent's fields, the server's and the browser's alike (the page checks them
+ * before posting, without zod): the screen-level rule ("Please fill in all fields") first, then
+ * the service-level rules on trimmed input.
+ */
+export function authFormIssues(intent: AuthFormIntent, value: AuthFields): AuthIssue[] {
+  if (intent === "reset") {
+    return value.email?.trim()
+      ? emailFormatIssues(value.email)
+      : [{ field: "email", message: AUTH_MESSAGES.resetEmailMissing }];
+  }
+  const issues: AuthIssue[] = [];
+  if (!value.email || !value.password) {
+    issues.push({ field: "", message: AUTH_MESSAGES.fillAllFields });
+  } else if (!value.email.trim()) {
+    issues.push({ field: "email", message: AUTH_MESSAGES.invalidEmail });
+  } else {
+    issues.push(...emailFormatIssues(value.email));
+    if (intent === "signin" && !value.password.trim()) {
+      issues.push({ field: "password", message: AUTH_MESSAGES.passwordMissing });
+    } else if (intent === "signup" && value.password.length < MIN_PASSWORD_LENGTH) {
+      issues.push({ field: "password", message: AUTH_MESSAGES.passwordTooShort });
     }
-    checkReferralCode(value, ctx);
-  },
-  (value) => ({
-    intent: value.intent,
-    email: value.email!.trim(),
-    password: value.password!,
-    referralCode: normalizeReferralCode(value.referralCode),
-  }),
-);
+  }
+  return intent === "signup" ? [...issues, ...referralCodeIssues(value)] : issues;
+}
 
-export const resetSchema = intentForm(
-  "reset",
-  (value, ctx) => {
-    if (!value.email?.trim()) {
-      ctx.addIssue({ code: "custom", path: ["email"], message: AUTH_MESSAGES.resetEmailMissing });
-    }
-  },
-  (value) => ({ intent: value.intent, email: value.email!.trim() }),
-);
+const FORM_INTENTS: readonly string[] = ["signin", "signup", "reset"] satisfies AuthFormIntent[];
 
-export const googleSchema = pipe(
-  object({
-    intent: literal("google"),
-    idToken: string().check(minLength(20, AUTH_MESSAGES.genericError)),
-    referralCode: rawText,
-  }).check(superRefine(checkReferralCode)),
-  transform((value) => ({ ...value, referralCode: normalizeReferralCode(value.referralCode) })),
-);
-
-/** One schema for the /auth form: the submit button's `intent` picks the rules. */
-export const authFormSchema = discriminatedUnion("intent", [signInSchema, signUpSchema, resetSchema, googleSchema]);
-
-export type AuthSubmission = output<typeof authFormSchema>;
+/**
+ * The browser's check of a posted /auth form (its submit button's `intent` included): the errors
+ * the server's schema (auth-form.ts) would answer with, by field ("" for the form), without zod.
+ */
+export function authFormErrors(formData: FormData): Record<string, string[]> {
+  const intent = formData.get("intent");
+  if (typeof intent !== "string" || !FORM_INTENTS.includes(intent)) return {};
+  // As on the server (Conform), an empty field counts as missing.
+  const text = (name: keyof AuthFields) => {
+    const value = formData.get(name);
+    return typeof value === "string" && value !== "" ? value : undefined;
+  };
+  const fields = { email: text("email"), password: text("password"), referralCode: text("referralCode") };
+  const errors: Record<string, string[]> = {};
+  for (const { field, message } of authFormIssues(intent as AuthFormIntent, fields))
+    (errors[field] ??= []).push(message);
+  return errors;
+}
 
 /**
  * Spec §8: the text shown for an identity failure. Accepts the REST API's codes

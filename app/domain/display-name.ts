@@ -5,3 +5,14 @@ export function defaultDisplayName(displayName: string | null | undefined, email
   const local = email?.split("@")[0]?.trim();
   return local || "User";
 }
+
+/** At most two letters: the first of the first two words ("Ana Lima" → "AL", "ana" → "A"). */
+export function initials(name: string): string {
+  return name
+    .trim()
+    .split(/\s+/)
+    .slice(0, 2)
+    .map((word) => [...word][0] ?? "")
+    .join("")
+    .toUpperCase();
+}

@@ -4,7 +4,8 @@
  *
  * - `google-sign-in`: the Firebase Auth web SDK's popup (Google's script loader, the auth iframe,
  *   the Identity Toolkit API, or the Auth emulator when one is configured).
- * - `web-push`: Firebase Cloud Messaging (the service worker, the installations and registrations APIs).
+ * - `web-push`: Firebase Cloud Messaging (the installations and registrations APIs). The service
+ *   worker itself is allowed on every page: it also serves the offline page.
  */
 export type DocumentFeature = "google-sign-in" | "web-push";
 

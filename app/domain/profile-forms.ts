@@ -38,7 +38,7 @@ export const profileFormSchema = discriminatedUnion("intent", [
     kind: oneOf(NOTIFICATION_KINDS, "Unknown notification setting"),
     enabled: oneOf(["on", "off"], "Unknown notification setting"),
     // Sent by the page's JavaScript, which shows the outcome itself (no redirect, no scrolling).
-    respond: optional(literal("data")),
+    respond: optional(literal("data", "Unknown notification setting")),
   }),
   object({ intent: literal("deactivate"), confirm: literal("yes", "Please confirm that you want to deactivate") }),
   object({

@@ -1,4 +1,4 @@
-// Refer & Earn (spec §2, §5, §8): names, initials and the share texts. Pure and client-safe.
+// Refer & Earn (spec §2, §5, §8): names and the share texts. Pure and client-safe.
 
 export const REFERRAL_MESSAGES = {
   // Spec §2 and §8, word for word.
@@ -17,17 +17,6 @@ export const REFERRAL_MESSAGES = {
 /** Spec §2: display name, else username, else "Unknown User". */
 export function referralName(row: { display_name: string | null; username: string | null }): string {
   return row.display_name?.trim() || row.username?.trim() || "Unknown User";
-}
-
-/** At most two letters: the first of the first two words ("Ana Lima" → "AL", "ana" → "A"). */
-export function initials(name: string): string {
-  return name
-    .trim()
-    .split(/\s+/)
-    .slice(0, 2)
-    .map((word) => [...word][0] ?? "")
-    .join("")
-    .toUpperCase();
 }
 
 /** "Joined today", "Joined 1 day ago", "Joined 12 days ago". */

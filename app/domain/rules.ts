@@ -3,6 +3,9 @@
 // only place that turns a broken rule into words; nothing reads the database's message text.
 import { tooManyAttemptsMessage } from "./rate-limit";
 
+/** The one rule message the browser needs (sign-up checks a code before posting), alone so it ships alone. */
+export const INVALID_REFERRAL_CODE_MESSAGE = "This referral code is not valid";
+
 const RULE_MESSAGES = {
   // Spec §5 and §8, word for word.
   already_checked_in: "Already checked in today!",
@@ -20,7 +23,7 @@ const RULE_MESSAGES = {
   email_not_verified: "Please verify your email address before withdrawing",
   // app_config.withdrawals_per_hour, counted by the shared rate limiter inside create_withdrawal.
   withdrawal_rate_limited: (retryAfterSeconds: string) => tooManyAttemptsMessage(Number(retryAfterSeconds)),
-  invalid_referral_code: "This referral code is not valid",
+  invalid_referral_code: INVALID_REFERRAL_CODE_MESSAGE,
   // Profile (spec §5 words the feedback rule; the rest are ours).
   feedback_fields_required: "Please fill out all fields",
   feedback_too_long: "Your message can be at most 2,000 characters (your name 100, your email 254)",
@@ -49,7 +52,7 @@ const RULE_MESSAGES = {
 
 export type RuleKey = keyof typeof RULE_MESSAGES;
 
-export const RULE_KEYS = Object.keys(RULE_MESSAGES) as RuleKey[];
+export const RULE_KEYS = /* @__PURE__ */ Object.keys(RULE_MESSAGES) as RuleKey[];
 
 export function isRuleKey(value: unknown): value is RuleKey {
   return typeof value === "string" && Object.hasOwn(RULE_MESSAGES, value);

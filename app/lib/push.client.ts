@@ -2,6 +2,8 @@
 // Loaded only when the person turns push on (or has it on and opens Profile): the Firebase
 // messaging SDK comes with it, never with the page.
 
+import { pushActiveOnThisDevice, STORED_PUSH_TOKEN } from "./push-device";
+
 export interface PushConfig {
   apiKey: string;
   projectId: string;
@@ -9,8 +11,6 @@ export interface PushConfig {
   messagingSenderId: string;
   vapidKey: string;
 }
-
-const STORED_TOKEN = "rewards:push-token";
 
 export class PushUnavailableError extends Error {
   name = "PushUnavailableError";
@@ -46,7 +46,7 @@ async function newToken(config: PushConfig, registration: ServiceWorkerRegistrat
   const { sdk, instance } = await messaging(config);
   const token = await sdk.getToken(instance, { vapidKey: config.vapidKey, serviceWorkerRegistration: registration });
   await tokens("register", token);
-  localStorage.setItem(STORED_TOKEN, token);
+  localStorage.setItem(STORED_PUSH_TOKEN, token);
   return token;
 }
 
@@ -66,8 +66,8 @@ export async function enablePush(config: PushConfig | null): Promise<void> {
 
 /** Forgets this device's token, on the server and in FCM. */
 export async function disablePush(config: PushConfig | null): Promise<void> {
-  const token = localStorage.getItem(STORED_TOKEN);
-  localStorage.removeItem(STORED_TOKEN);
+  const token = localStorage.getItem(STORED_PUSH_TOKEN);
+  localStorage.removeItem(STORED_PUSH_TOKEN);
   if (!token) return;
   await tokens("delete", token);
   if (config)
@@ -76,18 +76,9 @@ export async function disablePush(config: PushConfig | null): Promise<void> {
       .catch(() => {});
 }
 
-/** Whether this device receives push now: permission given and a token stored. */
-export function pushActiveOnThisDevice(): boolean {
-  return (
-    typeof Notification !== "undefined" &&
-    Notification.permission === "granted" &&
-    Boolean(localStorage.getItem(STORED_TOKEN))
-  );
-}
-
 /** Spec §9: a token is refreshed after 7 days (the server says when it is due). */
 export async function refreshPushTokenIfDue(config: PushConfig | null): Promise<void> {
-  const token = localStorage.getItem(STORED_TOKEN);
+  const token = localStorage.getItem(STORED_PUSH_TOKEN);
   if (!token || !config || !pushActiveOnThisDevice()) return;
   if (!(await tokens("status", token)).refresh) return;
   const registration = await navigator.serviceWorker.register("/service-worker.js", { scope: "/" });

@@ -2,7 +2,7 @@ import { useSubmit } from "@remix-run/react";
 import { useState } from "react";
 import { AUTH_FORM_TOKEN_FIELD, authErrorMessage, isUnauthorizedDomainError, type AuthTab } from "~/domain/auth";
 import { isReferralCode } from "~/domain/referral-code";
-import { ruleMessage } from "~/domain/rules";
+import { INVALID_REFERRAL_CODE_MESSAGE } from "~/domain/rules";
 import type { GoogleSignInConfig } from "./google-sign-in.client";
 import { useHydrated } from "./use-hydrated";
 
@@ -40,7 +40,7 @@ export function useGoogleSignIn(config: GoogleSignInConfig, action: string, tab:
     setError(null);
     try {
       if (referralCode && (await referralCodeRefused(referralCode))) {
-        setError(ruleMessage("invalid_referral_code"));
+        setError(INVALID_REFERRAL_CODE_MESSAGE);
         return;
       }
       const { signInWithGoogle } = await import("./google-sign-in.client");

@@ -1,5 +1,5 @@
 import { data } from "@remix-run/node";
-import { NotFound } from "~/components/NotFound";
+import { NotFound } from "~/components/shared";
 import { BARE_SCREEN } from "~/lib/shell";
 
 // Every unknown path, /settings included (spec §2 route table).

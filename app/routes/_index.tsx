@@ -1,14 +1,17 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { HomeScreen } from "~/components/HomeScreen";
-import { Onboarding } from "~/components/Onboarding";
 import { ONBOARDING_SLIDES } from "~/content/onboarding";
 import type { ShellHandle } from "~/lib/shell";
+import { lazyComponent } from "~/lib/lazy-component";
 import { useLiveRefresh } from "~/lib/use-live-refresh";
 import { homeAction, loadHome } from "~/server/home.server";
 import { hasSeenOnboarding } from "~/server/http/cookies.server";
 import { assertSameOrigin } from "~/server/http/same-origin.server";
 import { loadOnboarding, onboardingAction } from "~/server/onboarding.server";
+
+// Shown once, to a first visit: Home does not carry its code.
+const Onboarding = lazyComponent(() => import("~/components/Onboarding").then((module) => module.Onboarding));
 
 // Spec §2 route table: onboarding until it has been seen, then Home.
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -25,7 +28,7 @@ export const handle: ShellHandle = {
   bareScreen: (data) => (data as Awaited<ReturnType<typeof loader>> | undefined)?.view === "onboarding",
 };
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/RouteError";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shared";
 
 export default function IndexRoute() {
   const data = useLoaderData<typeof loader>();

@@ -1,10 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { completeTaskRequestSchema } from "~/domain/task-forms";
 import { getSessionUser } from "~/server/auth/session.server";
 import { ruleViolation } from "~/server/db/core.server";
-import { readFormOrJson } from "~/server/http/forms.server";
-import { jsonError } from "~/server/http/responses.server";
+import { parseApiFields } from "~/server/http/forms.server";
+import { jsonError, methodNotAllowed } from "~/server/http/responses.server";
 import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/server/http/same-origin.server";
 import { configuredProvider } from "~/server/offers.server";
 import { completeTask, findTask } from "~/server/tasks.server";
@@ -14,13 +13,17 @@ import { completeTask, findTask } from "~/server/tasks.server";
  * the body is ignored) and the reward from the server's own offer data. A provider offer is only
  * recorded (`pending: true`, reward 0): the provider's postback pays it (README, differences).
  */
+// A GET gets a 405 that says to POST (without a loader, Remix answers 400 "Unexpected Server Error").
+export const loader = () => methodNotAllowed("POST");
+
 export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed("POST");
   if (!configuredProvider(params.provider)) return jsonError(404, "Unknown offer provider");
   if (!isSameOrigin(request)) return jsonError(403, CROSS_SITE_MESSAGE);
   const user = await getSessionUser(request);
   if (!user) return jsonError(401, "Authentication required");
-  const submission = parseWithZod(await readFormOrJson(request), { schema: completeTaskRequestSchema });
-  const task = submission.status === "success" ? await findTask(submission.value.taskId) : null;
+  const submission = await parseApiFields(request, completeTaskRequestSchema);
+  const task = submission?.status === "success" ? await findTask(submission.value.taskId) : null;
   if (!task) return jsonError(404, "This task is no longer available");
   try {
     const result = await completeTask(user.uid, task.id);

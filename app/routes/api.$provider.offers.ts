@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { jsonError } from "~/server/http/responses.server";
+import { jsonError, methodNotAllowed } from "~/server/http/responses.server";
 import { configuredProvider, listTasks } from "~/server/offers.server";
 import { getSessionUser } from "~/server/auth/session.server";
 
@@ -11,3 +11,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (list.source !== "provider") return jsonError(502, "The offer provider is not available");
   return Response.json({ offers: list.offers }, { headers: { "Cache-Control": "private, max-age=60" } });
 }
+
+// Any other method: a 405 that says which to use (without an action, Remix answers "Unexpected Server Error" and logs a stack).
+export const action = () => methodNotAllowed("GET");

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getSessionUser } from "~/server/auth/session.server";
+import { methodNotAllowed } from "~/server/http/responses.server";
 import { completionEventStream } from "~/server/live-events.server";
 
 /** Server-sent events for the signed-in user's open Home and Earn pages ("task-completed"). */
@@ -18,3 +19,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     },
   });
 }
+
+// Any other method: a 405 that says which to use (without an action, Remix answers "Unexpected Server Error" and logs a stack).
+export const action = () => methodNotAllowed("GET");

@@ -1,10 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { pushTokenRequestSchema } from "~/domain/push";
 import { getSessionUser } from "~/server/auth/session.server";
 import { ruleViolation } from "~/server/db/core.server";
-import { readFormOrJson } from "~/server/http/forms.server";
-import { jsonError } from "~/server/http/responses.server";
+import { parseApiFields } from "~/server/http/forms.server";
+import { jsonError, methodNotAllowed } from "~/server/http/responses.server";
 import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/server/http/same-origin.server";
 import { deletePushToken, pushTokenStatus, registerPushToken } from "~/server/notification-settings.server";
 
@@ -13,11 +12,12 @@ import { deletePushToken, pushTokenStatus, registerPushToken } from "~/server/no
  * says whether it is due for its 7-day refresh (spec §9), `delete` forgets it (push turned off).
  */
 export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed("POST");
   if (!isSameOrigin(request)) return jsonError(403, CROSS_SITE_MESSAGE);
   const user = await getSessionUser(request);
   if (!user) return jsonError(401, "Authentication required");
-  const submission = parseWithZod(await readFormOrJson(request), { schema: pushTokenRequestSchema });
-  if (submission.status !== "success") return jsonError(400, "Invalid push token request");
+  const submission = await parseApiFields(request, pushTokenRequestSchema);
+  if (submission?.status !== "success") return jsonError(400, "Invalid push token request");
   const { intent, token } = submission.value;
   try {
     if (intent === "delete") return Response.json({ success: true, ...(await deletePushToken(user.uid, token)) });
@@ -31,4 +31,4 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-export const loader = () => jsonError(405, "Use POST");
+export const loader = () => methodNotAllowed("POST");

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isReferralCode, normalizeReferralCode } from "~/domain/referral-code";
 import { hitRateLimit, RATE_LIMITS } from "~/server/http/rate-limit.server";
-import { tooManyRequests } from "~/server/http/responses.server";
+import { methodNotAllowed, tooManyRequests } from "~/server/http/responses.server";
 import { referralCodeExists } from "~/server/referrals.server";
 
 const NO_STORE = { "Cache-Control": "no-store" };
@@ -17,3 +17,6 @@ export async function loader({ params }: LoaderFunctionArgs) {
   if (!limit.allowed) return tooManyRequests(limit.retryAfterSeconds);
   return Response.json({ exists: await referralCodeExists(code) }, { headers: NO_STORE });
 }
+
+// Any other method: a 405 that says which to use (without an action, Remix answers "Unexpected Server Error" and logs a stack).
+export const action = () => methodNotAllowed("GET");

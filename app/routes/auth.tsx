@@ -27,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
   return authAction(request);
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/RouteError";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shared";
 
 export default function AuthRoute() {
   const { tab, redirectTo, referralCode, domainAuthorized, firebaseConfig, formToken } = useLoaderData<typeof loader>();

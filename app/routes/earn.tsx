@@ -1,12 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { EarnScreen } from "~/components/EarnScreen";
-import { TaskDialog } from "~/components/TaskDialog";
+import { lazyComponent } from "~/lib/lazy-component";
 import { pageMeta } from "~/lib/meta";
 import { earnHref } from "~/lib/urls";
 import { useLiveRefresh } from "~/lib/use-live-refresh";
 import { earnAction, loadEarn } from "~/server/earn.server";
 import { assertSameOrigin } from "~/server/http/same-origin.server";
+
+// Opened from a task (?task=): its code comes when it is first opened.
+const TaskDialog = lazyComponent(() => import("~/components/TaskDialog").then((module) => module.TaskDialog));
 
 export const meta: MetaFunction = () => pageMeta("Earn Rewards");
 
@@ -17,7 +20,7 @@ export async function action({ request }: ActionFunctionArgs) {
   return earnAction(request);
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/RouteError";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shared";
 
 export default function EarnRoute() {
   const data = useLoaderData<typeof loader>();

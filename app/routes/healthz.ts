@@ -1,4 +1,5 @@
 import { getDatabase, migrationsPending } from "~/server/db/database.server";
+import { methodNotAllowed } from "~/server/http/responses.server";
 
 /**
  * Liveness and readiness for load balancers and the Docker HEALTHCHECK: the database answers, and
@@ -16,3 +17,6 @@ export async function loader() {
     return Response.json({ status: "error", database }, { status: 503, headers });
   }
 }
+
+// Any other method: a 405 that says which to use (without an action, Remix answers "Unexpected Server Error" and logs a stack).
+export const action = () => methodNotAllowed("GET");

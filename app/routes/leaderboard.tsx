@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { rows };
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/RouteError";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shared";
 
 export default function LeaderboardRoute() {
   const { rows } = useLoaderData<typeof loader>();

@@ -15,7 +15,7 @@ export function loader({ request }: LoaderFunctionArgs) {
   return { tab: findLegalDocument(new URL(request.url).searchParams.get("tab")).id };
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/RouteError";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shared";
 
 export default function LegalRoute() {
   const { tab } = useLoaderData<typeof loader>();

@@ -1,11 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { ProfileLoadFailure } from "~/components/profile/ProfileLoadFailure";
 import { ProfileHeader, ProfileScreen } from "~/components/profile/ProfileScreen";
 import { loadWithDocumentPolicy } from "~/lib/document-policy";
+import { lazyComponent } from "~/lib/lazy-component";
 import { pageMeta } from "~/lib/meta";
 import { assertSameOrigin } from "~/server/http/same-origin.server";
 import { loadProfile, profileAction } from "~/server/profile.server";
+
+// Only when the profile could not be loaded.
+const ProfileLoadFailure = lazyComponent(() =>
+  import("~/components/profile/ProfileLoadFailure").then((module) => module.ProfileLoadFailure),
+);
 
 export const meta: MetaFunction = () => pageMeta("Profile");
 
@@ -18,7 +23,7 @@ export async function action({ request }: ActionFunctionArgs) {
   return profileAction(request);
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/RouteError";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shared";
 
 export default function ProfileRoute() {
   const data = useLoaderData<typeof loader>();

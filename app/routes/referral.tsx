@@ -8,7 +8,7 @@ export const meta: MetaFunction = () => pageMeta("Refer & Earn");
 
 export const loader = ({ request }: LoaderFunctionArgs) => loadReferral(request);
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/RouteError";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shared";
 
 export default function ReferralRoute() {
   return <ReferralScreen data={useLoaderData<typeof loader>()} />;

@@ -1,10 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { WithdrawalHistorySheet } from "~/components/WithdrawalHistorySheet";
 import { WithdrawScreen } from "~/components/WithdrawScreen";
+import { lazyComponent } from "~/lib/lazy-component";
 import { pageMeta } from "~/lib/meta";
 import { assertSameOrigin } from "~/server/http/same-origin.server";
 import { loadWithdraw, withdrawAction } from "~/server/withdraw.server";
+
+// Opened with History (?history=1): its code comes when it is first opened.
+const WithdrawalHistorySheet = lazyComponent(() =>
+  import("~/components/WithdrawalHistorySheet").then((module) => module.WithdrawalHistorySheet),
+);
 
 export const meta: MetaFunction = () => pageMeta("Withdraw Money");
 
@@ -15,7 +20,7 @@ export async function action({ request }: ActionFunctionArgs) {
   return withdrawAction(request);
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/RouteError";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shared";
 
 export default function WithdrawRoute() {
   const data = useLoaderData<typeof loader>();

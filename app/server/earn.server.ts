@@ -7,7 +7,7 @@ import { earnHref } from "~/lib/urls";
 import { getSessionUser } from "./auth/session.server";
 import { getAppConfig } from "./config.server";
 import { redirectWithFlash } from "./http/flash.server";
-import { parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
+import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
 import { listTasks } from "./offers.server";
 import { completeTask, findTask, listTasksForUser, startTask } from "./tasks.server";
 
@@ -67,7 +67,6 @@ export async function earnAction(request: Request) {
   const view = readView(new URL(request.url));
   const back = earnHref({ q: view.q, type: view.type });
   const user = await getSessionUser(request);
-  const submission = await parseForm(request, taskFormSchema);
   if (!user) {
     return redirectWithFlash(earnHref({ ...view, task: view.taskId ?? undefined }), {
       kind: "error",
@@ -75,7 +74,9 @@ export async function earnAction(request: Request) {
       description: "Please sign in to complete this task",
     });
   }
-  if (submission.status !== "success") return rejectForm(submission);
+  const submission = await parseForm(request, taskFormSchema);
+  // Buttons with a hidden task id: what is wrong shows in the dialog's (or the list's) banner.
+  if (submission.status !== "success") return rejectForm(submission, { formErrors: bannerErrors(submission) });
   const task = await findTask(submission.value.taskId);
   if (!task) return rejectForm(submission, { formErrors: ["This task is no longer available"] });
 

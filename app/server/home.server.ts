@@ -6,7 +6,7 @@ import { requireUser } from "./auth/session.server";
 import { checkIn, getCheckinStatus } from "./checkin.server";
 import { getAppConfig } from "./config.server";
 import { redirectWithFlash } from "./http/flash.server";
-import { parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
+import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
 import { getLeaderboard } from "./leaderboard.server";
 import { findTask, listTasksForUser } from "./tasks.server";
 import { loadUserSummary } from "./users.server";
@@ -62,7 +62,8 @@ const homeFormSchema = discriminatedUnion("intent", [checkinFormSchema, quickSta
 export async function homeAction(request: Request) {
   const user = await requireUser(request);
   const submission = await parseForm(request, homeFormSchema);
-  if (submission.status !== "success") return rejectForm(submission);
+  // Buttons with hidden fields: what is wrong shows in the form's banner.
+  if (submission.status !== "success") return rejectForm(submission, { formErrors: bannerErrors(submission) });
   if (submission.value.intent === "checkin") {
     try {
       const result = await checkIn(user.uid);

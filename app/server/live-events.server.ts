@@ -18,11 +18,12 @@ const encoder = new TextEncoder();
  * (a newer page of the same person took its place) or "signed-out" (the person's sessions ended).
  */
 type EndEvent = "replaced" | "signed-out";
-type End = (event: EndEvent) => void;
+/** Ends a stream: with its last event, or with none (the server is shutting down: the page reconnects). */
+type End = (event: EndEvent | null) => void;
 
 // Per user, for each open stream the function that ends it, oldest first (a Set keeps insertion
 // order). On globalThis so that `remix dev` rebuilds still count the streams opened before.
-const store = globalThis as typeof globalThis & { __liveStreams?: Map<string, Set<End>> };
+const store = globalThis as typeof globalThis & { __liveStreams?: Map<string, Set<End>>; __streamsClosed?: boolean };
 const openStreams = (store.__liveStreams ??= new Map());
 
 function track(userId: string, end: End) {
@@ -39,6 +40,15 @@ function forget(userId: string, end: End) {
   const streams = openStreams.get(userId);
   if (!streams?.delete(end)) return;
   if (streams.size === 0) openStreams.delete(userId);
+}
+
+/**
+ * The server is shutting down: every open stream ends without an event, so that its page
+ * reconnects (to another instance behind the load balancer), and new ones end at once.
+ */
+export function closeAllStreams(): void {
+  store.__streamsClosed = true;
+  for (const streams of [...openStreams.values()]) for (const end of [...streams]) end(null);
 }
 
 /** The person's sessions ended (log out, deactivation, deletion): their open pages are told so. */
@@ -86,7 +96,7 @@ export function completionEventStream(userId: string, signal: AbortSignal): Read
   // The page is told why, so that its EventSource stops reconnecting: a replaced page would in
   // turn evict the next oldest one, round and round; a signed-out one would knock in vain.
   const end: End = (event) => {
-    send(`event: ${event}\ndata: {}\n\n`);
+    if (event) send(`event: ${event}\ndata: {}\n\n`);
     finish();
   };
 
@@ -94,7 +104,7 @@ export function completionEventStream(userId: string, signal: AbortSignal): Read
     // Runs synchronously in the constructor, so the abort listener is in place before anything is awaited.
     async start(c) {
       controller = c;
-      if (signal.aborted) return finish();
+      if (signal.aborted || store.__streamsClosed) return finish();
       signal.addEventListener("abort", finish, { once: true });
       track(userId, end);
       let subscription: Awaited<ReturnType<typeof subscribeToCompletions>>;

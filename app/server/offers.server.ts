@@ -6,7 +6,9 @@ import { getEnv } from "./env.server";
 // kept for 30 seconds so that pages stay fast and the provider is tried again soon.
 const OFFERS_TTL_MS = 5 * 60 * 1000;
 const FALLBACK_TTL_MS = 30 * 1000;
-const PROVIDER_TIMEOUT_MS = 8_000;
+// Both tries together: a provider that accepts and never answers holds Home and Earn this long
+// before they show the fallback list (tests/resilience/outages.test.ts: within 3 s).
+const PROVIDER_DEADLINE_MS = 1_500;
 
 /** The configured offer provider when `name` is it (the {provider} of /api/{provider}/...), else null. */
 export function configuredProvider(name: string | undefined) {
@@ -22,10 +24,14 @@ export interface TaskList {
   offers: ExternalOffer[];
 }
 
-async function fetchProviderOffers(apiUrl: string, apiKey: string | null): Promise<ExternalOffer[]> {
+async function fetchProviderOffers(
+  apiUrl: string,
+  apiKey: string | null,
+  signal: AbortSignal,
+): Promise<ExternalOffer[]> {
   const response = await fetch(apiUrl, {
     headers: { accept: "application/json", ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
-    signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
+    signal,
   });
   if (!response.ok) throw new Error(`Offer provider answered ${response.status}`);
   const payload = (await response.json()) as { offers?: ExternalOffer[] } | ExternalOffer[];
@@ -37,15 +43,19 @@ async function fetchProviderOffers(apiUrl: string, apiKey: string | null): Promi
 
 const FALLBACK: () => TaskList = () => ({ tasks: fallbackTasks(), source: "fallback", offers: [] });
 
-/** Offers from the configured provider (one retry), cached 5 minutes; else the spec's fallback list. */
+/**
+ * Offers from the configured provider (one retry, both within PROVIDER_DEADLINE_MS), cached 5
+ * minutes; else the spec's fallback list.
+ */
 const taskList = memoize<TaskList>(
   (list) => (list.source === "provider" || !getEnv().offerProvider ? OFFERS_TTL_MS : FALLBACK_TTL_MS),
   async () => {
     const provider = getEnv().offerProvider;
     if (!provider) return FALLBACK();
-    for (let attempt = 1; attempt <= 2; attempt++) {
+    const deadline = AbortSignal.timeout(PROVIDER_DEADLINE_MS);
+    for (let attempt = 1; attempt <= 2 && !deadline.aborted; attempt++) {
       try {
-        const offers = await fetchProviderOffers(provider.apiUrl, provider.apiKey);
+        const offers = await fetchProviderOffers(provider.apiUrl, provider.apiKey, deadline);
         return { tasks: offers.map(offerToTask), source: "provider", offers };
       } catch (error) {
         console.error(`offer provider ${provider.name}, attempt ${attempt}:`, (error as Error).message);

@@ -70,8 +70,12 @@ function parseAmount(value: string | undefined): number | null {
 
 const MAX_ID_LENGTH = 200;
 
+// Control characters (NUL above all, which no text column can hold) are in no id.
+const hasControlCharacter = (value: string) =>
+  [...value].some((character) => character < " " || character === "\u007f");
+
 function validId(value: string | undefined): value is string {
-  return value !== undefined && value.trim() !== "" && value.length <= MAX_ID_LENGTH;
+  return value !== undefined && value.trim() !== "" && value.length <= MAX_ID_LENGTH && !hasControlCharacter(value);
 }
 
 type PostbackResult = { status: number; body: string; retryAfterSeconds?: number };

@@ -13,7 +13,7 @@ import { ruleViolation } from "./db/core.server";
 import { getEnv } from "./env.server";
 import { listFeedback, submitFeedback } from "./feedback.server";
 import { redirectWithFlash } from "./http/flash.server";
-import { parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
+import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
 import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "./http/rate-limit.server";
 import { requestOrigin } from "./http/same-origin.server";
 import { getNotificationPreferences, setNotificationPreference } from "./notification-settings.server";
@@ -103,7 +103,12 @@ const ACCOUNT_TAB = "/profile";
 export async function profileAction(request: Request) {
   const user = await requireUser(request);
   const submission = await parseForm(request, profileFormSchema);
-  if (submission.status !== "success") return rejectForm(submission);
+  // The name and feedback forms show their fields' messages; the switches and buttons, a banner.
+  if (submission.status !== "success") {
+    return rejectForm(submission, {
+      formErrors: bannerErrors(submission, ["displayName", "name", "email", "message"]),
+    });
+  }
   const value = submission.value;
   switch (value.intent) {
     case "update-name":
@@ -207,6 +212,7 @@ async function provesIdentity(user: SessionUser, password: string, idToken: stri
 }
 
 const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+const FEEDBACK_MAX_LENGTHS = { name: 100, email: 254, message: 2000 };
 
 async function sendFeedback(
   user: SessionUser,
@@ -219,9 +225,12 @@ async function sendFeedback(
   if (!EMAIL_PATTERN.test(feedback.email)) {
     return rejectForm(submission, { fieldErrors: { email: [FEEDBACK_MESSAGES.invalidEmail] } });
   }
-  if (feedback.message.length > 2000) {
-    return rejectForm(submission, { fieldErrors: { message: [ruleMessage("feedback_too_long")] } });
-  }
+  // The database's limits (in characters), checked before the hourly allowance so that a refused
+  // form uses none of it.
+  const tooLong = (["name", "email", "message"] as const).find(
+    (field) => [...feedback[field]].length > FEEDBACK_MAX_LENGTHS[field],
+  );
+  if (tooLong) return rejectForm(submission, { fieldErrors: { [tooLong]: [ruleMessage("feedback_too_long")] } });
   const limit = await hitRateLimit(RATE_LIMITS.feedback, user.uid);
   if (!limit.allowed) return rejectForm(submission, { formErrors: [tooManyAttemptsMessage(limit.retryAfterSeconds)] });
   try {

@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "@remix-run/node";
-import { AUTH_MESSAGES, authFormSchema, parseAuthTab, type AuthSubmission } from "~/domain/auth";
+import { AUTH_MESSAGES, parseAuthTab } from "~/domain/auth";
+import { authFormSchema, type AuthSubmission } from "~/domain/auth-form";
 import { isReferralCode, normalizeReferralCode } from "~/domain/referral-code";
 import { ruleMessage } from "~/domain/rules";
 import { limitAuthAttempt, type AuthAttempt } from "./auth/attempt-limits.server";
@@ -12,7 +12,7 @@ import { getSessionUser, StaleSignInError, startSession } from "./auth/session.s
 import { ruleViolation } from "./db/core.server";
 import { getEnv } from "./env.server";
 import { redirectWithFlash } from "./http/flash.server";
-import { readFormData } from "./http/forms.server";
+import { bannerErrors, parseSubmission, readFormData, unreadableForm } from "./http/forms.server";
 import { hasValidFormToken, issueFormToken } from "./http/form-token.server";
 import { tooManyAttemptsMessage } from "./http/rate-limit.server";
 import { safeRedirectPath } from "./http/redirects.server";
@@ -64,7 +64,8 @@ const ATTEMPTS: Record<AuthSubmission["intent"], AuthAttempt> = {
 export async function authAction(request: Request) {
   // The strategy reads the body itself, so this parse works on a copy.
   const form = await readFormData(request.clone());
-  const submission = parseWithZod(form, { schema: authFormSchema });
+  const submission = parseSubmission(form, authFormSchema);
+  if (!submission) throw unreadableForm();
   // A browser that sends neither Origin nor Sec-Fetch-Site may be posting from another site.
   if (hasNoSiteHeaders(request) && !hasValidFormToken(request, form)) {
     return data<AuthReply>(
@@ -72,7 +73,11 @@ export async function authAction(request: Request) {
       { status: 403 },
     );
   }
-  if (submission.status !== "success") return refuse(submission.reply({ hideFields }));
+  if (submission.status !== "success") {
+    // Google's ID token is a hidden field: its message goes to the form's banner.
+    const formErrors = bannerErrors(submission, ["email", "password", "referralCode"]);
+    return refuse(submission.reply({ formErrors, hideFields }));
+  }
   const value = submission.value;
   // Before anything else: a refused attempt asks nothing of Firebase and sends no email.
   const wait = await limitAuthAttempt(ATTEMPTS[value.intent], request, "email" in value ? value.email : null);

@@ -61,8 +61,13 @@ const RULE_FIELDS = {
 export async function withdrawAction(request: Request) {
   const user = await requireUser(request);
   const submission = await parseForm(request, withdrawFormsSchema);
-  if (submission.status !== "success") return rejectForm(submission);
   const summary = await loadUserSummary(user);
+  // An unverified account's page has no withdrawal form to show field messages on, and the
+  // database checks the verified email before anything else too.
+  if (submission.payload.intent === "withdraw" && !(await ensureEmailVerified(user.uid, summary.email_verified))) {
+    return rejectForm(submission, { formErrors: [ruleMessage("email_not_verified")] });
+  }
+  if (submission.status !== "success") return rejectForm(submission);
 
   if (submission.value.intent === "send-verification") {
     const limit = await hitRateLimit(RATE_LIMITS.verificationEmail, user.uid);
@@ -76,9 +81,6 @@ export async function withdrawAction(request: Request) {
     });
   }
 
-  if (!(await ensureEmailVerified(user.uid, summary.email_verified))) {
-    return rejectForm(submission, { formErrors: [ruleMessage("email_not_verified")] });
-  }
   const { amount, method, paypalEmail, upiId, bankDetails } = submission.value;
   try {
     const withdrawal = await requestWithdrawal(user.uid, { amount, method, paypalEmail, upiId, bankDetails });

@@ -50,7 +50,7 @@ export function freePort() {
 }
 
 function stopChild(child) {
-  if (!child || child.exitCode !== null) return Promise.resolve();
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       try {
@@ -163,21 +163,29 @@ export async function startPostgres() {
   mkdirSync(dataDir, { recursive: true });
   if (asRoot) spawnSync("chown", ["-R", "postgres", dir]);
   run("initdb", ["-D", dataDir, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
-  run("pg_ctl", [
-    "-D",
-    dataDir,
-    "-l",
-    path.join(dir, "server.log"),
-    "-o",
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
-    "-w",
-    "start",
-  ]);
+  const logFile = path.join(dir, "server.log");
+  const startServer = () =>
+    run("pg_ctl", [
+      "-D",
+      dataDir,
+      "-l",
+      logFile,
+      "-o",
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
+      "-w",
+      "start",
+    ]);
+  startServer();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     /** The server's main process (its backends are its children). */
     pid: () => Number(readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]),
+    logFile,
+    /** Stops the server but keeps its data (a database restart, with `startServer`). */
+    stopServer: async () => run("pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "stop"]),
+    /** Starts it again on the same port and data directory. */
+    startServer: async () => startServer(),
     stop: async () => {
       try {
         run("pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "stop"]);
@@ -225,5 +233,20 @@ export async function startAppServer({
   ).catch((error) => {
     throw new Error(`App server did not start: ${error.message}\n${stderr}`);
   });
-  return { url: `http://localhost:${port}`, pid: child.pid, stop: () => stopChild(child), stderr: () => stderr };
+  const exit = new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null)
+      resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+  return {
+    url: `http://localhost:${port}`,
+    /** The server's process (remix-serve's node). */
+    pid: child.pid,
+    stop: () => stopChild(child),
+    stderr: () => stderr,
+    /** Sends `signal` to the server (and anything it started); `exit` tells how it ended. */
+    kill: (signal) => process.kill(-child.pid, signal),
+    /** @type {Promise<{ code: number | null, signal: string | null }>} */
+    exit,
+  };
 }

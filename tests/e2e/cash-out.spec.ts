@@ -1,40 +1,8 @@
-import { expect, test, type Page } from "@playwright/test";
-import { screenshot, signUp } from "./support";
+import { expect, test } from "@playwright/test";
+import { earnSixDollars, openVerificationLink, screenshot, signUp } from "./support";
 
 // Runs with JavaScript on and off: the verification gate, earning enough to cash out, PayPal and
 // UPI withdrawals, and the history sheet.
-
-/** Opens the link of the newest verification email the Auth emulator "sent" to `email`. */
-async function openVerificationLink(email: string) {
-  const host = process.env.FIREBASE_AUTH_EMULATOR_HOST;
-  const response = await fetch(`http://${host}/emulator/v1/projects/demo-rewards/oobCodes`);
-  const { oobCodes } = (await response.json()) as {
-    oobCodes: { email: string; requestType: string; oobLink: string }[];
-  };
-  const code = oobCodes.findLast((oob) => oob.email === email && oob.requestType === "VERIFY_EMAIL");
-  expect(code, "a verification email").toBeDefined();
-  expect((await fetch(code!.oobLink)).ok).toBe(true);
-}
-
-/** Earns $6.30 the way a person does: three tasks (started together, completed after the five seconds). */
-async function earnSixDollars(page: Page) {
-  const tasks = ["task-008", "task-003", "task-007"]; // 250 + 200 + 180 coins
-  for (const task of tasks) {
-    const start = await page.request.post(`/earn?task=${task}`, {
-      form: { intent: "start", taskId: task },
-      maxRedirects: 0,
-    });
-    expect(start.status()).toBe(302);
-  }
-  await page.waitForTimeout(5_200); // the five-second rule
-  for (const task of tasks) {
-    const done = await page.request.post(`/earn?task=${task}&started=1`, {
-      form: { intent: "complete", taskId: task },
-      maxRedirects: 0,
-    });
-    expect(done.status()).toBe(302);
-  }
-}
 
 test("verify the email, then withdraw to PayPal and to UPI, and see both in the history", async ({
   page,

@@ -21,6 +21,15 @@ const API_ACTIONS: Record<string, string> = {
   "api.push-tokens.ts": "/api/push-tokens",
 };
 const SIGNED_ENDPOINTS = ["api.$provider.postback.ts", "api.paypal.webhook.ts"];
+// Resource routes whose action only answers 405 "Use GET" (tests/http/bad-input.test.ts).
+const GET_ONLY = [
+  "api.$provider.offers.ts",
+  "api.events.ts",
+  "api.referral-codes.$code.ts",
+  "healthz.ts",
+  "offline.ts",
+  "service-worker[.]js.ts",
+];
 
 const CROSS_SITE_WAYS: Record<string, Record<string, string>> = {
   "a foreign Origin": { origin: "https://evil.example" },
@@ -58,7 +67,7 @@ describe("cross-site posts and the /auth form token", () => {
       /export (async )?function action\b|export const action\b/.test(readFileSync(path.join(routesDir, file), "utf8")),
     );
     expect(withAction.sort()).toEqual(
-      [...Object.keys(PAGE_ACTIONS), ...Object.keys(API_ACTIONS), ...SIGNED_ENDPOINTS].sort(),
+      [...Object.keys(PAGE_ACTIONS), ...Object.keys(API_ACTIONS), ...SIGNED_ENDPOINTS, ...GET_ONLY].sort(),
     );
   });
 

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp } from "../support/app-server";
 import { emulatorHost } from "../support/emulator";
@@ -32,6 +33,10 @@ async function document(client: HttpClient, path: string) {
   const scripts = html.match(/<script\b[^>]*>/g) ?? [];
   expect(scripts.length, `${path} has script tags`).toBeGreaterThan(0);
   for (const tag of scripts) expect(tag, path).toContain(`nonce="${nonce}"`);
+  // The stylesheet is inline, with the same nonce; no element of the page links one.
+  const styles = html.match(/<style\b[^>]*>/g) ?? [];
+  expect(styles, path).toEqual([`<style data-app-stylesheet="" nonce="${nonce}">`]);
+  expect(html, path).not.toMatch(/<link\b[^>]*rel="stylesheet"/);
   return { response, nonce, policy: policy!, directives: directives(policy!), html };
 }
 
@@ -80,7 +85,7 @@ describe("document security headers, over HTTP against the production build", ()
     expect((await signedOut.get("/no/such/page")).status).toBe(404);
   });
 
-  it("the policy allows scripts only from the app and with the nonce, styles only from the app's stylesheet, no frames of the app, no plugins, no <base>, forms only to the app", async () => {
+  it("the policy allows scripts and styles only from the app and with the nonce, no frames of the app, no plugins, no <base>, forms only to the app, workers and the manifest only from the app", async () => {
     for (const [client, path] of [
       [signedOut, "/legal"],
       [signedIn, "/earn"],
@@ -88,18 +93,29 @@ describe("document security headers, over HTTP against the production build", ()
       [signedIn, "/profile"],
       [signedOut, "/no/such/page"],
     ] as const) {
-      const { directives: policy } = await document(client, path);
+      const { directives: policy, nonce, html } = await document(client, path);
+      // The app's own CSS travels in the document.
+      expect(html.slice(html.indexOf("<style"), html.indexOf("</style>")), path).toContain(".start-spinner{");
       expect(policy.get("default-src"), path).toEqual(["'self'"]);
       expect(policy.get("script-src")!.slice(0, 2), path).toEqual(["'self'", expect.stringMatching(/^'nonce-/)]);
       for (const unsafe of ["'unsafe-inline'", "'unsafe-eval'", "'strict-dynamic'", "*", "http:", "https:"]) {
         expect(policy.get("script-src"), path).not.toContain(unsafe);
       }
-      expect(policy.get("style-src"), path).toEqual(["'self'"]);
+      // The nonce, and the inline stylesheet's hash for a document React renders again in the browser.
+      const css = /<style data-app-stylesheet=""[^>]*>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? "";
+      const cssHash = `'sha256-${createHash("sha256").update(css, "utf8").digest("base64")}'`;
+      expect(policy.get("style-src"), path).toEqual(["'self'", `'nonce-${nonce}'`, cssHash]);
+      for (const unsafe of ["'unsafe-inline'", "'unsafe-eval'", "*", "http:", "https:"]) {
+        expect(policy.get("style-src"), path).not.toContain(unsafe);
+      }
       expect(policy.get("img-src"), path).toEqual(["'self'"]);
       expect(policy.get("object-src"), path).toEqual(["'none'"]);
       expect(policy.get("base-uri"), path).toEqual(["'none'"]);
       expect(policy.get("form-action"), path).toEqual(["'self'"]);
       expect(policy.get("frame-ancestors"), path).toEqual(["'none'"]);
+      // Workers only from the app (its one service worker), the manifest only from the app.
+      expect(policy.get("worker-src"), path).toEqual(["'self'"]);
+      expect(policy.get("manifest-src"), path).toEqual(["'self'"]);
     }
   });
 
@@ -109,7 +125,7 @@ describe("document security headers, over HTTP against the production build", ()
     expect(auth.get("script-src")).toContain("https://apis.google.com");
     expect(auth.get("frame-src")).toEqual([emulator]);
     expect(auth.get("connect-src")).toEqual(["'self'", emulator]);
-    expect(auth.get("worker-src")).toEqual(["'none'"]);
+    expect(auth.get("worker-src")).toEqual(["'self'"]);
 
     const profile = (await document(signedIn, "/profile?tab=help")).directives;
     expect(profile.get("script-src")).toContain("https://apis.google.com");
@@ -132,7 +148,8 @@ describe("document security headers, over HTTP against the production build", ()
       for (const host of [...GOOGLE_HOSTS, ...FCM_HOSTS, emulatorHost()]) expect(policy, path).not.toContain(host);
       expect(policyOf.get("connect-src"), path).toEqual(["'self'"]);
       expect(policyOf.get("frame-src"), path).toEqual(["'none'"]);
-      expect(policyOf.get("worker-src"), path).toEqual(["'none'"]);
+      // The app's own service worker (the offline page) is registered from every page.
+      expect(policyOf.get("worker-src"), path).toEqual(["'self'"]);
       expect(policyOf.get("style-src-attr"), path).toBeUndefined();
     }
   });

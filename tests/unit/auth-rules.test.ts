@@ -3,10 +3,11 @@ import { describe, expect, it } from "vitest";
 import {
   AUTH_MESSAGES,
   authErrorMessage,
-  authFormSchema,
+  authFormErrors,
   isUnauthorizedDomainError,
   parseAuthTab,
 } from "~/domain/auth";
+import { authFormSchema } from "~/domain/auth-form";
 
 function validate(fields: Record<string, string>) {
   const formData = new FormData();
@@ -52,6 +53,22 @@ describe("auth form rules (spec §5)", () => {
     });
   });
 
+  it("refuses an email a browser's type=email input would refuse, beside the password's own message", () => {
+    for (const email of ["not-an-email", "pat@", "٥@٥", "<b>pat</b>@example.com", "pat@exa mple.com"]) {
+      expect(errorsOf({ intent: "signin", email, password: "secret1" }), email).toEqual({
+        email: [AUTH_MESSAGES.invalidEmailFormat],
+      });
+      expect(errorsOf({ intent: "reset", email }), email).toEqual({ email: [AUTH_MESSAGES.invalidEmailFormat] });
+    }
+    expect(errorsOf({ intent: "signup", email: "pat@", password: "12345" })).toEqual({
+      email: [AUTH_MESSAGES.invalidEmailFormat],
+      password: [AUTH_MESSAGES.passwordTooShort],
+    });
+    for (const email of ["o'brien+tag@mail.example.co.uk", "pat@localhost"]) {
+      expect(validate({ intent: "signin", email, password: "secret1" }).status, email).toBe("success");
+    }
+  });
+
   it("trims the email before it is sent", () => {
     const submission = validate({ intent: "signup", email: "  Person@Example.com ", password: "secret1" });
     expect(submission.status).toBe("success");
@@ -88,6 +105,41 @@ describe("auth form rules (spec §5)", () => {
     expect(parseAuthTab("signup")).toBe("signup");
     expect(parseAuthTab(null)).toBe("signin");
     expect(parseAuthTab("admin")).toBe("signin");
+  });
+});
+
+describe("the page's own check of the /auth form (no zod in the browser)", () => {
+  const cases: Record<string, string>[] = [
+    { intent: "signin" },
+    { intent: "signin", email: "", password: "" },
+    { intent: "signin", email: "", password: "secret1" },
+    { intent: "signin", email: "a@b.co", password: "" },
+    { intent: "signin", email: "   ", password: "secret1" },
+    { intent: "signin", email: "a@b.co", password: "   " },
+    { intent: "signin", email: "a@b.co", password: "12345" },
+    { intent: "signup", email: "", password: "", referralCode: "K7QM2X0" },
+    { intent: "signup", email: " \t ", password: "secret1" },
+    { intent: "signup", email: "a@b.co", password: "12345" },
+    { intent: "signup", email: "a@b.co", password: "12345", referralCode: "SHORT" },
+    { intent: "signup", email: "a@b.co", password: "secret1", referralCode: " k7qm2xp " },
+    { intent: "signup", email: "a@b.co", password: "secret1", referralCode: "" },
+    { intent: "reset" },
+    { intent: "reset", email: "  " },
+    { intent: "reset", email: " a@b.co ", password: "" },
+  ];
+
+  it.each(cases)("finds exactly the errors the server's schema answers with: %o", (fields) => {
+    const formData = new FormData();
+    for (const [name, value] of Object.entries(fields)) formData.set(name, value);
+    const server = validate(fields);
+    expect(authFormErrors(formData)).toEqual(server.status === "success" ? {} : server.error);
+  });
+
+  it("leaves anything but the form's three buttons to the server", () => {
+    const formData = new FormData();
+    formData.set("intent", "google");
+    expect(authFormErrors(formData)).toEqual({});
+    expect(authFormErrors(new FormData())).toEqual({});
   });
 });
 

@@ -1,18 +1,47 @@
-import { getInputProps, type FieldMetadata } from "@conform-to/react";
-import type { InputHTMLAttributes } from "react";
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import { fieldAria, type FieldState } from "~/lib/use-form";
 import { Icon, type IconName } from "../ui/Icon";
 import { ErrorList } from "./ErrorList";
 
-const INPUT =
-  "block h-12 w-full rounded-xl border border-line bg-white px-4 text-base text-ink placeholder:text-gray-400 " +
+const CONTROL =
+  "block w-full rounded-xl border border-line bg-white px-4 text-base text-ink placeholder:text-gray-400 " +
   "transition focus:border-brand-500 focus:ring-4 focus:ring-brand-100 focus:outline-none " +
-  "aria-[invalid=true]:border-red-400 disabled:bg-gray-50 disabled:text-muted";
+  "aria-[invalid=true]:border-red-400";
+const INPUT = `${CONTROL} h-12 disabled:bg-gray-50 disabled:text-muted`;
 
 type InputType = "text" | "email" | "password" | "search" | "tel" | "url";
 
+/** The label above a control, and below it the hint and the errors that the control's description points at. */
+function Labelled({
+  field,
+  label,
+  hint,
+  children,
+}: {
+  field: FieldState;
+  label: string;
+  hint: string | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <div>
+      <label htmlFor={field.id} className="mb-1.5 block text-sm font-medium text-ink">
+        {label}
+      </label>
+      {children}
+      {hint ? (
+        <p id={`${field.id}-hint`} className="mt-1.5 text-xs text-muted">
+          {hint}
+        </p>
+      ) : null}
+      <ErrorList id={field.errorId} errors={field.errors} />
+    </div>
+  );
+}
+
 /**
- * A labelled input wired to its Conform field: its errors (aria-invalid, aria-describedby) and
- * an optional hint, which the input's description also points at.
+ * A labelled input wired to its form field (lib/use-form.ts): its errors (aria-invalid,
+ * aria-describedby) and an optional hint, which the input's description also points at.
  */
 export function Field({
   field,
@@ -22,20 +51,16 @@ export function Field({
   icon,
   inputProps,
 }: {
-  field: FieldMetadata<string | undefined>;
+  field: FieldState;
   label: string;
   type?: InputType;
   hint?: string;
   icon?: IconName;
-  /** Native attributes Conform does not set (placeholder, autoComplete, inputMode, minLength, ...). */
+  /** Native attributes the field does not set (placeholder, autoComplete, inputMode, minLength, ...). */
   inputProps?: Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "className" | "defaultValue">;
 }) {
-  const hintId = hint ? `${field.id}-hint` : undefined;
   return (
-    <div>
-      <label htmlFor={field.id} className="mb-1.5 block text-sm font-medium text-ink">
-        {label}
-      </label>
+    <Labelled field={field} label={label} hint={hint}>
       <div className="relative">
         {icon ? (
           <Icon
@@ -44,18 +69,42 @@ export function Field({
           />
         ) : null}
         <input
-          {...getInputProps(field, { type, ariaDescribedBy: hintId })}
-          key={field.key}
+          id={field.id}
+          name={field.name}
+          type={type}
+          defaultValue={field.initialValue}
+          {...fieldAria(field, hint ? `${field.id}-hint` : undefined)}
           {...inputProps}
           className={`${INPUT}${icon ? " pl-11" : ""}`}
         />
       </div>
-      {hint ? (
-        <p id={hintId} className="mt-1.5 text-xs text-muted">
-          {hint}
-        </p>
-      ) : null}
-      <ErrorList id={field.errorId} errors={field.errors} />
-    </div>
+    </Labelled>
+  );
+}
+
+/** A labelled textarea wired to its form field, like Field. */
+export function TextareaField({
+  field,
+  label,
+  hint,
+  textareaProps,
+}: {
+  field: FieldState;
+  label: string;
+  hint?: string;
+  textareaProps?: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "id" | "className" | "defaultValue">;
+}) {
+  return (
+    <Labelled field={field} label={label} hint={hint}>
+      <textarea
+        id={field.id}
+        name={field.name}
+        defaultValue={field.initialValue}
+        {...fieldAria(field, hint ? `${field.id}-hint` : undefined)}
+        rows={4}
+        {...textareaProps}
+        className={`${CONTROL} py-3`}
+      />
+    </Labelled>
   );
 }

@@ -1,4 +1,4 @@
-import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import type { FieldState } from "~/lib/use-form";
 import { Icon, type IconName } from "../ui/Icon";
 import { ErrorList } from "./ErrorList";
 
@@ -8,7 +8,7 @@ export function RadioCards<Value extends string>({
   legend,
   options,
 }: {
-  field: FieldMetadata<string | undefined>;
+  field: FieldState;
   legend: string;
   options: readonly { value: Value; label: string; detail: string; icon: IconName }[];
 }) {
@@ -19,10 +19,15 @@ export function RadioCards<Value extends string>({
         {options.map((option) => (
           <label
             key={option.value}
-            className="relative flex cursor-pointer items-center gap-3 rounded-xl border border-line bg-white p-3 transition has-checked:border-brand-500 has-checked:ring-2 has-checked:ring-brand-100 has-focus-visible:ring-2 has-focus-visible:ring-brand-300"
+            className="relative flex cursor-pointer items-center gap-3 rounded-xl border border-line bg-white p-3 transition has-checked:border-brand-500 has-checked:ring-2 has-checked:ring-brand-100 has-focus-visible:ring-2 has-focus-visible:ring-brand-500"
           >
             <input
-              {...getInputProps(field, { type: "radio", value: option.value })}
+              type="radio"
+              name={field.name}
+              value={option.value}
+              defaultChecked={field.initialValue === option.value}
+              aria-invalid={field.errors ? true : undefined}
+              aria-describedby={field.errors ? field.errorId : undefined}
               id={`${field.id}-${option.value}`}
               className="peer sr-only"
             />

@@ -34,6 +34,9 @@ export function AccountManagement({
         <p className="mt-1 text-sm text-muted">
           You will be signed out everywhere. Signing in again reactivates your account.
         </p>
+        <div className="mt-3 empty:hidden">
+          <FormBanner errors={formErrors(lastResult, "deactivate")} />
+        </div>
         {confirmingDeactivation ? (
           <Form method="post" className="mt-3 rounded-xl border border-amber-200 bg-amber-50 p-4">
             <p className="text-sm font-semibold text-amber-900">Deactivate your account now?</p>

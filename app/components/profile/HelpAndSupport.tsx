@@ -1,12 +1,12 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useLocation } from "@remix-run/react";
 import { FAQ } from "~/content/faq";
 import { formatDate } from "~/domain/dates";
-import { Field } from "../forms/Field";
+import { useFormState } from "~/lib/use-form";
+import { Field, TextareaField } from "../forms/Field";
 import { FormBanner } from "../forms/FormBanner";
 import { SubmitButton } from "../forms/SubmitButton";
-import { TextareaField } from "../forms/TextareaField";
-import { buttonClass } from "../ui/button";
+import { buttonClass } from "../shared";
 import { Card } from "../ui/Card";
 import { Icon } from "../ui/Icon";
 
@@ -92,15 +92,16 @@ function FeedbackForm({
   email: string | null;
   lastResult?: SubmissionResult<string[]>;
 }) {
-  const [form, fields] = useForm<{ intent: string; name: string; email: string; message: string }>({
+  const [form, fields] = useFormState({
     id: "feedback",
+    fields: ["name", "email", "message"],
     lastResult: lastResult?.initialValue?.intent === "feedback" ? lastResult : undefined,
     defaultValue: { name, email: email ?? "" },
   });
   return (
     <Card>
       <h2 className="text-base font-bold">Send Feedback</h2>
-      <Form method="post" {...getFormProps(form)} preventScrollReset className="mt-4 space-y-4">
+      <Form method="post" {...form.props} preventScrollReset className="mt-4 space-y-4">
         <FormBanner id={form.errorId} title="Failed to submit feedback. Please try again." errors={form.errors} />
         <Field field={fields.name} label="Name" inputProps={{ required: true, autoComplete: "name", maxLength: 100 }} />
         <Field

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import {
@@ -6,9 +7,12 @@ import {
   type NotificationKind,
   type NotificationPreferences,
 } from "~/domain/notifications";
+import { formErrors } from "~/lib/form-replies";
+import { pushActiveOnThisDevice } from "~/lib/push-device";
 import type { PushConfig } from "~/lib/push.client";
 import { showToast } from "~/lib/toasts";
 import { useHydrated } from "~/lib/use-hydrated";
+import { FormBanner } from "../forms/FormBanner";
 import { Card } from "../ui/Card";
 import { SwitchTrack } from "../ui/Switch";
 
@@ -19,13 +23,19 @@ import { SwitchTrack } from "../ui/Switch";
 export function NotificationSettings({
   preferences,
   pushConfig,
+  lastResult,
 }: {
   preferences: NotificationPreferences | null;
   pushConfig: PushConfig | null;
+  /** A refused switch (posted without JavaScript): its message. */
+  lastResult?: SubmissionResult<string[]>;
 }) {
   return (
     <Card id="notification-settings">
       <h2 className="text-base font-bold">Notification Settings</h2>
+      <div className="mt-3 empty:hidden">
+        <FormBanner errors={formErrors(lastResult, "notification")} />
+      </div>
       {preferences === null ? (
         <p role="alert" className="mt-3 text-sm text-red-700">
           Your notification settings could not be loaded. Please try again later.
@@ -158,25 +168,22 @@ function NotificationSwitch({
  * token when it is 7 days old (spec §9).
  */
 function PushDeviceNote({ pushConfig }: { pushConfig: PushConfig | null }) {
-  const [deviceActive, setDeviceActive] = useState<boolean | null>(null);
+  // Unknown until React runs in the browser (the server cannot see this device).
+  const hydrated = useHydrated();
+  const [enabledHere, setEnabledHere] = useState(false);
+  const deviceActive = hydrated ? enabledHere || pushActiveOnThisDevice() : null;
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    let cancelled = false;
-    void import("~/lib/push.client").then(async (push) => {
-      const active = push.pushActiveOnThisDevice();
-      if (!cancelled) setDeviceActive(active);
-      if (active) await push.refreshPushTokenIfDue(pushConfig).catch(() => {});
-    });
-    return () => {
-      cancelled = true;
-    };
+    // The Firebase SDK only comes for a device with a token to renew.
+    if (!pushActiveOnThisDevice()) return;
+    void import("~/lib/push.client").then((push) => push.refreshPushTokenIfDue(pushConfig)).catch(() => {});
   }, [pushConfig]);
   if (deviceActive !== false) return null;
   async function enableHere() {
     setBusy(true);
     try {
       await (await import("~/lib/push.client")).enablePush(pushConfig);
-      setDeviceActive(true);
+      setEnabledHere(true);
       showToast({ kind: "success", title: NOTIFICATION_MESSAGES.updated });
     } catch {
       showToast({

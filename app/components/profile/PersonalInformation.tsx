@@ -1,11 +1,12 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, Link } from "@remix-run/react";
-import { initials } from "~/domain/referrals";
-import { Field } from "../forms/Field";
-import { FormBanner } from "../forms/FormBanner";
-import { SubmitButton } from "../forms/SubmitButton";
+import type { SubmissionResult } from "@conform-to/react";
+import { Link } from "@remix-run/react";
+import { initials } from "~/domain/display-name";
+import { lazyComponent } from "~/lib/lazy-component";
 import { buttonClass } from "../ui/button";
 import { Card } from "../ui/Card";
+
+// Shown with Edit Profile (?edit=1): its code comes when it is first opened.
+const EditNameForm = lazyComponent(() => import("./EditNameForm").then((module) => module.EditNameForm));
 
 /** Spec §2 Personal Information: Edit Profile (`?edit=1`) for the display name; the email is read-only. */
 export function PersonalInformation({
@@ -48,56 +49,5 @@ export function PersonalInformation({
         </div>
       )}
     </Card>
-  );
-}
-
-/**
- * The form exists only while editing, so each Edit Profile starts from the stored name with no
- * earlier error: Conform reads `defaultValue` once, when the form mounts (Cancel and a saved name
- * unmount it).
- */
-function EditNameForm({
-  displayName,
-  email,
-  lastResult,
-}: {
-  displayName: string;
-  email: string | null;
-  lastResult?: SubmissionResult<string[]>;
-}) {
-  const [form, fields] = useForm<{ intent: string; displayName: string }>({
-    id: "personal-information",
-    lastResult: lastResult?.initialValue?.intent === "update-name" ? lastResult : undefined,
-    defaultValue: { displayName },
-  });
-  return (
-    <Form method="post" {...getFormProps(form)} preventScrollReset className="mt-4 space-y-4">
-      <FormBanner id={form.errorId} title="Failed to update profile" errors={form.errors} />
-      <Field field={fields.displayName} label="Display Name" inputProps={{ autoComplete: "nickname", maxLength: 50 }} />
-      <div>
-        <label htmlFor="profile-email" className="mb-1.5 block text-sm font-medium text-ink">
-          Email
-        </label>
-        <input
-          id="profile-email"
-          value={email ?? ""}
-          readOnly
-          disabled
-          aria-describedby="profile-email-hint"
-          className="block h-12 w-full rounded-xl border border-line bg-gray-50 px-4 text-base text-muted"
-        />
-        <p id="profile-email-hint" className="mt-1.5 text-xs text-muted">
-          Email cannot be changed
-        </p>
-      </div>
-      <div className="grid grid-cols-2 gap-3">
-        <Link to="/profile" preventScrollReset className={buttonClass({ tone: "secondary" })}>
-          Cancel
-        </Link>
-        <SubmitButton intent="update-name" pendingText="Saving...">
-          Save Changes
-        </SubmitButton>
-      </div>
-    </Form>
   );
 }

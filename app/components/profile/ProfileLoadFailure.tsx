@@ -2,7 +2,7 @@ import { useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useHydrated } from "~/lib/use-hydrated";
 import { Banner } from "../ui/Banner";
-import { buttonClass } from "../ui/button";
+import { buttonClass } from "../shared";
 import { Icon } from "../ui/Icon";
 
 // Spec §9: a failed profile load is retried at most 3 times, after 1 s, 2 s and 4 s.

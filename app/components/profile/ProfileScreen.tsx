@@ -2,15 +2,13 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import type { NotificationPreferences } from "~/domain/notifications";
 import type { GoogleSignInConfig } from "~/lib/google-sign-in.client";
+import { lazyComponent } from "~/lib/lazy-component";
 import type { PushConfig } from "~/lib/push.client";
-import { useHydrated } from "~/lib/use-hydrated";
-import { ReferralCodeBox } from "../ReferralCodeBox";
 import { buttonClass } from "../ui/button";
 import { Icon } from "../ui/Icon";
 import { LinkTabs } from "../ui/LinkTabs";
 import { PageHeader } from "../ui/PageHeader";
 import { AccountManagement } from "./AccountManagement";
-import { HelpAndSupport } from "./HelpAndSupport";
 import { NotificationSettings } from "./NotificationSettings";
 import { PersonalInformation } from "./PersonalInformation";
 import { RecentActivity, type ActivityItem } from "./RecentActivity";
@@ -29,6 +27,10 @@ export interface ProfileData {
   pushConfig: PushConfig | null;
   googleConfig: GoogleSignInConfig;
 }
+
+// The other two tabs: their code comes when one is first opened.
+const HelpAndSupport = lazyComponent(() => import("./HelpAndSupport").then((module) => module.HelpAndSupport));
+const ProfileReferrals = lazyComponent(() => import("./ProfileReferrals").then((module) => module.ProfileReferrals));
 
 const TABS: { id: ProfileTab; label: string }[] = [
   { id: "account", label: "My Account" },
@@ -57,7 +59,6 @@ export function ProfileHeader({ name }: { name: string }) {
 
 /** Spec §2 Profile: My Account, Referrals and Help & Support (`?tab=`). */
 export function ProfileScreen({ data, lastResult }: { data: ProfileData; lastResult?: SubmissionResult<string[]> }) {
-  const hydrated = useHydrated();
   return (
     <div className="space-y-4">
       <ProfileHeader name={data.profile.displayName} />
@@ -81,7 +82,7 @@ export function ProfileScreen({ data, lastResult }: { data: ProfileData; lastRes
             </button>
           </Form>
           <RecentActivity items={data.activity} />
-          <NotificationSettings preferences={data.preferences} pushConfig={data.pushConfig} />
+          <NotificationSettings preferences={data.preferences} pushConfig={data.pushConfig} lastResult={lastResult} />
           <AccountManagement
             confirmingDeactivation={data.confirmingDeactivation}
             signInMethods={data.signInMethods}
@@ -90,18 +91,7 @@ export function ProfileScreen({ data, lastResult }: { data: ProfileData; lastRes
           />
         </>
       ) : data.tab === "referrals" ? (
-        <section className="rounded-3xl bg-gradient-to-br from-brand-600 to-brand-800 p-5 text-white shadow-xl shadow-brand-700/25">
-          <ReferralCodeBox
-            code={data.profile.referralCode}
-            shareUrl={data.profile.shareUrl}
-            disabled={!hydrated || !data.profile.referralCode}
-          />
-          <div className="mt-4">
-            <Link to="/referral" className={buttonClass({ tone: "light", block: true })}>
-              Go to Referral Program
-            </Link>
-          </div>
-        </section>
+        <ProfileReferrals code={data.profile.referralCode} shareUrl={data.profile.shareUrl} />
       ) : (
         <HelpAndSupport
           feedback={data.feedback}

@@ -2,13 +2,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { SubmissionResult } from "@conform-to/react";
 import { Authenticator } from "remix-auth";
 import { Strategy } from "remix-auth/strategy";
-import {
-  AUTH_MESSAGES,
-  authErrorMessage,
-  authFormSchema,
-  isUnauthorizedDomainError,
-  type AuthSubmission,
-} from "~/domain/auth";
+import { AUTH_MESSAGES, authErrorMessage, isUnauthorizedDomainError } from "~/domain/auth";
+import { authFormSchema, type AuthSubmission } from "~/domain/auth-form";
 import { readFormData } from "../http/forms.server";
 import { getAdminAuth, isFirebaseUnavailable } from "./firebase-admin.server";
 import { IdentityError, sendPasswordResetEmail, signInWithCustomToken, signInWithPassword } from "./identity.server";

@@ -52,7 +52,9 @@ function watchSessionEnds(): Promise<unknown> {
   return sessionEnds;
 }
 
-function forgetSessionsOf(uid: string) {
+/** `uid` null: announcements may have been missed (the database restarted), so every answer goes. */
+function forgetSessionsOf(uid: string | null) {
+  if (uid === null) return verified.clear();
   // An answer still on its way may have been given before the sessions ended: dropped as well.
   for (const [token, entry] of verified) if (entry.uid === undefined || entry.uid === uid) verified.delete(token);
   endUserStreams(uid);

@@ -9,11 +9,18 @@ import { getDatabase } from "./database.server";
  */
 const RETRY_MS = 5_000;
 
-type Handler = (payload: string) => void;
+/**
+ * Called with each notification's payload, or with null when the channel is listened to again
+ * after its connection was lost (a database restart): what was announced in between is unknown,
+ * so everything counts as changed.
+ */
+type Handler = (payload: string | null) => void;
 
 interface Channel {
   handlers: Set<Handler>;
   listening: Promise<boolean> | null;
+  /** Listened to before: a later listen follows a gap in which notifications may have been missed. */
+  listened?: boolean;
 }
 
 // On globalThis so that `remix dev` rebuilds keep one listener per channel.
@@ -33,6 +40,8 @@ function ensureListening(name: string, channel: Channel): Promise<boolean> {
         setTimeout(() => void ensureListening(name, channel), RETRY_MS);
       },
     );
+    if (channel.listened) channel.handlers.forEach((handler) => handler(null));
+    channel.listened = true;
     return true;
   })().catch((error: unknown) => {
     console.error(
@@ -50,8 +59,9 @@ function ensureListening(name: string, channel: Channel): Promise<boolean> {
 }
 
 /**
- * Calls `handler` with the payload of every `pg_notify(name, payload)`. `live` is false where the
- * transport cannot listen (supabase-js) or the database cannot be reached now.
+ * Calls `handler` with the payload of every `pg_notify(name, payload)`, and with null after a gap
+ * (see Handler). `live` is false where the transport cannot listen (supabase-js) or the database
+ * cannot be reached now.
  */
 export async function subscribeToChannel(
   name: string,
@@ -78,9 +88,12 @@ const storeCompletions = globalThis as typeof globalThis & {
 const completionSubscribers: Map<string, Set<Notify>> = (storeCompletions.__completionSubscribers ??= new Map());
 const completions = channelNamed("completed_tasks");
 // One dispatcher, kept across `remix dev` rebuilds (adding the same function twice is a no-op).
+// After a gap every open page is told to refresh: its completions may have been missed.
 completions.handlers.add(
-  (storeCompletions.__completionDispatch ??= (userId) =>
-    completionSubscribers.get(userId)?.forEach((notify) => notify())),
+  (storeCompletions.__completionDispatch ??= (userId) => {
+    if (userId !== null) return completionSubscribers.get(userId)?.forEach((notify) => notify());
+    for (const set of completionSubscribers.values()) set.forEach((notify) => notify());
+  }),
 );
 
 /** Calls `notify` whenever one of the user's tasks is recorded as completed; returns an unsubscribe. */
@@ -114,10 +127,10 @@ const SESSIONS_ENDED = "sessions_ended";
 
 /**
  * Calls `handler` with the user id whenever a person's sessions end on any instance (README,
- * "Security"). `live` is false where the transport cannot listen: sessions then end everywhere
- * only when the verification cache expires.
+ * "Security"), and with null after a gap (anyone's may have ended). `live` is false where the
+ * transport cannot listen: sessions then end everywhere only when the verification cache expires.
  */
-export function subscribeToSessionEnds(handler: (userId: string) => void) {
+export function subscribeToSessionEnds(handler: (userId: string | null) => void) {
   return subscribeToChannel(SESSIONS_ENDED, handler);
 }
 

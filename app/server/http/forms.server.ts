@@ -36,11 +36,35 @@ export function readFormData(request: Request): Promise<FormData> {
   return readForm(request, pageRefusal);
 }
 
+/** The 400 page for a form the page cannot have sent (thrown). */
+export function unreadableForm() {
+  return pageRefusal(400, UNREADABLE_FORM_MESSAGE);
+}
+
+// Conform reads these names as its own controls (and throws on a malformed one); no form here sends them.
+const CONFORM_FIELDS = new Set(["__intent__", "__state__"]);
+
+/**
+ * The submission of `fields` against `schema`, or null for a form none of the app's pages sends:
+ * a name given twice, a file, a NUL character (no text column can hold one), Conform's own
+ * fields, or an `intent` the schema does not know (every form names its intent with its button).
+ */
+export function parseSubmission<Schema extends $ZodType>(fields: FormData | URLSearchParams, schema: Schema) {
+  const names = new Set<string>();
+  for (const [name, value] of fields) {
+    if (names.has(name) || CONFORM_FIELDS.has(name) || typeof value !== "string" || value.includes("\u0000"))
+      return null;
+    names.add(name);
+  }
+  const submission = parseWithZod(fields, { schema });
+  return submission.status !== "success" && submission.error?.intent ? null : submission;
+}
+
 /**
  * The fields of a request to an API route, sent as a form or as a flat JSON object; a 400 / 413
  * JSON answer when it cannot be read.
  */
-export async function readFormOrJson(request: Request): Promise<FormData | URLSearchParams> {
+async function readFormOrJson(request: Request): Promise<FormData | URLSearchParams> {
   if (!request.headers.get("content-type")?.includes("application/json")) return readForm(request, apiRefusal);
   const text = new TextDecoder().decode(await readCappedBody(request, apiRefusal));
   let body: unknown = null;
@@ -59,12 +83,35 @@ export async function readFormOrJson(request: Request): Promise<FormData | URLSe
   return fields;
 }
 
-/** Reads the posted form and checks it against the form's schema (the one the browser uses too). */
+/**
+ * Reads the posted form and checks it against the form's schema (the one the browser uses too);
+ * a form the page cannot have sent (parseSubmission) gets the 400 page.
+ */
 export async function parseForm<Schema extends $ZodType>(request: Request, schema: Schema) {
-  return parseWithZod(await readFormData(request), { schema });
+  const submission = parseSubmission(await readFormData(request), schema);
+  if (!submission) throw unreadableForm();
+  return submission;
+}
+
+/** An API route's fields (a form or flat JSON) checked against its schema; null as parseSubmission says. */
+export async function parseApiFields<Schema extends $ZodType>(request: Request, schema: Schema) {
+  return parseSubmission(await readFormOrJson(request), schema);
 }
 
 type AnySubmission = Submission<unknown, string[], unknown>;
+
+/**
+ * The form-level messages of a refused submission together with those of its fields that have no
+ * input on the page (hidden inputs, the button's value; every field but `shown`), which the
+ * form's banner is the only place to show.
+ */
+export function bannerErrors(submission: AnySubmission, shown: readonly string[] = []): string[] {
+  if (submission.status === "success") return [];
+  const messages = Object.entries(submission.error ?? {})
+    .filter(([name]) => name === "" || !shown.includes(name))
+    .flatMap(([, errors]) => errors ?? []);
+  return [...new Set(messages)];
+}
 
 /** A refused submission: 400 with what the form should show (Conform renders it, with or without JavaScript). */
 export function rejectForm(

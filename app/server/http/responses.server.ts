@@ -3,6 +3,13 @@ export function jsonError(status: number, error: string) {
   return Response.json({ success: false, error }, { status, headers: { "Cache-Control": "no-store" } });
 }
 
+/** 405 for a resource route asked with another method than the one it takes, saying which. */
+export function methodNotAllowed(allowed: "GET" | "POST") {
+  const response = jsonError(405, `Use ${allowed}`);
+  response.headers.set("Allow", allowed === "GET" ? "GET, HEAD" : "POST");
+  return response;
+}
+
 /** A plain-text answer for machine clients (postbacks), never cached. */
 export function plainText(status: number, body: string) {
   return new Response(body, {

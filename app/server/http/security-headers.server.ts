@@ -47,20 +47,26 @@ type PolicyEnv = Pick<Env, "isProduction" | "firebase">;
 
 /**
  * The Content-Security-Policy of a document that needs `features`. Scripts run only from this
- * origin or with this response's nonce; styles only from this origin's stylesheet (the app sets
- * no inline styles); nothing may frame the app, and forms post only to it.
+ * origin or with this response's nonce; styles likewise: the app's stylesheet is inline in the
+ * document with the nonce (components/InlineStylesheet.tsx), and the app sets no style
+ * attributes; nothing may frame the app, and forms post only to it.
  */
 export function contentSecurityPolicy(
   nonce: string,
   features: ReadonlySet<DocumentFeature>,
   env: PolicyEnv,
   devOrigin: string | undefined = process.env.REMIX_DEV_ORIGIN,
+  stylesheetHash: string | null = null,
 ): string {
   const script = ["'self'", `'nonce-${nonce}'`];
-  const style = ["'self'"];
+  // The stylesheet's hash as well as the nonce: a root error boundary re-renders the whole document
+  // in the browser, which cannot know the nonce, so it puts the same CSS back and the hash allows it.
+  const style = ["'self'", `'nonce-${nonce}'`, ...(stylesheetHash ? [stylesheetHash] : [])];
   const connect = ["'self'"];
   const frame: string[] = [];
-  const worker: string[] = [];
+  // The app's one service worker (/service-worker.js: the offline page, and push), registered from
+  // every page; no other worker, and none from elsewhere.
+  const worker = ["'self'"];
   // Style attributes: none in the app; Google's script loader may style its hidden iframe with one.
   let styleAttributes: string[] | null = null;
 
@@ -71,10 +77,7 @@ export function contentSecurityPolicy(
     connect.push(...(emulator ? [emulator] : GOOGLE_AUTH_APIS));
     styleAttributes = ["'unsafe-inline'"];
   }
-  if (features.has("web-push")) {
-    worker.push("'self'");
-    connect.push(...FCM_APIS);
-  }
+  if (features.has("web-push")) connect.push(...FCM_APIS);
   // `remix dev` (development only): its live-reload runtime and socket.
   if (!env.isProduction && devOrigin) {
     const origin = new URL(devOrigin);
@@ -106,9 +109,32 @@ export function documentSecurityHeaders(
   nonce: string,
   features: ReadonlySet<DocumentFeature>,
   env: PolicyEnv,
+  stylesheetHash: string | null = null,
 ): Record<string, string> {
   return {
-    "Content-Security-Policy": contentSecurityPolicy(nonce, features, env),
+    "Content-Security-Policy": contentSecurityPolicy(nonce, features, env, undefined, stylesheetHash),
+    ...otherHeaders(env),
+  };
+}
+
+/**
+ * The headers of a document made without React and without any script (the offline page): nothing
+ * may load but this origin's images and the one inline stylesheet whose hash is `styleHash`.
+ */
+export function staticDocumentSecurityHeaders(styleHash: string, env: PolicyEnv): Record<string, string> {
+  const policy = [
+    "default-src 'none'",
+    `style-src ${styleHash}`,
+    "img-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+  return { "Content-Security-Policy": policy, ...otherHeaders(env) };
+}
+
+function otherHeaders(env: PolicyEnv): Record<string, string> {
+  return {
     "Permissions-Policy": PERMISSIONS_POLICY,
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",

@@ -1,8 +1,14 @@
+import { readdirSync } from "node:fs";
 import { initializeApp } from "firebase-admin/app";
 import { getAuth } from "firebase-admin/auth";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fallbackTasks } from "~/domain/tasks";
+import { RATE_LIMITS } from "~/server/http/rate-limit.server";
 import { startTestApp } from "../support/app-server";
-import { HttpClient } from "../support/http";
+import { createScratchDatabase } from "../support/db";
+import { HttpClient, uniqueEmail } from "../support/http";
+import { openEvents } from "../support/live-events";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 import { eventually } from "../support/wait";
 
@@ -10,50 +16,11 @@ const PASSWORD = "s3cret-pass";
 // Long enough that, without the announcement, server B would go on accepting an ended session for
 // the whole test: only the broadcast can make B refuse it at once.
 const VERIFY_CACHE_MS = "600000";
-const decoder = new TextDecoder();
-
-/** The live-refresh stream of one open page, read as it arrives. */
-async function openEvents(client: HttpClient) {
-  const abort = new AbortController();
-  const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  const response = await fetch(new URL("/api/events", client.baseUrl), { headers: { cookie }, signal: abort.signal });
-  expect(response.status).toBe(200);
-  const reader = response.body!.getReader();
-  let text = "";
-  // The server subscribes, then says how soon to reconnect: from then on it is listening.
-  while (!text.includes("retry:")) text += decoder.decode((await reader.read()).value);
-  return {
-    /** All the stream says until the server ends it; fails if it is still open after `ms`. */
-    async untilEnd(ms = 5_000): Promise<string> {
-      const timer = setTimeout(() => abort.abort(), ms);
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return text;
-          text += decoder.decode(value);
-        }
-      } catch {
-        throw new Error(`the stream was still open after ${ms} ms; it said: ${JSON.stringify(text)}`);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-    /** Whether the stream is still open (the server has not ended it); then it is closed. */
-    async stillOpen(): Promise<boolean> {
-      const next = await Promise.race([
-        reader.read(),
-        new Promise<"open">((resolve) => setTimeout(() => resolve("open"), 200)),
-      ]);
-      abort.abort();
-      return next === "open" || (!next.done && !decoder.decode(next.value).includes("signed-out"));
-    },
-  };
-}
 
 // Two production servers on one Postgres database, as behind a load balancer: what happens on A
-// must reach B through the database (pg_notify), whose verification cache would otherwise go on
-// accepting the session.
-describe("a session ended on one server is refused by every server at once", () => {
+// must reach B through the database (pg_notify, shared tables), whose verification cache would
+// otherwise go on accepting an ended session.
+describe("two app servers (A and B) on one Postgres database", () => {
   let a: PostgresApp;
   let b: Awaited<ReturnType<typeof startTestApp>>;
 
@@ -126,4 +93,80 @@ describe("a session ended on one server is refused by every server at once", () 
     // Refused, not provisioned afresh: B made no profile for the deleted person.
     expect(await a.sql("select 1 from user_profiles where id = $1", [person.uid])).toEqual([]);
   });
+
+  it("a task completed through A refreshes the person's page open on B: B's stream says task-completed, and B then shows the new balance", async () => {
+    const person = await signedInOnBoth();
+    const [task] = fallbackTasks();
+    expect((await person.client.post("/earn", { intent: "start", taskId: task!.id })).status).toBe(302);
+    // The five seconds the database insists on, already past.
+    await a.sql("update task_starts set started_at = now() - interval '1 minute' where user_id = $1", [person.uid]);
+    const completed = await person.client.post("/earn", { intent: "complete", taskId: task!.id });
+    expect(completed.headers.get("location")).toBe("/earn");
+    await person.stream.nextEvent("task-completed");
+    // What the page does on that event: it reloads its data, from B.
+    const home = await person.onB.visit("/");
+    expect(home.html).toMatch(new RegExp(`data-testid="balance">\\$${(task!.reward / 100).toFixed(2)}<`));
+    person.stream.close();
+  });
+
+  it("rate limits are shared: ten sign-in attempts for one address, five on A and five on B, and the eleventh is refused (429) on both", async () => {
+    const { email } = await a.signUp();
+    const signIn = (server: string) =>
+      new HttpClient(server).post("/auth", { intent: "signin", email, password: "not-the-password" });
+    for (let attempt = 0; attempt < RATE_LIMITS.signIn.limit; attempt++) {
+      expect((await signIn(attempt % 2 === 0 ? a.url : b.url)).status).toBe(400);
+    }
+    for (const server of [a.url, b.url]) {
+      const refused = await signIn(server);
+      expect(refused.status).toBe(429);
+      expect(await refused.text()).toContain("Too many attempts. Please try again in");
+    }
+  });
+});
+
+// Deployments start their instances together: each applies missing migrations at start, under an
+// advisory lock, so one applies them and the other finds them done.
+describe("two app servers started at the same moment on an empty Postgres database", () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  it("both start and serve without an error, and every migration is recorded once, all applied in one transaction", async () => {
+    const scratch = await createScratchDatabase();
+    cleanups.push(scratch.drop);
+    const servers = await Promise.all([
+      startTestApp({ DATABASE_URL: scratch.url }),
+      startTestApp({ DATABASE_URL: scratch.url }),
+    ]);
+    for (const server of servers) cleanups.push(server.stop);
+    const files = readdirSync("supabase/migrations")
+      .filter((file) => file.endsWith(".sql"))
+      .sort()
+      .map((file) => file.replace(/\.sql$/, ""));
+    const admin = new pg.Client({ connectionString: scratch.url });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ migration: string; applied_at: Date }>(
+        "select version || '_' || name as migration, applied_at from app_meta.schema_migrations order by version",
+      );
+      expect(rows.map((row) => row.migration)).toEqual(files);
+      // now() is the transaction's start: one time for all of them.
+      expect(new Set(rows.map((row) => row.applied_at.getTime())).size).toBe(1);
+    } finally {
+      await admin.end();
+    }
+    for (const server of servers) {
+      // A server whose first try failed (and then succeeded on the next request) would say so here.
+      expect(server.stderr()).not.toMatch(/database not ready|error/i);
+      const client = new HttpClient(server.url);
+      client.cookies.set("hasSeenOnboarding", "true");
+      const signUp = await client.post("/auth?tab=signup", {
+        intent: "signup",
+        email: uniqueEmail("together"),
+        password: PASSWORD,
+      });
+      expect(signUp.status).toBe(302);
+    }
+  }, 120_000);
 });

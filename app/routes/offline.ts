@@ -1,0 +1,7 @@
+// GET /offline: the page the service worker shows when the network is gone (server/offline-page.server.ts).
+import { methodNotAllowed } from "~/server/http/responses.server";
+import { offlinePage } from "~/server/offline-page.server";
+
+export const loader = () => offlinePage();
+
+export const action = () => methodNotAllowed("GET");

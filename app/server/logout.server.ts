@@ -1,0 +1,28 @@
+import { redirect } from "@remix-run/node";
+import { AUTH_MESSAGES } from "~/domain/auth";
+import { clearedSessionCookie, endSession } from "./auth/session.server";
+import { redirectWithFlash } from "./http/flash.server";
+
+/** /logout is only posted to; a visit goes Home. */
+export const logoutRedirect = () => redirect("/");
+
+/**
+ * Spec §4 log out. This device is always signed out (the cookie is cleared); when revoking the
+ * sessions of the user's other devices fails, the message says so.
+ */
+export async function logOut(request: Request) {
+  let revoked = true;
+  try {
+    await endSession(request);
+  } catch (error) {
+    console.error("logout: revoking sessions failed:", error);
+    revoked = false;
+  }
+  return redirectWithFlash(
+    "/auth",
+    revoked
+      ? { kind: "success", title: AUTH_MESSAGES.loggedOut }
+      : { kind: "error", title: AUTH_MESSAGES.logoutFailed },
+    { "Set-Cookie": await clearedSessionCookie() },
+  );
+}

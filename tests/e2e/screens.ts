@@ -1,0 +1,88 @@
+// Every screen of the app, for the suites that must visit them all (tests/e2e/accessibility.spec.ts).
+// The list is checked against app/routes: each route module is either drawn by at least one screen
+// here or named in NOT_SCREENS with the reason, so a new page fails that check until it is added.
+
+/** Who looks at the screen: a first visit, a visitor who has seen the onboarding, or an account (with a verified email or not). */
+export type Viewer = "first-visit" | "visitor" | "member" | "verified-member";
+
+export interface Screen {
+  /** The module in app/routes that draws it. */
+  route: string;
+  name: string;
+  path: string;
+  viewer: Viewer;
+  /** Reached by a form another site posts (the app's 403 page), rather than by opening `path`. */
+  crossSitePost?: boolean;
+}
+
+export const SCREENS: readonly Screen[] = [
+  { route: "_index.tsx", name: "onboarding, first slide", path: "/", viewer: "first-visit" },
+  { route: "_index.tsx", name: "onboarding, last slide", path: "/?slide=2", viewer: "first-visit" },
+  { route: "_index.tsx", name: "Home", path: "/", viewer: "member" },
+  { route: "auth.tsx", name: "Sign In", path: "/auth", viewer: "visitor" },
+  { route: "auth.tsx", name: "Sign Up", path: "/auth?tab=signup", viewer: "visitor" },
+  { route: "auth.tsx", name: "Sign Up from a share link", path: "/auth?ref=ABCD2345", viewer: "visitor" },
+  { route: "earn.tsx", name: "Earn Rewards", path: "/earn", viewer: "member" },
+  {
+    route: "earn.tsx",
+    name: "Earn Rewards, filtered with no match",
+    path: "/earn?q=zzzz&type=survey",
+    viewer: "member",
+  },
+  { route: "earn.tsx", name: "the task dialog", path: "/earn?task=task-001", viewer: "member" },
+  { route: "leaderboard.tsx", name: "Leaderboard", path: "/leaderboard", viewer: "member" },
+  { route: "withdraw.tsx", name: "Withdraw, email not verified", path: "/withdraw", viewer: "member" },
+  { route: "withdraw.tsx", name: "Withdraw", path: "/withdraw", viewer: "verified-member" },
+  {
+    route: "withdraw.tsx",
+    name: "Withdraw, bank transfer offered",
+    path: "/withdraw?method=bank",
+    viewer: "verified-member",
+  },
+  {
+    route: "withdraw.tsx",
+    name: "the withdrawal history sheet",
+    path: "/withdraw?history=1",
+    viewer: "verified-member",
+  },
+  { route: "referral.tsx", name: "Refer & Earn", path: "/referral", viewer: "member" },
+  { route: "profile.tsx", name: "Profile, My Account", path: "/profile", viewer: "member" },
+  {
+    route: "profile.tsx",
+    name: "Profile, editing the display name",
+    path: "/profile?tab=account&edit=1",
+    viewer: "member",
+  },
+  {
+    route: "profile.tsx",
+    name: "Profile, confirming deactivation",
+    path: "/profile?tab=account&confirm=deactivate",
+    viewer: "member",
+  },
+  { route: "profile.tsx", name: "Profile, Referrals", path: "/profile?tab=referrals", viewer: "member" },
+  { route: "profile.tsx", name: "Profile, Help & Support", path: "/profile?tab=help", viewer: "member" },
+  { route: "legal.tsx", name: "Terms", path: "/legal", viewer: "visitor" },
+  { route: "legal.tsx", name: "Privacy", path: "/legal?tab=privacy", viewer: "visitor" },
+  { route: "$.tsx", name: "the 404 page", path: "/no/such/page", viewer: "visitor" },
+  {
+    route: "logout.tsx",
+    name: "the 403 page (a log out posted from another site)",
+    path: "/logout",
+    viewer: "member",
+    crossSitePost: true,
+  },
+  { route: "offline.ts", name: "the offline page", path: "/offline", viewer: "visitor" },
+];
+
+/** Route modules that draw no screen of their own, and why. */
+export const NOT_SCREENS: Readonly<Record<string, string>> = {
+  "api.$provider.complete.ts": "JSON API for the offer provider's client",
+  "api.$provider.offers.ts": "JSON API for the offer provider's client",
+  "api.$provider.postback.ts": "plain-text answers to the offer provider's server",
+  "api.events.ts": "the live-refresh event stream",
+  "api.paypal.webhook.ts": "PayPal's webhook",
+  "api.push-tokens.ts": "JSON API for web push tokens",
+  "api.referral-codes.$code.ts": "JSON API checking a referral code",
+  "healthz.ts": "plain-text health check",
+  "service-worker[.]js.ts": "the service worker's script",
+};

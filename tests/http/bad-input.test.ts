@@ -1,0 +1,1144 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from "vitest";
+import { AUTH_MESSAGES } from "~/domain/auth";
+import { FEEDBACK_MESSAGES } from "~/domain/profile-forms";
+import { ruleMessage } from "~/domain/rules";
+import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from "~/server/http/body.server";
+import { UNREADABLE_FORM_MESSAGE } from "~/server/http/forms.server";
+import { CROSS_SITE_MESSAGE } from "~/server/http/same-origin.server";
+import {
+  cookieHeader,
+  encodeBody,
+  entries,
+  MARKUP,
+  NUMBERS,
+  setCookies,
+  TEXTS,
+  visibleText,
+  type Body,
+  type Value,
+} from "../support/bad-input";
+import { uniqueEmail } from "../support/http";
+import { ledgerAudit } from "../support/ledger-audit";
+import { signPostback, startOfferProvider } from "../support/offer-provider";
+import { startPayPalStandIn, type PayPalStandIn } from "../support/paypal";
+import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
+
+// Issue 10, "Bad input, everywhere": malformed requests to every route module that has an action
+// and to every resource route, generated from tables (route → forms and intents → fields → bad
+// values). Each answer is checked for its status (never a 5xx), the route's message for that field
+// or form (on a page: in the text a person sees, not only in the page's data) and that no markup
+// comes back unescaped. The ledger audit, and everything else bad input must not touch, is taken
+// before and after each route's cases and must not change. The app runs with an offer provider,
+// postbacks and PayPal configured (local stand-ins), so that every route gets past its
+// configuration to the input.
+
+const SECRET = "postback-secret-for-bad-input";
+const OVERSIZED = "x".repeat(10_000);
+const NUL = "a\u0000b";
+/** Stands for a new address in each request (the sign-in limits count per address). */
+const FRESH_EMAIL = "{fresh-email}";
+const FOREIGN = { origin: "https://evil.example", "sec-fetch-site": "cross-site" };
+const NUMBER_AND_TEXT = [...entries(NUMBERS), ...entries(TEXTS)];
+
+/** Who sends a request: the cookies it carries. */
+type Who = "newcomer" | "visitor" | "member" | "unverified" | "forged" | "provider" | `leaver${number}`;
+
+/**
+ * What a route must answer. `message` is read the route's way: the text of a page, `{ success:
+ * false, error }` from an API, the whole body of a plain-text answer.
+ */
+type Answer =
+  | { status: number; message: string }
+  | { status: number; json: Record<string, unknown> }
+  | { status: number; contentType: string; contains?: string }
+  | { redirect: string; flash?: string };
+
+interface Case {
+  module: string;
+  what: string;
+  method: string;
+  path: string;
+  who: Who;
+  body?: Body;
+  headers?: Record<string, string>;
+  answer: Answer;
+}
+
+const say = (message: string, status = 400): Answer => ({ status, message });
+const UNREADABLE = say(UNREADABLE_FORM_MESSAGE);
+const TOO_LARGE = say(BODY_TOO_LARGE_MESSAGE, 413);
+const form = (fields: Record<string, string>, ...more: [string, string][]): Body => ({
+  form: [...Object.entries(fields), ...more],
+});
+
+/** Cases of one route module, by default from `who` to `path` with `method`. */
+function route(module: string, method: string, path: string, who: Who) {
+  return (what: string, body: Body | undefined, answer: Answer, more: Partial<Case> = {}): Case => ({
+    module,
+    what,
+    method,
+    path,
+    who,
+    body,
+    answer,
+    ...more,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generators
+
+/** Bodies a form route cannot read, whatever its fields (`valid` are the fields of one of its forms). */
+function unreadableBodies(valid: [string, string][], unreadable = UNREADABLE, tooLarge = TOO_LARGE) {
+  const fields = new URLSearchParams(valid).toString();
+  return [
+    ["no body and no content type", undefined, unreadable],
+    ["the form's fields as JSON", { json: Object.fromEntries(valid) }, unreadable],
+    ["the form's fields as text/plain", { raw: fields, type: "text/plain" }, unreadable],
+    ["the form's fields as XML", { raw: "<form><intent>x</intent></form>", type: "application/xml" }, unreadable],
+    ["multipart without a boundary", { raw: fields, type: "multipart/form-data" }, unreadable],
+    ["a broken multipart body", { raw: "--b\r\ngarbage", type: "multipart/form-data; boundary=b" }, unreadable],
+    ["a body over 64 KB", { form: [...valid, ["padding", "x".repeat(MAX_BODY_BYTES)]] }, tooLarge],
+  ] as [string, Body | undefined, Answer][];
+}
+
+/** Ways a form's `intent` (which of the page's forms was sent) can be wrong. */
+function badIntents(valid: [string, string][]): [string, Body][] {
+  const intent = valid.find(([name]) => name === "intent")?.[1] ?? "";
+  const rest = valid.filter(([name]) => name !== "intent");
+  const withIntent = (...pairs: [string, string][]): Body => ({ form: [...pairs, ...rest] });
+  return [
+    ["an empty body", { raw: "", type: "application/x-www-form-urlencoded" }],
+    ["no intent", withIntent()],
+    ["an empty intent", withIntent(["intent", ""])],
+    ["the intent twice", withIntent(["intent", intent], ["intent", intent])],
+    ["two different intents", withIntent(["intent", intent], ["intent", "bogus"])],
+    ["an unknown intent", withIntent(["intent", "bogus"])],
+    ["the intent in capitals", withIntent(["intent", intent.toUpperCase()])],
+    ["the intent with spaces around it", withIntent(["intent", ` ${intent} `])],
+    ["an intent of 10,000 characters", withIntent(["intent", OVERSIZED])],
+    ["a NUL character in the intent", withIntent(["intent", `${intent}\u0000`])],
+    ["the intent as a list (intent[0])", withIntent(["intent[0]", intent])],
+    ["the intent as a file", { multipart: [["intent", new Blob([intent])], ...rest] }],
+    ["Conform's intent field, not JSON", withIntent(["intent", intent], ["__intent__", "garbage"])],
+    ["Conform's intent field, well-formed", withIntent(["intent", intent], ["__intent__", '{"type":"validate"}'])],
+    ["Conform's state field, not JSON", withIntent(["intent", intent], ["__state__", "garbage"])],
+    ["a __proto__ field", withIntent(["__proto__[intent]", intent])],
+    ...NUMBER_AND_TEXT.map(([label, value]): [string, Body] => [`the intent ${label}`, withIntent(["intent", value])]),
+  ];
+}
+
+/** A field's answers; a string is a 400 with that message. `null` leaves a kind of value out. */
+interface FieldSpec {
+  /** The answer to a wrong value. */
+  wrong: string | Answer;
+  /** Missing or empty (default: `wrong`); only spaces (default: `blank`); 10,000 characters (default: `wrong`). */
+  blank?: string | Answer | null;
+  whitespace?: string | Answer | null;
+  oversized?: string | Answer | null;
+  /** A NUL character (default: the route's answer to a form it cannot read). */
+  nul?: string | Answer;
+  /** The wrong values (default: every number, text and markup value), a few with an answer of their own. */
+  values?: (Value | [label: string, value: string, answer: Answer])[];
+}
+
+const answer = (value: string | Answer): Answer => (typeof value === "string" ? say(value) : value);
+
+/** Each field's bad values in an otherwise valid form: missing, blank, twice, oversized, NUL, wrong. */
+function badFields(valid: [string, string][], fields: Record<string, FieldSpec>, unreadable = UNREADABLE) {
+  const cases: [string, Body, Answer][] = [];
+  for (const [field, spec] of Object.entries(fields)) {
+    const others = valid.filter(([name]) => name !== field);
+    const current = valid.find(([name]) => name === field)?.[1] ?? "x";
+    const set = (value: string): Body => ({ form: [...others, [field, value]] });
+    const blank = spec.blank === undefined ? spec.wrong : spec.blank;
+    const whitespace = spec.whitespace === undefined ? blank : spec.whitespace;
+    const oversized = spec.oversized === undefined ? spec.wrong : spec.oversized;
+    if (blank)
+      cases.push([`no ${field}`, { form: others }, answer(blank)], [`an empty ${field}`, set(""), answer(blank)]);
+    if (whitespace) cases.push([`${field} only spaces`, set("   "), answer(whitespace)]);
+    if (oversized) cases.push([`${field} of 10,000 characters`, set(OVERSIZED), answer(oversized)]);
+    cases.push(
+      [`${field} twice`, { form: [...others, [field, current], [field, current]] }, unreadable],
+      [`a NUL character in ${field}`, set(NUL), spec.nul ? answer(spec.nul) : unreadable],
+    );
+    for (const [label, value, own] of spec.values ?? NUMBER_AND_TEXT) {
+      cases.push([`${field} ${label}`, set(value), own ?? answer(spec.wrong)]);
+    }
+  }
+  return cases;
+}
+
+interface FormSpec {
+  /** The form, for the test's name ("withdraw by UPI"). */
+  name: string;
+  /** Where the page that holds the form posts it. */
+  path: string;
+  valid: Record<string, string>;
+  fields?: Record<string, FieldSpec>;
+}
+
+/**
+ * Every case of a page with an action: bodies it cannot read, bad intents, each form's bad fields,
+ * a post from another site, and (`signedOut`) the same signed out and with a forged session cookie.
+ */
+function pageCases(
+  module: string,
+  who: Who,
+  forms: FormSpec[],
+  { signedOut, extra = [] }: { signedOut?: { path: string; answer: Answer }; extra?: Case[] } = {},
+): Case[] {
+  const first = forms[0]!;
+  const valid = Object.entries(first.valid);
+  const at = (spec: FormSpec) => (what: string, body: Body | undefined, answer: Answer) =>
+    route(module, "POST", spec.path, who)(`${spec.name}: ${what}`, body, answer);
+  const cases = [
+    ...unreadableBodies(valid).map(([what, body, answer]) => at(first)(what, body, answer)),
+    ...badIntents(valid).map(([what, body]) => at(first)(what, body, UNREADABLE)),
+    ...forms.flatMap((spec) =>
+      badFields(Object.entries(spec.valid), spec.fields ?? {}).map(([what, body, answer]) =>
+        at(spec)(what, body, answer),
+      ),
+    ),
+    { ...at(first)("posted from another site", form(first.valid), say(CROSS_SITE_MESSAGE, 403)), headers: FOREIGN },
+  ];
+  if (signedOut) {
+    for (const [as, how] of [
+      ["visitor", "signed out"],
+      ["forged", "with a forged session cookie"],
+    ] as const) {
+      for (const [what, body] of [...badIntents(valid).slice(0, 6), ["the valid form", form(first.valid)] as const]) {
+        cases.push(route(module, "POST", signedOut.path, as)(`${first.name} ${how}: ${what}`, body, signedOut.answer));
+      }
+    }
+  }
+  return [...cases, ...extra];
+}
+
+/** Every method but the one a resource route takes, with a few bodies: 405 saying which to use. */
+function otherMethods(module: string, path: string, allowed: "GET" | "POST", who: Who = "member"): Case[] {
+  const methods = allowed === "GET" ? ["POST", "PUT", "PATCH", "DELETE"] : ["GET", "PUT", "PATCH", "DELETE"];
+  const bodies: [string, Body | undefined][] = [
+    ["no body", undefined],
+    ["a form", form({ intent: "x" })],
+    ["JSON", { json: { a: 1 } }],
+  ];
+  return methods.flatMap((method) =>
+    bodies
+      .filter(([, body]) => method !== "GET" || !body)
+      .map(([what, body]) =>
+        route(
+          module,
+          method,
+          path,
+          who,
+        )(`${method} with ${what}`, body, { status: 405, json: { success: false, error: `Use ${allowed}` } }),
+      ),
+  );
+}
+
+/** Query strings a GET route must shrug off: numbers, unicode, markup, NUL, repeats, sizes. */
+function badQueries(param: string): [string, string][] {
+  return [
+    ...NUMBER_AND_TEXT.map(([label, value]): [string, string] => [
+      `${param}=${label}`,
+      `?${new URLSearchParams([[param, value]])}`,
+    ]),
+    [`${param} twice`, `?${param}=1&${param}=2`],
+    [`${param} with a NUL character`, `?${param}=a%00b`],
+    [`${param} of 10,000 characters`, `?${param}=${OVERSIZED}`],
+    ["a query string without a name", "?=1&&&="],
+    [`${param}[] as a list`, `?${param}[]=1`],
+    [`${param} empty`, `?${param}=`],
+    ["broken percent-encoding", `?${param}=%ZZ%`],
+    ["a NUL character in a name", "?%00=1"],
+    ["a name of 5,000 characters", `?${"n".repeat(5000)}=1`],
+    ["500 parameters", `?${Array.from({ length: 500 }, (_, i) => `p${i}=${i}`).join("&")}`],
+  ];
+}
+
+const JUNK_HEADERS: [string, Record<string, string>][] = [
+  ["Accept: nonsense", { accept: "nonsense/*;q=x" }],
+  ["a malformed If-None-Match", { "if-none-match": '"' }],
+  ["a Range header", { range: "bytes=-1" }],
+  ["a malformed Cookie", { cookie: "=;;;=%%%" }],
+  ["a Content-Type on a GET", { "content-type": "application/json" }],
+  ["If-Modified-Since: yesterday", { "if-modified-since": "yesterday" }],
+  ["Accept-Encoding with a negative weight", { "accept-encoding": "br;q=2, *;q=-1" }],
+  ["a header of 8,000 characters", { "x-padding": "x".repeat(8000) }],
+  ["X-Forwarded-For with markup", { "x-forwarded-for": MARKUP }],
+  ["X-Forwarded-Host of another site", { "x-forwarded-host": "evil.example" }],
+  ["an Origin of another site", { origin: "https://evil.example" }],
+  ["Last-Event-ID: markup", { "last-event-id": MARKUP }],
+];
+
+/** A GET route's bad queries and junk headers, each answered `answer`. */
+function getCases(module: string, path: string, who: Who, answer: Answer, param = "q"): Case[] {
+  const get = route(module, "GET", path, who);
+  return [
+    ...badQueries(param).map(([what, query]) => get(`GET with ${what}`, undefined, answer, { path: path + query })),
+    ...JUNK_HEADERS.map(([what, headers]) => get(`GET with ${what}`, undefined, answer, { headers })),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The routes
+
+const TASK_GONE = "This task is no longer available";
+
+const homeCases = [
+  ...pageCases("_index.tsx", "newcomer", [
+    { name: "onboarding", path: "/?index", valid: { intent: "complete-onboarding" } },
+  ]),
+  ...pageCases(
+    "_index.tsx",
+    "member",
+    [
+      { name: "check-in", path: "/?index", valid: { intent: "checkin" } },
+      {
+        name: "a quick task's Start",
+        path: "/?index",
+        valid: { intent: "start-task", taskId: "acme-1" },
+        fields: { taskId: { wrong: TASK_GONE } },
+      },
+    ],
+    { signedOut: { path: "/?index", answer: { redirect: "/auth" } } },
+  ),
+];
+
+// Each sign-in, sign-up and reset has an address of its own; none makes an account or sends an email.
+const badEmail: FieldSpec = {
+  wrong: AUTH_MESSAGES.invalidEmailFormat,
+  blank: AUTH_MESSAGES.fillAllFields,
+  whitespace: AUTH_MESSAGES.invalidEmail,
+  values: [...NUMBER_AND_TEXT, ["without a domain", "pat@"], ['"٥@٥"', "٥@٥"]],
+};
+const badCode: FieldSpec = { wrong: ruleMessage("invalid_referral_code"), blank: null };
+const authCases = pageCases("auth.tsx", "visitor", [
+  {
+    name: "sign-in",
+    path: "/auth",
+    valid: { intent: "signin", email: FRESH_EMAIL, password: "s3cret-pass" },
+    fields: {
+      email: badEmail,
+      password: {
+        wrong: AUTH_MESSAGES.invalidCredentials,
+        blank: AUTH_MESSAGES.fillAllFields,
+        whitespace: AUTH_MESSAGES.passwordMissing,
+      },
+    },
+  },
+  {
+    // An unknown referral code: refused before any account is made, whatever else is right.
+    name: "sign-up",
+    path: "/auth?tab=signup",
+    valid: { intent: "signup", email: FRESH_EMAIL, password: "s3cret-pass", referralCode: "ABCDEFG" },
+    fields: {
+      email: badEmail,
+      // A long password is a good one; these are all too short.
+      password: {
+        wrong: AUTH_MESSAGES.passwordTooShort,
+        blank: AUTH_MESSAGES.fillAllFields,
+        whitespace: null,
+        oversized: null,
+        values: [...entries(NUMBERS).filter(([, value]) => value.length < 6), ["of 5 characters", "12345"]],
+      },
+      // No code is a sign-up without one: only wrong codes are sent.
+      referralCode: badCode,
+    },
+  },
+  {
+    name: "password reset",
+    path: "/auth",
+    valid: { intent: "reset", email: FRESH_EMAIL },
+    fields: { email: { ...badEmail, blank: AUTH_MESSAGES.resetEmailMissing, whitespace: undefined } },
+  },
+  {
+    // From the Sign Up tab, where the referral code is.
+    name: "Google sign-in",
+    path: "/auth?tab=signup",
+    valid: { intent: "google", idToken: "not-a-real-id-token-but-long-enough" },
+    fields: { idToken: { wrong: AUTH_MESSAGES.genericError }, referralCode: badCode },
+  },
+]);
+
+const earnCases = pageCases(
+  "earn.tsx",
+  "member",
+  [
+    {
+      name: "Start Task",
+      path: "/earn?task=acme-1",
+      valid: { intent: "start", taskId: "acme-1" },
+      fields: { taskId: { wrong: TASK_GONE } },
+    },
+    {
+      name: "Complete Task",
+      path: "/earn?task=acme-1&started=1",
+      valid: { intent: "complete", taskId: "acme-1" },
+      fields: { taskId: { wrong: TASK_GONE } },
+    },
+  ],
+  {
+    signedOut: {
+      path: "/earn?task=acme-1",
+      answer: { redirect: "/earn?task=acme-1", flash: "Please sign in to complete this task" },
+    },
+    extra: [
+      route(
+        "earn.tsx",
+        "POST",
+        "/earn?task=acme-2",
+        "member",
+      )(
+        "Complete Task: a task that was never started",
+        form({ intent: "complete", taskId: "acme-2" }),
+        say(ruleMessage("task_not_started")),
+      ),
+    ],
+  },
+);
+
+// Log out reads no fields: whatever is posted, this device is signed out (a few signed in, each
+// by an account of its own, since a log out ends every session of the account).
+const LOGGED_OUT: Answer = { redirect: "/auth", flash: AUTH_MESSAGES.loggedOut };
+const logout = route("logout.tsx", "POST", "/logout", "visitor");
+const logoutBodies: [string, Body | undefined][] = [
+  ...unreadableBodies([["intent", "logout"]]).map(([what, body]): [string, Body | undefined] => [what, body]),
+  ...badIntents([["intent", "logout"]]),
+  ...entries(TEXTS).map(([label, value]): [string, Body] => [`redirectTo ${label}`, form({ redirectTo: value })]),
+];
+const logoutCases = [
+  ...logoutBodies.map(([what, body]) => logout(`signed out: ${what}`, body, LOGGED_OUT)),
+  ...logoutBodies
+    .slice(0, 6)
+    .map(([what, body], i) => logout(`signed in: ${what}`, body, LOGGED_OUT, { who: `leaver${i}` })),
+  logout("posted from another site", form({}), say(CROSS_SITE_MESSAGE, 403), { who: "member", headers: FOREIGN }),
+];
+
+const NOTICE_REFUSED = "Unknown notification setting";
+const DELETE_FAILED = "Failed to delete account. Please check your password and try again.";
+const FEEDBACK_TOO_LONG = ruleMessage("feedback_too_long");
+const profileCases = pageCases(
+  "profile.tsx",
+  "member",
+  [
+    {
+      // Numbers, unicode and markup of up to 50 characters are a name (shown escaped).
+      name: "Edit Profile",
+      path: "/profile?edit=1",
+      valid: { intent: "update-name", displayName: "Pat" },
+      fields: {
+        displayName: {
+          wrong: ruleMessage("invalid_display_name"),
+          values: [
+            ["of 400 digits", NUMBERS["400 digits"]!],
+            ["of markup over 50 characters", MARKUP.repeat(3)],
+            ["of 51 characters", "n".repeat(51)],
+          ],
+        },
+      },
+    },
+    {
+      name: "a notification switch",
+      path: "/profile",
+      valid: { intent: "notification", kind: "marketing", enabled: "off" },
+      fields: {
+        kind: { wrong: NOTICE_REFUSED },
+        enabled: { wrong: NOTICE_REFUSED, values: [...NUMBER_AND_TEXT, ["ON", "ON"], ["true", "true"]] },
+        // Without it the answer is the page; "data" asks for JSON; anything else is refused.
+        respond: { wrong: NOTICE_REFUSED, blank: null },
+      },
+    },
+    {
+      name: "Deactivate",
+      path: "/profile?tab=account&confirm=deactivate",
+      valid: { intent: "deactivate", confirm: "no" },
+      fields: {
+        confirm: {
+          wrong: "Please confirm that you want to deactivate",
+          values: [...NUMBER_AND_TEXT, ["YES", "YES"], ["no", "no"], ["true", "true"]],
+        },
+      },
+    },
+    {
+      name: "Delete account",
+      path: "/profile",
+      valid: { intent: "delete-account", password: "not-the-password" },
+      fields: { password: { wrong: DELETE_FAILED }, idToken: { wrong: DELETE_FAILED } },
+    },
+    {
+      // Numbers, unicode and markup make a name or a message (shown escaped): only lengths are wrong.
+      name: "feedback",
+      path: "/profile?tab=help",
+      valid: { intent: "feedback", name: "Pat", email: "pat@example.com", message: "Hello" },
+      fields: {
+        name: {
+          wrong: FEEDBACK_TOO_LONG,
+          blank: FEEDBACK_MESSAGES.fillAll,
+          values: [
+            ["of 400 digits", NUMBERS["400 digits"]!],
+            ["of 101 characters", "n".repeat(101)],
+            // More over-long names than the hourly allowance of feedback: none may use it up.
+            ["of 101 emoji", "😀".repeat(101)],
+            ["of markup over 100 characters", MARKUP.repeat(5)],
+            ["of 101 Arabic-Indic digits", "٥".repeat(101)],
+          ],
+        },
+        email: {
+          wrong: FEEDBACK_MESSAGES.invalidEmail,
+          blank: FEEDBACK_MESSAGES.fillAll,
+          values: [
+            ...NUMBER_AND_TEXT,
+            ["without a domain", "pat@"],
+            ["over 254 characters", `${"p".repeat(250)}@example.com`, say(FEEDBACK_TOO_LONG)],
+          ],
+        },
+        message: {
+          wrong: FEEDBACK_TOO_LONG,
+          blank: FEEDBACK_MESSAGES.fillAll,
+          values: [["of 2,001 characters", "m".repeat(2001)]],
+        },
+      },
+    },
+  ],
+  { signedOut: { path: "/profile", answer: { redirect: "/auth?redirectTo=%2Fprofile" } } },
+);
+
+// A verified member with $20.00 who never gets to withdraw.
+const withdrawal = (method: string, amount: string, recipient: Record<string, string>) => ({
+  intent: "withdraw",
+  amount,
+  method,
+  ...recipient,
+});
+const PAYPAL_REQUEST = withdrawal("paypal", "5", { paypalEmail: "payee@example.com" });
+const amount: FieldSpec = {
+  wrong: ruleMessage("invalid_amount"),
+  values: [...NUMBER_AND_TEXT, ["with a dollar sign", "$5"], ["negative zero", "-0"], ["with a space inside", "5 0"]],
+};
+const withdraw = route("withdraw.tsx", "POST", "/withdraw", "member");
+const withdrawCases = pageCases(
+  "withdraw.tsx",
+  "member",
+  [
+    {
+      name: "withdraw by PayPal",
+      path: "/withdraw",
+      valid: PAYPAL_REQUEST,
+      fields: {
+        amount,
+        method: { wrong: "Please choose a payment method" },
+        paypalEmail: {
+          wrong: ruleMessage("invalid_paypal_email"),
+          blank: ruleMessage("paypal_email_required"),
+          values: [
+            ...NUMBER_AND_TEXT,
+            ["with markup", "<b>payee</b>@example.com"],
+            ["with a quote", 'pay"ee@example.com'],
+            ["in angle brackets", "<payee@example.com>"],
+            ["without a domain", "payee@"],
+          ],
+        },
+      },
+    },
+    {
+      name: "withdraw by UPI",
+      path: "/withdraw",
+      valid: withdrawal("upi", "5", { upiId: "payee@okhdfcbank" }),
+      fields: { upiId: { wrong: ruleMessage("invalid_upi_id"), blank: ruleMessage("upi_id_required") } },
+    },
+    {
+      // Any text of up to 1,000 characters is bank details (shown escaped).
+      name: "withdraw by bank transfer",
+      path: "/withdraw?method=bank",
+      valid: withdrawal("bank", "10", { bankDetails: "Pat Doe, 12345678, IFSC HDFC0001234" }),
+      fields: {
+        bankDetails: {
+          wrong: ruleMessage("bank_details_too_long"),
+          blank: ruleMessage("bank_details_required"),
+          values: [["of 1,001 characters", "d".repeat(1001)]],
+        },
+      },
+    },
+  ],
+  {
+    signedOut: { path: "/withdraw", answer: { redirect: "/auth?redirectTo=%2Fwithdraw" } },
+    extra: [
+      withdraw(
+        "withdraw by PayPal: more than the balance",
+        form({ ...PAYPAL_REQUEST, amount: "100000" }),
+        say(ruleMessage("amount_exceeds_balance")),
+      ),
+      withdraw(
+        "withdraw by PayPal: under its minimum",
+        form({ ...PAYPAL_REQUEST, amount: "1" }),
+        say(ruleMessage("below_minimum", "5.00")),
+      ),
+      // An unverified account is told to verify first, whatever else is wrong (its page has no form).
+      ...badFields(Object.entries(PAYPAL_REQUEST), { amount })
+        .filter(([what]) => !/twice|NUL/.test(what))
+        .slice(0, 8)
+        .map(([what, body]) =>
+          withdraw(`withdraw by an unverified account: ${what}`, body, say(ruleMessage("email_not_verified")), {
+            who: "unverified",
+          }),
+        ),
+    ],
+  },
+);
+
+// POST /api/{provider}/complete (JSON or a form; the user comes from the session).
+const GONE = say(TASK_GONE, 404);
+const complete = route("api.$provider.complete.ts", "POST", "/api/acme/complete", "member");
+const jsonBodies: [string, Body][] = [
+  ["an empty form", { raw: "", type: "application/x-www-form-urlencoded" }],
+  ["JSON that does not parse", { raw: "{taskId: acme-1", type: "application/json" }],
+  ["a JSON array", { json: ["acme-1"] }],
+  ["a JSON string", { json: "acme-1" }],
+  ["JSON null", { json: null }],
+  ["a JSON number", { json: 5 }],
+  ["1e309 in JSON", { raw: '{"taskId":1e309}', type: "application/json" }],
+];
+const completeCases = [
+  ...unreadableBodies([["taskId", "acme-1"]])
+    .filter(([what]) => what !== "the form's fields as JSON")
+    .map(([what, body, answer]) => complete(what, body, answer)),
+  ...badFields([["taskId", "acme-1"]], { taskId: { wrong: GONE } }, GONE).map(([what, body, answer]) =>
+    complete(what, body, answer),
+  ),
+  ...[
+    ...jsonBodies,
+    ...([5, true, null, { id: "acme-1" }, ["acme-1"]].map((taskId) => [
+      `${JSON.stringify(taskId)} as taskId in JSON`,
+      { json: { taskId } },
+    ]) as [string, Body][]),
+  ].map(([what, body]) => complete(what, body, GONE)),
+  complete("Conform's intent field", form({ taskId: "acme-1" }, ["__intent__", "garbage"]), GONE),
+  complete("Conform's state field", form({ taskId: "acme-1" }, ["__state__", "garbage"]), GONE),
+  complete("a task that was never started", { json: { taskId: "acme-2" } }, say(ruleMessage("task_not_started"))),
+  ...["<b>", "٥", "-1", "9".repeat(400), "ACME"].map((provider) =>
+    complete(
+      `the provider ${provider.slice(0, 12)}`,
+      { json: { taskId: "acme-1" } },
+      say("Unknown offer provider", 404),
+      { path: `/api/${encodeURIComponent(provider)}/complete` },
+    ),
+  ),
+  complete("signed out", { json: { taskId: "acme-1" } }, say("Authentication required", 401), { who: "visitor" }),
+  complete("a forged session cookie", { json: { taskId: "acme-1" } }, say("Authentication required", 401), {
+    who: "forged",
+  }),
+  complete("posted from another site", { json: { taskId: "acme-1" } }, say(CROSS_SITE_MESSAGE, 403), {
+    headers: FOREIGN,
+  }),
+  ...otherMethods("api.$provider.complete.ts", "/api/acme/complete", "POST"),
+];
+
+// POST /api/push-tokens (JSON or a form): register, check or forget this device's token.
+const INVALID_PUSH_REQUEST = say("Invalid push token request");
+const TOKEN_REFUSED = say(ruleMessage("invalid_push_token"));
+const TOKEN = "fcm-token_0123456789:APA91bHxYz";
+const push = route("api.push-tokens.ts", "POST", "/api/push-tokens", "member");
+const REGISTER: [string, string][] = [
+  ["intent", "register"],
+  ["token", TOKEN],
+];
+const pushCases = [
+  ...unreadableBodies(REGISTER)
+    .filter(([what]) => what !== "the form's fields as JSON")
+    .map(([what, body, answer]) => push(what, body, answer)),
+  ...badIntents(REGISTER).map(([what, body]) => push(what, body, INVALID_PUSH_REQUEST)),
+  // A token is 20 to 4,096 characters of FCM's alphabet: 400 digits would be one.
+  ...badFields(
+    REGISTER,
+    {
+      token: {
+        wrong: TOKEN_REFUSED,
+        blank: INVALID_PUSH_REQUEST,
+        whitespace: TOKEN_REFUSED,
+        values: [
+          ...NUMBER_AND_TEXT.filter(([label]) => label !== "400 digits"),
+          ["with markup, 20 characters or more", `${MARKUP}-padding`],
+          ["of 4,097 characters", "t".repeat(4097)],
+        ],
+      },
+    },
+    INVALID_PUSH_REQUEST,
+  ).map(([what, body, answer]) => push(`register: ${what}`, body, answer)),
+  ...(
+    [
+      ["a JSON number as token", { intent: "register", token: 12345 }, TOKEN_REFUSED],
+      ["JSON null as token", { intent: "register", token: null }, INVALID_PUSH_REQUEST],
+      ["a JSON array as token", { intent: "register", token: [TOKEN] }, INVALID_PUSH_REQUEST],
+      ["a JSON object as intent", { intent: { register: true }, token: TOKEN }, INVALID_PUSH_REQUEST],
+      ["status of a token with a NUL character", { intent: "status", token: `${TOKEN}\u0000` }, INVALID_PUSH_REQUEST],
+      ["delete of a token with a NUL character", { intent: "delete", token: `${TOKEN}\u0000` }, INVALID_PUSH_REQUEST],
+      ["status without a token", { intent: "status" }, INVALID_PUSH_REQUEST],
+      ["delete without a token", { intent: "delete" }, INVALID_PUSH_REQUEST],
+    ] as [string, unknown, Answer][]
+  ).map(([what, json, answer]) => push(what, { json }, answer)),
+  push("signed out", { json: { intent: "register", token: TOKEN } }, say("Authentication required", 401), {
+    who: "visitor",
+  }),
+  push("a forged session cookie", { json: { intent: "register", token: TOKEN } }, say("Authentication required", 401), {
+    who: "forged",
+  }),
+  push("posted from another site", { json: { intent: "register", token: TOKEN } }, say(CROSS_SITE_MESSAGE, 403), {
+    headers: FOREIGN,
+  }),
+  ...otherMethods("api.push-tokens.ts", "/api/push-tokens", "POST"),
+];
+
+// GET or POST /api/{provider}/postback, signed by the provider; plain-text answers. The base names
+// nobody, so a postback whose other values are fine is an unknown user: nothing is ever credited.
+const text = say;
+const INVALID_POSTBACK = text("Invalid postback");
+const POSTBACK: [string, string][] = [
+  ["user_id", "nobody-bad-input"],
+  ["transaction_id", "tx-bad-input"],
+  ["amount", "100"],
+];
+const signed = (pairs: [string, string][]): [string, string][] => [
+  ...pairs,
+  ["sig", signPostback(Object.fromEntries(pairs), SECRET)],
+];
+let postbacks = 0;
+/** GET and POST in turn. */
+function postback(what: string, pairs: [string, string][], answer: Answer): Case {
+  const send = route("api.$provider.postback.ts", "POST", "/api/acme/postback", "provider");
+  return postbacks++ % 2 === 0
+    ? send(`GET, ${what}`, undefined, answer, {
+        method: "GET",
+        path: `/api/acme/postback?${new URLSearchParams(pairs)}`,
+      })
+    : send(`POST, ${what}`, { form: pairs }, answer);
+}
+// Ids of up to 200 characters; any well-formed one is an unknown user.
+const ids: FieldSpec["values"] = NUMBER_AND_TEXT.map(([label, value]) => [
+  label,
+  value,
+  value.length > 200 ? INVALID_POSTBACK : text("Unknown user"),
+]);
+const postbackCases = [
+  ...badFields(
+    POSTBACK,
+    {
+      user_id: { wrong: INVALID_POSTBACK, nul: INVALID_POSTBACK, values: ids },
+      transaction_id: { wrong: INVALID_POSTBACK, nul: INVALID_POSTBACK, values: ids },
+      // -1 is a reversal, below.
+      amount: {
+        wrong: "Invalid amount",
+        nul: "Invalid amount",
+        values: NUMBER_AND_TEXT.filter(([label]) => label !== "-1"),
+      },
+      offer_id: {
+        wrong: INVALID_POSTBACK,
+        nul: INVALID_POSTBACK,
+        blank: null,
+        values: NUMBER_AND_TEXT.filter(([, value]) => !/^[\w.:-]{1,100}$/.test(value)),
+      },
+      status: {
+        wrong: "Invalid status",
+        nul: "Invalid status",
+        blank: null,
+        values: [...NUMBER_AND_TEXT, ["COMPLETED", "COMPLETED"]],
+      },
+    },
+    text("Duplicate parameter"),
+  ).map(([what, body, answer]) => {
+    const pairs = "form" in body ? body.form : [];
+    // A repeated name is refused before the signature is looked at; everything else is signed.
+    return postback(what, new Set(pairs.map(([name]) => name)).size < pairs.length ? pairs : signed(pairs), answer);
+  }),
+  ...(
+    [
+      ["no signature", POSTBACK],
+      ["an empty signature", [...POSTBACK, ["sig", ""]]],
+      ["a signature that is not hex", [...POSTBACK, ["sig", "z".repeat(64)]]],
+      ["a short signature", [...POSTBACK, ["sig", "ab"]]],
+      ["a wrong signature", [...POSTBACK, ["sig", "0".repeat(64)]]],
+      ["a signature with markup", [...POSTBACK, ["sig", MARKUP]]],
+      ["the signature of other values", [...POSTBACK.slice(0, 2), ["amount", "1000000"], signed(POSTBACK)[3]!]],
+    ] as [string, [string, string][]][]
+  ).map(([what, pairs]) => postback(what, pairs, text("Invalid signature", 403))),
+  postback(
+    "an amount of -1 (a reversal) for nobody",
+    signed([...POSTBACK.slice(0, 2), ["amount", "-1"]]),
+    text("Unknown user"),
+  ),
+  postback(
+    "an amount over 10,000,000",
+    signed([...POSTBACK.slice(0, 2), ["amount", "10000001"]]),
+    text("Invalid amount"),
+  ),
+  ...(
+    [
+      [
+        "a name in the query string and again in the body",
+        { form: signed(POSTBACK) },
+        text("Duplicate parameter"),
+        "?user_id=x",
+      ],
+      ["a JSON body", { json: Object.fromEntries(signed(POSTBACK)) }, text("Invalid signature", 403), ""],
+      ["an empty body", { raw: "", type: "application/x-www-form-urlencoded" }, text("Invalid signature", 403), ""],
+      [
+        "a body over 64 KB",
+        { form: [...signed(POSTBACK), ["padding", "x".repeat(MAX_BODY_BYTES)]] },
+        text("Payload too large", 413),
+        "",
+      ],
+    ] as [string, Body, Answer, string][]
+  ).map(([what, body, answer, query]) =>
+    route("api.$provider.postback.ts", "POST", `/api/acme/postback${query}`, "provider")(`POST, ${what}`, body, answer),
+  ),
+  ...["<b>", "٥", "-1", "ACME"].map((provider) =>
+    route(
+      "api.$provider.postback.ts",
+      "GET",
+      `/api/${encodeURIComponent(provider)}/postback?${new URLSearchParams(signed(POSTBACK))}`,
+      "provider",
+    )(`GET, the provider ${provider}`, undefined, text("Unknown provider", 404)),
+  ),
+];
+
+// POST /api/paypal/webhook: nothing is believed before PayPal confirms the signature. A signed
+// event about nothing of ours is answered 200 (so PayPal stops) and ignored.
+const webhook = route("api.paypal.webhook.ts", "POST", "/api/paypal/webhook", "provider");
+const SIGNED_EVENT = "a signed event";
+const event = (resource: unknown, eventType: unknown = "PAYMENT.PAYOUTS-ITEM.SUCCEEDED") => ({
+  id: "WH-BAD-INPUT",
+  event_type: eventType,
+  resource_type: "payouts_item",
+  resource,
+});
+const UNKNOWN_WITHDRAWAL = { payout_item: { sender_item_id: "00000000-0000-4000-8000-000000000000" } };
+const webhookCases = [
+  ...(
+    [
+      ["no body", undefined],
+      ["an empty body", { raw: "", type: "application/json" }],
+      ["JSON that does not parse", { raw: "{event_type:", type: "application/json" }],
+      ["a form", form({ event_type: "PAYMENT.PAYOUTS-ITEM.SUCCEEDED" })],
+      ["a JSON array", { json: [event({})] }],
+      ["a JSON string", { json: "PAYMENT.PAYOUTS-ITEM.SUCCEEDED" }],
+      ["JSON null", { json: null }],
+      ["a JSON number", { json: 1e308 }],
+      ["no event_type", { json: { resource: {} } }],
+      ["no resource", { json: { event_type: "PAYMENT.PAYOUTS-ITEM.SUCCEEDED" } }],
+      ["a number as event_type", { json: event({}, 5) }],
+      ["null as event_type", { json: event({}, null) }],
+      ["a string as resource", { json: event("payout") }],
+      ["an array as resource", { json: event([]) }],
+      ["XML", { raw: "<event/>", type: "application/xml" }],
+    ] as [string, Body | undefined][]
+  ).map(([what, body]) => webhook(what, body, say("Invalid webhook event"))),
+  webhook(
+    "a body over 64 KB",
+    { json: { ...event({}), padding: "x".repeat(MAX_BODY_BYTES) } },
+    say("Payload too large", 413),
+  ),
+  webhook(
+    "an event without PayPal's signature headers",
+    { json: event(UNKNOWN_WITHDRAWAL) },
+    say("Invalid signature", 403),
+  ),
+  webhook(
+    "an event with forged signature headers",
+    { json: event(UNKNOWN_WITHDRAWAL) },
+    say("Invalid signature", 403),
+    {
+      headers: {
+        "paypal-auth-algo": "SHA256withRSA",
+        "paypal-cert-url": "https://evil.example/cert",
+        "paypal-transmission-id": "1",
+        "paypal-transmission-sig": "Zm9yZ2Vk",
+        "paypal-transmission-time": new Date().toISOString(),
+      },
+    },
+  ),
+  ...otherMethods("api.paypal.webhook.ts", "/api/paypal/webhook", "POST", "provider"),
+  ...(
+    [
+      ...NUMBER_AND_TEXT,
+      ["empty", ""],
+      ["of 10,000 characters", OVERSIZED],
+      ["with a NUL character", NUL],
+      ["a UUID with markup", `${MARKUP}-0000-0000-0000-000000000000`],
+    ] as Value[]
+  ).map(([label, value]) =>
+    webhook(
+      `${SIGNED_EVENT} whose sender_item_id is ${label}`,
+      { json: event({ payout_item: { sender_item_id: value } }) },
+      { status: 200, json: { received: true, ignored: "not a withdrawal" } },
+    ),
+  ),
+  webhook(
+    `${SIGNED_EVENT} about a withdrawal that does not exist`,
+    { json: event(UNKNOWN_WITHDRAWAL) },
+    { status: 200, json: { received: true, ignored: "unknown withdrawal" } },
+  ),
+  ...[...entries(TEXTS), ["an unknown type", "PAYMENT.PAYOUTS-ITEM.EXPLODED"] as Value].map(([label, value]) =>
+    webhook(
+      `${SIGNED_EVENT} whose event_type is ${label}`,
+      { json: event(UNKNOWN_WITHDRAWAL, value) },
+      { status: 200, json: { received: true, ignored: "event type" } },
+    ),
+  ),
+];
+
+// Resource routes that read only their URL: bad query strings and headers, every other method.
+const HEALTHY: Answer = { status: 200, json: { status: "ok", database: "postgres" } };
+const OFFLINE_PAGE: Answer = { status: 200, contentType: "text/html", contains: "<h1>You're offline</h1>" };
+const SCRIPT: Answer = { status: 200, contentType: "text/javascript", contains: 'addEventListener("push"' };
+const STREAM: Answer = { status: 200, contentType: "text/event-stream" };
+const SIGN_IN_FOR_UPDATES = say("Sign in to receive updates", 401);
+const OFFERS: Answer = { status: 200, contentType: "application/json", contains: '"offers":[' };
+const NO_SUCH_CODE: Answer = { status: 200, json: { exists: false } };
+const codes: Value[] = [
+  ...NUMBER_AND_TEXT,
+  ["of 10,000 characters", OVERSIZED],
+  ["with a NUL character", NUL],
+  ["in lower case", "abcdefg"],
+  ["well-formed, unknown", "ABCDEFG"],
+  ["with spaces around", " ABCDEFG "],
+];
+const resourceCases = [
+  ...getCases("healthz.ts", "/healthz", "visitor", HEALTHY),
+  ...otherMethods("healthz.ts", "/healthz", "GET", "visitor"),
+  ...getCases("offline.ts", "/offline", "visitor", OFFLINE_PAGE),
+  ...otherMethods("offline.ts", "/offline", "GET", "visitor"),
+  ...getCases("service-worker[.]js.ts", "/service-worker.js", "visitor", SCRIPT),
+  ...otherMethods("service-worker[.]js.ts", "/service-worker.js", "GET", "visitor"),
+  ...getCases("api.events.ts", "/api/events", "visitor", SIGN_IN_FOR_UPDATES, "since"),
+  ...getCases("api.events.ts", "/api/events", "forged", SIGN_IN_FOR_UPDATES, "since").slice(0, 3),
+  ...getCases("api.events.ts", "/api/events", "member", STREAM, "since").filter((_, i) => i < 5 || i % 10 === 0),
+  ...otherMethods("api.events.ts", "/api/events", "GET"),
+  ...codes.map(([label, code]) =>
+    route(
+      "api.referral-codes.$code.ts",
+      "GET",
+      `/api/referral-codes/${encodeURIComponent(code)}`,
+      "visitor",
+    )(`GET the code ${label}`, undefined, NO_SUCH_CODE),
+  ),
+  // A path that is not UTF-8 never reaches the app: the HTTP server refuses it.
+  route(
+    "api.referral-codes.$code.ts",
+    "GET",
+    "/api/referral-codes/%E0%A4%A",
+    "visitor",
+  )("GET a code whose percent-encoding is broken", undefined, {
+    status: 400,
+    contentType: "text/html",
+    contains: "Bad Request",
+  }),
+  ...getCases("api.referral-codes.$code.ts", "/api/referral-codes/ABCDEFG", "visitor", NO_SUCH_CODE, "code").slice(
+    0,
+    20,
+  ),
+  ...otherMethods("api.referral-codes.$code.ts", "/api/referral-codes/ABCDEFG", "GET", "visitor"),
+  ...getCases("api.$provider.offers.ts", "/api/acme/offers", "member", OFFERS),
+  ...getCases("api.$provider.offers.ts", "/api/acme/offers", "visitor", say("Authentication required", 401)).slice(
+    0,
+    6,
+  ),
+  ...getCases("api.$provider.offers.ts", "/api/acme/offers", "forged", say("Authentication required", 401)).slice(0, 3),
+  ...[...NUMBER_AND_TEXT, ["ACME", "ACME"] as Value].map(([label, provider]) =>
+    route(
+      "api.$provider.offers.ts",
+      "GET",
+      `/api/${encodeURIComponent(provider)}/offers`,
+      "member",
+    )(`GET the provider ${label}`, undefined, say("Unknown offer provider", 404)),
+  ),
+  ...otherMethods("api.$provider.offers.ts", "/api/acme/offers", "GET"),
+];
+
+// Pages without an action: a form posted to them is answered by the page, not by a crash.
+const noActionCases = (
+  [
+    ["legal.tsx", "/legal"],
+    ["leaderboard.tsx", "/leaderboard"],
+    ["referral.tsx", "/referral"],
+    ["$.tsx", "/no-such-page"],
+  ] as const
+).flatMap(([module, path]) =>
+  unreadableBodies([["intent", "x"]]).map(([what, body]) =>
+    route(module, "POST", path, "member")(`POST ${what}`, body, say("This page does not accept forms.", 405)),
+  ),
+);
+
+const CASES: Case[] = [
+  ...homeCases,
+  ...authCases,
+  ...earnCases,
+  ...logoutCases,
+  ...profileCases,
+  ...withdrawCases,
+  ...completeCases,
+  ...pushCases,
+  ...postbackCases,
+  ...webhookCases,
+  ...resourceCases,
+  ...noActionCases,
+];
+
+// ---------------------------------------------------------------------------------------------
+// The run
+
+const TEXT_ROUTES = new Set(["api.$provider.postback.ts", "api.events.ts"]);
+const JSON_ROUTES = (module: string) => module.startsWith("api.") || module === "healthz.ts";
+
+function describeAnswer(answer: Answer) {
+  if ("redirect" in answer) return `302 to ${answer.redirect}${answer.flash ? ` saying "${answer.flash}"` : ""}`;
+  if ("message" in answer) return `${answer.status} "${answer.message}"`;
+  return `${answer.status} ${"json" in answer ? JSON.stringify(answer.json) : answer.contentType}`;
+}
+
+describe("bad input, everywhere: malformed requests to every route with an action and every resource route", () => {
+  let app: PostgresApp;
+  let paypal: PayPalStandIn;
+  let provider: Awaited<ReturnType<typeof startOfferProvider>>;
+  const cookies = new Map<Who, Map<string, string>>([
+    ["newcomer", new Map()],
+    ["provider", new Map()],
+    ["visitor", new Map([["hasSeenOnboarding", "true"]])],
+    [
+      "forged",
+      new Map([
+        ["hasSeenOnboarding", "true"],
+        ["__session", "forged.session.cookie"],
+      ]),
+    ],
+  ]);
+
+  /** A signed-in account with $20.00, its email verified unless told otherwise: its cookies. */
+  async function account(verified = true) {
+    const { client, email, response } = await app.signUp();
+    expect(response.status).toBe(302);
+    const [row] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
+    if (verified) await app.sql("select record_email_verified($1)", [row!.id]);
+    await app.sql("select add_user_coins($1, 2000)", [row!.id]);
+    return new Map(client.cookies);
+  }
+
+  beforeAll(async () => {
+    [paypal, provider] = await Promise.all([startPayPalStandIn(), startOfferProvider()]);
+    app = await startPostgresApp({
+      OFFER_PROVIDER: "acme",
+      OFFER_PROVIDER_API_URL: provider.url,
+      OFFER_POSTBACK_SECRET: SECRET,
+      // Only the cases' own limits count here: several hundred sign-ins come in a few seconds.
+      AUTH_GLOBAL_LIMIT_PER_MINUTE: "100000",
+      ...paypal.env,
+    });
+    cookies.set("member", await account());
+    cookies.set("unverified", await account(false));
+    for (const leaver of new Set(CASES.map((c) => c.who).filter((who) => who.startsWith("leaver")))) {
+      cookies.set(leaver, await account());
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    await app?.stop();
+    await paypal?.close();
+    await provider?.close();
+  });
+
+  /** Sends a case's request with its cookies and a same-origin browser's headers. */
+  function send(c: Case, extraCookies = new Map<string, string>()) {
+    const fresh = (pairs: [string, string][]) =>
+      pairs.map(([name, value]): [string, string] => [name, value === FRESH_EMAIL ? uniqueEmail("bad-input") : value]);
+    const { body, type } = encodeBody(c.body && "form" in c.body ? { form: fresh(c.body.form) } : c.body);
+    const jar = new Map([...cookies.get(c.who)!, ...extraCookies]);
+    const cookie = [cookieHeader(jar), c.headers?.cookie].filter(Boolean).join("; ");
+    const signedByPayPal =
+      c.what.startsWith(SIGNED_EVENT) && c.body && "json" in c.body ? paypal.signedHeaders(c.body.json) : {};
+    return fetch(new URL(c.path, app.url), {
+      method: c.method,
+      headers: {
+        origin: new URL(app.url).origin,
+        "sec-fetch-site": "same-origin",
+        ...(type ? { "content-type": type } : {}),
+        ...signedByPayPal,
+        ...c.headers,
+        // A case's own Cookie header comes after the session's.
+        ...(cookie ? { cookie } : {}),
+      },
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(20_000),
+    });
+  }
+
+  async function check(c: Case, expect: ExpectStatic) {
+    const response = await send(c);
+    expect(response.status, "never a 5xx").toBeLessThan(500);
+    const { answer } = c;
+    const streaming = "contentType" in answer && answer.contentType === "text/event-stream";
+    if (streaming) await response.body?.cancel();
+    const body = streaming ? "" : await response.text();
+    expect(body.includes(MARKUP), "markup never comes back unescaped").toBe(false);
+    if ("redirect" in answer) {
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toBe(answer.redirect);
+      if (!answer.flash) return;
+      const next = await send({ ...c, method: "GET", path: answer.redirect, body: undefined }, setCookies(response));
+      expect(visibleText(await next.text()), "the next page says so").toContain(answer.flash);
+      return;
+    }
+    expect(response.status, body.slice(0, 300)).toBe(answer.status);
+    if ("contentType" in answer) {
+      expect(response.headers.get("content-type")).toContain(answer.contentType);
+      if (answer.contains) expect(body).toContain(answer.contains);
+    } else if ("json" in answer) {
+      expect(JSON.parse(body)).toMatchObject(answer.json);
+    } else if (TEXT_ROUTES.has(c.module)) {
+      expect(body).toBe(answer.message);
+    } else if (JSON_ROUTES(c.module)) {
+      expect(JSON.parse(body)).toEqual({ success: false, error: answer.message });
+    } else {
+      expect(visibleText(body), "the message is on the page a person sees").toContain(answer.message);
+    }
+  }
+
+  it("has at least 50 cases for every route module that has an action and every resource route", () => {
+    const dir = path.resolve("app/routes");
+    const required = readdirSync(dir).filter((file) => {
+      const source = readFileSync(path.join(dir, file), "utf8");
+      const hasAction = /export (async )?function action\b|export const action\b|export \{[^}]*\baction\b/.test(source);
+      return hasAction || !/export default\b/.test(source);
+    });
+    const counts = Object.fromEntries(required.map((file) => [file, CASES.filter((c) => c.module === file).length]));
+    expect(
+      Object.entries(counts).filter(([, count]) => count < 50),
+      `cases per route: ${JSON.stringify(counts)}`,
+    ).toEqual([]);
+  });
+
+  for (const module of new Set(CASES.map((c) => c.module))) {
+    describe(module, () => {
+      let before: Awaited<ReturnType<typeof ledgerAudit>>;
+      beforeAll(async () => {
+        before = await ledgerAudit(app.sql);
+        expect(before.problems).toEqual([]);
+      });
+
+      describe.concurrent("each answer: no 5xx, the route's message, no markup echoed", () => {
+        for (const c of CASES.filter((candidate) => candidate.module === module)) {
+          const name = `${c.method} ${c.path.slice(0, 60)} (${c.who}): ${c.what} → ${describeAnswer(c.answer)}`;
+          it(name, ({ expect: localExpect }) => check(c, localExpect));
+        }
+      });
+
+      it("leaves the ledger audit unchanged: every balance equals its ledger, none negative, nothing written", async () => {
+        const after = await ledgerAudit(app.sql);
+        expect(after.problems).toEqual([]);
+        expect(after.fingerprint).toEqual(before.fingerprint);
+      });
+    });
+  }
+});
