@@ -87,6 +87,16 @@ export async function measureDevStart({ root = process.cwd(), timeoutSeconds = 9
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...environment, PORT: String(port), DEV_AUTH_EMULATOR_PORT: String(emulatorPort) },
   });
+  // However this process ends (an interrupted benchmark included), the dev server ends with it:
+  // a signal as from Ctrl-C, so that `npm run dev` stops its emulator too.
+  const kill = () => {
+    try {
+      process.kill(-child.pid, "SIGINT");
+    } catch {
+      // already gone
+    }
+  };
+  process.once("exit", kill);
   const stamp = (chunk) => {
     const at = ((performance.now() - started) / 1000).toFixed(1).padStart(5);
     for (const line of String(chunk).split("\n")) if (line.trim()) log += `${at} s  ${line}\n`;
@@ -111,6 +121,7 @@ export async function measureDevStart({ root = process.cwd(), timeoutSeconds = 9
     }
   } finally {
     await stopGroup(child);
+    process.off("exit", kill);
     writeFileSync(path.join(os.tmpdir(), "bench-dev-start.log"), log);
     rmSync(copy, { recursive: true, force: true });
   }

@@ -50,7 +50,7 @@ function percentile(sorted, fraction) {
 
 /**
  * Seeds `db` (scripts/lib/database.mjs, freshly migrated) and times get_leaderboard(50).
- * @returns {Promise<{ database: string, users: number, seedSeconds: number, runs: number, median: number, p95: number,
+ * @returns {Promise<{ database: string, users: number, seedSeconds: number, runs: number, timedIn: string, median: number, p95: number,
  *   max: number, roundTrip: { median: number, p95: number }, plan: string[], fromIndex: boolean }>}
  *   times in ms: in the database, and (roundTrip) as the client saw them.
  */
@@ -72,7 +72,10 @@ export async function measureLeaderboard(db, { users, runs = 200 }) {
   }
   roundTrips.sort((a, b) => a - b);
   await db.exec(timedRuns(runs));
-  const times = (await db.query("select ms from leaderboard_times order by ms")).map((row) => Number(row.ms));
+  const inDatabase = (await db.query("select ms from leaderboard_times order by ms")).map((row) => Number(row.ms));
+  // PGlite's clock inside the database ticks too coarsely to time a call: there, the round trip.
+  const clockWorks = inDatabase.filter((ms) => ms > 0).length > runs / 2;
+  const times = clockWorks ? inDatabase : roundTrips;
   // The plan of the function's own query (its text from the catalogue, the limit filled in), so
   // the evidence cannot drift from what the app runs.
   const [{ source }] = await db.query("select prosrc as source from pg_proc where proname = 'get_leaderboard'");
@@ -88,6 +91,7 @@ export async function measureLeaderboard(db, { users, runs = 200 }) {
     users,
     seedSeconds,
     runs,
+    timedIn: clockWorks ? "the database" : "round trips",
     median: percentile(times, 0.5),
     p95: percentile(times, 0.95),
     max: times.at(-1),
@@ -102,7 +106,7 @@ export function describe(result) {
   return (
     `${result.database}: ${result.users.toLocaleString("en")} users seeded in ${result.seedSeconds.toFixed(1)} s; ` +
     `get_leaderboard(${LEADERBOARD_SIZE}) median ${result.median.toFixed(2)} ms, p95 ${result.p95.toFixed(2)} ms, ` +
-    `max ${result.max.toFixed(2)} ms over ${result.runs} runs in the database; round trip median ` +
+    `max ${result.max.toFixed(2)} ms over ${result.runs} runs timed in ${result.timedIn}; round trip median ` +
     `${result.roundTrip.median.toFixed(2)} ms, p95 ${result.roundTrip.p95.toFixed(2)} ms\n` +
     result.plan.map((line) => `    ${line}`).join("\n")
   );

@@ -23,6 +23,15 @@ async function startChromium() {
     "about:blank",
   ];
   const child = spawn(process.env.CHROME_PATH ?? CHROMIUM_PATH, args, { stdio: "ignore", detached: true });
+  const kill = () => {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
+  // However this process ends (an interrupted benchmark included), Chromium ends with it.
+  process.once("exit", kill);
   await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/json/version`)).ok, {
     timeoutMs: 30_000,
     what: "Chromium's debugging port",
@@ -30,11 +39,8 @@ async function startChromium() {
   return {
     port,
     stop: async () => {
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
+      process.off("exit", kill);
+      kill();
       await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", resolve)));
       rmSync(profile, { recursive: true, force: true });
     },
