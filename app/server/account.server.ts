@@ -1,4 +1,5 @@
 import { accountHash } from "./account-hash.server";
+import { dbCall } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
 import type { UserSummary } from "./users.server";
 
@@ -57,7 +58,6 @@ export interface ActivityRow {
 }
 
 /** Spec §7 transaction_history: the 10 newest rows of the user. */
-export async function recentActivity(userId: string): Promise<ActivityRow[]> {
-  const db = await getDatabase();
-  return db.rpc<ActivityRow[]>("get_recent_activity", { p_user_id: userId, p_limit: 10 });
+export function recentActivityCall(userId: string) {
+  return dbCall<ActivityRow[]>("get_recent_activity", { p_user_id: userId, p_limit: 10 });
 }

@@ -1,3 +1,4 @@
+import { dbCall } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
 
 export interface CheckinStatus {
@@ -6,9 +7,8 @@ export interface CheckinStatus {
   recent_dates: string[];
 }
 
-export async function getCheckinStatus(userId: string): Promise<CheckinStatus> {
-  const db = await getDatabase();
-  return db.rpc<CheckinStatus>("get_checkin_status", { p_user_id: userId });
+export function checkinStatusCall(userId: string) {
+  return dbCall<CheckinStatus>("get_checkin_status", { p_user_id: userId });
 }
 
 /** Spec §4 check-in: 10 coins once per day; a repeat raises "Already checked in today!". */

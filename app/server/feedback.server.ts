@@ -1,3 +1,4 @@
+import { dbCall } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
 
 export interface FeedbackRow {
@@ -18,7 +19,6 @@ export async function submitFeedback(userId: string, feedback: { name: string; e
 }
 
 /** The account's own earlier feedback, newest first (by account, not by email: README). */
-export async function listFeedback(userId: string): Promise<FeedbackRow[]> {
-  const db = await getDatabase();
-  return db.rpc<FeedbackRow[]>("get_user_feedback", { p_user_id: userId });
+export function feedbackCall(userId: string) {
+  return dbCall<FeedbackRow[]>("get_user_feedback", { p_user_id: userId });
 }

@@ -3,13 +3,14 @@ import { checkinFormSchema, timeUntilNextCheckin } from "~/domain/checkin";
 import { QUICK_TASK_COUNT } from "~/domain/constants";
 import { quickStartFormSchema } from "~/domain/task-forms";
 import { requireUser } from "./auth/session.server";
-import { checkIn, getCheckinStatus } from "./checkin.server";
+import { checkIn, checkinStatusCall, type CheckinStatus } from "./checkin.server";
 import { getAppConfig } from "./config.server";
 import { redirectWithFlash } from "./http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
 import { getLeaderboard } from "./leaderboard.server";
-import { findTask, listTasksForUser } from "./tasks.server";
-import { loadUserSummary } from "./users.server";
+import { readTogether } from "./db/reads.server";
+import { findTask, listTasksForUser, taskCompletionsCall } from "./tasks.server";
+import { loadUserSummary, userSummaryCall } from "./users.server";
 
 const LEADERBOARD_TEASER_SIZE = 3;
 
@@ -23,8 +24,8 @@ async function section<T>(name: string, load: Promise<T>): Promise<T | null> {
   }
 }
 
-async function loadCheckinCard(userId: string) {
-  const [status, config] = await Promise.all([getCheckinStatus(userId), getAppConfig()]);
+async function loadCheckinCard(checkinStatus: Promise<CheckinStatus>) {
+  const [status, config] = await Promise.all([checkinStatus, getAppConfig()]);
   return {
     coins: config.checkin_coins,
     checkedInToday: status.checked_in_today,
@@ -39,10 +40,16 @@ async function loadCheckinCard(userId: string) {
  */
 export async function loadHome(request: Request) {
   const user = await requireUser(request);
+  // Home's own reads in one round trip; each section still fails on its own.
+  const [summaryRead, checkinRead, completionsRead] = readTogether([
+    userSummaryCall(user.uid),
+    checkinStatusCall(user.uid),
+    taskCompletionsCall(user.uid),
+  ]);
   const [summary, checkin, tasks, leaders] = await Promise.all([
-    loadUserSummary(user),
-    section("check-in", loadCheckinCard(user.uid)),
-    section("tasks", listTasksForUser(user.uid)),
+    loadUserSummary(user, summaryRead),
+    section("check-in", loadCheckinCard(checkinRead)),
+    section("tasks", listTasksForUser(user.uid, completionsRead)),
     section("leaderboard", getLeaderboard(user.uid, LEADERBOARD_TEASER_SIZE)),
   ]);
   return {

@@ -1,9 +1,9 @@
 import type { NotificationKind, NotificationPreferences } from "~/domain/notifications";
+import { dbCall } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
 
-export async function getNotificationPreferences(userId: string): Promise<NotificationPreferences> {
-  const db = await getDatabase();
-  return db.rpc<NotificationPreferences>("get_notification_preferences", { p_user_id: userId });
+export function notificationPreferencesCall(userId: string) {
+  return dbCall<NotificationPreferences>("get_notification_preferences", { p_user_id: userId });
 }
 
 export async function setNotificationPreference(userId: string, kind: NotificationKind, enabled: boolean) {

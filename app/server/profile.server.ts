@@ -4,20 +4,21 @@ import { NOTIFICATION_MESSAGES } from "~/domain/notifications";
 import { ruleMessage } from "~/domain/rules";
 import { activityLabel } from "~/domain/activity";
 import { MAX_ID_TOKEN_AGE_SECONDS } from "~/domain/constants";
-import { deleteAccountData, recentActivity, setAccountActive, updateDisplayName } from "./account.server";
+import { deleteAccountData, recentActivityCall, setAccountActive, updateDisplayName } from "./account.server";
 import { getAdminAuth } from "./auth/firebase-admin.server";
 import { IdentityError, signInWithPassword } from "./auth/identity.server";
 import { announceSignedOut, clearedSessionCookie, requireUser, type SessionUser } from "./auth/session.server";
 import { memoizeByKey } from "./cache.server";
 import { ruleViolation } from "./db/core.server";
+import { readTogether } from "./db/reads.server";
 import { getEnv } from "./env.server";
-import { listFeedback, submitFeedback } from "./feedback.server";
+import { feedbackCall, submitFeedback } from "./feedback.server";
 import { redirectWithFlash } from "./http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
 import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "./http/rate-limit.server";
 import { requestOrigin } from "./http/same-origin.server";
-import { getNotificationPreferences, setNotificationPreference } from "./notification-settings.server";
-import { loadUserSummary } from "./users.server";
+import { notificationPreferencesCall, setNotificationPreference } from "./notification-settings.server";
+import { loadUserSummary, userSummaryCall } from "./users.server";
 
 function readTab(value: string | null): "account" | "referrals" | "help" {
   return value === "referrals" || value === "help" ? value : "account";
@@ -49,16 +50,22 @@ export async function loadProfile(request: Request) {
   const url = new URL(request.url);
   const tab = readTab(url.searchParams.get("tab"));
   const onAccount = tab === "account";
-  // Read beside the profile, not after it.
+  // The tab's reads in one round trip, beside the profile's; each section still fails on its own.
+  const [summaryRead, activityRead, preferencesRead, feedbackRead] = readTogether([
+    userSummaryCall(user.uid),
+    onAccount ? recentActivityCall(user.uid) : null,
+    onAccount ? notificationPreferencesCall(user.uid) : null,
+    tab === "help" ? feedbackCall(user.uid) : null,
+  ]);
   const sections = Promise.all([
-    onAccount ? recentActivity(user.uid).catch(orNull<never>("recent activity")) : null,
-    onAccount ? getNotificationPreferences(user.uid).catch(orNull<never>("notification settings")) : null,
+    activityRead.catch(orNull<never>("recent activity")),
+    preferencesRead.catch(orNull<never>("notification settings")),
     onAccount ? signInMethods.get(user.uid).catch(orNull<never>("sign-in methods")) : null,
-    tab === "help" ? listFeedback(user.uid).catch(orNull<never>("feedback")) : null,
+    feedbackRead.catch(orNull<never>("feedback")),
   ]);
   let summary;
   try {
-    summary = await loadUserSummary(user);
+    summary = await loadUserSummary(user, summaryRead);
   } catch (error) {
     // The page fails as a whole; whatever the sections meet is no longer anyone's concern.
     sections.catch(() => {});
@@ -79,7 +86,15 @@ export async function loadProfile(request: Request) {
       referralCode: summary.referral_code || null,
       shareUrl: summary.referral_code ? `${requestOrigin(request)}/auth?ref=${summary.referral_code}` : null,
     },
-    activity: activity?.map((entry) => ({ ...entry, label: activityLabel(entry) })) ?? null,
+    // What the list shows, not the whole ledger row.
+    activity:
+      activity?.map((entry) => ({
+        id: entry.id,
+        created_at: entry.created_at,
+        label: activityLabel(entry),
+        amount: entry.amount,
+        status: entry.status,
+      })) ?? null,
     activityFailed: onAccount && activity === null,
     preferences,
     signInMethods: methods,

@@ -3,18 +3,20 @@ import { referralName } from "~/domain/referrals";
 import { requireUser } from "./auth/session.server";
 import { getAppConfig } from "./config.server";
 import { requestOrigin } from "./http/same-origin.server";
-import { listReferrals } from "./referrals.server";
-import { loadUserSummary } from "./users.server";
+import { readTogether } from "./db/reads.server";
+import { referralsCall } from "./referrals.server";
+import { loadUserSummary, userSummaryCall } from "./users.server";
 
 /** Spec §2 Refer & Earn: the code and its share link, how it works, and the people referred. */
 export async function loadReferral(request: Request) {
   const user = await requireUser(request);
   const now = new Date();
+  const [summaryRead, referralsRead] = readTogether([userSummaryCall(user.uid), referralsCall(user.uid)]);
   const [summary, config, referrals] = await Promise.all([
-    loadUserSummary(user),
+    loadUserSummary(user, summaryRead),
     getAppConfig(),
     // Spec §7: a failed list is shown empty, with the spec's message.
-    listReferrals(user.uid).then(
+    referralsRead.then(
       (rows) =>
         rows.map((row) => ({
           id: row.id,

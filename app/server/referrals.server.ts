@@ -1,3 +1,4 @@
+import { dbCall } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
 
 export interface ReferralRow {
@@ -11,9 +12,8 @@ export interface ReferralRow {
 }
 
 /** The people the user referred, newest first (spec §7: filtered by referrer). */
-export async function listReferrals(userId: string): Promise<ReferralRow[]> {
-  const db = await getDatabase();
-  return db.rpc<ReferralRow[]>("get_referrals", { p_user_id: userId });
+export function referralsCall(userId: string) {
+  return dbCall<ReferralRow[]>("get_referrals", { p_user_id: userId });
 }
 
 /** Whether a (normalised) code belongs to someone: sign-up checks before an account is made. */

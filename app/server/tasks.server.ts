@@ -1,20 +1,29 @@
 import { TASK_COMPLETION_DELAY_MS } from "~/domain/constants";
 import { TASK_ID_PATTERN, type Task } from "~/domain/tasks";
+import { dbCall } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
+import { read } from "./db/reads.server";
 import { getEnv } from "./env.server";
 import { listTasks, type TaskList } from "./offers.server";
 
-/** The tasks with the signed-in user's completed ones marked (and those waiting for the provider). */
-export async function listTasksForUser(userId: string): Promise<TaskList> {
-  const db = await getDatabase();
-  const [list, completions] = await Promise.all([
-    listTasks(),
-    db.rpc<Record<string, "pending" | "credited">>("get_task_completions", { p_user_id: userId }),
-  ]);
+/** The user's completed tasks: credited, or waiting for the provider's postback. */
+export function taskCompletionsCall(userId: string) {
+  return dbCall<Record<string, "pending" | "credited">>("get_task_completions", { p_user_id: userId });
+}
+
+/**
+ * The tasks with the signed-in user's completed ones marked (and those waiting for the provider);
+ * `completions`: their read, if already under way with the page's other reads.
+ */
+export async function listTasksForUser(
+  userId: string,
+  completions: Promise<Record<string, "pending" | "credited">> = read(taskCompletionsCall(userId)),
+): Promise<TaskList> {
+  const [list, completed] = await Promise.all([listTasks(), completions]);
   return {
     ...list,
     tasks: list.tasks.map((task) => {
-      const status = Object.hasOwn(completions, task.id) ? completions[task.id] : undefined;
+      const status = Object.hasOwn(completed, task.id) ? completed[task.id] : undefined;
       return { ...task, completed: status !== undefined, pending: status === "pending" };
     }),
   };

@@ -1,6 +1,8 @@
 import { defaultDisplayName } from "~/domain/display-name";
 import type { SessionUser } from "./auth/session.server";
+import { dbCall } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
+import { read } from "./db/reads.server";
 
 export interface UserSummary {
   id: string;
@@ -39,14 +41,17 @@ export async function provisionUser(identity: {
   });
 }
 
-export async function getUserSummary(userId: string): Promise<UserSummary | null> {
-  const db = await getDatabase();
-  return db.rpc<UserSummary | null>("get_user_summary", { p_user_id: userId });
+export function userSummaryCall(userId: string) {
+  return dbCall<UserSummary | null>("get_user_summary", { p_user_id: userId });
 }
 
-/** The signed-in user's summary; a user without a profile (made before provisioning) gets one now. */
-export async function loadUserSummary(user: SessionUser): Promise<UserSummary> {
-  return (
-    (await getUserSummary(user.uid)) ?? provisionUser({ uid: user.uid, email: user.email, displayName: user.name })
-  );
+/**
+ * The signed-in user's summary (`summary`: its read, if already under way with the page's other
+ * reads); a user without a profile (made before provisioning) gets one now.
+ */
+export async function loadUserSummary(
+  user: SessionUser,
+  summary: Promise<UserSummary | null> = read(userSummaryCall(user.uid)),
+): Promise<UserSummary> {
+  return (await summary) ?? provisionUser({ uid: user.uid, email: user.email, displayName: user.name });
 }

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DbError } from "~/server/db/core.server";
+import { dbCall, DbError } from "~/server/db/core.server";
 import { openSupabaseDatabase } from "~/server/db/supabase.server";
 
 interface Seen {
@@ -100,6 +100,26 @@ describe("the supabase-js transport", () => {
     expect(error).toMatchObject({ code: "P0001", message: "Amount exceeds your available balance" });
     const missing = await db.rpc("no_such_function").catch((caught: unknown) => caught);
     expect(missing).toMatchObject({ code: "PGRST202" });
+  });
+
+  it("answers a batch with one PostgREST call per function, in order (PostgREST runs one function per request)", async () => {
+    const db = openSupabaseDatabase(url, SERVICE_ROLE_KEY);
+    const before = seen.length;
+    const results = await db.rpcBatch([
+      dbCall("get_user_withdrawals", { p_user_id: "user-1" }),
+      dbCall("get_user_summary", { p_user_id: "nobody" }),
+    ]);
+    expect(results).toEqual([[expect.objectContaining({ id: "w1" })], null]);
+    expect(
+      seen
+        .slice(before)
+        .map((request) => request.path)
+        .sort(),
+    ).toEqual(["/rest/v1/rpc/get_user_summary", "/rest/v1/rpc/get_user_withdrawals"]);
+    const refused = await db
+      .rpcBatch([dbCall("get_user_summary", { p_user_id: "nobody" }), dbCall("no_such_function")])
+      .catch((caught: unknown) => caught);
+    expect(refused).toMatchObject({ code: "PGRST202" });
   });
 
   it("refuses names that are not identifiers before anything is sent", async () => {

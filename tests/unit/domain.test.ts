@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { REFERRAL_CODE_ALPHABET } from "~/domain/constants";
+import { formatDate } from "~/domain/dates";
 import { defaultDisplayName } from "~/domain/display-name";
 import { findLegalDocument, LEGAL_DOCUMENTS } from "~/content/legal";
 import { formatDollars } from "~/domain/money";
@@ -85,6 +86,20 @@ describe("legal documents (spec §2)", () => {
   it("falls back to the terms for an unknown tab", () => {
     expect(findLegalDocument("nope").id).toBe("terms");
     expect(findLegalDocument(null).id).toBe("terms");
+  });
+});
+
+describe("dates", () => {
+  it("formatDate writes a UTC day as Intl's en-US short date does, for every month and across midnight", () => {
+    const intl = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+    const dates = [
+      ...Array.from({ length: 12 }, (_, month) => new Date(Date.UTC(2026, month, month * 2 + 1, 23, 59, 59))),
+      new Date("2026-11-22T00:00:00.000Z"),
+      new Date("1999-12-31T23:59:59.999+00:00"),
+      new Date("2027-01-01T00:30:00+05:30"),
+    ];
+    for (const date of dates) expect(formatDate(date.toISOString())).toBe(intl.format(date));
+    expect(formatDate("2026-09-05T10:00:00Z")).toBe("Sep 5, 2026");
   });
 });
 

@@ -8,6 +8,11 @@ import type { Migration } from "./migrations.server";
 export interface Database {
   /** Calls public.<fn>(name => value, ...) and returns its jsonb result. */
   rpc<T = unknown>(fn: string, args?: Record<string, unknown>): Promise<T>;
+  /**
+   * Several calls in one statement (one round trip), their results in order. It succeeds or
+   * fails as a whole; `readTogether` (database.server.ts) is the way to use it.
+   */
+  rpcBatch(calls: readonly DbCall<unknown>[]): Promise<unknown[]>;
   close(): Promise<void>;
   /**
    * Calls `onMessage` with each payload sent by `pg_notify(channel, payload)`; resolves to an
@@ -80,14 +85,38 @@ export function assertIdentifier(name: string): string {
 }
 
 /** `select public.fn(a => $1, b => $2) as result` with the values in order. */
-export function buildRpcCall(fn: string, args: Record<string, unknown> = {}) {
-  const names = Object.keys(args).map(assertIdentifier);
-  const list = names.map((name, index) => `${name} => $${index + 1}`).join(", ");
-  const values = names.map((name) => {
+/** A call of public.<fn>(name => value, ...): made by a domain module, run alone or in a batch. */
+export interface DbCall<T> {
+  readonly fn: string;
+  readonly args: Record<string, unknown>;
+  /** Never set: carries the result's type to `readTogether`. */
+  readonly result?: T;
+}
+
+export function dbCall<T>(fn: string, args: Record<string, unknown> = {}): DbCall<T> {
+  return { fn, args };
+}
+
+/** `public.fn(a => $n, ...)`, its values appended to `values` (objects as JSON). */
+function callExpression({ fn, args }: DbCall<unknown>, values: unknown[]): string {
+  const list = Object.keys(args).map((name) => {
     const value = args[name];
-    return value !== null && typeof value === "object" ? JSON.stringify(value) : value;
+    values.push(value !== null && typeof value === "object" ? JSON.stringify(value) : value);
+    return `${assertIdentifier(name)} => $${values.length}`;
   });
-  return { sql: `select public.${assertIdentifier(fn)}(${list}) as result`, values };
+  return `public.${assertIdentifier(fn)}(${list.join(", ")})`;
+}
+
+export function buildRpcCall(fn: string, args: Record<string, unknown> = {}) {
+  const values: unknown[] = [];
+  return { sql: `select ${callExpression({ fn, args }, values)} as result`, values };
+}
+
+/** One statement for several calls: `select public.f(...) as r0, public.g(...) as r1, ...`. */
+export function buildRpcBatch(calls: readonly DbCall<unknown>[]) {
+  const values: unknown[] = [];
+  const columns = calls.map((call, index) => `${callExpression(call, values)} as r${index}`);
+  return { sql: `select ${columns.join(", ")}`, values, columns: calls.map((_, index) => `r${index}`) };
 }
 
 /** Turns a driver error (pg, PGlite) into a DbError; anything else is rethrown as it is. */

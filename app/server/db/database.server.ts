@@ -26,17 +26,15 @@ function isUnavailable(error: unknown): error is DbError {
 
 /** Requests meet an unreachable database as a 503 page, not a 500; rule violations pass as they are. */
 function answeringUnavailable(db: Database): Database {
+  const unavailableAsResponse = (what: string) => (error: unknown) => {
+    if (!isUnavailable(error)) throw error;
+    console.error(`database unavailable (${what}):`, error.message);
+    throw serviceUnavailable();
+  };
   return {
     ...db,
-    async rpc<T>(fn: string, args?: Record<string, unknown>) {
-      try {
-        return await db.rpc<T>(fn, args);
-      } catch (error) {
-        if (!isUnavailable(error)) throw error;
-        console.error(`database unavailable (${fn}):`, error.message);
-        throw serviceUnavailable();
-      }
-    },
+    rpc: <T>(fn: string, args?: Record<string, unknown>) => db.rpc<T>(fn, args).catch(unavailableAsResponse(fn)),
+    rpcBatch: (calls) => db.rpcBatch(calls).catch(unavailableAsResponse(calls.map((call) => call.fn).join(", "))),
   };
 }
 

@@ -1,6 +1,13 @@
 import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
-import { assertIdentifier, buildRpcCall, MigrationsPendingError, toDbError, type Database } from "./core.server";
+import {
+  assertIdentifier,
+  buildRpcBatch,
+  buildRpcCall,
+  MigrationsPendingError,
+  toDbError,
+  type Database,
+} from "./core.server";
 import { applyMigrations, pendingMigrations, readMigrations, type MigrationTarget } from "./migrations.server";
 
 /**
@@ -49,6 +56,15 @@ export function pgliteDatabase(pglite: PGlite): Database {
       try {
         const { rows } = await pglite.query<{ result: T }>(sql, values);
         return rows[0]!.result;
+      } catch (error) {
+        throw toDbError(error);
+      }
+    },
+    async rpcBatch(calls) {
+      const { sql, values, columns } = buildRpcBatch(calls);
+      try {
+        const { rows } = await pglite.query<Record<string, unknown>>(sql, values);
+        return columns.map((column) => rows[0]![column]);
       } catch (error) {
         throw toDbError(error);
       }

@@ -1,5 +1,12 @@
 import pg from "pg";
-import { assertIdentifier, buildRpcCall, MigrationsPendingError, toDbError, type Database } from "./core.server";
+import {
+  assertIdentifier,
+  buildRpcBatch,
+  buildRpcCall,
+  MigrationsPendingError,
+  toDbError,
+  type Database,
+} from "./core.server";
 import { applyMigrations, pendingMigrations, readMigrations, type MigrationTarget } from "./migrations.server";
 
 /**
@@ -67,6 +74,15 @@ export function postgresDatabase(pool: pg.Pool): Database {
       try {
         const { rows } = await pool.query<{ result: T }>(sql, values);
         return rows[0]!.result;
+      } catch (error) {
+        throw toDbError(error);
+      }
+    },
+    async rpcBatch(calls) {
+      const { sql, values, columns } = buildRpcBatch(calls);
+      try {
+        const { rows } = await pool.query<Record<string, unknown>>(sql, values);
+        return columns.map((column) => rows[0]![column]);
       } catch (error) {
         throw toDbError(error);
       }

@@ -9,14 +9,17 @@ export function openSupabaseDatabase(url: string, serviceRoleKey: string): Datab
   const client = createClient(url, serviceRoleKey, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
   });
+  async function rpc<T>(fn: string, args: Record<string, unknown> = {}) {
+    Object.keys(args).forEach(assertIdentifier);
+    const { data, error } = await client.rpc(assertIdentifier(fn), args);
+    if (error) throw new DbError(error.message, error.code, error.details, error.hint);
+    return data as T;
+  }
   return {
     transport: "supabase",
-    async rpc<T>(fn: string, args: Record<string, unknown> = {}) {
-      Object.keys(args).forEach(assertIdentifier);
-      const { data, error } = await client.rpc(assertIdentifier(fn), args);
-      if (error) throw new DbError(error.message, error.code, error.details, error.hint);
-      return data as T;
-    },
+    rpc,
+    // PostgREST runs one function per request: a batch is its calls side by side.
+    rpcBatch: (calls) => Promise.all(calls.map((call) => rpc(call.fn, call.args))),
     // PostgREST cannot LISTEN; live refresh needs DATABASE_URL or the embedded database.
     listen: null,
     close: async () => {},
