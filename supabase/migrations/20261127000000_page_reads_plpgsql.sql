@@ -3,7 +3,11 @@
 -- PL/pgSQL keeps its plan for the session. Measured on Postgres 15 (one backend, 3,000 calls):
 -- get_recent_activity went from 0.160 to 0.090 ms of server CPU per call. Same results as before.
 
-create or replace function public.get_recent_activity(p_user_id text, p_limit integer default 10) returns jsonb
+-- As json rather than jsonb: the list is read once and sent on, so building jsonb's binary form
+-- and printing it again was work for nothing (a third of the call's time on PGlite). The same
+-- keys and values; a new return type means dropping the function first.
+drop function public.get_recent_activity(text, integer);
+create function public.get_recent_activity(p_user_id text, p_limit integer default 10) returns json
   language plpgsql
   stable
   security definer
@@ -11,7 +15,7 @@ create or replace function public.get_recent_activity(p_user_id text, p_limit in
 as $$
 begin
   return (
-    select coalesce(jsonb_agg(jsonb_build_object(
+    select coalesce(json_agg(json_build_object(
              'id', t.id,
              'created_at', t.created_at,
              'description', t.description,
@@ -19,12 +23,15 @@ begin
              'amount', t.amount,
              'status', t.status,
              'coins', t.coins) order by t.created_at desc, t.id desc), '[]')
-      from (select * from transaction_history
+      from (select id, created_at, description, transaction_type, amount, status, coins
+              from transaction_history
              where user_id = p_user_id
              order by created_at desc, id desc
              limit least(greatest(coalesce(p_limit, 10), 1), 50)) t);
 end
 $$;
+revoke all on function public.get_recent_activity(text, integer) from public, anon, authenticated;
+grant execute on function public.get_recent_activity(text, integer) to service_role;
 
 create or replace function public.get_notification_preferences(p_user_id text) returns jsonb
   language plpgsql
