@@ -107,8 +107,31 @@ describe("money", () => {
   it("formatDollars writes amounts exactly as Intl's en-US dollar format does", () => {
     const intl = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2 });
     const values = [
-      0, -0, 0.001, -0.001, 0.005, 0.015, 1.005, 2.675, 0.1, 0.3, 5, -5, 9.99, 10, 999.995, 1000, 1234.5, -1234.5,
-      12345.678, 100000, 999999.99, 1234567.891, -9876543.21, 1e15, 0.1 + 0.2,
+      0,
+      -0,
+      0.001,
+      -0.001,
+      0.005,
+      0.015,
+      1.005,
+      2.675,
+      0.1,
+      0.3,
+      5,
+      -5,
+      9.99,
+      10,
+      999.995,
+      1000,
+      1234.5,
+      -1234.5,
+      12345.678,
+      100000,
+      999999.99,
+      1234567.891,
+      -9876543.21,
+      1e15,
+      0.1 + 0.2,
     ];
     for (const value of values) expect(formatDollars(value), String(value)).toBe(intl.format(value));
     expect(formatDollars("1234.5")).toBe("$1,234.50");
