@@ -14,10 +14,12 @@ describe("request bodies are capped at 64 KB", () => {
   });
 
   it("a chunked form post without Content-Length is refused with 413 once it passes the cap", async () => {
-    const result = await postChunked(new URL("/auth", appUrl()), 20 * 1024 * 1024);
+    const result = await postChunked(new URL("/auth", appUrl()), 40 * 1024 * 1024);
     expect(result.status).toBe(413);
-    // Answered long before the end: what was sent by then is what socket buffers hold.
-    expect(result.sentBytes).toBeLessThan(10 * 1024 * 1024);
+    // Answered long before the end. By then the client may have sent the 64 KB read, what the
+    // server drops while lingering (up to 8 MB) and what both sockets buffer (a few MB on
+    // loopback): well under the 40 MB a server reading the whole body would have taken.
+    expect(result.sentBytes).toBeLessThan(24 * 1024 * 1024);
     expect(result.body).toContain(html(BODY_TOO_LARGE_MESSAGE));
   });
 
