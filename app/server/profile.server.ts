@@ -7,7 +7,7 @@ import { MAX_ID_TOKEN_AGE_SECONDS } from "~/domain/constants";
 import { deleteAccountData, recentActivityCall, setAccountActive, updateDisplayName } from "./account.server";
 import { getAdminAuth } from "./auth/firebase-admin.server";
 import { IdentityError, signInWithPassword } from "./auth/identity.server";
-import { announceSignedOut, clearedSessionCookie, requireUser, type SessionUser } from "./auth/session.server";
+import { announceSignedOut, clearedSessionCookie, requireUser, revokeSessions, type SessionUser } from "./auth/session.server";
 import { memoizeByKey } from "./cache.server";
 import { ruleViolation } from "./db/core.server";
 import { readTogether } from "./db/reads.server";
@@ -152,7 +152,7 @@ export async function profileAction(request: Request) {
         return rejectForm(submission, { formErrors: [NOTIFICATION_MESSAGES.updateFailed] }, 500);
       }
     case "deactivate":
-      return deactivate(user);
+      return deactivate(user, request);
     case "delete-account":
       return deleteAccount(user, value.password ?? "", value.idToken ?? "", submission);
     case "feedback":
@@ -167,11 +167,11 @@ async function signedOutTo(flash: Parameters<typeof redirectWithFlash>[1]) {
 }
 
 /** Spec §4: inactive, signed out everywhere (its sessions revoked); signing in again reactivates. */
-async function deactivate(user: SessionUser) {
+async function deactivate(user: SessionUser, request: Request) {
   try {
     // The database announces the deactivation on commit; the app again once Firebase has revoked.
     await setAccountActive(user.uid, false);
-    await getAdminAuth().revokeRefreshTokens(user.uid);
+    await revokeSessions(user.uid, request);
     await announceSignedOut(user.uid);
   } catch (error) {
     if (error instanceof Response) throw error;

@@ -198,13 +198,32 @@ describe("the auth screen over plain HTTP", () => {
     await signUp(client);
     const signedInSecond = Math.floor(Date.now() / 1000);
     const stolenCookie = client.cookies.get("__session")!;
-    // Firebase compares revocation times in whole seconds: revoke in a later second than sign-in.
+    // The usual case, a log out in a later second than the sign-in (the same second: the next test).
     await eventually(() => Math.floor(Date.now() / 1000) > signedInSecond, { what: "the next second", intervalMs: 20 });
     const response = await client.post("/logout", {});
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/auth");
     expect(response.headers.getSetCookie().find((cookie) => cookie.startsWith("__session="))).toMatch(/Max-Age=0/);
     expect((await client.visit("/auth")).html).toContain(AUTH_MESSAGES.loggedOut);
+
+    const replay = visitor();
+    replay.cookies.set("__session", stolenCookie);
+    const home = await replay.get("/");
+    expect(home.status).toBe(302);
+    expect(home.headers.get("location")).toBe("/auth");
+  });
+
+  it("logs out in the same second as the sign-in: the old cookie no longer works either (Firebase keeps revocation times to the second)", async () => {
+    // Start at the beginning of a second, so that sign-up and log-out fall in the same one.
+    await eventually(() => Date.now() % 1000 < 50, { what: "the start of a second", intervalMs: 5 });
+    const client = visitor();
+    await signUp(client);
+    const signedInSecond = Math.floor(Date.now() / 1000);
+    const stolenCookie = client.cookies.get("__session")!;
+    // The case under test: the log out is asked for in the second of the sign-in.
+    expect(Math.floor(Date.now() / 1000)).toBe(signedInSecond);
+    const response = await client.post("/logout", {});
+    expect(response.status).toBe(302);
 
     const replay = visitor();
     replay.cookies.set("__session", stolenCookie);

@@ -151,10 +151,35 @@ export async function endSession(request: Request): Promise<void> {
     return null;
   });
   if (claims) {
-    await auth.revokeRefreshTokens(claims.sub);
+    await revokeSessions(claims.sub, request);
     await announceSignedOut(claims.sub);
   }
   verified.delete(token);
+}
+
+/**
+ * Revokes every session of `uid` with Firebase. Firebase keeps the revocation time to the second
+ * and still accepts a session signed in within that same second, so a log out right after a sign-in
+ * left the cookie working for good. The request's own cookie is checked afterwards: while Firebase
+ * still accepts it, the revocation is made again in the next second (clocks may differ, so the
+ * check rather than a wait decides).
+ */
+export async function revokeSessions(uid: string, request: Request): Promise<void> {
+  const auth = getAdminAuth();
+  const token = await readSessionToken(request);
+  for (let attempt = 1; ; attempt++) {
+    await auth.revokeRefreshTokens(uid);
+    if (!token || attempt === 3) return;
+    const stillAccepted = await auth.verifySessionCookie(token, true).then(
+      (claims) => claims.uid === uid,
+      (error: unknown) => {
+        if (isFirebaseUnavailable(error)) throw error;
+        return false;
+      },
+    );
+    if (!stillAccepted) return;
+    await new Promise((resolve) => setTimeout(resolve, 1_050 - (Date.now() % 1_000)));
+  }
 }
 
 /**
