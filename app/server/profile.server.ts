@@ -7,7 +7,13 @@ import { MAX_ID_TOKEN_AGE_SECONDS } from "~/domain/constants";
 import { deleteAccountData, recentActivityCall, setAccountActive, updateDisplayName } from "./account.server";
 import { getAdminAuth } from "./auth/firebase-admin.server";
 import { IdentityError, signInWithPassword } from "./auth/identity.server";
-import { announceSignedOut, clearedSessionCookie, requireUser, revokeSessions, type SessionUser } from "./auth/session.server";
+import {
+  announceSignedOut,
+  clearedSessionCookie,
+  requireUser,
+  revokeSessions,
+  type SessionUser,
+} from "./auth/session.server";
 import { memoizeByKey } from "./cache.server";
 import { ruleViolation } from "./db/core.server";
 import { readTogether } from "./db/reads.server";
