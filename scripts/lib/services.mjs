@@ -157,7 +157,9 @@ export async function startPostgres() {
     const result = asRoot
       ? spawnSync("runuser", ["-u", "postgres", "--", full, ...args], { encoding: "utf8" })
       : spawnSync(full, args, { encoding: "utf8" });
-    if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
+    // result.error: the program could not be started at all (runuser not on PATH, say).
+    if (result.status !== 0)
+      throw new Error(`${command} failed: ${result.error?.message ?? (result.stderr || result.stdout)}`);
   };
   if (asRoot) chownSync(dir, Number(spawnSync("id", ["-u", "postgres"], { encoding: "utf8" }).stdout.trim()), 0);
   mkdirSync(dataDir, { recursive: true });
