@@ -10,27 +10,26 @@ export const BODY_TOO_LARGE_MESSAGE = "What you sent is too large. Please shorte
 // After answering without the whole body, the server reads and drops what keeps coming for a
 // while ("lingering close", as nginx does): closing a socket with unread data makes the kernel send
 // a reset, which can destroy the answer before the client has read it, so a browser would show
-// "connection reset" instead of the 413 page. Past these bounds the connection is dropped.
+// "connection reset" instead of the 413 page. Past LINGER_BYTES it stops reading (TCP flow control
+// then holds the sender, who reads the answer meanwhile) and drops the connection at LINGER_MS.
 const LINGER_BYTES = 8 * 1024 * 1024;
 const LINGER_MS = 2_000;
 
 /** Reads and drops the rest of a body in the background, up to the linger bounds, then drops the connection. */
 function lingerOn(reader: ReadableStreamDefaultReader<Uint8Array>): void {
-  const stop = () => void reader.cancel().catch(() => undefined);
-  const timer = setTimeout(stop, LINGER_MS);
+  const timer = setTimeout(() => void reader.cancel().catch(() => undefined), LINGER_MS);
   timer.unref();
   void (async () => {
     let dropped = 0;
     try {
-      for (;;) {
+      while (dropped <= LINGER_BYTES) {
         const chunk = await reader.read();
-        if (chunk.done) return;
+        if (chunk.done) return clearTimeout(timer);
         dropped += chunk.value.byteLength;
-        if (dropped > LINGER_BYTES) return stop();
       }
+      // Enough read: no more, and the timer drops the connection.
     } catch {
       // The client went away, or the timer cancelled the read: nothing is left to do.
-    } finally {
       clearTimeout(timer);
     }
   })();
