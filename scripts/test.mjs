@@ -40,9 +40,14 @@ function readCounts(file, pick) {
 }
 
 async function main() {
-  const only = process.argv.slice(2); // e.g. `npm test -- unit` runs a subset: unit, integration, http, image, e2e
+  // `npm test -- unit` runs a subset (unit, integration, http, image, e2e); `npm test --
+  // tests/http/auth.test.ts tests/e2e/earning.spec.ts` runs those files alone (no typecheck or lint).
+  const args = process.argv.slice(2);
+  const files = args.filter((arg) => arg.startsWith("tests/"));
+  const only = [...args.filter((arg) => !arg.startsWith("tests/")), ...files.map((file) => file.split("/")[1])];
   // `resilience` (crashes and outages under load, `npm run test:resilience`) runs only when named.
   const wants = (part) => (only.length === 0 ? part !== "resilience" : only.includes(part));
+  const filesOf = (part) => files.filter((file) => file.split("/")[1] === part);
 
   if (only.length === 0) {
     if (!(await step("typecheck", async () => (await run("tsc", [])) === 0))) return;
@@ -89,7 +94,7 @@ async function main() {
         "vitest",
         [
           "run",
-          ...vitestParts.map((part) => `tests/${part}/`),
+          ...vitestParts.flatMap((part) => (filesOf(part).length > 0 ? filesOf(part) : [`tests/${part}/`])),
           "--reporter=default",
           "--reporter=json",
           `--outputFile.json=${report}`,
@@ -105,7 +110,10 @@ async function main() {
   if (wants("e2e")) {
     const report = path.join(workDir, "playwright.json");
     await step("playwright: Chromium, JavaScript on and off", async () => {
-      const code = await run("playwright", ["test"], { ...testEnv, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+      const code = await run("playwright", ["test", ...filesOf("e2e")], {
+        ...testEnv,
+        PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+      });
       const counts = readCounts(report, (r) => {
         if (r.stats.flaky > 0)
           console.log(`⚠ ${r.stats.flaky} flaky Playwright test(s) passed only on retry: see the list above`);
