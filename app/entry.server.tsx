@@ -10,6 +10,7 @@ import { NonceContext } from "./lib/nonce";
 import { closeDatabase, getDatabase } from "./server/db/database.server";
 import { EnvError, getEnv } from "./server/env.server";
 import { answerCrossSitePostsInTheApp } from "./server/http/cross-site.server";
+import { guardIncomingRequests } from "./server/http/incoming.server";
 import { createNonce, documentSecurityHeaders } from "./server/http/security-headers.server";
 import { shutDownGracefully } from "./server/http/shutdown.server";
 import { readStylesheet, stylesheetHashSource } from "./server/http/stylesheet.server";
@@ -28,6 +29,9 @@ try {
   }
   throw error;
 }
+
+// nosniff on every response; a path too long to route cheaply is answered 414 before Remix sees it.
+guardIncomingRequests();
 
 // A form posted from another site gets the app's 403 page rather than the runtime's empty 500.
 answerCrossSitePostsInTheApp();

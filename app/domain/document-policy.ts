@@ -18,5 +18,12 @@ const PAGE_FEATURES: Record<string, readonly DocumentFeature[]> = {
 
 /** The features the page at `pathname` needs (none for every page but the two above). */
 export function pageFeatures(pathname: string): readonly DocumentFeature[] {
-  return PAGE_FEATURES[pathname.replace(/(.)\/+$/, "$1")] ?? [];
+  return PAGE_FEATURES[withoutTrailingSlashes(pathname)] ?? [];
+}
+
+/** "/auth/" and "/auth//" are "/auth"; "/" stays "/". One pass (a pattern would backtrack on long runs of "/"). */
+function withoutTrailingSlashes(pathname: string): string {
+  let end = pathname.length;
+  while (end > 1 && pathname.charCodeAt(end - 1) === 0x2f) end--;
+  return pathname.slice(0, end);
 }

@@ -890,7 +890,7 @@ const webhookCases = [
 ];
 
 // Resource routes that read only their URL: bad query strings and headers, every other method.
-const HEALTHY: Answer = { status: 200, json: { status: "ok", database: "postgres" } };
+const HEALTHY: Answer = { status: 200, json: { status: "ok", database: "ok" } };
 const OFFLINE_PAGE: Answer = { status: 200, contentType: "text/html", contains: "<h1>You're offline</h1>" };
 const SCRIPT: Answer = { status: 200, contentType: "text/javascript", contains: 'addEventListener("push"' };
 const STREAM: Answer = { status: 200, contentType: "text/event-stream" };
