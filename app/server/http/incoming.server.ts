@@ -63,6 +63,6 @@ export function guardIncomingRequests(): void {
         return true;
       }
     }
-    return emit.call(this, event, ...args);
+    return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
   };
 }
