@@ -273,6 +273,17 @@ describe("same-origin guard", () => {
     expect(safeRedirectPath("")).toBe("/");
   });
 
+  it("refuses redirect paths whose dot segments resolve to a path starting with // (another host to a browser)", () => {
+    expect(safeRedirectPath("/.//evil.example/login")).toBe("/");
+    expect(safeRedirectPath("/a/..//x")).toBe("/");
+    expect(safeRedirectPath("/%2e%2e//x")).toBe("/");
+    expect(safeRedirectPath("/%2E//x")).toBe("/");
+    expect(safeRedirectPath("/./.././/x?y=1")).toBe("/");
+    // Dot segments that stay on a local path still resolve.
+    expect(safeRedirectPath("/earn/../withdraw?history=1")).toBe("/withdraw?history=1");
+    expect(safeRedirectPath("/./legal")).toBe("/legal");
+  });
+
   it("keeps a local path whole and returns it in its resolved form", () => {
     expect(safeRedirectPath("/withdraw?history=1#top")).toBe("/withdraw?history=1#top");
     expect(safeRedirectPath("/a/../earn")).toBe("/earn");

@@ -13,8 +13,8 @@ function hasUnsafeCharacter(value: string): boolean {
 
 /**
  * A path on this site to return to after sign-in, or `fallback` (never an open redirect): it must
- * start with one "/", hold no control characters or backslashes, and resolve to the app's own
- * origin. What is returned is the resolved path, query and fragment.
+ * start with one "/", hold no control characters or backslashes, and resolve to a path of the
+ * app's own origin that does not itself start with "//". What is returned is the resolved path, query and fragment.
  */
 export function safeRedirectPath(value: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
   if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//")) return fallback;
@@ -25,6 +25,8 @@ export function safeRedirectPath(value: FormDataEntryValue | string | null | und
   } catch {
     return fallback;
   }
-  if (url.origin !== PLACEHOLDER_ORIGIN) return fallback;
+  // Dot segments and their encodings ("/.//evil.example", "/a/..//x", "/%2e%2e//x") resolve to a
+  // path that starts with "//", which a browser reads as another host.
+  if (url.origin !== PLACEHOLDER_ORIGIN || url.pathname.startsWith("//")) return fallback;
   return `${url.pathname}${url.search}${url.hash}`;
 }
