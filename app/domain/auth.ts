@@ -1,3 +1,4 @@
+import { isEmailAddress } from "./email";
 import { MIN_PASSWORD_LENGTH } from "./constants";
 import { isReferralCode, normalizeReferralCode } from "./referral-code";
 import { INVALID_REFERRAL_CODE_MESSAGE } from "./rules";
@@ -54,13 +55,8 @@ export interface AuthIssue {
   message: string;
 }
 
-// What a browser accepts in an input of type email (the HTML standard's "valid email address"):
-// the no-JavaScript form cannot send anything else, so the server holds every post to it too.
-const EMAIL_ADDRESS =
-  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
-
 function emailFormatIssues(email: string): AuthIssue[] {
-  return EMAIL_ADDRESS.test(email.trim()) ? [] : [{ field: "email", message: AUTH_MESSAGES.invalidEmailFormat }];
+  return isEmailAddress(email.trim()) ? [] : [{ field: "email", message: AUTH_MESSAGES.invalidEmailFormat }];
 }
 
 /** The optional referral code (spec §5 format); whether it exists is the server's to say. */

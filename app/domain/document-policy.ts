@@ -1,3 +1,5 @@
+import { withoutTrailingSlashes } from "./text";
+
 /**
  * What a page needs from outside this origin, beyond the app's own scripts, styles and requests.
  * Each document's Content-Security-Policy allows only what its page needs (README, "Security").
@@ -19,11 +21,4 @@ const PAGE_FEATURES: Record<string, readonly DocumentFeature[]> = {
 /** The features the page at `pathname` needs (none for every page but the two above). */
 export function pageFeatures(pathname: string): readonly DocumentFeature[] {
   return PAGE_FEATURES[withoutTrailingSlashes(pathname)] ?? [];
-}
-
-/** "/auth/" and "/auth//" are "/auth"; "/" stays "/". One pass (a pattern would backtrack on long runs of "/"). */
-function withoutTrailingSlashes(pathname: string): string {
-  let end = pathname.length;
-  while (end > 1 && pathname.charCodeAt(end - 1) === 0x2f) end--;
-  return pathname.slice(0, end);
 }

@@ -11,8 +11,15 @@ export function formatDollars(amount: number | string): string {
   if (!Number.isFinite(value)) return DOLLARS.format(0);
   const match = WHOLE_CENTS.exec(String(Math.abs(value)));
   if (!match) return DOLLARS.format(value);
-  const grouped = match[1]!.replace(/\B(?=(\d{3})+$)/g, ",");
+  const grouped = groupThousands(match[1]!);
   return `${value < 0 || Object.is(value, -0) ? "-" : ""}$${grouped}.${(match[2] ?? "").padEnd(2, "0")}`;
+}
+
+/** "1234567" → "1,234,567", in one pass (a look-ahead pattern would rescan the digits from each position). */
+function groupThousands(digits: string): string {
+  let grouped = digits.slice(0, digits.length % 3 || 3);
+  for (let index = grouped.length; index < digits.length; index += 3) grouped += "," + digits.slice(index, index + 3);
+  return grouped;
 }
 
 /** Spec: coins convert to dollars at one rate (app_config in the database), rounded down to the cent. */

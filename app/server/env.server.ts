@@ -1,3 +1,4 @@
+import { withoutTrailingSlashes } from "~/domain/text";
 import { z } from "zod";
 
 // Read once at start: a missing or malformed variable stops the server with its name.
@@ -167,7 +168,7 @@ const envSchema = z
   })
   .transform((env) => {
     const projectId = env.FIREBASE_PROJECT_ID ?? "demo-rewards";
-    const publicUrl = env.PUBLIC_URL?.replace(/\/+$/, "") ?? null;
+    const publicUrl = env.PUBLIC_URL ? withoutTrailingSlashes(env.PUBLIC_URL) : null;
     return {
       nodeEnv: env.NODE_ENV,
       isProduction: env.NODE_ENV === "production",
@@ -262,7 +263,7 @@ function pushConfig(
     privateKeyId: text(account.private_key_id) ?? null,
     projectId: text(account.project_id) ?? projectId,
     tokenUri: env.FCM_TOKEN_URI ?? text(account.token_uri) ?? "https://oauth2.googleapis.com/token",
-    apiUrl: (env.FCM_API_URL ?? "https://fcm.googleapis.com").replace(/\/+$/, ""),
+    apiUrl: withoutTrailingSlashes(env.FCM_API_URL ?? "https://fcm.googleapis.com"),
   };
 }
 

@@ -490,8 +490,12 @@ const profileCases = pageCases(
         email: {
           wrong: FEEDBACK_MESSAGES.invalidEmail,
           blank: FEEDBACK_MESSAGES.fillAll,
+          oversized: FEEDBACK_TOO_LONG,
           values: [
-            ...NUMBER_AND_TEXT,
+            // Over 254 characters is refused on its length, before the address's form is looked at.
+            ...NUMBER_AND_TEXT.map(([label, value]): [string, string, Answer] | Value =>
+              [...value].length > 254 ? [label, value, say(FEEDBACK_TOO_LONG)] : [label, value],
+            ),
             ["without a domain", "pat@"],
             ["over 254 characters", `${"p".repeat(250)}@example.com`, say(FEEDBACK_TOO_LONG)],
           ],
@@ -899,7 +903,8 @@ const OFFERS: Answer = { status: 200, contentType: "application/json", contains:
 const NO_SUCH_CODE: Answer = { status: 200, json: { exists: false } };
 const codes: Value[] = [
   ...NUMBER_AND_TEXT,
-  ["of 10,000 characters", OVERSIZED],
+  // The longest path segment the server routes (a longer path is answered 414, below).
+  ["of 2,000 characters", "X".repeat(2_000)],
   ["with a NUL character", NUL],
   ["in lower case", "abcdefg"],
   ["well-formed, unknown", "ABCDEFG"],
@@ -924,6 +929,17 @@ const resourceCases = [
       "visitor",
     )(`GET the code ${label}`, undefined, NO_SUCH_CODE),
   ),
+  // A path too long to route is answered 414 before the app (app/server/http/incoming.server.ts).
+  route(
+    "api.referral-codes.$code.ts",
+    "GET",
+    `/api/referral-codes/${"x".repeat(10_000)}`,
+    "visitor",
+  )("GET a code too long for a path (10,000 characters)", undefined, {
+    status: 414,
+    contentType: "text/plain",
+    contains: "This address is too long.",
+  }),
   // A path that is not UTF-8 never reaches the app: the HTTP server refuses it.
   route(
     "api.referral-codes.$code.ts",

@@ -1,3 +1,4 @@
+import { withoutTrailingSlashes } from "~/domain/text";
 import { getEnv, type Env } from "../env.server";
 
 /**
@@ -134,7 +135,7 @@ export function createPayPalClient(config: PayPalConfig, options: PayPalClientOp
   const backoffMs = options.backoffMs ?? ((retry: number) => 500 * 2 ** (retry - 1));
   const sleep = options.sleep ?? defaultSleep;
   const timeoutMs = options.timeoutMs ?? 20_000;
-  const baseUrl = config.apiUrl.replace(/\/+$/, "");
+  const baseUrl = withoutTrailingSlashes(config.apiUrl);
   const basicAuth = `Basic ${Buffer.from(`${config.clientId}:${config.clientSecret}`).toString("base64")}`;
 
   let token: { value: string; refreshAt: number } | null = null;

@@ -1,0 +1,10 @@
+/**
+ * `value` without the slashes at its end ("https://x.example/" → "https://x.example", "/auth//" →
+ * "/auth"); a lone "/" stays. One pass: a pattern like /\/+$/ retries the run of slashes from each
+ * of its positions, which is quadratic on a long run that does not end the string.
+ */
+export function withoutTrailingSlashes(value: string): string {
+  let end = value.length;
+  while (end > 1 && value.charCodeAt(end - 1) === 0x2f) end--;
+  return value.slice(0, end);
+}
