@@ -35,6 +35,7 @@ const RULE_MESSAGES = {
   unsupported_payment_method: "Please choose a payment method",
   task_not_started: "Task was not started",
   task_not_finished: "Task is not finished yet",
+  task_unavailable: "This task is no longer available",
   account_not_found: "Account not found",
   // Rules only the server or an operator can break: a person sees the caller's generic text.
   invalid_reward: "Invalid reward",

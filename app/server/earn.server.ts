@@ -47,6 +47,8 @@ export async function loadEarn(request: Request) {
     }),
     getAppConfig(),
   ]);
+  // No offers had from the configured provider yet: the list failed (the fallback tasks never stand in).
+  const failed = list === null || list.source === "unavailable";
   const tasks = list ? filterTasks(list.tasks, view.q, view.type) : [];
   const dialogTask = list?.tasks.find((task) => task.id === view.taskId) ?? null;
   return {
@@ -54,7 +56,7 @@ export async function loadEarn(request: Request) {
     type: view.type,
     started: view.started && dialogTask !== null && !dialogTask.completed,
     signedIn: user !== null,
-    failed: list === null,
+    failed,
     tasks,
     potential: earningPotential(tasks),
     coinsPerDollar: config.coins_per_dollar,

@@ -84,6 +84,10 @@ const envSchema = z
     ),
     OFFER_PROVIDER_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
     OFFER_PROVIDER_API_KEY: optionalText,
+    // How long one list of the provider's offers is served (spec §7: five minutes).
+    OFFER_REFRESH_SECONDS: optionalText
+      .transform((value) => (value === undefined ? 300 : Number(value)))
+      .pipe(z.number("must be a number of seconds").int().min(1).max(3_600)),
     PAYPAL_CLIENT_ID: optionalText,
     PAYPAL_CLIENT_SECRET: optionalText,
     PAYPAL_MODE: optionalText.pipe(z.enum(["sandbox", "live"], "must be sandbox or live").optional()),
@@ -206,6 +210,7 @@ const envSchema = z
             apiUrl: env.OFFER_PROVIDER_API_URL!,
             apiKey: env.OFFER_PROVIDER_API_KEY ?? null,
             postbackSecret: env.OFFER_POSTBACK_SECRET ?? null,
+            refreshMs: env.OFFER_REFRESH_SECONDS * 1000,
           }
         : null,
       // Behind a reverse proxy that sets X-Forwarded-Host (its first value is the browser's host).

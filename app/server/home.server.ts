@@ -58,7 +58,10 @@ export async function loadHome(request: Request) {
     totalEarned: summary.total_earned,
     referralBonus: summary.referral_earned,
     checkin,
-    quickTasks: tasks?.tasks.filter((task) => !task.completed).slice(0, QUICK_TASK_COUNT) ?? null,
+    quickTasks:
+      tasks && tasks.source !== "unavailable"
+        ? tasks.tasks.filter((task) => !task.completed).slice(0, QUICK_TASK_COUNT)
+        : null,
     leaders,
   };
 }

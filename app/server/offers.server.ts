@@ -2,12 +2,13 @@ import { fallbackTasks, isListableOffer, offerToTask, type ExternalOffer, type T
 import { memoize } from "./cache.server";
 import { getEnv } from "./env.server";
 
-// Spec §7: offers are fresh for 5 minutes. While the provider is failing, the fallback list is
-// kept for 30 seconds so that pages stay fast and the provider is tried again soon.
-const OFFERS_TTL_MS = 5 * 60 * 1000;
-const FALLBACK_TTL_MS = 30 * 1000;
+// Spec §7: offers are fresh for 5 minutes (OFFER_REFRESH_SECONDS). While the provider is failing,
+// what is served (the last good list, or nothing) is kept for 30 seconds at most, so pages stay
+// fast and the provider is tried again soon. The fallback list has nothing to refresh.
+const FALLBACK_TTL_MS = 5 * 60 * 1000;
+const RETRY_TTL_MS = 30 * 1000;
 // Both tries together: a provider that accepts and never answers holds Home and Earn this long
-// before they show the fallback list (tests/resilience/outages.test.ts: within 3 s).
+// before they show the last good list (tests/resilience/outages.test.ts: within 3 s).
 const PROVIDER_DEADLINE_MS = 1_500;
 
 /** The configured offer provider when `name` is it (the {provider} of /api/{provider}/...), else null. */
@@ -18,9 +19,13 @@ export function configuredProvider(name: string | undefined) {
 
 export interface TaskList {
   tasks: Task[];
-  /** "fallback" when no provider is configured or it failed (spec §7). */
-  source: "provider" | "fallback";
-  /** The provider's offers as it sent them (empty for the fallback list). */
+  /**
+   * "fallback": no provider is configured, the spec's own tasks (§7). "provider": the provider's
+   * offers, fresh or the last good list while it fails. "unavailable": a provider is configured and
+   * no list of its offers has been had yet (no tasks: the fallback tasks never stand in for it).
+   */
+  source: "provider" | "fallback" | "unavailable";
+  /** The provider's offers as it sent them (empty otherwise). */
   offers: ExternalOffer[];
 }
 
@@ -41,34 +46,53 @@ async function fetchProviderOffers(
   return offers.filter(isListableOffer);
 }
 
-const FALLBACK: () => TaskList = () => ({ tasks: fallbackTasks(), source: "fallback", offers: [] });
+const FALLBACK = (): TaskList => ({ tasks: fallbackTasks(), source: "fallback", offers: [] });
+const UNAVAILABLE = (): TaskList => ({ tasks: [], source: "unavailable", offers: [] });
+
+/**
+ * The provider's last good list, by provider name. A stalled or failing refresh keeps serving it:
+ * switching to the fallback list would switch payment rules (fallback tasks pay after five
+ * seconds, the provider's offers only by its postback), so one stalled fetch made tasks pay that
+ * nobody confirmed.
+ */
+let lastGood: { provider: string; list: TaskList } | null = null;
 
 /**
  * Offers from the configured provider (one retry, both within PROVIDER_DEADLINE_MS), cached 5
- * minutes; else the spec's fallback list.
+ * minutes (OFFER_REFRESH_SECONDS); while it fails, its last good list (or none), tried again after 30 seconds. Without a
+ * provider, the spec's fallback list.
  */
-const taskList = memoize<TaskList>(
-  (list) => (list.source === "provider" || !getEnv().offerProvider ? OFFERS_TTL_MS : FALLBACK_TTL_MS),
+const taskList = memoize<{ list: TaskList; fresh: boolean }>(
+  (loaded) => {
+    const refreshMs = getEnv().offerProvider?.refreshMs;
+    if (refreshMs === undefined) return FALLBACK_TTL_MS;
+    return loaded.fresh ? refreshMs : Math.min(refreshMs, RETRY_TTL_MS);
+  },
   async () => {
     const provider = getEnv().offerProvider;
-    if (!provider) return FALLBACK();
+    if (!provider) return { list: FALLBACK(), fresh: true };
     const deadline = AbortSignal.timeout(PROVIDER_DEADLINE_MS);
     for (let attempt = 1; attempt <= 2 && !deadline.aborted; attempt++) {
       try {
         const offers = await fetchProviderOffers(provider.apiUrl, provider.apiKey, deadline);
-        return { tasks: offers.map(offerToTask), source: "provider", offers };
+        const list: TaskList = { tasks: offers.map(offerToTask), source: "provider", offers };
+        lastGood = { provider: provider.name, list };
+        return { list, fresh: true };
       } catch (error) {
         console.error(`offer provider ${provider.name}, attempt ${attempt}:`, (error as Error).message);
       }
     }
-    return FALLBACK();
+    const kept = lastGood?.provider === provider.name ? lastGood.list : null;
+    return { list: kept ?? UNAVAILABLE(), fresh: false };
   },
 );
 
-export function listTasks(): Promise<TaskList> {
-  return taskList.get();
+export async function listTasks(): Promise<TaskList> {
+  return (await taskList.get()).list;
 }
 
+/** Forgets every list, the last good one included (tests). */
 export function clearTaskCache() {
   taskList.clear();
+  lastGood = null;
 }

@@ -64,7 +64,8 @@ export type CompletionResult = {
 
 /**
  * Spec §4: the completion counts only 5 seconds after the start; the database enforces it. The
- * app's own tasks pay then; a provider offer is recorded as pending until the provider's postback.
+ * app's own tasks pay then (only while no provider is configured); a provider offer is recorded as
+ * pending until the provider's postback.
  */
 export async function completeTask(userId: string, taskId: string) {
   const db = await getDatabase();
@@ -72,5 +73,7 @@ export async function completeTask(userId: string, taskId: string) {
     p_user_id: userId,
     p_task_id: taskId,
     p_min_seconds: TASK_COMPLETION_DELAY_MS / 1000,
+    // With a provider configured only its postbacks pay: a start left from the fallback list is refused.
+    p_pay_own_tasks: !getEnv().offerProvider,
   });
 }

@@ -53,27 +53,49 @@ describe("offers from a provider", () => {
     expect(provider.state.requests).toBe(2);
   });
 
-  it("keeps the fallback list only 30 seconds while the provider fails, then tries the provider again", async () => {
+  it("while the provider fails, keeps serving its last good list for 30 seconds at a time, then tries the provider again", async () => {
     vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-22T10:00:00Z") });
+    const good = await listTasks();
+    expect(good.source).toBe("provider");
     provider.state.failing = true;
-    expect((await listTasks()).source).toBe("fallback");
-    expect(provider.state.requests).toBe(2); // one retry
+    vi.setSystemTime(new Date("2026-11-22T10:05:01Z"));
+    const kept = await listTasks();
+    expect(provider.state.requests).toBe(3); // the refresh and its one retry
+    expect(kept.source).toBe("provider");
+    expect(kept.tasks.map((task) => task.id)).toEqual(good.tasks.map((task) => task.id));
     provider.state.failing = false;
-    vi.setSystemTime(new Date("2026-11-22T10:00:29Z"));
-    expect((await listTasks()).source).toBe("fallback");
-    expect(provider.state.requests).toBe(2);
-    vi.setSystemTime(new Date("2026-11-22T10:00:31Z"));
-    expect((await listTasks()).source).toBe("provider");
+    vi.setSystemTime(new Date("2026-11-22T10:05:30Z"));
+    expect((await listTasks()).tasks.map((task) => task.id)).toEqual(good.tasks.map((task) => task.id));
     expect(provider.state.requests).toBe(3);
+    vi.setSystemTime(new Date("2026-11-22T10:05:32Z"));
+    expect((await listTasks()).source).toBe("provider");
+    expect(provider.state.requests).toBe(4);
   });
 
-  it("retries once, then falls back to the 11 tasks of spec §9", async () => {
+  it("with no good list yet, a failing provider leaves no tasks at all: never the fallback tasks, which pay without a postback", async () => {
     provider.state.failing = true;
     const list = await listTasks();
     expect(provider.state.requests).toBe(2);
-    expect(list.source).toBe("fallback");
-    expect(list.tasks.map((task) => task.id)).toEqual(FALLBACK_TASKS.map((task) => task.id));
-    expect(list.tasks.map((task) => task.reward)).toEqual([100, 75, 200, 150, 120, 80, 180, 250, 160, 170, 130]);
+    expect(list.source).toBe("unavailable");
+    expect(list.tasks).toEqual([]);
+    for (const task of FALLBACK_TASKS) expect(await findTask(task.id)).toBeNull();
+  });
+
+  it("a refresh that stalls (the provider accepts and never answers) costs at most 1.5 s and serves the last good list", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-22T10:00:00Z") });
+    const good = await listTasks();
+    provider.state.stalling = true;
+    try {
+      vi.setSystemTime(new Date("2026-11-22T10:05:01Z"));
+      const began = performance.now();
+      const kept = await listTasks();
+      expect(performance.now() - began).toBeLessThan(2_500);
+      expect(kept.source).toBe("provider");
+      expect(kept.tasks.map((task) => task.id)).toEqual(good.tasks.map((task) => task.id));
+      for (const task of FALLBACK_TASKS) expect(await findTask(task.id)).toBeNull();
+    } finally {
+      provider.state.stalling = false;
+    }
   });
 
   it("finds only tasks it lists", async () => {

@@ -57,12 +57,21 @@ export const PROVIDER_OFFERS: ExternalOffer[] = [
   },
 ];
 
-/** A local stand-in for an offer provider's API: GET /offers answers like the provider, or fails on demand. */
+/**
+ * A local stand-in for an offer provider's API: GET /offers answers like the provider, fails on
+ * demand (`failing`: a 500), or stalls (`stalling`: takes the request and never answers).
+ */
 export async function startOfferProvider() {
-  const state = { failing: false, requests: 0, authorization: [] as (string | undefined)[] };
+  const state = { failing: false, stalling: false, requests: 0, authorization: [] as (string | undefined)[] };
+  const stalled = new Set<http.ServerResponse>();
   const server = http.createServer((request, response) => {
     state.requests += 1;
     state.authorization.push(request.headers.authorization);
+    if (state.stalling) {
+      stalled.add(response);
+      response.once("close", () => stalled.delete(response));
+      return;
+    }
     if (state.failing || request.url !== "/offers") {
       response.writeHead(state.failing ? 500 : 404, { "content-type": "application/json" });
       response.end(JSON.stringify({ error: "unavailable" }));
@@ -73,7 +82,16 @@ export async function startOfferProvider() {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/offers`;
-  return { url, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url,
+    state,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const response of stalled) response.destroy();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 /** RFC 3986 percent-encoding, as the README tells providers (the provider's side, written independently). */
