@@ -4,7 +4,13 @@ import { NOTIFICATION_MESSAGES } from "~/domain/notifications";
 import { ruleMessage } from "~/domain/rules";
 import { activityLabel } from "~/domain/activity";
 import { MAX_ID_TOKEN_AGE_SECONDS } from "~/domain/constants";
-import { deleteAccountData, hasPendingWithdrawal, recentActivityCall, setAccountActive, updateDisplayName } from "./account.server";
+import {
+  deleteAccountData,
+  hasPendingWithdrawal,
+  recentActivityCall,
+  setAccountActive,
+  updateDisplayName,
+} from "./account.server";
 import { limitPasswordCheck, type AttemptRefusal } from "./auth/attempt-limits.server";
 import { getAdminAuth } from "./auth/firebase-admin.server";
 import { IdentityError, signInWithPassword } from "./auth/identity.server";

@@ -187,7 +187,11 @@ describe("sign-up and the per-email and per-address limits, behind a trusted pro
       expect((await stranger.visit(response.headers.get("location")!)).html).toContain(html(AUTH_MESSAGES.resetSent));
     }
     const owner = new HttpClient(app.url);
-    const own = await owner.post("/auth", { intent: "reset", email, password: "" }, { "x-forwarded-for": "203.0.113.70" });
+    const own = await owner.post(
+      "/auth",
+      { intent: "reset", email, password: "" },
+      { "x-forwarded-for": "203.0.113.70" },
+    );
     expect(own.status).toBe(302);
     expect((await owner.visit(own.headers.get("location")!)).html).toContain(html(AUTH_MESSAGES.resetSent));
     const mails = await resetMails(email);
@@ -214,7 +218,11 @@ describe("sign-up and the per-email and per-address limits, behind a trusted pro
     expect(await response.text()).toContain(html(AUTH_MESSAGES.notGoogleSignIn));
     expect(await app.sql("select 1 from user_profiles where id = $1", [account.localId])).toEqual([]);
 
-    const google = await googleIdToken({ sub: `g-real-${Date.now()}`, email: uniqueEmail("g-real"), name: "Real Google" });
+    const google = await googleIdToken({
+      sub: `g-real-${Date.now()}`,
+      email: uniqueEmail("g-real"),
+      name: "Real Google",
+    });
     const signedIn = await post(app, "/auth", { intent: "google", idToken: google.idToken });
     expect(signedIn.status).toBe(302);
     expect(hasSession(signedIn)).toBe(true);
@@ -258,9 +266,19 @@ describe("sign-up and the per-email and per-address limits, behind a trusted pro
     // Someone with a profile signs in from there; the newcomer from elsewhere.
     const back = await googleIdToken(returningUser);
     expect(back.localId).toBe(first.localId);
-    const fromThere = await post(app, "/auth", { intent: "google", idToken: back.idToken }, { "x-forwarded-for": address });
+    const fromThere = await post(
+      app,
+      "/auth",
+      { intent: "google", idToken: back.idToken },
+      { "x-forwarded-for": address },
+    );
     expect(fromThere.status).toBe(302);
-    const elsewhere = await post(app, "/auth", { intent: "google", idToken: newcomer.idToken }, { "x-forwarded-for": "203.0.113.81" });
+    const elsewhere = await post(
+      app,
+      "/auth",
+      { intent: "google", idToken: newcomer.idToken },
+      { "x-forwarded-for": "203.0.113.81" },
+    );
     expect(elsewhere.status).toBe(302);
   }, 60_000);
 

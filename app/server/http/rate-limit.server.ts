@@ -57,7 +57,10 @@ export const SIGN_IN_PACES = {
 } as const satisfies Record<string, Pace>;
 
 /** One password-reset mail per e-mail address per quarter hour; more requests are answered "sent" and send nothing. */
-export const PASSWORD_RESET_MAIL_PACE = { name: "password-reset-mail", spacingSeconds: 15 * 60 } as const satisfies Pace;
+export const PASSWORD_RESET_MAIL_PACE = {
+  name: "password-reset-mail",
+  spacingSeconds: 15 * 60,
+} as const satisfies Pace;
 
 // The database keeps keys to 200 characters; longer ones (long e-mail addresses) are hashed.
 const MAX_KEY_LENGTH = 200;
@@ -114,10 +117,7 @@ export async function takeRateLimit(rule: RateLimitRule, key: string): Promise<H
 /** A pace: one attempt per `spacingSeconds` for `key` (pace_attempt); a refused one changes nothing. */
 export type Pace = { name: string; spacingSeconds: number };
 
-export async function paceAttempt(
-  pace: Pace,
-  key: string,
-): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+export async function paceAttempt(pace: Pace, key: string): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
   const result = await (
     await getDatabase()
   ).rpc<{ allowed: boolean; retry_after_seconds: number }>("pace_attempt", {
