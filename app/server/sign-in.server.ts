@@ -62,6 +62,10 @@ function refuse(reply: SubmissionResult<string[]>, unauthorizedDomain = false) {
   return data<AuthReply>({ reply, unauthorizedDomain }, { status: 400 });
 }
 
+type AuthSubmissionResult = {
+  reply: (options: { formErrors: string[]; hideFields: string[] }) => SubmissionResult<string[]>;
+};
+
 /** Spec §5 forgot-password. The answer is "sent" whether or not a mail went out (limitPasswordReset). */
 async function resetPassword(request: Request, email: string, submission: AuthSubmissionResult) {
   const decision = await limitPasswordReset(request, email);
@@ -77,10 +81,6 @@ async function resetPassword(request: Request, email: string, submission: AuthSu
   }
   return redirectWithFlash("/auth", { kind: "success", title: AUTH_MESSAGES.resetSent });
 }
-
-type AuthSubmissionResult = {
-  reply: (options: { formErrors: string[]; hideFields: string[] }) => SubmissionResult<string[]>;
-};
 
 function tooManyAttempts(submission: AuthSubmissionResult, refusal: AttemptRefusal) {
   const wait = refusal.retryAfterSeconds;
