@@ -26,6 +26,8 @@ export const AUTH_MESSAGES = {
   logoutFailed: "Failed to log out. Please try again.",
   // Ours: the /auth form's token was missing or stale (a very old browser's post, or a forged one).
   formExpired: "This form has expired. Please try again.",
+  // Ours: an ID token posted as a Google sign-in that is not one (a password account's, say).
+  notGoogleSignIn: "This is not a Google sign-in. Please sign in with your email and password.",
   unauthorizedDomain:
     "This domain is not authorised for sign-in. Add it to the authorised domains in the Firebase console for authentication to work.",
 } as const;

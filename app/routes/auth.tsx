@@ -1,8 +1,9 @@
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AuthScreen } from "~/components/AuthScreen";
 import { loadWithDocumentPolicy } from "~/lib/document-policy";
 import { pageMeta } from "~/lib/meta";
+import { headersWithRetryAfter } from "~/lib/retry-after";
 import { BARE_SCREEN } from "~/lib/shell";
 import { assertSameOrigin } from "~/server/http/same-origin.server";
 import { authAction, loadAuthPage } from "~/server/sign-in.server";
@@ -10,13 +11,7 @@ import { authAction, loadAuthPage } from "~/server/sign-in.server";
 export const meta: MetaFunction = () => pageMeta("Sign in");
 export const handle = BARE_SCREEN;
 
-// The page answering a refused attempt (429) carries the action's Retry-After too.
-export const headers: HeadersFunction = ({ actionHeaders, parentHeaders }) => {
-  const headers = new Headers(parentHeaders);
-  const retryAfter = actionHeaders.get("Retry-After");
-  if (retryAfter) headers.set("Retry-After", retryAfter);
-  return headers;
-};
+export const headers = headersWithRetryAfter;
 
 export const loader = ({ request }: LoaderFunctionArgs) => loadAuthPage(request);
 // Google sign-in is allowed on /auth's own documents only (domain/document-policy.ts).

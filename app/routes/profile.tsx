@@ -4,6 +4,7 @@ import { ProfileHeader, ProfileScreen } from "~/components/profile/ProfileScreen
 import { loadWithDocumentPolicy } from "~/lib/document-policy";
 import { lazyComponent } from "~/lib/lazy-component";
 import { pageMeta } from "~/lib/meta";
+import { headersWithRetryAfter } from "~/lib/retry-after";
 import { assertSameOrigin } from "~/server/http/same-origin.server";
 import { loadProfile, profileAction } from "~/server/profile.server";
 
@@ -13,6 +14,8 @@ const ProfileLoadFailure = lazyComponent(() =>
 );
 
 export const meta: MetaFunction = () => pageMeta("Profile");
+
+export const headers = headersWithRetryAfter;
 
 export const loader = ({ request }: LoaderFunctionArgs) => loadProfile(request);
 // Web push and Google sign-in are allowed on /profile's own documents only (domain/document-policy.ts).

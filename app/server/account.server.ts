@@ -41,6 +41,13 @@ export async function deleteAccountData(userId: string) {
   });
 }
 
+/** Whether a withdrawal of the user's is still on its way (which keeps the account from being deleted). */
+export async function hasPendingWithdrawal(userId: string): Promise<boolean> {
+  const db = await getDatabase();
+  const facts = await db.rpc<{ pending_withdrawals: number } | null>("account_deletion_facts", { p_user_id: userId });
+  return (facts?.pending_withdrawals ?? 0) > 0;
+}
+
 /** Whether a referral code may apply to this email (not one that belonged to a deleted account). */
 export async function referralAllowedFor(email: string | null): Promise<boolean> {
   if (!email) return true;

@@ -5,7 +5,14 @@ import { NOTIFICATION_MESSAGES } from "~/domain/notifications";
 import { ruleMessage } from "~/domain/rules";
 import { activityLabel } from "~/domain/activity";
 import { MAX_ID_TOKEN_AGE_SECONDS } from "~/domain/constants";
-import { deleteAccountData, recentActivityCall, setAccountActive, updateDisplayName } from "./account.server";
+import {
+  deleteAccountData,
+  hasPendingWithdrawal,
+  recentActivityCall,
+  setAccountActive,
+  updateDisplayName,
+} from "./account.server";
+import { limitPasswordCheck, type AttemptRefusal } from "./auth/attempt-limits.server";
 import { getAdminAuth } from "./auth/firebase-admin.server";
 import { IdentityError, signInWithPassword } from "./auth/identity.server";
 import {
@@ -161,7 +168,7 @@ export async function profileAction(request: Request) {
     case "deactivate":
       return deactivate(user, request);
     case "delete-account":
-      return deleteAccount(user, value.password ?? "", value.idToken ?? "", submission);
+      return deleteAccount(user, value.password ?? "", value.idToken ?? "", submission, request);
     case "feedback":
       return sendFeedback(user, value, submission);
   }
@@ -195,11 +202,28 @@ const DELETE_FAILED = "Failed to delete account. Please check your password and 
  * without one (Google only) a fresh Google sign-in. Then the data (SQL, keeping the money) and the
  * identity account go, in that order: a failure in between leaves an account that can sign in
  * and start afresh, never data without an owner.
+ *
+ * A withdrawal on its way is looked for before the password: the answer is then the same whatever
+ * was typed, so the form tells nothing about the password. The password check itself is limited
+ * as a sign-in's is (limitPasswordCheck): a session, stolen or not, is no unlimited password oracle.
  */
-async function deleteAccount(user: SessionUser, password: string, idToken: string, submission: Submission) {
-  const refuse = (message = DELETE_FAILED) => rejectForm(submission, { formErrors: [message] });
+async function deleteAccount(
+  user: SessionUser,
+  password: string,
+  idToken: string,
+  submission: Submission,
+  request: Request,
+) {
+  const refuse = (message = DELETE_FAILED, status = 400, headers?: HeadersInit) =>
+    data(submission.reply({ formErrors: [message], hideFields: ["password"] }), { status, headers });
   if (!user.email) return refuse();
-  if (!(await provesIdentity(user, password, idToken))) return refuse();
+  if (await hasPendingWithdrawal(user.uid)) return refuse(ruleMessage("withdrawal_pending"));
+  const proof = await provesIdentity(user, password, idToken, request);
+  if (proof !== true) {
+    if (proof === false) return refuse();
+    const wait = proof.refused.retryAfterSeconds;
+    return refuse(tooManyAttemptsMessage(wait, proof.refused.unit), 429, { "Retry-After": String(wait) });
+  }
   try {
     await deleteAccountData(user.uid);
   } catch (error) {
@@ -217,16 +241,27 @@ async function deleteAccount(user: SessionUser, password: string, idToken: strin
   return signedOutTo({ kind: "success", title: "Your account has been deleted" });
 }
 
-async function provesIdentity(user: SessionUser, password: string, idToken: string): Promise<boolean> {
+async function provesIdentity(
+  user: SessionUser,
+  password: string,
+  idToken: string,
+  request: Request,
+): Promise<boolean | { refused: AttemptRefusal }> {
   if (password) {
+    // The sign-in's limits, by the account's address; the device cookie is /auth's only.
+    const limit = await limitPasswordCheck(request, user.email!, { device: false });
+    if (limit.refused) return { refused: limit.refused };
     try {
-      return (await signInWithPassword(user.email!, password)).localId === user.uid;
+      const right = (await signInWithPassword(user.email!, password)).localId === user.uid;
+      if (right) await limit.succeeded();
+      return right;
     } catch (error) {
       if (error instanceof IdentityError) return false;
       throw error;
     }
   }
   if (!idToken) return false;
+  // A token cannot be guessed: no limit needed.
   const claims = await getAdminAuth()
     .verifyIdToken(idToken, true)
     .catch(() => null);

@@ -1,12 +1,21 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect } from "@remix-run/node";
 import { AUTH_MESSAGES, parseAuthTab } from "~/domain/auth";
-import { authFormSchema, type AuthSubmission } from "~/domain/auth-form";
+import { authFormSchema } from "~/domain/auth-form";
 import { isReferralCode, normalizeReferralCode } from "~/domain/referral-code";
 import { ruleMessage } from "~/domain/rules";
-import { limitAuthAttempt, type AuthAttempt } from "./auth/attempt-limits.server";
+import {
+  limitPasswordCheck,
+  limitPasswordReset,
+  limitSignUp,
+  limitTokenSignIn,
+  profileExists,
+  type AttemptRefusal,
+  type PasswordCheckPermit,
+} from "./auth/attempt-limits.server";
 import { AuthRejection, authenticator, requestPasswordReset, type VerifiedIdentity } from "./auth/authenticator.server";
 import { getAdminAuth } from "./auth/firebase-admin.server";
+import { deviceCookie } from "./auth/device-cookie.server";
 import { isDomainAuthorized } from "./auth/identity.server";
 import { getSessionUser, StaleSignInError, startSession } from "./auth/session.server";
 import { ruleViolation } from "./db/core.server";
@@ -53,12 +62,36 @@ function refuse(reply: SubmissionResult<string[]>, unauthorizedDomain = false) {
   return data<AuthReply>({ reply, unauthorizedDomain }, { status: 400 });
 }
 
-const ATTEMPTS: Record<AuthSubmission["intent"], AuthAttempt> = {
-  signin: "signIn",
-  google: "signIn",
-  signup: "signUp",
-  reset: "passwordReset",
+type AuthSubmissionResult = {
+  reply: (options: { formErrors: string[]; hideFields: string[] }) => SubmissionResult<string[]>;
 };
+
+/** Spec §5 forgot-password. The answer is "sent" whether or not a mail went out (limitPasswordReset). */
+async function resetPassword(request: Request, email: string, submission: AuthSubmissionResult) {
+  const decision = await limitPasswordReset(request, email);
+  if (typeof decision === "object") return tooManyAttempts(submission, decision.refused);
+  if (decision === "send") {
+    const result = await requestPasswordReset(email);
+    if (!result.ok) {
+      return refuse(
+        submission.reply({ formErrors: [AUTH_MESSAGES.resetFailed], hideFields }),
+        result.unauthorizedDomain,
+      );
+    }
+  }
+  return redirectWithFlash("/auth", { kind: "success", title: AUTH_MESSAGES.resetSent });
+}
+
+function tooManyAttempts(submission: AuthSubmissionResult, refusal: AttemptRefusal) {
+  const wait = refusal.retryAfterSeconds;
+  return data<AuthReply>(
+    {
+      reply: submission.reply({ formErrors: [tooManyAttemptsMessage(wait, refusal.unit)], hideFields }),
+      unauthorizedDomain: false,
+    },
+    { status: 429, headers: { "Retry-After": String(wait) } },
+  );
+}
 
 /** Sign in, sign up (with an optional referral code), Google, or forgot-password. */
 export async function authAction(request: Request) {
@@ -79,26 +112,17 @@ export async function authAction(request: Request) {
     return refuse(submission.reply({ formErrors, hideFields }));
   }
   const value = submission.value;
-  // Before anything else: a refused attempt asks nothing of Firebase and sends no email.
-  const wait = await limitAuthAttempt(ATTEMPTS[value.intent], request, "email" in value ? value.email : null);
-  if (wait !== null) {
-    return data<AuthReply>(
-      {
-        reply: submission.reply({ formErrors: [tooManyAttemptsMessage(wait)], hideFields }),
-        unauthorizedDomain: false,
-      },
-      { status: 429, headers: { "Retry-After": String(wait) } },
-    );
-  }
-  if (value.intent === "reset") {
-    const result = await requestPasswordReset(value.email);
-    if (!result.ok) {
-      return refuse(
-        submission.reply({ formErrors: [AUTH_MESSAGES.resetFailed], hideFields }),
-        result.unauthorizedDomain,
-      );
-    }
-    return redirectWithFlash("/auth", { kind: "success", title: AUTH_MESSAGES.resetSent });
+  // The limits come before anything else: a refused attempt asks nothing of Firebase and sends no email.
+  if (value.intent === "reset") return resetPassword(request, value.email, submission);
+  let permit: PasswordCheckPermit | null = null;
+  if (value.intent === "signup") {
+    const refusal = await limitSignUp(request, value.email);
+    if (refusal) return tooManyAttempts(submission, refusal);
+  } else {
+    const limit =
+      value.intent === "signin" ? await limitPasswordCheck(request, value.email) : await limitTokenSignIn(request);
+    if (limit.refused) return tooManyAttempts(submission, limit.refused);
+    permit = limit;
   }
   const referralCode = "referralCode" in value ? value.referralCode : null;
   const codeRefused = () =>
@@ -107,13 +131,27 @@ export async function authAction(request: Request) {
   if (value.intent === "signup" && referralCode && !(await referralCodeExists(referralCode))) return codeRefused();
   try {
     const identity = await authenticator.authenticate("firebase-form", request);
+    // Only failed checks count against the sign-in limits.
+    await permit?.succeeded();
+    // A first sign-in here (an account made on Firebase itself, or a first Google sign-in) makes
+    // a profile: it is a sign-up, and counts against the sign-up limits.
+    if (!identity.isNewUser && !(await profileExists(identity.uid))) {
+      const refusal = await limitSignUp(request, identity.email);
+      if (refusal) return tooManyAttempts(submission, refusal);
+    }
     if (!(await provisionWithReferral(identity, referralCode))) return codeRefused();
     // Spec §4: signing in again reactivates a deactivated account (the words are ours).
     const { was_active: wasActive } = await setAccountActive(identity.uid, true);
     const title = identity.isNewUser ? AUTH_MESSAGES.signedUp : AUTH_MESSAGES.signedIn;
     const description = wasActive ? undefined : AUTH_MESSAGES.reactivated;
     const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
-    return await startSession(identity.idToken, { redirectTo, flash: { kind: "success", title, description } });
+    const response = await startSession(identity.idToken, {
+      redirectTo,
+      flash: { kind: "success", title, description },
+    });
+    // This browser's later sign-ins as this address are counted on their own (attempt-limits.server.ts).
+    if (identity.email) response.headers.append("Set-Cookie", deviceCookie(request, identity.email));
+    return response;
   } catch (error) {
     if (error instanceof AuthRejection) return refuse(error.reply, error.unauthorizedDomain);
     if (error instanceof StaleSignInError)

@@ -43,7 +43,8 @@ const FOREIGN = { origin: "https://evil.example", "sec-fetch-site": "cross-site"
 const NUMBER_AND_TEXT = [...entries(NUMBERS), ...entries(TEXTS)];
 
 /** Who sends a request: the cookies it carries. */
-type Who = "newcomer" | "visitor" | "member" | "unverified" | "forged" | "provider" | `leaver${number}`;
+type Who =
+  "newcomer" | "visitor" | "member" | "unverified" | "forged" | "provider" | `leaver${number}` | `deleter${number}`;
 
 /**
  * What a route must answer. `message` is read the route's way: the text of a page, `{ success:
@@ -421,94 +422,107 @@ const logoutCases = [
 const NOTICE_REFUSED = "Unknown notification setting";
 const DELETE_FAILED = "Failed to delete account. Please check your password and try again.";
 const FEEDBACK_TOO_LONG = ruleMessage("feedback_too_long");
-const profileCases = pageCases(
-  "profile.tsx",
-  "member",
-  [
-    {
-      // Numbers, unicode and markup of up to 50 characters are a name (shown escaped).
-      name: "Edit Profile",
-      path: "/profile?edit=1",
-      valid: { intent: "update-name", displayName: "Pat" },
-      fields: {
-        displayName: {
-          wrong: ruleMessage("invalid_display_name"),
-          values: [
-            ["of 400 digits", NUMBERS["400 digits"]!],
-            ["of markup over 50 characters", MARKUP.repeat(3)],
-            ["of 51 characters", "n".repeat(51)],
-          ],
+// The delete form's password check is limited as a sign-in's (ten failures at full speed per
+// account): its cases are spread over accounts of their own, a few each.
+const DELETE_CASES_PER_ACCOUNT = 8;
+const spreadDeleteCases = (cases: Case[]): Case[] => {
+  let n = 0;
+  return cases.map((c) =>
+    c.what.startsWith("Delete account:") && c.who === "member"
+      ? { ...c, who: `deleter${Math.floor(n++ / DELETE_CASES_PER_ACCOUNT)}` }
+      : c,
+  );
+};
+const profileCases = spreadDeleteCases(
+  pageCases(
+    "profile.tsx",
+    "member",
+    [
+      {
+        // Numbers, unicode and markup of up to 50 characters are a name (shown escaped).
+        name: "Edit Profile",
+        path: "/profile?edit=1",
+        valid: { intent: "update-name", displayName: "Pat" },
+        fields: {
+          displayName: {
+            wrong: ruleMessage("invalid_display_name"),
+            values: [
+              ["of 400 digits", NUMBERS["400 digits"]!],
+              ["of markup over 50 characters", MARKUP.repeat(3)],
+              ["of 51 characters", "n".repeat(51)],
+            ],
+          },
         },
       },
-    },
-    {
-      name: "a notification switch",
-      path: "/profile",
-      valid: { intent: "notification", kind: "marketing", enabled: "off" },
-      fields: {
-        kind: { wrong: NOTICE_REFUSED },
-        enabled: { wrong: NOTICE_REFUSED, values: [...NUMBER_AND_TEXT, ["ON", "ON"], ["true", "true"]] },
-        // Without it the answer is the page; "data" asks for JSON; anything else is refused.
-        respond: { wrong: NOTICE_REFUSED, blank: null },
-      },
-    },
-    {
-      name: "Deactivate",
-      path: "/profile?tab=account&confirm=deactivate",
-      valid: { intent: "deactivate", confirm: "no" },
-      fields: {
-        confirm: {
-          wrong: "Please confirm that you want to deactivate",
-          values: [...NUMBER_AND_TEXT, ["YES", "YES"], ["no", "no"], ["true", "true"]],
+      {
+        name: "a notification switch",
+        path: "/profile",
+        valid: { intent: "notification", kind: "marketing", enabled: "off" },
+        fields: {
+          kind: { wrong: NOTICE_REFUSED },
+          enabled: { wrong: NOTICE_REFUSED, values: [...NUMBER_AND_TEXT, ["ON", "ON"], ["true", "true"]] },
+          // Without it the answer is the page; "data" asks for JSON; anything else is refused.
+          respond: { wrong: NOTICE_REFUSED, blank: null },
         },
       },
-    },
-    {
-      name: "Delete account",
-      path: "/profile",
-      valid: { intent: "delete-account", password: "not-the-password" },
-      fields: { password: { wrong: DELETE_FAILED }, idToken: { wrong: DELETE_FAILED } },
-    },
-    {
-      // Numbers, unicode and markup make a name or a message (shown escaped): only lengths are wrong.
-      name: "feedback",
-      path: "/profile?tab=help",
-      valid: { intent: "feedback", name: "Pat", email: "pat@example.com", message: "Hello" },
-      fields: {
-        name: {
-          wrong: FEEDBACK_TOO_LONG,
-          blank: FEEDBACK_MESSAGES.fillAll,
-          values: [
-            ["of 400 digits", NUMBERS["400 digits"]!],
-            ["of 101 characters", "n".repeat(101)],
-            // More over-long names than the hourly allowance of feedback: none may use it up.
-            ["of 101 emoji", "😀".repeat(101)],
-            ["of markup over 100 characters", MARKUP.repeat(5)],
-            ["of 101 Arabic-Indic digits", "٥".repeat(101)],
-          ],
-        },
-        email: {
-          wrong: FEEDBACK_MESSAGES.invalidEmail,
-          blank: FEEDBACK_MESSAGES.fillAll,
-          oversized: FEEDBACK_TOO_LONG,
-          values: [
-            // Over 254 characters is refused on its length, before the address's form is looked at.
-            ...NUMBER_AND_TEXT.map(([label, value]): [string, string, Answer] | Value =>
-              [...value].length > 254 ? [label, value, say(FEEDBACK_TOO_LONG)] : [label, value],
-            ),
-            ["without a domain", "pat@"],
-            ["over 254 characters", `${"p".repeat(250)}@example.com`, say(FEEDBACK_TOO_LONG)],
-          ],
-        },
-        message: {
-          wrong: FEEDBACK_TOO_LONG,
-          blank: FEEDBACK_MESSAGES.fillAll,
-          values: [["of 2,001 characters", "m".repeat(2001)]],
+      {
+        name: "Deactivate",
+        path: "/profile?tab=account&confirm=deactivate",
+        valid: { intent: "deactivate", confirm: "no" },
+        fields: {
+          confirm: {
+            wrong: "Please confirm that you want to deactivate",
+            values: [...NUMBER_AND_TEXT, ["YES", "YES"], ["no", "no"], ["true", "true"]],
+          },
         },
       },
-    },
-  ],
-  { signedOut: { path: "/profile", answer: { redirect: "/auth?redirectTo=%2Fprofile" } } },
+      {
+        name: "Delete account",
+        path: "/profile",
+        valid: { intent: "delete-account", password: "not-the-password" },
+        fields: { password: { wrong: DELETE_FAILED }, idToken: { wrong: DELETE_FAILED } },
+      },
+      {
+        // Numbers, unicode and markup make a name or a message (shown escaped): only lengths are wrong.
+        name: "feedback",
+        path: "/profile?tab=help",
+        valid: { intent: "feedback", name: "Pat", email: "pat@example.com", message: "Hello" },
+        fields: {
+          name: {
+            wrong: FEEDBACK_TOO_LONG,
+            blank: FEEDBACK_MESSAGES.fillAll,
+            values: [
+              ["of 400 digits", NUMBERS["400 digits"]!],
+              ["of 101 characters", "n".repeat(101)],
+              // More over-long names than the hourly allowance of feedback: none may use it up.
+              ["of 101 emoji", "😀".repeat(101)],
+              ["of markup over 100 characters", MARKUP.repeat(5)],
+              ["of 101 Arabic-Indic digits", "٥".repeat(101)],
+            ],
+          },
+          email: {
+            wrong: FEEDBACK_MESSAGES.invalidEmail,
+            blank: FEEDBACK_MESSAGES.fillAll,
+            oversized: FEEDBACK_TOO_LONG,
+            values: [
+              // Over 254 characters is refused on its length, before the address's form is looked at.
+              ...NUMBER_AND_TEXT.map(([label, value]): [string, string, Answer] | Value =>
+                [...value].length > 254 ? [label, value, say(FEEDBACK_TOO_LONG)] : [label, value],
+              ),
+              ["without a domain", "pat@"],
+              ["over 254 characters", `${"p".repeat(250)}@example.com`, say(FEEDBACK_TOO_LONG)],
+            ],
+          },
+          message: {
+            wrong: FEEDBACK_TOO_LONG,
+            blank: FEEDBACK_MESSAGES.fillAll,
+            values: [["of 2,001 characters", "m".repeat(2001)]],
+          },
+        },
+      },
+    ],
+    { signedOut: { path: "/profile", answer: { redirect: "/auth?redirectTo=%2Fprofile" } } },
+  ),
 );
 
 // A verified member with $20.00 who never gets to withdraw.
@@ -1053,8 +1067,9 @@ describe("bad input, everywhere: malformed requests to every route with an actio
     });
     cookies.set("member", await account());
     cookies.set("unverified", await account(false));
-    for (const leaver of new Set(CASES.map((c) => c.who).filter((who) => who.startsWith("leaver")))) {
-      cookies.set(leaver, await account());
+    const ownAccounts = (who: Who) => who.startsWith("leaver") || who.startsWith("deleter");
+    for (const who of new Set(CASES.map((c) => c.who).filter(ownAccounts))) {
+      cookies.set(who, await account());
     }
   }, 180_000);
 

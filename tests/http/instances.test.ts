@@ -109,13 +109,14 @@ describe("two app servers (A and B) on one Postgres database", () => {
     person.stream.close();
   });
 
-  it("rate limits are shared: ten sign-in attempts for one address, five on A and five on B, and the eleventh is refused (429) on both", async () => {
+  it("rate limits are shared: ten failed sign-ins for one address, five on A and five on B, slow it down on both: the eleventh is checked at the pace's turn, and the next is refused (429) on either", async () => {
     const { email } = await a.signUp();
     const signIn = (server: string) =>
       new HttpClient(server).post("/auth", { intent: "signin", email, password: "not-the-password" });
     for (let attempt = 0; attempt < RATE_LIMITS.signIn.limit; attempt++) {
       expect((await signIn(attempt % 2 === 0 ? a.url : b.url)).status).toBe(400);
     }
+    expect((await signIn(b.url)).status).toBe(400);
     for (const server of [a.url, b.url]) {
       const refused = await signIn(server);
       expect(refused.status).toBe(429);

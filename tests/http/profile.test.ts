@@ -274,6 +274,20 @@ describe("Profile over plain HTTP", () => {
       "select (create_withdrawal($1, 5, 'paypal', 'Payout@Example.com', null, null, 'hash-of-payout')) ->> 'id' as id",
       [id],
     );
+    // A withdrawal on its way keeps the account, and the answer is the same whatever the password.
+    const pending = "You have a withdrawal on its way. You can delete your account once it has been paid.";
+    await client.visit("/profile"); // the sign-up's flash, shown once, is out of the way
+    const answers = [];
+    for (const password of [PASSWORD, "not-my-password", ""]) {
+      const response = await post(client, { intent: "delete-account", password });
+      const body = await refused(response, pending);
+      expect(body).not.toContain("Please check your password");
+      // The same page, but for each document's own script nonce.
+      answers.push(`${response.status} ${body.replace(/nonce="[^"]*"/g, "")}`);
+    }
+    expect(new Set(answers).size).toBe(1);
+    expect(await app.sql("select 1 from user_profiles where id = $1", [id])).toEqual([{ "?column?": 1 }]);
+    await app.sql("select settle_withdrawal($1, 'completed', 'PAYPAL-1')", [withdrawal!.id]);
     await refused(
       await post(client, { intent: "delete-account", password: "" }),
       "Failed to delete account. Please check your password and try again.",
@@ -282,12 +296,6 @@ describe("Profile over plain HTTP", () => {
       await post(client, { intent: "delete-account", password: "not-my-password" }),
       "Failed to delete account. Please check your password and try again.",
     );
-    // A withdrawal on its way keeps the account.
-    await refused(
-      await post(client, { intent: "delete-account", password: PASSWORD }),
-      "You have a withdrawal on its way. You can delete your account once it has been paid.",
-    );
-    await app.sql("select settle_withdrawal($1, 'completed', 'PAYPAL-1')", [withdrawal!.id]);
 
     const deleted = await post(client, { intent: "delete-account", password: PASSWORD });
     expect(deleted.headers.get("location")).toBe("/auth");
@@ -312,6 +320,31 @@ describe("Profile over plain HTTP", () => {
     const fresh = await app.signUp({ email });
     expect(fresh.response.status).toBe(302);
     expect((await fresh.client.visit("/")).html).toMatch(/data-testid="balance">\$0\.00</);
+  });
+
+  it("the delete form's password check is limited as a sign-in's: past ten wrong passwords it is slowed down (429 saying the seconds), the right password is refused too until its turn, and nothing is deleted until then", async () => {
+    const { client, id } = await account();
+    // Ten failures at full speed, then the eleventh at the pace's first turn (one per 10 s).
+    for (let attempt = 0; attempt <= 10; attempt++) {
+      await refused(
+        await post(client, { intent: "delete-account", password: `wrong-${attempt}` }),
+        "Failed to delete account. Please check your password and try again.",
+      );
+    }
+    for (const password of ["wrong-again", PASSWORD]) {
+      const response = await post(client, { intent: "delete-account", password });
+      expect(response.status).toBe(429);
+      const wait = Number(response.headers.get("retry-after"));
+      expect(wait).toBeGreaterThan(0);
+      expect(wait).toBeLessThanOrEqual(10);
+      expect(await response.text()).toMatch(/Too many attempts\. Please try again in \d+ seconds?\./);
+    }
+    expect(await app.sql("select 1 from user_profiles where id = $1", [id])).toHaveLength(1);
+    // At its turn the right password deletes the account.
+    await new Promise((resolve) => setTimeout(resolve, 10_200));
+    const deleted = await post(client, { intent: "delete-account", password: PASSWORD });
+    expect(deleted.headers.get("location")).toBe("/auth");
+    expect(await app.sql("select 1 from user_profiles where id = $1", [id])).toEqual([]);
   });
 
   it("an email that belonged to a deleted account cannot bring a referral again", async () => {

@@ -20,6 +20,7 @@ const TABLES = [
   "task_starts",
   "provider_postbacks",
   "rate_limit_windows",
+  "rate_limit_paces",
   "user_notices",
   "deleted_accounts",
 ];

@@ -145,6 +145,53 @@ describe.each([
     expect(error.message).toMatch(/^Rate limit /);
   });
 
+  it("take_rate_limit answers as hit_rate_limit plus the window it counted in, and refund_rate_limit gives that hit back", async () => {
+    const key = newKey("take");
+    const take = (seconds: number) =>
+      t.db.rpc<Hit & { window_start?: string }>("take_rate_limit", {
+        p_key: key,
+        p_limit: 2,
+        p_window_seconds: 60,
+        p_sliding: false,
+        p_now: at(seconds),
+      });
+    const first = await take(10);
+    expect(first).toMatchObject({ allowed: true, remaining: 1, retry_after_seconds: 0 });
+    expect(new Date(first.window_start!).toISOString()).toBe(at(0));
+    await take(20);
+    const refused = await take(30);
+    expect(refused).toEqual({ allowed: false, remaining: 0, retry_after_seconds: 30 });
+    // Two given back: the window's row goes, and the limit's full allowance is there again.
+    expect(await t.db.rpc("refund_rate_limit", { p_key: key, p_window_start: first.window_start })).toEqual({
+      refunded: true,
+    });
+    expect(await storedWindows(t, key)).toEqual([[at(0), 1]]);
+    await t.db.rpc("refund_rate_limit", { p_key: key, p_window_start: first.window_start });
+    expect(await storedWindows(t, key)).toEqual([]);
+    expect(await t.db.rpc("refund_rate_limit", { p_key: key, p_window_start: first.window_start })).toEqual({
+      refunded: false,
+    });
+    expect(await take(40)).toMatchObject({ allowed: true, remaining: 1 });
+  });
+
+  it("pace_attempt lets one attempt per spacing through, and a refused one does not push the next back", async () => {
+    const key = newKey("pace");
+    const pace = (seconds: number) =>
+      t.db.rpc<{ allowed: boolean; retry_after_seconds: number }>("pace_attempt", {
+        p_key: key,
+        p_spacing_seconds: 10,
+        p_now: at(seconds),
+      });
+    expect(await pace(0)).toEqual({ allowed: true, retry_after_seconds: 0 });
+    expect(await pace(0.5)).toEqual({ allowed: false, retry_after_seconds: 10 });
+    expect(await pace(9.2)).toEqual({ allowed: false, retry_after_seconds: 1 });
+    expect(await pace(10)).toEqual({ allowed: true, retry_after_seconds: 0 });
+    expect(await pace(19.999)).toMatchObject({ allowed: false });
+    expect(await pace(25)).toEqual({ allowed: true, retry_after_seconds: 0 });
+    const error = await dbRefusal(t.db.rpc("pace_attempt", { p_key: key, p_spacing_seconds: 0 }));
+    expect(error.hint).toBe("invalid_rate_limit");
+  });
+
   it("keeps only the current and previous windows of a key once it is hit again", async () => {
     const key = newKey("prune");
     await hit(t, key, 5, 60, true, 0);
@@ -205,6 +252,16 @@ describe("hit_rate_limit under concurrency on a Postgres server", () => {
       [at(0), 10],
       [at(3600), 5],
     ]);
+  });
+
+  it("lets exactly 1 of 50 concurrent paced attempts of one key through", async () => {
+    const key = newKey("race-pace");
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        t.db.rpc<{ allowed: boolean }>("pace_attempt", { p_key: key, p_spacing_seconds: 60, p_now: at(30) }),
+      ),
+    );
+    expect(results.filter((result) => result.allowed)).toHaveLength(1);
   });
 
   it("races hits on 10 keys while their old windows and 50 expired ones are deleted, without deadlock, 3 allowed per key", async () => {

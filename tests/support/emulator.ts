@@ -41,6 +41,7 @@ export async function signUpDirect(email: string, password: string) {
 interface OobCode {
   email: string;
   requestType: string;
+  oobCode: string;
   /** Opening it does what the emailed link would (verifies the email, ...). */
   oobLink: string;
 }
@@ -50,6 +51,11 @@ export async function sentOobCodes(): Promise<OobCode[]> {
   const response = await fetch(`http://${emulatorHost()}/emulator/v1/projects/${PROJECT_ID}/oobCodes`);
   const payload = (await response.json()) as { oobCodes: OobCode[] };
   return payload.oobCodes;
+}
+
+/** What the page a password-reset email links to does: sets a new password with the email's code. */
+export async function resetPasswordWithCode(oobCode: string, newPassword: string) {
+  return identity<{ email: string }>("accounts:resetPassword", { oobCode, newPassword });
 }
 
 /**

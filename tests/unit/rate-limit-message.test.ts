@@ -14,6 +14,17 @@ describe("tooManyAttemptsMessage", () => {
   });
 });
 
+describe("tooManyAttemptsMessage for a slowed-down sign-in", () => {
+  it.each([
+    [0, "Too many attempts. Please try again in 1 second."],
+    [1, "Too many attempts. Please try again in 1 second."],
+    [9.2, "Too many attempts. Please try again in 10 seconds."],
+    [60, "Too many attempts. Please try again in 60 seconds."],
+  ])("says %s seconds as whole seconds rounded up, at least 1: %s", (seconds, message) => {
+    expect(tooManyAttemptsMessage(seconds, "seconds")).toBe(message);
+  });
+});
+
 describe("rate limit keys and rules", () => {
   it("stores `${rule.name}:${key}`, hashing keys that would pass the database's 200 characters", () => {
     expect(rateLimitKey(RATE_LIMITS.feedback, "user-1")).toBe("feedback:user-1");

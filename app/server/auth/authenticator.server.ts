@@ -71,6 +71,11 @@ async function verifyCredentials(credentials: Credentials): Promise<VerifiedIden
       .catch(() => {
         throw new IdentityError("INVALID_ID_TOKEN", AUTH_MESSAGES.genericError);
       });
+    // Any Firebase ID token verifies, a password account's made on Firebase's public sign-up too
+    // (past this app's sign-up limits and referral rules): only Google's own sign-ins are Google.
+    if (claims.firebase?.sign_in_provider !== "google.com") {
+      throw new IdentityError("NOT_GOOGLE_SIGN_IN", AUTH_MESSAGES.notGoogleSignIn);
+    }
     return {
       idToken: credentials.idToken,
       uid: claims.uid,

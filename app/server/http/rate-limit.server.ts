@@ -16,10 +16,17 @@ const HOUR = 3600;
 export const RATE_LIMITS = {
   // Per user: feedback is free text that someone reads; a handful an hour is plenty.
   feedback: { name: "feedback", limit: 5, windowSeconds: HOUR, sliding: true },
-  // Sign-in, sign-up and password reset are limited per e-mail address, per client address (when
-  // a trusted proxy names it) and for everyone together (app/server/auth/attempt-limits.server.ts).
-  // Per e-mail address: slows password guessing against one account. Every attempt counts.
+  // Sign-in, sign-up and password reset (app/server/auth/attempt-limits.server.ts, README "Rate
+  // limits"). A sign-in's limits count failed password checks only: a right password gives back
+  // what its check took.
+  // Per e-mail address and client (the browser's device cookie, else the address TRUST_PROXY
+  // names): a hard stop for that client alone, so an attacker cannot lock the owner out.
+  signInFromClient: { name: "sign-in-client", limit: 10, windowSeconds: 15 * 60, sliding: true },
+  // Per e-mail address, from clients it has never signed in on: the failures let through at
+  // full speed; beyond them the address is paced (SIGN_IN_PACES) rather than closed.
   signIn: { name: "sign-in", limit: 10, windowSeconds: 15 * 60, sliding: true },
+  // Per e-mail address: the failures let through at the first pace; beyond them, the slower one.
+  signInSlowed: { name: "sign-in-slowed", limit: 30, windowSeconds: HOUR, sliding: true },
   // Per client address: slows trying one password against many accounts. Above the per-address
   // figures below, people behind one NAT (an office, a mobile carrier) share them.
   signInFromAddress: { name: "sign-in-address", limit: 50, windowSeconds: 15 * 60, sliding: true },
@@ -27,8 +34,6 @@ export const RATE_LIMITS = {
   signUp: { name: "sign-up", limit: 5, windowSeconds: HOUR, sliding: true },
   // Per client address: stops scripted account creation.
   signUpFromAddress: { name: "sign-up-address", limit: 20, windowSeconds: HOUR, sliding: true },
-  // Per e-mail address: each request sends an e-mail, so keep it to a few an hour.
-  passwordReset: { name: "password-reset", limit: 3, windowSeconds: HOUR, sliding: true },
   // Per client address: stops one sender from mailing a list of addresses.
   passwordResetFromAddress: { name: "password-reset-address", limit: 20, windowSeconds: HOUR, sliding: true },
   // Per offer provider: generous, providers retry in bursts; only a runaway sender is stopped.
@@ -41,11 +46,27 @@ export const RATE_LIMITS = {
   paypalWebhook: { name: "paypal-webhook", limit: 600, windowSeconds: 60 },
 } as const satisfies Record<string, RateLimitRule>;
 
+/**
+ * An e-mail address past its sign-in failures (RATE_LIMITS.signIn, then signInSlowed) is checked
+ * at most once per spacing, whoever asks: an attacker gets a guess every 10 s, then every minute,
+ * and the owner at worst waits that long.
+ */
+export const SIGN_IN_PACES = {
+  slowed: { name: "sign-in-pace", spacingSeconds: 10 },
+  slowest: { name: "sign-in-pace", spacingSeconds: 60 },
+} as const satisfies Record<string, Pace>;
+
+/** One password-reset mail per e-mail address per quarter hour; more requests are answered "sent" and send nothing. */
+export const PASSWORD_RESET_MAIL_PACE = {
+  name: "password-reset-mail",
+  spacingSeconds: 15 * 60,
+} as const satisfies Pace;
+
 // The database keeps keys to 200 characters; longer ones (long e-mail addresses) are hashed.
 const MAX_KEY_LENGTH = 200;
 
 /** The stored key, `${rule.name}:${key}`, or a hash of it when that would be too long. */
-export function rateLimitKey(rule: RateLimitRule, key: string): string {
+export function rateLimitKey(rule: { name: string }, key: string): string {
   const full = `${rule.name}:${key}`;
   if (full.length <= MAX_KEY_LENGTH) return full;
   return `${rule.name}:sha256:${createHash("sha256").update(key).digest("hex")}`;
@@ -62,6 +83,48 @@ export async function hitRateLimit(rule: RateLimitRule, key: string): Promise<Ra
     p_sliding: rule.sliding ?? false,
   });
   return { allowed: result.allowed, remaining: result.remaining, retryAfterSeconds: result.retry_after_seconds };
+}
+
+/** A hit that can be given back (a right password gives back what its check took). */
+export type HeldHit = RateLimitResult & { refund: () => Promise<void> };
+
+/** As hitRateLimit; an allowed hit can be given back with `refund` (refund_rate_limit). */
+export async function takeRateLimit(rule: RateLimitRule, key: string): Promise<HeldHit> {
+  const stored = rateLimitKey(rule, key);
+  const db = await getDatabase();
+  const result = await db.rpc<{
+    allowed: boolean;
+    remaining: number;
+    retry_after_seconds: number;
+    window_start?: string;
+  }>("take_rate_limit", {
+    p_key: stored,
+    p_limit: rule.limit,
+    p_window_seconds: rule.windowSeconds,
+    p_sliding: rule.sliding ?? false,
+  });
+  const windowStart = result.window_start;
+  return {
+    allowed: result.allowed,
+    remaining: result.remaining,
+    retryAfterSeconds: result.retry_after_seconds,
+    refund: async () => {
+      if (windowStart) await db.rpc("refund_rate_limit", { p_key: stored, p_window_start: windowStart });
+    },
+  };
+}
+
+/** A pace: one attempt per `spacingSeconds` for `key` (pace_attempt); a refused one changes nothing. */
+export type Pace = { name: string; spacingSeconds: number };
+
+export async function paceAttempt(pace: Pace, key: string): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+  const result = await (
+    await getDatabase()
+  ).rpc<{ allowed: boolean; retry_after_seconds: number }>("pace_attempt", {
+    p_key: rateLimitKey(pace, key),
+    p_spacing_seconds: pace.spacingSeconds,
+  });
+  return { allowed: result.allowed, retryAfterSeconds: result.retry_after_seconds };
 }
 
 export { tooManyAttemptsMessage } from "~/domain/rate-limit";
