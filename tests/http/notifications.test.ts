@@ -365,9 +365,7 @@ describe("notices arrive by push and email: an app on Postgres with a local FCM 
     const cookie = response.headers.getSetCookie().find((header) => header.startsWith("__push_device="));
     expect(cookie).toMatch(/; HttpOnly/);
     expect(cookie).toMatch(/; SameSite=Lax/);
-    expect(loggedOut.headers.getSetCookie().find((header) => header.startsWith("__push_device="))).toMatch(
-      /Max-Age=0/,
-    );
+    expect(loggedOut.headers.getSetCookie().find((header) => header.startsWith("__push_device="))).toMatch(/Max-Age=0/);
   });
 
   it("a push token belongs to one account: another account registering it on the same browser moves it, and the first account's notices no longer reach it", async () => {

@@ -596,7 +596,8 @@ describe("paying out withdrawals: the operator command and the PayPal webhook, o
     }
     expect((await row(unsent.id)).payout_status).toBeNull();
     expect((await row(sent.id)).payout_status).toBe("PENDING");
-    for (const { payee } of cases.slice(0, 3)) await payouts(["settle", payee.id, "failed", "--reason", "test clean-up"]);
+    for (const { payee } of cases.slice(0, 3))
+      await payouts(["settle", payee.id, "failed", "--reason", "test clean-up"]);
   });
 
   it("a malformed body is 400, a body over 64 KB is 413 (declared or streamed), and GET is 405", async () => {
@@ -672,7 +673,11 @@ describe("paying out withdrawals: the operator command and the PayPal webhook, o
     expect(await counted()).toBe(before + 1);
 
     // Genuine deliveries are still limited.
-    await flood(() => deliver(JSON.stringify(ignoredEvent), paypal.signedHeaders(ignoredEvent)), limit - before - 1, 200);
+    await flood(
+      () => deliver(JSON.stringify(ignoredEvent), paypal.signedHeaders(ignoredEvent)),
+      limit - before - 1,
+      200,
+    );
     const limited = await deliver(JSON.stringify(ignoredEvent), paypal.signedHeaders(ignoredEvent));
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);

@@ -269,9 +269,9 @@ describe("the delivery worker in this process, on PGlite", () => {
       await eventually(async () => (await statuses("worker-unverified"))[0]?.email_status === "skipped", {
         what: "the outcome",
       });
-      expect(
-        await t.sql("select email_detail from user_notices where user_id = 'worker-unverified'"),
-      ).toEqual([{ email_detail: "the email address is not verified" }]);
+      expect(await t.sql("select email_detail from user_notices where user_id = 'worker-unverified'")).toEqual([
+        { email_detail: "the email address is not verified" },
+      ]);
       expect(smtp.mailTo("worker-unverified@example.com")).toEqual([]);
     } finally {
       await worker.stop();
