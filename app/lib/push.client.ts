@@ -84,13 +84,13 @@ export async function disablePush(config: PushConfig | null): Promise<void> {
  */
 export async function refreshPushTokenIfDue(config: PushConfig | null): Promise<boolean> {
   const token = localStorage.getItem(STORED_PUSH_TOKEN);
-  if (!token || !config || !pushActiveOnThisDevice()) return pushActiveOnThisDevice();
+  if (!token || !pushActiveOnThisDevice()) return false;
   const status = await tokens("status", token);
   if (!status.registered) {
     localStorage.removeItem(STORED_PUSH_TOKEN);
     return false;
   }
-  if (!status.refresh) return true;
+  if (!status.refresh || !config) return true;
   const registration = await navigator.serviceWorker.register("/service-worker.js", { scope: "/" });
   await newToken(config, registration);
   return true;
