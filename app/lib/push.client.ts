@@ -76,11 +76,22 @@ export async function disablePush(config: PushConfig | null): Promise<void> {
       .catch(() => {});
 }
 
-/** Spec §9: a token is refreshed after 7 days (the server says when it is due). */
-export async function refreshPushTokenIfDue(config: PushConfig | null): Promise<void> {
+/**
+ * Spec §9: a token is refreshed after 7 days (the server says when it is due). A token the server
+ * no longer holds for this account (a log out, another account on this browser, FCM dropped it)
+ * is forgotten here instead of registered again: the person turns push on for this device anew.
+ * Resolves to whether this device still receives push.
+ */
+export async function refreshPushTokenIfDue(config: PushConfig | null): Promise<boolean> {
   const token = localStorage.getItem(STORED_PUSH_TOKEN);
-  if (!token || !config || !pushActiveOnThisDevice()) return;
-  if (!(await tokens("status", token)).refresh) return;
+  if (!token || !pushActiveOnThisDevice()) return false;
+  const status = await tokens("status", token);
+  if (!status.registered) {
+    localStorage.removeItem(STORED_PUSH_TOKEN);
+    return false;
+  }
+  if (!status.refresh || !config) return true;
   const registration = await navigator.serviceWorker.register("/service-worker.js", { scope: "/" });
   await newToken(config, registration);
+  return true;
 }

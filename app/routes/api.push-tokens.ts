@@ -5,11 +5,19 @@ import { ruleViolation } from "~/server/db/core.server";
 import { parseApiFields } from "~/server/http/forms.server";
 import { jsonError, methodNotAllowed } from "~/server/http/responses.server";
 import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/server/http/same-origin.server";
-import { deletePushToken, pushTokenStatus, registerPushToken } from "~/server/notification-settings.server";
+import {
+  clearedPushDeviceCookie,
+  deletePushToken,
+  pushTokenStatus,
+  registerPushToken,
+  rememberPushDevice,
+} from "~/server/notification-settings.server";
 
 /**
- * The signed-in device's push token (JavaScript only): `register` stores or renews it, `status`
- * says whether it is due for its 7-day refresh (spec §9), `delete` forgets it (push turned off).
+ * The signed-in device's push token (JavaScript only): `register` stores or renews it (or moves it
+ * from the account that had it) and remembers it in this browser's `__push_device` cookie,
+ * `status` says whether it is due for its 7-day refresh (spec §9), `delete` forgets it (push
+ * turned off).
  */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
@@ -19,11 +27,21 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = await parseApiFields(request, pushTokenRequestSchema);
   if (submission?.status !== "success") return jsonError(400, "Invalid push token request");
   const { intent, token } = submission.value;
+  const headers = new Headers({ "Cache-Control": "no-store" });
   try {
-    if (intent === "delete") return Response.json({ success: true, ...(await deletePushToken(user.uid, token)) });
-    const status =
-      intent === "register" ? await registerPushToken(user.uid, token) : await pushTokenStatus(user.uid, token);
-    return Response.json({ success: true, ...status }, { headers: { "Cache-Control": "no-store" } });
+    if (intent === "delete") {
+      const { deleted } = await deletePushToken(user.uid, token);
+      headers.append("Set-Cookie", await clearedPushDeviceCookie());
+      return Response.json({ success: true, deleted }, { headers });
+    }
+    if (intent === "register") {
+      // This browser remembers its token's row, so that log out can delete it.
+      const { registered, refresh, device_id: deviceId } = await registerPushToken(user.uid, token);
+      if (deviceId) headers.append("Set-Cookie", await rememberPushDevice(deviceId));
+      return Response.json({ success: true, registered, refresh }, { headers });
+    }
+    const { registered, refresh } = await pushTokenStatus(user.uid, token);
+    return Response.json({ success: true, registered, refresh }, { headers });
   } catch (error) {
     const violation = ruleViolation(error);
     if (violation) return jsonError(400, violation.message);

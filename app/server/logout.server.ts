@@ -2,15 +2,18 @@ import { redirect } from "@remix-run/node";
 import { AUTH_MESSAGES } from "~/domain/auth";
 import { clearedSessionCookie, endSession } from "./auth/session.server";
 import { redirectWithFlash } from "./http/flash.server";
+import { clearedPushDeviceCookie, forgetPushDevice } from "./notification-settings.server";
 
 /** /logout is only posted to; a visit goes Home. */
 export const logoutRedirect = () => redirect("/");
 
 /**
- * Spec §4 log out. This device is always signed out (the cookie is cleared); when revoking the
- * sessions of the user's other devices fails, the message says so.
+ * Spec §4 log out. This device is always signed out (the cookie is cleared) and its push token
+ * deleted; when revoking the sessions of the user's other devices fails, the message says so.
  */
 export async function logOut(request: Request) {
+  // This device stops receiving the account's pushes: its token goes (README, "Notifications").
+  const hadPushDevice = await forgetPushDevice(request);
   let revoked = true;
   try {
     await endSession(request);
@@ -23,6 +26,9 @@ export async function logOut(request: Request) {
     revoked
       ? { kind: "success", title: AUTH_MESSAGES.loggedOut }
       : { kind: "error", title: AUTH_MESSAGES.logoutFailed },
-    { "Set-Cookie": await clearedSessionCookie() },
+    [
+      ["Set-Cookie", await clearedSessionCookie()],
+      ...(hadPushDevice ? [["Set-Cookie", await clearedPushDeviceCookie()] as [string, string]] : []),
+    ],
   );
 }

@@ -31,7 +31,11 @@ import { redirectWithFlash } from "./http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
 import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "./http/rate-limit.server";
 import { requestOrigin } from "./http/same-origin.server";
-import { notificationPreferencesCall, setNotificationPreference } from "./notification-settings.server";
+import {
+  clearedPushDeviceCookie,
+  notificationPreferencesCall,
+  setNotificationPreference,
+} from "./notification-settings.server";
 import { loadUserSummary, userSummaryCall } from "./users.server";
 
 function readTab(value: string | null): "account" | "referrals" | "help" {
@@ -176,11 +180,18 @@ export async function profileAction(request: Request) {
 
 type Submission = Parameters<typeof rejectForm>[0];
 
+/** Deactivation and deletion end with this browser signed out; the database deleted its push token. */
 async function signedOutTo(flash: Parameters<typeof redirectWithFlash>[1]) {
-  return redirectWithFlash("/auth", flash, { "Set-Cookie": await clearedSessionCookie() });
+  return redirectWithFlash("/auth", flash, [
+    ["Set-Cookie", await clearedSessionCookie()],
+    ["Set-Cookie", await clearedPushDeviceCookie()],
+  ]);
 }
 
-/** Spec §4: inactive, signed out everywhere (its sessions revoked); signing in again reactivates. */
+/**
+ * Spec §4: inactive, signed out everywhere (its sessions revoked) and its push tokens deleted (in
+ * set_account_active); signing in again reactivates.
+ */
 async function deactivate(user: SessionUser, request: Request) {
   try {
     // The database announces the deactivation on commit; the app again once Firebase has revoked.

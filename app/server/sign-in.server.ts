@@ -27,6 +27,7 @@ import { tooManyAttemptsMessage } from "./http/rate-limit.server";
 import { safeRedirectPath } from "./http/redirects.server";
 import { hasNoSiteHeaders, requestHost } from "./http/same-origin.server";
 import { referralCodeExists } from "./referrals.server";
+import { forgetPushDevice } from "./notification-settings.server";
 import { provisionUser } from "./users.server";
 import { referralAllowedFor, setAccountActive } from "./account.server";
 
@@ -142,6 +143,8 @@ export async function authAction(request: Request) {
     if (!(await provisionWithReferral(identity, referralCode))) return codeRefused();
     // Spec §4: signing in again reactivates a deactivated account (the words are ours).
     const { was_active: wasActive } = await setAccountActive(identity.uid, true);
+    // A push token this browser registered for another account, which never logged out, goes.
+    await forgetPushDevice(request, identity.uid);
     const title = identity.isNewUser ? AUTH_MESSAGES.signedUp : AUTH_MESSAGES.signedIn;
     const description = wasActive ? undefined : AUTH_MESSAGES.reactivated;
     const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));

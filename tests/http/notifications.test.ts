@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { noticeMessage } from "~/domain/notices";
 import { FALLBACK_TASKS } from "~/domain/tasks";
 import { startFcmStandIn, testServiceAccount, type FcmStandIn } from "../support/fcm";
-import { landing } from "../support/http";
+import { landing, type HttpClient } from "../support/http";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 import { startSmtpStandIn, type SmtpStandIn } from "../support/smtp";
 import { eventually } from "../support/wait";
@@ -55,14 +55,22 @@ describe("notices arrive by push and email: an app on Postgres with a local FCM 
   // ---------------------------------------------------------------------------------------------
   // Arranging
 
-  /** A new account signed up over HTTP, with `devices` push tokens stored as the browser would. */
-  async function person({ devices = 2, referralCode }: { devices?: number; referralCode?: string } = {}) {
+  /**
+   * A new account signed up over HTTP, with `devices` push tokens stored as the browser would, and
+   * (unless `verified: false`) its email verified, as the app records once Firebase says so.
+   */
+  async function person({
+    devices = 2,
+    referralCode,
+    verified = true,
+  }: { devices?: number; referralCode?: string; verified?: boolean } = {}) {
     const { client, email, response } = await app.signUp(referralCode ? { referralCode } : {});
     expect(response.status).toBe(302);
     const [profile] = await app.sql<{ id: string; referral_code: string }>(
       "select id, referral_code from user_profiles where email = $1",
       [email],
     );
+    if (verified) await app.sql("select record_email_verified($1)", [profile!.id]);
     const tokens = Array.from({ length: devices }, () => `fcm-${randomUUID()}`);
     for (const token of tokens) {
       await app.sql("insert into user_fcm_tokens (user_id, fcm_token) values ($1, $2)", [profile!.id, token]);
@@ -323,6 +331,89 @@ describe("notices arrive by push and email: an app on Postgres with a local FCM 
   });
 
   // ---------------------------------------------------------------------------------------------
+  // Which account a device's push token belongs to
+
+  /** Registers `token` as this browser's, as the Profile screen does; the answer's JSON. */
+  async function registerToken(client: HttpClient, token: string) {
+    const response = await client.post("/api/push-tokens", { intent: "register", token });
+    expect(response.status).toBe(200);
+    return { response, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  async function tokenOwners(token: string) {
+    return (
+      await app.sql<{ user_id: string }>("select user_id from user_fcm_tokens where fcm_token = $1", [token])
+    ).map((row) => row.user_id);
+  }
+
+  it("log out deletes this browser's push token (remembered in its __push_device cookie), so the account's next notice reaches no device", async () => {
+    const owner = await person({ devices: 0 });
+    const token = `fcm-${randomUUID()}`;
+    const { response, body } = await registerToken(owner.client, token);
+    expect(body).toMatchObject({ success: true, registered: true, refresh: false });
+    expect(await tokenOwners(token)).toEqual([owner.userId]);
+
+    const loggedOut = await owner.client.post("/logout", {});
+    expect(loggedOut.status).toBe(302);
+    expect(await tokenOwners(token)).toEqual([]);
+    expect(await finished(await postback(owner.userId))).toMatchObject({
+      push_status: "skipped",
+      push_detail: "no device to send to",
+    });
+    expect(fcm.pushesTo(token)).toEqual([]);
+    // The browser's cookie: set with the token (not readable by scripts), cleared by the log out.
+    const cookie = response.headers.getSetCookie().find((header) => header.startsWith("__push_device="));
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).toMatch(/; SameSite=Lax/);
+    expect(loggedOut.headers.getSetCookie().find((header) => header.startsWith("__push_device="))).toMatch(/Max-Age=0/);
+  });
+
+  it("a push token belongs to one account: another account registering it on the same browser moves it, and the first account's notices no longer reach it", async () => {
+    const first = await person({ devices: 0 });
+    const second = await person({ devices: 0 });
+    const token = `fcm-${randomUUID()}`;
+    await registerToken(first.client, token);
+    await registerToken(second.client, token);
+    expect(await tokenOwners(token)).toEqual([second.userId]);
+    expect(await finished(await postback(first.userId))).toMatchObject({ push_detail: "no device to send to" });
+    const reward = await postback(second.userId);
+    expect(await finished(reward)).toMatchObject({ push_status: "sent" });
+    expect(fcm.pushesTo(token).map((push) => push.data.notice_id)).toEqual([reward]);
+  });
+
+  it("signing in as another account on a browser whose account never logged out deletes that account's push token there", async () => {
+    const first = await person({ devices: 0 });
+    const second = await person({ devices: 0 });
+    const token = `fcm-${randomUUID()}`;
+    await registerToken(first.client, token);
+    // The first account's session ran out on this browser; the second signs in on it.
+    first.client.cookies.delete("__session");
+    const signedIn = await first.client.post("/auth", {
+      intent: "signin",
+      email: second.email,
+      password: "s3cret-pass",
+    });
+    expect(signedIn.status).toBe(302);
+    expect(await tokenOwners(token)).toEqual([]);
+    // Signing in again as the account that holds it keeps it.
+    await registerToken(first.client, token);
+    first.client.cookies.delete("__session");
+    await first.client.post("/auth", { intent: "signin", email: second.email, password: "s3cret-pass" });
+    expect(await tokenOwners(token)).toEqual([second.userId]);
+  });
+
+  it("deactivation deletes every push token of the account (it signs out every device), and its notices reach no device", async () => {
+    const owner = await person({ devices: 2 });
+    const token = `fcm-${randomUUID()}`;
+    await registerToken(owner.client, token);
+    const deactivated = await owner.client.post("/profile", { intent: "deactivate", confirm: "yes" });
+    expect(deactivated.headers.get("location")).toBe("/auth");
+    expect(await app.sql("select fcm_token from user_fcm_tokens where user_id = $1", [owner.userId])).toEqual([]);
+    expect(await finished(await postback(owner.userId))).toMatchObject({ push_detail: "no device to send to" });
+    for (const device of [...owner.tokens, token]) expect(fcm.pushesTo(device)).toEqual([]);
+  });
+
+  // ---------------------------------------------------------------------------------------------
   // What FCM and the mail server answer
 
   it("drops a token FCM reports as UNREGISTERED or not a registration token, and still reaches the other device", async () => {
@@ -382,6 +473,63 @@ describe("notices arrive by push and email: an app on Postgres with a local FCM 
     expect(fcm.pushesTo(owner.tokens[0]!)).toHaveLength(1);
   });
 
+  // ---------------------------------------------------------------------------------------------
+  // Whose address gets email, and how much
+
+  it("an unverified account's notices are pushed but not emailed (email skipped: the email address is not verified); once verified, its next notice is emailed", async () => {
+    const stranger = await person({ verified: false });
+    const first = await postback(stranger.userId);
+    expect(await finished(first)).toMatchObject({
+      push_status: "sent",
+      email_status: "skipped",
+      email_detail: "the email address is not verified",
+    });
+    for (const token of stranger.tokens) expect(fcm.pushesTo(token)).toHaveLength(1);
+    expect(smtp.mailTo(stranger.email)).toEqual([]);
+    // The toast still shows on the next visit.
+    expect((await stranger.client.visit("/")).html).toContain("Offer completed");
+
+    await app.sql("select record_email_verified($1)", [stranger.userId]);
+    const second = await postback(stranger.userId);
+    expect(await finished(second)).toMatchObject({ push_status: "sent", email_status: "sent", email_detail: null });
+    expect(smtp.mailTo(stranger.email)).toHaveLength(1);
+  });
+
+  it("after app_config.notice_emails_per_address_per_day emails to one address in 24 hours (shared by every account with that address), the next notice's email is skipped and its push still goes out", async () => {
+    expect(await app.sql("select notice_emails_per_address_per_day as n from app_config")).toEqual([{ n: 10 }]);
+    const owner = await person({ devices: 1 });
+    // Another profile with the same address (in other letters' case), as Firebase can hold two.
+    const twin = `twin-${randomUUID()}`;
+    await app.sql(
+      "select provision_user(p_user_id => $1, p_email => $2, p_display_name => 'Twin', p_email_verified => true)",
+      [twin, owner.email.toUpperCase()],
+    );
+    await app.sql("update app_config set notice_emails_per_address_per_day = 3");
+    try {
+      for (const userId of [owner.userId, twin, owner.userId]) {
+        expect(await finished(await postback(userId))).toMatchObject({ email_status: "sent" });
+      }
+      for (const userId of [owner.userId, twin]) {
+        expect(await finished(await postback(userId))).toMatchObject({
+          email_status: "skipped",
+          email_detail:
+            "this address had its 3 notice emails of the last 24 hours (app_config.notice_emails_per_address_per_day)",
+        });
+      }
+      expect(smtp.mailTo(owner.email)).toHaveLength(3);
+      expect(fcm.pushesTo(owner.tokens[0]!)).toHaveLength(3);
+      // A day later the address gets email again.
+      await app.sql(
+        "update user_notices set email_reserved_at = email_reserved_at - interval '24 hours' where email_address = $1",
+        [owner.email.toLowerCase()],
+      );
+      expect(await finished(await postback(owner.userId))).toMatchObject({ email_status: "sent" });
+      expect(smtp.mailTo(owner.email)).toHaveLength(4);
+    } finally {
+      await app.sql("update app_config set notice_emails_per_address_per_day = 10");
+    }
+  });
+
   it("an address the mail server refuses for good (550) is not tried again", async () => {
     const owner = await person({ devices: 0 });
     smtp.refuseRecipient(owner.email);
@@ -409,6 +557,7 @@ describe("notices on an app with SMTP but no service account", () => {
   it("emails the notice from the default sender, records push as not configured, and says once that there is no push", async () => {
     const { email } = await app.signUp();
     const [profile] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
+    await app.sql("select record_email_verified($1)", [profile!.id]);
     await app.sql("insert into user_fcm_tokens (user_id, fcm_token) values ($1, 'a-device')", [profile!.id]);
     await app.sql(
       `select record_postback(p_provider => 'acme', p_transaction_id => 'tx-email-only', p_user_id => $1,

@@ -6,6 +6,7 @@ import { startTestApp } from "../support/app-server";
 import { createScratchDatabase } from "../support/db";
 import { emulatorHost } from "../support/emulator";
 import { appUrl } from "../support/http";
+import { RATE_LIMITS } from "~/server/http/rate-limit.server";
 import { startPayPalStandIn, type PayPalStandIn } from "../support/paypal";
 
 // An app server on a scratch Postgres database, configured with a local PayPal. Users and
@@ -541,6 +542,64 @@ describe("paying out withdrawals: the operator command and the PayPal webhook, o
     expect(await notices(payee.id)).toEqual([]);
   });
 
+  it("a genuine delivery whose body re-serialising would change (spacing, key order, escapes, a large number) is verified over the bytes received and settles the withdrawal", async () => {
+    const payee = await sentWithdrawal();
+    const event = paypal.itemEvent(payee.id, "PAYMENT.PAYOUTS-ITEM.SUCCEEDED");
+    const { resource, ...rest } = event;
+    // Keys in another order, indented, "é" and "/" escaped, and an id beyond double precision.
+    const raw = `{\r\n  "resource" : ${JSON.stringify(resource, null, 3)},\n\t"summary": "Pay\\u00e9 \\/ done",
+  "sequence": 90071992547409931234,
+  ${JSON.stringify({ ...rest, summary: undefined }).slice(1, -1)}
+}
+`;
+    expect(JSON.stringify(JSON.parse(raw))).not.toBe(raw);
+    const response = await deliver(raw, paypal.signedHeaders(raw));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ received: true, withdrawal: payee.id, status: "completed", changed: true });
+    expect(paypal.state.verifiedEvents.at(-1)).toBe(raw);
+    expect(await row(payee.id)).toMatchObject({ status: "completed", reference: resource.payout_item_id });
+  });
+
+  it("a verified event about a UPI or bank withdrawal, a PayPal one never sent, or one sent in another batch answers 200, is logged and settles nothing", async () => {
+    const sent = await sentWithdrawal();
+    const template = paypal.itemEvent(sent.id, "PAYMENT.PAYOUTS-ITEM.SUCCEEDED");
+    /** The same genuine event, but naming `withdrawalId` (and `batchId`). */
+    const about = (withdrawalId: string, batchId = template.resource.payout_batch_id) => ({
+      ...template,
+      resource: {
+        ...template.resource,
+        payout_batch_id: batchId,
+        payout_item: { ...template.resource.payout_item, sender_item_id: withdrawalId },
+      },
+    });
+    const upi = await withdrawal("upi", 2, "payee.webhook@okaxis");
+    const bank = await withdrawal("bank", 10, "HDFC 0099 8877, IFSC HDFC0000123");
+    const unsent = await withdrawal("paypal", 5, paypalEmail());
+    const cases = [
+      { payee: upi, event: about(upi.id) },
+      { payee: bank, event: about(bank.id) },
+      { payee: unsent, event: about(unsent.id) },
+      { payee: sent, event: about(sent.id, "ANOTHERBATCH1") },
+    ];
+    for (const { payee, event } of cases) {
+      const before = await balance(payee.userId);
+      for (const eventType of ["PAYMENT.PAYOUTS-ITEM.SUCCEEDED", "PAYMENT.PAYOUTS-ITEM.FAILED"]) {
+        const typed = { ...event, event_type: eventType };
+        const response = await deliver(JSON.stringify(typed), paypal.signedHeaders(typed));
+        expect(response.status).toBe(200);
+        expect(await response.json()).toEqual({ received: true, ignored: "not sent to PayPal" });
+      }
+      expect(await row(payee.id)).toMatchObject({ status: "pending", reference: null, failure_reason: null });
+      expect(await balance(payee.userId)).toBe(before);
+      expect(await notices(payee.id)).toEqual([]);
+      expect(app.stderr()).toContain(`withdrawal ${payee.id} was not sent to PayPal`);
+    }
+    expect((await row(unsent.id)).payout_status).toBeNull();
+    expect((await row(sent.id)).payout_status).toBe("PENDING");
+    for (const { payee } of cases.slice(0, 3))
+      await payouts(["settle", payee.id, "failed", "--reason", "test clean-up"]);
+  });
+
   it("a malformed body is 400, a body over 64 KB is 413 (declared or streamed), and GET is 405", async () => {
     expect((await deliver("this is not json")).status).toBe(400);
     expect((await deliver(JSON.stringify({ event_type: 5, resource: {} }))).status).toBe(400);
@@ -568,6 +627,61 @@ describe("paying out withdrawals: the operator command and the PayPal webhook, o
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST");
   });
+
+  // Last: it uses up this minute's allowance of genuine deliveries.
+  it("unsigned and forged deliveries (600 and more) are refused with 403 and not counted: a genuine delivery after them is processed, and only genuine ones use up the 600 a minute", async () => {
+    const payee = await sentWithdrawal();
+    const event = paypal.itemEvent(payee.id, "PAYMENT.PAYOUTS-ITEM.SUCCEEDED");
+    const other = paypal.itemEvent(payee.id, "PAYMENT.PAYOUTS-ITEM.FAILED");
+    const ignoredEvent = { ...event, event_type: "PAYMENT.PAYOUTSBATCH.SUCCESS" };
+    const limit = RATE_LIMITS.paypalWebhook.limit;
+    const counted = async () => {
+      const [found] = await sql<{ hits: number }>(
+        `select coalesce(sum(hits), 0)::int as hits from rate_limit_windows
+          where key = 'paypal-webhook:paypal'
+            and window_start = to_timestamp(floor(extract(epoch from now()) / $1) * $1)`,
+        [RATE_LIMITS.paypalWebhook.windowSeconds],
+      );
+      return found!.hits;
+    };
+    /** Sends `count` deliveries, 8 at a time, each expected to answer `status`. */
+    const flood = async (send: (index: number) => Promise<Response>, count: number, status: number) => {
+      let sent = 0;
+      const worker = async () => {
+        while (sent < count) {
+          const response = await send(sent++);
+          expect(response.status).toBe(status);
+          await response.arrayBuffer();
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, worker));
+    };
+    // The window is fixed, on whole minutes: flood within one, or the limit starts over midway.
+    const window = RATE_LIMITS.paypalWebhook.windowSeconds * 1000;
+    if (Date.now() % window > window - 40_000) {
+      await new Promise((resolve) => setTimeout(resolve, window - (Date.now() % window) + 100));
+    }
+    const before = await counted();
+    // Unsigned ones (PayPal is not even asked), then ones signed for another event.
+    await flood(() => deliver(JSON.stringify(event)), limit, 403);
+    await flood(() => deliver(JSON.stringify(event), paypal.signedHeaders(other)), 20, 403);
+    expect(await counted()).toBe(before);
+
+    const genuine = await deliver(JSON.stringify(event), paypal.signedHeaders(event));
+    expect(genuine.status).toBe(200);
+    expect(await genuine.json()).toMatchObject({ withdrawal: payee.id, status: "completed", changed: true });
+    expect(await counted()).toBe(before + 1);
+
+    // Genuine deliveries are still limited.
+    await flood(
+      () => deliver(JSON.stringify(ignoredEvent), paypal.signedHeaders(ignoredEvent)),
+      limit - before - 1,
+      200,
+    );
+    const limited = await deliver(JSON.stringify(ignoredEvent), paypal.signedHeaders(ignoredEvent));
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  }, 90_000);
 
   it("answers 503 'PayPal is not configured' on an app without PayPal credentials", async () => {
     const response = await deliver("{}", {}, `${appUrl()}/api/paypal/webhook`);

@@ -42,11 +42,14 @@ interface Recorded {
   next_attempt_at?: string | null;
 }
 
-async function provision(t: TestDatabase, options: { name?: string; code?: string; verified?: boolean } = {}) {
+async function provision(
+  t: TestDatabase,
+  options: { name?: string; code?: string; verified?: boolean; email?: string } = {},
+) {
   const userId = newUserId();
   const summary = await t.db.rpc<{ referral_code: string }>("provision_user", {
     p_user_id: userId,
-    p_email: `${userId}@example.com`,
+    p_email: options.email ?? `${userId}@example.com`,
     p_display_name: options.name ?? "Nora Notified",
     ...(options.code ? { p_referral_code: options.code } : {}),
     p_email_verified: options.verified ?? true,
@@ -95,6 +98,12 @@ async function withdrawalNotice(t: TestDatabase, userId: string, status: "comple
   await t.db.rpc("settle_withdrawal", { p_withdrawal_id: withdrawal.id, p_status: status });
   const rows = await notices(t, userId);
   return rows[rows.length - 1]!.id;
+}
+
+type Reservation = { send: true; address: string } | { send: false; detail: string };
+
+function reserve(t: TestDatabase, claimed: Pick<ClaimedNotice, "id" | "claim_id">) {
+  return t.db.rpc<Reservation>("reserve_notice_email", { p_notice_id: claimed.id, p_claim_id: claimed.claim_id });
 }
 
 function claim(t: TestDatabase, limit = 10, leaseSeconds = 300) {
@@ -493,10 +502,81 @@ describe.each([
     });
   });
 
+  describe("reserve_notice_email", () => {
+    it("lets a claimed notice's email go only to a verified address: unverified, no address, or not claimed says why", async () => {
+      const verified = await provision(t);
+      const unverified = await provision(t, { verified: false });
+      const ids = [await postbackNotice(t, verified.userId), await postbackNotice(t, unverified.userId)];
+      const [mine, theirs] = await claim(t);
+      expect([mine!.id, theirs!.id]).toEqual(ids);
+      expect(await reserve(t, mine!)).toEqual({ send: true, address: verified.email });
+      expect(await reserve(t, theirs!)).toEqual({ send: false, detail: "the email address is not verified" });
+      expect(await reserve(t, { id: mine!.id, claim_id: crypto.randomUUID() })).toEqual({
+        send: false,
+        detail: "the notice is no longer claimed",
+      });
+      await t.sql("update user_profiles set email = null where id = $1", [verified.userId]);
+      expect(await reserve(t, mine!)).toEqual({ send: false, detail: "the account has no email address" });
+      expect(ruleViolation(await dbRefusal(reserve(t, { id: mine!.id, claim_id: null as never })))?.rule).toBe(
+        "invalid_delivery_claim",
+      );
+    });
+
+    it("counts app_config.notice_emails_per_address_per_day per address over 24 hours, across accounts and letter case; a try that did not send gives its reservation back", async () => {
+      const address = `${newUserId("shared")}@example.com`;
+      const first = await provision(t, { email: address });
+      const second = await provision(t, { email: address.toUpperCase() });
+      expect(await t.sql("select notice_emails_per_address_per_day as n from app_config")).toEqual([{ n: 10 }]);
+      await t.sql("update app_config set notice_emails_per_address_per_day = 2");
+      try {
+        for (const userId of [first.userId, second.userId, first.userId, second.userId]) {
+          await postbackNotice(t, userId);
+        }
+        const claimed = await claim(t);
+        expect(claimed).toHaveLength(4);
+        const [a, b, c, d] = claimed as [ClaimedNotice, ClaimedNotice, ClaimedNotice, ClaimedNotice];
+        expect(await reserve(t, a)).toEqual({ send: true, address });
+        expect(await reserve(t, b)).toEqual({ send: true, address: address.toUpperCase() });
+        // A second try of a reserved notice keeps its reservation.
+        expect(await reserve(t, a)).toMatchObject({ send: true });
+        const full = {
+          send: false,
+          detail:
+            "this address had its 2 notice emails of the last 24 hours (app_config.notice_emails_per_address_per_day)",
+        };
+        expect(await reserve(t, c)).toEqual(full);
+        // b's email failed (to be tried again): its place is free again; a's was sent and counts.
+        await record(t, a, sent, sent);
+        await record(t, b, sent, { outcome: "failed", detail: "SMTP: 421", retry_in_seconds: 60 });
+        expect(await notice(t, b.id)).toMatchObject({ email_status: "pending" });
+        expect(await reserve(t, c)).toMatchObject({ send: true });
+        expect(await reserve(t, d)).toEqual(full);
+        // What was sent more than 24 hours ago no longer counts.
+        await t.sql(
+          "update user_notices set email_reserved_at = email_reserved_at - interval '24 hours' where id = $1",
+          [a.id],
+        );
+        expect(await reserve(t, d)).toMatchObject({ send: true });
+        // A skipped email gives its reservation back too.
+        await record(t, d, sent, { outcome: "skipped", detail: "email notifications are off" });
+        const [reserved] = await t.sql<{ n: number }>(
+          "select count(*)::int as n from user_notices where email_address = $1 and email_reserved_at > now() - interval '24 hours'",
+          [address],
+        );
+        expect(reserved!.n).toBe(1);
+      } finally {
+        await t.sql("update app_config set notice_emails_per_address_per_day = 10");
+      }
+    });
+  });
+
   it("lets only service_role claim, record and drop tokens; the helpers are nobody's to call", async () => {
     const functions = {
       "claim_due_notices(integer, integer)": true,
       "record_notice_delivery(bigint, uuid, jsonb, jsonb)": true,
+      "reserve_notice_email(bigint, uuid)": true,
+      "apply_paypal_payout(uuid, text, text, text, text, text)": true,
+      "forget_push_device(bigint, text)": true,
       "drop_fcm_token(text)": true,
       "next_channel_state(text, integer, jsonb, integer)": false,
       "notice_category(text)": false,
@@ -514,21 +594,28 @@ describe.each([
   });
 
   describe("push tokens and accounts", () => {
-    it("drop_fcm_token forgets a token for every account that stored it, and nothing else", async () => {
+    it("drop_fcm_token forgets a token, whoever holds it, and nothing else", async () => {
       const first = await provision(t);
       const second = await provision(t);
       await t.sql(
-        "insert into user_fcm_tokens (user_id, fcm_token) values ($1, 'shared-dead'), ($2, 'shared-dead'), ($1, 'alive')",
+        "insert into user_fcm_tokens (user_id, fcm_token) values ($1, 'dead-device'), ($2, 'alive-device'), ($1, 'alive')",
         [first.userId, second.userId],
       );
-      expect(await t.db.rpc("drop_fcm_token", { p_token: "shared-dead" })).toEqual({ dropped: 2 });
-      expect(await t.db.rpc("drop_fcm_token", { p_token: "shared-dead" })).toEqual({ dropped: 0 });
+      // A token is one device's: no second account can hold it.
+      await expect(
+        t.sql("insert into user_fcm_tokens (user_id, fcm_token) values ($1, 'dead-device')", [second.userId]),
+      ).rejects.toMatchObject({ code: "23505" });
+      expect(await t.db.rpc("drop_fcm_token", { p_token: "dead-device" })).toEqual({ dropped: 1 });
+      expect(await t.db.rpc("drop_fcm_token", { p_token: "dead-device" })).toEqual({ dropped: 0 });
       expect(
-        await t.sql("select user_id, fcm_token from user_fcm_tokens where user_id in ($1, $2)", [
+        await t.sql("select user_id, fcm_token from user_fcm_tokens where user_id in ($1, $2) order by fcm_token", [
           first.userId,
           second.userId,
         ]),
-      ).toEqual([{ user_id: first.userId, fcm_token: "alive" }]);
+      ).toEqual([
+        { user_id: first.userId, fcm_token: "alive" },
+        { user_id: second.userId, fcm_token: "alive-device" },
+      ]);
     });
 
     it("deleting a profile deletes its notices, claimed or not; a late outcome is not recorded", async () => {
@@ -571,6 +658,66 @@ describe("claiming notices on a Postgres server", () => {
     expect(new Set(all).size).toBe(all.length);
     expect([...all].sort((a, b) => a - b)).toEqual(written);
     expect(claims.filter((mine) => mine.length > 0).length).toBeGreaterThan(1);
+  });
+});
+
+describe("reserving notice emails on a Postgres server", () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await openTestPostgres(12);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("workers reserving emails to one address at the same moment never pass app_config.notice_emails_per_address_per_day together", async () => {
+    const address = `${newUserId("racing")}@example.com`;
+    const users = [];
+    for (let i = 0; i < 4; i++) users.push(await provision(t, { email: i % 2 ? address.toUpperCase() : address }));
+    for (let i = 0; i < 12; i++) await postbackNotice(t, users[i % 4]!.userId, 100 + i);
+    await t.sql("update app_config set notice_emails_per_address_per_day = 5");
+    try {
+      const claimed = await claim(t, 20);
+      expect(claimed).toHaveLength(12);
+      const answers = await Promise.all(claimed.map((entry) => reserve(t, entry)));
+      expect(answers.filter((answer) => answer.send)).toHaveLength(5);
+    } finally {
+      await t.sql("update app_config set notice_emails_per_address_per_day = 10");
+    }
+  });
+});
+
+describe("the migration that makes a push token one account's (20261128020000)", () => {
+  it("keeps the newest registration of a token several accounts held, and leaves other tokens alone", async () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), "migrations-"));
+    const pglite = await PGlite.create();
+    try {
+      const files = readdirSync(MIGRATIONS_DIR).sort();
+      const unique = files.findIndex((file) => file.startsWith("20261128020000"));
+      for (const file of files.slice(0, unique)) cpSync(path.join(MIGRATIONS_DIR, file), path.join(directory, file));
+      await migratePglite(pglite, directory);
+      const t: TestDatabase = {
+        db: pgliteDatabase(pglite),
+        sql: async (text, values) => (await pglite.query(text, values)).rows as never[],
+        close: async () => {},
+      };
+      const [older, newer, third] = [await provision(t), await provision(t), await provision(t)];
+      await t.sql(
+        `insert into user_fcm_tokens (user_id, fcm_token, created_at) values
+           ($1, 'shared-token', now() - interval '2 days'), ($2, 'shared-token', now() - interval '1 day'),
+           ($3, 'shared-token', now() - interval '3 days'), ($1, 'own-token', now() - interval '5 days')`,
+        [older.userId, newer.userId, third.userId],
+      );
+      for (const file of files.slice(unique)) cpSync(path.join(MIGRATIONS_DIR, file), path.join(directory, file));
+      await migratePglite(pglite, directory);
+      expect(await t.sql("select user_id, fcm_token from user_fcm_tokens order by fcm_token")).toEqual([
+        { user_id: older.userId, fcm_token: "own-token" },
+        { user_id: newer.userId, fcm_token: "shared-token" },
+      ]);
+    } finally {
+      await pglite.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });
 

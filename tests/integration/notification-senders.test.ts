@@ -193,8 +193,13 @@ describe("the delivery worker in this process, on PGlite", () => {
   });
 
   async function personWithPostback(userId: string) {
-    await t.db.rpc("provision_user", { p_user_id: userId, p_email: `${userId}@example.com`, p_display_name: "Pat" });
-    await t.sql("insert into user_fcm_tokens (user_id, fcm_token) values ($1, 'device')", [userId]);
+    await t.db.rpc("provision_user", {
+      p_user_id: userId,
+      p_email: `${userId}@example.com`,
+      p_display_name: "Pat",
+      p_email_verified: true,
+    });
+    await t.sql("insert into user_fcm_tokens (user_id, fcm_token) values ($1, $2)", [userId, `device-${userId}`]);
     await t.db.rpc("record_postback", {
       p_provider: "acme",
       p_transaction_id: `tx-${userId}`,
@@ -240,6 +245,34 @@ describe("the delivery worker in this process, on PGlite", () => {
           push_detail: "push is not configured (FIREBASE_SERVICE_ACCOUNT)",
         },
       ]);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it("records the email of an account whose address is not verified as skipped, and sends nothing to it", async () => {
+    const worker = startWorker();
+    try {
+      await t.db.rpc("provision_user", {
+        p_user_id: "worker-unverified",
+        p_email: "worker-unverified@example.com",
+        p_display_name: "Pat",
+      });
+      await t.db.rpc("record_postback", {
+        p_provider: "acme",
+        p_transaction_id: "tx-worker-unverified",
+        p_user_id: "worker-unverified",
+        p_coins: 300,
+        p_reversal: false,
+        p_description: "Offer completed via acme",
+      });
+      await eventually(async () => (await statuses("worker-unverified"))[0]?.email_status === "skipped", {
+        what: "the outcome",
+      });
+      expect(await t.sql("select email_detail from user_notices where user_id = 'worker-unverified'")).toEqual([
+        { email_detail: "the email address is not verified" },
+      ]);
+      expect(smtp.mailTo("worker-unverified@example.com")).toEqual([]);
     } finally {
       await worker.stop();
     }

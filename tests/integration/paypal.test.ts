@@ -259,7 +259,7 @@ describe("the PayPal Payouts client against a local PayPal", () => {
     await api.createPayout(payout(withdrawalId));
     const event = paypal.itemEvent(withdrawalId, "PAYMENT.PAYOUTS-ITEM.SUCCEEDED");
     const headers = new Headers(paypal.signedHeaders(event));
-    expect(await api.verifyWebhookSignature(headers, event, paypal.webhookId)).toBe(true);
+    expect(await api.verifyWebhookSignature(headers, JSON.stringify(event), paypal.webhookId)).toBe(true);
     const [check] = paypal.requestsTo("POST", "/v1/notifications/verify-webhook-signature");
     expect(JSON.parse(check!.body)).toEqual({
       auth_algo: "SHA256withRSA",
@@ -271,11 +271,38 @@ describe("the PayPal Payouts client against a local PayPal", () => {
       webhook_event: event,
     });
     const tampered = { ...event, event_type: "PAYMENT.PAYOUTS-ITEM.FAILED" };
-    expect(await api.verifyWebhookSignature(headers, tampered, paypal.webhookId)).toBe(false);
-    expect(await api.verifyWebhookSignature(headers, event, "WH-SOMEONE-ELSE")).toBe(false);
+    expect(await api.verifyWebhookSignature(headers, JSON.stringify(tampered), paypal.webhookId)).toBe(false);
+    expect(await api.verifyWebhookSignature(headers, JSON.stringify(event), "WH-SOMEONE-ELSE")).toBe(false);
     headers.delete("paypal-transmission-sig");
-    expect(await api.verifyWebhookSignature(headers, event, paypal.webhookId)).toBe(false);
+    expect(await api.verifyWebhookSignature(headers, JSON.stringify(event), paypal.webhookId)).toBe(false);
     expect(paypal.requestsTo("POST", "/v1/notifications/verify-webhook-signature")).toHaveLength(3);
+  });
+
+  it("sends the webhook event to PayPal as the exact text received (spacing, key order, escapes and large numbers kept), and asks nothing for a body that is not a JSON object", async () => {
+    const { paypal: api } = client();
+    const withdrawalId = randomUUID();
+    await api.createPayout(payout(withdrawalId));
+    const event = paypal.itemEvent(withdrawalId, "PAYMENT.PAYOUTS-ITEM.SUCCEEDED");
+    // What JSON.stringify(JSON.parse(raw)) would change: the spacing, the escapes (\u00e9, \/),
+    // and a number beyond double precision.
+    const raw = ` {\n  "note" : "Pay\\u00e9 \\/ ok",\r\n\t"big": 12345678901234567890123,\n  ${JSON.stringify(event, null, 4).slice(1)}\n`;
+    expect(JSON.stringify(JSON.parse(raw))).not.toBe(raw);
+    const before = paypal.requestsTo("POST", "/v1/notifications/verify-webhook-signature").length;
+    expect(await api.verifyWebhookSignature(new Headers(paypal.signedHeaders(raw)), raw, paypal.webhookId)).toBe(true);
+    expect(paypal.state.verifiedEvents.at(-1)).toBe(raw);
+    // A re-serialised event is not what PayPal signed.
+    const reserialised = JSON.stringify(JSON.parse(raw));
+    expect(
+      await api.verifyWebhookSignature(new Headers(paypal.signedHeaders(raw)), reserialised, paypal.webhookId),
+    ).toBe(false);
+    // Only a JSON object is spliced into the request.
+    for (const notAnObject of ["", "[1]", '"text"', '{"a": 1}, "webhook_id": "WH-X"', "{"]) {
+      expect(
+        await api.verifyWebhookSignature(new Headers(paypal.signedHeaders(notAnObject)), notAnObject, paypal.webhookId),
+        JSON.stringify(notAnObject),
+      ).toBe(false);
+    }
+    expect(paypal.requestsTo("POST", "/v1/notifications/verify-webhook-signature")).toHaveLength(before + 2);
   });
 });
 

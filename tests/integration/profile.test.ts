@@ -44,6 +44,11 @@ interface TokenStatus {
   refresh: boolean;
 }
 
+/** What register_push_token answers: the status and the row's id (for the browser's cookie). */
+interface Registered extends TokenStatus {
+  device_id: number | null;
+}
+
 interface Feedback {
   id: number;
   created_at: string;
@@ -141,7 +146,7 @@ function setPreference(t: TestDatabase, userId: string, kind: unknown, enabled: 
 }
 
 function registerToken(t: TestDatabase, userId: string, token: unknown, now?: string) {
-  return t.db.rpc<TokenStatus>("register_push_token", {
+  return t.db.rpc<Registered>("register_push_token", {
     p_user_id: userId,
     p_token: token,
     ...(now !== undefined ? { p_now: now } : {}),
@@ -490,25 +495,31 @@ describe.each([
           registered: true,
           registered_at: expect.any(String),
           refresh: false,
+          device_id: expect.any(Number),
         });
         expect(sameInstant((await tokenStatus(t, user.id, token, at(0))).registered_at)).toBe(at(0));
       }
       expect(await count(t, "select count(*) from user_fcm_tokens where user_id = $1", [user.id])).toBe(3);
       // Without p_now the token is registered now.
-      const fresh = await registerToken(t, user.id, pushToken("now"));
+      const { device_id: deviceId, ...fresh } = await registerToken(t, user.id, pushToken("now"));
       expect(fresh).toMatchObject({ registered: true, refresh: false });
       expect(await tokenStatus(t, user.id, pushToken("now"))).toEqual(fresh);
+      const [row] = await t.sql<{ id: number }>("select id::int as id from user_fcm_tokens where fcm_token = $1", [
+        pushToken("now"),
+      ]);
+      expect(deviceId).toBe(row!.id);
     });
 
     it("registering a token again renews its created_at without adding a row", async () => {
       const user = await provision(t);
       const token = pushToken("renew");
-      await registerToken(t, user.id, token, at(0));
+      const first = await registerToken(t, user.id, token, at(0));
       expect((await tokenStatus(t, user.id, token, at(6 * DAY))).refresh).toBe(false);
       expect(await registerToken(t, user.id, token, at(6 * DAY))).toEqual({
         registered: true,
         registered_at: expect.any(String),
         refresh: false,
+        device_id: first.device_id,
       });
       const rows = await t.sql<{ created_at: string }>(
         "select to_json(created_at)#>>'{}' as created_at from user_fcm_tokens where user_id = $1 and fcm_token = $2",
@@ -571,17 +582,55 @@ describe.each([
     it("delete_push_token deletes only that user's token", async () => {
       const user = await provision(t);
       const other = await provision(t);
-      const shared = pushToken("shared");
-      await registerToken(t, user.id, shared, at(0));
+      const theirs = pushToken("theirs");
       await registerToken(t, user.id, pushToken("mine"), at(0));
-      await registerToken(t, other.id, shared, at(0));
-      expect(await deleteToken(t, user.id, shared)).toEqual({ deleted: 1 });
-      expect((await tokenStatus(t, user.id, shared, at(0))).registered).toBe(false);
-      expect((await tokenStatus(t, user.id, pushToken("mine"), at(0))).registered).toBe(true);
-      expect((await tokenStatus(t, other.id, shared, at(0))).registered).toBe(true);
-      expect(await deleteToken(t, user.id, shared)).toEqual({ deleted: 0 });
+      await registerToken(t, user.id, pushToken("mine-too"), at(0));
+      await registerToken(t, other.id, theirs, at(0));
+      expect(await deleteToken(t, user.id, pushToken("mine"))).toEqual({ deleted: 1 });
+      expect((await tokenStatus(t, user.id, pushToken("mine"), at(0))).registered).toBe(false);
+      expect((await tokenStatus(t, user.id, pushToken("mine-too"), at(0))).registered).toBe(true);
+      expect(await deleteToken(t, user.id, theirs)).toEqual({ deleted: 0 });
+      expect((await tokenStatus(t, other.id, theirs, at(0))).registered).toBe(true);
+      expect(await deleteToken(t, user.id, pushToken("mine"))).toEqual({ deleted: 0 });
       expect(await deleteToken(t, user.id, pushToken("unknown"))).toEqual({ deleted: 0 });
       expect(await count(t, "select count(*) from user_fcm_tokens where user_id = $1", [other.id])).toBe(1);
+    });
+
+    it("a token belongs to one account: registering a token another account holds moves its row to this account, and no table row can give it to two", async () => {
+      const before = await provision(t);
+      const after = await provision(t);
+      const token = pushToken("moving");
+      const first = await registerToken(t, before.id, token, at(0));
+      const moved = await registerToken(t, after.id, token, at(MINUTE));
+      expect(moved).toMatchObject({ registered: true, refresh: false, device_id: first.device_id });
+      expect((await tokenStatus(t, before.id, token, at(MINUTE))).registered).toBe(false);
+      expect(await t.sql("select user_id from user_fcm_tokens where fcm_token = $1", [token])).toEqual([
+        { user_id: after.id },
+      ]);
+      await expect(
+        t.sql("insert into user_fcm_tokens (user_id, fcm_token) values ($1, $2)", [before.id, token]),
+      ).rejects.toMatchObject({ code: "23505" });
+    });
+
+    it("forget_push_device deletes the token of that row whoever holds it, or (with p_except_user_id) unless that account holds it", async () => {
+      const user = await provision(t);
+      const other = await provision(t);
+      const forget = (deviceId: number | null, except?: string) =>
+        t.db.rpc<{ deleted: number }>("forget_push_device", {
+          p_device_id: deviceId,
+          ...(except ? { p_except_user_id: except } : {}),
+        });
+      const { device_id: kept } = await registerToken(t, user.id, pushToken("device-kept"), at(0));
+      expect(await forget(kept, user.id)).toEqual({ deleted: 0 });
+      expect((await tokenStatus(t, user.id, pushToken("device-kept"), at(0))).registered).toBe(true);
+      expect(await forget(kept, other.id)).toEqual({ deleted: 1 });
+      expect((await tokenStatus(t, user.id, pushToken("device-kept"), at(0))).registered).toBe(false);
+      const { device_id: logout } = await registerToken(t, user.id, pushToken("device-logout"), at(0));
+      await registerToken(t, user.id, pushToken("device-other"), at(0));
+      expect(await forget(logout)).toEqual({ deleted: 1 });
+      expect(await forget(logout)).toEqual({ deleted: 0 });
+      expect(await forget(null)).toEqual({ deleted: 0 });
+      expect(await count(t, "select count(*) from user_fcm_tokens where user_id = $1", [user.id])).toBe(1);
     });
 
     it("refuses a token under 20 or over 4,096 characters, blank, null or with whitespace with invalid_push_token; an unknown user with account_not_found", async () => {
@@ -718,6 +767,20 @@ describe.each([
 
     it("refuses an unknown user with account_not_found", async () => {
       expect(await ruleKey(setActive(t, newUserId("ghost"), false))).toBe("account_not_found");
+    });
+
+    it("deactivating deletes every push token of the account (and only its), reactivating brings none back", async () => {
+      const user = await provision(t);
+      const neighbour = await provision(t);
+      for (const tag of ["deactivated-1", "deactivated-2"]) await registerToken(t, user.id, pushToken(tag), at(0));
+      await registerToken(t, neighbour.id, pushToken("neighbour-stays"), at(0));
+      await setActive(t, user.id, true);
+      expect(await count(t, "select count(*) from user_fcm_tokens where user_id = $1", [user.id])).toBe(2);
+      await setActive(t, user.id, false);
+      expect(await count(t, "select count(*) from user_fcm_tokens where user_id = $1", [user.id])).toBe(0);
+      expect(await count(t, "select count(*) from user_fcm_tokens where user_id = $1", [neighbour.id])).toBe(1);
+      await setActive(t, user.id, true);
+      expect(await count(t, "select count(*) from user_fcm_tokens where user_id = $1", [user.id])).toBe(0);
     });
   });
 

@@ -6,7 +6,8 @@ import type { AddressInfo } from "node:net";
  * A local stand-in for PayPal's REST API, written from PayPal's documentation independently of the
  * app's client: OAuth2 client-credentials tokens that expire, Payouts (create with PayPal-Request-Id
  * idempotency and a refusal for a reused sender_batch_id, read a batch back with per-item
- * statuses the test sets), and webhook signature verification. Failures can be injected on the
+ * statuses the test sets), and webhook signature verification over the event's exact text (as
+ * PayPal signs the delivery's bytes). Failures can be injected on the
  * next N calls: a 500, a dropped connection (before or after the work is done), a 429 with
  * Retry-After, and expired tokens (401). Every request is recorded.
  */
@@ -55,15 +56,67 @@ const id = (length: number) =>
     .toUpperCase()
     .slice(0, length);
 
-function eventDigest(event: unknown) {
-  return createHash("sha256").update(JSON.stringify(event)).digest("hex");
+/** The digest of the delivery's body: its exact bytes, as PayPal sent them. */
+function eventDigest(rawEvent: string) {
+  return createHash("sha256").update(Buffer.from(rawEvent, "utf8")).digest("hex");
 }
 
-/** What PayPal would sign: the transmission, the webhook it was sent for and the event's digest. */
-function signature(transmissionId: string, time: string, webhookId: string, event: unknown) {
+/** What PayPal would sign: the transmission, the webhook it was sent for and the body's digest. */
+function signature(transmissionId: string, time: string, webhookId: string, rawEvent: string) {
   return createHmac("sha256", SIGNING_KEY)
-    .update(`${transmissionId}|${time}|${webhookId}|${eventDigest(event)}`)
+    .update(`${transmissionId}|${time}|${webhookId}|${eventDigest(rawEvent)}`)
     .digest("base64");
+}
+
+/**
+ * The text of a top-level member's value in a JSON object, exactly as written (with the whitespace
+ * around it), or null. The signature covers the delivery's bytes, so the check must see the
+ * `webhook_event` the app sent as text, not as a value JSON.parse would make of it.
+ */
+function rawMember(json: string, name: string): string | null {
+  let at = 0;
+  const space = () => {
+    while (/\s/.test(json[at] ?? "")) at++;
+  };
+  /** Moves past a string, from its opening quote. */
+  const skipString = () => {
+    at++;
+    while (at < json.length && json[at] !== '"') at += json[at] === "\\" ? 2 : 1;
+    at++;
+  };
+  /** Moves to the comma or brace that ends a member's value: nested ones by depth, strings whole. */
+  const skipValue = () => {
+    let depth = 0;
+    while (at < json.length) {
+      const character = json[at]!;
+      if (character === '"') {
+        skipString();
+        continue;
+      }
+      if (depth === 0 && (character === "," || character === "}")) return;
+      if (character === "{" || character === "[") depth++;
+      if (character === "}" || character === "]") depth--;
+      at++;
+    }
+  };
+  space();
+  if (json[at] !== "{") return null;
+  at++;
+  for (;;) {
+    space();
+    if (json[at] !== '"') return null;
+    const keyStart = at;
+    skipString();
+    const key = JSON.parse(json.slice(keyStart, at)) as string;
+    space();
+    if (json[at] !== ":") return null;
+    at++;
+    const valueStart = at;
+    skipValue();
+    if (key === name) return json.slice(valueStart, at);
+    if (json[at] !== ",") return null;
+    at++;
+  }
 }
 
 export async function startPayPalStandIn({
@@ -83,6 +136,8 @@ export async function startPayPalStandIn({
     tokensIssued: 0,
     /** "auto" checks the signature; SUCCESS or FAILURE answer that whatever is sent. */
     verification: "auto" as "auto" | "SUCCESS" | "FAILURE",
+    /** The text of each `webhook_event` it was asked to verify, as it arrived. */
+    verifiedEvents: [] as string[],
   };
 
   const error = (status: number, name: string, message: string, details?: unknown[]): Answer => ({
@@ -229,18 +284,20 @@ export async function startPayPalStandIn({
       "transmission_time",
       "webhook_id",
     ];
-    if (required.some((field) => typeof payload[field] !== "string") || typeof payload.webhook_event !== "object") {
+    const rawEvent = rawMember(body, "webhook_event");
+    if (
+      required.some((field) => typeof payload[field] !== "string") ||
+      typeof payload.webhook_event !== "object" ||
+      rawEvent === null
+    ) {
       return error(400, "VALIDATION_ERROR", "Invalid request - see details");
     }
+    state.verifiedEvents.push(rawEvent);
+    // Checked over the event's text as it arrived: one that was re-serialised on the way differs.
     const genuine =
       payload.webhook_id === webhookId &&
       payload.transmission_sig ===
-        signature(
-          payload.transmission_id as string,
-          payload.transmission_time as string,
-          webhookId,
-          payload.webhook_event,
-        );
+        signature(payload.transmission_id as string, payload.transmission_time as string, webhookId, rawEvent);
     const verdict = state.verification === "auto" ? (genuine ? "SUCCESS" : "FAILURE") : state.verification;
     return { status: 200, body: { verification_status: verdict } };
   }
@@ -401,15 +458,19 @@ export async function startPayPalStandIn({
         links: [],
       };
     },
-    /** PAYPAL-* headers that this stand-in verifies as genuine for `event`, sent as JSON.stringify(event). */
-    signedHeaders(event: unknown): Record<string, string> {
+    /**
+     * PAYPAL-* headers that this stand-in verifies as genuine for a delivery whose body is exactly
+     * `body` (a string), or JSON.stringify(body) for an event object.
+     */
+    signedHeaders(body: unknown): Record<string, string> {
       const transmissionId = randomUUID();
       const time = new Date().toISOString();
+      const raw = typeof body === "string" ? body : JSON.stringify(body);
       return {
         "paypal-auth-algo": "SHA256withRSA",
         "paypal-cert-url": "https://api.sandbox.paypal.com/v1/notifications/certs/CERT-360caa42-fca2a594-test",
         "paypal-transmission-id": transmissionId,
-        "paypal-transmission-sig": signature(transmissionId, time, webhookId, event),
+        "paypal-transmission-sig": signature(transmissionId, time, webhookId, raw),
         "paypal-transmission-time": time,
       };
     },

@@ -171,12 +171,17 @@ function PushDeviceNote({ pushConfig }: { pushConfig: PushConfig | null }) {
   // Unknown until React runs in the browser (the server cannot see this device).
   const hydrated = useHydrated();
   const [enabledHere, setEnabledHere] = useState(false);
-  const deviceActive = hydrated ? enabledHere || pushActiveOnThisDevice() : null;
+  // Set when the server no longer holds this device's token for the account (see refreshPushTokenIfDue).
+  const [lostHere, setLostHere] = useState(false);
+  const deviceActive = hydrated ? enabledHere || (!lostHere && pushActiveOnThisDevice()) : null;
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     // The Firebase SDK only comes for a device with a token to renew.
     if (!pushActiveOnThisDevice()) return;
-    void import("~/lib/push.client").then((push) => push.refreshPushTokenIfDue(pushConfig)).catch(() => {});
+    void import("~/lib/push.client")
+      .then((push) => push.refreshPushTokenIfDue(pushConfig))
+      .then((active) => setLostHere(!active))
+      .catch(() => {});
   }, [pushConfig]);
   if (deviceActive !== false) return null;
   async function enableHere() {

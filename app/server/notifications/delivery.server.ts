@@ -44,6 +44,9 @@ export interface ChannelOutcome {
   delivered_tokens?: string[];
 }
 
+/** Whether a notice's email may go out now (reserve_notice_email), and to which address. */
+type EmailReservation = { send: true; address: string } | { send: false; detail: string };
+
 interface RecordedDelivery {
   recorded: boolean;
   push_status?: string;
@@ -271,8 +274,15 @@ export function startNoticeDelivery(options: NoticeDeliveryOptions) {
     const off = switchedOff(notice, "email");
     if (off) return { outcome: "skipped", detail: off };
     if (!notice.recipient.email) return { outcome: "skipped", detail: "the account has no email address" };
+    // The database decides: a verified address that has not had its day's notice emails
+    // (app_config.notice_emails_per_address_per_day). Reserved before sending, so racing workers
+    // cannot both send the last one; a try that does not send gives its reservation back.
+    const reservation = await (
+      await options.db()
+    ).rpc<EmailReservation>("reserve_notice_email", { p_notice_id: notice.id, p_claim_id: notice.claim_id });
+    if (!reservation.send) return { outcome: "skipped", detail: reservation.detail };
     const result = await options.email.send(
-      notice.recipient.email,
+      reservation.address,
       emailForNotice(notice, notice.recipient.display_name, options.publicUrl),
     );
     if (result.outcome === "sent") return { outcome: "sent" };

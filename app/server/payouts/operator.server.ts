@@ -64,7 +64,7 @@ export type SendResult =
 export type SyncResult =
   | {
       id: string;
-      result: "completed" | "failed" | "pending" | "not_pending";
+      result: "completed" | "failed" | "pending" | "not_pending" | "not_sent";
       payoutStatus: string;
       changed: boolean;
       reference?: string | null;
@@ -215,7 +215,7 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
             continue;
           }
           const outcome = payoutOutcome(item);
-          const applied = await applyPayoutOutcome(db, id, outcome);
+          const applied = await applyPayoutOutcome(db, id, outcome, batchId!);
           results.push({
             id,
             result: applied.status,

@@ -78,31 +78,30 @@ export type AppliedOutcome =
   | { status: "completed" | "failed"; changed: boolean }
   /** Still pending; PayPal's status was recorded. */
   | { status: "pending"; changed: false }
-  /** Nothing to record: the withdrawal is settled already, or there is no such withdrawal. */
-  | { status: "not_pending"; changed: false };
+  /** Nothing to record: the withdrawal is settled already. */
+  | { status: "not_pending"; changed: false }
+  /** Not a withdrawal sent to PayPal (in that batch): nothing changed. */
+  | { status: "not_sent"; changed: false };
 
 /**
- * Settles (once) or records what PayPal reported. A withdrawal that is already settled is left as
- * it is (`changed: false`), so repeated webhooks and syncs are harmless. Settling an unknown
- * withdrawal is refused by the database (withdrawal_not_found).
+ * Settles (once) or records what PayPal reported about a withdrawal it was sent (in `batchId`,
+ * when known). A withdrawal that is already settled is left as it is (`changed: false`), so
+ * repeated webhooks and syncs are harmless; one that is not PayPal's to settle (UPI, bank, never
+ * sent, another batch) is not touched (`not_sent`). The database decides both
+ * (apply_paypal_payout); an unknown withdrawal is refused (withdrawal_not_found).
  */
 export async function applyPayoutOutcome(
   db: Database,
   withdrawalId: string,
   outcome: PayoutOutcome,
+  batchId: string | null,
 ): Promise<AppliedOutcome> {
-  // Recorded first, while the withdrawal is still pending (record_payout_status leaves settled ones alone).
-  const recorded = await db.rpc<unknown>("record_payout_status", {
+  return db.rpc<AppliedOutcome>("apply_paypal_payout", {
     p_withdrawal_id: withdrawalId,
+    p_payout_batch_id: batchId,
     p_payout_status: outcome.payoutStatus,
-  });
-  if (outcome.settle === null)
-    return recorded ? { status: "pending", changed: false } : { status: "not_pending", changed: false };
-  const settled = await db.rpc<{ status: "completed" | "failed"; changed: boolean }>("settle_withdrawal", {
-    p_withdrawal_id: withdrawalId,
-    p_status: outcome.settle,
+    p_settle: outcome.settle,
     p_reference: outcome.settle === "completed" ? outcome.reference : null,
     p_reason: outcome.settle === "failed" ? outcome.reason : null,
   });
-  return { status: settled.status, changed: settled.changed };
 }

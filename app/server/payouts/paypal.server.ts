@@ -128,6 +128,14 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createPayPalClient(config: PayPalConfig, options: PayPalClientOptions = {}) {
@@ -296,20 +304,26 @@ export function createPayPalClient(config: PayPalConfig, options: PayPalClientOp
 
     /**
      * Asks PayPal whether a webhook delivery is genuine: its PAYPAL-* headers, our webhook id and
-     * the event as received. False when a signature header is missing (nothing is asked then).
+     * the event exactly as received. `rawEvent` is the delivery's body, which must be JSON (the
+     * caller has parsed it): it goes into the request unchanged, because the signature covers those
+     * bytes and re-serialising (key order, spacing, escapes, large numbers) would change them.
+     * False when a signature header is missing (nothing is asked then).
      */
-    async verifyWebhookSignature(headers: Headers, event: unknown, webhookId: string): Promise<boolean> {
+    async verifyWebhookSignature(headers: Headers, rawEvent: string, webhookId: string): Promise<boolean> {
       const signature: Record<string, string> = {};
       for (const [field, header] of Object.entries(WEBHOOK_SIGNATURE_HEADERS)) {
         const value = headers.get(header);
         if (!value) return false;
         signature[field] = value;
       }
+      // Only a JSON object is spliced in: anything else could break out of its place in the request.
+      if (!isObject(parseJson(rawEvent))) return false;
+      const fields = JSON.stringify({ ...signature, webhook_id: webhookId });
       const answer = await send({
         what: "webhook signature check",
         method: "POST",
         path: "/v1/notifications/verify-webhook-signature",
-        body: JSON.stringify({ ...signature, webhook_id: webhookId, webhook_event: event }),
+        body: `${fields.slice(0, -1)},"webhook_event":${rawEvent}}`,
         bearer: true,
       });
       return isObject(answer) && answer.verification_status === "SUCCESS";

@@ -10,8 +10,9 @@ import { applyPayoutOutcome, payoutEventOutcome } from "./payout-status.server";
 
 /**
  * POST /api/paypal/webhook: PayPal reports what became of a payout item. Nothing is believed
- * before PayPal itself confirms the delivery's signature; then the item's sender_item_id (our
- * withdrawal id) is settled once or its status recorded. PayPal retries anything but a 2xx, so a
+ * (or counted against the rate limit) before PayPal itself confirms the signature of the body as
+ * received; then the item's sender_item_id (our withdrawal id) is settled once or its status
+ * recorded, if that withdrawal was sent to PayPal. PayPal retries anything but a 2xx, so a
  * repeat, an event we do not act on and a payout that is not ours all answer 200.
  */
 
@@ -58,16 +59,13 @@ export async function handlePayPalWebhook(request: Request): Promise<Response> {
   const body = await readBodyText(request);
   if (body === null) return jsonError(413, "Payload too large");
 
-  // One key for PayPal as a whole (it delivers from many addresses): generous, it only stops a flood.
-  const limit = await hitRateLimit(RATE_LIMITS.paypalWebhook, "paypal");
-  if (!limit.allowed) return tooManyRequests(limit.retryAfterSeconds);
-
   const parsed = parseEvent(body);
   if (!parsed) return jsonError(400, "Invalid webhook event");
 
   let genuine: boolean;
   try {
-    genuine = await paypal.verifyWebhookSignature(request.headers, parsed.event, config.webhookId);
+    // The body as received, not the parsed event: the signature covers its exact bytes.
+    genuine = await paypal.verifyWebhookSignature(request.headers, body, config.webhookId);
   } catch (error) {
     if (!(error instanceof PayPalError)) throw error;
     // PayPal redelivers a webhook that was not answered 2xx, so an outage here loses nothing.
@@ -81,6 +79,11 @@ export async function handlePayPalWebhook(request: Request): Promise<Response> {
     return jsonError(403, "Invalid signature");
   }
 
+  // Counted from here, as postbacks are: forged deliveries cannot use up PayPal's allowance. One
+  // key for PayPal as a whole (it delivers from many addresses): generous, it only stops a flood.
+  const limit = await hitRateLimit(RATE_LIMITS.paypalWebhook, "paypal");
+  if (!limit.allowed) return tooManyRequests(limit.retryAfterSeconds);
+
   const outcome = payoutEventOutcome(parsed.type, parsed.resource);
   if (!outcome) return received({ received: true, ignored: "event type" });
   const withdrawalId = senderItemId(parsed.resource);
@@ -88,8 +91,17 @@ export async function handlePayPalWebhook(request: Request): Promise<Response> {
     console.warn(`PayPal webhook ${logValue(parsed.type)}: the payout item has no withdrawal id; ignored`);
     return received({ received: true, ignored: "not a withdrawal" });
   }
+  const batchId = typeof parsed.resource.payout_batch_id === "string" ? parsed.resource.payout_batch_id : null;
   try {
-    const applied = await applyPayoutOutcome(await getDatabase(), withdrawalId, outcome);
+    const applied = await applyPayoutOutcome(await getDatabase(), withdrawalId, outcome, batchId);
+    if (applied.status === "not_sent") {
+      // Genuine, but about a withdrawal this app never sent to PayPal (UPI, bank, not sent yet, or
+      // another batch): PayPal cannot settle it.
+      console.warn(
+        `PayPal webhook ${logValue(parsed.type)}: withdrawal ${withdrawalId} was not sent to PayPal${batchId ? ` in batch ${logValue(batchId)}` : ""}; nothing changed`,
+      );
+      return received({ received: true, ignored: "not sent to PayPal" });
+    }
     return received({ received: true, withdrawal: withdrawalId, ...applied });
   } catch (error) {
     if (ruleViolation(error)?.rule !== "withdrawal_not_found") throw error;
