@@ -23,7 +23,7 @@ export interface ClaimedNotice {
   kind: NoticeKind;
   data: UserNotice["data"];
   created_at: string;
-  recipient: { email: string | null; display_name: string | null };
+  recipient: { email: string | null };
   preferences: {
     email: boolean;
     push: boolean;
@@ -271,10 +271,7 @@ export function startNoticeDelivery(options: NoticeDeliveryOptions) {
     const off = switchedOff(notice, "email");
     if (off) return { outcome: "skipped", detail: off };
     if (!notice.recipient.email) return { outcome: "skipped", detail: "the account has no email address" };
-    const result = await options.email.send(
-      notice.recipient.email,
-      emailForNotice(notice, notice.recipient.display_name, options.publicUrl),
-    );
+    const result = await options.email.send(notice.recipient.email, emailForNotice(notice, options.publicUrl));
     if (result.outcome === "sent") return { outcome: "sent" };
     return {
       outcome: "failed",
