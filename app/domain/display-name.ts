@@ -3,7 +3,7 @@ import { hasHiddenCharacters } from "./hidden-characters";
 // One rule for every display name, wherever it is written (README, differences): 1 to 50
 // characters once the spaces at both ends are trimmed, and no hidden characters. The SQL function
 // public.clean_display_name is the authority; this copy lets the form say so first.
-export const DISPLAY_NAME_MAX_LENGTH = 50;
+const DISPLAY_NAME_MAX_LENGTH = 50;
 
 // Spaces trimmed at the ends: the space and Unicode's other space separators (not controls,
 // which are refused, as SQL's trim leaves them too).

@@ -110,8 +110,9 @@ describe("Profile over plain HTTP", () => {
       "\u2066Isolated",
       "\ufeffBom",
     ]) {
+      // Posted where the form is (Edit Profile), which shows the message under the field.
       const body = await refused(
-        await post(client, { intent: "update-name", displayName }),
+        await post(client, { intent: "update-name", displayName }, "/profile?tab=account&edit=1"),
         ruleMessage("display_name_hidden_characters"),
       );
       expect(body).toMatch(/id="[^"]*displayName[^"]*error"[^>]*><li>Your display name cannot contain/);

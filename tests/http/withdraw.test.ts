@@ -149,7 +149,9 @@ describe("Withdraw Money over plain HTTP", () => {
         const body = await refused(client, fields, message);
         // On the field of the chosen method.
         const field = Object.keys(fields).find((name) => !["amount", "method"].includes(name))!;
-        expect(body, JSON.stringify(fields)).toMatch(new RegExp(`id="[^"]*${field}[^"]*error"[^>]*><li>${message}</li>`));
+        expect(body, JSON.stringify(fields)).toMatch(
+          new RegExp(`id="[^"]*${field}[^"]*error"[^>]*><li>${message}</li>`),
+        );
       }
     }
     expect(await balance(id)).toBe(30);
