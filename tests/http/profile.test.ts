@@ -143,13 +143,17 @@ describe("Profile over plain HTTP", () => {
     expect((await client.visit("/")).html).toContain(`Hi, <!-- -->${email.split("@")[0]}`);
   });
 
-  it("gives a password account whose provider display name holds a bidi override the email's local part on its first sign-in", async () => {
+  it("gives an account whose identity-provider name holds a bidi override the email's local part when its profile is made from the session's name", async () => {
     const email = uniqueEmail("pname");
     const made = await signUpDirect(email, PASSWORD);
     await setProviderDisplayName(made.idToken, "Support\u202e Team");
     const client = new HttpClient(app.url);
     client.cookies.set("hasSeenOnboarding", "true");
     expect((await client.post("/auth", { intent: "signin", email, password: PASSWORD })).status).toBe(302);
+    // A signed-in person without a profile here (made before provisioning existed) gets one from
+    // the session, whose name is the provider's.
+    await app.sql("delete from user_profiles where id = $1", [made.localId]);
+    expect((await client.visit("/")).response.status).toBe(200);
     expect(await app.sql("select display_name from user_profiles where id = $1", [made.localId])).toEqual([
       { display_name: email.split("@")[0] },
     ]);
