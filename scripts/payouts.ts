@@ -2,6 +2,7 @@
 // Bundled into build/payouts.js by scripts/build-operator.mjs; reads the same environment as the
 // server. Operator mistakes end as one line on stderr and a non-zero exit, never a stack trace.
 import { parseArgs } from "node:util";
+import { escapeHiddenCharacters } from "~/domain/hidden-characters";
 import { ruleViolation, DbError, MigrationsPendingError, type Database } from "~/server/db/core.server";
 import { openDatabase } from "~/server/db/database.server";
 import { EnvError, getEnv } from "~/server/env.server";
@@ -58,6 +59,27 @@ class UsageError extends OperatorError {}
 
 // ------------------------------------------------------------------------------------------------
 // Output
+//
+// Everything goes out line by line through say/complain, which write every hidden character
+// (controls, bidi overrides, zero-width characters) as an escape (`\u001b`, `\n`, `\u202e`):
+// recipients are typed by users, and one with ESC[2K or ESC[8m in it erased or hid the lines
+// around it, the abuse warnings among them. Rows stored before SQL refused them may hold such
+// characters still.
+
+/** Lines on stdout; a line break inside one is shown as `\n`, never obeyed. */
+function say(...lines: string[]) {
+  console.log(lines.map(escapeHiddenCharacters).join("\n"));
+}
+
+/** One line on stderr, escaped as say does. */
+function complain(line: string) {
+  console.error(escapeHiddenCharacters(line));
+}
+
+/** JSON, indented; JSON.stringify already escapes C0 controls, say the rest (as \uXXXX, still JSON). */
+function sayJson(value: unknown) {
+  say(...JSON.stringify(value, null, 2).split("\n"));
+}
 
 const money = (amount: number) => `$${Number(amount).toFixed(2)}`;
 
@@ -72,14 +94,16 @@ function age(since: string, now = Date.now()): string {
   return days < 1 ? "less than a day old" : `${days} ${days === 1 ? "day" : "days"} old`;
 }
 
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+/** Aligned columns; cells are escaped first, so the widths are those that will show. */
+function table(header: string[], rows: string[][]): string[] {
+  const shown = rows.map((row) => row.map(escapeHiddenCharacters));
+  const widths = header.map((title, column) => Math.max(title.length, ...shown.map((row) => row[column]!.length)));
   const line = (cells: string[]) =>
     cells
       .map((cell, column) => cell.padEnd(widths[column]!))
       .join("  ")
       .trimEnd();
-  return [line(header), ...rows.map(line)].join("\n");
+  return [line(header), ...shown.map(line)];
 }
 
 function earnings(bySource: Record<string, number>): string {
@@ -113,7 +137,7 @@ function signals(withdrawal: ReviewedWithdrawal): string[] {
 
 function printList(withdrawals: ReviewedWithdrawal[], status: string | null) {
   const noun = `${status ?? ""} withdrawal${withdrawals.length === 1 ? "" : "s"}`.trim();
-  if (withdrawals.length === 0) return console.log(`No ${noun}.`);
+  if (withdrawals.length === 0) return say(`No ${noun}.`);
   const [header, ...rows] = table(
     ["ID", "REQUESTED", "AMOUNT", "METHOD", "RECIPIENT", "STATUS", "PAYPAL"],
     withdrawals.map((withdrawal) => [
@@ -121,48 +145,49 @@ function printList(withdrawals: ReviewedWithdrawal[], status: string | null) {
       when(withdrawal.created_at),
       money(withdrawal.amount),
       withdrawal.payment_method,
-      // Bank details are free text: one line, and the CSV export has them in full.
-      withdrawal.recipient.replace(/\s+/g, " ").slice(0, 40),
+      // Bank details are free text: one line (its line breaks shown as \n), and the CSV export has
+      // them in full.
+      escapeHiddenCharacters(withdrawal.recipient).replace(/\s+/g, " ").slice(0, 40),
       withdrawal.status,
       paypalState(withdrawal),
     ]),
-  ).split("\n");
-  console.log(`${withdrawals.length} ${noun}\n`);
-  console.log(header);
-  withdrawals.forEach((withdrawal, index) => console.log([rows[index], ...signals(withdrawal)].join("\n")));
+  );
+  say(`${withdrawals.length} ${noun}`, "", header!);
+  withdrawals.forEach((withdrawal, index) => say(rows[index]!, ...signals(withdrawal)));
 }
 
 function printSend(results: SendResult[]) {
-  if (results.length === 0) return console.log("Nothing to send: no pending PayPal withdrawal waits to be sent.");
+  if (results.length === 0) return say("Nothing to send: no pending PayPal withdrawal waits to be sent.");
   for (const result of results) {
     switch (result.result) {
       case "sent":
-        console.log(
+        say(
           `sent          ${result.id}  ${money(result.amount)} to ${result.receiver}, batch ${result.batchId} (${result.batchStatus})`,
         );
         break;
       case "already_sent":
-        console.log(`already sent  ${result.id}  batch ${result.batchId ?? "?"}: run sync for its status`);
+        say(`already sent  ${result.id}  batch ${result.batchId ?? "?"}: run sync for its status`);
         break;
       case "refused":
-        console.log(`refused       ${result.id}  ${result.error}`);
+        say(`refused       ${result.id}  ${result.error}`);
         break;
       case "error":
-        console.log(`not sent      ${result.id}  ${result.error}`);
+        say(`not sent      ${result.id}  ${result.error}`);
         break;
     }
   }
   const count = (kind: SendResult["result"]) => results.filter((result) => result.result === kind).length;
-  console.log(
-    `\n${count("sent")} sent, ${count("already_sent")} already sent, ${count("refused")} refused by PayPal, ${count("error")} not sent (try again)`,
+  say(
+    "",
+    `${count("sent")} sent, ${count("already_sent")} already sent, ${count("refused")} refused by PayPal, ${count("error")} not sent (try again)`,
   );
 }
 
 function printSync(results: SyncResult[]) {
-  if (results.length === 0) return console.log("Nothing to sync: no sent PayPal withdrawal is pending.");
+  if (results.length === 0) return say("Nothing to sync: no sent PayPal withdrawal is pending.");
   for (const result of results) {
     if (result.result === "error") {
-      console.log(`error      ${result.id}  ${result.error}`);
+      say(`error      ${result.id}  ${result.error}`);
       continue;
     }
     const detail =
@@ -174,7 +199,7 @@ function printSync(results: SyncResult[]) {
             ? "waiting for PayPal"
             : "already settled";
     const note = result.result !== "pending" && !result.changed ? " (no change)" : "";
-    console.log(`${result.result.padEnd(9)}  ${result.id}  ${result.payoutStatus.padEnd(9)}  ${detail}${note}`);
+    say(`${result.result.padEnd(9)}  ${result.id}  ${result.payoutStatus.padEnd(9)}  ${detail}${note}`);
   }
 }
 
@@ -201,7 +226,7 @@ function parse(argv: string[]) {
 
 async function run(command: string, rest: string[], values: Partial<Record<OptionName, string | boolean>>) {
   const json = values.json === true;
-  const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
+  const print = sayJson;
   process.env.APP_ROLE = "operator";
   const env = getEnv();
   if (NEEDS_PAYPAL.has(command) && !env.paypal) throw new OperatorError(PAYPAL_NOT_CONFIGURED);
@@ -244,7 +269,7 @@ async function run(command: string, rest: string[], values: Partial<Record<Optio
         const { csv, withdrawals } = await operator.exportUpi();
         if (json) print(withdrawals);
         else process.stdout.write(csv);
-        console.error(`${withdrawals.length} pending UPI and bank withdrawal(s) to pay by hand, then settle.`);
+        complain(`${withdrawals.length} pending UPI and bank withdrawal(s) to pay by hand, then settle.`);
         return 0;
       }
       case "settle": {
@@ -255,8 +280,8 @@ async function run(command: string, rest: string[], values: Partial<Record<Optio
           force: values.force === true,
         });
         if (json) print(result);
-        else if (result.changed) console.log(`Withdrawal ${result.id} is now ${result.status}.`);
-        else console.log(`Withdrawal ${result.id} was already ${result.status}: nothing changed.`);
+        else if (result.changed) say(`Withdrawal ${result.id} is now ${result.status}.`);
+        else say(`Withdrawal ${result.id} was already ${result.status}: nothing changed.`);
         return 0;
       }
     }
@@ -292,7 +317,7 @@ async function main(argv: string[]): Promise<number> {
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
-  console.error(`error: ${describe(error)}`);
-  if (error instanceof UsageError) console.error("Run `npm run payouts -- --help` for the commands.");
+  complain(`error: ${describe(error)}`);
+  if (error instanceof UsageError) complain("Run `npm run payouts -- --help` for the commands.");
   process.exitCode = error instanceof UsageError ? 2 : 1;
 }

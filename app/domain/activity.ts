@@ -21,7 +21,8 @@ export function activityLabel(entry: Pick<ActivityEntry, "transaction_type" | "d
         ? entry.description.slice(TASK_PREFIX.length)
         : entry.description;
     case "referral":
-      return entry.description || "Referral bonus";
+      // Not the description: rows written before 20261128000000 hold the friend's chosen name.
+      return "Referral bonus";
     case "referral_bonus":
       return "Welcome bonus";
     case "postback":

@@ -1,9 +1,37 @@
-/** Spec §5: the user's display name, else the part of the email before the @, else "User". */
+import { hasHiddenCharacters } from "./hidden-characters";
+
+// One rule for every display name, wherever it is written (README, differences): 1 to 50
+// characters once the spaces at both ends are trimmed, and no hidden characters. The SQL function
+// public.clean_display_name is the authority; this copy lets the form say so first.
+const DISPLAY_NAME_MAX_LENGTH = 50;
+
+// Spaces trimmed at the ends: the space and Unicode's other space separators (not controls,
+// which are refused, as SQL's trim leaves them too).
+const SPACES = String.raw`[ \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]`;
+const EDGE_SPACES = new RegExp(`^${SPACES}+|${SPACES}+$`, "gu");
+
+export function trimDisplayName(name: string): string {
+  return name.replace(EDGE_SPACES, "");
+}
+
+/** Why a (trimmed) name cannot be a display name, as the rule key SQL raises; null when it can. */
+export function displayNameProblem(name: string): "display_name_hidden_characters" | "invalid_display_name" | null {
+  if (hasHiddenCharacters(name)) return "display_name_hidden_characters";
+  const length = [...name].length; // characters, as SQL's char_length counts them
+  return length < 1 || length > DISPLAY_NAME_MAX_LENGTH ? "invalid_display_name" : null;
+}
+
+function usableDisplayName(name: string | null | undefined): string | null {
+  const trimmed = trimDisplayName(name ?? "");
+  return displayNameProblem(trimmed) ? null : trimmed;
+}
+
+/**
+ * Spec §5: the user's display name, else the part of the email before the @, else "User"; a name
+ * that breaks the rule (an identity provider's, say) counts as none.
+ */
 export function defaultDisplayName(displayName: string | null | undefined, email: string | null | undefined): string {
-  const name = displayName?.trim();
-  if (name) return name;
-  const local = email?.split("@")[0]?.trim();
-  return local || "User";
+  return usableDisplayName(displayName) ?? usableDisplayName(email?.split("@")[0]) ?? "User";
 }
 
 /** At most two letters: the first of the first two words ("Ana Lima" → "AL", "ana" → "A"). */

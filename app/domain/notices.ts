@@ -18,14 +18,17 @@ export interface UserNotice {
     amount?: number | string;
     payment_method?: string;
     reason?: string | null;
-    friend?: string;
     coins?: number;
     title?: string;
   };
   created_at: string;
 }
 
-/** The words of a notice: a toast on the next visit, and the title and body of its push and email. */
+/**
+ * The words of a notice: a toast on the next visit, and the title and body of its push and email.
+ * They go out from the app's own address, so they hold nothing another person chose (a friend's
+ * display name is anyone's to set).
+ */
 export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">): Flash {
   const amount = formatDollars(notice.data.amount ?? 0);
   const method = isPaymentMethod(notice.data.payment_method) ? `${METHOD_NAMES[notice.data.payment_method]} ` : "";
@@ -47,7 +50,7 @@ export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">): Flash 
       return {
         kind: "success",
         title: "Referral bonus earned",
-        description: `${notice.data.friend ?? "Your friend"} qualified: ${amount} has been added to your balance.`,
+        description: `A friend you referred qualified: ${amount} has been added to your balance.`,
       };
     case "welcome_bonus":
       return {

@@ -1,16 +1,7 @@
 // The Profile screen's forms, checked by the server (the page posts plain HTML, with or without
 // JavaScript). Messages the database also enforces come from its rules (rules.ts).
-import {
-  discriminatedUnion,
-  enum as oneOf,
-  literal,
-  maxLength,
-  object,
-  optional,
-  pipe,
-  string,
-  transform,
-} from "zod/mini";
+import { discriminatedUnion, enum as oneOf, literal, object, optional, pipe, string, transform } from "zod/mini";
+import { displayNameProblem, trimDisplayName } from "./display-name";
 import { NOTIFICATION_KINDS } from "./notifications";
 import { ruleMessage } from "./rules";
 
@@ -31,7 +22,16 @@ export const FEEDBACK_MESSAGES = {
 export const profileFormSchema = discriminatedUnion("intent", [
   object({
     intent: literal("update-name"),
-    displayName: text(ruleMessage("invalid_display_name")).check(maxLength(50, ruleMessage("invalid_display_name"))),
+    // The rule update_display_name enforces (display-name.ts), so the field says what is wrong first.
+    displayName: pipe(
+      optional(string(ruleMessage("invalid_display_name"))),
+      transform((value, ctx) => {
+        const name = trimDisplayName(value ?? "");
+        const problem = displayNameProblem(name);
+        if (problem) ctx.issues.push({ code: "custom", message: ruleMessage(problem), input: value });
+        return name;
+      }),
+    ),
   }),
   object({
     intent: literal("notification"),

@@ -28,6 +28,9 @@ const RULE_MESSAGES = {
   feedback_fields_required: "Please fill out all fields",
   feedback_too_long: "Your message can be at most 2,000 characters (your name 100, your email 254)",
   invalid_display_name: "Your display name must be 1 to 50 characters",
+  // Control, zero-width and text-direction characters (hidden-characters.ts), in a name or a recipient.
+  display_name_hidden_characters: "Your display name cannot contain invisible or control characters",
+  recipient_hidden_characters: "Payment details cannot contain invisible or control characters",
   invalid_notification_setting: "Unknown notification setting",
   invalid_push_token: "This device's push token was not accepted",
   withdrawal_pending: "You have a withdrawal on its way. You can delete your account once it has been paid.",

@@ -1,10 +1,23 @@
 // The withdrawal form's schema: run by the server (the page posts plain HTML, with or without
 // JavaScript). Spec §5 order: a valid amount first; balance, minimum and recipient follow in SQL,
 // which is the one place that can check them against the locked balance.
-import { enum as oneOf, literal, object, optional, pipe, string, transform } from "zod/mini";
+import { enum as oneOf, literal, object, optional, pipe, string, superRefine, transform } from "zod/mini";
+import { hasHiddenCharacters } from "./hidden-characters";
+import { ruleMessage } from "./rules";
 import { parseAmount } from "./withdrawals";
 
 const INVALID_AMOUNT = "Please enter a valid amount";
+
+/** The form field that holds each method's recipient. */
+export const RECIPIENT_FIELDS = { paypal: "paypalEmail", upi: "upiId", bank: "bankDetails" } as const;
+
+/**
+ * Whether a recipient holds a character create_withdrawal refuses (hidden-characters.ts). Bank
+ * details come from a textarea, whose line breaks (sent as CR LF) are kept as line breaks.
+ */
+function recipientHasHiddenCharacters(method: keyof typeof RECIPIENT_FIELDS, recipient: string): boolean {
+  return hasHiddenCharacters(method === "bank" ? recipient.replace(/\r?\n/g, "") : recipient);
+}
 
 export const withdrawalFormSchema = object({
   intent: literal("withdraw"),
@@ -20,6 +33,21 @@ export const withdrawalFormSchema = object({
   paypalEmail: optional(string()),
   upiId: optional(string()),
   bankDetails: optional(string()),
-});
+}).check(
+  // The chosen method's recipient only: the others are not sent to the database. Runs once the
+  // amount is valid (spec §5 order).
+  superRefine((value, ctx) => {
+    const field = RECIPIENT_FIELDS[value.method];
+    const recipient = value[field];
+    if (recipient && recipientHasHiddenCharacters(value.method, recipient)) {
+      ctx.addIssue({
+        code: "custom",
+        message: ruleMessage("recipient_hidden_characters"),
+        path: [field],
+        input: recipient,
+      });
+    }
+  }),
+);
 
 export const sendVerificationFormSchema = object({ intent: literal("send-verification") });

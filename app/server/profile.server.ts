@@ -150,7 +150,7 @@ export async function profileAction(request: Request) {
         return redirectWithFlash(ACCOUNT_TAB, { kind: "success", title: "Profile updated successfully" });
       } catch (error) {
         return replyWithDbError(submission, error, {
-          fields: { invalid_display_name: "displayName" },
+          fields: { invalid_display_name: "displayName", display_name_hidden_characters: "displayName" },
           fallback: "Please try again later.",
           context: "profile update",
         });

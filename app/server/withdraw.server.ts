@@ -1,6 +1,6 @@
 import { discriminatedUnion } from "zod/mini";
 import { ruleMessage } from "~/domain/rules";
-import { sendVerificationFormSchema, withdrawalFormSchema } from "~/domain/withdrawal-form";
+import { RECIPIENT_FIELDS, sendVerificationFormSchema, withdrawalFormSchema } from "~/domain/withdrawal-form";
 import { WITHDRAWAL_MESSAGES, withdrawalInitiated } from "~/domain/withdrawals";
 import { ensureEmailVerified, sendVerificationEmailTo } from "./auth/email-verification.server";
 import { requireUser } from "./auth/session.server";
@@ -91,7 +91,8 @@ export async function withdrawAction(request: Request) {
     });
   } catch (error) {
     return replyWithDbError(submission, error, {
-      fields: RULE_FIELDS,
+      // A hidden character is refused in whichever recipient the chosen method uses.
+      fields: { ...RULE_FIELDS, recipient_hidden_characters: RECIPIENT_FIELDS[method] },
       fallback: WITHDRAWAL_MESSAGES.tryLater,
       context: "withdrawal",
     });

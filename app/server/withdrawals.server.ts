@@ -24,19 +24,17 @@ export interface WithdrawalRequest {
  */
 export async function requestWithdrawal(userId: string, request: WithdrawalRequest): Promise<WithdrawalRow> {
   const db = await getDatabase();
+  // A textarea sends its line breaks as CR LF; they are kept (and hashed) as LF, as SQL keeps them.
+  const bankDetails = request.bankDetails?.replace(/\r\n/g, "\n");
   const recipient =
-    (request.method === "paypal"
-      ? request.paypalEmail
-      : request.method === "upi"
-        ? request.upiId
-        : request.bankDetails) ?? "";
+    (request.method === "paypal" ? request.paypalEmail : request.method === "upi" ? request.upiId : bankDetails) ?? "";
   return db.rpc<WithdrawalRow>("create_withdrawal", {
     p_user_id: userId,
     amount_param: request.amount,
     payment_method_param: request.method,
     recipient_email_param: request.method === "paypal" ? (request.paypalEmail ?? null) : null,
     recipient_upi_param: request.method === "upi" ? (request.upiId ?? null) : null,
-    recipient_bank_details_param: request.method === "bank" ? { details: request.bankDetails ?? "" } : null,
+    recipient_bank_details_param: request.method === "bank" ? { details: bankDetails ?? "" } : null,
     // Kept after the account is deleted, so the payout review can match a returning address.
     p_recipient_hash: recipient.trim() ? accountHash(recipient) : null,
   });

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from "vitest";
 import { AUTH_MESSAGES } from "~/domain/auth";
+import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import { FEEDBACK_MESSAGES } from "~/domain/profile-forms";
 import { ruleMessage } from "~/domain/rules";
 import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from "~/server/http/body.server";
@@ -146,6 +147,14 @@ interface FieldSpec {
 }
 
 const answer = (value: string | Answer): Answer => (typeof value === "string" ? say(value) : value);
+
+/**
+ * `values`, those with a hidden character (TEXTS has a right-to-left override and a zero-width
+ * space) answered `hidden`: a display name and a recipient refuse them with a message of their own.
+ */
+function withHidden(values: Value[], hidden: string): FieldSpec["values"] {
+  return values.map(([label, value]) => (hasHiddenCharacters(value) ? [label, value, say(hidden)] : [label, value]));
+}
 
 /** Each field's bad values in an otherwise valid form: missing, blank, twice, oversized, NUL, wrong. */
 function badFields(valid: [string, string][], fields: Record<string, FieldSpec>, unreadable = UNREADABLE) {
@@ -450,6 +459,14 @@ const profileCases = spreadDeleteCases(
               ["of 400 digits", NUMBERS["400 digits"]!],
               ["of markup over 50 characters", MARKUP.repeat(3)],
               ["of 51 characters", "n".repeat(51)],
+              ...withHidden(
+                [
+                  ...entries(TEXTS).filter(([, value]) => hasHiddenCharacters(value)),
+                  ["with a line break", "Pat\r\nDoe"],
+                  ["with ESC[8m", "Pat\u001b[8mDoe"],
+                ],
+                ruleMessage("display_name_hidden_characters"),
+              )!,
             ],
           },
         },
@@ -553,7 +570,8 @@ const withdrawCases = pageCases(
           wrong: ruleMessage("invalid_paypal_email"),
           blank: ruleMessage("paypal_email_required"),
           values: [
-            ...NUMBER_AND_TEXT,
+            ...withHidden(NUMBER_AND_TEXT, ruleMessage("recipient_hidden_characters"))!,
+            ["with ESC[2K", "pay\u001b[2Kee@example.com", say(ruleMessage("recipient_hidden_characters"))],
             ["with markup", "<b>payee</b>@example.com"],
             ["with a quote", 'pay"ee@example.com'],
             ["in angle brackets", "<payee@example.com>"],
@@ -566,7 +584,13 @@ const withdrawCases = pageCases(
       name: "withdraw by UPI",
       path: "/withdraw",
       valid: withdrawal("upi", "5", { upiId: "payee@okhdfcbank" }),
-      fields: { upiId: { wrong: ruleMessage("invalid_upi_id"), blank: ruleMessage("upi_id_required") } },
+      fields: {
+        upiId: {
+          wrong: ruleMessage("invalid_upi_id"),
+          blank: ruleMessage("upi_id_required"),
+          values: withHidden(NUMBER_AND_TEXT, ruleMessage("recipient_hidden_characters")),
+        },
+      },
     },
     {
       // Any text of up to 1,000 characters is bank details (shown escaped).
@@ -577,7 +601,17 @@ const withdrawCases = pageCases(
         bankDetails: {
           wrong: ruleMessage("bank_details_too_long"),
           blank: ruleMessage("bank_details_required"),
-          values: [["of 1,001 characters", "d".repeat(1001)]],
+          values: [
+            ["of 1,001 characters", "d".repeat(1001)],
+            ...withHidden(
+              [
+                ...entries(TEXTS).filter(([, value]) => hasHiddenCharacters(value)),
+                ["with ESC[2K and ESC[8m", "Pat Doe\u001b[2K\u001b[8m, 12345678"],
+                ["with a lone carriage return", "Pat Doe\r12345678"],
+              ],
+              ruleMessage("recipient_hidden_characters"),
+            )!,
+          ],
         },
       },
     },

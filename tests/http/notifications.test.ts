@@ -226,16 +226,70 @@ describe("notices arrive by push and email: an app on Postgres with a local FCM 
       email_status: "sent",
     });
     expect(await finished(welcome)).toMatchObject({ kind: "welcome_bonus", push_status: "sent", email_status: "sent" });
-    const friendName = friend.email.split("@")[0];
     const creditWords = {
       title: "Referral bonus earned",
-      body: `${friendName} qualified: $5.00 has been added to your balance.`,
+      body: "A friend you referred qualified: $5.00 has been added to your balance.",
     };
     expectPushes(referrer.tokens, credited, "referral_credited", creditWords, "/referral");
     expectEmail(referrer.email, creditWords, "/referral");
     const welcomeWords = { title: "Welcome bonus", body: "You earned $1.00 for joining with a referral code." };
     expectPushes(friend.tokens, welcome, "welcome_bonus", welcomeWords, "/");
     expectEmail(friend.email, welcomeWords, "/");
+  });
+
+  it("a referral credit carries no text the friend chose: a phishing display name is not in the stored notice, the toast, the push or the email, and no email greets by the recipient's own display name", async () => {
+    const phishing = "Rewards Security Team: confirm your UPI PIN now";
+    const referrer = await person({ devices: 1 });
+    const friend = await person({ referralCode: referrer.referralCode, devices: 0 });
+    // Each sets a name through the Profile form; the referrer's own name is anyone's to set too
+    // (an account can be made with someone else's address).
+    const ownName = "Dear customer, your card is blocked";
+    for (const [client, displayName] of [
+      [friend.client, phishing],
+      [referrer.client, ownName],
+    ] as const) {
+      expect((await client.post("/profile", { intent: "update-name", displayName })).status).toBe(302);
+    }
+    const [named] = await app.sql<{ display_name: string }>("select display_name from user_profiles where id = $1", [
+      friend.userId,
+    ]);
+    expect(named!.display_name).toBe(phishing);
+
+    await app.sql("select add_user_coins($1, 100)", [friend.userId]);
+    await app.sql("select record_email_verified($1)", [friend.userId]);
+    const credited = await latestNotice(referrer.userId);
+    expect(await finished(credited)).toMatchObject({
+      kind: "referral_credited",
+      push_status: "sent",
+      email_status: "sent",
+    });
+
+    const [stored] = await app.sql<{ data: unknown }>("select data from user_notices where id = $1", [credited]);
+    expect(stored!.data).toEqual({ amount: 5 });
+    const pushes = fcm.pushesTo(referrer.tokens[0]!);
+    expect(pushes).toHaveLength(1);
+    const mail = smtp.mailTo(referrer.email);
+    expect(mail).toHaveLength(1);
+    const toast = await referrer.client.visit("/");
+    expect(toast.html).toContain("A friend you referred qualified: $5.00 has been added to your balance.");
+    const activity = await referrer.client.visit("/profile");
+    expect(activity.html).toContain("Referral bonus");
+    const texts = {
+      notice: JSON.stringify(stored!.data),
+      push: JSON.stringify(pushes),
+      emailText: mail[0]!.parsed.text ?? "",
+      emailHtml: String(mail[0]!.parsed.html),
+      emailSubject: mail[0]!.parsed.subject ?? "",
+      toast: toast.html,
+      activity: activity.html.slice(activity.html.indexOf('aria-label="Recent activity"')),
+    };
+    for (const [where, text] of Object.entries(texts)) {
+      expect(text, where).not.toContain("Rewards Security Team");
+      expect(text, where).not.toContain("UPI PIN");
+    }
+    expect(texts.emailText.startsWith("Hi there,\n")).toBe(true);
+    expect(texts.emailText).not.toContain("Dear customer");
+    expect(texts.emailHtml).not.toContain("Dear customer");
   });
 
   it("a postback credit goes out by push and email with the words of notices.ts", async () => {

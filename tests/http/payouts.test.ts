@@ -401,6 +401,49 @@ describe("paying out withdrawals: the operator command and the PayPal webhook, o
     expect(exported.stderr).toMatch(/\d+ pending UPI and bank withdrawal\(s\) to pay by hand/);
   });
 
+  it("list and export-upi print a recipient stored with ESC[2K, ESC[8m, CR and a bidi override escaped, with no raw control byte, and still show the !! warning", async () => {
+    const details = "A/C 1234\u001b[2K\u001b[8m 5678\r\nIFSC\u202e HDFC0001234";
+    const first = await withdrawal("bank", 10, "A/C placeholder one");
+    const second = await withdrawal("bank", 11, "A/C placeholder two");
+    try {
+      // Written straight into the table, as rows stored before create_withdrawal refused them are.
+      await sql(
+        "update withdrawals set recipient_bank_details = jsonb_build_object('details', $1::text) where id = any ($2)",
+        [details, [first.id, second.id]],
+      );
+      const escaped = String.raw`A/C 1234\u001b[2K\u001b[8m 5678\r\nIFSC\u202e HDFC0001234`;
+      // Nothing a terminal would act on: no C0 control but the line ends, no DEL, C1 or bidi control.
+      // eslint-disable-next-line no-control-regex -- control characters are what it looks for
+      const raw = /[\u0000-\u0009\u000b-\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/;
+
+      const table = await payouts(["list", "--method", "bank"]);
+      expect(table.code, table.stderr).toBe(0);
+      expect(table.stdout).not.toMatch(raw);
+      expect(table.stdout).not.toContain("\r");
+      const block = table.stdout.slice(table.stdout.indexOf(first.id));
+      expect(block.split("\n")[0]).toContain(escaped.slice(0, 40));
+      expect(block).toContain(`    !! same address as 1 other account: ${second.userId}`);
+      expect(block).toContain(`    account ${first.userId} <${first.email}>, less than a day old`);
+
+      const exported = await payouts(["export-upi"]);
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(exported.stdout).not.toMatch(raw);
+      const rows = exported.stdout.split("\r\n");
+      expect(rows.find((line) => line.startsWith(first.id))).toMatch(
+        new RegExp(`,10\\.00,bank,${escaped.replace(/[\\[\]]/g, "\\$&")},${first.email}$`),
+      );
+      expect(exported.stdout.split("\n").every((line) => line === "" || line.endsWith("\r"))).toBe(true);
+
+      const json = await payouts(["list", "--method", "bank", "--json"]);
+      expect(json.code, json.stderr).toBe(0);
+      expect(json.stdout).not.toMatch(raw);
+      const listed = JSON.parse(json.stdout) as (Reviewed & { recipient: string })[];
+      expect(listed.find((entry) => entry.id === first.id)!.recipient).toBe(details);
+    } finally {
+      for (const { id } of [first, second]) await payouts(["settle", id, "failed", "--reason", "test clean-up"]);
+    }
+  });
+
   it("settle completed keeps the reference and writes one notice; a repeat changes nothing", async () => {
     const payee = await withdrawal("upi", 3, "payee.done@okaxis");
     const after = await balance(payee.userId);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_MESSAGES } from "~/domain/auth";
 import { CROSS_SITE_MESSAGE } from "~/server/http/same-origin.server";
-import { googleIdToken } from "../support/emulator";
+import { ruleMessage } from "~/domain/rules";
+import { googleIdToken, setProviderDisplayName, signUpDirect } from "../support/emulator";
 import { HttpClient, html, uniqueEmail } from "../support/http";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 import { eventually } from "../support/wait";
@@ -78,7 +79,7 @@ describe("Profile over plain HTTP", () => {
     const editing = await client.visit("/profile?tab=account&edit=1");
     expect(editing.html).toContain("Email cannot be changed");
     expect(editing.html).toMatch(/<button[^>]*value="update-name"[^>]*>Save Changes<\/button>/);
-    for (const displayName of ["", "   ", "x".repeat(51), "Line\nbreak"]) {
+    for (const displayName of ["", "   ", "x".repeat(51)]) {
       await refused(
         await post(client, { intent: "update-name", displayName }),
         "Your display name must be 1 to 50 characters",
@@ -93,6 +94,69 @@ describe("Profile over plain HTTP", () => {
       { display_name: "Zoë <b>🌟</b>" },
     ]);
     expect((await post(client, { intent: "update-name", displayName: "y".repeat(50) })).status).toBe(302);
+  });
+
+  it("refuses a display name with line breaks, ESC, U+202E, U+200B, U+2066 or U+FEFF with its own message, and the 389-character one with CR LF and markup, changing nothing", async () => {
+    const { client, id } = await account();
+    const [before] = await app.sql("select display_name, preferences from user_profiles where id = $1", [id]);
+    const crafted = `<b>Rewards Support</b>\r\n<a href="https://evil.example">Verify</a>\r\n${"x".repeat(322)}`;
+    expect(crafted).toHaveLength(389);
+    for (const displayName of [
+      crafted,
+      "Line\nbreak",
+      "Ana\u001b[8mLima",
+      "Ana\u202eamiL",
+      "Zero\u200bWidth",
+      "\u2066Isolated",
+      "\ufeffBom",
+    ]) {
+      // Posted where the form is (Edit Profile), which shows the message under the field.
+      const body = await refused(
+        await post(client, { intent: "update-name", displayName }, "/profile?tab=account&edit=1"),
+        ruleMessage("display_name_hidden_characters"),
+      );
+      expect(body).toMatch(/id="[^"]*displayName[^"]*error"[^>]*><li>Your display name cannot contain/);
+    }
+    expect(ruleMessage("display_name_hidden_characters")).toBe(
+      "Your display name cannot contain invisible or control characters",
+    );
+    await refused(
+      await post(client, { intent: "update-name", displayName: "\u00a0\u3000" }),
+      "Your display name must be 1 to 50 characters",
+    );
+    expect(await app.sql("select display_name, preferences from user_profiles where id = $1", [id])).toEqual([before]);
+  });
+
+  it("gives a Google account whose name breaks the display-name rule the email's local part instead", async () => {
+    const email = uniqueEmail("gname");
+    const google = await googleIdToken({
+      sub: `g-name-${Date.now()}`,
+      email,
+      name: `Rewards Support\r\n<b>Verify your account</b>\u202e${"x".repeat(360)}`,
+    });
+    const client = new HttpClient(app.url);
+    client.cookies.set("hasSeenOnboarding", "true");
+    expect((await client.post("/auth", { intent: "google", idToken: google.idToken })).status).toBe(302);
+    expect(await app.sql("select display_name from user_profiles where id = $1", [google.localId])).toEqual([
+      { display_name: email.split("@")[0] },
+    ]);
+    expect((await client.visit("/")).html).toContain(`Hi, <!-- -->${email.split("@")[0]}`);
+  });
+
+  it("gives an account whose identity-provider name holds a bidi override the email's local part when its profile is made from the session's name", async () => {
+    const email = uniqueEmail("pname");
+    const made = await signUpDirect(email, PASSWORD);
+    await setProviderDisplayName(made.idToken, "Support\u202e Team");
+    const client = new HttpClient(app.url);
+    client.cookies.set("hasSeenOnboarding", "true");
+    expect((await client.post("/auth", { intent: "signin", email, password: PASSWORD })).status).toBe(302);
+    // A signed-in person without a profile here (made before provisioning existed) gets one from
+    // the session, whose name is the provider's.
+    await app.sql("delete from user_profiles where id = $1", [made.localId]);
+    expect((await client.visit("/")).response.status).toBe(200);
+    expect(await app.sql("select display_name from user_profiles where id = $1", [made.localId])).toEqual([
+      { display_name: email.split("@")[0] },
+    ]);
   });
 
   it("logs out from Profile: the cookie is cleared and the session no longer works", async () => {

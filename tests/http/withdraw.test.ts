@@ -135,6 +135,45 @@ describe("Withdraw Money over plain HTTP", () => {
     expect(await withdrawalCount(id)).toBe(0);
   });
 
+  it("refuses a recipient with ESC, CR, DEL, a C1 control or a bidi or zero-width character in its field, and changes nothing", async () => {
+    const { client, id } = await account(30);
+    const message = ruleMessage("recipient_hidden_characters");
+    expect(message).toBe("Payment details cannot contain invisible or control characters");
+    for (const hidden of ["\u001b[2K", "\u001b[8m", "\r", "\u007f", "\u009b", "\u202e", "\u2066", "\u200b", "\ufeff"]) {
+      const cases: Record<string, string>[] = [
+        { amount: "5", method: "paypal", paypalEmail: `pay${hidden}ee@example.com` },
+        { amount: "1", method: "upi", upiId: `pay${hidden}ee@okhdfcbank` },
+        { amount: "10", method: "bank", bankDetails: `A/C 1234${hidden}5678, HDFC0001234` },
+      ];
+      for (const fields of cases) {
+        const body = await refused(client, fields, message);
+        // On the field of the chosen method.
+        const field = Object.keys(fields).find((name) => !["amount", "method"].includes(name))!;
+        expect(body, JSON.stringify(fields)).toMatch(
+          new RegExp(`id="[^"]*${field}[^"]*error"[^>]*><li>${message}</li>`),
+        );
+      }
+    }
+    expect(await balance(id)).toBe(30);
+    expect(await withdrawalCount(id)).toBe(0);
+  });
+
+  it("keeps the line breaks a bank-details textarea sends (CR LF) as line breaks", async () => {
+    const { client, id } = await account(15);
+    const response = await client.post("/withdraw?method=bank", {
+      intent: "withdraw",
+      amount: "10",
+      method: "bank",
+      bankDetails: "A. Person\r\n1234567890\r\nHDFC0001234\r\n",
+    });
+    expect(response.status).toBe(302);
+    const [row] = await app.sql<{ details: string }>(
+      "select recipient_bank_details ->> 'details' as details from withdrawals where user_id = $1",
+      [id],
+    );
+    expect(row!.details).toBe("A. Person\n1234567890\nHDFC0001234");
+  });
+
   it("withdraws to PayPal: the form clears, the balance and history show it, with the TEST MODE toast", async () => {
     const { client, id } = await account(12.5);
     const response = await client.post("/withdraw", {

@@ -221,7 +221,7 @@ describe.each([
   });
 
   describe("claim_due_notices", () => {
-    it("hands out a due notice with the address, name, the switches of its category and the newest ten push tokens", async () => {
+    it("hands out a due notice with the address but not the display name, the switches of its category and the newest ten push tokens", async () => {
       const { userId, email } = await provision(t, { name: "Wanda Withdrawer" });
       for (let device = 1; device <= 12; device++) {
         await t.sql(
@@ -241,11 +241,12 @@ describe.each([
         user_id: userId,
         kind: "withdrawal_completed",
         data: { amount: 5, payment_method: "paypal" },
-        recipient: { email, display_name: "Wanda Withdrawer" },
         preferences: { email: true, push: false, category: "withdrawal", category_enabled: false },
         push: { due: true, attempt: 1, delivered_before: 0 },
         email: { due: true, attempt: 1 },
       });
+      // Only the address: a display name is anyone's to set, so no email greets by it.
+      expect(claimed[0]!.recipient).toEqual({ email });
       expect(claimed[0]!.push.tokens).toEqual(Array.from({ length: 10 }, (_, index) => `token-${12 - index}`));
       expect(claimed[1]!.preferences).toEqual({ email: true, push: false, category: "reward", category_enabled: true });
       expect(claimed[0]!.claim_id).toEqual(claimed[1]!.claim_id);

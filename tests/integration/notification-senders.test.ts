@@ -139,7 +139,7 @@ describe("the SMTP mailer", () => {
   });
   afterAll(() => smtp?.close());
 
-  const email = emailForNotice({ kind: "welcome_bonus", data: { amount: 1 } }, "Ann", "https://rewards.example");
+  const email = emailForNotice({ kind: "welcome_bonus", data: { amount: 1 } }, "https://rewards.example");
 
   it("logs in and sends text and HTML from EMAIL_FROM", async () => {
     const mailer = createMailer({ smtpUrl: smtp.url, from: "Rewards <hello@rewards.example>" });

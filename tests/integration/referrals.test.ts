@@ -101,7 +101,7 @@ async function expectLedgerAudit(t: TestDatabase) {
 /** Checks that the referral of `friend` by `referrer` was paid exactly once with these amounts. */
 async function expectCreditedOnce(t: TestDatabase, referrer: string, friend: string, reward = 5, bonus = 1) {
   expect(await referralRows(t, referrer)).toEqual([
-    { transaction_type: "referral", amount: reward, coins: null, description: "Referral bonus: Fred Friend joined" },
+    { transaction_type: "referral", amount: reward, coins: null, description: "Referral bonus: a friend joined" },
   ]);
   expect(await referralRows(t, friend)).toEqual([
     {
@@ -283,7 +283,7 @@ describe.each([
     await addCoins(t, friend, 100);
     await verify(t, friend);
     expect(await t.db.rpc<Notice[]>("take_user_notices", { p_user_id: referrer })).toEqual([
-      expect.objectContaining({ kind: "referral_credited", data: { amount: 5, friend: "Fred Friend" } }),
+      expect.objectContaining({ kind: "referral_credited", data: { amount: 5 } }),
     ]);
     expect(await t.db.rpc<Notice[]>("take_user_notices", { p_user_id: friend })).toEqual([
       expect.objectContaining({ kind: "welcome_bonus", data: { amount: 1 } }),

@@ -38,6 +38,11 @@ export async function signUpDirect(email: string, password: string) {
   });
 }
 
+/** Sets an account's display name at the provider, as any signed-in user can for their own account. */
+export async function setProviderDisplayName(idToken: string, displayName: string) {
+  await identity("accounts:update", { idToken, displayName, returnSecureToken: true });
+}
+
 interface OobCode {
   email: string;
   requestType: string;

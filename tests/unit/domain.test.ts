@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { REFERRAL_CODE_ALPHABET } from "~/domain/constants";
 import { formatDate } from "~/domain/dates";
-import { defaultDisplayName } from "~/domain/display-name";
+import { activityLabel } from "~/domain/activity";
+import { defaultDisplayName, displayNameProblem, trimDisplayName } from "~/domain/display-name";
+import { escapeHiddenCharacters, hasHiddenCharacters } from "~/domain/hidden-characters";
 import { findLegalDocument, LEGAL_DOCUMENTS } from "~/content/legal";
 import { formatDollars } from "~/domain/money";
 import { BOTTOM_NAV_ITEMS, isNavItemActive } from "~/domain/navigation";
@@ -15,6 +17,90 @@ describe("default display name (spec §5)", () => {
     expect(defaultDisplayName(null, "ravi.k@example.com")).toBe("ravi.k");
     expect(defaultDisplayName("  ", "@example.com")).toBe("User");
     expect(defaultDisplayName(undefined, null)).toBe("User");
+  });
+
+  it("counts a name that breaks the display-name rule as none: the email's local part, else User", () => {
+    const crafted = `<b>Support</b>\r\n${"x".repeat(380)}`;
+    expect(defaultDisplayName(crafted, "ravi.k@example.com")).toBe("ravi.k");
+    expect(defaultDisplayName("Ana\u202eLima", "ravi.k@example.com")).toBe("ravi.k");
+    expect(defaultDisplayName("\u200b", `${"r".repeat(51)}@example.com`)).toBe("User");
+    expect(defaultDisplayName("\u00a0Zoë <b>🌟</b>\u3000", null)).toBe("Zoë <b>🌟</b>");
+  });
+});
+
+describe("the display-name rule (the app's copy of clean_display_name)", () => {
+  it("trims spaces, including no-break and ideographic ones, but not controls or zero-width characters", () => {
+    expect(trimDisplayName("\u00a0 Ana \u2003\u3000")).toBe("Ana");
+    expect(trimDisplayName("\nAna\u200b")).toBe("\nAna\u200b");
+  });
+
+  it("refuses hidden characters with their own key, and blank or over 50 characters with invalid_display_name", () => {
+    for (const name of [
+      "Line\nBreak",
+      "Ana\u202eLima",
+      "Zero\u200bWidth",
+      "Iso\u2066late",
+      "Bom\ufeff",
+      "Esc\u001b[8m",
+    ]) {
+      expect(displayNameProblem(name), JSON.stringify(name)).toBe("display_name_hidden_characters");
+    }
+    for (const name of ["", "x".repeat(51), "😀".repeat(51)])
+      expect(displayNameProblem(name)).toBe("invalid_display_name");
+    for (const name of ["A", "x".repeat(50), "😀".repeat(50), "Zoë <b>&</b> 李", "👍🏽 Ana", "❤️ Lima"]) {
+      expect(displayNameProblem(name), name).toBeNull();
+    }
+  });
+});
+
+describe("hidden characters", () => {
+  it("are controls, bidi controls, zero-width and other invisible characters, line separators and tags", () => {
+    for (const character of [
+      "\u0000",
+      "\u001b",
+      "\r",
+      "\u007f",
+      "\u0085",
+      "\u009b",
+      "\u00ad",
+      "\u061c",
+      "\u200b",
+      "\u200d",
+      "\u200e",
+      "\u2028",
+      "\u202a",
+      "\u202e",
+      "\u2066",
+      "\u2069",
+      "\u2060",
+      "\ufeff",
+      "\u{e0041}",
+    ]) {
+      expect(hasHiddenCharacters(`a${character}b`), escapeHiddenCharacters(character)).toBe(true);
+    }
+    for (const text of ["Zoë", "李", "😀", "a b", "\u00a0", "\u202f", "name@okhdfcbank", "❤️"]) {
+      expect(hasHiddenCharacters(text), text).toBe(false);
+    }
+  });
+
+  it("are written out as JSON escapes, so the text shows what is there and JSON stays JSON", () => {
+    expect(escapeHiddenCharacters("a\u001b[2Kb\u001b[8m\r\n\t\u202eZ\u{e0041}")).toBe(
+      "a\\u001b[2Kb\\u001b[8m\\r\\n\\t\\u202eZ\\udb40\\udc41",
+    );
+    expect(escapeHiddenCharacters("plain Zoë 李 😀")).toBe("plain Zoë 李 😀");
+    const json = JSON.stringify({ recipient: "x\u0085\u202e\u001b" });
+    expect(JSON.parse(escapeHiddenCharacters(json))).toEqual({ recipient: "x\u0085\u202e\u001b" });
+  });
+});
+
+describe("recent activity labels", () => {
+  it("calls a referral credit Referral bonus, whatever its ledger row says (older rows hold the friend's chosen name)", () => {
+    expect(
+      activityLabel({
+        transaction_type: "referral",
+        description: "Referral bonus: Security Team says call 555 joined",
+      }),
+    ).toBe("Referral bonus");
   });
 });
 

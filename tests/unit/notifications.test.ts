@@ -96,9 +96,9 @@ describe("the push and email of a notice", () => {
     ],
     [
       "referral_credited",
-      { amount: 5, friend: "Fred" },
+      { amount: 5 },
       "Referral bonus earned",
-      "Fred qualified: $5.00 has been added to your balance.",
+      "A friend you referred qualified: $5.00 has been added to your balance.",
       "/referral",
     ],
     ["welcome_bonus", { amount: 1 }, "Welcome bonus", "You earned $1.00 for joining with a referral code.", "/"],
@@ -119,20 +119,34 @@ describe("the push and email of a notice", () => {
     });
   });
 
-  it("emails plain text and HTML with the words, a greeting, the link and how to turn emails off, escaping what people typed", () => {
+  it("never words a friend's name, even from a notice stored with one before names were left out", () => {
+    const phishing = "Rewards Security Team — confirm your UPI PIN at https://evil.example";
+    const stored = { kind: "referral_credited", data: { amount: 5, friend: phishing } } as Parameters<
+      typeof noticeMessage
+    >[0];
+    const words = noticeMessage(stored);
+    const push = pushForNotice({ id: 1, ...stored }, "https://rewards.example");
+    const email = emailForNotice(stored, "https://rewards.example");
+    for (const text of [words.title, words.description, push.title, push.body, email.subject, email.text, email.html]) {
+      expect(text).not.toContain("Rewards Security Team");
+    }
+    expect(words.description).toBe("A friend you referred qualified: $5.00 has been added to your balance.");
+  });
+
+  it("emails plain text and HTML with the words, a greeting, the link and how to turn emails off, escaping the words", () => {
+    // An offer's title comes from the offer provider.
     const email = emailForNotice(
-      { kind: "referral_credited", data: { amount: 5, friend: `<img src=x onerror="alert(1)">` } },
-      `Bob & "Co" <b>`,
+      { kind: "task_reward", data: { coins: 150, amount: 1.5, title: `<img src=x onerror="alert(1)">` } },
       "https://rewards.example",
     );
-    expect(email.subject).toBe("Referral bonus earned");
+    expect(email.subject).toBe("Task Completed");
     expect(email.text).toBe(
       [
-        `Hi Bob & "Co" <b>,`,
+        "Hi there,",
         "",
-        `<img src=x onerror="alert(1)"> qualified: $5.00 has been added to your balance.`,
+        `You earned 150 coins ($1.50) for "<img src=x onerror="alert(1)">".`,
         "",
-        "Open Rewards: https://rewards.example/referral",
+        "Open Rewards: https://rewards.example/earn",
         "",
         "--",
         "You get this email because email notifications are on for your Rewards account.",
@@ -140,15 +154,14 @@ describe("the push and email of a notice", () => {
         "",
       ].join("\n"),
     );
-    expect(email.html).toContain("<p>Hi Bob &amp; &quot;Co&quot; &lt;b&gt;,</p>");
-    expect(email.html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt; qualified");
+    expect(email.html).toContain("<p>Hi there,</p>");
+    expect(email.html).toContain("&quot;&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&quot;");
     expect(email.html).not.toContain("<img");
-    expect(email.html).not.toContain("<b>");
-    expect(email.html).toContain('<a href="https://rewards.example/referral">Open Rewards</a>');
+    expect(email.html).toContain('<a href="https://rewards.example/earn">Open Rewards</a>');
   });
 
-  it("greets someone without a name as there, and has no links without PUBLIC_URL", () => {
-    const email = emailForNotice({ kind: "welcome_bonus", data: { amount: 1 } }, "  ", null);
+  it("greets every recipient as there (a display name is anyone's to set), and has no links without PUBLIC_URL", () => {
+    const email = emailForNotice({ kind: "welcome_bonus", data: { amount: 1 } }, null);
     expect(email.text.startsWith("Hi there,\n")).toBe(true);
     expect(email.text).not.toContain("http");
     expect(email.html).not.toContain("<a ");

@@ -23,7 +23,7 @@ export interface ClaimedNotice {
   kind: NoticeKind;
   data: UserNotice["data"];
   created_at: string;
-  recipient: { email: string | null; display_name: string | null };
+  recipient: { email: string | null };
   preferences: {
     email: boolean;
     push: boolean;
@@ -281,10 +281,7 @@ export function startNoticeDelivery(options: NoticeDeliveryOptions) {
       await options.db()
     ).rpc<EmailReservation>("reserve_notice_email", { p_notice_id: notice.id, p_claim_id: notice.claim_id });
     if (!reservation.send) return { outcome: "skipped", detail: reservation.detail };
-    const result = await options.email.send(
-      reservation.address,
-      emailForNotice(notice, notice.recipient.display_name, options.publicUrl),
-    );
+    const result = await options.email.send(reservation.address, emailForNotice(notice, options.publicUrl));
     if (result.outcome === "sent") return { outcome: "sent" };
     return {
       outcome: "failed",

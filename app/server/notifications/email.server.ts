@@ -22,14 +22,14 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
 }
 
-/** The email for a notice: its words (app/domain/notices.ts), a greeting, a link and why it was sent. */
-export function emailForNotice(
-  notice: Pick<UserNotice, "kind" | "data">,
-  displayName: string | null,
-  publicUrl: string | null,
-): EmailContent {
+/**
+ * The email for a notice: its words (app/domain/notices.ts), a greeting, a link and why it was sent.
+ * The greeting names no one: a display name is whatever the account's maker typed, and the account
+ * may have been made with someone else's address.
+ */
+export function emailForNotice(notice: Pick<UserNotice, "kind" | "data">, publicUrl: string | null): EmailContent {
   const { title, description = "" } = noticeMessage(notice);
-  const greeting = `Hi ${displayName?.trim() || "there"},`;
+  const greeting = "Hi there,";
   const link = publicUrl ? new URL(noticeLinkPath(notice.kind), publicUrl).toString() : null;
   const settings = publicUrl ? new URL("/profile", publicUrl).toString() : null;
   const why = "You get this email because email notifications are on for your Rewards account.";
