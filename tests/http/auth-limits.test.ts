@@ -393,23 +393,6 @@ describe("without TRUST_PROXY, and the ceiling for everyone (AUTH_GLOBAL_LIMIT_P
     expect(await refused.json()).toEqual({ success: false, error: "Too many requests" });
   }, 60_000);
 
-  it("POST /api/paypal/webhook answers 429 with Retry-After once the flood limit is reached", async () => {
-    const { limit, windowSeconds } = RATE_LIMITS.paypalWebhook;
-    const deliver = () =>
-      fetch(new URL("/api/paypal/webhook", app.url), {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: "not an event",
-      });
-    await freshWindow(windowSeconds);
-    for (let start = 0; start < limit; start += 25) {
-      const batch = Array.from({ length: Math.min(25, limit - start) }, deliver);
-      for (const response of await Promise.all(batch)) expect(response.status).toBe(400);
-    }
-    const refused = await deliver();
-    expect(refused.status).toBe(429);
-    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(windowSeconds);
-    expect(await refused.json()).toEqual({ success: false, error: "Too many requests" });
-  }, 60_000);
+  // The PayPal webhook counts only deliveries PayPal has verified, so junk cannot use up its minute:
+  // tests/http/payouts.test.ts floods it with forged deliveries and then with genuine ones.
 });
