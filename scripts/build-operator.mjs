@@ -1,5 +1,5 @@
-// Bundles the operator commands (scripts/payouts.ts, scripts/migrate.ts and the server modules they
-// import) into build/payouts.js and build/migrate.js, next to the server build, so the Docker image
+// Bundles the operator commands (scripts/payouts.ts, scripts/migrate.ts, scripts/db-snapshot.ts and
+// the server modules they import) into build/payouts.js, build/migrate.js and build/db-snapshot.js, next to the server build, so the Docker image
 // has them. Packages stay imports
 // from node_modules (the image installs the production dependencies); `~/` resolves through
 // tsconfig.json's paths, as in the app.
@@ -18,7 +18,7 @@ const packagesExternal = {
 
 const started = Date.now();
 await build({
-  entryPoints: ["scripts/payouts.ts", "scripts/migrate.ts"],
+  entryPoints: ["scripts/payouts.ts", "scripts/migrate.ts", "scripts/db-snapshot.ts"],
   outdir: "build",
   bundle: true,
   platform: "node",
@@ -29,4 +29,6 @@ await build({
   sourcemap: true,
   logLevel: "warning",
 });
-console.log(`operator commands built: build/payouts.js, build/migrate.js (${Date.now() - started} ms)`);
+console.log(
+  `operator commands built: build/payouts.js, build/migrate.js, build/db-snapshot.js (${Date.now() - started} ms)`,
+);
