@@ -12,6 +12,8 @@ const started = Date.now();
 const workDir = mkdtempSync(path.join(os.tmpdir(), "rewards-test-"));
 const cleanups = [];
 const totals = { passed: 0, failed: 0 };
+/** Each part's name and seconds, printed together at the end. */
+const timings = [];
 
 function run(command, args, env = {}) {
   return new Promise((resolve) => {
@@ -25,10 +27,35 @@ async function step(name, work) {
   console.log(`\n▶ ${name}`);
   const failedBefore = totals.failed;
   const ok = await work();
-  console.log(`${ok ? "✔" : "✘"} ${name} (${((Date.now() - begin) / 1000).toFixed(1)} s)`);
+  const seconds = (Date.now() - begin) / 1000;
+  timings.push([name, seconds]);
+  console.log(`${ok ? "✔" : "✘"} ${name} (${seconds.toFixed(1)} s)`);
   // A step that failed without a failing test (a crash, a type error) still counts once.
   if (!ok && totals.failed === failedBefore) totals.failed += 1;
   return ok;
+}
+
+/** Vitest on `parts` (each part's named files, or its whole folder), its counts added to the totals. */
+async function vitestStep(parts, env, filesOf) {
+  if (parts.length === 0) return;
+  const report = path.join(workDir, "vitest.json");
+  await step("vitest: " + parts.join(", "), async () => {
+    const code = await run(
+      "vitest",
+      [
+        "run",
+        ...parts.flatMap((part) => (filesOf(part).length > 0 ? filesOf(part) : [`tests/${part}/`])),
+        "--reporter=default",
+        "--reporter=json",
+        `--outputFile.json=${report}`,
+      ],
+      env,
+    );
+    const counts = readCounts(report, (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests }));
+    totals.passed += counts.passed;
+    totals.failed += counts.failed;
+    return code === 0;
+  });
 }
 
 function readCounts(file, pick) {
@@ -54,11 +81,17 @@ async function main() {
     // ESLint (zero warnings), Prettier and knip (unused files, exports and dependencies).
     if (!(await step("lint", async () => (await run("npm", ["run", "--silent", "lint"])) === 0))) return;
   }
+  // Unit tests need no build and no service: `npm test -- unit` (and `npm run test:unit`) take seconds.
+  if (!["integration", "http", "image", "resilience", "e2e"].some(wants)) {
+    await vitestStep(["unit"].filter(wants), {}, filesOf);
+    return;
+  }
   // The server and the operator command (build/payouts.js), which the HTTP tests run.
   const build = () => run("npm", ["run", "--silent", "build"], { VITE_CJS_IGNORE_WARNING: "true" });
   if (!(await step("build", async () => (await build()) === 0))) return;
 
   console.log("\n▶ starting the Auth emulator and a Postgres server");
+  const servicesBegin = Date.now();
   const [emulator, postgres] = await Promise.all([
     startAuthEmulator({ port: await freePort(), quiet: true }),
     startPostgres(),
@@ -84,29 +117,10 @@ async function main() {
   });
   cleanups.push(app.stop);
   console.log(`app server on ${app.url}, Auth emulator on ${emulator.host}, Postgres on port ${postgres.port}`);
+  timings.push(["services (Auth emulator, Postgres, the app server)", (Date.now() - servicesBegin) / 1000]);
 
   const testEnv = { ...sharedEnv, APP_URL: app.url };
-  const vitestParts = ["unit", "integration", "http", "image", "resilience"].filter(wants);
-  if (vitestParts.length > 0) {
-    const report = path.join(workDir, "vitest.json");
-    await step("vitest: " + vitestParts.join(", "), async () => {
-      const code = await run(
-        "vitest",
-        [
-          "run",
-          ...vitestParts.flatMap((part) => (filesOf(part).length > 0 ? filesOf(part) : [`tests/${part}/`])),
-          "--reporter=default",
-          "--reporter=json",
-          `--outputFile.json=${report}`,
-        ],
-        testEnv,
-      );
-      const counts = readCounts(report, (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests }));
-      totals.passed += counts.passed;
-      totals.failed += counts.failed;
-      return code === 0;
-    });
-  }
+  await vitestStep(["unit", "integration", "http", "image", "resilience"].filter(wants), testEnv, filesOf);
   if (wants("e2e")) {
     const report = path.join(workDir, "playwright.json");
     await step("playwright: Chromium, JavaScript on and off", async () => {
@@ -136,6 +150,10 @@ try {
 } finally {
   for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => console.error(error));
   rmSync(workDir, { recursive: true, force: true });
+}
+if (timings.length > 0) {
+  console.log("\nTime by part:");
+  for (const [name, seconds] of timings) console.log(`  ${name}: ${seconds.toFixed(1)} s`);
 }
 console.log(`\nTotal time ${((Date.now() - started) / 1000).toFixed(0)} s`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
