@@ -8,6 +8,7 @@ import { SectionError } from "~/components/ui/SectionError";
 import { LEADERBOARD_TIPS } from "~/content/leaderboard";
 import { pageMeta } from "~/lib/meta";
 import { requireUser } from "~/server/auth/session.server";
+import { optionalSection } from "~/server/db/reads.server";
 import { getLeaderboard } from "~/server/leaderboard.server";
 
 export const meta: MetaFunction = () => pageMeta("Leaderboard");
@@ -15,10 +16,7 @@ export const meta: MetaFunction = () => pageMeta("Leaderboard");
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   // A failing leaderboard shows the spec's failure text; the tips and the shell still work.
-  const rows = await getLeaderboard(user.uid).catch((error: unknown) => {
-    console.error("leaderboard failed to load:", error instanceof Response ? `HTTP ${error.status}` : error);
-    return null;
-  });
+  const rows = await optionalSection("leaderboard", getLeaderboard(user.uid));
   return { rows };
 }
 

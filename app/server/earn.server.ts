@@ -6,6 +6,7 @@ import { earningPotential, filterTasks, parseTaskFilter } from "~/domain/tasks";
 import { earnHref } from "~/lib/urls";
 import { getSessionUser } from "./auth/session.server";
 import { getAppConfig } from "./config.server";
+import { optionalSection } from "./db/reads.server";
 import { redirectWithFlash } from "./http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
 import { listTasks } from "./offers.server";
@@ -40,11 +41,7 @@ export async function loadEarn(request: Request) {
   const view = readView(new URL(request.url));
   const user = await getSessionUser(request);
   const [list, config] = await Promise.all([
-    (user ? listTasksForUser(user.uid) : listTasks()).catch((error: unknown) => {
-      if (error instanceof Response) throw error;
-      console.error("tasks failed to load:", error);
-      return null;
-    }),
+    optionalSection("earn: tasks", user ? listTasksForUser(user.uid) : listTasks()),
     getAppConfig(),
   ]);
   // No offers had from the configured provider yet: the list failed (the fallback tasks never stand in).

@@ -8,21 +8,11 @@ import { getAppConfig } from "./config.server";
 import { redirectWithFlash } from "./http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
 import { getLeaderboard } from "./leaderboard.server";
-import { readTogether } from "./db/reads.server";
+import { optionalSection, readTogether } from "./db/reads.server";
 import { findTask, listTasksForUser, taskCompletionsCall } from "./tasks.server";
 import { loadUserSummary, userSummaryCall } from "./users.server";
 
 const LEADERBOARD_TEASER_SIZE = 3;
-
-/** A part of a page that may fail on its own: its data, or null (logged) so the rest still shows. */
-async function section<T>(name: string, load: Promise<T>): Promise<T | null> {
-  try {
-    return await load;
-  } catch (error) {
-    console.error(`home: ${name} failed to load:`, error instanceof Response ? `HTTP ${error.status}` : error);
-    return null;
-  }
-}
 
 async function loadCheckinCard(checkinStatus: Promise<CheckinStatus>) {
   const [status, config] = await Promise.all([checkinStatus, getAppConfig()]);
@@ -48,9 +38,9 @@ export async function loadHome(request: Request) {
   ]);
   const [summary, checkin, tasks, leaders] = await Promise.all([
     loadUserSummary(user, summaryRead),
-    section("check-in", loadCheckinCard(checkinRead)),
-    section("tasks", listTasksForUser(user.uid, completionsRead)),
-    section("leaderboard", getLeaderboard(user.uid, LEADERBOARD_TEASER_SIZE)),
+    optionalSection("home: check-in", loadCheckinCard(checkinRead)),
+    optionalSection("home: tasks", listTasksForUser(user.uid, completionsRead)),
+    optionalSection("home: leaderboard", getLeaderboard(user.uid, LEADERBOARD_TEASER_SIZE)),
   ]);
   return {
     displayName: summary.display_name || "User",

@@ -24,7 +24,7 @@ import {
 } from "./auth/session.server";
 import { memoizeByKey } from "./cache.server";
 import { ruleViolation } from "./db/core.server";
-import { readTogether } from "./db/reads.server";
+import { optionalSection, readTogether } from "./db/reads.server";
 import { getEnv } from "./env.server";
 import { feedbackCall, submitFeedback } from "./feedback.server";
 import { redirectWithFlash } from "./http/flash.server";
@@ -40,15 +40,6 @@ import { loadUserSummary, userSummaryCall } from "./users.server";
 
 function readTab(value: string | null): "account" | "referrals" | "help" {
   return value === "referrals" || value === "help" ? value : "account";
-}
-
-/** The part of a page that failed to load: null, logged (the rest of the page still shows). */
-function orNull<T>(what: string) {
-  return (error: unknown): T | null => {
-    if (error instanceof Response && error.status === 503) throw error;
-    console.error(`profile: ${what} failed to load:`, error);
-    return null;
-  };
 }
 
 // How an account proves it is its owner (its password, else Google) decides the deletion form
@@ -76,10 +67,10 @@ export async function loadProfile(request: Request) {
     tab === "help" ? feedbackCall(user.uid) : null,
   ]);
   const sections = Promise.all([
-    activityRead.catch(orNull<never>("recent activity")),
-    preferencesRead.catch(orNull<never>("notification settings")),
-    onAccount ? signInMethods.get(user.uid).catch(orNull<never>("sign-in methods")) : null,
-    feedbackRead.catch(orNull<never>("feedback")),
+    optionalSection("profile: recent activity", activityRead),
+    optionalSection("profile: notification settings", preferencesRead),
+    onAccount ? optionalSection("profile: sign-in methods", signInMethods.get(user.uid)) : null,
+    optionalSection("profile: feedback", feedbackRead),
   ]);
   let summary;
   try {

@@ -5,6 +5,7 @@ import { WITHDRAWAL_MESSAGES, withdrawalInitiated } from "~/domain/withdrawals";
 import { ensureEmailVerified, sendVerificationEmailTo } from "./auth/email-verification.server";
 import { requireUser } from "./auth/session.server";
 import { getAppConfig } from "./config.server";
+import { optionalSection } from "./db/reads.server";
 import { redirectWithFlash } from "./http/flash.server";
 import { parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
 import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "./http/rate-limit.server";
@@ -20,13 +21,7 @@ export async function loadWithdraw(request: Request) {
   const [summary, config, history] = await Promise.all([
     loadUserSummary(user),
     getAppConfig(),
-    historyOpen
-      ? listWithdrawals(user.uid).catch((error: unknown) => {
-          if (error instanceof Response) throw error;
-          console.error("withdrawal history failed to load:", error);
-          return null;
-        })
-      : null,
+    historyOpen ? optionalSection("withdraw: history", listWithdrawals(user.uid)) : null,
   ]);
   const emailVerified = await ensureEmailVerified(user.uid, summary.email_verified);
   return {

@@ -36,3 +36,19 @@ export function readTogether<const Calls extends readonly (DbCall<unknown> | nul
 export async function read<T>(call: DbCall<T>): Promise<T> {
   return (await getDatabase()).rpc<T>(call.fn, call.args);
 }
+
+/**
+ * A part of a page that may fail on its own: its data, or null (logged) so that the rest of the
+ * page still shows, each section with its own failure state. A thrown Response (the database or
+ * Firebase unreachable: the 503 page; a session that ended: sign-in) is the whole page's answer
+ * and passes through.
+ */
+export async function optionalSection<T>(what: string, load: Promise<T>): Promise<T | null> {
+  try {
+    return await load;
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    console.error(`${what} failed to load:`, error);
+    return null;
+  }
+}
