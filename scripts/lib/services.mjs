@@ -124,11 +124,6 @@ export async function startAuthEmulator({ port = 9099, quiet = false, priority =
   };
 }
 
-/** Deletes every account in the emulator (a clean slate for a test run). */
-export async function clearAuthEmulator(host) {
-  await fetch(`http://${host}/emulator/v1/projects/${PROJECT_ID}/accounts`, { method: "DELETE" });
-}
-
 function postgresBinDir() {
   const roots = ["/usr/lib/postgresql"];
   for (const root of roots) {
