@@ -10,122 +10,127 @@ const optionalText = z
   .transform((value) => (value === "" ? undefined : value))
   .optional();
 
-const envSchema = z
-  .object({
-    // Unset means production, as remix-serve decides (it sets NODE_ENV=production when unset), so a
-    // server started some other way is not quietly a development one.
-    NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
-    DATABASE_URL: optionalText.pipe(
-      z
-        .string()
-        .regex(/^postgres(ql)?:\/\/.+/, "must be a postgres:// or postgresql:// URL")
-        .optional(),
-    ),
-    SUPABASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
-    SUPABASE_SERVICE_ROLE_KEY: optionalText,
-    PGLITE_DATA_DIR: optionalText.transform((value) => value ?? ".data/pglite"),
-    MIGRATIONS_DIR: optionalText.transform((value) => value ?? "supabase/migrations"),
-    // false: the migrations are applied by `npm run migrate`, and a server only checks they are there.
-    MIGRATE_ON_START: optionalText.pipe(z.enum(["true", "false", "1", "0"], "must be true or false").optional()),
-    SESSION_SECRET: optionalText.pipe(z.string().min(32, "must be at least 32 characters").optional()),
-    FIREBASE_PROJECT_ID: optionalText.pipe(
-      z
-        .string()
-        .regex(/^[a-z0-9-]{4,40}$/, "must be a Firebase project id (lowercase letters, digits, -)")
-        .optional(),
-    ),
-    FIREBASE_API_KEY: optionalText,
-    FIREBASE_AUTH_DOMAIN: optionalText,
-    FIREBASE_AUTH_EMULATOR_HOST: optionalText.pipe(
-      z
-        .string()
-        .regex(/^[\w.-]+:\d+$/, "must be host:port, e.g. 127.0.0.1:9099")
-        .optional(),
-    ),
-    FIREBASE_SERVICE_ACCOUNT: optionalText.pipe(
-      z
-        .string()
-        .refine((text) => {
-          try {
-            const parsed = JSON.parse(text) as Record<string, unknown>;
-            return typeof parsed.private_key === "string" && typeof parsed.client_email === "string";
-          } catch {
-            return false;
-          }
-        }, "must be a service-account JSON document with private_key and client_email")
-        .optional(),
-    ),
-    // Tests only: lets a production build use the Auth emulator, whose tokens are not signed.
-    ALLOW_AUTH_EMULATOR_IN_PRODUCTION: optionalText.pipe(z.enum(["true", "false"], "must be true or false").optional()),
-    // How long one verification of a session cookie is reused (a log out elsewhere ends it sooner).
-    SESSION_VERIFY_CACHE_MS: optionalText
-      .transform((value) => (value === undefined ? 2_000 : Number(value)))
-      .pipe(z.number("must be a number of milliseconds").int().min(0).max(600_000)),
-    AUTH_AUTHORIZED_DOMAINS: optionalText,
-    // true (one proxy), false, or how many proxies of ours each append to X-Forwarded-For (README).
-    TRUST_PROXY: optionalText.pipe(
-      z
-        .string()
-        .regex(/^(true|false|\d)$/, "must be true, false or the number of proxies in front of the app (0 to 9)")
-        .optional(),
-    ),
-    // The ceiling on sign-ins, sign-ups and password resets across everyone, each, per minute.
-    AUTH_GLOBAL_LIMIT_PER_MINUTE: optionalText
-      .transform((value) => (value === undefined ? 300 : Number(value)))
-      .pipe(z.number("must be a whole number").int().min(1).max(1_000_000)),
-    LEADERBOARD_REFRESH_SECONDS: optionalText
-      .transform((value) => (value === undefined ? 900 : Number(value)))
-      .pipe(z.number("must be a number of seconds").int().min(0).max(86_400)),
-    OFFER_PROVIDER: optionalText.pipe(
-      z
-        .string()
-        .regex(/^[a-z0-9-]{2,40}$/, "must be a short lowercase name such as acme-offers")
-        .optional(),
-    ),
-    OFFER_PROVIDER_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
-    OFFER_PROVIDER_API_KEY: optionalText,
-    // How long one list of the provider's offers is served (spec §7: five minutes).
-    OFFER_REFRESH_SECONDS: optionalText
-      .transform((value) => (value === undefined ? 300 : Number(value)))
-      .pipe(z.number("must be a number of seconds").int().min(1).max(3_600)),
-    PAYPAL_CLIENT_ID: optionalText,
-    PAYPAL_CLIENT_SECRET: optionalText,
-    PAYPAL_MODE: optionalText.pipe(z.enum(["sandbox", "live"], "must be sandbox or live").optional()),
-    PAYPAL_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
-    PAYPAL_WEBHOOK_ID: optionalText,
-    // Set by the operator command (build/payouts.js), which reaches the database and PayPal only:
-    // it needs no session secret and no Firebase.
-    APP_ROLE: z.enum(["server", "operator"]).default("server"),
-    ACCOUNT_HASH_SECRET: optionalText.pipe(z.string().min(32, "must be at least 32 characters").optional()),
-    FIREBASE_APP_ID: optionalText,
-    FIREBASE_MESSAGING_SENDER_ID: optionalText,
-    FIREBASE_VAPID_KEY: optionalText,
-    OFFER_POSTBACK_SECRET: optionalText.pipe(z.string().min(16, "must be at least 16 characters").optional()),
-    // Notifications (README): email through SMTP, push through FCM HTTP v1 with the service account.
-    SMTP_URL: optionalText.pipe(
-      z
-        .url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@host:587" })
-        .optional(),
-    ),
-    EMAIL_FROM: optionalText.pipe(
-      z
-        .string()
-        .regex(
-          /^(?:[^<>@]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/,
-          "must be an address such as no-reply@example.com or Rewards <no-reply@example.com>",
-        )
-        .optional(),
-    ),
-    FCM_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
-    FCM_TOKEN_URI: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
-    PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
-    NOTIFY_INTERVAL_SECONDS: optionalText
-      .transform((value) => (value === undefined ? 60 : Number(value)))
-      .pipe(z.number("must be a number of seconds").int().min(1).max(3600)),
-    NOTIFY_RETRY_SECONDS: optionalText
-      .transform((value) => (value === undefined ? 60 : Number(value)))
-      .pipe(z.number("must be a number of seconds").int().min(1).max(3600)),
-  })
+// Every variable the server reads (.env.example lists the same, a unit test holds them equal).
+const envVariables = z.object({
+  // Unset means production, as remix-serve decides (it sets NODE_ENV=production when unset), so a
+  // server started some other way is not quietly a development one.
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  DATABASE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\/.+/, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+  ),
+  SUPABASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  SUPABASE_SERVICE_ROLE_KEY: optionalText,
+  PGLITE_DATA_DIR: optionalText.transform((value) => value ?? ".data/pglite"),
+  MIGRATIONS_DIR: optionalText.transform((value) => value ?? "supabase/migrations"),
+  // false: the migrations are applied by `npm run migrate`, and a server only checks they are there.
+  MIGRATE_ON_START: optionalText.pipe(z.enum(["true", "false", "1", "0"], "must be true or false").optional()),
+  SESSION_SECRET: optionalText.pipe(z.string().min(32, "must be at least 32 characters").optional()),
+  FIREBASE_PROJECT_ID: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9-]{4,40}$/, "must be a Firebase project id (lowercase letters, digits, -)")
+      .optional(),
+  ),
+  FIREBASE_API_KEY: optionalText,
+  FIREBASE_AUTH_DOMAIN: optionalText,
+  FIREBASE_AUTH_EMULATOR_HOST: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[\w.-]+:\d+$/, "must be host:port, e.g. 127.0.0.1:9099")
+      .optional(),
+  ),
+  FIREBASE_SERVICE_ACCOUNT: optionalText.pipe(
+    z
+      .string()
+      .refine((text) => {
+        try {
+          const parsed = JSON.parse(text) as Record<string, unknown>;
+          return typeof parsed.private_key === "string" && typeof parsed.client_email === "string";
+        } catch {
+          return false;
+        }
+      }, "must be a service-account JSON document with private_key and client_email")
+      .optional(),
+  ),
+  // Tests only: lets a production build use the Auth emulator, whose tokens are not signed.
+  ALLOW_AUTH_EMULATOR_IN_PRODUCTION: optionalText.pipe(z.enum(["true", "false"], "must be true or false").optional()),
+  // How long one verification of a session cookie is reused (a log out elsewhere ends it sooner).
+  SESSION_VERIFY_CACHE_MS: optionalText
+    .transform((value) => (value === undefined ? 2_000 : Number(value)))
+    .pipe(z.number("must be a number of milliseconds").int().min(0).max(600_000)),
+  AUTH_AUTHORIZED_DOMAINS: optionalText,
+  // true (one proxy), false, or how many proxies of ours each append to X-Forwarded-For (README).
+  TRUST_PROXY: optionalText.pipe(
+    z
+      .string()
+      .regex(/^(true|false|\d)$/, "must be true, false or the number of proxies in front of the app (0 to 9)")
+      .optional(),
+  ),
+  // The ceiling on sign-ins, sign-ups and password resets across everyone, each, per minute.
+  AUTH_GLOBAL_LIMIT_PER_MINUTE: optionalText
+    .transform((value) => (value === undefined ? 300 : Number(value)))
+    .pipe(z.number("must be a whole number").int().min(1).max(1_000_000)),
+  LEADERBOARD_REFRESH_SECONDS: optionalText
+    .transform((value) => (value === undefined ? 900 : Number(value)))
+    .pipe(z.number("must be a number of seconds").int().min(0).max(86_400)),
+  OFFER_PROVIDER: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9-]{2,40}$/, "must be a short lowercase name such as acme-offers")
+      .optional(),
+  ),
+  OFFER_PROVIDER_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  OFFER_PROVIDER_API_KEY: optionalText,
+  // How long one list of the provider's offers is served (spec §7: five minutes).
+  OFFER_REFRESH_SECONDS: optionalText
+    .transform((value) => (value === undefined ? 300 : Number(value)))
+    .pipe(z.number("must be a number of seconds").int().min(1).max(3_600)),
+  PAYPAL_CLIENT_ID: optionalText,
+  PAYPAL_CLIENT_SECRET: optionalText,
+  PAYPAL_MODE: optionalText.pipe(z.enum(["sandbox", "live"], "must be sandbox or live").optional()),
+  PAYPAL_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  PAYPAL_WEBHOOK_ID: optionalText,
+  // Set by the operator command (build/payouts.js), which reaches the database and PayPal only:
+  // it needs no session secret and no Firebase.
+  APP_ROLE: z.enum(["server", "operator"]).default("server"),
+  ACCOUNT_HASH_SECRET: optionalText.pipe(z.string().min(32, "must be at least 32 characters").optional()),
+  FIREBASE_APP_ID: optionalText,
+  FIREBASE_MESSAGING_SENDER_ID: optionalText,
+  FIREBASE_VAPID_KEY: optionalText,
+  OFFER_POSTBACK_SECRET: optionalText.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  // Notifications (README): email through SMTP, push through FCM HTTP v1 with the service account.
+  SMTP_URL: optionalText.pipe(
+    z
+      .url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@host:587" })
+      .optional(),
+  ),
+  EMAIL_FROM: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^(?:[^<>@]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/,
+        "must be an address such as no-reply@example.com or Rewards <no-reply@example.com>",
+      )
+      .optional(),
+  ),
+  FCM_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  FCM_TOKEN_URI: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  NOTIFY_INTERVAL_SECONDS: optionalText
+    .transform((value) => (value === undefined ? 60 : Number(value)))
+    .pipe(z.number("must be a number of seconds").int().min(1).max(3600)),
+  NOTIFY_RETRY_SECONDS: optionalText
+    .transform((value) => (value === undefined ? 60 : Number(value)))
+    .pipe(z.number("must be a number of seconds").int().min(1).max(3600)),
+});
+
+/** The names of every environment variable the app reads. */
+export const ENV_VARIABLE_NAMES = Object.keys(envVariables.shape);
+
+const envSchema = envVariables
   .superRefine((env, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
     if (env.SUPABASE_URL && !env.SUPABASE_SERVICE_ROLE_KEY) {
