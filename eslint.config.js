@@ -28,6 +28,34 @@ export default tseslint.config(
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true },
       ],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      // Imports run one way (routes → components, domain, lib, server; server → domain).
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            ...["components", "lib", "domain", "content"].map((layer) => ({
+              target: `./app/${layer}`,
+              from: "./app/server",
+              message: "Only routes and server modules reach the server; the browser never loads it.",
+            })),
+            {
+              target: "./app/domain",
+              from: ["./app/lib", "./app/components"],
+              message: "Domain rules are plain data and functions: no hooks, no components.",
+            },
+            {
+              target: "./app/server",
+              from: ["./app/routes", "./app/components", "./app/lib"],
+              message: "The server does not know the screens: routes call the server, not the other way.",
+            },
+            {
+              target: "./app/server/db",
+              from: "./app/server/http",
+              message: "The database layer knows nothing of requests and responses.",
+            },
+          ],
+        },
+      ],
     },
   },
   // Remix's ambient types are declared the way TypeScript expects for .d.ts files.

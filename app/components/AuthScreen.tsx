@@ -4,7 +4,7 @@ import { AUTH_FORM_TOKEN_FIELD, AUTH_MESSAGES, authFormErrors, type AuthTab } fr
 import { MIN_PASSWORD_LENGTH } from "~/domain/constants";
 import { normalizeReferralCode } from "~/domain/referral-code";
 import type { GoogleSignInConfig } from "~/lib/google-sign-in.client";
-import { authHref } from "~/lib/urls";
+import { authHref } from "~/domain/urls";
 import { useGoogleSignIn } from "~/lib/use-google-sign-in";
 import { useFormState } from "~/lib/use-form";
 import { useIsPending } from "~/lib/use-is-pending";

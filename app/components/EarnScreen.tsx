@@ -4,7 +4,7 @@ import { Form, Link, useSubmit } from "@remix-run/react";
 import { useRef } from "react";
 import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
 import { TASK_FILTERS, type Task, type TaskFilter } from "~/domain/tasks";
-import { earnHref } from "~/lib/urls";
+import { earnHref } from "~/domain/urls";
 import { Icon } from "./ui/Icon";
 import { FormBanner } from "./forms/FormBanner";
 import { TaskLinkRow } from "./TaskRow";

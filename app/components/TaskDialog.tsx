@@ -5,7 +5,7 @@ import { TASK_COMPLETION_DELAY_MS } from "~/domain/constants";
 import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
 import { TASK_REQUIREMENTS, TASK_TYPE_LABELS, type Task } from "~/domain/tasks";
 import { formErrors } from "~/lib/form-replies";
-import { authHref } from "~/lib/urls";
+import { authHref } from "~/domain/urls";
 import { useHydrated } from "~/lib/use-hydrated";
 import { useIsPending } from "~/lib/use-is-pending";
 import { useModalFocus } from "~/lib/use-modal-focus";

@@ -31,7 +31,7 @@ export { lazyComponent } from "../lib/lazy-component";
 export { pageMeta } from "../lib/meta";
 export { BARE_SCREEN } from "../lib/shell";
 export { showToast } from "../lib/toasts";
-export { authHref } from "../lib/urls";
+export { authHref } from "../domain/urls";
 export { useHydrated } from "../lib/use-hydrated";
 export { useIsPending } from "../lib/use-is-pending";
 export { useLiveRefresh } from "../lib/use-live-refresh";

@@ -3,7 +3,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { EarnScreen } from "~/components/EarnScreen";
 import { lazyComponent } from "~/lib/lazy-component";
 import { pageMeta } from "~/lib/meta";
-import { earnHref } from "~/lib/urls";
+import { earnHref } from "~/domain/urls";
 import { useLiveRefresh } from "~/lib/use-live-refresh";
 import { earnAction, loadEarn } from "~/server/earn.server";
 import { assertSameOrigin } from "~/server/http/same-origin.server";

@@ -3,7 +3,7 @@ import type { Flash } from "~/domain/flash";
 import { formatCoins } from "~/domain/money";
 import { taskFormSchema } from "~/domain/task-forms";
 import { earningPotential, filterTasks, parseTaskFilter } from "~/domain/tasks";
-import { earnHref } from "~/lib/urls";
+import { earnHref } from "~/domain/urls";
 import { getSessionUser } from "./auth/session.server";
 import { getAppConfig } from "./config.server";
 import { optionalSection } from "./db/reads.server";

@@ -1,5 +1,5 @@
 import { getDatabase } from "../db/database.server";
-import { serviceUnavailable } from "../http/responses.server";
+import { serviceUnavailable } from "../unavailable.server";
 import { getAdminAuth, isFirebaseUnavailable } from "./firebase-admin.server";
 import { sendVerificationEmail, signInWithCustomToken } from "./identity.server";
 

@@ -2,7 +2,7 @@ import { createCookie, redirect } from "@remix-run/node";
 import { MAX_ID_TOKEN_AGE_SECONDS, SESSION_MAX_AGE_SECONDS } from "~/domain/constants";
 import { announceSessionsEnded, subscribeToSessionEnds } from "../db/live.server";
 import { getEnv } from "../env.server";
-import { serviceUnavailable } from "../http/responses.server";
+import { serviceUnavailable } from "../unavailable.server";
 import { getAdminAuth, isFirebaseUnavailable } from "./firebase-admin.server";
 import { seenOnboardingCookie } from "../http/cookies.server";
 import { setFlash, type Flash } from "../http/flash.server";

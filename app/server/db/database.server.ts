@@ -1,5 +1,5 @@
 import { getEnv, type Env } from "../env.server";
-import { serviceUnavailable } from "../http/responses.server";
+import { serviceUnavailable } from "../unavailable.server";
 import { DbError, MigrationsPendingError, type Database } from "./core.server";
 
 export async function openDatabase(env: Env): Promise<Database> {

@@ -18,20 +18,6 @@ export function plainText(status: number, body: string) {
   });
 }
 
-export const SERVICE_UNAVAILABLE_MESSAGE = "We can't reach our servers right now. Please try again in a moment.";
-
-/**
- * Thrown when something the page needs (the database, the sign-in service) cannot be reached:
- * the route's error boundary shows the message with status 503, and Retry-After tells
- * clients and load balancers that this is temporary.
- */
-export function serviceUnavailable(): Response {
-  return Response.json(
-    { message: SERVICE_UNAVAILABLE_MESSAGE },
-    { status: 503, headers: { "Retry-After": "10", "Cache-Control": "no-store" } },
-  );
-}
-
 /**
  * 429 for a resource route's machine client: `{ success: false, error }` and Retry-After, the
  * whole seconds until the limit lets the next request in, so a well-behaved client waits that long.
