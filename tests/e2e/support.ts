@@ -1,8 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
+import { uniqueEmail } from "../support/http";
 
-export function uniqueEmail(prefix: string) {
-  return `${prefix}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@example.com`;
-}
+// One maker of test addresses for every suite.
+export { uniqueEmail } from "../support/http";
 
 /** A returning visitor (onboarding seen) who creates an account through the form and lands on Home. */
 export async function signUp(page: Page, prefix = "e2e", baseURL = test.info().project.use.baseURL!) {
