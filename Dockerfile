@@ -1,10 +1,10 @@
 # syntax=docker/dockerfile:1
 # Production image: `docker build -t rewards .` then
-# `docker run -p 3000:3000 --env-file .env rewards` (variables in README.md).
+# `docker run -p 3000:3000 --env-file .env rewards` (variables in docs/configuration.md and .env.example).
 
 # The exact Node release the tests run on (package.json's `node` dev dependency). A release pins
-# its digest too, `FROM node:22.23.3-slim@sha256:<digest> AS base` (README, "Deploying the Docker
-# image"), so a re-pushed tag cannot change what is built.
+# its digest too, `FROM node:22.23.3-slim@sha256:<digest> AS base` (docs/operations.md, "Deploying
+# the Docker image"), so a re-pushed tag cannot change what is built.
 FROM node:22.23.3-slim AS base
 WORKDIR /app
 

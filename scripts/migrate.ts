@@ -1,7 +1,7 @@
 // `npm run migrate` (in the Docker image: `node build/migrate.js`): applies the SQL migrations this
 // version has and the database lacks, in one transaction, and says which. For deployments that run
 // migrations as a step of their own, with a role allowed to change the schema, and start the servers
-// with MIGRATE_ON_START=false (README). Bundled into build/migrate.js by scripts/build-operator.mjs;
+// with MIGRATE_ON_START=false (docs/configuration.md). Bundled into build/migrate.js by scripts/build-operator.mjs;
 // reads the same environment as the server (DATABASE_URL, PGLITE_DATA_DIR, MIGRATIONS_DIR).
 import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";

@@ -1,4 +1,4 @@
-// `npm run payouts -- <command>`: the operator's payout command (README, "Paying out withdrawals").
+// `npm run payouts -- <command>`: the operator's payout command (docs/operations.md, "Paying out withdrawals").
 // Bundled into build/payouts.js by scripts/build-operator.mjs; reads the same environment as the
 // server. Operator mistakes end as one line on stderr and a non-zero exit, never a stack trace.
 import { parseArgs } from "node:util";

@@ -129,7 +129,7 @@ function WithdrawForm({ data, lastResult }: { data: WithdrawData; lastResult?: S
   );
 }
 
-/** Beyond the spec (README): money leaves only for an account whose email is verified. */
+/** Beyond the spec (docs/decisions/023): money leaves only for an account whose email is verified. */
 function VerifyEmailCard({ email, lastResult }: { email: string | null; lastResult?: SubmissionResult<string[]> }) {
   return (
     <Card>

@@ -1,6 +1,6 @@
 import { hasHiddenCharacters } from "./hidden-characters";
 
-// One rule for every display name, wherever it is written (README, differences): 1 to 50
+// One rule for every display name, wherever it is written (docs/decisions/060): 1 to 50
 // characters once the spaces at both ends are trimmed, and no hidden characters. The SQL function
 // public.clean_display_name is the authority; this copy lets the form say so first.
 const DISPLAY_NAME_MAX_LENGTH = 50;

@@ -2,7 +2,7 @@ import { withoutTrailingSlashes } from "./text";
 
 /**
  * What a page needs from outside this origin, beyond the app's own scripts, styles and requests.
- * Each document's Content-Security-Policy allows only what its page needs (README, "Security").
+ * Each document's Content-Security-Policy allows only what its page needs (docs/security.md, "Headers").
  *
  * - `google-sign-in`: the Firebase Auth web SDK's popup (Google's script loader, the auth iframe,
  *   the Identity Toolkit API, or the Auth emulator when one is configured).

@@ -15,7 +15,7 @@ const RULE_MESSAGES = {
   paypal_email_required: "Please enter your PayPal email",
   upi_id_required: "Please enter your UPI ID",
   bank_details_required: "Please enter your bank account details",
-  // Beyond the spec (README, differences): money sent to a typo is lost, and cash-out needs a
+  // Beyond the spec (docs/decisions/023, 024): money sent to a typo is lost, and cash-out needs a
   // verified email.
   invalid_paypal_email: "Please enter a valid PayPal email address",
   invalid_upi_id: "Please enter a valid UPI ID, such as name@okhdfcbank",

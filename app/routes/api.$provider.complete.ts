@@ -11,7 +11,7 @@ import { completeTask, findTask } from "~/server/tasks.server";
 /**
  * Spec §7 POST /api/{provider}/complete with taskId: the user comes from the session (a userId in
  * the body is ignored) and the reward from the server's own offer data. A provider offer is only
- * recorded (`pending: true`, reward 0): the provider's postback pays it (README, differences).
+ * recorded (`pending: true`, reward 0): the provider's postback pays it (docs/decisions/040).
  */
 // A GET gets a 405 that says to POST (without a loader, Remix answers 400 "Unexpected Server Error").
 export const loader = () => methodNotAllowed("POST");

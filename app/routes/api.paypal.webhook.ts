@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { methodNotAllowed } from "~/server/http/responses.server";
 import { handlePayPalWebhook } from "~/server/payouts/webhook.server";
 
-/** PayPal posts payout item events here (README, "Paying out withdrawals"). */
+/** PayPal posts payout item events here (docs/operations.md, "Paying out withdrawals"). */
 export function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
   return handlePayPalWebhook(request);

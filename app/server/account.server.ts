@@ -19,7 +19,7 @@ export async function setAccountActive(userId: string, active: boolean) {
 }
 
 /**
- * Deletes the person and keeps the money (README, "Deleting an account"): the email and payout
+ * Deletes the person and keeps the money (docs/operations.md, "Deleting an account"): the email and payout
  * addresses are handed to the database only as keyed hashes. Refused while a withdrawal is
  * pending (`withdrawal_pending`).
  */

@@ -15,7 +15,7 @@ import { completeTask, findTask, listTasksForUser, startTask } from "./tasks.ser
 const PENDING_AGAIN = "You finished this offer. Its coins arrive as soon as the offer provider confirms it.";
 
 /**
- * After finishing a provider offer in the app (a difference from the spec, README): the provider
+ * After finishing a provider offer in the app (docs/decisions/040): the provider
  * pays it, by its postback, once it has checked the offer was done.
  */
 function pendingConfirmation(title: string, coins: number): Flash {

@@ -62,7 +62,7 @@ const envVariables = z.object({
     .transform((value) => (value === undefined ? 2_000 : Number(value)))
     .pipe(z.number("must be a number of milliseconds").int().min(0).max(600_000)),
   AUTH_AUTHORIZED_DOMAINS: optionalText,
-  // true (one proxy), false, or how many proxies of ours each append to X-Forwarded-For (README).
+  // true (one proxy), false, or how many proxies of ours each append to X-Forwarded-For (docs/configuration.md).
   TRUST_PROXY: optionalText.pipe(
     z
       .string()
@@ -101,7 +101,7 @@ const envVariables = z.object({
   FIREBASE_MESSAGING_SENDER_ID: optionalText,
   FIREBASE_VAPID_KEY: optionalText,
   OFFER_POSTBACK_SECRET: optionalText.pipe(z.string().min(16, "must be at least 16 characters").optional()),
-  // Notifications (README): email through SMTP, push through FCM HTTP v1 with the service account.
+  // Notifications (docs/notifications.md): email through SMTP, push through FCM HTTP v1 with the service account.
   SMTP_URL: optionalText.pipe(
     z
       .url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@host:587" })
@@ -190,7 +190,7 @@ const envSchema = envVariables
       migrateOnStart: env.MIGRATE_ON_START !== "false" && env.MIGRATE_ON_START !== "0",
       sessionSecret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
       sessionVerifyCacheMs: env.SESSION_VERIFY_CACHE_MS,
-      // Keys the hashes kept of deleted accounts' emails and payout addresses (README).
+      // Keys the hashes kept of deleted accounts' emails and payout addresses (docs/operations.md).
       accountHashSecret: env.ACCOUNT_HASH_SECRET ?? env.SESSION_SECRET ?? DEV_SESSION_SECRET,
       firebase: {
         projectId,
@@ -223,7 +223,7 @@ const envSchema = envVariables
       // How many X-Forwarded-For entries, from the right, our own proxies wrote (client-address.server.ts).
       trustedProxyHops: trustedProxyHops(env.TRUST_PROXY),
       authGlobalLimitPerMinute: env.AUTH_GLOBAL_LIMIT_PER_MINUTE,
-      // PayPal Payouts (README): without credentials PayPal withdrawals wait for the operator.
+      // PayPal Payouts (docs/operations.md): without credentials PayPal withdrawals wait for the operator.
       paypal: env.PAYPAL_CLIENT_ID
         ? {
             clientId: env.PAYPAL_CLIENT_ID,

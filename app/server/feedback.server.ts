@@ -18,7 +18,7 @@ export async function submitFeedback(userId: string, feedback: { name: string; e
   });
 }
 
-/** The account's own earlier feedback, newest first (by account, not by email: README). */
+/** The account's own earlier feedback, newest first (by account, not by email: docs/decisions/038). */
 export function feedbackCall(userId: string) {
   return dbCall<FeedbackRow[]>("get_user_feedback", { p_user_id: userId });
 }

@@ -12,7 +12,7 @@ export const logoutRedirect = () => redirect("/");
  * deleted; when revoking the sessions of the user's other devices fails, the message says so.
  */
 export async function logOut(request: Request) {
-  // This device stops receiving the account's pushes: its token goes (README, "Notifications").
+  // This device stops receiving the account's pushes: its token goes (docs/notifications.md).
   const hadPushDevice = await forgetPushDevice(request);
   let revoked = true;
   try {

@@ -9,7 +9,7 @@ import { logValue } from "./log.server";
 import { configuredProvider } from "./offers.server";
 
 /**
- * Provider postbacks (server-to-server credits; README, "Offer provider postbacks"). Parameters:
+ * Provider postbacks (server-to-server credits; docs/offer-provider.md). Parameters:
  * user_id, transaction_id, amount (whole coins, not zero; negative means a reversal), optional
  * status ("completed" | "reversed"), optional offer_id (the task the credit pays), any others the
  * provider adds, and sig: the hex HMAC-SHA256, keyed with OFFER_POSTBACK_SECRET, of the canonical

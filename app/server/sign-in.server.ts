@@ -177,7 +177,7 @@ async function provisionWithReferral(identity: VerifiedIdentity, referralCode: s
       uid: identity.uid,
       email: identity.email,
       displayName: identity.displayName,
-      // An email that belonged to a deleted account brings no referral (README).
+      // An email that belonged to a deleted account brings no referral (docs/operations.md, "Deleting an account").
       referralCode: referralCode && (await referralAllowedFor(identity.email)) ? referralCode : null,
       emailVerified: identity.emailVerified,
     });

@@ -26,7 +26,7 @@ export function testServiceAccount(projectId = "demo-rewards") {
     client_email: `rewards-push@${projectId}.iam.gserviceaccount.com`,
     client_id: `1${randomBytes(10).readBigUInt64BE().toString().padStart(20, "0")}`,
     auth_uri: "https://accounts.google.com/o/oauth2/auth",
-    // Google's own: the app is pointed at the stand-in with FCM_TOKEN_URI, as the README says.
+    // Google's own: the app is pointed at the stand-in with FCM_TOKEN_URI, as docs/notifications.md says.
     token_uri: "https://oauth2.googleapis.com/token",
   };
   return { json, publicKey, text: JSON.stringify(json) };

@@ -94,11 +94,11 @@ export async function startOfferProvider() {
   };
 }
 
-/** RFC 3986 percent-encoding, as the README tells providers (the provider's side, written independently). */
+/** RFC 3986 percent-encoding, as docs/offer-provider.md tells providers (the provider's side, written independently). */
 const encode = (value: string) =>
   encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
-/** The provider's postback signature as the README words it: encoded `key=value` pairs, sorted, joined with `&`. */
+/** The provider's postback signature as docs/offer-provider.md words it: encoded `key=value` pairs, sorted, joined with `&`. */
 export function signPostback(params: Record<string, string>, secret: string) {
   const canonical = Object.entries(params)
     .map(([key, value]) => `${encode(key)}=${encode(value)}`)

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { isListableOffer, MAX_REWARD_COINS } from "~/domain/tasks";
 import { canonicalPostback, percentEncode, postbackSignature } from "~/server/postbacks.server";
 
-describe("postback signing (README, Offer provider postbacks)", () => {
-  it("signs the README's example: the canonical string and its HMAC-SHA256", () => {
+describe("postback signing (docs/offer-provider.md)", () => {
+  it("signs the documented example: the canonical string and its HMAC-SHA256", () => {
     const params = new Map([
       ["user_id", "Kx9rT2bQ"],
       ["transaction_id", "tx-1001"],

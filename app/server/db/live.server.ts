@@ -126,8 +126,8 @@ export function liveSubscriberCount(): number {
 const SESSIONS_ENDED = "sessions_ended";
 
 /**
- * Calls `handler` with the user id whenever a person's sessions end on any instance (README,
- * "Security"), and with null after a gap (anyone's may have ended). `live` is false where the
+ * Calls `handler` with the user id whenever a person's sessions end on any instance (docs/security.md,
+ * "Sessions"), and with null after a gap (anyone's may have ended). `live` is false where the
  * transport cannot listen: sessions then end everywhere only when the verification cache expires.
  */
 export function subscribeToSessionEnds(handler: (userId: string | null) => void) {

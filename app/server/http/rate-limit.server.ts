@@ -16,8 +16,8 @@ const HOUR = 3600;
 export const RATE_LIMITS = {
   // Per user: feedback is free text that someone reads; a handful an hour is plenty.
   feedback: { name: "feedback", limit: 5, windowSeconds: HOUR, sliding: true },
-  // Sign-in, sign-up and password reset (app/server/auth/attempt-limits.server.ts, README "Rate
-  // limits"). A sign-in's limits count failed password checks only: a right password gives back
+  // Sign-in, sign-up and password reset (app/server/auth/attempt-limits.server.ts, docs/security.md,
+  // "Rate limits"). A sign-in's limits count failed password checks only: a right password gives back
   // what its check took.
   // Per e-mail address and client (the browser's device cookie, else the address TRUST_PROXY
   // names): a hard stop for that client alone, so an attacker cannot lock the owner out.
