@@ -2,7 +2,7 @@ import { fallbackTasks, isListableOffer, offerToTask, type ExternalOffer, type T
 import { memoize } from "./cache.server";
 import { getEnv } from "./env.server";
 
-// Spec §7: offers are fresh for 5 minutes (OFFER_REFRESH_SECONDS). While the provider is failing,
+// docs/product.md, "Earn: the rules": offers are fresh for 5 minutes (OFFER_REFRESH_SECONDS). While the provider is failing,
 // what is served (the last good list, or nothing) is kept for 30 seconds at most, so pages stay
 // fast and the provider is tried again soon. The fallback list has nothing to refresh.
 const FALLBACK_TTL_MS = 5 * 60 * 1000;
