@@ -20,7 +20,7 @@ export function configuredProvider(name: string | undefined) {
 export interface TaskList {
   tasks: Task[];
   /**
-   * "fallback": no provider is configured, the spec's own tasks (§7). "provider": the provider's
+   * "fallback": no provider is configured, the spec's own tasks (docs/product.md, "Earn: the tasks"). "provider": the provider's
    * offers, fresh or the last good list while it fails. "unavailable": a provider is configured and
    * no list of its offers has been had yet (no tasks: the fallback tasks never stand in for it).
    */
