@@ -21,7 +21,7 @@ const TABS: { id: AuthTab; label: string }[] = [
   { id: "signup", label: "Sign Up" },
 ];
 
-/** Spec §2 auth screen. Tabs are links (?tab=), the form posts to the /auth action. */
+/** The auth screen (docs/product.md, "Auth"). Tabs are links (?tab=), the form posts to the /auth action. */
 export function AuthScreen({
   tab,
   redirectTo,

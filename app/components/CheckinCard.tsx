@@ -17,7 +17,7 @@ export interface CheckinCardData {
   nextCheckinIn: string;
 }
 
-/** Spec §2 Daily Check-in: D1 to D7 (D7 highlighted), one check-in a day. */
+/** docs/product.md, "Home: daily check-in": D1 to D7 (D7 highlighted), one check-in a day. */
 export function CheckinCard({
   data,
   lastResult,

@@ -12,7 +12,7 @@ import { buttonClass } from "./ui/button";
 import { Card } from "./ui/Card";
 import { PageHeader } from "./ui/PageHeader";
 
-/** Spec §2 Earn Rewards: search, filter chips, the list with its failure and empty states. */
+/** docs/product.md, "Earn": search, filter chips, the list with its failure and empty states. */
 export function EarnScreen({
   q,
   type,
@@ -78,7 +78,7 @@ export function EarnScreen({
       {failed ? (
         <Card className="text-center">
           <p className="font-semibold">Failed to load tasks</p>
-          {/* Spec §8 "Error fetching tasks" toast, shown in place since the page itself failed. */}
+          {/* The "Error fetching tasks" toast (docs/product.md, "Earn"), shown in place since the page itself failed. */}
           <p className="mt-1 text-sm text-muted">Couldn&apos;t load available tasks. Please try again later.</p>
           <div className="mt-3">
             <Link to={earnHref({ q, type })} reloadDocument className={buttonClass({ tone: "secondary", size: "md" })}>

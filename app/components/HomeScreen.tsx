@@ -22,7 +22,7 @@ export interface HomeData {
   leaders: LeaderboardRow[] | null;
 }
 
-/** Spec §2 Home. */
+/** docs/product.md, "Home". */
 export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: SubmissionResult<string[]> }) {
   return (
     <div className="space-y-5">

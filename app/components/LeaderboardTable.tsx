@@ -7,7 +7,7 @@ export interface LeaderboardRow {
   is_current_user: boolean;
 }
 
-// Spec §2: ranks 1-3 get gold, silver and bronze badges.
+// docs/product.md, "Leaderboard: the rules": ranks 1-3 get gold, silver and bronze badges.
 const MEDALS: Record<number, { label: string; style: string }> = {
   1: { label: "Gold", style: "bg-amber-400 text-white" },
   2: { label: "Silver", style: "bg-slate-400 text-white" },
@@ -28,7 +28,7 @@ export function RankBadge({ rank }: { rank: number }) {
   );
 }
 
-/** The Rank, User, Earnings table of spec §2 (and its first rows on Home). */
+/** The Rank, User, Earnings table of docs/product.md, "Leaderboard" (and its first rows on Home). */
 export function LeaderboardTable({ rows }: { rows: readonly LeaderboardRow[] }) {
   return (
     <table className="w-full text-left text-sm">

@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { buttonClass } from "./ui/button";
 import { Icon } from "./ui/Icon";
 
-/** Spec §2: the page for any unknown path. */
+/** docs/product.md, "Not found": the page for any unknown path. */
 export function NotFound() {
   return (
     <div className="flex min-h-[70dvh] flex-col items-center justify-center text-center">

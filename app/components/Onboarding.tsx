@@ -5,7 +5,7 @@ import { buttonClass } from "./ui/button";
 
 const SLIDE_ICONS: Record<OnboardingIcon, IconName> = { tasks: "tasks", referrals: "referrals", withdraw: "wallet" };
 
-/** Spec §2 onboarding: the slide lives in the URL (?slide=), completion posts to the server. */
+/** docs/product.md, "Onboarding": the slide lives in the URL (?slide=), completion posts to the server. */
 export function Onboarding({ slides, index }: { slides: readonly OnboardingSlide[]; index: number }) {
   const slide = slides[index]!;
   const last = index === slides.length - 1;

@@ -8,7 +8,7 @@ import { TaskRow } from "./TaskRow";
 import { Card } from "./ui/Card";
 import { SectionError } from "./ui/SectionError";
 
-/** Spec §2 Quick Tasks on Home: the first tasks, each with Watch or Start (an info message, then /earn). */
+/** docs/product.md, "Home: quick tasks": the first tasks, each with Watch or Start (an info message, then /earn). */
 export function QuickTasks({ tasks, lastResult }: { tasks: Task[] | null; lastResult?: SubmissionResult<string[]> }) {
   return (
     <section aria-labelledby="quick-tasks-heading">

@@ -26,7 +26,7 @@ const STEPS: { icon: IconName; title: string; text: string }[] = [
   { icon: "gift", title: "You both earn", text: "You get $5, and your friend gets a bonus." },
 ];
 
-/** Spec §2 Refer & Earn. */
+/** Refer & Earn: docs/product.md, "Refer". */
 export function ReferralScreen({ data }: { data: ReferralData }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();

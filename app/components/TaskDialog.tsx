@@ -16,7 +16,7 @@ import { buttonClass } from "./ui/button";
 import { Icon, Spinner } from "./shared";
 
 /**
- * Spec §2 task dialog, rendered by the server from `?task=` (works without JavaScript).
+ * The task dialog (docs/product.md, "Earn: the task dialog"), rendered by the server from `?task=` (works without JavaScript).
  * After Start Task the server holds the start time; completion is accepted 5 seconds later.
  * With JavaScript the completion is sent by itself when the 5 seconds are up, and the dialog holds
  * the keyboard's focus until it closes (Escape closes it).

@@ -39,7 +39,7 @@ export interface WithdrawData {
   bankOffered: boolean;
 }
 
-/** Spec §2 Withdraw Money: balance, amount, method with its minimum, the method's recipient. */
+/** docs/product.md, "Withdraw": balance, amount, method with its minimum, the method's recipient. */
 export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastResult?: SubmissionResult<string[]> }) {
   const location = useLocation();
   return (

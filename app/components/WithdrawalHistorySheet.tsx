@@ -14,7 +14,7 @@ const TONE_STYLES = {
 } as const;
 
 /**
- * Spec §2 "Withdrawal History": a side sheet rendered by the server from `?history=1`; it closes
+ * "Withdrawal History" (docs/product.md, "Withdraw: history"): a side sheet rendered by the server from `?history=1`; it closes
  * with its close link, the backdrop or Escape, and holds the keyboard's focus while open (with JavaScript).
  */
 export function WithdrawalHistorySheet({ rows, closeHref }: { rows: WithdrawalRow[] | null; closeHref: string }) {

@@ -1,4 +1,4 @@
-// Help & Support (spec §2): the FAQ, its four answers as the spec states them. They differ from
+// Help & Support (docs/product.md, "Profile: help and support"): the FAQ, its four answers as the spec states them. They differ from
 // the Withdraw screen (24-48 hours, per-method minimums); the spec keeps both, and so do we.
 export const FAQ: readonly { question: string; answer: string }[] = [
   {

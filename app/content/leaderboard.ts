@@ -1,4 +1,4 @@
-/** Spec §2 leaderboard tips. */
+/** The leaderboard tips of docs/product.md, "Leaderboard". */
 export const LEADERBOARD_TIPS = [
   "Complete tasks every day to climb faster.",
   "Invite friends: every friend who joins earns you a bonus.",

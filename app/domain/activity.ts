@@ -1,4 +1,4 @@
-// Recent Activity (spec §2, §7): what each ledger row is called in the list.
+// Recent Activity (docs/product.md, "Profile: recent activity"): what each ledger row is called in the list.
 
 export interface ActivityEntry {
   id: number;

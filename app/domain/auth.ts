@@ -3,7 +3,7 @@ import { MIN_PASSWORD_LENGTH } from "./constants";
 import { isReferralCode, normalizeReferralCode } from "./referral-code";
 import { INVALID_REFERRAL_CODE_MESSAGE } from "./rules";
 
-// Texts of spec §5 and §8, word for word.
+// Texts of docs/product.md, "Auth: the rules" and "Auth: messages", word for word.
 export const AUTH_MESSAGES = {
   fillAllFields: "Please fill in all fields",
   invalidEmail: "Please provide a valid email address",
@@ -61,7 +61,7 @@ function emailFormatIssues(email: string): AuthIssue[] {
   return isEmailAddress(email.trim()) ? [] : [{ field: "email", message: AUTH_MESSAGES.invalidEmailFormat }];
 }
 
-/** The optional referral code (spec §5 format); whether it exists is the server's to say. */
+/** The optional referral code (its format: docs/product.md, "Refer: the rules"); whether it exists is the server's to say. */
 export function referralCodeIssues(value: { referralCode?: string }): AuthIssue[] {
   const code = normalizeReferralCode(value.referralCode);
   return code !== null && !isReferralCode(code)
@@ -118,7 +118,7 @@ export function authFormErrors(formData: FormData): Record<string, string[]> {
 }
 
 /**
- * Spec §8: the text shown for an identity failure. Accepts the REST API's codes
+ * docs/product.md, "Auth: messages": the text shown for an identity failure. Accepts the REST API's codes
  * (EMAIL_EXISTS, INVALID_LOGIN_CREDENTIALS, ...), the web SDK's (auth/email-already-in-use, ...)
  * and firebase-admin's, which makes password accounts (auth/email-already-exists, ...).
  */

@@ -1,4 +1,4 @@
-// Business constants of spec §9, shared by server and browser.
+// Business constants of docs/product.md, "Constants", shared by server and browser.
 export const MIN_PASSWORD_LENGTH = 6;
 export const CHECKIN_DAY_COUNT = 7;
 export const TASK_COMPLETION_DELAY_MS = 5000;

@@ -11,7 +11,7 @@ export function formatDate(iso: string): string {
   return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
 }
 
-/** Whole days since `iso`, rounded (spec §2 "Joined N days ago"). */
+/** Whole days since `iso`, rounded ("Joined N days ago", docs/product.md, "Refer"). */
 export function daysSince(iso: string, now: Date): number {
   return Math.max(0, Math.round((now.getTime() - new Date(iso).getTime()) / DAY_MS));
 }

@@ -41,7 +41,7 @@ function usableDisplayName(name: string | null | undefined): string | null {
 }
 
 /**
- * Spec §5: the user's display name, else the part of the email before the @, else "User"; a name
+ * docs/product.md, "Profile: the rules": the user's display name, else the part of the email before the @, else "User"; a name
  * that breaks the rule (an identity provider's, say) counts as none.
  */
 export function defaultDisplayName(displayName: string | null | undefined, email: string | null | undefined): string {

@@ -59,7 +59,7 @@ export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">): Flash 
         description: `You earned ${amount} for joining with a referral code.`,
       };
     case "task_reward":
-      // The words the Earn page shows when a task completes (spec §4 task flow).
+      // The words the Earn page shows when a task completes (docs/product.md, "Earn: messages").
       return {
         kind: "success",
         title: "Task Completed",

@@ -1,4 +1,4 @@
-// Notification settings (spec §2, §7): the five switches, all on by default.
+// Notification settings (docs/product.md, "Profile: notification settings"): the five switches, all on by default.
 
 export const NOTIFICATION_KINDS = ["email", "push", "marketing", "withdrawal", "reward"] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
@@ -13,7 +13,7 @@ export const NOTIFICATION_SETTINGS: readonly { kind: NotificationKind; label: st
 ];
 
 export const NOTIFICATION_MESSAGES = {
-  // Spec §8, word for word.
+  // docs/product.md, "Profile: notification settings", word for word.
   updated: "Notification preferences updated",
   updateFailed: "Failed to update notification preferences",
   pushFailed: "Could not enable notifications",

@@ -12,7 +12,7 @@ const text = (message: string) =>
   );
 
 export const FEEDBACK_MESSAGES = {
-  // Spec §5 and §8, word for word.
+  // docs/product.md, "Profile: help and support", word for word.
   fillAll: "Please fill out all fields",
   submitted: "Feedback submitted successfully!",
   failed: "Failed to submit feedback. Please try again.",

@@ -1,7 +1,7 @@
-// Refer & Earn (spec §2, §5, §8): names and the share texts. Pure and client-safe.
+// Refer & Earn (docs/product.md, "Refer", "Refer: the rules" and "Refer: messages"): names and the share texts. Pure and client-safe.
 
 export const REFERRAL_MESSAGES = {
-  // Spec §2 and §8, word for word.
+  // docs/product.md, "Refer" and "Refer: messages", word for word.
   banner: "Share your code and earn $5 for each friend who joins",
   loading: "Loading referrals...",
   empty: "No referrals yet. Start sharing your code!",
@@ -14,7 +14,7 @@ export const REFERRAL_MESSAGES = {
   noCode: "No referral code available to share",
 } as const;
 
-/** Spec §2: display name, else username, else "Unknown User". */
+/** docs/product.md, "Refer: the rules": display name, else username, else "Unknown User". */
 export function referralName(row: { display_name: string | null; username: string | null }): string {
   return row.display_name?.trim() || row.username?.trim() || "Unknown User";
 }

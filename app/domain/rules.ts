@@ -7,7 +7,7 @@ import { tooManyAttemptsMessage } from "./rate-limit";
 export const INVALID_REFERRAL_CODE_MESSAGE = "This referral code is not valid";
 
 const RULE_MESSAGES = {
-  // Spec §5 and §8, word for word.
+  // docs/product.md, "Home: daily check-in" and "Withdraw: the rules", word for word.
   already_checked_in: "Already checked in today!",
   invalid_amount: "Please enter a valid amount",
   amount_exceeds_balance: "Amount exceeds your available balance",
@@ -24,7 +24,7 @@ const RULE_MESSAGES = {
   // app_config.withdrawals_per_hour, counted by the shared rate limiter inside create_withdrawal.
   withdrawal_rate_limited: (retryAfterSeconds: string) => tooManyAttemptsMessage(Number(retryAfterSeconds)),
   invalid_referral_code: INVALID_REFERRAL_CODE_MESSAGE,
-  // Profile (spec §5 words the feedback rule; the rest are ours).
+  // Profile (docs/product.md, "Profile: help and support" words the feedback rule; the rest are ours).
   feedback_fields_required: "Please fill out all fields",
   feedback_too_long: "Your message can be at most 2,000 characters (your name 100, your email 254)",
   invalid_display_name: "Your display name must be 1 to 50 characters",

@@ -1,4 +1,4 @@
-// Tasks of the offer wall (spec §3, §9): types, the fallback list, mapping of provider offers,
+// Tasks of the offer wall (docs/product.md, "Earn: the tasks"): types, the fallback list, mapping of provider offers,
 // search and filters. Pure and client-safe.
 
 export type TaskType = "survey" | "video" | "app" | "game";
@@ -41,7 +41,7 @@ export function parseTaskFilter(value: string | null): TaskFilter {
   return TASK_FILTERS.some((filter) => filter.id === value) ? (value as TaskFilter) : "all";
 }
 
-/** Spec §9: a task without a known reward is worth 50 coins. */
+/** docs/product.md, "Earn: the tasks": a task without a known reward is worth 50 coins. */
 export const DEFAULT_TASK_REWARD = 50;
 
 /**
@@ -52,7 +52,7 @@ export const MAX_REWARD_COINS = 10_000_000;
 
 type FallbackTask = Omit<Task, "completed" | "pending" | "imageUrl" | "offerHash">;
 
-/** Spec §9: the 11 tasks shown when no offer provider answers (rewards as the spec gives them). */
+/** docs/product.md, "Earn: the tasks": the 11 tasks shown when no offer provider answers (rewards as the spec gives them). */
 export const FALLBACK_TASKS: readonly FallbackTask[] = [
   {
     id: "task-001",
@@ -144,7 +144,7 @@ export const FALLBACK_TASKS: readonly FallbackTask[] = [
   },
 ];
 
-/** A provider's offer as its API sends it (spec §3 "External offer"). */
+/** A provider's offer as its API sends it (docs/product.md, "Earn: the tasks"). */
 export interface ExternalOffer {
   offer_id: string | number;
   name: string;
@@ -156,7 +156,7 @@ export interface ExternalOffer {
   offer_hash?: string | null;
 }
 
-/** Spec §3 type mapping. */
+/** The type mapping of docs/product.md, "Earn: the tasks". */
 export function mapOfferType(type: string | null | undefined): TaskType {
   switch (type) {
     case "survey":
@@ -175,13 +175,13 @@ export function mapOfferType(type: string | null | undefined): TaskType {
   }
 }
 
-/** Spec §3: time shown as rounded minutes (seconds / 60). */
+/** docs/product.md, "Earn: the tasks": time shown as rounded minutes (seconds / 60). */
 export function minutesLabel(seconds: number | string | null | undefined): string {
   const value = Number(seconds);
   return `${Number.isFinite(value) && value > 0 ? Math.round(value / 60) : 0} min`;
 }
 
-/** An offer's reward in whole coins (spec §3 currency_value, rounded down; 50 when unknown). */
+/** An offer's reward in whole coins (currency_value, rounded down; 50 when unknown: docs/product.md, "Earn: the tasks"). */
 function offerReward(offer: ExternalOffer): number {
   const value = offer.currency_value;
   const reward = value === null || value === undefined || value === "" ? Number.NaN : Math.floor(Number(value));
@@ -216,7 +216,7 @@ export function fallbackTasks(): Task[] {
   return FALLBACK_TASKS.map((task) => ({ ...task, imageUrl: null, offerHash: null, completed: false, pending: false }));
 }
 
-/** Spec §2 search (title or description, case-insensitive) and filter chips. */
+/** The search (title or description, case-insensitive) and filter chips of docs/product.md, "Earn". */
 export function filterTasks(tasks: readonly Task[], query: string, filter: TaskFilter): Task[] {
   const needle = query.trim().toLowerCase();
   return tasks.filter(
@@ -226,12 +226,12 @@ export function filterTasks(tasks: readonly Task[], query: string, filter: TaskF
   );
 }
 
-/** Spec §2 "Earning Potential": the sum of the listed rewards, in coins. */
+/** "Earning Potential" (docs/product.md, "Earn"): the sum of the listed rewards, in coins. */
 export function earningPotential(tasks: readonly Task[]): number {
   return tasks.reduce((sum, task) => sum + task.reward, 0);
 }
 
-/** Spec §2: Watch for video tasks, Start otherwise. */
+/** docs/product.md, "Home: quick tasks": Watch for video tasks, Start otherwise. */
 export function taskActionLabel(task: Pick<Task, "type">): "Watch" | "Start" {
   return task.type === "video" ? "Watch" : "Start";
 }

@@ -1,5 +1,5 @@
 // The withdrawal form's schema: run by the server (the page posts plain HTML, with or without
-// JavaScript). Spec §5 order: a valid amount first; balance, minimum and recipient follow in SQL,
+// JavaScript). The order of docs/product.md, "Withdraw: the rules": a valid amount first; balance, minimum and recipient follow in SQL,
 // which is the one place that can check them against the locked balance.
 import { enum as oneOf, literal, object, optional, pipe, string, superRefine, transform } from "zod/mini";
 import { hasHiddenCharacters } from "./hidden-characters";
@@ -35,7 +35,7 @@ export const withdrawalFormSchema = object({
   bankDetails: optional(string()),
 }).check(
   // The chosen method's recipient only: the others are not sent to the database. Runs once the
-  // amount is valid (spec §5 order).
+  // amount is valid (the order of docs/product.md, "Withdraw: the rules").
   superRefine((value, ctx) => {
     const field = RECIPIENT_FIELDS[value.method];
     const recipient = value[field];

@@ -1,9 +1,9 @@
-// Withdrawals (spec §2 "Withdraw Money", §5, §9): methods, the amount rule, statuses. Pure and
+// Withdrawals (docs/product.md, "Withdraw" and "Withdraw: the rules"): methods, the amount rule, statuses. Pure and
 // client-safe; the form's schema lives in withdrawal-form.ts so the page does not ship zod.
 
 export type PaymentMethod = "paypal" | "upi" | "bank";
 
-/** Spec §2: the selector offers PayPal and UPI; bank exists (with its minimum) but is not offered. */
+/** docs/product.md, "Withdraw: fields": the selector offers PayPal and UPI; bank exists (with its minimum) but is not offered. */
 export const OFFERED_METHODS = ["paypal", "upi"] as const satisfies readonly PaymentMethod[];
 
 export const METHOD_LABELS: Record<PaymentMethod, string> = {
@@ -32,7 +32,7 @@ export interface WithdrawalFields {
 export const UPI_ID_HINT = "For example name@okhdfcbank or 9876543210@ybl";
 
 export const WITHDRAWAL_MESSAGES = {
-  // Spec §2 and §8, word for word.
+  // docs/product.md, "Withdraw" and "Withdraw: messages", word for word.
   processingNotice: "Withdrawals are typically processed within 24-48 hours.",
   submitted: "Withdrawal request submitted successfully",
   failed: "Failed to process withdrawal",
@@ -45,7 +45,7 @@ export function withdrawalInitiated(amount: string): string {
 }
 
 /**
- * Spec §5: digits with an optional decimal point and at most two decimals, more than 0, and
+ * docs/product.md, "Withdraw: the rules": digits with an optional decimal point and at most two decimals, more than 0, and
  * within numeric(12,2). Only ASCII digits: "٥", "1e3", "-5", "5.001" and 400 digits are not
  * amounts. Returns the amount as exact text ("5.25"), or null.
  */
@@ -59,7 +59,7 @@ export function parseAmount(input: string | undefined | null): string | null {
   return `${whole}.${cents}`;
 }
 
-/** Spec §2 status colours: completed green, pending amber, failed red, any other grey. */
+/** docs/product.md, "Withdraw: history": status colours: completed green, pending amber, failed red, any other grey. */
 export function statusTone(status: string): "green" | "amber" | "red" | "grey" {
   switch (status) {
     case "completed":
@@ -73,7 +73,7 @@ export function statusTone(status: string): "green" | "amber" | "red" | "grey" {
   }
 }
 
-/** A withdrawal as the history sheet shows it (spec §3: id, created_at, amount, payment_method, status). */
+/** A withdrawal as the history sheet shows it (docs/product.md, "Data model": id, created_at, amount, payment_method, status). */
 export interface WithdrawalRow {
   id: string;
   created_at: string;

@@ -1,4 +1,4 @@
-// Web push on this device (spec §4: permission, then a device token, refreshed after 7 days).
+// Web push on this device (docs/product.md, "Profile: notification settings": permission, then a device token, refreshed after 7 days).
 // Loaded only when the person turns push on (or has it on and opens Profile): the Firebase
 // messaging SDK comes with it, never with the page.
 
@@ -77,7 +77,7 @@ export async function disablePush(config: PushConfig | null): Promise<void> {
 }
 
 /**
- * Spec §9: a token is refreshed after 7 days (the server says when it is due). A token the server
+ * docs/product.md, "Profile: notification settings": a token is refreshed after 7 days (the server says when it is due). A token the server
  * no longer holds for this account (a log out, another account on this browser, FCM dropped it)
  * is forgotten here instead of registered again: the person turns push on for this device anew.
  * Resolves to whether this device still receives push.

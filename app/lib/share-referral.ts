@@ -10,14 +10,14 @@ async function copy(text: string, success: string) {
   }
 }
 
-/** Spec §8: the copy button's toasts. */
+/** docs/product.md, "Refer: messages": the copy button's toasts. */
 export function copyReferralCode(code: string | null) {
   if (!code) return showToast({ kind: "error", title: REFERRAL_MESSAGES.noCode });
   return copy(code, REFERRAL_MESSAGES.copied);
 }
 
 /**
- * Spec §8: "Share with Friends" opens the device's share sheet (Web Share API); a device without
+ * docs/product.md, "Refer: messages": "Share with Friends" opens the device's share sheet (Web Share API); a device without
  * one gets the text copied instead. Cancelling the sheet is the person's choice: no toast.
  */
 export async function shareReferral(code: string | null, link: string | null) {

@@ -28,7 +28,7 @@ export function useGoogleSignIn(config: GoogleSignInConfig, action: string, tab:
   const submit = useSubmit();
   const available = useHydrated();
   const [busy, setBusy] = useState(false);
-  // Spec §2: switching tab clears the error (React's way to reset state when a prop changes).
+  // docs/product.md, "Auth": switching tab clears the error (React's way to reset state when a prop changes).
   const [failure, setFailure] = useState<{ tab: AuthTab; message: string } | null>(null);
   if (failure && failure.tab !== tab) setFailure(null);
   const setError = (message: string | null) => setFailure(message ? { tab, message } : null);

@@ -13,7 +13,7 @@ import { loadOnboarding, onboardingAction } from "~/server/onboarding.server";
 // Shown once, to a first visit: Home does not carry its code.
 const Onboarding = lazyComponent(() => import("~/components/Onboarding").then((module) => module.Onboarding));
 
-// Spec §2 route table: onboarding until it has been seen, then Home.
+// docs/product.md, "Routes": onboarding until it has been seen, then Home.
 export async function loader({ request }: LoaderFunctionArgs) {
   if (!hasSeenOnboarding(request)) return { view: "onboarding" as const, onboarding: loadOnboarding(request) };
   return { view: "home" as const, home: await loadHome(request) };

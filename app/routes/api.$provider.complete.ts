@@ -9,7 +9,7 @@ import { configuredProvider } from "~/server/offers.server";
 import { completeTask, findTask } from "~/server/tasks.server";
 
 /**
- * Spec §7 POST /api/{provider}/complete with taskId: the user comes from the session (a userId in
+ * POST /api/{provider}/complete with taskId (docs/product.md, "Endpoints"): the user comes from the session (a userId in
  * the body is ignored) and the reward from the server's own offer data. A provider offer is only
  * recorded (`pending: true`, reward 0): the provider's postback pays it (docs/decisions/040).
  */

@@ -3,7 +3,7 @@ import { jsonError, methodNotAllowed } from "~/server/http/responses.server";
 import { configuredProvider, listTasks } from "~/server/offers.server";
 import { getSessionUser } from "~/server/auth/session.server";
 
-/** Spec §7 GET /api/{provider}/offers: the provider's offers (cached 5 minutes, one retry). */
+/** GET /api/{provider}/offers (docs/product.md, "Endpoints"): the provider's offers (cached 5 minutes, one retry). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!configuredProvider(params.provider)) return jsonError(404, "Unknown offer provider");
   if (!(await getSessionUser(request))) return jsonError(401, "Authentication required");

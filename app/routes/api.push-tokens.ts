@@ -16,7 +16,7 @@ import {
 /**
  * The signed-in device's push token (JavaScript only): `register` stores or renews it (or moves it
  * from the account that had it) and remembers it in this browser's `__push_device` cookie,
- * `status` says whether it is due for its 7-day refresh (spec §9), `delete` forgets it (push
+ * `status` says whether it is due for its 7-day refresh (docs/product.md, "Profile: notification settings"), `delete` forgets it (push
  * turned off).
  */
 export async function action({ request }: ActionFunctionArgs) {

@@ -8,7 +8,7 @@ import { pageMeta } from "~/lib/meta";
 import { BARE_SCREEN } from "~/lib/shell";
 
 export const meta: MetaFunction = () => pageMeta("Legal & Privacy");
-// Spec §2: the legal page has no bottom navigation.
+// docs/product.md, "Legal": the legal page has no bottom navigation.
 export const handle = BARE_SCREEN;
 
 export function loader({ request }: LoaderFunctionArgs) {

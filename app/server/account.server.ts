@@ -3,13 +3,13 @@ import { dbCall } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
 import type { UserSummary } from "./users.server";
 
-/** Spec §2 Personal Information: the display name (1 to 50 characters, checked in SQL). */
+/** docs/product.md, "Profile: personal information": the display name (1 to 50 characters, checked in SQL). */
 export async function updateDisplayName(userId: string, displayName: string) {
   const db = await getDatabase();
   return db.rpc<UserSummary>("update_display_name", { p_user_id: userId, p_display_name: displayName });
 }
 
-/** Spec §4 deactivation (and the reactivation of a sign-in); says whether it was active before. */
+/** Deactivation, docs/product.md, "Profile: account management" (and the reactivation of a sign-in); says whether it was active before. */
 export async function setAccountActive(userId: string, active: boolean) {
   const db = await getDatabase();
   return db.rpc<{ was_active: boolean; is_active: boolean }>("set_account_active", {
@@ -64,7 +64,7 @@ export interface ActivityRow {
   status: string;
 }
 
-/** Spec §7 transaction_history: the 10 newest rows of the user. */
+/** transaction_history (docs/product.md, "Profile: recent activity"): the 10 newest rows of the user. */
 export function recentActivityCall(userId: string) {
   return dbCall<ActivityRow[]>("get_recent_activity", { p_user_id: userId, p_limit: 10 });
 }

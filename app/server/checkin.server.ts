@@ -11,7 +11,7 @@ export function checkinStatusCall(userId: string) {
   return dbCall<CheckinStatus>("get_checkin_status", { p_user_id: userId });
 }
 
-/** Spec §4 check-in: 10 coins once per day; a repeat raises "Already checked in today!". */
+/** docs/product.md, "Home: daily check-in": 10 coins once per day; a repeat raises "Already checked in today!". */
 export async function checkIn(userId: string) {
   const db = await getDatabase();
   return db.rpc<{ coins: number; amount: number; balance: number }>("daily_checkin", { p_user_id: userId });

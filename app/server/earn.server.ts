@@ -36,7 +36,7 @@ function readView(url: URL) {
   };
 }
 
-/** Spec §2 Earn Rewards; the task list may fail on its own ("Failed to load tasks"). */
+/** docs/product.md, "Earn"; the task list may fail on its own ("Failed to load tasks"). */
 export async function loadEarn(request: Request) {
   const view = readView(new URL(request.url));
   const user = await getSessionUser(request);

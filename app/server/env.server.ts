@@ -84,7 +84,7 @@ const envVariables = z.object({
   ),
   OFFER_PROVIDER_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   OFFER_PROVIDER_API_KEY: optionalText,
-  // How long one list of the provider's offers is served (spec §7: five minutes).
+  // How long one list of the provider's offers is served (docs/product.md, "Constants": five minutes).
   OFFER_REFRESH_SECONDS: optionalText
     .transform((value) => (value === undefined ? 300 : Number(value)))
     .pipe(z.number("must be a number of seconds").int().min(1).max(3_600)),

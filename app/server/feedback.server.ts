@@ -7,7 +7,7 @@ export interface FeedbackRow {
   message: string;
 }
 
-/** Spec §7 user_feedback: saved with the account that sent it (rules in SQL). */
+/** user_feedback (docs/product.md, "Data model"): saved with the account that sent it (rules in SQL). */
 export async function submitFeedback(userId: string, feedback: { name: string; email: string; message: string }) {
   const db = await getDatabase();
   return db.rpc<{ id: number }>("submit_feedback", {

@@ -25,7 +25,7 @@ async function loadCheckinCard(checkinStatus: Promise<CheckinStatus>) {
 }
 
 /**
- * Spec §2 Home. The balance is the page (no balance, no Home); the check-in card, the quick
+ * docs/product.md, "Home". The balance is the page (no balance, no Home); the check-in card, the quick
  * tasks and the leaderboard teaser each load on their own and show their own failure.
  */
 export async function loadHome(request: Request) {
@@ -78,7 +78,7 @@ export async function homeAction(request: Request) {
   }
   const task = await findTask(submission.value.taskId);
   if (!task) return rejectForm(submission, { formErrors: ["This task is no longer available"] });
-  // Spec §2: starting a quick task shows an info message and goes to /earn.
+  // docs/product.md, "Home: quick tasks": starting a quick task shows an info message and goes to /earn.
   return redirectWithFlash(`/earn?task=${encodeURIComponent(task.id)}`, {
     kind: "info",
     title: `Starting "${task.title}"`,

@@ -10,7 +10,7 @@ export interface LeaderboardEntry {
   is_current_user: boolean;
 }
 
-// Spec §9: the leaderboard is refreshed every 15 minutes (LEADERBOARD_REFRESH_SECONDS); one
+// docs/product.md, "Leaderboard: the rules": the leaderboard is refreshed every 15 minutes (LEADERBOARD_REFRESH_SECONDS); one
 // cached copy serves everyone.
 const leaderboard = memoize(
   () => getEnv().leaderboardRefreshMs,

@@ -8,7 +8,7 @@ import { clearedPushDeviceCookie, forgetPushDevice } from "./notification-settin
 export const logoutRedirect = () => redirect("/");
 
 /**
- * Spec §4 log out. This device is always signed out (the cookie is cleared) and its push token
+ * docs/product.md, "Profile: log out". This device is always signed out (the cookie is cleared) and its push token
  * deleted; when revoking the sessions of the user's other devices fails, the message says so.
  */
 export async function logOut(request: Request) {

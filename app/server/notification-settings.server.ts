@@ -19,12 +19,12 @@ export async function setNotificationPreference(userId: string, kind: Notificati
 
 export interface PushTokenStatus {
   registered: boolean;
-  /** True when the token is not on file or was registered 7 days ago or more (spec §9). */
+  /** True when the token is not on file or was registered 7 days ago or more (docs/product.md, "Profile: notification settings"). */
   refresh: boolean;
 }
 
 /**
- * Spec §7 user_fcm_tokens: stores this device's token (again: renews it; held by another account:
+ * user_fcm_tokens (docs/product.md, "Profile: notification settings"): stores this device's token (again: renews it; held by another account:
  * moves it here). `device_id` is its row, for this browser's cookie.
  */
 export async function registerPushToken(

@@ -2,7 +2,7 @@ import { fallbackTasks, isListableOffer, offerToTask, type ExternalOffer, type T
 import { memoize } from "./cache.server";
 import { getEnv } from "./env.server";
 
-// Spec §7: offers are fresh for 5 minutes (OFFER_REFRESH_SECONDS). While the provider is failing,
+// docs/product.md, "Earn: the rules": offers are fresh for 5 minutes (OFFER_REFRESH_SECONDS). While the provider is failing,
 // what is served (the last good list, or nothing) is kept for 30 seconds at most, so pages stay
 // fast and the provider is tried again soon. The fallback list has nothing to refresh.
 const FALLBACK_TTL_MS = 5 * 60 * 1000;
@@ -20,7 +20,7 @@ export function configuredProvider(name: string | undefined) {
 export interface TaskList {
   tasks: Task[];
   /**
-   * "fallback": no provider is configured, the spec's own tasks (§7). "provider": the provider's
+   * "fallback": no provider is configured, the spec's own tasks (docs/product.md, "Earn: the tasks"). "provider": the provider's
    * offers, fresh or the last good list while it fails. "unavailable": a provider is configured and
    * no list of its offers has been had yet (no tasks: the fallback tasks never stand in for it).
    */

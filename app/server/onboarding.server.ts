@@ -4,7 +4,7 @@ import { onboardingFormSchema, parseSlideIndex } from "~/domain/onboarding";
 import { seenOnboardingCookie } from "./http/cookies.server";
 import { parseForm, rejectForm } from "./http/forms.server";
 
-/** Spec §2 onboarding: the slide lives in the URL (`?slide=`). */
+/** docs/product.md, "Onboarding": the slide lives in the URL (`?slide=`). */
 export function loadOnboarding(request: Request) {
   return { slide: parseSlideIndex(new URL(request.url).searchParams.get("slide"), ONBOARDING_SLIDES.length) };
 }

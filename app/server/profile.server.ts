@@ -53,7 +53,7 @@ const signInMethods = memoizeByKey(SIGN_IN_METHODS_TTL_MS, async (userId) => {
   return { password: providers.includes("password"), google: providers.includes("google.com") };
 });
 
-/** Spec §2 Profile: tabs My Account, Referrals and Help & Support as URL state (`?tab=`). */
+/** docs/product.md, "Profile": tabs My Account, Referrals and Help & Support as URL state (`?tab=`). */
 export async function loadProfile(request: Request) {
   const user = await requireUser(request);
   const url = new URL(request.url);
@@ -78,7 +78,7 @@ export async function loadProfile(request: Request) {
   } catch (error) {
     // The page fails as a whole; whatever the sections meet is no longer anyone's concern.
     sections.catch(() => {});
-    // Spec §8 "Failed to load profile": the page says so (and retries with JavaScript).
+    // "Failed to load profile" (docs/product.md, "Profile: load failure"): the page says so (and retries with JavaScript).
     console.error("profile failed to load:", error instanceof Response ? `HTTP ${error.status}` : error);
     return data({ failed: true as const, tab }, { status: error instanceof Response ? error.status : 500 });
   }
@@ -180,7 +180,7 @@ async function signedOutTo(flash: Parameters<typeof redirectWithFlash>[1]) {
 }
 
 /**
- * Spec §4: inactive, signed out everywhere (its sessions revoked) and its push tokens deleted (in
+ * docs/product.md, "Profile: account management": inactive, signed out everywhere (its sessions revoked) and its push tokens deleted (in
  * set_account_active); signing in again reactivates.
  */
 async function deactivate(user: SessionUser, request: Request) {
@@ -200,7 +200,7 @@ async function deactivate(user: SessionUser, request: Request) {
 const DELETE_FAILED = "Failed to delete account. Please check your password and try again.";
 
 /**
- * Spec §4 permanent deletion after the person proves it is them: the password, or for an account
+ * Permanent deletion (docs/product.md, "Profile: account management") after the person proves it is them: the password, or for an account
  * without one (Google only) a fresh Google sign-in. Then the data (SQL, keeping the money) and the
  * identity account go, in that order: a failure in between leaves an account that can sign in
  * and start afresh, never data without an owner.

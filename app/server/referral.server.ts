@@ -7,7 +7,7 @@ import { readTogether } from "./db/reads.server";
 import { referralsCall } from "./referrals.server";
 import { loadUserSummary, userSummaryCall } from "./users.server";
 
-/** Spec §2 Refer & Earn: the code and its share link, how it works, and the people referred. */
+/** Refer & Earn (docs/product.md, "Refer"): the code and its share link, how it works, and the people referred. */
 export async function loadReferral(request: Request) {
   const user = await requireUser(request);
   const now = new Date();
@@ -15,7 +15,7 @@ export async function loadReferral(request: Request) {
   const [summary, config, referrals] = await Promise.all([
     loadUserSummary(user, summaryRead),
     getAppConfig(),
-    // Spec §7: a failed list is shown empty, with the spec's message.
+    // docs/product.md, "Refer: messages": a failed list is shown empty, with the spec's message.
     referralsRead.then(
       (rows) =>
         rows.map((row) => ({

@@ -11,7 +11,7 @@ export interface ReferralRow {
   amount: number;
 }
 
-/** The people the user referred, newest first (spec §7: filtered by referrer). */
+/** The people the user referred, newest first (docs/product.md, "Refer": filtered by referrer). */
 export function referralsCall(userId: string) {
   return dbCall<ReferralRow[]>("get_referrals", { p_user_id: userId });
 }

@@ -31,7 +31,7 @@ import { forgetPushDevice } from "./notification-settings.server";
 import { provisionUser } from "./users.server";
 import { referralAllowedFor, setAccountActive } from "./account.server";
 
-/** Spec §2 /auth. A share link `/auth?ref=CODE` opens Sign Up with the friend's code filled in. */
+/** /auth (docs/product.md, "Auth"). A share link `/auth?ref=CODE` opens Sign Up with the friend's code filled in. */
 export async function loadAuthPage(request: Request) {
   if (await getSessionUser(request)) throw redirect("/");
   const { firebase } = getEnv();
@@ -67,7 +67,7 @@ type AuthSubmissionResult = {
   reply: (options: { formErrors: string[]; hideFields: string[] }) => SubmissionResult<string[]>;
 };
 
-/** Spec §5 forgot-password. The answer is "sent" whether or not a mail went out (limitPasswordReset). */
+/** Forgot password (docs/product.md, "Auth: the rules"). The answer is "sent" whether or not a mail went out (limitPasswordReset). */
 async function resetPassword(request: Request, email: string, submission: AuthSubmissionResult) {
   const decision = await limitPasswordReset(request, email);
   if (typeof decision === "object") return tooManyAttempts(submission, decision.refused);
@@ -141,7 +141,7 @@ export async function authAction(request: Request) {
       if (refusal) return tooManyAttempts(submission, refusal);
     }
     if (!(await provisionWithReferral(identity, referralCode))) return codeRefused();
-    // Spec §4: signing in again reactivates a deactivated account (the words are ours).
+    // docs/product.md, "Auth: the rules": signing in again reactivates a deactivated account (the words are ours).
     const { was_active: wasActive } = await setAccountActive(identity.uid, true);
     // A push token this browser registered for another account, which never logged out, goes.
     await forgetPushDevice(request, identity.uid);

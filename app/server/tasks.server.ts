@@ -63,7 +63,7 @@ export type CompletionResult = {
 };
 
 /**
- * Spec §4: the completion counts only 5 seconds after the start; the database enforces it. The
+ * docs/product.md, "Earn: the rules": the completion counts only 5 seconds after the start; the database enforces it. The
  * app's own tasks pay then (only while no provider is configured); a provider offer is recorded as
  * pending until the provider's postback.
  */

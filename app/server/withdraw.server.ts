@@ -12,7 +12,7 @@ import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "./http/rate-l
 import { loadUserSummary } from "./users.server";
 import { listWithdrawals, paysRealMoney, requestWithdrawal } from "./withdrawals.server";
 
-/** Spec §2 Withdraw Money; the history sheet (`?history=1`) and the bank method (`?method=bank`) are URL state. */
+/** docs/product.md, "Withdraw"; the history sheet (`?history=1`) and the bank method (`?method=bank`) are URL state. */
 export async function loadWithdraw(request: Request) {
   const user = await requireUser(request);
   const url = new URL(request.url);
@@ -29,7 +29,7 @@ export async function loadWithdraw(request: Request) {
     email: summary.email,
     emailVerified,
     minimums: config.min_withdrawal,
-    // Spec §2: bank is not offered in the selector; a link with ?method=bank reaches its form.
+    // docs/product.md, "Withdraw: fields": bank is not offered in the selector; a link with ?method=bank reaches its form.
     bankOffered: url.searchParams.get("method") === "bank",
     historyOpen,
     history,

@@ -18,7 +18,7 @@ export interface WithdrawalRequest {
 }
 
 /**
- * Spec §7 create_withdrawal: the database checks the rules in the spec's order against the locked
+ * create_withdrawal (docs/product.md, "Withdraw: the rules"): the database checks the rules in the spec's order against the locked
  * balance and reserves the amount (pending) in one transaction. Only the chosen method's
  * recipient is sent.
  */
@@ -43,7 +43,7 @@ export async function requestWithdrawal(userId: string, request: WithdrawalReque
 /**
  * Whether this method's money really moves: in production, PayPal with live credentials (the
  * Payouts API pays it), UPI and bank (the operator pays them by hand). Anything else is a test
- * ("(TEST MODE)" on the success message, spec §8).
+ * ("(TEST MODE)" on the success message, docs/product.md, "Withdraw: messages").
  */
 export function paysRealMoney(method: PaymentMethod): boolean {
   const env = getEnv();

@@ -51,7 +51,7 @@ test("Google sign-in downloads the Firebase SDK only when pressed, and says so w
   await expect.poll(() => sdkRequests.length).toBe(1);
   await expect(page.getByRole("alert")).toHaveText("An error occurred during authentication.", { timeout: 30_000 });
   await expect(page.getByRole("button", { name: "Continue with Google" })).toBeEnabled();
-  // Spec §2: switching tab clears the error message, the Google one included.
+  // docs/product.md, "Auth": switching tab clears the error message, the Google one included.
   await page.getByRole("link", { name: "Sign Up" }).click();
   await expect(page).toHaveURL(/tab=signup/);
   await expect(page.getByRole("alert")).toHaveCount(0);

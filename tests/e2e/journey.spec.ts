@@ -33,7 +33,7 @@ test("onboarding → sign-up → Home → Profile → log out → sign in", asyn
   await expect(page.getByRole("link", { name: "Profile" }).last()).toBeVisible();
   await screenshot(page, "home");
 
-  // Log out lives on Profile (spec §2), reached by the floating profile button.
+  // Log out lives on Profile (docs/product.md, "Profile: log out"), reached by the floating profile button.
   await page.getByRole("link", { name: "Profile" }).last().click();
   await expect(page.getByRole("heading", { name: `${email.split("@")[0]}'s Profile` })).toBeVisible();
   await page.getByRole("button", { name: "Log out" }).click();

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signUp } from "./support";
 
-// The copy and share buttons need JavaScript (spec §8 toasts).
+// The copy and share buttons need JavaScript (the toasts of docs/product.md, "Refer: messages").
 async function openReferral(page: Page) {
   await signUp(page, "sharer");
   await page.goto("/referral");

@@ -70,7 +70,7 @@ describe("Profile over plain HTTP", () => {
       expect(page).toContain(section);
     }
     expect(page).toMatch(/<button[^>]*>.*Log out<\/button>/s);
-    // Home no longer has it (spec §2: Log out lives on Profile).
+    // Home no longer has it (docs/product.md, "Profile: log out").
     expect((await client.visit("/")).html).not.toContain("Log out");
   });
 

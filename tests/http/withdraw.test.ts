@@ -68,7 +68,7 @@ describe("Withdraw Money over plain HTTP", () => {
     expect(page).toContain("UPI (India)");
     expect(page).toContain("Min. $5.00");
     expect(page).toContain("Min. $1.00");
-    expect(page).not.toContain("Bank transfer"); // spec §2: bank is not offered
+    expect(page).not.toContain("Bank transfer"); // docs/product.md, "Withdraw: fields": bank is not offered
     expect(page).toContain("PayPal email");
     expect(page).toContain("UPI ID");
     expect(page).toContain("name@okhdfcbank");

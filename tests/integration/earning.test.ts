@@ -114,7 +114,7 @@ describe.each([
     expect(
       await t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "task-001", p_min_seconds: 5 }),
     ).toMatchObject({ success: true, reward: 100, balance: 1 });
-    // Spec §5: completing it again succeeds with reward 0.
+    // docs/product.md, "Earn: the rules": completing it again succeeds with reward 0.
     expect(
       await t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "task-001", p_min_seconds: 5 }),
     ).toMatchObject({ success: true, reward: 0 });

@@ -23,7 +23,7 @@ describe("offers from a provider", () => {
   afterEach(() => vi.useRealTimers());
   afterAll(() => provider.close());
 
-  it("maps the provider's offers as spec §3 says and sends the API key", async () => {
+  it(`maps the provider's offers as docs/product.md, "Earn: the tasks" says and sends the API key`, async () => {
     const list = await listTasks();
     expect(list.source).toBe("provider");
     expect(list.tasks.map((task) => [task.id, task.type, task.reward, task.timeToComplete])).toEqual([

@@ -71,7 +71,7 @@ describe("the settings of the limits", () => {
   });
 });
 
-describe("firebase-admin's sign-up refusals (spec §8 words)", () => {
+describe(`firebase-admin's sign-up refusals (the words of docs/product.md, "Auth: messages")`, () => {
   it.each([
     ["auth/email-already-exists", AUTH_MESSAGES.emailInUse],
     ["auth/invalid-email", AUTH_MESSAGES.invalidEmailFormat],

@@ -21,7 +21,7 @@ function errorsOf(fields: Record<string, string>) {
   return submission.error;
 }
 
-describe("auth form rules (spec §5)", () => {
+describe('auth form rules (docs/product.md, "Auth: the rules")', () => {
   it("asks for all fields when email or password is empty", () => {
     expect(errorsOf({ intent: "signin", email: "", password: "secret1" })).toEqual({
       "": [AUTH_MESSAGES.fillAllFields],
@@ -83,7 +83,7 @@ describe("auth form rules (spec §5)", () => {
   it("reads an optional referral code on sign-up: trimmed and in capitals, refused when it cannot be a code", () => {
     const valid = validate({ intent: "signup", email: "a@b.co", password: "secret1", referralCode: " k7qm2xp " });
     expect(valid.status === "success" && valid.value).toMatchObject({ referralCode: "K7QM2XP" });
-    // The code alphabet has no I, O, 0 or 1 (spec §5), and codes are 7 characters long.
+    // The code alphabet has no I, O, 0 or 1 (docs/product.md, "Refer: the rules"), and codes are 7 characters long.
     for (const referralCode of ["K7QM2X0", "SHORT", "K7QM2XPP", "K7Q M2XP"]) {
       expect(errorsOf({ intent: "signup", email: "a@b.co", password: "secret1", referralCode })).toEqual({
         referralCode: ["This referral code is not valid"],
@@ -143,7 +143,7 @@ describe("the page's own check of the /auth form (no zod in the browser)", () =>
   });
 });
 
-describe("identity error mapping (spec §8)", () => {
+describe('identity error mapping (docs/product.md, "Auth: messages")', () => {
   it.each([
     ["EMAIL_EXISTS", AUTH_MESSAGES.emailInUse],
     ["auth/email-already-in-use", AUTH_MESSAGES.emailInUse],

@@ -63,3 +63,98 @@ describe("the README and docs/", () => {
     expect(missing).toEqual([]);
   });
 });
+
+// docs/product.md describes every screen as built. Code comments name its sections by heading, as
+// `docs/product.md, "Withdraw: the rules"` (several joined by commas and "and"), and docs link its anchors;
+// renaming a heading must fail here until every reference follows.
+const PRODUCT = "docs/product.md";
+const SOURCE_DIRS = ["app", "tests", "scripts"];
+const SOURCE_EXTENSIONS = /\.(?:[cm]?[jt]sx?|css|sh)$/;
+
+function sourceFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    if (name === "node_modules") return [];
+    if (statSync(file).isDirectory()) return sourceFiles(file);
+    return SOURCE_EXTENSIONS.test(name) ? [file] : [];
+  });
+}
+
+/** The headings of a Markdown text, outside fenced code, as written ("Withdraw: the rules"). */
+function headingsOf(text: string): string[] {
+  return [...text.replace(/```[\s\S]*?```/g, "").matchAll(/^#{1,6} +(.+?) *#*$/gm)].map((match) => match[1]!);
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces turned into hyphens. */
+function slugOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+}
+
+/** The headings a text names after docs/product.md: a comma, then each in double quotes, joined by commas and "and". */
+function productReferences(text: string): string[] {
+  return [...text.matchAll(/docs\/product\.md((?:(?:, | and )"[^"\n]+")+)/g)].flatMap((match) =>
+    [...match[1]!.matchAll(/"([^"\n]+)"/g)].map((quoted) => quoted[1]!),
+  );
+}
+
+const productHeadings = headingsOf(readFileSync(PRODUCT, "utf8"));
+const SOURCES = SOURCE_DIRS.flatMap(sourceFiles);
+
+describe("docs/product.md and the references to it", () => {
+  it("recognises a reference to one heading, and to several", () => {
+    expect(productHeadings).toContain("Withdraw: the rules");
+    expect(slugOf("Withdraw: the rules")).toBe("withdraw-the-rules");
+    const one = ["// docs/product.md", ', "Withdraw: the rules": the order'].join("");
+    const several = ["// docs/product.md", ', "Refer", "Refer: the rules" and "Refer: messages", word for word'].join(
+      "",
+    );
+    expect(productReferences(one)).toEqual(["Withdraw: the rules"]);
+    expect(productReferences(several)).toEqual(["Refer", "Refer: the rules", "Refer: messages"]);
+  });
+
+  it("has each heading once, so that a name or an anchor means one section", () => {
+    const slugs = productHeadings.map(slugOf);
+    expect(slugs.filter((slug, index) => slugs.indexOf(slug) !== index)).toEqual([]);
+  });
+
+  it("every reference to docs/product.md in app/, tests/ and scripts/ names one of its headings", () => {
+    const references = SOURCES.flatMap((file) =>
+      productReferences(readFileSync(file, "utf8")).map((heading) => ({ file, heading })),
+    );
+    // The comments of app/ alone name dozens of sections: finding none means the pattern broke.
+    expect(references.filter(({ file }) => file.startsWith(`app${path.sep}`)).length).toBeGreaterThan(50);
+    const missing = references.filter(({ heading }) => !productHeadings.includes(heading));
+    expect(missing).toEqual([]);
+  });
+
+  it.each(DOCUMENTS)("every link %s makes into docs/product.md names one of its headings", (document) => {
+    const text = readFileSync(document, "utf8")
+      .replace(/```[\s\S]*?```/g, "")
+      .replace(/`[^`\n]*`/g, "");
+    const slugs = new Set(productHeadings.map(slugOf));
+    const targets = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]!);
+    const broken = targets.filter((target) => {
+      const [file, anchor] = target.split("#");
+      if (anchor === undefined || /^[a-z][a-z0-9+.-]*:/i.test(target)) return false;
+      const resolved = file === "" ? path.resolve(document) : path.resolve(path.dirname(document), file!);
+      return resolved === path.resolve(PRODUCT) && !slugs.has(decodeURIComponent(anchor));
+    });
+    expect(broken).toEqual([]);
+  });
+
+  it.each(["app", "tests", "scripts", "docs"])(
+    "no file of %s/ points at the original spec's numbered sections any more",
+    (dir) => {
+      const files = dir === "docs" ? [...markdownFiles(dir), "README.md"] : sourceFiles(dir);
+      expect(files.length).toBeGreaterThan(0);
+      // Whatever the wording around it ("Spec", "the spec's", none): a section sign before a number.
+      const stale = files.filter((file) => /\u00a7\s*\d/.test(readFileSync(file, "utf8")));
+      expect(stale).toEqual([]);
+    },
+  );
+});

@@ -11,7 +11,7 @@ import { ONBOARDING_SLIDES } from "~/content/onboarding";
 import { parseSlideIndex } from "~/domain/onboarding";
 import { isReferralCode } from "~/domain/referral-code";
 
-describe("default display name (spec §5)", () => {
+describe('default display name (docs/product.md, "Profile: the rules")', () => {
   it("prefers the display name, then the email's local part, then User", () => {
     expect(defaultDisplayName(" Asha ", "asha@example.com")).toBe("Asha");
     expect(defaultDisplayName(null, "ravi.k@example.com")).toBe("ravi.k");
@@ -104,7 +104,7 @@ describe("recent activity labels", () => {
   });
 });
 
-describe("referral codes (spec §5)", () => {
+describe('referral codes (docs/product.md, "Refer: the rules")', () => {
   it("uses uppercase letters and digits without I, O, 0 and 1", () => {
     for (const excluded of ["I", "O", "0", "1"]) expect(REFERRAL_CODE_ALPHABET).not.toContain(excluded);
     expect(REFERRAL_CODE_ALPHABET).toHaveLength(32);
@@ -116,7 +116,7 @@ describe("referral codes (spec §5)", () => {
   });
 });
 
-describe("onboarding (spec §2)", () => {
+describe('onboarding (docs/product.md, "Onboarding")', () => {
   it("has the three slides in order", () => {
     expect(ONBOARDING_SLIDES.map((slide) => slide.title)).toEqual([
       "Complete Tasks, Earn Rewards",
@@ -134,7 +134,7 @@ describe("onboarding (spec §2)", () => {
   });
 });
 
-describe("bottom navigation (spec §2)", () => {
+describe('bottom navigation (docs/product.md, "App shell")', () => {
   it("lists Home, Earn, Refer, Withdraw, Profile", () => {
     expect(BOTTOM_NAV_ITEMS.map((item) => [item.label, item.to])).toEqual([
       ["Home", "/"],
@@ -154,7 +154,7 @@ describe("bottom navigation (spec §2)", () => {
   });
 });
 
-describe("legal documents (spec §2)", () => {
+describe('legal documents (docs/product.md, "Legal")', () => {
   it("has Terms, Privacy and Cookies with five sections each", () => {
     expect(LEGAL_DOCUMENTS.map((doc) => doc.tab)).toEqual(["Terms", "Privacy", "Cookies"]);
     for (const doc of LEGAL_DOCUMENTS) {
@@ -232,7 +232,7 @@ describe("money", () => {
   });
 });
 
-describe("tasks (spec §2, §3, §9)", () => {
+describe('tasks (docs/product.md, "Earn" and "Earn: the tasks")', () => {
   it("maps provider offer types and times", async () => {
     const { mapOfferType, minutesLabel, offerToTask } = await import("~/domain/tasks");
     expect(

@@ -10,7 +10,7 @@ import { SubmitButton } from "../forms/SubmitButton";
 import { buttonClass } from "../ui/button";
 import { Card } from "../ui/Card";
 
-/** Spec §2 Account Management: deactivate (after a confirmation), or delete for good. */
+/** docs/product.md, "Profile: account management": deactivate (after a confirmation), or delete for good. */
 export function AccountManagement({
   confirmingDeactivation,
   signInMethods,

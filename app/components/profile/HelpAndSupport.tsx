@@ -10,7 +10,7 @@ import { buttonClass } from "../shared";
 import { Card } from "../ui/Card";
 import { Icon } from "../ui/Icon";
 
-/** Spec §2 Help & Support: FAQ (works without JavaScript), earlier feedback, the feedback form, legal. */
+/** docs/product.md, "Profile: help and support": FAQ (works without JavaScript), earlier feedback, the feedback form, legal. */
 export function HelpAndSupport({
   feedback,
   name,

@@ -17,7 +17,7 @@ import { Card } from "../ui/Card";
 import { SwitchTrack } from "../ui/Switch";
 
 /**
- * Spec §2 Notification Settings: five switches. Each is a form that works without JavaScript;
+ * docs/product.md, "Profile: notification settings": five switches. Each is a form that works without JavaScript;
  * with it, a switch saves on toggle, shows the new state at once and goes back if saving fails.
  */
 export function NotificationSettings({
@@ -165,7 +165,7 @@ function NotificationSwitch({
 /**
  * Push is on for the account, but a device receives it only once it has allowed notifications
  * and registered a token. This says so (with a way to do it), and renews a registered device's
- * token when it is 7 days old (spec §9).
+ * token when it is 7 days old (docs/product.md, "Profile: notification settings").
  */
 function PushDeviceNote({ pushConfig }: { pushConfig: PushConfig | null }) {
   // Unknown until React runs in the browser (the server cannot see this device).

@@ -8,7 +8,7 @@ import { Card } from "../ui/Card";
 // Shown with Edit Profile (?edit=1): its code comes when it is first opened.
 const EditNameForm = lazyComponent(() => import("./EditNameForm").then((module) => module.EditNameForm));
 
-/** Spec §2 Personal Information: Edit Profile (`?edit=1`) for the display name; the email is read-only. */
+/** docs/product.md, "Profile: personal information": Edit Profile (`?edit=1`) for the display name; the email is read-only. */
 export function PersonalInformation({
   displayName,
   email,

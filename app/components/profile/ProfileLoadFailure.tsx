@@ -5,11 +5,11 @@ import { Banner } from "../ui/Banner";
 import { buttonClass } from "../shared";
 import { Icon } from "../ui/Icon";
 
-// Spec §9: a failed profile load is retried at most 3 times, after 1 s, 2 s and 4 s.
+// docs/product.md, "Profile: load failure": a failed profile load is retried at most 3 times, after 1 s, 2 s and 4 s.
 const RETRY_DELAYS_MS = [1_000, 2_000, 4_000];
 
 /**
- * Spec §8 "Failed to load profile": the server's page says so with a Retry link; with JavaScript
+ * "Failed to load profile" (docs/product.md, "Profile: load failure"): the server's page says so with a Retry link; with JavaScript
  * the page also retries by itself (in the browser, never as a wait inside a loader).
  */
 export function ProfileLoadFailure() {

@@ -3,7 +3,7 @@ import { useHydrated } from "~/lib/use-hydrated";
 import { ReferralCodeBox } from "../ReferralCodeBox";
 import { buttonClass } from "../shared";
 
-/** Profile's Referrals tab (spec §2): the code with Copy and Share, and the way to Refer & Earn. */
+/** Profile's Referrals tab (docs/product.md, "Profile: referrals tab"): the code with Copy and Share, and the way to Refer & Earn. */
 export function ProfileReferrals({ code, shareUrl }: { code: string | null; shareUrl: string | null }) {
   const hydrated = useHydrated();
   return (

@@ -38,7 +38,7 @@ const TABS: { id: ProfileTab; label: string }[] = [
   { id: "help", label: "Help & Support" },
 ];
 
-/** The header of the Profile screen (spec §2), also above its load failure. */
+/** The header of the Profile screen (docs/product.md, "Profile"), also above its load failure. */
 export function ProfileHeader({ name }: { name: string }) {
   return (
     <PageHeader
@@ -57,7 +57,7 @@ export function ProfileHeader({ name }: { name: string }) {
   );
 }
 
-/** Spec §2 Profile: My Account, Referrals and Help & Support (`?tab=`). */
+/** docs/product.md, "Profile": My Account, Referrals and Help & Support (`?tab=`). */
 export function ProfileScreen({ data, lastResult }: { data: ProfileData; lastResult?: SubmissionResult<string[]> }) {
   return (
     <div className="space-y-4">

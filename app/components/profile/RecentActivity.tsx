@@ -16,7 +16,7 @@ export interface ActivityItem {
   status: string;
 }
 
-/** Spec §2 Recent Activity: the 10 newest movements of the balance. */
+/** docs/product.md, "Profile: recent activity": the 10 newest movements of the balance. */
 export function RecentActivity({ items }: { items: ActivityItem[] | null }) {
   const failed = items === null;
   useEffect(() => {
@@ -26,7 +26,7 @@ export function RecentActivity({ items }: { items: ActivityItem[] | null }) {
     <Card>
       <h2 className="text-base font-bold">Recent Activity</h2>
       {items === null ? (
-        // Spec §8: the "Transaction Error" card with the message and Try Again.
+        // docs/product.md, "Profile: recent activity": the "Transaction Error" card with the message and Try Again.
         <div role="alert" className="mt-3 rounded-xl bg-red-50 p-4 text-sm text-red-800">
           <p className="font-semibold">Transaction Error</p>
           <p className="mt-0.5">Error Loading Transactions: your recent activity could not be loaded.</p>

@@ -153,7 +153,7 @@ export const authenticator = new Authenticator<VerifiedIdentity>().use(
   "firebase-form",
 );
 
-/** Spec §5 forgot-password: asks the provider to send the email to the (validated, trimmed) address. */
+/** Forgot password (docs/product.md, "Auth: the rules"): asks the provider to send the email to the (validated, trimmed) address. */
 export async function requestPasswordReset(
   email: string,
 ): Promise<{ ok: true } | { ok: false; unauthorizedDomain: boolean }> {

@@ -117,7 +117,7 @@ export class StaleSignInError extends Error {
 
 /**
  * Turns a fresh ID token into a session: verifies it, makes a Firebase session cookie and
- * redirects with it. The cookie persists for the session's lifetime: spec §4's default "local"
+ * redirects with it. The cookie persists for the session's lifetime (docs/product.md, "Auth: the rules"): the spec's default "local"
  * persistence (the screen shows no "remember me" control).
  */
 export async function startSession(idToken: string, options: { redirectTo: string; flash: Flash }): Promise<Response> {

@@ -2,7 +2,7 @@ import { getDatabase } from "./database.server";
 
 /**
  * Notifications from the database (pg_notify), listened to once per process and channel:
- * `completed_tasks` (payload: the user id; spec §4 live refresh of open Home and Earn pages),
+ * `completed_tasks` (payload: the user id; the live refresh of open Home and Earn pages, docs/product.md, "App shell"),
  * `app_config` (the constants changed; cached copies are dropped), `user_notices` (wakes the
  * notification workers) and `sessions_ended` (payload: the user id; log out, deactivation or
  * deletion: every instance forgets that person's verified sessions and closes their streams).
