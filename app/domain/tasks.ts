@@ -52,7 +52,7 @@ export const MAX_REWARD_COINS = 10_000_000;
 
 type FallbackTask = Omit<Task, "completed" | "pending" | "imageUrl" | "offerHash">;
 
-/** docs/product.md, "Earn: the tasks": the 11 tasks shown when no offer provider answers (rewards as the spec gives them). */
+/** docs/product.md, "Earn: the tasks": the 11 tasks shown when no offer provider is configured (rewards as the spec gives them; decision 051). */
 export const FALLBACK_TASKS: readonly FallbackTask[] = [
   {
     id: "task-001",
