@@ -6,7 +6,7 @@
 export type Viewer = "first-visit" | "visitor" | "member" | "verified-member";
 
 export interface Screen {
-  /** The module in app/routes that draws it. */
+  /** The route module that draws it, relative to app/routes ("withdraw/route.tsx", "offline.ts"). */
   route: string;
   name: string;
   path: string;
@@ -31,16 +31,16 @@ export const SCREENS: readonly Screen[] = [
   },
   { route: "earn.tsx", name: "the task dialog", path: "/earn?task=task-001", viewer: "member" },
   { route: "leaderboard.tsx", name: "Leaderboard", path: "/leaderboard", viewer: "member" },
-  { route: "withdraw.tsx", name: "Withdraw, email not verified", path: "/withdraw", viewer: "member" },
-  { route: "withdraw.tsx", name: "Withdraw", path: "/withdraw", viewer: "verified-member" },
+  { route: "withdraw/route.tsx", name: "Withdraw, email not verified", path: "/withdraw", viewer: "member" },
+  { route: "withdraw/route.tsx", name: "Withdraw", path: "/withdraw", viewer: "verified-member" },
   {
-    route: "withdraw.tsx",
+    route: "withdraw/route.tsx",
     name: "Withdraw, bank transfer offered",
     path: "/withdraw?method=bank",
     viewer: "verified-member",
   },
   {
-    route: "withdraw.tsx",
+    route: "withdraw/route.tsx",
     name: "the withdrawal history sheet",
     path: "/withdraw?history=1",
     viewer: "verified-member",

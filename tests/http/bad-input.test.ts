@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from "vitest";
 import { AUTH_MESSAGES } from "~/domain/auth";
@@ -25,6 +25,7 @@ import { ledgerAudit } from "../support/ledger-audit";
 import { signPostback, startOfferProvider } from "../support/offer-provider";
 import { startPayPalStandIn, type PayPalStandIn } from "../support/paypal";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
+import { ROUTES_DIR, routeModules } from "../support/route-modules";
 
 // Issue 10, "Bad input, everywhere": malformed requests to every route module that has an action
 // and to every resource route, generated from tables (route → forms and intents → fields → bad
@@ -554,9 +555,9 @@ const amount: FieldSpec = {
   wrong: ruleMessage("invalid_amount"),
   values: [...NUMBER_AND_TEXT, ["with a dollar sign", "$5"], ["negative zero", "-0"], ["with a space inside", "5 0"]],
 };
-const withdraw = route("withdraw.tsx", "POST", "/withdraw", "member");
+const withdraw = route("withdraw/route.tsx", "POST", "/withdraw", "member");
 const withdrawCases = pageCases(
-  "withdraw.tsx",
+  "withdraw/route.tsx",
   "member",
   [
     {
@@ -1171,9 +1172,8 @@ describe("bad input, everywhere: malformed requests to every route with an actio
   }
 
   it("has at least 50 cases for every route module that has an action and every resource route", () => {
-    const dir = path.resolve("app/routes");
-    const required = readdirSync(dir).filter((file) => {
-      const source = readFileSync(path.join(dir, file), "utf8");
+    const required = routeModules().filter((file) => {
+      const source = readFileSync(path.join(ROUTES_DIR, file), "utf8");
       const hasAction = /export (async )?function action\b|export const action\b|export \{[^}]*\baction\b/.test(source);
       return hasAction || !/export default\b/.test(source);
     });

@@ -2,9 +2,9 @@
 // JavaScript). Spec §5 order: a valid amount first; balance, minimum and recipient follow in SQL,
 // which is the one place that can check them against the locked balance.
 import { enum as oneOf, literal, object, optional, pipe, string, superRefine, transform } from "zod/mini";
-import { hasHiddenCharacters } from "./hidden-characters";
-import { ruleMessage } from "./rules";
-import { parseAmount } from "./withdrawals";
+import { hasHiddenCharacters } from "~/domain/hidden-characters";
+import { ruleMessage } from "~/domain/rules";
+import { parseAmount } from "~/domain/withdrawals";
 
 const INVALID_AMOUNT = "Please enter a valid amount";
 

@@ -1,16 +1,16 @@
 import { discriminatedUnion } from "zod/mini";
 import { ruleMessage } from "~/domain/rules";
-import { RECIPIENT_FIELDS, sendVerificationFormSchema, withdrawalFormSchema } from "~/domain/withdrawal-form";
+import { RECIPIENT_FIELDS, sendVerificationFormSchema, withdrawalFormSchema } from "./withdrawal-form";
 import { WITHDRAWAL_MESSAGES, withdrawalInitiated } from "~/domain/withdrawals";
-import { ensureEmailVerified, sendVerificationEmailTo } from "./auth/email-verification.server";
-import { requireUser } from "./auth/session.server";
-import { getAppConfig } from "./config.server";
-import { optionalSection } from "./db/reads.server";
-import { redirectWithFlash } from "./http/flash.server";
-import { parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
-import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "./http/rate-limit.server";
-import { loadUserSummary } from "./users.server";
-import { listWithdrawals, paysRealMoney, requestWithdrawal } from "./withdrawals.server";
+import { ensureEmailVerified, sendVerificationEmailTo } from "~/server/auth/email-verification.server";
+import { requireUser } from "~/server/auth/session.server";
+import { getAppConfig } from "~/server/config.server";
+import { optionalSection } from "~/server/db/reads.server";
+import { redirectWithFlash } from "~/server/http/flash.server";
+import { parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
+import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "~/server/http/rate-limit.server";
+import { loadUserSummary } from "~/server/users.server";
+import { listWithdrawals, paysRealMoney, requestWithdrawal } from "~/server/withdrawals.server";
 
 /** Spec §2 Withdraw Money; the history sheet (`?history=1`) and the bank method (`?method=bank`) are URL state. */
 export async function loadWithdraw(request: Request) {

@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { WithdrawScreen } from "~/components/WithdrawScreen";
+import { WithdrawScreen } from "./WithdrawScreen";
 import { lazyComponent } from "~/lib/lazy-component";
 import { pageMeta } from "~/lib/meta";
 import { assertSameOrigin } from "~/server/http/same-origin.server";
-import { loadWithdraw, withdrawAction } from "~/server/withdraw.server";
+import { loadWithdraw, withdrawAction } from "./page.server";
 
 // Opened with History (?history=1): its code comes when it is first opened.
 const WithdrawalHistorySheet = lazyComponent(() =>
-  import("~/components/WithdrawalHistorySheet").then((module) => module.WithdrawalHistorySheet),
+  import("./WithdrawalHistorySheet").then((module) => module.WithdrawalHistorySheet),
 );
 
 export const meta: MetaFunction = () => pageMeta("Withdraw Money");

@@ -11,15 +11,15 @@ import {
 } from "~/domain/withdrawals";
 import { formErrors } from "~/lib/form-replies";
 import { useFormState } from "~/lib/use-form";
-import { BalanceCard } from "./BalanceCard";
-import { Field, TextareaField } from "./forms/Field";
-import { FormBanner } from "./forms/FormBanner";
-import { RadioCards } from "./forms/RadioCards";
-import { SubmitButton } from "./forms/SubmitButton";
-import { Banner } from "./ui/Banner";
-import { Card } from "./ui/Card";
-import { Icon, type IconName } from "./ui/Icon";
-import { PageHeader } from "./ui/PageHeader";
+import { BalanceCard } from "~/components/BalanceCard";
+import { Field, TextareaField } from "~/components/forms/Field";
+import { FormBanner } from "~/components/forms/FormBanner";
+import { RadioCards } from "~/components/forms/RadioCards";
+import { SubmitButton } from "~/components/forms/SubmitButton";
+import { Banner } from "~/components/ui/Banner";
+import { Card } from "~/components/ui/Card";
+import { Icon, type IconName } from "~/components/ui/Icon";
+import { PageHeader } from "~/components/ui/PageHeader";
 
 const METHOD_ICONS: Record<PaymentMethod, IconName> = { paypal: "mail", upi: "app", bank: "bank" };
 

@@ -3,8 +3,8 @@ import { formatDate } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
 import { METHOD_NAMES, statusTone, WITHDRAWAL_MESSAGES, type WithdrawalRow } from "~/domain/withdrawals";
 import { useModalFocus } from "~/lib/use-modal-focus";
-import { Icon } from "./shared";
-import { SectionError } from "./ui/SectionError";
+import { Icon } from "~/components/shared";
+import { SectionError } from "~/components/ui/SectionError";
 
 const TONE_STYLES = {
   green: "bg-emerald-50 text-emerald-700",
