@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from "vitest";
 import { AUTH_MESSAGES } from "~/domain/auth";
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
-import { FEEDBACK_MESSAGES } from "~/domain/profile-forms";
+import { FEEDBACK_MESSAGES } from "~/routes/profile/profile-forms";
 import { ruleMessage } from "~/domain/rules";
 import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from "~/server/http/body.server";
 import { UNREADABLE_FORM_MESSAGE } from "~/server/http/forms.server";
@@ -445,7 +445,7 @@ const spreadDeleteCases = (cases: Case[]): Case[] => {
 };
 const profileCases = spreadDeleteCases(
   pageCases(
-    "profile.tsx",
+    "profile/route.tsx",
     "member",
     [
       {

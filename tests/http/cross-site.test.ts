@@ -14,7 +14,7 @@ const PAGE_ACTIONS: Record<string, string> = {
   "auth.tsx": "/auth",
   "earn.tsx": "/earn",
   "logout.tsx": "/logout",
-  "profile.tsx": "/profile",
+  "profile/route.tsx": "/profile",
   "withdraw/route.tsx": "/withdraw",
 };
 const API_ACTIONS: Record<string, string> = {

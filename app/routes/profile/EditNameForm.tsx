@@ -1,8 +1,8 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { useFormState } from "~/lib/use-form";
-import { Field } from "../forms/Field";
-import { buttonClass, FormBanner, SubmitButton } from "../shared";
+import { Field } from "~/components/forms/Field";
+import { buttonClass, FormBanner, SubmitButton } from "~/components/shared";
 
 /**
  * The form exists only while editing, so each Edit Profile starts from the stored name with no

@@ -1,9 +1,9 @@
 import { useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useHydrated } from "~/lib/use-hydrated";
-import { Banner } from "../ui/Banner";
-import { buttonClass } from "../shared";
-import { Icon } from "../ui/Icon";
+import { Banner } from "~/components/ui/Banner";
+import { buttonClass } from "~/components/shared";
+import { Icon } from "~/components/ui/Icon";
 
 // Spec §9: a failed profile load is retried at most 3 times, after 1 s, 2 s and 4 s.
 const RETRY_DELAYS_MS = [1_000, 2_000, 4_000];

@@ -1,6 +1,6 @@
 import { EMAIL_MAX_LENGTH, isEmailAddress } from "~/domain/email";
 import { data } from "@remix-run/node";
-import { FEEDBACK_MESSAGES, profileFormSchema } from "~/domain/profile-forms";
+import { FEEDBACK_MESSAGES, profileFormSchema } from "./profile-forms";
 import { NOTIFICATION_MESSAGES } from "~/domain/notifications";
 import { ruleMessage } from "~/domain/rules";
 import { activityLabel } from "~/domain/activity";
@@ -11,32 +11,32 @@ import {
   recentActivityCall,
   setAccountActive,
   updateDisplayName,
-} from "./account.server";
-import { limitPasswordCheck, type AttemptRefusal } from "./auth/attempt-limits.server";
-import { getAdminAuth } from "./auth/firebase-admin.server";
-import { IdentityError, signInWithPassword } from "./auth/identity.server";
+} from "~/server/account.server";
+import { limitPasswordCheck, type AttemptRefusal } from "~/server/auth/attempt-limits.server";
+import { getAdminAuth } from "~/server/auth/firebase-admin.server";
+import { IdentityError, signInWithPassword } from "~/server/auth/identity.server";
 import {
   announceSignedOut,
   clearedSessionCookie,
   requireUser,
   revokeSessions,
   type SessionUser,
-} from "./auth/session.server";
-import { memoizeByKey } from "./cache.server";
-import { ruleViolation } from "./db/core.server";
-import { optionalSection, readTogether } from "./db/reads.server";
-import { getEnv } from "./env.server";
-import { feedbackCall, submitFeedback } from "./feedback.server";
-import { redirectWithFlash } from "./http/flash.server";
-import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
-import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "./http/rate-limit.server";
-import { requestOrigin } from "./http/same-origin.server";
+} from "~/server/auth/session.server";
+import { memoizeByKey } from "~/server/cache.server";
+import { ruleViolation } from "~/server/db/core.server";
+import { optionalSection, readTogether } from "~/server/db/reads.server";
+import { getEnv } from "~/server/env.server";
+import { feedbackCall, submitFeedback } from "~/server/feedback.server";
+import { redirectWithFlash } from "~/server/http/flash.server";
+import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
+import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "~/server/http/rate-limit.server";
+import { requestOrigin } from "~/server/http/same-origin.server";
 import {
   clearedPushDeviceCookie,
   notificationPreferencesCall,
   setNotificationPreference,
-} from "./notification-settings.server";
-import { loadUserSummary, userSummaryCall } from "./users.server";
+} from "~/server/notification-settings.server";
+import { loadUserSummary, userSummaryCall } from "~/server/users.server";
 
 function readTab(value: string | null): "account" | "referrals" | "help" {
   return value === "referrals" || value === "help" ? value : "account";

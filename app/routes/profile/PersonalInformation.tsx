@@ -2,8 +2,8 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Link } from "@remix-run/react";
 import { initials } from "~/domain/display-name";
 import { lazyComponent } from "~/lib/lazy-component";
-import { buttonClass } from "../ui/button";
-import { Card } from "../ui/Card";
+import { buttonClass } from "~/components/ui/button";
+import { Card } from "~/components/ui/Card";
 
 // Shown with Edit Profile (?edit=1): its code comes when it is first opened.
 const EditNameForm = lazyComponent(() => import("./EditNameForm").then((module) => module.EditNameForm));

@@ -1,16 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { ProfileHeader, ProfileScreen } from "~/components/profile/ProfileScreen";
+import { ProfileHeader, ProfileScreen } from "./ProfileScreen";
 import { loadWithDocumentPolicy } from "~/lib/document-policy";
 import { lazyComponent } from "~/lib/lazy-component";
 import { pageMeta } from "~/lib/meta";
 import { headersWithRetryAfter } from "~/lib/retry-after";
 import { assertSameOrigin } from "~/server/http/same-origin.server";
-import { loadProfile, profileAction } from "~/server/profile.server";
+import { loadProfile, profileAction } from "./page.server";
 
 // Only when the profile could not be loaded.
 const ProfileLoadFailure = lazyComponent(() =>
-  import("~/components/profile/ProfileLoadFailure").then((module) => module.ProfileLoadFailure),
+  import("./ProfileLoadFailure").then((module) => module.ProfileLoadFailure),
 );
 
 export const meta: MetaFunction = () => pageMeta("Profile");

@@ -4,9 +4,9 @@ import { signedDollars } from "~/domain/activity";
 import { formatDate } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
 import { showToast } from "~/lib/toasts";
-import { buttonClass } from "../ui/button";
-import { Card } from "../ui/Card";
-import { Icon } from "../ui/Icon";
+import { buttonClass } from "~/components/ui/button";
+import { Card } from "~/components/ui/Card";
+import { Icon } from "~/components/ui/Icon";
 
 export interface ActivityItem {
   id: number;

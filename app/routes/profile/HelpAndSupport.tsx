@@ -3,12 +3,12 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import { FAQ } from "~/content/faq";
 import { formatDate } from "~/domain/dates";
 import { useFormState } from "~/lib/use-form";
-import { Field, TextareaField } from "../forms/Field";
-import { FormBanner } from "../forms/FormBanner";
-import { SubmitButton } from "../forms/SubmitButton";
-import { buttonClass } from "../shared";
-import { Card } from "../ui/Card";
-import { Icon } from "../ui/Icon";
+import { Field, TextareaField } from "~/components/forms/Field";
+import { FormBanner } from "~/components/forms/FormBanner";
+import { SubmitButton } from "~/components/forms/SubmitButton";
+import { buttonClass } from "~/components/shared";
+import { Card } from "~/components/ui/Card";
+import { Icon } from "~/components/ui/Icon";
 
 /** Spec §2 Help & Support: FAQ (works without JavaScript), earlier feedback, the feedback form, legal. */
 export function HelpAndSupport({

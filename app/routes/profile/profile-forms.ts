@@ -1,9 +1,9 @@
 // The Profile screen's forms, checked by the server (the page posts plain HTML, with or without
 // JavaScript). Messages the database also enforces come from its rules (rules.ts).
 import { discriminatedUnion, enum as oneOf, literal, object, optional, pipe, string, transform } from "zod/mini";
-import { displayNameProblem, trimDisplayName } from "./display-name";
-import { NOTIFICATION_KINDS } from "./notifications";
-import { ruleMessage } from "./rules";
+import { displayNameProblem, trimDisplayName } from "~/domain/display-name";
+import { NOTIFICATION_KINDS } from "~/domain/notifications";
+import { ruleMessage } from "~/domain/rules";
 
 const text = (message: string) =>
   pipe(

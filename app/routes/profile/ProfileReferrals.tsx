@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useHydrated } from "~/lib/use-hydrated";
-import { ReferralCodeBox } from "../ReferralCodeBox";
-import { buttonClass } from "../shared";
+import { ReferralCodeBox } from "~/components/ReferralCodeBox";
+import { buttonClass } from "~/components/shared";
 
 /** Profile's Referrals tab (spec §2): the code with Copy and Share, and the way to Refer & Earn. */
 export function ProfileReferrals({ code, shareUrl }: { code: string | null; shareUrl: string | null }) {

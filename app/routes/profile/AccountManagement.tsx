@@ -5,10 +5,10 @@ import type { GoogleSignInConfig } from "~/lib/google-sign-in.client";
 import { formErrors } from "~/lib/form-replies";
 import { showToast } from "~/lib/toasts";
 import { useHydrated } from "~/lib/use-hydrated";
-import { FormBanner } from "../forms/FormBanner";
-import { SubmitButton } from "../forms/SubmitButton";
-import { buttonClass } from "../ui/button";
-import { Card } from "../ui/Card";
+import { FormBanner } from "~/components/forms/FormBanner";
+import { SubmitButton } from "~/components/forms/SubmitButton";
+import { buttonClass } from "~/components/ui/button";
+import { Card } from "~/components/ui/Card";
 
 /** Spec §2 Account Management: deactivate (after a confirmation), or delete for good. */
 export function AccountManagement({

@@ -12,9 +12,9 @@ import { pushActiveOnThisDevice } from "~/lib/push-device";
 import type { PushConfig } from "~/lib/push.client";
 import { showToast } from "~/lib/toasts";
 import { useHydrated } from "~/lib/use-hydrated";
-import { FormBanner } from "../forms/FormBanner";
-import { Card } from "../ui/Card";
-import { SwitchTrack } from "../ui/Switch";
+import { FormBanner } from "~/components/forms/FormBanner";
+import { Card } from "~/components/ui/Card";
+import { SwitchTrack } from "~/components/ui/Switch";
 
 /**
  * Spec §2 Notification Settings: five switches. Each is a form that works without JavaScript;
