@@ -300,11 +300,11 @@ function getCases(module: string, path: string, who: Who, answer: Answer, param 
 const TASK_GONE = "This task is no longer available";
 
 const homeCases = [
-  ...pageCases("_index.tsx", "newcomer", [
+  ...pageCases("_index/route.tsx", "newcomer", [
     { name: "onboarding", path: "/?index", valid: { intent: "complete-onboarding" } },
   ]),
   ...pageCases(
-    "_index.tsx",
+    "_index/route.tsx",
     "member",
     [
       { name: "check-in", path: "/?index", valid: { intent: "checkin" } },

@@ -10,7 +10,7 @@ import { ROUTES_DIR, routeModules } from "../support/route-modules";
 // Every route module with an action, by the URL a form posts to. Server-to-server endpoints carry
 // no visitor's cookies and prove themselves by signature instead.
 const PAGE_ACTIONS: Record<string, string> = {
-  "_index.tsx": "/?index",
+  "_index/route.tsx": "/?index",
   "auth.tsx": "/auth",
   "earn.tsx": "/earn",
   "logout.tsx": "/logout",

@@ -2,14 +2,14 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Link } from "@remix-run/react";
 import { formatDollars } from "~/domain/money";
 import type { Task } from "~/domain/tasks";
-import { BalanceCard } from "./BalanceCard";
+import { BalanceCard } from "~/components/BalanceCard";
 import { CheckinCard, type CheckinCardData } from "./CheckinCard";
-import { LeaderboardTable, type LeaderboardRow } from "./LeaderboardTable";
+import { LeaderboardTable, type LeaderboardRow } from "~/components/LeaderboardTable";
 import { QuickTasks } from "./QuickTasks";
-import { buttonClass } from "./ui/button";
-import { Card } from "./ui/Card";
-import { Icon } from "./ui/Icon";
-import { SectionError } from "./ui/SectionError";
+import { buttonClass } from "~/components/ui/button";
+import { Card } from "~/components/ui/Card";
+import { Icon } from "~/components/ui/Icon";
+import { SectionError } from "~/components/ui/SectionError";
 
 export interface HomeData {
   displayName: string;

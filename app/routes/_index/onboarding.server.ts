@@ -1,8 +1,8 @@
 import { redirect } from "@remix-run/node";
 import { ONBOARDING_SLIDES } from "~/content/onboarding";
 import { onboardingFormSchema, parseSlideIndex } from "~/domain/onboarding";
-import { seenOnboardingCookie } from "./http/cookies.server";
-import { parseForm, rejectForm } from "./http/forms.server";
+import { seenOnboardingCookie } from "~/server/http/cookies.server";
+import { parseForm, rejectForm } from "~/server/http/forms.server";
 
 /** Spec §2 onboarding: the slide lives in the URL (`?slide=`). */
 export function loadOnboarding(request: Request) {

@@ -1,17 +1,17 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { HomeScreen } from "~/components/HomeScreen";
+import { HomeScreen } from "./HomeScreen";
 import { ONBOARDING_SLIDES } from "~/content/onboarding";
 import type { ShellHandle } from "~/lib/shell";
 import { lazyComponent } from "~/lib/lazy-component";
 import { useLiveRefresh } from "~/lib/use-live-refresh";
-import { homeAction, loadHome } from "~/server/home.server";
+import { homeAction, loadHome } from "./page.server";
 import { hasSeenOnboarding } from "~/server/http/cookies.server";
 import { assertSameOrigin } from "~/server/http/same-origin.server";
-import { loadOnboarding, onboardingAction } from "~/server/onboarding.server";
+import { loadOnboarding, onboardingAction } from "./onboarding.server";
 
 // Shown once, to a first visit: Home does not carry its code.
-const Onboarding = lazyComponent(() => import("~/components/Onboarding").then((module) => module.Onboarding));
+const Onboarding = lazyComponent(() => import("./Onboarding").then((module) => module.Onboarding));
 
 // Spec §2 route table: onboarding until it has been seen, then Home.
 export async function loader({ request }: LoaderFunctionArgs) {

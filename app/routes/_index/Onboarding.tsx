@@ -1,7 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import type { OnboardingIcon, OnboardingSlide } from "~/content/onboarding";
-import { Icon, type IconName } from "./shared";
-import { buttonClass } from "./ui/button";
+import { Icon, type IconName } from "~/components/shared";
+import { buttonClass } from "~/components/ui/button";
 
 const SLIDE_ICONS: Record<OnboardingIcon, IconName> = { tasks: "tasks", referrals: "referrals", withdraw: "wallet" };
 

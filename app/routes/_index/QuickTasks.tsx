@@ -2,11 +2,11 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { taskActionLabel, type Task } from "~/domain/tasks";
 import { formErrors } from "~/lib/form-replies";
-import { FormBanner } from "./forms/FormBanner";
-import { SubmitButton } from "./forms/SubmitButton";
-import { TaskRow } from "./TaskRow";
-import { Card } from "./ui/Card";
-import { SectionError } from "./ui/SectionError";
+import { FormBanner } from "~/components/forms/FormBanner";
+import { SubmitButton } from "~/components/forms/SubmitButton";
+import { TaskRow } from "~/components/TaskRow";
+import { Card } from "~/components/ui/Card";
+import { SectionError } from "~/components/ui/SectionError";
 
 /** Spec §2 Quick Tasks on Home: the first tasks, each with Watch or Start (an info message, then /earn). */
 export function QuickTasks({ tasks, lastResult }: { tasks: Task[] | null; lastResult?: SubmissionResult<string[]> }) {

@@ -2,15 +2,15 @@ import { discriminatedUnion } from "zod/mini";
 import { checkinFormSchema, timeUntilNextCheckin } from "~/domain/checkin";
 import { QUICK_TASK_COUNT } from "~/domain/constants";
 import { quickStartFormSchema } from "~/domain/task-forms";
-import { requireUser } from "./auth/session.server";
-import { checkIn, checkinStatusCall, type CheckinStatus } from "./checkin.server";
-import { getAppConfig } from "./config.server";
-import { redirectWithFlash } from "./http/flash.server";
-import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
-import { getLeaderboard } from "./leaderboard.server";
-import { optionalSection, readTogether } from "./db/reads.server";
-import { findTask, listTasksForUser, taskCompletionsCall } from "./tasks.server";
-import { loadUserSummary, userSummaryCall } from "./users.server";
+import { requireUser } from "~/server/auth/session.server";
+import { checkIn, checkinStatusCall, type CheckinStatus } from "~/server/checkin.server";
+import { getAppConfig } from "~/server/config.server";
+import { redirectWithFlash } from "~/server/http/flash.server";
+import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
+import { getLeaderboard } from "~/server/leaderboard.server";
+import { optionalSection, readTogether } from "~/server/db/reads.server";
+import { findTask, listTasksForUser, taskCompletionsCall } from "~/server/tasks.server";
+import { loadUserSummary, userSummaryCall } from "~/server/users.server";
 
 const LEADERBOARD_TEASER_SIZE = 3;
 

@@ -2,11 +2,11 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { CHECKIN_DAY_COUNT } from "~/domain/constants";
 import { formErrors } from "~/lib/form-replies";
-import { FormBanner } from "./forms/FormBanner";
-import { SubmitButton } from "./forms/SubmitButton";
-import { Card } from "./ui/Card";
-import { Icon } from "./ui/Icon";
-import { SectionError } from "./ui/SectionError";
+import { FormBanner } from "~/components/forms/FormBanner";
+import { SubmitButton } from "~/components/forms/SubmitButton";
+import { Card } from "~/components/ui/Card";
+import { Icon } from "~/components/ui/Icon";
+import { SectionError } from "~/components/ui/SectionError";
 
 export interface CheckinCardData {
   /** The reward, from the database's app_config. */
