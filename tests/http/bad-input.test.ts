@@ -376,7 +376,7 @@ const authCases = pageCases("auth.tsx", "visitor", [
 ]);
 
 const earnCases = pageCases(
-  "earn.tsx",
+  "earn/route.tsx",
   "member",
   [
     {
@@ -399,7 +399,7 @@ const earnCases = pageCases(
     },
     extra: [
       route(
-        "earn.tsx",
+        "earn/route.tsx",
         "POST",
         "/earn?task=acme-2",
         "member",

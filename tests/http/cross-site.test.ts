@@ -12,7 +12,7 @@ import { ROUTES_DIR, routeModules } from "../support/route-modules";
 const PAGE_ACTIONS: Record<string, string> = {
   "_index/route.tsx": "/?index",
   "auth.tsx": "/auth",
-  "earn.tsx": "/earn",
+  "earn/route.tsx": "/earn",
   "logout.tsx": "/logout",
   "profile/route.tsx": "/profile",
   "withdraw/route.tsx": "/withdraw",

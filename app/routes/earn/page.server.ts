@@ -4,13 +4,13 @@ import { formatCoins } from "~/domain/money";
 import { taskFormSchema } from "~/domain/task-forms";
 import { earningPotential, filterTasks, parseTaskFilter } from "~/domain/tasks";
 import { earnHref } from "~/domain/urls";
-import { getSessionUser } from "./auth/session.server";
-import { getAppConfig } from "./config.server";
-import { optionalSection } from "./db/reads.server";
-import { redirectWithFlash } from "./http/flash.server";
-import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "./http/forms.server";
-import { listTasks } from "./offers.server";
-import { completeTask, findTask, listTasksForUser, startTask } from "./tasks.server";
+import { getSessionUser } from "~/server/auth/session.server";
+import { getAppConfig } from "~/server/config.server";
+import { optionalSection } from "~/server/db/reads.server";
+import { redirectWithFlash } from "~/server/http/flash.server";
+import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
+import { listTasks } from "~/server/offers.server";
+import { completeTask, findTask, listTasksForUser, startTask } from "~/server/tasks.server";
 
 const PENDING_AGAIN = "You finished this offer. Its coins arrive as soon as the offer provider confirms it.";
 

@@ -9,11 +9,11 @@ import { authHref } from "~/domain/urls";
 import { useHydrated } from "~/lib/use-hydrated";
 import { useIsPending } from "~/lib/use-is-pending";
 import { useModalFocus } from "~/lib/use-modal-focus";
-import { FormBanner } from "./forms/FormBanner";
-import { SubmitButton } from "./forms/SubmitButton";
-import { TASK_TYPE_STYLES, TaskIcon } from "./TaskRow";
-import { buttonClass } from "./ui/button";
-import { Icon, Spinner } from "./shared";
+import { FormBanner } from "~/components/forms/FormBanner";
+import { SubmitButton } from "~/components/forms/SubmitButton";
+import { TASK_TYPE_STYLES, TaskIcon } from "~/components/TaskRow";
+import { buttonClass } from "~/components/ui/button";
+import { Icon, Spinner } from "~/components/shared";
 
 /**
  * Spec §2 task dialog, rendered by the server from `?task=` (works without JavaScript).

@@ -1,15 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { EarnScreen } from "~/components/EarnScreen";
+import { EarnScreen } from "./EarnScreen";
 import { lazyComponent } from "~/lib/lazy-component";
 import { pageMeta } from "~/lib/meta";
 import { earnHref } from "~/domain/urls";
 import { useLiveRefresh } from "~/lib/use-live-refresh";
-import { earnAction, loadEarn } from "~/server/earn.server";
+import { earnAction, loadEarn } from "./page.server";
 import { assertSameOrigin } from "~/server/http/same-origin.server";
 
 // Opened from a task (?task=): its code comes when it is first opened.
-const TaskDialog = lazyComponent(() => import("~/components/TaskDialog").then((module) => module.TaskDialog));
+const TaskDialog = lazyComponent(() => import("./TaskDialog").then((module) => module.TaskDialog));
 
 export const meta: MetaFunction = () => pageMeta("Earn Rewards");
 

@@ -5,12 +5,12 @@ import { useRef } from "react";
 import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
 import { TASK_FILTERS, type Task, type TaskFilter } from "~/domain/tasks";
 import { earnHref } from "~/domain/urls";
-import { Icon } from "./ui/Icon";
-import { FormBanner } from "./forms/FormBanner";
-import { TaskLinkRow } from "./TaskRow";
-import { buttonClass } from "./ui/button";
-import { Card } from "./ui/Card";
-import { PageHeader } from "./ui/PageHeader";
+import { Icon } from "~/components/ui/Icon";
+import { FormBanner } from "~/components/forms/FormBanner";
+import { TaskLinkRow } from "~/components/TaskRow";
+import { buttonClass } from "~/components/ui/button";
+import { Card } from "~/components/ui/Card";
+import { PageHeader } from "~/components/ui/PageHeader";
 
 /** Spec §2 Earn Rewards: search, filter chips, the list with its failure and empty states. */
 export function EarnScreen({
