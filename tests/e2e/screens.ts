@@ -45,7 +45,7 @@ export const SCREENS: readonly Screen[] = [
     path: "/withdraw?history=1",
     viewer: "verified-member",
   },
-  { route: "referral.tsx", name: "Refer & Earn", path: "/referral", viewer: "member" },
+  { route: "referral/route.tsx", name: "Refer & Earn", path: "/referral", viewer: "member" },
   { route: "profile/route.tsx", name: "Profile, My Account", path: "/profile", viewer: "member" },
   {
     route: "profile/route.tsx",

@@ -1027,7 +1027,7 @@ const noActionCases = (
   [
     ["legal.tsx", "/legal"],
     ["leaderboard.tsx", "/leaderboard"],
-    ["referral.tsx", "/referral"],
+    ["referral/route.tsx", "/referral"],
     ["$.tsx", "/no-such-page"],
   ] as const
 ).flatMap(([module, path]) =>

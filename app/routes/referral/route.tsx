@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ReferralScreen } from "~/components/ReferralScreen";
+import { ReferralScreen } from "./ReferralScreen";
 import { pageMeta } from "~/lib/meta";
-import { loadReferral } from "~/server/referral.server";
+import { loadReferral } from "./page.server";
 
 export const meta: MetaFunction = () => pageMeta("Refer & Earn");
 

@@ -1,11 +1,11 @@
 import { daysSince } from "~/domain/dates";
 import { referralName } from "~/domain/referrals";
-import { requireUser } from "./auth/session.server";
-import { getAppConfig } from "./config.server";
-import { requestOrigin } from "./http/same-origin.server";
-import { readTogether } from "./db/reads.server";
-import { referralsCall } from "./referrals.server";
-import { loadUserSummary, userSummaryCall } from "./users.server";
+import { requireUser } from "~/server/auth/session.server";
+import { getAppConfig } from "~/server/config.server";
+import { requestOrigin } from "~/server/http/same-origin.server";
+import { readTogether } from "~/server/db/reads.server";
+import { referralsCall } from "~/server/referrals.server";
+import { loadUserSummary, userSummaryCall } from "~/server/users.server";
 
 /** Spec §2 Refer & Earn: the code and its share link, how it works, and the people referred. */
 export async function loadReferral(request: Request) {

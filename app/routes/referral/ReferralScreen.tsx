@@ -4,11 +4,11 @@ import { initials } from "~/domain/display-name";
 import { joinedLabel, REFERRAL_MESSAGES } from "~/domain/referrals";
 import { shareReferral } from "~/lib/share-referral";
 import { useHydrated } from "~/lib/use-hydrated";
-import { ReferralCodeBox } from "./ReferralCodeBox";
-import { buttonClass } from "./ui/button";
-import { Card } from "./ui/Card";
-import { Icon, type IconName } from "./ui/Icon";
-import { PageHeader } from "./ui/PageHeader";
+import { ReferralCodeBox } from "~/components/ReferralCodeBox";
+import { buttonClass } from "~/components/ui/button";
+import { Card } from "~/components/ui/Card";
+import { Icon, type IconName } from "~/components/ui/Icon";
+import { PageHeader } from "~/components/ui/PageHeader";
 
 export interface ReferralData {
   code: string | null;
