@@ -19,9 +19,9 @@ export const SCREENS: readonly Screen[] = [
   { route: "_index/route.tsx", name: "onboarding, first slide", path: "/", viewer: "first-visit" },
   { route: "_index/route.tsx", name: "onboarding, last slide", path: "/?slide=2", viewer: "first-visit" },
   { route: "_index/route.tsx", name: "Home", path: "/", viewer: "member" },
-  { route: "auth.tsx", name: "Sign In", path: "/auth", viewer: "visitor" },
-  { route: "auth.tsx", name: "Sign Up", path: "/auth?tab=signup", viewer: "visitor" },
-  { route: "auth.tsx", name: "Sign Up from a share link", path: "/auth?ref=ABCD2345", viewer: "visitor" },
+  { route: "auth/route.tsx", name: "Sign In", path: "/auth", viewer: "visitor" },
+  { route: "auth/route.tsx", name: "Sign Up", path: "/auth?tab=signup", viewer: "visitor" },
+  { route: "auth/route.tsx", name: "Sign Up from a share link", path: "/auth?ref=ABCD2345", viewer: "visitor" },
   { route: "earn/route.tsx", name: "Earn Rewards", path: "/earn", viewer: "member" },
   {
     route: "earn/route.tsx",

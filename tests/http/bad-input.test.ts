@@ -327,7 +327,7 @@ const badEmail: FieldSpec = {
   values: [...NUMBER_AND_TEXT, ["without a domain", "pat@"], ['"٥@٥"', "٥@٥"]],
 };
 const badCode: FieldSpec = { wrong: ruleMessage("invalid_referral_code"), blank: null };
-const authCases = pageCases("auth.tsx", "visitor", [
+const authCases = pageCases("auth/route.tsx", "visitor", [
   {
     name: "sign-in",
     path: "/auth",

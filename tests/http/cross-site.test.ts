@@ -11,7 +11,7 @@ import { ROUTES_DIR, routeModules } from "../support/route-modules";
 // no visitor's cookies and prove themselves by signature instead.
 const PAGE_ACTIONS: Record<string, string> = {
   "_index/route.tsx": "/?index",
-  "auth.tsx": "/auth",
+  "auth/route.tsx": "/auth",
   "earn/route.tsx": "/earn",
   "logout.tsx": "/logout",
   "profile/route.tsx": "/profile",

@@ -8,13 +8,13 @@ import { authHref } from "~/domain/urls";
 import { useGoogleSignIn } from "~/lib/use-google-sign-in";
 import { useFormState } from "~/lib/use-form";
 import { useIsPending } from "~/lib/use-is-pending";
-import { Field } from "./forms/Field";
-import { FormBanner } from "./forms/FormBanner";
-import { SubmitButton } from "./forms/SubmitButton";
-import { Banner } from "./ui/Banner";
-import { buttonClass } from "./ui/button";
-import { GoogleLogo, Icon, Spinner } from "./ui/Icon";
-import { LinkTabs } from "./ui/LinkTabs";
+import { Field } from "~/components/forms/Field";
+import { FormBanner } from "~/components/forms/FormBanner";
+import { SubmitButton } from "~/components/forms/SubmitButton";
+import { Banner } from "~/components/ui/Banner";
+import { buttonClass } from "~/components/ui/button";
+import { GoogleLogo, Icon, Spinner } from "~/components/ui/Icon";
+import { LinkTabs } from "~/components/ui/LinkTabs";
 
 const TABS: { id: AuthTab; label: string }[] = [
   { id: "signin", label: "Sign In" },

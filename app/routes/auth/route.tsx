@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { AuthScreen } from "~/components/AuthScreen";
+import { AuthScreen } from "./AuthScreen";
 import { loadWithDocumentPolicy } from "~/lib/document-policy";
 import { pageMeta } from "~/lib/meta";
 import { headersWithRetryAfter } from "~/lib/retry-after";
 import { BARE_SCREEN } from "~/lib/shell";
 import { assertSameOrigin } from "~/server/http/same-origin.server";
-import { authAction, loadAuthPage } from "~/server/sign-in.server";
+import { authAction, loadAuthPage } from "./page.server";
 
 export const meta: MetaFunction = () => pageMeta("Sign in");
 export const handle = BARE_SCREEN;

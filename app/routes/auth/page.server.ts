@@ -12,24 +12,29 @@ import {
   profileExists,
   type AttemptRefusal,
   type PasswordCheckPermit,
-} from "./auth/attempt-limits.server";
-import { AuthRejection, authenticator, requestPasswordReset, type VerifiedIdentity } from "./auth/authenticator.server";
-import { getAdminAuth } from "./auth/firebase-admin.server";
-import { deviceCookie } from "./auth/device-cookie.server";
-import { isDomainAuthorized } from "./auth/identity.server";
-import { getSessionUser, StaleSignInError, startSession } from "./auth/session.server";
-import { ruleViolation } from "./db/core.server";
-import { getEnv } from "./env.server";
-import { redirectWithFlash } from "./http/flash.server";
-import { bannerErrors, parseSubmission, readFormData, unreadableForm } from "./http/forms.server";
-import { hasValidFormToken, issueFormToken } from "./http/form-token.server";
-import { tooManyAttemptsMessage } from "./http/rate-limit.server";
-import { safeRedirectPath } from "./http/redirects.server";
-import { hasNoSiteHeaders, requestHost } from "./http/same-origin.server";
-import { referralCodeExists } from "./referrals.server";
-import { forgetPushDevice } from "./notification-settings.server";
-import { provisionUser } from "./users.server";
-import { referralAllowedFor, setAccountActive } from "./account.server";
+} from "~/server/auth/attempt-limits.server";
+import {
+  AuthRejection,
+  authenticator,
+  requestPasswordReset,
+  type VerifiedIdentity,
+} from "~/server/auth/authenticator.server";
+import { getAdminAuth } from "~/server/auth/firebase-admin.server";
+import { deviceCookie } from "~/server/auth/device-cookie.server";
+import { isDomainAuthorized } from "~/server/auth/identity.server";
+import { getSessionUser, StaleSignInError, startSession } from "~/server/auth/session.server";
+import { ruleViolation } from "~/server/db/core.server";
+import { getEnv } from "~/server/env.server";
+import { redirectWithFlash } from "~/server/http/flash.server";
+import { bannerErrors, parseSubmission, readFormData, unreadableForm } from "~/server/http/forms.server";
+import { hasValidFormToken, issueFormToken } from "~/server/http/form-token.server";
+import { tooManyAttemptsMessage } from "~/server/http/rate-limit.server";
+import { safeRedirectPath } from "~/server/http/redirects.server";
+import { hasNoSiteHeaders, requestHost } from "~/server/http/same-origin.server";
+import { referralCodeExists } from "~/server/referrals.server";
+import { forgetPushDevice } from "~/server/notification-settings.server";
+import { provisionUser } from "~/server/users.server";
+import { referralAllowedFor, setAccountActive } from "~/server/account.server";
 
 /** Spec §2 /auth. A share link `/auth?ref=CODE` opens Sign Up with the friend's code filled in. */
 export async function loadAuthPage(request: Request) {
