@@ -415,7 +415,7 @@ const earnCases = pageCases(
 // Log out reads no fields: whatever is posted, this device is signed out (a few signed in, each
 // by an account of its own, since a log out ends every session of the account).
 const LOGGED_OUT: Answer = { redirect: "/auth", flash: AUTH_MESSAGES.loggedOut };
-const logout = route("logout.tsx", "POST", "/logout", "visitor");
+const logout = route("logout/route.tsx", "POST", "/logout", "visitor");
 const logoutBodies: [string, Body | undefined][] = [
   ...unreadableBodies([["intent", "logout"]]).map(([what, body]): [string, Body | undefined] => [what, body]),
   ...badIntents([["intent", "logout"]]),
@@ -1025,10 +1025,10 @@ const resourceCases = [
 // Pages without an action: a form posted to them is answered by the page, not by a crash.
 const noActionCases = (
   [
-    ["legal.tsx", "/legal"],
-    ["leaderboard.tsx", "/leaderboard"],
+    ["legal/route.tsx", "/legal"],
+    ["leaderboard/route.tsx", "/leaderboard"],
     ["referral/route.tsx", "/referral"],
-    ["$.tsx", "/no-such-page"],
+    ["$/route.tsx", "/no-such-page"],
   ] as const
 ).flatMap(([module, path]) =>
   unreadableBodies([["intent", "x"]]).map(([what, body]) =>

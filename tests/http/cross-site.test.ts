@@ -13,7 +13,7 @@ const PAGE_ACTIONS: Record<string, string> = {
   "_index/route.tsx": "/?index",
   "auth/route.tsx": "/auth",
   "earn/route.tsx": "/earn",
-  "logout.tsx": "/logout",
+  "logout/route.tsx": "/logout",
   "profile/route.tsx": "/profile",
   "withdraw/route.tsx": "/withdraw",
 };

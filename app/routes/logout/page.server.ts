@@ -1,8 +1,8 @@
 import { redirect } from "@remix-run/node";
 import { AUTH_MESSAGES } from "~/domain/auth";
-import { clearedSessionCookie, endSession } from "./auth/session.server";
-import { redirectWithFlash } from "./http/flash.server";
-import { clearedPushDeviceCookie, forgetPushDevice } from "./notification-settings.server";
+import { clearedSessionCookie, endSession } from "~/server/auth/session.server";
+import { redirectWithFlash } from "~/server/http/flash.server";
+import { clearedPushDeviceCookie, forgetPushDevice } from "~/server/notification-settings.server";
 
 /** /logout is only posted to; a visit goes Home. */
 export const logoutRedirect = () => redirect("/");

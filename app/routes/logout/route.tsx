@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { assertSameOrigin } from "~/server/http/same-origin.server";
-import { logOut, logoutRedirect } from "~/server/logout.server";
+import { logOut, logoutRedirect } from "./page.server";
 
 export const loader = logoutRedirect;
 
