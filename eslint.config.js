@@ -1,11 +1,17 @@
 // Lint for the whole repository: TypeScript, React hooks, import cycles and unused code.
 // `npm run lint` (part of `npm test`) must pass with zero warnings.
 import js from "@eslint/js";
+import { readdirSync } from "node:fs";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import importX from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+
+// app/routes/<screen>/: one folder per screen (docs/architecture.md).
+const screenFolders = readdirSync(new URL("app/routes", import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   { ignores: ["build/", "public/build/", ".cache/", ".data/", "node_modules/"] },
@@ -28,7 +34,9 @@ export default tseslint.config(
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true },
       ],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
-      // Imports run one way (routes → components, domain, lib, server; server → domain).
+      // Imports run one way (routes → components, domain, lib, server; server → domain). A route
+      // folder (app/routes/<screen>/) is one screen: its route module, its page module
+      // (*.server.ts) and its own components and form schemas, which nothing else imports.
       "import-x/no-restricted-paths": [
         "error",
         {
@@ -37,6 +45,24 @@ export default tseslint.config(
               target: `./app/${layer}`,
               from: "./app/server",
               message: "Only routes and server modules reach the server; the browser never loads it.",
+            })),
+            {
+              // A screen's components and form schemas: everything in a route folder but the route
+              // module and the *.server files.
+              target: "./app/routes/*/!(route|*.server).{ts,tsx}",
+              from: "./app/server",
+              message: "A screen's components reach the server only through its route's loader and action.",
+            },
+            {
+              target: ["./app/components", "./app/lib", "./app/domain", "./app/content"],
+              from: "./app/routes",
+              message: "What two screens use lives in components, lib, domain or content, not in a route folder.",
+            },
+            ...screenFolders.map((screen) => ({
+              target: `./app/routes/${screen}`,
+              from: "./app/routes",
+              except: [`./${screen}`],
+              message: "A route folder is one screen's: what two screens use lives in components, domain or server.",
             })),
             {
               target: "./app/domain",

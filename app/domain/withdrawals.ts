@@ -1,5 +1,5 @@
 // Withdrawals (docs/product.md, "Withdraw" and "Withdraw: the rules"): methods, the amount rule, statuses. Pure and
-// client-safe; the form's schema lives in withdrawal-form.ts so the page does not ship zod.
+// client-safe; the form's schema lives in routes/withdraw/withdrawal-form.ts so the page does not ship zod.
 
 export type PaymentMethod = "paypal" | "upi" | "bank";
 

@@ -1,8 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Browser, type BrowserContextOptions, type Page } from "@playwright/test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { NOT_SCREENS, SCREENS, type Screen, type Viewer } from "./screens";
+import { ROUTES_DIR, routeModules } from "../support/route-modules";
 import { openVerificationLink, signUp } from "./support";
 
 // Every screen (tests/e2e/screens.ts), with JavaScript on and off: axe-core finds no serious or
@@ -54,15 +55,14 @@ const test = base.extend<object, { viewers: Record<Viewer, StorageState> }>({
 });
 
 test("the screen list covers every page module in app/routes (a new page must be added to tests/e2e/screens.ts)", () => {
-  const routesDir = path.join(process.cwd(), "app/routes");
-  const modules = readdirSync(routesDir).filter((file) => /\.tsx?$/.test(file));
+  const modules = routeModules();
   const screened = new Set(SCREENS.map((screen) => screen.route));
   const unlisted = modules.filter((file) => !screened.has(file) && !(file in NOT_SCREENS));
   expect(unlisted, "route modules neither in SCREENS nor in NOT_SCREENS").toEqual([]);
   expect([...screened, ...Object.keys(NOT_SCREENS)].filter((file) => !modules.includes(file))).toEqual([]);
   // What is left out draws nothing: no page component.
   for (const file of Object.keys(NOT_SCREENS)) {
-    expect(readFileSync(path.join(routesDir, file), "utf8"), file).not.toMatch(/export default/);
+    expect(readFileSync(path.join(ROUTES_DIR, file), "utf8"), file).not.toMatch(/export default/);
   }
 });
 

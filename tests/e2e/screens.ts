@@ -6,7 +6,7 @@
 export type Viewer = "first-visit" | "visitor" | "member" | "verified-member";
 
 export interface Screen {
-  /** The module in app/routes that draws it. */
+  /** The route module that draws it, relative to app/routes ("withdraw/route.tsx", "offline.ts"). */
   route: string;
   name: string;
   path: string;
@@ -16,56 +16,56 @@ export interface Screen {
 }
 
 export const SCREENS: readonly Screen[] = [
-  { route: "_index.tsx", name: "onboarding, first slide", path: "/", viewer: "first-visit" },
-  { route: "_index.tsx", name: "onboarding, last slide", path: "/?slide=2", viewer: "first-visit" },
-  { route: "_index.tsx", name: "Home", path: "/", viewer: "member" },
-  { route: "auth.tsx", name: "Sign In", path: "/auth", viewer: "visitor" },
-  { route: "auth.tsx", name: "Sign Up", path: "/auth?tab=signup", viewer: "visitor" },
-  { route: "auth.tsx", name: "Sign Up from a share link", path: "/auth?ref=ABCD2345", viewer: "visitor" },
-  { route: "earn.tsx", name: "Earn Rewards", path: "/earn", viewer: "member" },
+  { route: "_index/route.tsx", name: "onboarding, first slide", path: "/", viewer: "first-visit" },
+  { route: "_index/route.tsx", name: "onboarding, last slide", path: "/?slide=2", viewer: "first-visit" },
+  { route: "_index/route.tsx", name: "Home", path: "/", viewer: "member" },
+  { route: "auth/route.tsx", name: "Sign In", path: "/auth", viewer: "visitor" },
+  { route: "auth/route.tsx", name: "Sign Up", path: "/auth?tab=signup", viewer: "visitor" },
+  { route: "auth/route.tsx", name: "Sign Up from a share link", path: "/auth?ref=ABCD2345", viewer: "visitor" },
+  { route: "earn/route.tsx", name: "Earn Rewards", path: "/earn", viewer: "member" },
   {
-    route: "earn.tsx",
+    route: "earn/route.tsx",
     name: "Earn Rewards, filtered with no match",
     path: "/earn?q=zzzz&type=survey",
     viewer: "member",
   },
-  { route: "earn.tsx", name: "the task dialog", path: "/earn?task=task-001", viewer: "member" },
-  { route: "leaderboard.tsx", name: "Leaderboard", path: "/leaderboard", viewer: "member" },
-  { route: "withdraw.tsx", name: "Withdraw, email not verified", path: "/withdraw", viewer: "member" },
-  { route: "withdraw.tsx", name: "Withdraw", path: "/withdraw", viewer: "verified-member" },
+  { route: "earn/route.tsx", name: "the task dialog", path: "/earn?task=task-001", viewer: "member" },
+  { route: "leaderboard/route.tsx", name: "Leaderboard", path: "/leaderboard", viewer: "member" },
+  { route: "withdraw/route.tsx", name: "Withdraw, email not verified", path: "/withdraw", viewer: "member" },
+  { route: "withdraw/route.tsx", name: "Withdraw", path: "/withdraw", viewer: "verified-member" },
   {
-    route: "withdraw.tsx",
+    route: "withdraw/route.tsx",
     name: "Withdraw, bank transfer offered",
     path: "/withdraw?method=bank",
     viewer: "verified-member",
   },
   {
-    route: "withdraw.tsx",
+    route: "withdraw/route.tsx",
     name: "the withdrawal history sheet",
     path: "/withdraw?history=1",
     viewer: "verified-member",
   },
-  { route: "referral.tsx", name: "Refer & Earn", path: "/referral", viewer: "member" },
-  { route: "profile.tsx", name: "Profile, My Account", path: "/profile", viewer: "member" },
+  { route: "referral/route.tsx", name: "Refer & Earn", path: "/referral", viewer: "member" },
+  { route: "profile/route.tsx", name: "Profile, My Account", path: "/profile", viewer: "member" },
   {
-    route: "profile.tsx",
+    route: "profile/route.tsx",
     name: "Profile, editing the display name",
     path: "/profile?tab=account&edit=1",
     viewer: "member",
   },
   {
-    route: "profile.tsx",
+    route: "profile/route.tsx",
     name: "Profile, confirming deactivation",
     path: "/profile?tab=account&confirm=deactivate",
     viewer: "member",
   },
-  { route: "profile.tsx", name: "Profile, Referrals", path: "/profile?tab=referrals", viewer: "member" },
-  { route: "profile.tsx", name: "Profile, Help & Support", path: "/profile?tab=help", viewer: "member" },
-  { route: "legal.tsx", name: "Terms", path: "/legal", viewer: "visitor" },
-  { route: "legal.tsx", name: "Privacy", path: "/legal?tab=privacy", viewer: "visitor" },
-  { route: "$.tsx", name: "the 404 page", path: "/no/such/page", viewer: "visitor" },
+  { route: "profile/route.tsx", name: "Profile, Referrals", path: "/profile?tab=referrals", viewer: "member" },
+  { route: "profile/route.tsx", name: "Profile, Help & Support", path: "/profile?tab=help", viewer: "member" },
+  { route: "legal/route.tsx", name: "Terms", path: "/legal", viewer: "visitor" },
+  { route: "legal/route.tsx", name: "Privacy", path: "/legal?tab=privacy", viewer: "visitor" },
+  { route: "$/route.tsx", name: "the 404 page", path: "/no/such/page", viewer: "visitor" },
   {
-    route: "logout.tsx",
+    route: "logout/route.tsx",
     name: "the 403 page (a log out posted from another site)",
     path: "/logout",
     viewer: "member",

@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from "vitest";
 import { AUTH_MESSAGES } from "~/domain/auth";
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
-import { FEEDBACK_MESSAGES } from "~/domain/profile-forms";
+import { FEEDBACK_MESSAGES } from "~/routes/profile/profile-forms";
 import { ruleMessage } from "~/domain/rules";
 import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from "~/server/http/body.server";
 import { UNREADABLE_FORM_MESSAGE } from "~/server/http/forms.server";
@@ -25,6 +25,7 @@ import { ledgerAudit } from "../support/ledger-audit";
 import { signPostback, startOfferProvider } from "../support/offer-provider";
 import { startPayPalStandIn, type PayPalStandIn } from "../support/paypal";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
+import { ROUTES_DIR, routeModules } from "../support/route-modules";
 
 // Issue 10, "Bad input, everywhere": malformed requests to every route module that has an action
 // and to every resource route, generated from tables (route → forms and intents → fields → bad
@@ -299,11 +300,11 @@ function getCases(module: string, path: string, who: Who, answer: Answer, param 
 const TASK_GONE = "This task is no longer available";
 
 const homeCases = [
-  ...pageCases("_index.tsx", "newcomer", [
+  ...pageCases("_index/route.tsx", "newcomer", [
     { name: "onboarding", path: "/?index", valid: { intent: "complete-onboarding" } },
   ]),
   ...pageCases(
-    "_index.tsx",
+    "_index/route.tsx",
     "member",
     [
       { name: "check-in", path: "/?index", valid: { intent: "checkin" } },
@@ -326,7 +327,7 @@ const badEmail: FieldSpec = {
   values: [...NUMBER_AND_TEXT, ["without a domain", "pat@"], ['"٥@٥"', "٥@٥"]],
 };
 const badCode: FieldSpec = { wrong: ruleMessage("invalid_referral_code"), blank: null };
-const authCases = pageCases("auth.tsx", "visitor", [
+const authCases = pageCases("auth/route.tsx", "visitor", [
   {
     name: "sign-in",
     path: "/auth",
@@ -375,7 +376,7 @@ const authCases = pageCases("auth.tsx", "visitor", [
 ]);
 
 const earnCases = pageCases(
-  "earn.tsx",
+  "earn/route.tsx",
   "member",
   [
     {
@@ -398,7 +399,7 @@ const earnCases = pageCases(
     },
     extra: [
       route(
-        "earn.tsx",
+        "earn/route.tsx",
         "POST",
         "/earn?task=acme-2",
         "member",
@@ -414,7 +415,7 @@ const earnCases = pageCases(
 // Log out reads no fields: whatever is posted, this device is signed out (a few signed in, each
 // by an account of its own, since a log out ends every session of the account).
 const LOGGED_OUT: Answer = { redirect: "/auth", flash: AUTH_MESSAGES.loggedOut };
-const logout = route("logout.tsx", "POST", "/logout", "visitor");
+const logout = route("logout/route.tsx", "POST", "/logout", "visitor");
 const logoutBodies: [string, Body | undefined][] = [
   ...unreadableBodies([["intent", "logout"]]).map(([what, body]): [string, Body | undefined] => [what, body]),
   ...badIntents([["intent", "logout"]]),
@@ -444,7 +445,7 @@ const spreadDeleteCases = (cases: Case[]): Case[] => {
 };
 const profileCases = spreadDeleteCases(
   pageCases(
-    "profile.tsx",
+    "profile/route.tsx",
     "member",
     [
       {
@@ -554,9 +555,9 @@ const amount: FieldSpec = {
   wrong: ruleMessage("invalid_amount"),
   values: [...NUMBER_AND_TEXT, ["with a dollar sign", "$5"], ["negative zero", "-0"], ["with a space inside", "5 0"]],
 };
-const withdraw = route("withdraw.tsx", "POST", "/withdraw", "member");
+const withdraw = route("withdraw/route.tsx", "POST", "/withdraw", "member");
 const withdrawCases = pageCases(
-  "withdraw.tsx",
+  "withdraw/route.tsx",
   "member",
   [
     {
@@ -1024,10 +1025,10 @@ const resourceCases = [
 // Pages without an action: a form posted to them is answered by the page, not by a crash.
 const noActionCases = (
   [
-    ["legal.tsx", "/legal"],
-    ["leaderboard.tsx", "/leaderboard"],
-    ["referral.tsx", "/referral"],
-    ["$.tsx", "/no-such-page"],
+    ["legal/route.tsx", "/legal"],
+    ["leaderboard/route.tsx", "/leaderboard"],
+    ["referral/route.tsx", "/referral"],
+    ["$/route.tsx", "/no-such-page"],
   ] as const
 ).flatMap(([module, path]) =>
   unreadableBodies([["intent", "x"]]).map(([what, body]) =>
@@ -1171,9 +1172,8 @@ describe("bad input, everywhere: malformed requests to every route with an actio
   }
 
   it("has at least 50 cases for every route module that has an action and every resource route", () => {
-    const dir = path.resolve("app/routes");
-    const required = readdirSync(dir).filter((file) => {
-      const source = readFileSync(path.join(dir, file), "utf8");
+    const required = routeModules().filter((file) => {
+      const source = readFileSync(path.join(ROUTES_DIR, file), "utf8");
       const hasAction = /export (async )?function action\b|export const action\b|export \{[^}]*\baction\b/.test(source);
       return hasAction || !/export default\b/.test(source);
     });

@@ -1,20 +1,21 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_FORM_TOKEN_FIELD, AUTH_MESSAGES } from "~/domain/auth";
 import { CROSS_SITE_MESSAGE } from "~/server/http/same-origin.server";
 import { startTestApp } from "../support/app-server";
 import { HttpClient, html, uniqueEmail } from "../support/http";
+import { ROUTES_DIR, routeModules } from "../support/route-modules";
 
 // Every route module with an action, by the URL a form posts to. Server-to-server endpoints carry
 // no visitor's cookies and prove themselves by signature instead.
 const PAGE_ACTIONS: Record<string, string> = {
-  "_index.tsx": "/?index",
-  "auth.tsx": "/auth",
-  "earn.tsx": "/earn",
-  "logout.tsx": "/logout",
-  "profile.tsx": "/profile",
-  "withdraw.tsx": "/withdraw",
+  "_index/route.tsx": "/?index",
+  "auth/route.tsx": "/auth",
+  "earn/route.tsx": "/earn",
+  "logout/route.tsx": "/logout",
+  "profile/route.tsx": "/profile",
+  "withdraw/route.tsx": "/withdraw",
 };
 const API_ACTIONS: Record<string, string> = {
   "api.$provider.complete.ts": "/api/acme/complete",
@@ -62,9 +63,8 @@ describe("cross-site posts and the /auth form token", () => {
   });
 
   it("covers every route module that has an action", () => {
-    const routesDir = path.resolve("app/routes");
-    const withAction = readdirSync(routesDir).filter((file) =>
-      /export (async )?function action\b|export const action\b/.test(readFileSync(path.join(routesDir, file), "utf8")),
+    const withAction = routeModules().filter((file) =>
+      /export (async )?function action\b|export const action\b/.test(readFileSync(path.join(ROUTES_DIR, file), "utf8")),
     );
     expect(withAction.sort()).toEqual(
       [...Object.keys(PAGE_ACTIONS), ...Object.keys(API_ACTIONS), ...SIGNED_ENDPOINTS, ...GET_ONLY].sort(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ruleMessage } from "~/domain/rules";
-import { FEEDBACK_MESSAGES } from "~/domain/profile-forms";
+import { FEEDBACK_MESSAGES } from "~/routes/profile/profile-forms";
 import { html, signedInClient } from "../support/http";
 
 // The feedback form's old email pattern backtracked for 2.3 s on this address, before any length

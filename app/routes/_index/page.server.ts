@@ -1,0 +1,87 @@
+import { discriminatedUnion } from "zod/mini";
+import { checkinFormSchema, timeUntilNextCheckin } from "~/domain/checkin";
+import { QUICK_TASK_COUNT } from "~/domain/constants";
+import { quickStartFormSchema } from "~/domain/task-forms";
+import { requireUser } from "~/server/auth/session.server";
+import { checkIn, checkinStatusCall, type CheckinStatus } from "~/server/checkin.server";
+import { getAppConfig } from "~/server/config.server";
+import { redirectWithFlash } from "~/server/http/flash.server";
+import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
+import { getLeaderboard } from "~/server/leaderboard.server";
+import { optionalSection, readTogether } from "~/server/db/reads.server";
+import { findTask, listTasksForUser, taskCompletionsCall } from "~/server/tasks.server";
+import { loadUserSummary, userSummaryCall } from "~/server/users.server";
+
+const LEADERBOARD_TEASER_SIZE = 3;
+
+async function loadCheckinCard(checkinStatus: Promise<CheckinStatus>) {
+  const [status, config] = await Promise.all([checkinStatus, getAppConfig()]);
+  return {
+    coins: config.checkin_coins,
+    checkedInToday: status.checked_in_today,
+    daysThisWeek: status.recent_dates.length,
+    nextCheckinIn: timeUntilNextCheckin(new Date()),
+  };
+}
+
+/**
+ * docs/product.md, "Home". The balance is the page (no balance, no Home); the check-in card, the quick
+ * tasks and the leaderboard teaser each load on their own and show their own failure.
+ */
+export async function loadHome(request: Request) {
+  const user = await requireUser(request);
+  // Home's own reads in one round trip; each section still fails on its own.
+  const [summaryRead, checkinRead, completionsRead] = readTogether([
+    userSummaryCall(user.uid),
+    checkinStatusCall(user.uid),
+    taskCompletionsCall(user.uid),
+  ]);
+  const [summary, checkin, tasks, leaders] = await Promise.all([
+    loadUserSummary(user, summaryRead),
+    optionalSection("home: check-in", loadCheckinCard(checkinRead)),
+    optionalSection("home: tasks", listTasksForUser(user.uid, completionsRead)),
+    optionalSection("home: leaderboard", getLeaderboard(user.uid, LEADERBOARD_TEASER_SIZE)),
+  ]);
+  return {
+    displayName: summary.display_name || "User",
+    balance: summary.balance,
+    totalEarned: summary.total_earned,
+    referralBonus: summary.referral_earned,
+    checkin,
+    quickTasks:
+      tasks && tasks.source !== "unavailable"
+        ? tasks.tasks.filter((task) => !task.completed).slice(0, QUICK_TASK_COUNT)
+        : null,
+    leaders,
+  };
+}
+
+const homeFormSchema = discriminatedUnion("intent", [checkinFormSchema, quickStartFormSchema]);
+
+/** Home's forms: the daily check-in and a quick task's Start. */
+export async function homeAction(request: Request) {
+  const user = await requireUser(request);
+  const submission = await parseForm(request, homeFormSchema);
+  // Buttons with hidden fields: what is wrong shows in the form's banner.
+  if (submission.status !== "success") return rejectForm(submission, { formErrors: bannerErrors(submission) });
+  if (submission.value.intent === "checkin") {
+    try {
+      const result = await checkIn(user.uid);
+      return redirectWithFlash("/", {
+        kind: "success",
+        title: "Checked in!",
+        description: `You earned ${result.coins} coins.`,
+      });
+    } catch (error) {
+      return replyWithDbError(submission, error, { fallback: "Please try again later.", context: "check-in" });
+    }
+  }
+  const task = await findTask(submission.value.taskId);
+  if (!task) return rejectForm(submission, { formErrors: ["This task is no longer available"] });
+  // docs/product.md, "Home: quick tasks": starting a quick task shows an info message and goes to /earn.
+  return redirectWithFlash(`/earn?task=${encodeURIComponent(task.id)}`, {
+    kind: "info",
+    title: `Starting "${task.title}"`,
+    description: "Finish the task to collect your coins.",
+  });
+}

@@ -1,0 +1,197 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { data, redirect } from "@remix-run/node";
+import { AUTH_MESSAGES, parseAuthTab } from "~/domain/auth";
+import { authFormSchema } from "~/domain/auth-form";
+import { isReferralCode, normalizeReferralCode } from "~/domain/referral-code";
+import { ruleMessage } from "~/domain/rules";
+import {
+  limitPasswordCheck,
+  limitPasswordReset,
+  limitSignUp,
+  limitTokenSignIn,
+  profileExists,
+  type AttemptRefusal,
+  type PasswordCheckPermit,
+} from "~/server/auth/attempt-limits.server";
+import {
+  AuthRejection,
+  authenticator,
+  requestPasswordReset,
+  type VerifiedIdentity,
+} from "~/server/auth/authenticator.server";
+import { getAdminAuth } from "~/server/auth/firebase-admin.server";
+import { deviceCookie } from "~/server/auth/device-cookie.server";
+import { isDomainAuthorized } from "~/server/auth/identity.server";
+import { getSessionUser, StaleSignInError, startSession } from "~/server/auth/session.server";
+import { ruleViolation } from "~/server/db/core.server";
+import { getEnv } from "~/server/env.server";
+import { redirectWithFlash } from "~/server/http/flash.server";
+import { bannerErrors, parseSubmission, readFormData, unreadableForm } from "~/server/http/forms.server";
+import { hasValidFormToken, issueFormToken } from "~/server/http/form-token.server";
+import { tooManyAttemptsMessage } from "~/server/http/rate-limit.server";
+import { safeRedirectPath } from "~/server/http/redirects.server";
+import { hasNoSiteHeaders, requestHost } from "~/server/http/same-origin.server";
+import { referralCodeExists } from "~/server/referrals.server";
+import { forgetPushDevice } from "~/server/notification-settings.server";
+import { provisionUser } from "~/server/users.server";
+import { referralAllowedFor, setAccountActive } from "~/server/account.server";
+
+/** /auth (docs/product.md, "Auth"). A share link `/auth?ref=CODE` opens Sign Up with the friend's code filled in. */
+export async function loadAuthPage(request: Request) {
+  if (await getSessionUser(request)) throw redirect("/");
+  const { firebase } = getEnv();
+  const params = new URL(request.url).searchParams;
+  const referralCode = normalizeReferralCode(params.get("ref"));
+  const formToken = issueFormToken(request);
+  const page = {
+    // A share link opens Sign Up; the tabs still switch (their links keep the code).
+    tab: params.has("tab") || !referralCode ? parseAuthTab(params.get("tab")) : ("signup" as const),
+    redirectTo: safeRedirectPath(params.get("redirectTo")),
+    referralCode: referralCode && isReferralCode(referralCode) ? referralCode : null,
+    domainAuthorized: await isDomainAuthorized(requestHost(request).replace(/:\d+$/, "")),
+    // Public web-SDK settings, used only when the person asks for Google sign-in.
+    firebaseConfig: {
+      apiKey: firebase.apiKey,
+      authDomain: firebase.authDomain,
+      projectId: firebase.projectId,
+      emulatorUrl: firebase.emulatorHost ? `http://${firebase.emulatorHost}` : null,
+    },
+    formToken: formToken.token,
+  };
+  return data(page, formToken.setCookie ? { headers: { "Set-Cookie": formToken.setCookie } } : undefined);
+}
+
+type AuthReply = { reply: SubmissionResult<string[]>; unauthorizedDomain: boolean };
+const hideFields = ["password"];
+
+function refuse(reply: SubmissionResult<string[]>, unauthorizedDomain = false) {
+  return data<AuthReply>({ reply, unauthorizedDomain }, { status: 400 });
+}
+
+type AuthSubmissionResult = {
+  reply: (options: { formErrors: string[]; hideFields: string[] }) => SubmissionResult<string[]>;
+};
+
+/** Forgot password (docs/product.md, "Auth: the rules"). The answer is "sent" whether or not a mail went out (limitPasswordReset). */
+async function resetPassword(request: Request, email: string, submission: AuthSubmissionResult) {
+  const decision = await limitPasswordReset(request, email);
+  if (typeof decision === "object") return tooManyAttempts(submission, decision.refused);
+  if (decision === "send") {
+    const result = await requestPasswordReset(email);
+    if (!result.ok) {
+      return refuse(
+        submission.reply({ formErrors: [AUTH_MESSAGES.resetFailed], hideFields }),
+        result.unauthorizedDomain,
+      );
+    }
+  }
+  return redirectWithFlash("/auth", { kind: "success", title: AUTH_MESSAGES.resetSent });
+}
+
+function tooManyAttempts(submission: AuthSubmissionResult, refusal: AttemptRefusal) {
+  const wait = refusal.retryAfterSeconds;
+  return data<AuthReply>(
+    {
+      reply: submission.reply({ formErrors: [tooManyAttemptsMessage(wait, refusal.unit)], hideFields }),
+      unauthorizedDomain: false,
+    },
+    { status: 429, headers: { "Retry-After": String(wait) } },
+  );
+}
+
+/** Sign in, sign up (with an optional referral code), Google, or forgot-password. */
+export async function authAction(request: Request) {
+  // The strategy reads the body itself, so this parse works on a copy.
+  const form = await readFormData(request.clone());
+  const submission = parseSubmission(form, authFormSchema);
+  if (!submission) throw unreadableForm();
+  // A browser that sends neither Origin nor Sec-Fetch-Site may be posting from another site.
+  if (hasNoSiteHeaders(request) && !hasValidFormToken(request, form)) {
+    return data<AuthReply>(
+      { reply: submission.reply({ formErrors: [AUTH_MESSAGES.formExpired], hideFields }), unauthorizedDomain: false },
+      { status: 403 },
+    );
+  }
+  if (submission.status !== "success") {
+    // Google's ID token is a hidden field: its message goes to the form's banner.
+    const formErrors = bannerErrors(submission, ["email", "password", "referralCode"]);
+    return refuse(submission.reply({ formErrors, hideFields }));
+  }
+  const value = submission.value;
+  // The limits come before anything else: a refused attempt asks nothing of Firebase and sends no email.
+  if (value.intent === "reset") return resetPassword(request, value.email, submission);
+  let permit: PasswordCheckPermit | null = null;
+  if (value.intent === "signup") {
+    const refusal = await limitSignUp(request, value.email);
+    if (refusal) return tooManyAttempts(submission, refusal);
+  } else {
+    const limit =
+      value.intent === "signin" ? await limitPasswordCheck(request, value.email) : await limitTokenSignIn(request);
+    if (limit.refused) return tooManyAttempts(submission, limit.refused);
+    permit = limit;
+  }
+  const referralCode = "referralCode" in value ? value.referralCode : null;
+  const codeRefused = () =>
+    refuse(submission.reply({ fieldErrors: { referralCode: [ruleMessage("invalid_referral_code")] }, hideFields }));
+  // An unknown code is refused before any account is made.
+  if (value.intent === "signup" && referralCode && !(await referralCodeExists(referralCode))) return codeRefused();
+  try {
+    const identity = await authenticator.authenticate("firebase-form", request);
+    // Only failed checks count against the sign-in limits.
+    await permit?.succeeded();
+    // A first sign-in here (an account made on Firebase itself, or a first Google sign-in) makes
+    // a profile: it is a sign-up, and counts against the sign-up limits.
+    if (!identity.isNewUser && !(await profileExists(identity.uid))) {
+      const refusal = await limitSignUp(request, identity.email);
+      if (refusal) return tooManyAttempts(submission, refusal);
+    }
+    if (!(await provisionWithReferral(identity, referralCode))) return codeRefused();
+    // docs/product.md, "Auth: the rules": signing in again reactivates a deactivated account (the words are ours).
+    const { was_active: wasActive } = await setAccountActive(identity.uid, true);
+    // A push token this browser registered for another account, which never logged out, goes.
+    await forgetPushDevice(request, identity.uid);
+    const title = identity.isNewUser ? AUTH_MESSAGES.signedUp : AUTH_MESSAGES.signedIn;
+    const description = wasActive ? undefined : AUTH_MESSAGES.reactivated;
+    const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
+    const response = await startSession(identity.idToken, {
+      redirectTo,
+      flash: { kind: "success", title, description },
+    });
+    // This browser's later sign-ins as this address are counted on their own (attempt-limits.server.ts).
+    if (identity.email) response.headers.append("Set-Cookie", deviceCookie(request, identity.email));
+    return response;
+  } catch (error) {
+    if (error instanceof AuthRejection) return refuse(error.reply, error.unauthorizedDomain);
+    if (error instanceof StaleSignInError)
+      return refuse(submission.reply({ formErrors: [AUTH_MESSAGES.genericError], hideFields }));
+    throw error;
+  }
+}
+
+// An account younger than this, with no profile here, was made by this very sign-up.
+const NEW_ACCOUNT_MS = 10 * 60 * 1000;
+
+/**
+ * Makes the profile (the code applies only to a new one). When the code is refused after all (a
+ * Google sign-up, which is checked in the browser before the popup; or a code that went away),
+ * the identity account this sign-up just made is deleted again, so no half-made account stays.
+ */
+async function provisionWithReferral(identity: VerifiedIdentity, referralCode: string | null): Promise<boolean> {
+  try {
+    await provisionUser({
+      uid: identity.uid,
+      email: identity.email,
+      displayName: identity.displayName,
+      // An email that belonged to a deleted account brings no referral (docs/operations.md, "Deleting an account").
+      referralCode: referralCode && (await referralAllowedFor(identity.email)) ? referralCode : null,
+      emailVerified: identity.emailVerified,
+    });
+    return true;
+  } catch (error) {
+    if (ruleViolation(error)?.rule !== "invalid_referral_code") throw error;
+    const auth = getAdminAuth();
+    const account = await auth.getUser(identity.uid);
+    if (Date.now() - Date.parse(account.metadata.creationTime) < NEW_ACCOUNT_MS) await auth.deleteUser(identity.uid);
+    return false;
+  }
+}

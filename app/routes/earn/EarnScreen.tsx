@@ -1,0 +1,114 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { formErrors } from "~/lib/form-replies";
+import { Form, Link, useSubmit } from "@remix-run/react";
+import { useRef } from "react";
+import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
+import { TASK_FILTERS, type Task, type TaskFilter } from "~/domain/tasks";
+import { earnHref } from "~/domain/urls";
+import { Icon } from "~/components/ui/Icon";
+import { FormBanner } from "~/components/forms/FormBanner";
+import { TaskLinkRow } from "~/components/TaskRow";
+import { buttonClass } from "~/components/ui/button";
+import { Card } from "~/components/ui/Card";
+import { PageHeader } from "~/components/ui/PageHeader";
+
+/** docs/product.md, "Earn": search, filter chips, the list with its failure and empty states. */
+export function EarnScreen({
+  q,
+  type,
+  tasks,
+  failed,
+  potential,
+  coinsPerDollar,
+  lastResult,
+}: {
+  q: string;
+  type: TaskFilter;
+  tasks: Task[];
+  failed: boolean;
+  potential: number;
+  coinsPerDollar: number;
+  lastResult?: SubmissionResult<string[]>;
+}) {
+  const submit = useSubmit();
+  const debounce = useRef<ReturnType<typeof setTimeout>>(undefined);
+  return (
+    <div className="space-y-4">
+      <PageHeader title="Earn Rewards" />
+      <FormBanner errors={formErrors(lastResult)} />
+      <Form method="get" role="search" className="relative">
+        {type !== "all" ? <input type="hidden" name="type" value={type} /> : null}
+        <Icon
+          name="search"
+          className="pointer-events-none absolute left-4 top-1/2 size-5 -translate-y-1/2 text-gray-400"
+        />
+        <input
+          type="search"
+          name="q"
+          defaultValue={q}
+          placeholder="Search for tasks..."
+          aria-label="Search for tasks"
+          onChange={(event) => {
+            const form = event.currentTarget.form;
+            clearTimeout(debounce.current);
+            debounce.current = setTimeout(() => submit(form, { replace: true, preventScrollReset: true }), 250);
+          }}
+          className="block h-12 w-full rounded-xl border border-line bg-white pl-11 pr-4 text-base placeholder:text-gray-400 focus:border-brand-500 focus:outline-none focus:ring-4 focus:ring-brand-100"
+        />
+      </Form>
+      <nav aria-label="Task types" className="-mx-5 flex gap-2 overflow-x-auto px-5 pb-1">
+        {TASK_FILTERS.map((filter) => (
+          <Link
+            key={filter.id}
+            to={earnHref({ q, type: filter.id })}
+            replace
+            preventScrollReset
+            aria-current={filter.id === type ? "page" : undefined}
+            className={`shrink-0 rounded-full px-4 py-2 text-sm font-semibold transition active:scale-95 ${
+              filter.id === type
+                ? "bg-brand-600 text-white shadow-sm"
+                : "border border-line bg-white text-muted hover:text-ink"
+            }`}
+          >
+            {filter.label}
+          </Link>
+        ))}
+      </nav>
+
+      {failed ? (
+        <Card className="text-center">
+          <p className="font-semibold">Failed to load tasks</p>
+          {/* The "Error fetching tasks" toast (docs/product.md, "Earn"), shown in place since the page itself failed. */}
+          <p className="mt-1 text-sm text-muted">Couldn&apos;t load available tasks. Please try again later.</p>
+          <div className="mt-3">
+            <Link to={earnHref({ q, type })} reloadDocument className={buttonClass({ tone: "secondary", size: "md" })}>
+              <Icon name="refresh" className="size-4" />
+              Try Again
+            </Link>
+          </div>
+        </Card>
+      ) : tasks.length === 0 ? (
+        <Card className="text-center">
+          <p className="text-sm text-muted">No tasks found matching your criteria</p>
+        </Card>
+      ) : (
+        <>
+          <p className="flex items-center gap-2 rounded-2xl bg-emerald-50 px-4 py-3 text-sm text-emerald-800">
+            <Icon name="coins" className="size-5 shrink-0" />
+            <span>
+              Earning Potential: <strong data-testid="earning-potential">{formatCoins(potential)}</strong> (
+              {formatDollars(coinsToDollars(potential, coinsPerDollar))}) from the tasks below
+            </span>
+          </p>
+          <ul aria-label="Tasks" className="space-y-2.5">
+            {tasks.map((task) => (
+              <li key={task.id}>
+                <TaskLinkRow task={task} href={earnHref({ q, type, task: task.id })} />
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+import { redirect } from "@remix-run/node";
+import type { Flash } from "~/domain/flash";
+import { formatCoins } from "~/domain/money";
+import { taskFormSchema } from "~/domain/task-forms";
+import { earningPotential, filterTasks, parseTaskFilter } from "~/domain/tasks";
+import { earnHref } from "~/domain/urls";
+import { getSessionUser } from "~/server/auth/session.server";
+import { getAppConfig } from "~/server/config.server";
+import { optionalSection } from "~/server/db/reads.server";
+import { redirectWithFlash } from "~/server/http/flash.server";
+import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
+import { listTasks } from "~/server/offers.server";
+import { completeTask, findTask, listTasksForUser, startTask } from "~/server/tasks.server";
+
+const PENDING_AGAIN = "You finished this offer. Its coins arrive as soon as the offer provider confirms it.";
+
+/**
+ * After finishing a provider offer in the app (docs/decisions/040): the provider
+ * pays it, by its postback, once it has checked the offer was done.
+ */
+function pendingConfirmation(title: string, coins: number): Flash {
+  return {
+    kind: "info",
+    title: "Waiting for confirmation",
+    description: `Thanks for finishing "${title}"! Your ${formatCoins(coins)} will be added as soon as the offer provider confirms it, usually within a few minutes. We'll let you know when they arrive.`,
+  };
+}
+
+/** What /earn shows, from its URL: search, filter chip, the open task dialog and whether it was started. */
+function readView(url: URL) {
+  return {
+    q: (url.searchParams.get("q") ?? "").slice(0, 100),
+    type: parseTaskFilter(url.searchParams.get("type")),
+    taskId: url.searchParams.get("task"),
+    started: url.searchParams.get("started") === "1",
+  };
+}
+
+/** docs/product.md, "Earn"; the task list may fail on its own ("Failed to load tasks"). */
+export async function loadEarn(request: Request) {
+  const view = readView(new URL(request.url));
+  const user = await getSessionUser(request);
+  const [list, config] = await Promise.all([
+    optionalSection("earn: tasks", user ? listTasksForUser(user.uid) : listTasks()),
+    getAppConfig(),
+  ]);
+  // No offers had from the configured provider yet: the list failed (the fallback tasks never stand in).
+  const failed = list === null || list.source === "unavailable";
+  const tasks = list ? filterTasks(list.tasks, view.q, view.type) : [];
+  const dialogTask = list?.tasks.find((task) => task.id === view.taskId) ?? null;
+  return {
+    q: view.q,
+    type: view.type,
+    started: view.started && dialogTask !== null && !dialogTask.completed,
+    signedIn: user !== null,
+    failed,
+    tasks,
+    potential: earningPotential(tasks),
+    coinsPerDollar: config.coins_per_dollar,
+    dialogTask,
+  };
+}
+
+/** The task dialog: Start Task (the server notes the time), then Complete Task five seconds later. */
+export async function earnAction(request: Request) {
+  const view = readView(new URL(request.url));
+  const back = earnHref({ q: view.q, type: view.type });
+  const user = await getSessionUser(request);
+  if (!user) {
+    return redirectWithFlash(earnHref({ ...view, task: view.taskId ?? undefined }), {
+      kind: "error",
+      title: "Authentication required",
+      description: "Please sign in to complete this task",
+    });
+  }
+  const submission = await parseForm(request, taskFormSchema);
+  // Buttons with a hidden task id: what is wrong shows in the dialog's (or the list's) banner.
+  if (submission.status !== "success") return rejectForm(submission, { formErrors: bannerErrors(submission) });
+  const task = await findTask(submission.value.taskId);
+  if (!task) return rejectForm(submission, { formErrors: ["This task is no longer available"] });
+
+  if (submission.value.intent === "start") {
+    const started = await startTask(user.uid, task);
+    if (started.already_completed) {
+      return redirectWithFlash(
+        back,
+        started.status === "pending"
+          ? { kind: "info", title: "Waiting for confirmation", description: PENDING_AGAIN }
+          : { kind: "info", title: "You have already completed this task" },
+      );
+    }
+    return redirect(earnHref({ q: view.q, type: view.type, task: task.id, started: true }));
+  }
+  try {
+    const result = await completeTask(user.uid, task.id);
+    if (result.pending) return redirectWithFlash(back, pendingConfirmation(task.title, task.reward));
+    return redirectWithFlash(back, {
+      kind: "success",
+      title: "Task Completed",
+      description: `You earned ${result.reward} coins.`,
+    });
+  } catch (error) {
+    return replyWithDbError(submission, error, {
+      fallback: "Failed to complete the task. Please try again.",
+      context: "task completion",
+    });
+  }
+}

@@ -1,0 +1,152 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { Form, Link, useLocation, useSubmit } from "@remix-run/react";
+import { useState } from "react";
+import type { GoogleSignInConfig } from "~/lib/google-sign-in.client";
+import { formErrors } from "~/lib/form-replies";
+import { showToast } from "~/lib/toasts";
+import { useHydrated } from "~/lib/use-hydrated";
+import { FormBanner } from "~/components/forms/FormBanner";
+import { SubmitButton } from "~/components/forms/SubmitButton";
+import { buttonClass } from "~/components/ui/button";
+import { Card } from "~/components/ui/Card";
+
+/** docs/product.md, "Profile: account management": deactivate (after a confirmation), or delete for good. */
+export function AccountManagement({
+  confirmingDeactivation,
+  signInMethods,
+  googleConfig,
+  lastResult,
+}: {
+  confirmingDeactivation: boolean;
+  /** How the account proves it is its owner: its password, else a fresh Google sign-in. */
+  signInMethods: { password: boolean; google: boolean } | null;
+  googleConfig: GoogleSignInConfig;
+  lastResult?: SubmissionResult<string[]>;
+}) {
+  const location = useLocation();
+  return (
+    <Card>
+      <h2 className="text-base font-bold">Account Management</h2>
+      <section className="mt-4" aria-labelledby="deactivate-heading">
+        <h3 id="deactivate-heading" className="text-sm font-semibold">
+          Deactivate account
+        </h3>
+        <p className="mt-1 text-sm text-muted">
+          You will be signed out everywhere. Signing in again reactivates your account.
+        </p>
+        <div className="mt-3 empty:hidden">
+          <FormBanner errors={formErrors(lastResult, "deactivate")} />
+        </div>
+        {confirmingDeactivation ? (
+          <Form method="post" className="mt-3 rounded-xl border border-amber-200 bg-amber-50 p-4">
+            <p className="text-sm font-semibold text-amber-900">Deactivate your account now?</p>
+            <input type="hidden" name="confirm" value="yes" />
+            <div className="mt-3 grid grid-cols-2 gap-3">
+              <Link to="/profile" preventScrollReset className={buttonClass({ tone: "secondary", size: "md" })}>
+                Cancel
+              </Link>
+              <SubmitButton intent="deactivate" pendingText="Deactivating..." look={{ tone: "danger", size: "md" }}>
+                Deactivate
+              </SubmitButton>
+            </div>
+          </Form>
+        ) : (
+          <div className="mt-3">
+            <Link
+              to="?tab=account&confirm=deactivate"
+              preventScrollReset
+              className={buttonClass({ tone: "secondary", size: "md", block: true })}
+            >
+              Deactivate account
+            </Link>
+          </div>
+        )}
+      </section>
+      <section className="mt-6 border-t border-line pt-5" aria-labelledby="delete-heading">
+        <h3 id="delete-heading" className="text-sm font-semibold text-red-700">
+          Delete account
+        </h3>
+        <p className="mt-1 text-sm text-muted">
+          Your profile and activity are removed and cannot be recovered. Records of money paid are kept without your
+          name, as the Privacy Policy explains.
+        </p>
+        <div className="mt-3">
+          <FormBanner errors={formErrors(lastResult, "delete-account")} />
+        </div>
+        {signInMethods?.password !== false ? (
+          // A refused password is not kept in the field (as without JavaScript).
+          <DeleteWithPassword key={location.key} />
+        ) : (
+          <DeleteWithGoogle googleConfig={googleConfig} />
+        )}
+      </section>
+    </Card>
+  );
+}
+
+/** The password, checked with the identity service; the button waits for it (with JavaScript). */
+function DeleteWithPassword() {
+  const hydrated = useHydrated();
+  const [password, setPassword] = useState("");
+  return (
+    <Form method="post" className="mt-3 space-y-3">
+      <div>
+        <label htmlFor="delete-password" className="mb-1.5 block text-sm font-medium text-ink">
+          Password
+        </label>
+        <input
+          id="delete-password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          placeholder="Enter your password"
+          value={hydrated ? password : undefined}
+          onChange={(event) => setPassword(event.currentTarget.value)}
+          className="block h-12 w-full rounded-xl border border-line bg-white px-4 text-base text-ink placeholder:text-gray-400 focus:border-brand-500 focus:outline-none focus:ring-4 focus:ring-brand-100"
+        />
+      </div>
+      <SubmitButton
+        intent="delete-account"
+        pendingText="Deleting..."
+        disabled={hydrated && password.length === 0}
+        look={{ tone: "danger", block: true }}
+      >
+        Delete account permanently
+      </SubmitButton>
+    </Form>
+  );
+}
+
+/** An account without a password confirms with a fresh Google sign-in, which needs JavaScript. */
+function DeleteWithGoogle({ googleConfig }: { googleConfig: GoogleSignInConfig }) {
+  const hydrated = useHydrated();
+  const submit = useSubmit();
+  const [busy, setBusy] = useState(false);
+  async function confirm() {
+    setBusy(true);
+    try {
+      const { signInWithGoogle } = await import("~/lib/google-sign-in.client");
+      const idToken = await signInWithGoogle(googleConfig);
+      submit({ intent: "delete-account", idToken }, { method: "post" });
+    } catch {
+      showToast({ kind: "error", title: "Failed to delete account. Please check your password and try again." });
+    } finally {
+      setBusy(false);
+    }
+  }
+  if (!hydrated) {
+    return <p className="mt-3 text-sm text-muted">Your account signs in with Google: deleting it needs JavaScript.</p>;
+  }
+  return (
+    <div className="mt-3">
+      <button
+        type="button"
+        disabled={busy}
+        onClick={() => void confirm()}
+        className={buttonClass({ tone: "danger", block: true })}
+      >
+        Confirm with Google and delete
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { Form, Link, useLocation } from "@remix-run/react";
+import { FAQ } from "~/content/faq";
+import { formatDate } from "~/domain/dates";
+import { useFormState } from "~/lib/use-form";
+import { Field, TextareaField } from "~/components/forms/Field";
+import { FormBanner } from "~/components/forms/FormBanner";
+import { SubmitButton } from "~/components/forms/SubmitButton";
+import { buttonClass } from "~/components/shared";
+import { Card } from "~/components/ui/Card";
+import { Icon } from "~/components/ui/Icon";
+
+/** docs/product.md, "Profile: help and support": FAQ (works without JavaScript), earlier feedback, the feedback form, legal. */
+export function HelpAndSupport({
+  feedback,
+  name,
+  email,
+  lastResult,
+}: {
+  feedback: { id: number; created_at: string; message: string }[] | null;
+  name: string;
+  email: string | null;
+  lastResult?: SubmissionResult<string[]>;
+}) {
+  const location = useLocation();
+  return (
+    <div className="space-y-4">
+      <Card>
+        <h2 className="text-base font-bold">Frequently Asked Questions</h2>
+        <div className="mt-2 divide-y divide-line">
+          {FAQ.map((item) => (
+            <details key={item.question} className="group py-3">
+              <summary className="flex cursor-pointer list-none items-center justify-between gap-3 text-sm font-semibold text-ink">
+                {item.question}
+                <Icon name="forward" className="size-4 shrink-0 text-muted transition group-open:rotate-90" />
+              </summary>
+              <p className="mt-2 text-sm leading-relaxed text-muted">{item.answer}</p>
+            </details>
+          ))}
+        </div>
+      </Card>
+
+      <Card>
+        <h2 className="text-base font-bold">Your Feedback</h2>
+        {feedback === null ? (
+          <p role="alert" className="mt-3 text-sm text-red-700">
+            Your earlier feedback could not be loaded. Please try again later.
+          </p>
+        ) : feedback.length === 0 ? (
+          <p className="py-4 text-center text-sm text-muted">You haven&apos;t sent any feedback yet.</p>
+        ) : (
+          <table className="mt-3 w-full text-left text-sm">
+            <thead>
+              <tr className="text-xs uppercase tracking-wide text-muted">
+                <th scope="col" className="w-28 pb-2 font-medium">
+                  Date
+                </th>
+                <th scope="col" className="pb-2 font-medium">
+                  Message
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-line">
+              {feedback.map((row) => (
+                <tr key={row.id} className="align-top">
+                  <td className="py-2.5 pr-3 whitespace-nowrap text-muted">{formatDate(row.created_at)}</td>
+                  <td className="py-2.5 break-words whitespace-pre-line">{row.message}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Card>
+
+      {/* A new page (after a message went through) is a fresh form; a refused one keeps its values. */}
+      <FeedbackForm key={location.key} name={name} email={email} lastResult={lastResult} />
+
+      <Link to="/legal" className={buttonClass({ tone: "secondary", block: true })}>
+        <Icon name="info" className="size-5" />
+        Legal &amp; Privacy Policies
+      </Link>
+    </div>
+  );
+}
+
+function FeedbackForm({
+  name,
+  email,
+  lastResult,
+}: {
+  name: string;
+  email: string | null;
+  lastResult?: SubmissionResult<string[]>;
+}) {
+  const [form, fields] = useFormState({
+    id: "feedback",
+    fields: ["name", "email", "message"],
+    lastResult: lastResult?.initialValue?.intent === "feedback" ? lastResult : undefined,
+    defaultValue: { name, email: email ?? "" },
+  });
+  return (
+    <Card>
+      <h2 className="text-base font-bold">Send Feedback</h2>
+      <Form method="post" {...form.props} preventScrollReset className="mt-4 space-y-4">
+        <FormBanner id={form.errorId} title="Failed to submit feedback. Please try again." errors={form.errors} />
+        <Field field={fields.name} label="Name" inputProps={{ required: true, autoComplete: "name", maxLength: 100 }} />
+        <Field
+          field={fields.email}
+          label="Email"
+          type="email"
+          inputProps={{ required: true, autoComplete: "email", maxLength: 254 }}
+        />
+        <TextareaField
+          field={fields.message}
+          label="Message"
+          hint="Up to 2,000 characters."
+          textareaProps={{ required: true, maxLength: 2000, placeholder: "How can we help?" }}
+        />
+        <SubmitButton intent="feedback" pendingText="Sending..." look={{ block: true }}>
+          Submit Feedback
+        </SubmitButton>
+      </Form>
+    </Card>
+  );
+}

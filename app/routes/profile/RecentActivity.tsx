@@ -1,0 +1,76 @@
+import { Link } from "@remix-run/react";
+import { useEffect } from "react";
+import { signedDollars } from "~/domain/activity";
+import { formatDate } from "~/domain/dates";
+import { formatDollars } from "~/domain/money";
+import { showToast } from "~/lib/toasts";
+import { buttonClass } from "~/components/ui/button";
+import { Card } from "~/components/ui/Card";
+import { Icon } from "~/components/ui/Icon";
+
+export interface ActivityItem {
+  id: number;
+  created_at: string;
+  label: string;
+  amount: number;
+  status: string;
+}
+
+/** docs/product.md, "Profile: recent activity": the 10 newest movements of the balance. */
+export function RecentActivity({ items }: { items: ActivityItem[] | null }) {
+  const failed = items === null;
+  useEffect(() => {
+    if (failed) showToast({ kind: "error", title: "Error Loading Transactions" });
+  }, [failed]);
+  return (
+    <Card>
+      <h2 className="text-base font-bold">Recent Activity</h2>
+      {items === null ? (
+        // docs/product.md, "Profile: recent activity": the "Transaction Error" card with the message and Try Again.
+        <div role="alert" className="mt-3 rounded-xl bg-red-50 p-4 text-sm text-red-800">
+          <p className="font-semibold">Transaction Error</p>
+          <p className="mt-0.5">Error Loading Transactions: your recent activity could not be loaded.</p>
+          <div className="mt-3">
+            <Link to="/profile" reloadDocument className={buttonClass({ tone: "secondary", size: "sm" })}>
+              <Icon name="refresh" className="size-4" />
+              Try Again
+            </Link>
+          </div>
+        </div>
+      ) : items.length === 0 ? (
+        <p className="py-6 text-center text-sm text-muted">
+          No activity yet. Check in or complete a task to start earning.
+        </p>
+      ) : (
+        <ul className="mt-2 divide-y divide-line" aria-label="Recent activity">
+          {items.map((item) => (
+            <li key={item.id} className="flex items-center gap-3 py-3">
+              <div className="min-w-0 flex-1">
+                <p className="truncate text-sm font-medium text-ink">{item.label}</p>
+                <p className="text-xs text-muted">
+                  {formatDate(item.created_at)}
+                  {item.status !== "completed" ? (
+                    <span
+                      className={`ml-2 rounded-full px-1.5 py-0.5 font-semibold capitalize ${
+                        item.status === "failed" ? "bg-red-50 text-red-700" : "bg-amber-50 text-amber-800"
+                      }`}
+                    >
+                      {item.status}
+                    </span>
+                  ) : null}
+                </p>
+              </div>
+              <span
+                className={`shrink-0 text-sm font-semibold ${
+                  item.status === "failed" ? "text-muted line-through" : item.amount < 0 ? "text-ink" : "text-money-600"
+                }`}
+              >
+                {signedDollars(item.amount, formatDollars)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,56 @@
+// The Profile screen's forms, checked by the server (the page posts plain HTML, with or without
+// JavaScript). Messages the database also enforces come from its rules (rules.ts).
+import { discriminatedUnion, enum as oneOf, literal, object, optional, pipe, string, transform } from "zod/mini";
+import { displayNameProblem, trimDisplayName } from "~/domain/display-name";
+import { NOTIFICATION_KINDS } from "~/domain/notifications";
+import { ruleMessage } from "~/domain/rules";
+
+const text = (message: string) =>
+  pipe(
+    optional(string(message)),
+    transform((value) => (value ?? "").trim()),
+  );
+
+export const FEEDBACK_MESSAGES = {
+  // docs/product.md, "Profile: help and support", word for word.
+  fillAll: "Please fill out all fields",
+  submitted: "Feedback submitted successfully!",
+  failed: "Failed to submit feedback. Please try again.",
+  invalidEmail: "Please enter a valid email address",
+} as const;
+
+export const profileFormSchema = discriminatedUnion("intent", [
+  object({
+    intent: literal("update-name"),
+    // The rule update_display_name enforces (display-name.ts), so the field says what is wrong first.
+    displayName: pipe(
+      optional(string(ruleMessage("invalid_display_name"))),
+      transform((value, ctx) => {
+        const name = trimDisplayName(value ?? "");
+        const problem = displayNameProblem(name);
+        if (problem) ctx.issues.push({ code: "custom", message: ruleMessage(problem), input: value });
+        return name;
+      }),
+    ),
+  }),
+  object({
+    intent: literal("notification"),
+    kind: oneOf(NOTIFICATION_KINDS, "Unknown notification setting"),
+    enabled: oneOf(["on", "off"], "Unknown notification setting"),
+    // Sent by the page's JavaScript, which shows the outcome itself (no redirect, no scrolling).
+    respond: optional(literal("data", "Unknown notification setting")),
+  }),
+  object({ intent: literal("deactivate"), confirm: literal("yes", "Please confirm that you want to deactivate") }),
+  object({
+    intent: literal("delete-account"),
+    // A password account confirms with its password; a Google-only one with a fresh Google sign-in.
+    password: optional(string()),
+    idToken: optional(string()),
+  }),
+  object({
+    intent: literal("feedback"),
+    name: text(FEEDBACK_MESSAGES.fillAll),
+    email: text(FEEDBACK_MESSAGES.fillAll),
+    message: text(FEEDBACK_MESSAGES.fillAll),
+  }),
+]);

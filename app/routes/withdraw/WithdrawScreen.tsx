@@ -1,0 +1,163 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { Form, Link, useLocation } from "@remix-run/react";
+import { formatDollars } from "~/domain/money";
+import {
+  METHOD_LABELS,
+  OFFERED_METHODS,
+  UPI_ID_HINT,
+  WITHDRAWAL_MESSAGES,
+  type PaymentMethod,
+  type WithdrawalFields,
+} from "~/domain/withdrawals";
+import { formErrors } from "~/lib/form-replies";
+import { useFormState } from "~/lib/use-form";
+import { BalanceCard } from "~/components/BalanceCard";
+import { Field, TextareaField } from "~/components/forms/Field";
+import { FormBanner } from "~/components/forms/FormBanner";
+import { RadioCards } from "~/components/forms/RadioCards";
+import { SubmitButton } from "~/components/forms/SubmitButton";
+import { Banner } from "~/components/ui/Banner";
+import { Card } from "~/components/ui/Card";
+import { Icon, type IconName } from "~/components/ui/Icon";
+import { PageHeader } from "~/components/ui/PageHeader";
+
+const METHOD_ICONS: Record<PaymentMethod, IconName> = { paypal: "mail", upi: "app", bank: "bank" };
+
+const WITHDRAW_FIELDS = [
+  "amount",
+  "method",
+  "paypalEmail",
+  "upiId",
+  "bankDetails",
+] as const satisfies readonly (keyof WithdrawalFields)[];
+
+export interface WithdrawData {
+  balance: number;
+  email: string | null;
+  emailVerified: boolean;
+  minimums: Record<PaymentMethod, number>;
+  bankOffered: boolean;
+}
+
+/** docs/product.md, "Withdraw": balance, amount, method with its minimum, the method's recipient. */
+export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastResult?: SubmissionResult<string[]> }) {
+  const location = useLocation();
+  return (
+    <div className="space-y-4">
+      <PageHeader
+        title="Withdraw Money"
+        action={
+          <Link
+            to="?history=1"
+            preventScrollReset
+            className="inline-flex h-9 items-center gap-1.5 rounded-full px-3 text-sm font-semibold text-brand-700 hover:bg-brand-50 active:bg-brand-100"
+          >
+            <Icon name="history" className="size-4" />
+            History
+          </Link>
+        }
+      />
+      <BalanceCard balance={data.balance} />
+      {data.emailVerified ? (
+        // A new page (after a request went through) is a fresh form; a refused one keeps its values.
+        <WithdrawForm key={location.key} data={data} lastResult={lastResult} />
+      ) : (
+        <VerifyEmailCard email={data.email} lastResult={lastResult} />
+      )}
+    </div>
+  );
+}
+
+function WithdrawForm({ data, lastResult }: { data: WithdrawData; lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useFormState({
+    id: "withdraw",
+    fields: WITHDRAW_FIELDS,
+    lastResult: lastResult?.initialValue?.intent === "withdraw" ? lastResult : undefined,
+    defaultValue: { method: "paypal" },
+  });
+  const methods: PaymentMethod[] = data.bankOffered ? [...OFFERED_METHODS, "bank"] : [...OFFERED_METHODS];
+  return (
+    <Card>
+      <Form method="post" {...form.props} className="withdraw-form space-y-5">
+        <FormBanner id={form.errorId} title={WITHDRAWAL_MESSAGES.failed} errors={form.errors} />
+        <Field
+          field={fields.amount}
+          label="Amount (USD)"
+          icon="earn"
+          inputProps={{ placeholder: "0.00", inputMode: "decimal", autoComplete: "off" }}
+        />
+        <RadioCards
+          field={fields.method}
+          legend="Payment method"
+          options={methods.map((method) => ({
+            value: method,
+            label: METHOD_LABELS[method],
+            detail: `Min. ${formatDollars(data.minimums[method])}`,
+            icon: METHOD_ICONS[method],
+          }))}
+        />
+        <div data-method="paypal">
+          <Field
+            field={fields.paypalEmail}
+            label="PayPal email"
+            type="email"
+            icon="mail"
+            inputProps={{ placeholder: "you@example.com", autoComplete: "email" }}
+          />
+        </div>
+        <div data-method="upi">
+          <Field
+            field={fields.upiId}
+            label="UPI ID"
+            hint={UPI_ID_HINT}
+            inputProps={{ placeholder: "name@okhdfcbank", autoComplete: "off", autoCapitalize: "none" }}
+          />
+        </div>
+        <div data-method="bank">
+          <TextareaField
+            field={fields.bankDetails}
+            label="Bank account details"
+            hint="Account holder, account number and bank code (IFSC, IBAN or routing number)."
+          />
+        </div>
+        <Banner tone="info">{WITHDRAWAL_MESSAGES.processingNotice}</Banner>
+        <SubmitButton intent="withdraw" pendingText="Processing..." look={{ block: true }}>
+          Withdraw Funds
+        </SubmitButton>
+      </Form>
+    </Card>
+  );
+}
+
+/** Beyond the spec (docs/decisions/023): money leaves only for an account whose email is verified. */
+function VerifyEmailCard({ email, lastResult }: { email: string | null; lastResult?: SubmissionResult<string[]> }) {
+  return (
+    <Card>
+      <div className="flex items-start gap-3">
+        <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-xl bg-amber-50 text-amber-600">
+          <Icon name="mail" className="size-5" />
+        </span>
+        <div>
+          <h2 className="text-base font-bold">Verify your email to cash out</h2>
+          <p className="mt-1 text-sm text-muted">
+            We only send money from accounts with a verified email address, so that nobody else can cash out your
+            earnings. We&apos;ll email a link to{" "}
+            <strong className="break-all text-ink">{email ?? "your address"}</strong>.
+          </p>
+        </div>
+      </div>
+      <Form method="post" className="mt-4 space-y-3">
+        <FormBanner errors={formErrors(lastResult)} />
+        <SubmitButton intent="send-verification" pendingText="Sending..." look={{ block: true }}>
+          Send verification email
+        </SubmitButton>
+      </Form>
+      <p className="mt-3 text-center text-sm text-muted">
+        Already opened the link?{" "}
+        <Link to="/withdraw" reloadDocument className="font-semibold text-brand-700 hover:underline">
+          Check again
+        </Link>
+      </p>
+    </Card>
+  );
+}

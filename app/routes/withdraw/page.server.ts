@@ -1,0 +1,95 @@
+import { discriminatedUnion } from "zod/mini";
+import { ruleMessage } from "~/domain/rules";
+import { RECIPIENT_FIELDS, sendVerificationFormSchema, withdrawalFormSchema } from "./withdrawal-form";
+import { WITHDRAWAL_MESSAGES, withdrawalInitiated } from "~/domain/withdrawals";
+import { ensureEmailVerified, sendVerificationEmailTo } from "~/server/auth/email-verification.server";
+import { requireUser } from "~/server/auth/session.server";
+import { getAppConfig } from "~/server/config.server";
+import { optionalSection } from "~/server/db/reads.server";
+import { redirectWithFlash } from "~/server/http/flash.server";
+import { parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
+import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "~/server/http/rate-limit.server";
+import { loadUserSummary } from "~/server/users.server";
+import { listWithdrawals, paysRealMoney, requestWithdrawal } from "~/server/withdrawals.server";
+
+/** docs/product.md, "Withdraw"; the history sheet (`?history=1`) and the bank method (`?method=bank`) are URL state. */
+export async function loadWithdraw(request: Request) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const historyOpen = url.searchParams.get("history") === "1";
+  // The history is read beside the balance; only the email check waits for the profile.
+  const [summary, config, history] = await Promise.all([
+    loadUserSummary(user),
+    getAppConfig(),
+    historyOpen ? optionalSection("withdraw: history", listWithdrawals(user.uid)) : null,
+  ]);
+  const emailVerified = await ensureEmailVerified(user.uid, summary.email_verified);
+  return {
+    balance: summary.balance,
+    email: summary.email,
+    emailVerified,
+    minimums: config.min_withdrawal,
+    // docs/product.md, "Withdraw: fields": bank is not offered in the selector; a link with ?method=bank reaches its form.
+    bankOffered: url.searchParams.get("method") === "bank",
+    historyOpen,
+    history,
+  };
+}
+
+const withdrawFormsSchema = discriminatedUnion("intent", [withdrawalFormSchema, sendVerificationFormSchema]);
+
+// Where each broken rule of create_withdrawal is shown.
+const RULE_FIELDS = {
+  invalid_amount: "amount",
+  amount_exceeds_balance: "amount",
+  below_minimum: "amount",
+  unsupported_payment_method: "method",
+  paypal_email_required: "paypalEmail",
+  invalid_paypal_email: "paypalEmail",
+  upi_id_required: "upiId",
+  invalid_upi_id: "upiId",
+  bank_details_required: "bankDetails",
+  bank_details_too_long: "bankDetails",
+} as const;
+
+/** The withdrawal request, and "Send verification email" for an unverified address. */
+export async function withdrawAction(request: Request) {
+  const user = await requireUser(request);
+  const submission = await parseForm(request, withdrawFormsSchema);
+  const summary = await loadUserSummary(user);
+  // An unverified account's page has no withdrawal form to show field messages on, and the
+  // database checks the verified email before anything else too.
+  if (submission.payload.intent === "withdraw" && !(await ensureEmailVerified(user.uid, summary.email_verified))) {
+    return rejectForm(submission, { formErrors: [ruleMessage("email_not_verified")] });
+  }
+  if (submission.status !== "success") return rejectForm(submission);
+
+  if (submission.value.intent === "send-verification") {
+    const limit = await hitRateLimit(RATE_LIMITS.verificationEmail, user.uid);
+    if (!limit.allowed)
+      return rejectForm(submission, { formErrors: [tooManyAttemptsMessage(limit.retryAfterSeconds)] });
+    await sendVerificationEmailTo(user.uid);
+    return redirectWithFlash("/withdraw", {
+      kind: "success",
+      title: "Verification email sent",
+      description: `Open the link we sent to ${summary.email ?? "your address"}, then come back here.`,
+    });
+  }
+
+  const { amount, method, paypalEmail, upiId, bankDetails } = submission.value;
+  try {
+    const withdrawal = await requestWithdrawal(user.uid, { amount, method, paypalEmail, upiId, bankDetails });
+    return redirectWithFlash("/withdraw", {
+      kind: "success",
+      title: WITHDRAWAL_MESSAGES.submitted + (paysRealMoney(withdrawal.payment_method) ? "" : " (TEST MODE)"),
+      description: withdrawalInitiated(amount),
+    });
+  } catch (error) {
+    return replyWithDbError(submission, error, {
+      // A hidden character is refused in whichever recipient the chosen method uses.
+      fields: { ...RULE_FIELDS, recipient_hidden_characters: RECIPIENT_FIELDS[method] },
+      fallback: WITHDRAWAL_MESSAGES.tryLater,
+      context: "withdrawal",
+    });
+  }
+}

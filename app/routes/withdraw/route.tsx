@@ -1,0 +1,39 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { WithdrawScreen } from "./WithdrawScreen";
+import { lazyComponent } from "~/lib/lazy-component";
+import { pageMeta } from "~/lib/meta";
+import { assertSameOrigin } from "~/server/http/same-origin.server";
+import { loadWithdraw, withdrawAction } from "./page.server";
+
+// Opened with History (?history=1): its code comes when it is first opened.
+const WithdrawalHistorySheet = lazyComponent(() =>
+  import("./WithdrawalHistorySheet").then((module) => module.WithdrawalHistorySheet),
+);
+
+export const meta: MetaFunction = () => pageMeta("Withdraw Money");
+
+export const loader = ({ request }: LoaderFunctionArgs) => loadWithdraw(request);
+
+export async function action({ request }: ActionFunctionArgs) {
+  assertSameOrigin(request);
+  return withdrawAction(request);
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shared";
+
+export default function WithdrawRoute() {
+  const data = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  return (
+    <>
+      <WithdrawScreen data={data} lastResult={lastResult} />
+      {data.historyOpen ? (
+        <WithdrawalHistorySheet
+          rows={data.history}
+          closeHref={data.bankOffered ? "/withdraw?method=bank" : "/withdraw"}
+        />
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,53 @@
+// The withdrawal form's schema: run by the server (the page posts plain HTML, with or without
+// JavaScript). The order of docs/product.md, "Withdraw: the rules": a valid amount first; balance, minimum and recipient follow in SQL,
+// which is the one place that can check them against the locked balance.
+import { enum as oneOf, literal, object, optional, pipe, string, superRefine, transform } from "zod/mini";
+import { hasHiddenCharacters } from "~/domain/hidden-characters";
+import { ruleMessage } from "~/domain/rules";
+import { parseAmount } from "~/domain/withdrawals";
+
+const INVALID_AMOUNT = "Please enter a valid amount";
+
+/** The form field that holds each method's recipient. */
+export const RECIPIENT_FIELDS = { paypal: "paypalEmail", upi: "upiId", bank: "bankDetails" } as const;
+
+/**
+ * Whether a recipient holds a character create_withdrawal refuses (hidden-characters.ts). Bank
+ * details come from a textarea, whose line breaks (sent as CR LF) are kept as line breaks.
+ */
+function recipientHasHiddenCharacters(method: keyof typeof RECIPIENT_FIELDS, recipient: string): boolean {
+  return hasHiddenCharacters(method === "bank" ? recipient.replace(/\r?\n/g, "") : recipient);
+}
+
+export const withdrawalFormSchema = object({
+  intent: literal("withdraw"),
+  amount: pipe(
+    optional(string()),
+    transform((value, ctx) => {
+      const amount = parseAmount(value);
+      if (amount === null) ctx.issues.push({ code: "custom", message: INVALID_AMOUNT, input: value });
+      return amount ?? "";
+    }),
+  ),
+  method: oneOf(["paypal", "upi", "bank"], "Please choose a payment method"),
+  paypalEmail: optional(string()),
+  upiId: optional(string()),
+  bankDetails: optional(string()),
+}).check(
+  // The chosen method's recipient only: the others are not sent to the database. Runs once the
+  // amount is valid (the order of docs/product.md, "Withdraw: the rules").
+  superRefine((value, ctx) => {
+    const field = RECIPIENT_FIELDS[value.method];
+    const recipient = value[field];
+    if (recipient && recipientHasHiddenCharacters(value.method, recipient)) {
+      ctx.addIssue({
+        code: "custom",
+        message: ruleMessage("recipient_hidden_characters"),
+        path: [field],
+        input: recipient,
+      });
+    }
+  }),
+);
+
+export const sendVerificationFormSchema = object({ intent: literal("send-verification") });
