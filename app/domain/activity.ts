@@ -1,6 +1,7 @@
 // Recent Activity (docs/product.md, "Profile: recent activity"): what each ledger row is called in the list.
 
-export interface ActivityEntry {
+/** One row of transaction_history as get_recent_activity returns it. */
+export interface ActivityRow {
   id: number;
   created_at: string;
   description: string;
@@ -9,10 +10,13 @@ export interface ActivityEntry {
   status: string;
 }
 
+/** What the list shows of a row: its label instead of the ledger's type and description. */
+export type ActivityItem = Pick<ActivityRow, "id" | "created_at" | "amount" | "status"> & { label: string };
+
 const TASK_PREFIX = "Task completed: ";
 
 /** A readable label for a ledger row. */
-export function activityLabel(entry: Pick<ActivityEntry, "transaction_type" | "description">): string {
+export function activityLabel(entry: Pick<ActivityRow, "transaction_type" | "description">): string {
   switch (entry.transaction_type) {
     case "checkin":
       return "Daily check-in";
@@ -34,6 +38,10 @@ export function activityLabel(entry: Pick<ActivityEntry, "transaction_type" | "d
     default:
       return entry.description;
   }
+}
+
+export function activityItem({ id, created_at, amount, status, ...entry }: ActivityRow): ActivityItem {
+  return { id, created_at, label: activityLabel(entry), amount, status };
 }
 
 /** "+$0.10" or "−$5.00" (a true minus sign). */

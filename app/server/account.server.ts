@@ -1,3 +1,4 @@
+import type { ActivityRow } from "~/domain/activity";
 import { accountHash } from "./account-hash.server";
 import { dbCall } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
@@ -53,15 +54,6 @@ export async function referralAllowedFor(email: string | null): Promise<boolean>
   if (!email) return true;
   const db = await getDatabase();
   return db.rpc<boolean>("referral_allowed_for", { p_email_hash: accountHash(email) });
-}
-
-export interface ActivityRow {
-  id: number;
-  created_at: string;
-  description: string;
-  transaction_type: string;
-  amount: number;
-  status: string;
 }
 
 /** transaction_history (docs/product.md, "Profile: recent activity"): the 10 newest rows of the user. */

@@ -11,7 +11,8 @@ import { PageHeader } from "~/components/ui/PageHeader";
 import { AccountManagement } from "./AccountManagement";
 import { NotificationSettings } from "./NotificationSettings";
 import { PersonalInformation } from "./PersonalInformation";
-import { RecentActivity, type ActivityItem } from "./RecentActivity";
+import type { ActivityItem } from "~/domain/activity";
+import { RecentActivity } from "./RecentActivity";
 
 export type ProfileTab = "account" | "referrals" | "help";
 

@@ -1,20 +1,12 @@
 import { Link } from "@remix-run/react";
 import { useEffect } from "react";
-import { signedDollars } from "~/domain/activity";
+import { signedDollars, type ActivityItem } from "~/domain/activity";
 import { formatDate } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
 import { showToast } from "~/lib/toasts";
 import { buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/Card";
 import { Icon } from "~/components/ui/Icon";
-
-export interface ActivityItem {
-  id: number;
-  created_at: string;
-  label: string;
-  amount: number;
-  status: string;
-}
 
 /** docs/product.md, "Profile: recent activity": the 10 newest movements of the balance. */
 export function RecentActivity({ items }: { items: ActivityItem[] | null }) {

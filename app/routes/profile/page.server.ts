@@ -3,7 +3,7 @@ import { data } from "@remix-run/node";
 import { FEEDBACK_MESSAGES, profileFormSchema } from "./profile-forms";
 import { NOTIFICATION_MESSAGES } from "~/domain/notifications";
 import { ruleMessage } from "~/domain/rules";
-import { activityLabel } from "~/domain/activity";
+import { activityItem } from "~/domain/activity";
 import { MAX_ID_TOKEN_AGE_SECONDS } from "~/domain/constants";
 import {
   deleteAccountData,
@@ -96,14 +96,7 @@ export async function loadProfile(request: Request) {
       shareUrl: summary.referral_code ? `${requestOrigin(request)}/auth?ref=${summary.referral_code}` : null,
     },
     // What the list shows, not the whole ledger row.
-    activity:
-      activity?.map((entry) => ({
-        id: entry.id,
-        created_at: entry.created_at,
-        label: activityLabel(entry),
-        amount: entry.amount,
-        status: entry.status,
-      })) ?? null,
+    activity: activity?.map(activityItem) ?? null,
     activityFailed: onAccount && activity === null,
     preferences,
     signInMethods: methods,
