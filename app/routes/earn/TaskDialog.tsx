@@ -8,11 +8,11 @@ import { formErrors } from "~/lib/form-replies";
 import { authHref } from "~/domain/urls";
 import { useHydrated } from "~/lib/use-hydrated";
 import { useIsPending } from "~/lib/use-is-pending";
-import { useModalFocus } from "~/lib/use-modal-focus";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { TASK_TYPE_STYLES, TaskIcon } from "~/components/TaskRow";
 import { buttonClass } from "~/components/ui/button";
+import { UrlDialog } from "~/components/ui/UrlDialog";
 import { Icon, Spinner } from "~/components/shared";
 
 /**
@@ -36,82 +36,72 @@ export function TaskDialog({
   started: boolean;
   lastResult?: SubmissionResult<string[]>;
 }) {
-  const dialogRef = useModalFocus<HTMLDialogElement>(closeHref);
   return (
-    <div className="fixed inset-0 z-30 flex items-end justify-center sm:items-center">
-      <Link to={closeHref} replace preventScrollReset aria-label="Close" className="absolute inset-0 bg-black/40" />
-      <dialog
-        ref={dialogRef}
-        open
-        tabIndex={-1}
-        aria-labelledby="task-dialog-title"
-        className="relative m-0 w-full max-w-md rounded-t-3xl bg-white p-6 text-ink shadow-2xl focus:outline-none sm:rounded-3xl"
-      >
-        <div className="flex items-start gap-3">
-          <TaskIcon type={task.type} large />
-          <div className="min-w-0">
-            <span
-              className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ${TASK_TYPE_STYLES[task.type].badge}`}
-            >
-              {TASK_TYPE_LABELS[task.type]}
+    <UrlDialog closeHref={closeHref} layout="card" labelledBy="task-dialog-title">
+      <div className="flex items-start gap-3">
+        <TaskIcon type={task.type} large />
+        <div className="min-w-0">
+          <span
+            className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ${TASK_TYPE_STYLES[task.type].badge}`}
+          >
+            {TASK_TYPE_LABELS[task.type]}
+          </span>
+          <h2 id="task-dialog-title" className="mt-1 text-lg font-bold leading-snug">
+            {task.title}
+          </h2>
+        </div>
+      </div>
+      <p className="mt-3 text-sm leading-relaxed text-gray-700">{task.description}</p>
+      <dl className="mt-4 grid grid-cols-2 gap-3">
+        <div className="rounded-2xl bg-emerald-50 p-3">
+          <dt className="text-xs font-medium text-emerald-700">Reward</dt>
+          <dd className="mt-0.5 text-base font-bold text-emerald-800">
+            {formatCoins(task.reward)}
+            <span className="block text-xs font-medium text-emerald-700">
+              = {formatDollars(coinsToDollars(task.reward, coinsPerDollar))}
             </span>
-            <h2 id="task-dialog-title" className="mt-1 text-lg font-bold leading-snug">
-              {task.title}
-            </h2>
-          </div>
+          </dd>
         </div>
-        <p className="mt-3 text-sm leading-relaxed text-gray-700">{task.description}</p>
-        <dl className="mt-4 grid grid-cols-2 gap-3">
-          <div className="rounded-2xl bg-emerald-50 p-3">
-            <dt className="text-xs font-medium text-emerald-700">Reward</dt>
-            <dd className="mt-0.5 text-base font-bold text-emerald-800">
-              {formatCoins(task.reward)}
-              <span className="block text-xs font-medium text-emerald-700">
-                = {formatDollars(coinsToDollars(task.reward, coinsPerDollar))}
-              </span>
-            </dd>
-          </div>
-          <div className="rounded-2xl bg-gray-50 p-3">
-            <dt className="text-xs font-medium text-muted">Time to complete</dt>
-            <dd className="mt-0.5 flex items-center gap-1 text-base font-bold">
-              <Icon name="clock" className="size-4" />
-              {task.timeToComplete}
-            </dd>
-          </div>
-        </dl>
-        <p className="mt-4 flex gap-2 rounded-2xl border border-line p-3 text-sm text-gray-700">
-          <Icon name="info" className="mt-0.5 size-4 shrink-0 text-brand-600" />
-          {TASK_REQUIREMENTS[task.type]}
+        <div className="rounded-2xl bg-gray-50 p-3">
+          <dt className="text-xs font-medium text-muted">Time to complete</dt>
+          <dd className="mt-0.5 flex items-center gap-1 text-base font-bold">
+            <Icon name="clock" className="size-4" />
+            {task.timeToComplete}
+          </dd>
+        </div>
+      </dl>
+      <p className="mt-4 flex gap-2 rounded-2xl border border-line p-3 text-sm text-gray-700">
+        <Icon name="info" className="mt-0.5 size-4 shrink-0 text-brand-600" />
+        {TASK_REQUIREMENTS[task.type]}
+      </p>
+      {task.pending ? (
+        <p className="mt-4 rounded-2xl bg-amber-50 p-3 text-center text-sm font-semibold text-amber-800">
+          Waiting for confirmation: your coins arrive as soon as the offer provider confirms you finished.
         </p>
-        {task.pending ? (
-          <p className="mt-4 rounded-2xl bg-amber-50 p-3 text-center text-sm font-semibold text-amber-800">
-            Waiting for confirmation: your coins arrive as soon as the offer provider confirms you finished.
-          </p>
-        ) : task.completed ? (
-          <p className="mt-4 rounded-2xl bg-emerald-50 p-3 text-center text-sm font-semibold text-emerald-800">
-            You have completed this task.
-          </p>
-        ) : null}
-        <div className="mt-4">
-          <FormBanner title="Error" errors={formErrors(lastResult)} />
-        </div>
-        <Form method="post" preventScrollReset className="mt-1 grid grid-cols-2 gap-3">
-          <input type="hidden" name="taskId" value={task.id} />
-          <Link to={closeHref} replace preventScrollReset className={buttonClass({ tone: "secondary" })}>
-            Cancel
+      ) : task.completed ? (
+        <p className="mt-4 rounded-2xl bg-emerald-50 p-3 text-center text-sm font-semibold text-emerald-800">
+          You have completed this task.
+        </p>
+      ) : null}
+      <div className="mt-4">
+        <FormBanner title="Error" errors={formErrors(lastResult)} />
+      </div>
+      <Form method="post" preventScrollReset className="mt-1 grid grid-cols-2 gap-3">
+        <input type="hidden" name="taskId" value={task.id} />
+        <Link to={closeHref} replace preventScrollReset className={buttonClass({ tone: "secondary" })}>
+          Cancel
+        </Link>
+        {task.completed ? null : !signedIn ? (
+          <Link to={authHref("signin", `/earn?task=${task.id}`)} className={buttonClass()}>
+            Sign in
           </Link>
-          {task.completed ? null : !signedIn ? (
-            <Link to={authHref("signin", `/earn?task=${task.id}`)} className={buttonClass()}>
-              Sign in
-            </Link>
-          ) : started ? (
-            <CompleteButton taskId={task.id} />
-          ) : (
-            <SubmitButton intent="start">Start Task</SubmitButton>
-          )}
-        </Form>
-      </dialog>
-    </div>
+        ) : started ? (
+          <CompleteButton taskId={task.id} />
+        ) : (
+          <SubmitButton intent="start">Start Task</SubmitButton>
+        )}
+      </Form>
+    </UrlDialog>
   );
 }
 

@@ -2,9 +2,9 @@ import { Link } from "@remix-run/react";
 import { formatDate } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
 import { METHOD_NAMES, statusTone, WITHDRAWAL_MESSAGES, type WithdrawalRow } from "~/domain/withdrawals";
-import { useModalFocus } from "~/lib/use-modal-focus";
 import { Icon } from "~/components/shared";
 import { SectionError } from "~/components/ui/SectionError";
+import { UrlDialog } from "~/components/ui/UrlDialog";
 
 const TONE_STYLES = {
   green: "bg-emerald-50 text-emerald-700",
@@ -18,80 +18,69 @@ const TONE_STYLES = {
  * with its close link, the backdrop or Escape, and holds the keyboard's focus while open (with JavaScript).
  */
 export function WithdrawalHistorySheet({ rows, closeHref }: { rows: WithdrawalRow[] | null; closeHref: string }) {
-  const dialogRef = useModalFocus<HTMLDialogElement>(closeHref);
   return (
-    <div className="fixed inset-0 z-30 flex justify-end">
-      <Link to={closeHref} replace preventScrollReset aria-label="Close" className="absolute inset-0 bg-black/40" />
-      <dialog
-        ref={dialogRef}
-        open
-        tabIndex={-1}
-        aria-labelledby="history-title"
-        aria-describedby="history-description"
-        className="relative m-0 flex h-full w-[92%] max-w-sm flex-col overflow-y-auto bg-white p-5 text-ink shadow-2xl focus:outline-none"
-      >
-        <div className="flex items-start justify-between gap-3">
-          <div>
-            <h2 id="history-title" className="text-lg font-bold">
-              Withdrawal History
-            </h2>
-            <p id="history-description" className="mt-0.5 text-sm text-muted">
-              View all your past withdrawal requests.
-            </p>
-          </div>
-          <Link
-            to={closeHref}
-            replace
-            preventScrollReset
-            aria-label="Close history"
-            className="-mr-2 inline-flex size-10 items-center justify-center rounded-full text-muted hover:bg-gray-100"
-          >
-            <Icon name="close" className="size-5" />
-          </Link>
+    <UrlDialog closeHref={closeHref} layout="side" labelledBy="history-title" describedBy="history-description">
+      <div className="flex items-start justify-between gap-3">
+        <div>
+          <h2 id="history-title" className="text-lg font-bold">
+            Withdrawal History
+          </h2>
+          <p id="history-description" className="mt-0.5 text-sm text-muted">
+            View all your past withdrawal requests.
+          </p>
         </div>
-        <div className="mt-5">
-          {rows === null ? (
-            <SectionError title="Couldn't load your withdrawals" description="Please try again later" />
-          ) : rows.length === 0 ? (
-            <p className="py-10 text-center text-sm text-muted">{WITHDRAWAL_MESSAGES.noHistory}</p>
-          ) : (
-            <table className="w-full text-left text-sm">
-              <thead>
-                <tr className="text-xs uppercase tracking-wide text-muted">
-                  <th scope="col" className="pb-2 font-medium">
-                    Date
-                  </th>
-                  <th scope="col" className="pb-2 text-right font-medium">
-                    Amount
-                  </th>
-                  <th scope="col" className="pb-2 pl-3 font-medium">
-                    Method
-                  </th>
-                  <th scope="col" className="pb-2 font-medium">
-                    Status
-                  </th>
+        <Link
+          to={closeHref}
+          replace
+          preventScrollReset
+          aria-label="Close history"
+          className="-mr-2 inline-flex size-10 items-center justify-center rounded-full text-muted hover:bg-gray-100"
+        >
+          <Icon name="close" className="size-5" />
+        </Link>
+      </div>
+      <div className="mt-5">
+        {rows === null ? (
+          <SectionError title="Couldn't load your withdrawals" description="Please try again later" />
+        ) : rows.length === 0 ? (
+          <p className="py-10 text-center text-sm text-muted">{WITHDRAWAL_MESSAGES.noHistory}</p>
+        ) : (
+          <table className="w-full text-left text-sm">
+            <thead>
+              <tr className="text-xs uppercase tracking-wide text-muted">
+                <th scope="col" className="pb-2 font-medium">
+                  Date
+                </th>
+                <th scope="col" className="pb-2 text-right font-medium">
+                  Amount
+                </th>
+                <th scope="col" className="pb-2 pl-3 font-medium">
+                  Method
+                </th>
+                <th scope="col" className="pb-2 font-medium">
+                  Status
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-line">
+              {rows.map((row) => (
+                <tr key={row.id}>
+                  <td className="py-2.5 whitespace-nowrap text-muted">{formatDate(row.created_at)}</td>
+                  <td className="py-2.5 text-right font-semibold">{formatDollars(row.amount)}</td>
+                  <td className="py-2.5 pl-3">{METHOD_NAMES[row.payment_method] ?? row.payment_method}</td>
+                  <td className="py-2.5">
+                    <span
+                      className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${TONE_STYLES[statusTone(row.status)]}`}
+                    >
+                      {row.status}
+                    </span>
+                  </td>
                 </tr>
-              </thead>
-              <tbody className="divide-y divide-line">
-                {rows.map((row) => (
-                  <tr key={row.id}>
-                    <td className="py-2.5 whitespace-nowrap text-muted">{formatDate(row.created_at)}</td>
-                    <td className="py-2.5 text-right font-semibold">{formatDollars(row.amount)}</td>
-                    <td className="py-2.5 pl-3">{METHOD_NAMES[row.payment_method] ?? row.payment_method}</td>
-                    <td className="py-2.5">
-                      <span
-                        className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${TONE_STYLES[statusTone(row.status)]}`}
-                      >
-                        {row.status}
-                      </span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </div>
-      </dialog>
-    </div>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </UrlDialog>
   );
 }
