@@ -1,12 +1,13 @@
 // The scripts' way into a database (benchmarks, `npm run dev`): PGlite (a data directory, or memory) or a
-// Postgres server, migrated like the app migrates it, with one small interface for both.
+// Postgres server, migrated by the app's own runner (app/server/db/migrations.server.ts), with one
+// small interface for both.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { applyMigrations, readMigrations } from "../../app/server/db/migrations.server.ts";
+import { migrateDatabase } from "../../app/server/db/migrations.server.ts";
 
-const migrations = () => readMigrations(path.resolve("supabase/migrations"));
+const MIGRATIONS_DIR = path.resolve("supabase/migrations");
 
 /**
  * @typedef {object} BenchDatabase
@@ -20,19 +21,7 @@ const migrations = () => readMigrations(path.resolve("supabase/migrations"));
 export async function openPglite(dataDir) {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir);
-  await applyMigrations(
-    {
-      transaction: (work) =>
-        pglite.transaction((tx) =>
-          work({
-            exec: (sql) => tx.exec(sql).then(() => {}),
-            query: (sql, values) => tx.query(sql, values).then((result) => result.rows),
-          }),
-        ),
-    },
-    await migrations(),
-    false,
-  );
+  await migrateDatabase({ pglite }, MIGRATIONS_DIR);
   return {
     name: "PGlite",
     exec: (sql) => pglite.exec(sql).then(() => {}),
@@ -45,29 +34,7 @@ export async function openPglite(dataDir) {
 export async function openPostgres(url) {
   // One connection: a temporary table made by one call is there for the next.
   const pool = new pg.Pool({ connectionString: url, max: 1 });
-  await applyMigrations(
-    {
-      async transaction(work) {
-        const client = await pool.connect();
-        try {
-          await client.query("begin");
-          const result = await work({
-            exec: (sql) => client.query(sql).then(() => {}),
-            query: (sql, values) => client.query(sql, values).then((r) => r.rows),
-          });
-          await client.query("commit");
-          return result;
-        } catch (error) {
-          await client.query("rollback").catch(() => {});
-          throw error;
-        } finally {
-          client.release();
-        }
-      },
-    },
-    await migrations(),
-    true,
-  );
+  await migrateDatabase({ pool }, MIGRATIONS_DIR);
   const version = (await pool.query("show server_version")).rows[0].server_version.split(/[ .]/)[0];
   return {
     name: `Postgres ${version}`,
