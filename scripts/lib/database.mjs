@@ -1,3 +1,4 @@
+// @ts-check
 // The scripts' way into a database (benchmarks, `npm run dev`): PGlite (a data directory, or memory) or a
 // Postgres server, migrated by the app's own runner (app/server/db/migrations.server.ts), with one
 // small interface for both.
@@ -17,7 +18,10 @@ const MIGRATIONS_DIR = path.resolve("supabase/migrations");
  * @property {() => Promise<void>} close
  */
 
-/** @returns {Promise<BenchDatabase>} PGlite in `dataDir` (created), or in memory without one. */
+/**
+ * @param {string} [dataDir]
+ * @returns {Promise<BenchDatabase>} PGlite in `dataDir` (created), or in memory without one.
+ */
 export async function openPglite(dataDir) {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir);
@@ -30,7 +34,10 @@ export async function openPglite(dataDir) {
   };
 }
 
-/** @returns {Promise<BenchDatabase>} a pool on the Postgres server at `url`. */
+/**
+ * @param {string} url
+ * @returns {Promise<BenchDatabase>} a pool on the Postgres server at `url`.
+ */
 export async function openPostgres(url) {
   // One connection: a temporary table made by one call is there for the next.
   const pool = new pg.Pool({ connectionString: url, max: 1 });
