@@ -1,3 +1,4 @@
+// @ts-check
 // Bundles the operator commands (scripts/payouts.ts, scripts/migrate.ts, scripts/db-snapshot.ts and
 // the server modules they import) into build/payouts.js, build/migrate.js and build/db-snapshot.js, next to the server build, so the Docker image
 // has them. Packages stay imports
@@ -7,6 +8,7 @@ import { build } from "esbuild";
 
 // esbuild's own `packages: "external"` (0.17) takes `~/server/...` for a package before it reads
 // tsconfig paths, so bare imports are marked external here instead.
+/** @type {import("esbuild").Plugin} */
 const packagesExternal = {
   name: "packages-external",
   setup(builder) {

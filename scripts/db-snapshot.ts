@@ -5,14 +5,14 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { migratePglite } from "~/server/db/pglite.server";
+import { migrateDatabase } from "~/server/db/migrations.server";
 import { schemaSnapshot } from "~/server/db/schema-snapshot.server";
 
 const SCHEMA_DIR = path.resolve("supabase/schema");
 
 const pglite = await PGlite.create();
 try {
-  await migratePglite(pglite, path.resolve("supabase/migrations"));
+  await migrateDatabase({ pglite }, path.resolve("supabase/migrations"));
   const files = await schemaSnapshot(pglite);
   await rm(SCHEMA_DIR, { recursive: true, force: true });
   for (const [file, text] of files) {

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run dev`: the app on embedded defaults, on http://localhost:3000, rebuilt on change.
 // Three things start side by side, since none needs another to begin: the Firebase Auth emulator
 // (unless FIREBASE_AUTH_EMULATOR_HOST names one; about 15 s, at a lower CPU priority), the embedded database (PGlite
@@ -45,6 +46,7 @@ const remix = spawn("remix", ["dev", "--manual", "--command", "node scripts/dev-
 });
 
 let stopping = false;
+/** @param {number} code */
 async function shutdown(code) {
   if (stopping) return;
   stopping = true;

@@ -7,9 +7,7 @@ import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { DbError } from "~/server/db/core.server";
-import { readMigrations } from "~/server/db/migrations.server";
-import { migratePglite } from "~/server/db/pglite.server";
-import { migratePostgres } from "~/server/db/postgres.server";
+import { migrateDatabase, readMigrations } from "~/server/db/migrations.server";
 import { EnvError, getEnv } from "~/server/env.server";
 
 const USAGE = `Usage: npm run migrate
@@ -44,7 +42,7 @@ async function migrate(): Promise<number> {
       const pool = new pg.Pool({ connectionString: database.url, max: 1, connectionTimeoutMillis: 10_000 });
       pool.on("error", () => {});
       try {
-        applied = await migratePostgres(pool, env.migrationsDir);
+        applied = await migrateDatabase({ pool }, env.migrationsDir);
       } finally {
         await pool.end();
       }
@@ -54,7 +52,7 @@ async function migrate(): Promise<number> {
       await mkdir(database.dataDir, { recursive: true });
       const pglite = await PGlite.create(database.dataDir);
       try {
-        applied = await migratePglite(pglite, env.migrationsDir);
+        applied = await migrateDatabase({ pglite }, env.migrationsDir);
       } finally {
         await pglite.close();
       }

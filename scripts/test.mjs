@@ -1,3 +1,4 @@
+// @ts-check
 // `npm test`: every check, in order — typecheck, lint, build, then with a real Auth emulator, a real
 // Postgres server and the production build running: unit, integration, HTTP and image tests
 // (Vitest), then browser tests in Chromium with JavaScript on and off (Playwright).
@@ -10,11 +11,19 @@ import { freePort, startAppServer, startAuthEmulator, startPostgres } from "./li
 
 const started = Date.now();
 const workDir = mkdtempSync(path.join(os.tmpdir(), "rewards-test-"));
+/** @type {(() => Promise<unknown>)[]} */
 const cleanups = [];
 const totals = { passed: 0, failed: 0 };
 /** Each part's name and seconds, printed together at the end. */
+/** @type {[string, number][]} */
 const timings = [];
 
+/**
+ * @param {string} command
+ * @param {string[]} args
+ * @param {Record<string, string>} [env]
+ * @returns {Promise<number>} the exit code
+ */
 function run(command, args, env = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
@@ -22,6 +31,10 @@ function run(command, args, env = {}) {
   });
 }
 
+/**
+ * @param {string} name
+ * @param {() => Promise<boolean>} work
+ */
 async function step(name, work) {
   const begin = Date.now();
   console.log(`\n▶ ${name}`);
@@ -35,7 +48,12 @@ async function step(name, work) {
   return ok;
 }
 
-/** Vitest on `parts` (each part's named files, or its whole folder), its counts added to the totals. */
+/**
+ * Vitest on `parts` (each part's named files, or its whole folder), its counts added to the totals.
+ * @param {string[]} parts
+ * @param {Record<string, string>} env
+ * @param {(part: string) => string[]} filesOf
+ */
 async function vitestStep(parts, env, filesOf) {
   if (parts.length === 0) return;
   const report = path.join(workDir, "vitest.json");
@@ -51,13 +69,22 @@ async function vitestStep(parts, env, filesOf) {
       ],
       env,
     );
-    const counts = readCounts(report, (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests }));
+    const counts = readCounts(report, (/** @type {{ numPassedTests: number, numFailedTests: number }} */ r) => ({
+      passed: r.numPassedTests,
+      failed: r.numFailedTests,
+    }));
     totals.passed += counts.passed;
     totals.failed += counts.failed;
     return code === 0;
   });
 }
 
+/**
+ * The counts of a JSON report, or one failure when there is none to read.
+ * @template T
+ * @param {string} file
+ * @param {(report: T) => { passed: number, failed: number }} pick
+ */
 function readCounts(file, pick) {
   try {
     return pick(JSON.parse(readFileSync(file, "utf8")));
@@ -73,8 +100,8 @@ async function main() {
   const files = args.filter((arg) => arg.startsWith("tests/"));
   const only = [...args.filter((arg) => !arg.startsWith("tests/")), ...files.map((file) => file.split("/")[1])];
   // `resilience` (crashes and outages under load, `npm run test:resilience`) runs only when named.
-  const wants = (part) => (only.length === 0 ? part !== "resilience" : only.includes(part));
-  const filesOf = (part) => files.filter((file) => file.split("/")[1] === part);
+  const wants = (/** @type {string} */ part) => (only.length === 0 ? part !== "resilience" : only.includes(part));
+  const filesOf = (/** @type {string} */ part) => files.filter((file) => file.split("/")[1] === part);
 
   if (only.length === 0) {
     if (!(await step("typecheck", async () => (await run("tsc", [])) === 0))) return;
@@ -128,11 +155,14 @@ async function main() {
         ...testEnv,
         PLAYWRIGHT_JSON_OUTPUT_NAME: report,
       });
-      const counts = readCounts(report, (r) => {
-        if (r.stats.flaky > 0)
-          console.log(`⚠ ${r.stats.flaky} flaky Playwright test(s) passed only on retry: see the list above`);
-        return { passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected };
-      });
+      const counts = readCounts(
+        report,
+        (/** @type {{ stats: { expected: number, unexpected: number, flaky: number } }} */ r) => {
+          if (r.stats.flaky > 0)
+            console.log(`⚠ ${r.stats.flaky} flaky Playwright test(s) passed only on retry: see the list above`);
+          return { passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected };
+        },
+      );
       totals.passed += counts.passed;
       totals.failed += counts.failed;
       return code === 0;

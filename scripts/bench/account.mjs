@@ -1,8 +1,13 @@
+// @ts-check
 // The benchmark's signed-in person: an account in the Auth emulator (made before the database is
 // seeded, so the seed can give it a history), then a real sign-in through the app's /auth form,
 // whose session cookie every signed-in measurement sends.
 
-/** Makes the account in the emulator at `emulatorHost`; returns its uid, email and password. */
+/**
+ * Makes the account in the emulator at `emulatorHost`; returns its uid, email and password.
+ * @param {string} emulatorHost
+ * @returns {Promise<{ id: string, email: string, password: string }>}
+ */
 export async function createAccount(emulatorHost) {
   const email = `bench.${Date.now().toString(36)}@example.com`;
   const password = "bench-pass-1";
@@ -23,6 +28,8 @@ export async function createAccount(emulatorHost) {
  * Signs in through the app's form, as a browser without JavaScript would; returns the cookies
  * of a signed-in returning visitor (the session, and onboarding seen), as a Cookie header and as
  * a list for a browser.
+ * @param {string} appUrl
+ * @param {{ email: string, password: string }} account
  */
 export async function signIn(appUrl, { email, password }) {
   const response = await fetch(`${appUrl}/auth`, {
@@ -37,7 +44,7 @@ export async function signIn(appUrl, { email, password }) {
   });
   const session = response.headers
     .getSetCookie()
-    .map((header) => header.split(";")[0])
+    .map((header) => header.split(";")[0] ?? "")
     .find((pair) => pair.startsWith("__session="));
   if (response.status !== 302 || !session) throw new Error(`sign-in through /auth answered ${response.status}`);
   const pairs = [session, "hasSeenOnboarding=true"];

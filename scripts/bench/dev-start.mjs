@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run dev` from cold: a copy of the checkout as a fresh clone has it (the files git knows,
 // no build output, no database, no cache) with the dependencies installed (node_modules linked),
 // started exactly as written, on free ports; the time from the start to the first 200 on /.
@@ -5,9 +6,12 @@ import { execFileSync, spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "../lib/services.mjs";
+import { freePort, stopProcessGroup } from "../lib/services.mjs";
 
-/** The files of the working tree that a commit of it would hold (tracked and new, minus ignored). */
+/**
+ * The files of the working tree that a commit of it would hold (tracked and new, minus ignored).
+ * @param {string} root
+ */
 function checkoutFiles(root) {
   return execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], {
     cwd: root,
@@ -18,6 +22,7 @@ function checkoutFiles(root) {
     .filter((file) => file && file !== "node_modules");
 }
 
+/** @param {string} root */
 function copyCheckout(root) {
   const copy = mkdtempSync(path.join(os.tmpdir(), "bench-dev-"));
   for (const file of checkoutFiles(root)) {
@@ -27,40 +32,11 @@ function copyCheckout(root) {
       copyFileSync(path.join(root, file), target);
     } catch (error) {
       // A file deleted in the working tree but not yet in the index.
-      if (error.code !== "ENOENT") throw error;
+      if (/** @type {NodeJS.ErrnoException} */ (error).code !== "ENOENT") throw error;
     }
   }
   symlinkSync(realpathSync(path.join(root, "node_modules")), path.join(copy, "node_modules"));
   return copy;
-}
-
-function stopGroup(child) {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // gone
-      }
-      resolve();
-    }, 10_000);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      // Whatever the group left behind (the emulator's Java-less node, remix-serve).
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // gone
-      }
-      resolve();
-    });
-    try {
-      process.kill(-child.pid, "SIGINT");
-    } catch {
-      resolve();
-    }
-  });
 }
 
 /**
@@ -85,24 +61,28 @@ export async function measureDevStart({ root = process.cwd(), timeoutSeconds = 9
     cwd: copy,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...environment, PORT: String(port), DEV_AUTH_EMULATOR_PORT: String(emulatorPort) },
+    // Remix's globals declare NODE_ENV always set; a fresh shell has none.
+    env: /** @type {NodeJS.ProcessEnv} */ (
+      /** @type {unknown} */ ({ ...environment, PORT: String(port), DEV_AUTH_EMULATOR_PORT: String(emulatorPort) })
+    ),
   });
   // However this process ends (an interrupted benchmark included), the dev server ends with it:
   // a signal as from Ctrl-C, so that `npm run dev` stops its emulator too.
   const kill = () => {
     try {
-      process.kill(-child.pid, "SIGINT");
+      process.kill(-(/** @type {number} */ (child.pid)), "SIGINT");
     } catch {
       // already gone
     }
   };
   process.once("exit", kill);
-  const stamp = (chunk) => {
+  const stamp = (/** @type {Buffer | string} */ chunk) => {
     const at = ((performance.now() - started) / 1000).toFixed(1).padStart(5);
     for (const line of String(chunk).split("\n")) if (line.trim()) log += `${at} s  ${line}\n`;
   };
   child.stdout.on("data", stamp);
   child.stderr.on("data", stamp);
+  /** @type {number | null} */
   let seconds = null;
   try {
     const deadline = started + timeoutSeconds * 1000;
@@ -120,7 +100,9 @@ export async function measureDevStart({ root = process.cwd(), timeoutSeconds = 9
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } finally {
-    await stopGroup(child);
+    // An interrupt as from Ctrl-C, so that `npm run dev` stops its emulator; then whatever the group left
+    // behind (the emulator's node, remix-serve).
+    await stopProcessGroup(child, { signal: "SIGINT", graceMs: 10_000, killLeftovers: true });
     process.off("exit", kill);
     writeFileSync(path.join(os.tmpdir(), "bench-dev-start.log"), log);
     rmSync(copy, { recursive: true, force: true });

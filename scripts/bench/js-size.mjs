@@ -1,3 +1,4 @@
+// @ts-check
 // The JavaScript a page downloads before anyone touches it: each page loaded fresh (a new browser
 // context, so nothing comes from the cache) until the network is idle, its scripts summed as
 // transferred (gzip) and decoded. `npm run bench` uses measurePageScripts; run on its own
@@ -11,8 +12,14 @@ import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../lib/chromium.mjs";
 import { freePort, startAppServer, startAuthEmulator } from "../lib/services.mjs";
 
-/** Records the scripts a page requests; `summary()` adds them up. */
+/** @typedef {{ url: string, transferred: number, decoded: number }} Script */
+
+/**
+ * Records the scripts a page requests; `summary()` adds them up.
+ * @param {import("@playwright/test").Page} page
+ */
 function recordScripts(page) {
+  /** @type {Promise<Script>[]} */
   const pending = [];
   page.on("requestfinished", (request) => {
     if (request.resourceType() !== "script") return;
@@ -25,7 +32,7 @@ function recordScripts(page) {
     );
   });
   return {
-    async summary(filter = () => true) {
+    async summary(/** @type {(script: Script) => boolean} */ filter = () => true) {
       const scripts = (await Promise.all(pending)).filter(filter);
       return {
         count: scripts.length,
@@ -41,7 +48,7 @@ function recordScripts(page) {
  * Loads each page in a fresh context of `browser` (with `cookies`, for the signed-in ones) and
  * sums the scripts it downloaded by the time the network was idle.
  * @param {import("@playwright/test").Browser} browser
- * @param {{ baseUrl: string, pages: { path: string, cookies?: { name: string, value: string, url: string }[] }[] }} options
+ * @param {{ baseUrl: string, pages: { path: string, cookies?: Parameters<import("@playwright/test").BrowserContext["addCookies"]>[0] }[] }} options
  */
 export async function measurePageScripts(browser, { baseUrl, pages }) {
   const results = [];
@@ -64,6 +71,7 @@ export async function measurePageScripts(browser, { baseUrl, pages }) {
   return results;
 }
 
+/** @param {number} bytes */
 export function kb(bytes) {
   return (bytes / 1024).toFixed(1);
 }

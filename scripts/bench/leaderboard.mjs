@@ -1,3 +1,4 @@
+// @ts-check
 // The monthly leaderboard query (get_leaderboard(50), as the app calls it) with `users` people who
 // all earned this month (plus last month's history), and the plan of the query inside it.
 // `npm run bench` runs it with 1,000,000 users on a Postgres server; on its own
@@ -11,10 +12,10 @@ const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 // Ids and referral codes (i in base 32, most significant symbol first) rise with i, so that their
 // indexes fill in order: a million rows go in several times faster. Foreign keys are not checked
 // while seeding (session_replication_role = replica); the rows satisfy them.
-const id = (i) => `'b' || lpad(${i}::text, 7, '0')`;
-const code = (i) =>
+const id = (/** @type {number | string} */ i) => `'b' || lpad(${i}::text, 7, '0')`;
+const code = (/** @type {number | string} */ i) =>
   Array.from({ length: 7 }, (_, k) => `substr('${ALPHABET}', ((${i} >> ${5 * (6 - k)}) & 31) + 1, 1)`).join(" || ");
-const seedSql = (users) => `
+const seedSql = (/** @type {number} */ users) => `
   set session_replication_role = replica;
   insert into user_profiles (id, display_name, referral_code)
   select ${id("i")}, 'Board ' || i, ${code("i")} from generate_series(1, ${users}) i;
@@ -28,7 +29,7 @@ const seedSql = (users) => `
 
 // Each call timed inside the database (clock_timestamp around it), which leaves out the round
 // trip and the client's own scheduling: on a busy machine those dominate a sub-millisecond query.
-const timedRuns = (runs) => `
+const timedRuns = (/** @type {number} */ runs) => `
   create temporary table if not exists leaderboard_times (ms double precision);
   truncate leaderboard_times;
   do $$
@@ -44,8 +45,12 @@ const timedRuns = (runs) => `
   $$;
 `;
 
+/**
+ * @param {number[]} sorted
+ * @param {number} fraction
+ */
 function percentile(sorted, fraction) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)];
+  return /** @type {number} */ (sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)]);
 }
 
 /**
@@ -53,6 +58,8 @@ function percentile(sorted, fraction) {
  * @returns {Promise<{ database: string, users: number, seedSeconds: number, runs: number, timedIn: string, median: number, p95: number,
  *   max: number, roundTrip: { median: number, p95: number }, plan: string[], fromIndex: boolean }>}
  *   times in ms: in the database, and (roundTrip) as the client saw them.
+ * @param {import("../lib/database.mjs").BenchDatabase} db
+ * @param {{ users: number, runs?: number }} options
  */
 export async function measureLeaderboard(db, { users, runs = 200 }) {
   const started = Date.now();
@@ -62,8 +69,10 @@ export async function measureLeaderboard(db, { users, runs = 200 }) {
   const seedSeconds = (Date.now() - started) / 1000;
   const call = `select jsonb_array_length(get_leaderboard(${LEADERBOARD_SIZE})) as n`;
   const [first] = await db.query(call);
-  if (Number(first.n) !== LEADERBOARD_SIZE) throw new Error(`expected ${LEADERBOARD_SIZE} rows, got ${first.n}`);
+  if (!first || Number(first.n) !== LEADERBOARD_SIZE)
+    throw new Error(`expected ${LEADERBOARD_SIZE} rows, got ${first?.n}`);
   for (let run = 0; run < 20; run++) await db.query(call);
+  /** @type {number[]} */
   const roundTrips = [];
   for (let run = 0; run < runs; run++) {
     const t0 = performance.now();
@@ -78,10 +87,11 @@ export async function measureLeaderboard(db, { users, runs = 200 }) {
   const times = clockWorks ? inDatabase : roundTrips;
   // The plan of the function's own query (its text from the catalogue, the limit filled in), so
   // the evidence cannot drift from what the app runs.
-  const [{ source }] = await db.query("select prosrc as source from pg_proc where proname = 'get_leaderboard'");
+  const [function_] = await db.query("select prosrc as source from pg_proc where proname = 'get_leaderboard'");
+  const source = String(function_?.source);
   const plan = (
     await db.query(`explain (analyze, buffers, costs off) ${source.replace(/\bp_limit\b/g, String(LEADERBOARD_SIZE))}`)
-  ).map((row) => row["QUERY PLAN"]);
+  ).map((row) => String(row["QUERY PLAN"]));
   // Read from the ranking index, about as many entries as the board shows, whatever the month holds.
   const scan = plan
     .map((line) => /Index (?:Only )?Scan using monthly_earnings_rank_idx .*rows=([\d.]+)/.exec(line))
@@ -94,14 +104,18 @@ export async function measureLeaderboard(db, { users, runs = 200 }) {
     timedIn: clockWorks ? "the database" : "round trips",
     median: percentile(times, 0.5),
     p95: percentile(times, 0.95),
-    max: times.at(-1),
+    max: /** @type {number} */ (times.at(-1)),
     roundTrip: { median: percentile(roundTrips, 0.5), p95: percentile(roundTrips, 0.95) },
     plan,
     fromIndex:
-      scan !== undefined && Number(scan[1]) <= LEADERBOARD_SIZE + 1 && !plan.some((line) => /Seq Scan/.test(line)),
+      scan !== undefined &&
+      scan !== null &&
+      Number(scan[1]) <= LEADERBOARD_SIZE + 1 &&
+      !plan.some((line) => /Seq Scan/.test(line)),
   };
 }
 
+/** @param {Awaited<ReturnType<typeof measureLeaderboard>>} result */
 export function describe(result) {
   return (
     `${result.database}: ${result.users.toLocaleString("en")} users seeded in ${result.seedSeconds.toFixed(1)} s; ` +

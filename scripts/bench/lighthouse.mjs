@@ -1,3 +1,4 @@
+// @ts-check
 // Lighthouse (its default config: a mobile phone, simulated slow 4G and a 4x slower CPU) on the
 // app's pages, several runs each; a page's score in each category is the median of its runs.
 // Chromium is started here with a debugging port, which Lighthouse drives; each run starts
@@ -25,7 +26,7 @@ async function startChromium() {
   const child = spawn(process.env.CHROME_PATH ?? CHROMIUM_PATH, args, { stdio: "ignore", detached: true });
   const kill = () => {
     try {
-      process.kill(-child.pid, "SIGKILL");
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
     } catch {
       // already gone
     }
@@ -41,15 +42,18 @@ async function startChromium() {
     stop: async () => {
       process.off("exit", kill);
       kill();
-      await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", resolve)));
+      await /** @type {Promise<void>} */ (
+        new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", () => resolve())))
+      );
       rmSync(profile, { recursive: true, force: true });
     },
   };
 }
 
+/** @param {number[]} values */
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  return /** @type {number} */ (sorted[Math.floor(sorted.length / 2)]);
 }
 
 /**
@@ -62,7 +66,9 @@ export async function measureLighthouse({ baseUrl, pages, runs = 5, log = () => 
   const results = [];
   try {
     for (const page of pages) {
+      /** @type {Record<string, number>[]} */
       const runScores = [];
+      /** @type {NonNullable<Awaited<ReturnType<typeof lighthouse>>>["lhr"][]} */
       const reports = [];
       for (let run = 0; run < runs; run++) {
         const result = await lighthouse(baseUrl + page.path, {
@@ -87,14 +93,16 @@ export async function measureLighthouse({ baseUrl, pages, runs = 5, log = () => 
           `  ${page.path.padEnd(10)} run ${run + 1}/${runs}: ${CATEGORIES.map((id) => `${id} ${scores[id]}`).join(", ")}`,
         );
       }
-      const scores = Object.fromEntries(CATEGORIES.map((id) => [id, median(runScores.map((run) => run[id]))]));
+      const scores = Object.fromEntries(CATEGORIES.map((id) => [id, median(runScores.map((run) => run[id] ?? 0))]));
       // What keeps a category under 100, from a run that scored the median: the audits to look at.
+      /** @type {Record<string, string[]>} */
       const failing = {};
       for (const id of CATEGORIES) {
         const lhr = reports[runScores.findIndex((run) => run[id] === scores[id])];
-        const audits = lhr.categories[id].auditRefs
+        const audits = (lhr?.categories[id]?.auditRefs ?? [])
           .filter((ref) => ref.weight > 0)
-          .map((ref) => lhr.audits[ref.id])
+          .map((ref) => lhr?.audits[ref.id])
+          .filter((audit) => audit !== undefined)
           .filter((audit) => audit.score !== null && audit.score < 1)
           .map((audit) => `${audit.id}${audit.displayValue ? ` (${audit.displayValue})` : ""}`);
         if (audits.length > 0) failing[id] = audits;

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run bench`: builds for production, seeds a database (10,000 users, 100,000 ledger rows) on
 // PGlite and on a Postgres server, measures, prints one table where each figure stands beside its
 // budget with PASS or FAIL, writes bench-results.json, and exits 1 when a budget is missed.
@@ -55,17 +56,20 @@ const { values: options } = parseArgs({
 if (options.evaluate) {
   // Judges the figures of a saved run again, against today's budgets.
   const saved = JSON.parse(readFileSync(options.evaluate, "utf8"));
-  const figures = saved.figures.map(({ result: _result, ...figure }) => judge(figure));
+  const figures = saved.figures.map(
+    (/** @type {import("./budgets.ts").JudgedFigure} */ { result: _result, ...figure }) => judge(figure),
+  );
   console.log(formatTable(figures));
   process.exit(exitCode(figures));
 }
 
 const parts = options.only ? options.only.split(",").map((part) => part.trim()) : PARTS;
 for (const part of parts) if (!PARTS.includes(part)) throw new Error(`unknown part "${part}" (${PARTS.join(", ")})`);
-const wants = (part) => parts.includes(part);
-const number = (name) => Number(options[name]);
+const wants = (/** @type {string} */ part) => parts.includes(part);
+const number = (/** @type {keyof typeof options} */ name) => Number(options[name]);
 
 // What the tests need too (scripts/test-all.sh installs both): refuse at once, not halfway.
+/** @type {string[]} */
 const missing = [];
 if ((wants("js") || wants("lighthouse")) && !existsSync(process.env.CHROME_PATH ?? CHROMIUM_PATH))
   missing.push("chromium");
@@ -79,19 +83,24 @@ if (missing.length > 0) {
 }
 
 const started = new Date();
-const log = (line) => console.log(`[${((Date.now() - started.getTime()) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+const log = (/** @type {string} */ line) =>
+  console.log(`[${((Date.now() - started.getTime()) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+/** @type {{ phase: string, at: string, loadavg: number[] }[]} */
 const loadSamples = [];
-const sampleLoad = (phase) => loadSamples.push({ phase, at: new Date().toISOString(), loadavg: os.loadavg() });
+const sampleLoad = (/** @type {string} */ phase) =>
+  loadSamples.push({ phase, at: new Date().toISOString(), loadavg: os.loadavg() });
 
 /** @type {import("./budgets.ts").Figure[]} */
 const figures = [];
+/** What bench-results.json keeps beside the figures: each part's raw results. @type {Record<string, any>} */
 const details = {};
 const workDir = mkdtempSync(path.join(os.tmpdir(), "bench-"));
+/** @type {(() => Promise<unknown>)[]} */
 const cleanups = [];
 
 // Interrupted (Ctrl-C): the servers run in process groups of their own, so they are stopped here;
 // processes started inside a part (Chromium, a dev server) are ended by that part's exit hook.
-for (const signal of ["SIGINT", "SIGTERM"]) {
+for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
   process.once(signal, async () => {
     console.log(`\n${signal}: stopping what the benchmark started`);
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
@@ -100,7 +109,14 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
   });
 }
 
-/** A part of the run; if it throws, its figures are recorded as unmeasured (and fail) and the rest goes on. */
+/** @typedef {Omit<import("./budgets.ts").Figure, "value">} Unmeasured a figure before it is measured */
+
+/**
+ * A part of the run; if it throws, its figures are recorded as unmeasured (and fail) and the rest goes on.
+ * @param {string} name
+ * @param {() => Unmeasured[]} unmeasured
+ * @param {() => Promise<void>} work
+ */
 async function part(name, unmeasured, work) {
   sampleLoad(name);
   log(`▶ ${name}`);
@@ -108,10 +124,17 @@ async function part(name, unmeasured, work) {
     await work();
   } catch (error) {
     console.error(error);
-    for (const figure of unmeasured()) figures.push({ ...figure, value: null, error: String(error.message ?? error) });
+    for (const figure of unmeasured())
+      figures.push({ ...figure, value: null, error: String(/** @type {Error} */ (error).message ?? error) });
   }
 }
 
+/**
+ * @param {string} command
+ * @param {string[]} args
+ * @param {Record<string, string>} [env]
+ * @returns {Promise<void>}
+ */
 function run(command, args, env = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
@@ -121,7 +144,7 @@ function run(command, args, env = {}) {
   });
 }
 
-const kb = (bytes) => bytes / 1024;
+const kb = (/** @type {number} */ bytes) => bytes / 1024;
 
 // The heavy measuring tools load only when their part runs (and never for --evaluate).
 const tools = {
@@ -130,6 +153,17 @@ const tools = {
   lighthouse: () => import("./lighthouse.mjs"),
   throughput: () => import("./throughput.mjs"),
 };
+
+/**
+ * The figure of `unmeasured`'s list with this label.
+ * @param {() => Unmeasured[]} unmeasured
+ * @param {string} label
+ */
+function figureOf(unmeasured, label) {
+  const figure = unmeasured().find((candidate) => candidate.label === label);
+  if (!figure) throw new Error(`no figure "${label}"`);
+  return figure;
+}
 
 async function main() {
   const machine = {
@@ -145,6 +179,7 @@ async function main() {
   // First, on a machine where nothing of the benchmark runs yet.
   if (wants("dev")) {
     const label = "first 200 on / after `npm run dev` (cold checkout)";
+    /** @returns {Unmeasured[]} */
     const unmeasured = () => [
       { group: "npm run dev", label, unit: "s", budget: { limit: BUDGETS.devFirst200Seconds, kind: "max" } },
     ];
@@ -153,7 +188,7 @@ async function main() {
       details.devStart = result;
       if (result.seconds === null) console.log(result.log);
       figures.push({
-        ...unmeasured()[0],
+        ...figureOf(unmeasured, label),
         value: result.seconds,
         error: result.seconds === null ? "no 200 within 90 s" : undefined,
       });
@@ -180,13 +215,24 @@ async function main() {
   const users = number("users");
   const ledgerRows = number("ledger-rows");
   const person = emulator ? await createAccount(emulator.host) : null;
+  /** The signed-in person, made whenever an app server runs. */
+  const account = () => {
+    if (!person) throw new Error("no account: the Auth emulator was not started");
+    return person;
+  };
+  /** The Postgres server, started for the parts that use it. */
+  const server = () => {
+    if (!postgres) throw new Error("no Postgres server was started");
+    return postgres;
+  };
   const pgliteDir = path.join(workDir, "pglite");
   if (needsApp) {
     log(`▶ seeding ${users.toLocaleString("en")} users and ${ledgerRows.toLocaleString("en")} ledger rows`);
+    /** @param {() => Promise<import("../lib/database.mjs").BenchDatabase>} open */
     const seedInto = async (open) => {
       const db = await open();
       try {
-        const counts = await seed(db, { users, ledgerRows, person });
+        const counts = await seed(db, { users, ledgerRows, person: account() });
         log(`  ${db.name}: seeded in ${counts.seconds.toFixed(1)} s, ledger audit clean`);
         return { database: db.name, ...counts };
       } finally {
@@ -195,7 +241,7 @@ async function main() {
     };
     details.seed = await Promise.all([
       seedInto(() => openPglite(pgliteDir)),
-      wants("throughput") ? seedInto(() => openPostgres(postgres.url)) : null,
+      wants("throughput") ? seedInto(() => openPostgres(server().url)) : null,
     ]);
   }
 
@@ -204,11 +250,18 @@ async function main() {
     SESSION_SECRET: "benchmark-secret-of-at-least-32-chars",
     FIREBASE_AUTH_EMULATOR_HOST: emulator?.host ?? "",
   };
+  /** @typedef {Awaited<ReturnType<typeof startAppServer>>} App */
+  /** @typedef {Awaited<ReturnType<typeof signIn>>} Cookies */
+  /**
+   * @param {string} database
+   * @param {Record<string, string>} env
+   * @param {(app: App, cookies: Cookies) => Promise<void>} work
+   */
   const withApp = async (database, env, work) => {
     const app = await startAppServer({ port: await freePort(), env: { ...appEnv, ...env } });
     cleanups.push(app.stop);
     try {
-      const cookies = await signIn(app.url, person);
+      const cookies = await signIn(app.url, account());
       await work(app, cookies);
     } finally {
       cleanups.splice(cleanups.indexOf(app.stop), 1);
@@ -221,8 +274,15 @@ async function main() {
     }
   };
 
+  /**
+   * @param {string} database
+   * @param {App} app
+   * @param {Cookies} cookies
+   * @param {() => number[]} pids
+   */
   const throughput = async (database, app, cookies, pids) => {
     const group = `Throughput on ${database}, ${number("connections")} connections: req/s as a share of ${THROUGHPUT_BASELINE}'s`;
+    /** @returns {Unmeasured[]} */
     const unmeasured = () =>
       THROUGHPUT_PAGES.map((page) => ({
         group,
@@ -247,7 +307,8 @@ async function main() {
       // A page can answer 200 and still have lost a part (the notices, say) to the load: the server says so.
       const serverErrors = app.stderr().split("\n").length - errorsBefore;
       details[`throughput ${database}`] = { ...result, serverErrors };
-      const cpu = (entry) => `${entry.cpuMsPerRequest?.toFixed(2) ?? "?"} ms CPU/request`;
+      const cpu = (/** @type {{ cpuMsPerRequest: number | null }} */ entry) =>
+        `${entry.cpuMsPerRequest?.toFixed(2) ?? "?"} ms CPU/request`;
       figures.push({
         group,
         label: `${THROUGHPUT_BASELINE} (baseline)`,
@@ -260,11 +321,11 @@ async function main() {
       });
       for (const page of result.pages) {
         figures.push({
-          ...unmeasured().find((figure) => figure.label === page.path),
+          ...figureOf(unmeasured, page.path),
           // A page that answered anything but 200 was not measured.
-          value: page.failures ? null : page.ratio * 100,
+          value: page.failures || page.ratio === null ? null : page.ratio * 100,
           detail:
-            `${page.requestsPerSecond.toFixed(0)} req/s, p99 ${page.p99} ms (worst ${page.worstP99}); ${cpu(page)}, ` +
+            `${page.requestsPerSecond?.toFixed(0)} req/s, p99 ${page.p99} ms (worst ${page.worstP99}); ${cpu(page)}, ` +
             `share by CPU ${page.cpuRatio === null ? "?" : `${(page.cpuRatio * 100).toFixed(0)} %`}; ` +
             `rounds ${page.runs.map((run) => run.requestsPerSecond).join("/")}`,
           error: page.failures ? `${page.failures} answers were not 200` : undefined,
@@ -277,6 +338,7 @@ async function main() {
     await withApp("PGlite", { PGLITE_DATA_DIR: pgliteDir }, async (app, cookies) => {
       if (wants("js")) {
         const group = "JavaScript before any interaction (gzip, transferred)";
+        /** @returns {Unmeasured[]} */
         const unmeasured = () =>
           JAVASCRIPT_PAGES.map((page) => ({
             group,
@@ -298,7 +360,7 @@ async function main() {
             details.javascript = results;
             for (const result of results) {
               figures.push({
-                ...unmeasured().find((figure) => figure.label === result.path),
+                ...figureOf(unmeasured, result.path),
                 value: kb(result.transferred),
                 detail: `${result.count} scripts, ${kb(result.decoded).toFixed(1)} KB decoded`,
               });
@@ -308,18 +370,22 @@ async function main() {
           }
         });
       }
-      if (wants("throughput")) await throughput("PGlite", app, cookies, () => [app.pid]);
+      if (wants("throughput")) await throughput("PGlite", app, cookies, () => [/** @type {number} */ (app.pid)]);
       if (wants("lighthouse")) {
         const { CATEGORIES, measureLighthouse } = await tools.lighthouse();
         const runs = number("lighthouse-runs");
         const group = `Lighthouse mobile, median of ${runs} runs`;
+        /** @returns {Unmeasured[]} */
         const unmeasured = () =>
           LIGHTHOUSE_PAGES.flatMap((page) =>
             CATEGORIES.map((category) => ({
               group,
               label: `${page} ${category}`,
               unit: "",
-              budget: { limit: BUDGETS.lighthouse[category], kind: "min" },
+              budget: {
+                limit: BUDGETS.lighthouse[/** @type {keyof typeof BUDGETS.lighthouse} */ (category)],
+                kind: "min",
+              },
             })),
           );
         await part("Lighthouse", unmeasured, async () => {
@@ -337,8 +403,8 @@ async function main() {
             for (const category of CATEGORIES) {
               const failing = result.failing[category];
               figures.push({
-                ...unmeasured().find((figure) => figure.label === `${result.path} ${category}`),
-                value: result.scores[category],
+                ...figureOf(unmeasured, `${result.path} ${category}`),
+                value: result.scores[category] ?? null,
                 detail:
                   `runs ${result.runs.map((scores) => scores[category]).join("/")}` +
                   (failing ? `; below 1: ${failing.slice(0, 4).join(", ")}` : ""),
@@ -352,29 +418,34 @@ async function main() {
 
   if (wants("throughput")) {
     const { processTree } = await tools.throughput();
-    await withApp(details.seed[1].database, { DATABASE_URL: postgres.url }, (app, cookies) =>
-      throughput(details.seed[1].database, app, cookies, () => [app.pid, ...processTree(postgres.pid())]),
+    await withApp(details.seed[1].database, { DATABASE_URL: server().url }, (app, cookies) =>
+      throughput(details.seed[1].database, app, cookies, () => [
+        /** @type {number} */ (app.pid),
+        ...processTree(server().pid()),
+      ]),
     );
   }
 
   if (wants("leaderboard")) {
     const leaderboardUsers = number("leaderboard-users");
     const group = `Leaderboard query, ${leaderboardUsers.toLocaleString("en")} users who earned this month`;
+    const label = "get_leaderboard(50) p95, in the database";
+    /** @returns {Unmeasured[]} */
     const unmeasured = () => [
       {
         group,
-        label: "get_leaderboard(50) p95, in the database",
+        label,
         unit: "ms",
         budget: { limit: BUDGETS.leaderboardP95Ms, kind: "max" },
       },
     ];
     await part("leaderboard at scale", unmeasured, async () => {
       // A database of its own on the same server.
-      const admin = new pg.Client({ connectionString: postgres.url });
+      const admin = new pg.Client({ connectionString: server().url });
       await admin.connect();
       await admin.query("create database leaderboard");
       await admin.end();
-      const url = new URL(postgres.url);
+      const url = new URL(server().url);
       url.pathname = "/leaderboard";
       const db = await openPostgres(url.toString());
       try {
@@ -382,7 +453,7 @@ async function main() {
         details.leaderboard = result;
         log(describeLeaderboard(result));
         figures.push({
-          ...unmeasured()[0],
+          ...figureOf(unmeasured, label),
           label: `get_leaderboard(50) p95, in ${result.database} (timed in ${result.timedIn})`,
           // Only a plan that reads the ranking index counts.
           value: result.fromIndex ? result.p95 : null,
@@ -398,13 +469,17 @@ async function main() {
   }
 }
 
-/** The scan line of the plan, short: what proves the answer came from the index. */
+/**
+ * The scan line of the plan, short: what proves the answer came from the index.
+ * @param {string[]} plan
+ */
 function planSummary(plan) {
   const scan = plan.find((line) => /Scan/.test(line))?.trim() ?? "no scan in the plan";
   const heap = plan.find((line) => /Heap Fetches/.test(line))?.trim();
   return [scan.replace(/\s*\(actual.*$/, ""), heap].filter(Boolean).join(", ");
 }
 
+/** @type {unknown} */
 let crashed = null;
 try {
   await main();
@@ -437,12 +512,12 @@ const report = {
   load: loadSamples,
   figures: judged,
   details,
-  error: crashed ? String(crashed.stack ?? crashed) : undefined,
+  error: crashed ? String(/** @type {Error} */ (crashed).stack ?? crashed) : undefined,
   passed: !crashed && exitCode(judged) === 0,
 };
 writeFileSync(options.output, JSON.stringify(report, null, 2) + "\n");
 
-const loads = loadSamples.map((sample) => sample.loadavg[0]);
+const loads = loadSamples.map((sample) => sample.loadavg[0] ?? 0);
 console.log(`\n${formatTable(judged)}`);
 console.log(
   `${details.machine?.cpus} × ${details.machine?.cpuModel}, ${details.machine?.memoryGb} GB, ${details.machine?.os}, ` +

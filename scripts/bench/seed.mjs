@@ -1,3 +1,4 @@
+// @ts-check
 // The benchmark's data, made in SQL with generate_series (seconds, not minutes): `users` people
 // with `ledgerRows` ledger rows between them, every balance equal to its ledger (the audit,
 // verify_all_balances, finds nothing) and this month's earnings in step. The signed-in person of
@@ -6,7 +7,10 @@
 
 const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
-/** SQL for a referral code (7 symbols of the spec's alphabet) that is `number` written in base 32. */
+/**
+ * SQL for a referral code (7 symbols of the spec's alphabet) that is `number` written in base 32.
+ * @param {number | string} number
+ */
 function referralCodeOf(number) {
   return `(select string_agg(substr('${CODE_ALPHABET}', ((${number} / (32 ^ k)::bigint) % 32)::int + 1, 1), '' order by k)
              from generate_series(0, 6) k)`;
@@ -107,7 +111,11 @@ analyze;
 `;
 }
 
-/** Seeds `db` (scripts/lib/database.mjs) and checks the result: counts, and the ledger audit. */
+/**
+ * Seeds `db` (scripts/lib/database.mjs) and checks the result: counts, and the ledger audit.
+ * @param {import("../lib/database.mjs").BenchDatabase} db
+ * @param {Parameters<typeof seedSql>[0]} options
+ */
 export async function seed(db, options) {
   const started = Date.now();
   await db.exec(seedSql(options));
@@ -116,7 +124,7 @@ export async function seed(db, options) {
             (select count(*) from transaction_history)::int as ledger,
             jsonb_array_length(verify_all_balances()) as inconsistent`,
   );
-  if (counts.users !== options.users || counts.ledger !== options.ledgerRows || counts.inconsistent !== 0) {
+  if (!counts || counts.users !== options.users || counts.ledger !== options.ledgerRows || counts.inconsistent !== 0) {
     throw new Error(`seed came out wrong: ${JSON.stringify(counts)}`);
   }
   return { ...counts, seconds: (Date.now() - started) / 1000 };

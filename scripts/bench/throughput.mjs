@@ -1,3 +1,4 @@
+// @ts-check
 // Server throughput with autocannon: a page with no data (the baseline, /legal) and each
 // signed-in page, on one server. Each round runs the baseline between every two pages
 // (/legal, page 1, /legal, page 2, ..., /legal), the pages in a rotated order; a page's figure is
@@ -14,12 +15,15 @@ import autocannon from "autocannon";
 
 const TICKS_PER_SECOND = 100;
 
-/** CPU seconds (user + system) used so far by the processes `pids()` names, or null off Linux. */
+/**
+ * CPU seconds (user + system) used so far by the processes `pids()` names, or null off Linux.
+ * @param {() => number[]} pids
+ */
 function cpuSeconds(pids) {
   try {
     let ticks = 0;
     for (const pid of pids()) {
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      const fields = statFields(pid);
       ticks += Number(fields[11]) + Number(fields[12]);
     }
     return ticks / TICKS_PER_SECOND;
@@ -28,13 +32,27 @@ function cpuSeconds(pids) {
   }
 }
 
-/** The process `pid` and its children (a Postgres server: the postmaster and its backends). */
+/**
+ * The fields of /proc/<pid>/stat after the command's name (state, parent, ...).
+ * @param {number | string} pid
+ */
+function statFields(pid) {
+  const afterName = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1];
+  if (afterName === undefined) throw new Error(`unexpected /proc/${pid}/stat`);
+  return afterName.split(" ");
+}
+
+/**
+ * The process `pid` and its children (a Postgres server: the postmaster and its backends).
+ * @param {number} pid
+ */
 export function processTree(pid) {
+  /** @type {number[]} */
   const children = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ");
+      const fields = statFields(entry);
       if (Number(fields[1]) === pid) children.push(Number(entry));
     } catch {
       // gone meanwhile
@@ -61,11 +79,28 @@ async function hammer({ url, headers, connections, seconds, pids }) {
   };
 }
 
+/**
+ * The list a map holds for `key` (made for every key before use).
+ * @template T
+ * @param {Map<string, T[]>} map
+ * @param {string} key
+ */
+function listOf(map, key) {
+  const list = map.get(key);
+  if (!list) throw new Error(`no list for ${key}`);
+  return list;
+}
+
+/**
+ * @param {(number | null)[]} values
+ * @returns {number | null}
+ */
 function median(values) {
   const sorted = values.filter((value) => value !== null).sort((a, b) => a - b);
+  const at = (/** @type {number} */ index) => /** @type {number} */ (sorted[index]);
   if (sorted.length === 0) return null;
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  return sorted.length % 2 ? at(middle) : (at(middle - 1) + at(middle)) / 2;
 }
 
 /**
@@ -84,7 +119,7 @@ export async function measureThroughput({
   log = () => {},
 }) {
   const headers = { cookie, accept: "text/html" };
-  const run = (path) => hammer({ url: baseUrl + path, headers, connections, seconds, pids });
+  const run = (/** @type {string} */ path) => hammer({ url: baseUrl + path, headers, connections, seconds, pids });
   // Every URL answers 200 before the clock starts (a redirect would be measured as a fast page).
   for (const path of [baseline, ...pages]) {
     const response = await fetch(baseUrl + path, { headers, redirect: "manual" });
@@ -95,9 +130,14 @@ export async function measureThroughput({
   for (const path of [baseline, ...pages])
     await hammer({ url: baseUrl + path, headers, connections, seconds: 1, pids });
 
+  /** @typedef {Awaited<ReturnType<typeof hammer>>} Sample */
+  /** @type {Map<string, Sample[]>} */
   const samples = new Map([baseline, ...pages].map((path) => [path, []]));
+  /** @type {Map<string, number[]>} */
   const ratios = new Map(pages.map((path) => [path, []]));
+  /** @type {Map<string, number[]>} */
   const cpuRatios = new Map(pages.map((path) => [path, []]));
+  /** @param {number} round @param {string} path @param {Sample} sample */
   const note = (round, path, sample) =>
     log(
       `  round ${round + 1}/${rounds} ${path.padEnd(12)} ${sample.requestsPerSecond.toFixed(0).padStart(5)} req/s, ` +
@@ -105,26 +145,26 @@ export async function measureThroughput({
         (sample.failures ? `, ${sample.failures} not 200 (${JSON.stringify(sample.statusCodes)})` : ""),
     );
   for (let round = 0; round < rounds; round++) {
-    const order = pages.map((_, index) => pages[(index + round) % pages.length]);
+    const order = pages.map((_, index) => /** @type {string} */ (pages[(index + round) % pages.length]));
     let before = await run(baseline);
-    samples.get(baseline).push(before);
+    listOf(samples, baseline).push(before);
     note(round, baseline, before);
     for (const path of order) {
       const sample = await run(path);
-      samples.get(path).push(sample);
+      listOf(samples, path).push(sample);
       note(round, path, sample);
       const after = await run(baseline);
-      samples.get(baseline).push(after);
+      listOf(samples, baseline).push(after);
       note(round, baseline, after);
-      ratios.get(path).push(sample.requestsPerSecond / ((before.requestsPerSecond + after.requestsPerSecond) / 2));
+      listOf(ratios, path).push(sample.requestsPerSecond / ((before.requestsPerSecond + after.requestsPerSecond) / 2));
       if (sample.cpuMsPerRequest && before.cpuMsPerRequest && after.cpuMsPerRequest) {
-        cpuRatios.get(path).push((before.cpuMsPerRequest + after.cpuMsPerRequest) / 2 / sample.cpuMsPerRequest);
+        listOf(cpuRatios, path).push((before.cpuMsPerRequest + after.cpuMsPerRequest) / 2 / sample.cpuMsPerRequest);
       }
       before = after;
     }
   }
-  const summary = (path) => {
-    const list = samples.get(path);
+  const summary = (/** @type {string} */ path) => {
+    const list = listOf(samples, path);
     return {
       path,
       requestsPerSecond: median(list.map((sample) => sample.requestsPerSecond)),
@@ -144,9 +184,9 @@ export async function measureThroughput({
     pages: pages.map((path) => ({
       ...summary(path),
       /** Requests per second as a share of the baseline's (the budget). */
-      ratio: median(ratios.get(path)),
+      ratio: median(listOf(ratios, path)),
       /** The same share from CPU time per request: what the ratio would be on an otherwise idle machine. */
-      cpuRatio: median(cpuRatios.get(path)),
+      cpuRatio: median(listOf(cpuRatios, path)),
     })),
   };
 }

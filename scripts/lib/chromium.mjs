@@ -1,3 +1,4 @@
+// @ts-check
 // Debian's Chromium, as the tests and benchmarks launch it (Playwright cannot download its own
 // browsers here). Without the background-networking flags Chromium floods the closed network.
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";

@@ -1,3 +1,4 @@
+// @ts-check
 // Local stand-ins for outside services, shared by `npm run dev` and `npm test`:
 // the Firebase Auth emulator and a throwaway Postgres server.
 import { spawn, spawnSync } from "node:child_process";
@@ -17,6 +18,10 @@ import path from "node:path";
 
 export const PROJECT_ID = "demo-rewards";
 
+/**
+ * Resolves once `check` answers true (a throw counts as not yet), or fails after `timeoutMs`.
+ * @param {() => Promise<boolean> | boolean} check
+ */
 export async function waitFor(check, { timeoutMs = 60_000, intervalMs = 250, what = "service" } = {}) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -30,6 +35,10 @@ export async function waitFor(check, { timeoutMs = 60_000, intervalMs = 250, wha
   throw new Error(`Timed out waiting for ${what}`);
 }
 
+/**
+ * @param {number} port
+ * @returns {Promise<boolean>}
+ */
 export function isPortOpen(port, host = "127.0.0.1") {
   return new Promise((resolve) => {
     const socket = net.connect(port, host);
@@ -38,34 +47,48 @@ export function isPortOpen(port, host = "127.0.0.1") {
   });
 }
 
+/** @returns {Promise<number>} */
 export function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
+      const { port } = /** @type {net.AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
     server.once("error", reject);
   });
 }
 
-function stopChild(child) {
+/**
+ * Ends a child started `detached` and everything it started (its process group): `signal`, then
+ * SIGKILL if it has not exited after `graceMs`. With `killLeftovers`, what the group left behind
+ * when the child exited is killed too.
+ * @param {import("node:child_process").ChildProcess | null | undefined} child
+ * @param {{ signal?: NodeJS.Signals, graceMs?: number, killLeftovers?: boolean }} [options]
+ * @returns {Promise<void>}
+ */
+export function stopProcessGroup(child, { signal = "SIGTERM", graceMs = 8_000, killLeftovers = false } = {}) {
   if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const pid = /** @type {number} */ (child.pid);
+  const kill = (/** @type {NodeJS.Signals} */ sent) => {
+    try {
+      process.kill(-pid, sent);
+      return true;
+    } catch {
+      return false; // already gone
+    }
+  };
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
+      kill("SIGKILL");
       resolve();
-    }, 8_000);
-    child.once("exit", () => (clearTimeout(timer), resolve()));
-    try {
-      process.kill(-child.pid, "SIGTERM");
-    } catch {
+    }, graceMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      if (killLeftovers) kill("SIGKILL");
       resolve();
-    }
+    });
+    if (!kill(signal)) resolve();
   });
 }
 
@@ -101,7 +124,7 @@ export async function startAuthEmulator({ port = 9099, quiet = false, priority =
     ["emulators:start", "--only", "auth", "--project", PROJECT_ID, "--config", configFile],
     { cwd: configDir, detached: true, stdio: quiet ? "ignore" : ["ignore", "inherit", "inherit"], env: process.env },
   );
-  if (priority) os.setPriority(child.pid, priority);
+  if (priority && child.pid !== undefined) os.setPriority(child.pid, priority);
   let exited = false;
   child.once("exit", () => (exited = true));
   await waitFor(
@@ -118,7 +141,7 @@ export async function startAuthEmulator({ port = 9099, quiet = false, priority =
   return {
     host,
     stop: async () => {
-      await stopChild(child);
+      await stopProcessGroup(child);
       rmSync(configDir, { recursive: true, force: true });
     },
   };
@@ -147,6 +170,7 @@ export async function startPostgres() {
   const dataDir = path.join(dir, "data");
   const port = await freePort();
   const asRoot = process.getuid?.() === 0;
+  /** @param {string} command @param {string[]} args */
   const run = (command, args) => {
     const full = path.join(bin, command);
     const result = asRoot
@@ -238,10 +262,10 @@ export async function startAppServer({
   return {
     url: `http://localhost:${port}`,
     pid: child.pid,
-    stop: () => stopChild(child),
+    stop: () => stopProcessGroup(child),
     stderr: () => stderr,
     /** Sends `signal` to the server (and anything it started); `exit` tells how it ended. */
-    kill: (signal) => process.kill(-child.pid, signal),
+    kill: (/** @type {NodeJS.Signals} */ signal) => process.kill(-(/** @type {number} */ (child.pid)), signal),
     /** @type {Promise<{ code: number | null, signal: string | null }>} */
     exit,
   };

@@ -11,6 +11,8 @@
 --   total_earned = sum(amount) of the user's ledger rows that are not withdrawals
 -- Every credit goes through ledger_move(), which writes the ledger row, the balance, the total
 -- and this month's earnings in the caller's transaction, with the balance row locked.
+--
+-- Redefines: public.transaction_history_append_only, public.verify_user_balance
 
 -- ---------------------------------------------------------------------------------------------
 -- The rate

@@ -11,6 +11,11 @@
 --
 -- The functions below are the previous versions with only these changes; `create or replace`
 -- keeps their grants.
+--
+-- Redefines: public.get_app_config, public.transaction_history_append_only, public.provision_user
+-- Redefines: public.create_withdrawal, public.settle_withdrawal, public.ledger_move
+-- Redefines: public.add_user_coins, public.daily_checkin, public.start_task, public.complete_task
+-- Redefines: public.record_postback
 
 -- ---------------------------------------------------------------------------------------------
 -- Constants

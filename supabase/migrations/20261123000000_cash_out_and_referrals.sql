@@ -4,6 +4,10 @@
 --
 -- Rules keep the conventions of 20261122030000_rule_keys_and_config.sql: SQLSTATE P0001 with a
 -- stable identifier in HINT, values in DETAIL; the constants live in app_config.
+--
+-- Redefines: public.get_app_config, public.provision_user, public.get_user_summary
+-- Redefines: public.ledger_move, public.create_withdrawal, public.get_user_withdrawals
+-- Redefines: public.settle_withdrawal
 
 -- ---------------------------------------------------------------------------------------------
 -- Constants

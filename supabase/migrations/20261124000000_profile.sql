@@ -7,6 +7,9 @@
 -- moved can still be accounted for. Their payout addresses and the account's email are kept only
 -- as keyed hashes (computed by the app, whose key never enters the database): the payout review
 -- still sees an address coming back, and an email that left cannot bring a referral again.
+--
+-- Redefines: public.transaction_history_append_only, public.create_withdrawal
+-- Redefines: public.operator_withdrawals
 
 -- ---------------------------------------------------------------------------------------------
 -- Money records outlive the profile: the cascades from the profile to them become "set null".

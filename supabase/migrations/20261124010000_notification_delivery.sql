@@ -12,6 +12,8 @@
 --
 -- complete_task and record_postback are their newest versions (20261122030000_rule_keys_and_config.sql)
 -- with only the notice added; `create or replace` keeps their grants.
+--
+-- Redefines: public.complete_task, public.record_postback
 
 -- ---------------------------------------------------------------------------------------------
 -- Constants

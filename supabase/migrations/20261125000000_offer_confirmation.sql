@@ -18,6 +18,8 @@
 -- The functions below are the newest versions (20261124010000_notification_delivery.sql,
 -- 20261122030000_rule_keys_and_config.sql) with these changes. start_task and record_postback
 -- gain a parameter, so they are dropped and made again with their grants.
+--
+-- Redefines: public.start_task, public.complete_task, public.record_postback
 
 -- ---------------------------------------------------------------------------------------------
 -- Where a task comes from, and whether its completion has been paid

@@ -1,5 +1,7 @@
 -- Bad input (issue 10): recipients and push tokens that no one can have typed are refused.
 -- Both functions are as in 20261124000000_profile.sql but for the marked checks.
+--
+-- Redefines: public.create_withdrawal, public.register_push_token
 
 -- A PayPal email with markup in it ("<b>me</b>@example.com") was accepted, and the money left the
 -- balance for an address PayPal cannot pay.

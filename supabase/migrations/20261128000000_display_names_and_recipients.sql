@@ -12,6 +12,9 @@
 --
 -- provision_user, update_display_name, try_referral_credit, claim_due_notices and create_withdrawal
 -- are their newest versions with only the marked changes; `create or replace` keeps their grants.
+--
+-- Redefines: public.provision_user, public.update_display_name, public.try_referral_credit
+-- Redefines: public.claim_due_notices, public.create_withdrawal
 
 -- ---------------------------------------------------------------------------------------------
 -- Hidden characters: C0 and C1 controls and DEL (a terminal obeys ESC[2K, ESC[8m), the bidi

@@ -8,6 +8,8 @@
 --     one per address per quarter hour;
 --   * whether an e-mail address or a user id has a profile here, so that attempts for made-up
 --     addresses are kept apart from the real users' budget, and a first sign-in counts as a sign-up.
+--
+-- Redefines: public.prune_rate_limits
 
 -- hit_rate_limit, and the start of the window the hit went to (to give it back), when allowed.
 create function public.take_rate_limit(p_key text, p_limit integer, p_window_seconds integer,

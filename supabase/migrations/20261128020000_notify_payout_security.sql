@@ -14,6 +14,8 @@
 -- record_notice_delivery, register_push_token and set_account_active are their newest versions
 -- (20261124010000_notification_delivery.sql, 20261126010000_bad_input.sql,
 -- 20261124000000_profile.sql) with only the changes described; `create or replace` keeps their grants.
+--
+-- Redefines: public.record_notice_delivery, public.register_push_token, public.set_account_active
 
 -- ---------------------------------------------------------------------------------------------
 -- 1. Notice emails

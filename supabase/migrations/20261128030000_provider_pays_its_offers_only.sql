@@ -5,6 +5,8 @@
 -- a provider is configured, so a start left from the fallback list cannot pay either.
 --
 -- complete_task is 20261125000000_offer_confirmation.sql's with that one change.
+--
+-- Redefines: public.complete_task
 
 drop function public.complete_task(text, text, integer);
 

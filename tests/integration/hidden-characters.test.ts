@@ -5,7 +5,8 @@ import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import { ruleViolation } from "~/server/db/core.server";
-import { migratePglite, pgliteDatabase } from "~/server/db/pglite.server";
+import { migrateDatabase } from "~/server/db/migrations.server";
+import { pgliteDatabase } from "~/server/db/pglite.server";
 import { dbRefusal, MIGRATIONS_DIR, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
 
 // Security round 2 (supabase/migrations/20261128000000_display_names_and_recipients.sql): one
@@ -290,7 +291,7 @@ describe("the migration itself", () => {
       const index = files.indexOf("20261128000000_display_names_and_recipients.sql");
       expect(index).toBeGreaterThan(0);
       for (const file of files.slice(0, index)) cpSync(path.join(MIGRATIONS_DIR, file), path.join(directory, file));
-      await migratePglite(pglite, directory);
+      await migrateDatabase({ pglite }, directory);
       const t: TestDatabase = {
         db: pgliteDatabase(pglite),
         sql: async (text, values) => (await pglite.query(text, values)).rows as never[],
@@ -319,7 +320,7 @@ describe("the migration itself", () => {
       expect(old!.data).toEqual({ amount: 5, friend: PHISHING }); // as it was
 
       for (const file of files.slice(index)) cpSync(path.join(MIGRATIONS_DIR, file), path.join(directory, file));
-      await migratePglite(pglite, directory);
+      await migrateDatabase({ pglite }, directory);
       expect(await storedName(t, "old-crafted")).toEqual({ display_name: "asha.k", preferences: { is_active: true } });
       expect(await storedName(t, "old-renamed")).toEqual({
         display_name: "User",

@@ -4,7 +4,8 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ruleViolation } from "~/server/db/core.server";
-import { migratePglite, pgliteDatabase } from "~/server/db/pglite.server";
+import { migrateDatabase } from "~/server/db/migrations.server";
+import { pgliteDatabase } from "~/server/db/pglite.server";
 import type { ChannelOutcome, ClaimedNotice } from "~/server/notifications/delivery.server";
 import { dbRefusal, MIGRATIONS_DIR, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
 import { eventually } from "../support/wait";
@@ -696,7 +697,7 @@ describe("the migration that makes a push token one account's (20261128020000)",
       const files = readdirSync(MIGRATIONS_DIR).sort();
       const unique = files.findIndex((file) => file.startsWith("20261128020000"));
       for (const file of files.slice(0, unique)) cpSync(path.join(MIGRATIONS_DIR, file), path.join(directory, file));
-      await migratePglite(pglite, directory);
+      await migrateDatabase({ pglite }, directory);
       const t: TestDatabase = {
         db: pgliteDatabase(pglite),
         sql: async (text, values) => (await pglite.query(text, values)).rows as never[],
@@ -710,7 +711,7 @@ describe("the migration that makes a push token one account's (20261128020000)",
         [older.userId, newer.userId, third.userId],
       );
       for (const file of files.slice(unique)) cpSync(path.join(MIGRATIONS_DIR, file), path.join(directory, file));
-      await migratePglite(pglite, directory);
+      await migrateDatabase({ pglite }, directory);
       expect(await t.sql("select user_id, fcm_token from user_fcm_tokens order by fcm_token")).toEqual([
         { user_id: older.userId, fcm_token: "own-token" },
         { user_id: newer.userId, fcm_token: "shared-token" },
@@ -730,7 +731,7 @@ describe("the migration itself", () => {
       const files = readdirSync(MIGRATIONS_DIR).sort();
       const delivery = files.indexOf("20261124010000_notification_delivery.sql");
       for (const file of files.slice(0, delivery)) cpSync(path.join(MIGRATIONS_DIR, file), path.join(directory, file));
-      await migratePglite(pglite, directory);
+      await migrateDatabase({ pglite }, directory);
       const t: TestDatabase = {
         db: pgliteDatabase(pglite),
         sql: async (text, values) => (await pglite.query(text, values)).rows as never[],
@@ -749,7 +750,7 @@ describe("the migration itself", () => {
       const before = last!.id;
 
       for (const file of files.slice(delivery)) cpSync(path.join(MIGRATIONS_DIR, file), path.join(directory, file));
-      await migratePglite(pglite, directory);
+      await migrateDatabase({ pglite }, directory);
       const after = await withdrawalNotice(t, userId);
       expect(await notice(t, before)).toMatchObject({
         push_status: "skipped",

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migratePostgres } from "~/server/db/postgres.server";
+import { migrateDatabase } from "~/server/db/migrations.server";
 import { createScratchDatabase, MIGRATIONS_DIR } from "../support/db";
 
 // The plans Postgres chooses for the queries inside the app's functions, as auto_explain reports
@@ -16,7 +16,7 @@ describe("query plans on Postgres", () => {
     scratch = await createScratchDatabase();
     pool = new pg.Pool({ connectionString: scratch.url, max: 1 });
     pool.on("error", () => {});
-    await migratePostgres(pool, MIGRATIONS_DIR);
+    await migrateDatabase({ pool }, MIGRATIONS_DIR);
     client = await pool.connect();
     client.on("notice", (notice) => plans.push(notice.message ?? ""));
     await client.query("load 'auto_explain'");

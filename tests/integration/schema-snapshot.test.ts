@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migratePglite } from "~/server/db/pglite.server";
+import { migrateDatabase } from "~/server/db/migrations.server";
 import { schemaSnapshot } from "~/server/db/schema-snapshot.server";
 import { MIGRATIONS_DIR } from "../support/db";
 
@@ -26,7 +26,7 @@ describe("supabase/schema/, the current SQL in one place", () => {
   let snapshot: Map<string, string>;
   beforeAll(async () => {
     pglite = await PGlite.create();
-    await migratePglite(pglite, MIGRATIONS_DIR);
+    await migrateDatabase({ pglite }, MIGRATIONS_DIR);
     snapshot = await schemaSnapshot(pglite);
   });
   afterAll(async () => {

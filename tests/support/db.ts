@@ -4,8 +4,9 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { expect } from "vitest";
 import { DbError, type Database } from "~/server/db/core.server";
-import { migratePglite, pgliteDatabase } from "~/server/db/pglite.server";
-import { migratePostgres, postgresDatabase } from "~/server/db/postgres.server";
+import { migrateDatabase } from "~/server/db/migrations.server";
+import { pgliteDatabase } from "~/server/db/pglite.server";
+import { postgresDatabase } from "~/server/db/postgres.server";
 
 export const MIGRATIONS_DIR = path.resolve("supabase/migrations");
 
@@ -19,7 +20,7 @@ export interface TestDatabase {
 /** A fresh in-memory PGlite with every migration applied. */
 export async function openTestPglite(): Promise<TestDatabase> {
   const pglite = await PGlite.create();
-  await migratePglite(pglite, MIGRATIONS_DIR);
+  await migrateDatabase({ pglite }, MIGRATIONS_DIR);
   return {
     db: pgliteDatabase(pglite),
     sql: async (text, values) => (await pglite.query(text, values)).rows as never[],
@@ -62,7 +63,7 @@ export async function openTestPostgres(max = 10): Promise<TestDatabase> {
   const pool = new pg.Pool({ connectionString: scratch.url, max });
   // Dropping the database terminates connections that are still closing; that is expected here.
   pool.on("error", () => {});
-  await migratePostgres(pool, MIGRATIONS_DIR);
+  await migrateDatabase({ pool }, MIGRATIONS_DIR);
   return {
     db: postgresDatabase(pool),
     sql: async (text, values) => (await pool.query(text, values)).rows,

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes, randomUUID, verify, type KeyObject } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
+import { scriptedFailures, startHttpStandIn } from "./stand-in";
 
 /**
  * A local stand-in for Google's OAuth2 token endpoint and FCM HTTP v1, written from Google's
@@ -63,9 +63,8 @@ export async function startFcmStandIn({
   const accessTokens = new Map<string, number>(); // token → expires at (ms)
   const unregistered = new Set<string>();
   const invalid = new Set<string>();
-  const failures: { failure: FcmFailure; path: RegExp | null }[] = [];
+  const failures = scriptedFailures<FcmFailure>();
   const received: ReceivedPush[] = [];
-  const requests: { method: string; path: string; status: number }[] = [];
   const refusedAssertions: string[] = [];
   const state = { tokenTtlSeconds: 3599, tokensIssued: 0 };
   let url = "";
@@ -198,44 +197,31 @@ export async function startFcmStandIn({
     return send(decodeURIComponent(target[1]!), body);
   }
 
-  function takeFailure(path: string): FcmFailure | null {
-    const index = failures.findIndex((entry) => !entry.path || entry.path.test(path));
-    return index === -1 ? null : failures.splice(index, 1)[0]!.failure;
-  }
-
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const path = new URL(request.url ?? "/", "http://fcm.local").pathname;
-      const failure = takeFailure(path);
-      const answer: Answer = failure
-        ? failure.status === 429
-          ? {
-              ...googleError(429, "RESOURCE_EXHAUSTED", "Quota exceeded", [
-                { "@type": FCM_ERROR_TYPE, errorCode: "QUOTA_EXCEEDED" },
-              ]),
-              headers: { "retry-after": String(failure.retryAfterSeconds) },
-            }
-          : googleError(
-              failure.status,
-              failure.status === 500 ? "INTERNAL" : "UNAVAILABLE",
-              "The service is currently unavailable.",
-              [{ "@type": FCM_ERROR_TYPE, errorCode: failure.status === 500 ? "INTERNAL" : "UNAVAILABLE" }],
-            )
-        : route(request, path, Buffer.concat(chunks).toString("utf8"));
-      requests.push({ method: request.method ?? "", path, status: answer.status });
-      response.writeHead(answer.status, { "content-type": "application/json; charset=UTF-8", ...answer.headers });
-      response.end(JSON.stringify(answer.body));
-    });
+  const server = await startHttpStandIn(({ request, incoming, json }) => {
+    const failure = failures.take(request.path);
+    const answer: Answer = failure
+      ? failure.status === 429
+        ? {
+            ...googleError(429, "RESOURCE_EXHAUSTED", "Quota exceeded", [
+              { "@type": FCM_ERROR_TYPE, errorCode: "QUOTA_EXCEEDED" },
+            ]),
+            headers: { "retry-after": String(failure.retryAfterSeconds) },
+          }
+        : googleError(
+            failure.status,
+            failure.status === 500 ? "INTERNAL" : "UNAVAILABLE",
+            "The service is currently unavailable.",
+            [{ "@type": FCM_ERROR_TYPE, errorCode: failure.status === 500 ? "INTERNAL" : "UNAVAILABLE" }],
+          )
+      : route(incoming, request.path, request.body);
+    json(answer.status, answer.body, { "content-type": "application/json; charset=UTF-8", ...answer.headers });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = server.url;
 
   return {
     url,
     state,
-    requests,
+    requests: server.requests,
     refusedAssertions,
     /** The environment that points the app's push at this stand-in (with FIREBASE_SERVICE_ACCOUNT). */
     env: { FCM_API_URL: url, FCM_TOKEN_URI: url + TOKEN_PATH },
@@ -248,19 +234,13 @@ export async function startFcmStandIn({
     /** FCM answers 400 INVALID_ARGUMENT ("not a valid FCM registration token") for it. */
     markInvalid: (token: string) => void invalid.add(token),
     /** The next `count` calls (to paths matching `path`, if given) fail as `failure` says. */
-    failNext(count: number, failure: FcmFailure, path?: RegExp) {
-      for (let i = 0; i < count; i++) failures.push({ failure, path: path ?? null });
-    },
-    clearFailures: () => void (failures.length = 0),
+    failNext: failures.failNext,
+    clearFailures: failures.clearFailures,
     /** Every access token issued so far stops working (FCM answers 401). */
     expireAccessTokens() {
       for (const token of accessTokens.keys()) accessTokens.set(token, 0);
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 

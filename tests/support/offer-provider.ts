@@ -1,7 +1,6 @@
 import { createHmac } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { ExternalOffer } from "~/domain/tasks";
+import { startHttpStandIn } from "./stand-in";
 
 export const PROVIDER_OFFERS: ExternalOffer[] = [
   {
@@ -63,35 +62,18 @@ export const PROVIDER_OFFERS: ExternalOffer[] = [
  */
 export async function startOfferProvider() {
   const state = { failing: false, stalling: false, requests: 0, authorization: [] as (string | undefined)[] };
-  const stalled = new Set<http.ServerResponse>();
-  const server = http.createServer((request, response) => {
+  const server = await startHttpStandIn(({ request, incoming, json }) => {
     state.requests += 1;
     state.authorization.push(request.headers.authorization);
-    if (state.stalling) {
-      stalled.add(response);
-      response.once("close", () => stalled.delete(response));
+    // Stalling: the request is taken and never answered (close() ends it).
+    if (state.stalling) return;
+    if (state.failing || incoming.url !== "/offers") {
+      json(state.failing ? 500 : 404, { error: "unavailable" });
       return;
     }
-    if (state.failing || request.url !== "/offers") {
-      response.writeHead(state.failing ? 500 : 404, { "content-type": "application/json" });
-      response.end(JSON.stringify({ error: "unavailable" }));
-      return;
-    }
-    response.writeHead(200, { "content-type": "application/json" });
-    response.end(JSON.stringify({ offers: PROVIDER_OFFERS }));
+    json(200, { offers: PROVIDER_OFFERS });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/offers`;
-  return {
-    url,
-    state,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const response of stalled) response.destroy();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return { url: `${server.url}/offers`, state, close: server.close };
 }
 
 /** RFC 3986 percent-encoding, as docs/offer-provider.md tells providers (the provider's side, written independently). */

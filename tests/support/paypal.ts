@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
+import { scriptedFailures, startHttpStandIn } from "./stand-in";
 
 /**
  * A local stand-in for PayPal's REST API, written from PayPal's documentation independently of the
@@ -16,14 +16,6 @@ export type Failure =
   | { kind: "500"; afterProcessing?: boolean }
   | { kind: "drop"; afterProcessing?: boolean }
   | { kind: "429"; retryAfterSeconds: number };
-
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  status: number | "dropped";
-}
 
 interface Item {
   payout_item_id: string;
@@ -124,8 +116,7 @@ export async function startPayPalStandIn({
   clientSecret = "test-client-secret",
   webhookId = "WH-TEST-0001",
 } = {}) {
-  const requests: RecordedRequest[] = [];
-  const failures: { failure: Failure; path: RegExp | null }[] = [];
+  const failures = scriptedFailures<Failure>();
   const tokens = new Map<string, number>(); // token → expires at (ms)
   const batchesById = new Map<string, Batch>();
   const batchesBySenderId = new Map<string, Batch>();
@@ -318,72 +309,29 @@ export async function startPayPalStandIn({
     return error(404, "RESOURCE_NOT_FOUND", "The requested resource was not found");
   }
 
-  function takeFailure(path: string): Failure | null {
-    const index = failures.findIndex((entry) => !entry.path || entry.path.test(path));
-    return index === -1 ? null : failures.splice(index, 1)[0]!.failure;
-  }
-
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const body = Buffer.concat(chunks).toString("utf8");
-      const path = new URL(request.url ?? "/", "http://paypal.local").pathname;
-      const recorded: RecordedRequest = {
-        method: request.method ?? "",
-        path,
-        headers: request.headers,
-        body,
-        status: 0,
-      };
-      requests.push(recorded);
-      const failure = takeFailure(path);
-      if (failure?.kind === "429") {
-        recorded.status = 429;
-        response.writeHead(429, {
-          "content-type": "application/json",
-          "retry-after": String(failure.retryAfterSeconds),
-        });
-        response.end(
-          JSON.stringify({ name: "RATE_LIMIT_REACHED", message: "Too many requests. Blocked due to rate limiting." }),
-        );
-        return;
-      }
-      // A failure "after processing" does the work (a payout is made) and then loses the answer.
-      if (failure && !failure.afterProcessing) {
-        if (failure.kind === "drop") {
-          recorded.status = "dropped";
-          request.socket.destroy();
-          return;
-        }
-        recorded.status = 500;
-        response.writeHead(500, { "content-type": "application/json" });
-        response.end(
-          JSON.stringify({ name: "INTERNAL_SERVICE_ERROR", message: "An internal service error has occurred." }),
-        );
-        return;
-      }
-      const answer = route(request, path, body);
-      if (failure?.kind === "drop") {
-        recorded.status = "dropped";
-        request.socket.destroy();
-        return;
-      }
-      if (failure?.kind === "500") {
-        recorded.status = 500;
-        response.writeHead(500, { "content-type": "application/json" });
-        response.end(
-          JSON.stringify({ name: "INTERNAL_SERVICE_ERROR", message: "An internal service error has occurred." }),
-        );
-        return;
-      }
-      recorded.status = answer.status;
-      response.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });
-      response.end(JSON.stringify(answer.body));
-    });
+  const internalError = { name: "INTERNAL_SERVICE_ERROR", message: "An internal service error has occurred." };
+  const server = await startHttpStandIn(({ request, incoming, json, drop }) => {
+    const failure = failures.take(request.path);
+    if (failure?.kind === "429") {
+      json(
+        429,
+        { name: "RATE_LIMIT_REACHED", message: "Too many requests. Blocked due to rate limiting." },
+        { "retry-after": String(failure.retryAfterSeconds) },
+      );
+      return;
+    }
+    // A failure "after processing" does the work (a payout is made) and then loses the answer.
+    if (failure && !failure.afterProcessing) {
+      if (failure.kind === "drop") drop();
+      else json(500, internalError);
+      return;
+    }
+    const answer = route(incoming, request.path, request.body);
+    if (failure?.kind === "drop") drop();
+    else if (failure?.kind === "500") json(500, internalError);
+    else json(answer.status, answer.body, answer.headers);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { url, requests } = server;
 
   function item(senderItemId: string): Item {
     const batch = batchesBySenderId.get(senderItemId);
@@ -407,13 +355,9 @@ export async function startPayPalStandIn({
       PAYPAL_WEBHOOK_ID: webhookId,
     },
     /** The next `count` requests (to paths matching `path`, if given) fail as `failure` says. */
-    failNext(count: number, failure: Failure, path?: RegExp) {
-      for (let i = 0; i < count; i++) failures.push({ failure, path: path ?? null });
-    },
+    failNext: failures.failNext,
     /** Forgets injected failures that have not happened. */
-    clearFailures() {
-      failures.length = 0;
-    },
+    clearFailures: failures.clearFailures,
     /** PayPal's memory of request ids runs out (batches stay): a repeat is judged by sender_batch_id. */
     forgetRequestIds() {
       answersByRequestId.clear();
@@ -481,11 +425,7 @@ export async function startPayPalStandIn({
           request.method === method && (typeof path === "string" ? request.path === path : path.test(request.path)),
       );
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 

@@ -1,6 +1,7 @@
 import { simpleParser, type ParsedMail } from "mailparser";
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
+import { listenOnLoopback } from "./stand-in";
 
 /**
  * A local SMTP server (smtp-server) that asks for a login, parses every message it accepts
@@ -16,11 +17,9 @@ export interface ReceivedEmail {
 export async function startSmtpStandIn({ user = "mailer", password = "mail-pass" } = {}) {
   const received: ReceivedEmail[] = [];
   const refusedRecipients = new Set<string>();
-  let server: SMTPServer | null = null;
-  let port = 0;
 
   function create() {
-    return new SMTPServer({
+    const server = new SMTPServer({
       // Plain SMTP on loopback: no STARTTLS (the built-in certificate is self-signed), login required.
       disabledCommands: ["STARTTLS"],
       allowInsecureAuth: true,
@@ -52,23 +51,14 @@ export async function startSmtpStandIn({ user = "mailer", password = "mail-pass"
           .catch((error: Error) => callback(error));
       },
     });
+    // Errors after it listens (a client that goes away) are the client's business.
+    server.on("error", () => {});
+    return server;
   }
 
-  async function listen() {
-    const next = create();
-    await new Promise<void>((resolve, reject) => {
-      next.once("error", reject);
-      next.listen(port, "127.0.0.1", () => {
-        next.off("error", reject);
-        resolve();
-      });
-    });
-    next.on("error", () => {});
-    port = (next.server.address() as AddressInfo).port;
-    server = next;
-  }
-
-  await listen();
+  const { port, start, stop } = await listenOnLoopback(create, {
+    address: (server) => server.server.address() as AddressInfo,
+  });
 
   return {
     url: `smtp://${user}:${password}@127.0.0.1:${port}`,
@@ -79,18 +69,10 @@ export async function startSmtpStandIn({ user = "mailer", password = "mail-pass"
       received.filter((mail) => mail.envelope.to.some((to) => to.toLowerCase() === address.toLowerCase())),
     refuseRecipient: (address: string) => void refusedRecipients.add(address.toLowerCase()),
     /** Stops listening: connections are refused until `start`. */
-    async stop() {
-      const current = server;
-      server = null;
-      if (current) await new Promise<void>((resolve) => current.close(() => resolve()));
-    },
+    stop,
     /** Listens again on the same port. */
-    start: () => listen(),
-    close: async () => {
-      const current = server;
-      server = null;
-      if (current) await new Promise<void>((resolve) => current.close(() => resolve()));
-    },
+    start,
+    close: stop,
   };
 }
 

@@ -1,5 +1,5 @@
 import { isRuleKey, ruleMessage, type RuleKey } from "~/domain/rules";
-import type { Migration } from "./migrations.server";
+import { migrateDatabase, missingMigrations, type MigratableDatabase, type Migration } from "./migrations.server";
 
 /**
  * The one way the server reaches the database. Every operation is a SQL function in
@@ -84,7 +84,6 @@ export function assertIdentifier(name: string): string {
   return name;
 }
 
-/** `select public.fn(a => $1, b => $2) as result` with the values in order. */
 /** A call of public.<fn>(name => value, ...): made by a domain module, run alone or in a batch. */
 export interface DbCall<T> {
   readonly fn: string;
@@ -107,13 +106,14 @@ function callExpression({ fn, args }: DbCall<unknown>, values: unknown[]): strin
   return `public.${assertIdentifier(fn)}(${list.join(", ")})`;
 }
 
+/** `select public.fn(a => $1, b => $2) as result` with the values in order. */
 export function buildRpcCall(fn: string, args: Record<string, unknown> = {}) {
   const values: unknown[] = [];
   return { sql: `select ${callExpression({ fn, args }, values)} as result`, values };
 }
 
 /** One statement for several calls: `select public.f(...) as r0, public.g(...) as r1, ...`. */
-export function buildRpcBatch(calls: readonly DbCall<unknown>[]) {
+function buildRpcBatch(calls: readonly DbCall<unknown>[]) {
   const values: unknown[] = [];
   const columns = calls.map((call, index) => `${callExpression(call, values)} as r${index}`);
   return { sql: `select ${columns.join(", ")}`, values, columns: calls.map((_, index) => `r${index}`) };
@@ -127,4 +127,56 @@ export function toDbError(error: unknown): unknown {
   if (typeof e.code === "string") return new DbError(message, e.code, e.detail ?? null, e.hint ?? null);
   if (UNAVAILABLE_MESSAGE.test(message)) return new DbError(message, "UNAVAILABLE");
   return error;
+}
+
+/** A driver that runs one parameterised statement and gives its rows (pg's pool, PGlite). */
+type RunQuery = (sql: string, values: unknown[]) => Promise<{ rows: unknown[] }>;
+
+/** `rpc` and `rpcBatch` of the SQL transports (PGlite, Postgres): one statement each, errors as DbError. */
+export function sqlRpc(query: RunQuery): Pick<Database, "rpc" | "rpcBatch"> {
+  return {
+    async rpc<T>(fn: string, args?: Record<string, unknown>) {
+      const { sql, values } = buildRpcCall(fn, args);
+      try {
+        const { rows } = await query(sql, values);
+        return (rows[0] as { result: T }).result;
+      } catch (error) {
+        throw toDbError(error);
+      }
+    },
+    async rpcBatch(calls) {
+      const { sql, values, columns } = buildRpcBatch(calls);
+      try {
+        const { rows } = await query(sql, values);
+        const row = rows[0] as Record<string, unknown>;
+        return columns.map((column) => row[column]);
+      } catch (error) {
+        throw toDbError(error);
+      }
+    },
+  };
+}
+
+/**
+ * Makes a newly opened PGlite or Postgres database ready: applies the migrations it lacks, or with
+ * `migrate` false (MIGRATE_ON_START=false) only checks that it lacks none. On failure `close` runs
+ * and the error is thrown as a DbError (MigrationsPendingError when migrations are missing).
+ */
+export async function prepareMigrated(
+  db: MigratableDatabase,
+  migrationsDir: string,
+  migrate: boolean,
+  close: () => Promise<void>,
+): Promise<void> {
+  try {
+    if (migrate) {
+      await migrateDatabase(db, migrationsDir);
+    } else {
+      const pending = await missingMigrations(db, migrationsDir);
+      if (pending.length > 0) throw new MigrationsPendingError(pending);
+    }
+  } catch (error) {
+    await close();
+    throw toDbError(error);
+  }
 }

@@ -1,5 +1,9 @@
+// Loaded by the app and, as it is, by the Node scripts (scripts/lib/database.mjs): relative and
+// `node:` imports only, the drivers as types.
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
+import type pg from "pg";
 
 export interface Migration {
   version: string;
@@ -13,7 +17,7 @@ interface MigrationTransaction {
 }
 
 /** A place that can run a migration script inside one transaction. */
-export interface MigrationTarget {
+interface MigrationTarget {
   /** Runs `work` in a transaction; `exec` runs multi-statement SQL, `query` one parameterised statement. */
   transaction<T>(work: (tx: MigrationTransaction) => Promise<T>): Promise<T>;
 }
@@ -36,7 +40,7 @@ export async function readMigrations(directory: string): Promise<Migration[]> {
 const MIGRATION_LOCK_KEY = 727_001;
 
 /** Applies the migrations not yet recorded, each exactly once, all in one transaction. */
-export async function applyMigrations(target: MigrationTarget, migrations: Migration[], withLock: boolean) {
+async function applyMigrations(target: MigrationTarget, migrations: Migration[], withLock: boolean) {
   return target.transaction(async (tx) => {
     if (withLock) await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
     await tx.exec(`
@@ -65,11 +69,61 @@ async function notApplied(tx: MigrationTransaction, migrations: Migration[]): Pr
 }
 
 /** The migrations not applied yet, read without changing anything (all of them on a new database). */
-export async function pendingMigrations(target: MigrationTarget, migrations: Migration[]): Promise<Migration[]> {
+async function pendingMigrations(target: MigrationTarget, migrations: Migration[]): Promise<Migration[]> {
   return target.transaction(async (tx) => {
     const [table] = await tx.query<{ found: boolean }>(
       "select to_regclass('app_meta.schema_migrations') is not null as found",
     );
     return table?.found ? notApplied(tx, migrations) : migrations;
   });
+}
+
+/** A database the migrations can run on: PGlite, or a Postgres server through a pool. */
+export type MigratableDatabase = { pglite: PGlite } | { pool: pg.Pool };
+
+function migrationTarget(db: MigratableDatabase): MigrationTarget {
+  // PGlite has a single connection; a pool's transaction holds one of its connections throughout.
+  if ("pglite" in db) {
+    return {
+      transaction: (work) =>
+        db.pglite.transaction((tx) =>
+          work({
+            exec: async (sql) => void (await tx.exec(sql)),
+            query: async (sql, values) => (await tx.query(sql, values)).rows as never[],
+          }),
+        ),
+    };
+  }
+  return {
+    async transaction(work) {
+      const client = await db.pool.connect();
+      try {
+        await client.query("begin");
+        const result = await work({
+          exec: async (sql) => void (await client.query(sql)),
+          query: async (sql, values) => (await client.query(sql, values)).rows,
+        });
+        await client.query("commit");
+        return result;
+      } catch (error) {
+        await client.query("rollback").catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
+/**
+ * Applies the migrations in `migrationsDir` that `db` lacks and returns their versions. On Postgres
+ * under the advisory lock, since many instances may start at once; PGlite has one connection.
+ */
+export async function migrateDatabase(db: MigratableDatabase, migrationsDir: string): Promise<string[]> {
+  return applyMigrations(migrationTarget(db), await readMigrations(migrationsDir), "pool" in db);
+}
+
+/** The migrations in `migrationsDir` that `db` lacks, read without changing anything. */
+export async function missingMigrations(db: MigratableDatabase, migrationsDir: string): Promise<Migration[]> {
+  return pendingMigrations(migrationTarget(db), await readMigrations(migrationsDir));
 }

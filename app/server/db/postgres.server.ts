@@ -1,13 +1,5 @@
 import pg from "pg";
-import {
-  assertIdentifier,
-  buildRpcBatch,
-  buildRpcCall,
-  MigrationsPendingError,
-  toDbError,
-  type Database,
-} from "./core.server";
-import { applyMigrations, pendingMigrations, readMigrations, type MigrationTarget } from "./migrations.server";
+import { assertIdentifier, prepareMigrated, sqlRpc, toDbError, type Database } from "./core.server";
 
 /**
  * Any Postgres server: a pool, and the migrations applied under an advisory lock so many instances
@@ -23,45 +15,8 @@ export async function openPostgresDatabase(url: string, migrationsDir: string, m
   });
   // An idle client losing its connection must not crash the process.
   pool.on("error", (error) => console.error("postgres pool error:", error.message));
-  try {
-    if (migrate) await migratePostgres(pool, migrationsDir);
-    else await assertPostgresMigrated(pool, migrationsDir);
-  } catch (error) {
-    await pool.end();
-    throw toDbError(error);
-  }
+  await prepareMigrated({ pool }, migrationsDir, migrate, () => pool.end());
   return postgresDatabase(pool);
-}
-
-function migrationTarget(pool: pg.Pool): MigrationTarget {
-  return {
-    async transaction(work) {
-      const client = await pool.connect();
-      try {
-        await client.query("begin");
-        const result = await work({
-          exec: async (sql) => void (await client.query(sql)),
-          query: async (sql, values) => (await client.query(sql, values)).rows,
-        });
-        await client.query("commit");
-        return result;
-      } catch (error) {
-        await client.query("rollback").catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
-  };
-}
-
-export async function migratePostgres(pool: pg.Pool, migrationsDir: string) {
-  return applyMigrations(migrationTarget(pool), await readMigrations(migrationsDir), true);
-}
-
-async function assertPostgresMigrated(pool: pg.Pool, migrationsDir: string) {
-  const pending = await pendingMigrations(migrationTarget(pool), await readMigrations(migrationsDir));
-  if (pending.length > 0) throw new MigrationsPendingError(pending);
 }
 
 export function postgresDatabase(pool: pg.Pool): Database {
@@ -69,24 +24,7 @@ export function postgresDatabase(pool: pg.Pool): Database {
   const listeners = new Set<() => void>();
   return {
     transport: "postgres",
-    async rpc<T>(fn: string, args?: Record<string, unknown>) {
-      const { sql, values } = buildRpcCall(fn, args);
-      try {
-        const { rows } = await pool.query<{ result: T }>(sql, values);
-        return rows[0]!.result;
-      } catch (error) {
-        throw toDbError(error);
-      }
-    },
-    async rpcBatch(calls) {
-      const { sql, values, columns } = buildRpcBatch(calls);
-      try {
-        const { rows } = await pool.query<Record<string, unknown>>(sql, values);
-        return columns.map((column) => rows[0]![column]);
-      } catch (error) {
-        throw toDbError(error);
-      }
-    },
+    ...sqlRpc((sql, values) => pool.query(sql, values)),
     // One connection per channel, held from the pool while listening. A lost connection is
     // handed back broken (release(error) destroys it), so outages do not shrink the pool.
     listen: async (channel, onMessage, onLost) => {
