@@ -1,13 +1,55 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+// Integration files that need the running services of `npm test`: a Postgres server
+// (TEST_DATABASE_URL) or the Auth emulator. The other integration files need only PGlite and
+// the local stand-ins, so `npm run test:db` runs them with nothing started. A file left off this
+// list that needs Postgres fails in `test:db` with "TEST_DATABASE_URL is not set".
+const INTEGRATION_WITH_SERVICES = [
+  "cash-out",
+  "concurrency",
+  "database",
+  "earning",
+  "hidden-characters",
+  "live-events",
+  "notification-delivery",
+  "profile",
+  "query-plans",
+  "rate-limit",
+  "read-together",
+  "referrals",
+  "sql-pattern-backtracking",
+].map((name) => `tests/integration/${name}.test.ts`);
+
 export default defineConfig({
   resolve: { alias: { "~": path.resolve("app") } },
   test: {
-    include: ["tests/{unit,integration,http,image,resilience}/**/*.test.{ts,tsx}"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // PGlite instances are large; two workers fit the machine's two cores.
     maxWorkers: 2,
+    // Together the projects hold every file of tests/{unit,integration,http,image,resilience}, each
+    // file in one project; `npm test` (scripts/test.mjs) runs them by folder or file.
+    projects: [
+      // No service, no database: `npm run test:unit`, `npm run test:watch`.
+      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"] } },
+      // PGlite and local stand-ins only: `npm run test:db`.
+      {
+        extends: true,
+        test: {
+          name: "db",
+          include: ["tests/integration/**/*.test.{ts,tsx}"],
+          exclude: INTEGRATION_WITH_SERVICES,
+        },
+      },
+      // The running services of `npm test` (the Auth emulator, Postgres, the production server).
+      {
+        extends: true,
+        test: {
+          name: "services",
+          include: [...INTEGRATION_WITH_SERVICES, "tests/{http,image,resilience}/**/*.test.{ts,tsx}"],
+        },
+      },
+    ],
   },
 });

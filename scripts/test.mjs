@@ -108,7 +108,8 @@ async function main() {
     // ESLint (zero warnings), Prettier and knip (unused files, exports and dependencies).
     if (!(await step("lint", async () => (await run("npm", ["run", "--silent", "lint"])) === 0))) return;
   }
-  // Unit tests need no build and no service: `npm test -- unit` (and `npm run test:unit`) take seconds.
+  // Unit tests need no build and no service: `npm test -- unit` takes seconds (as do `npm run test:unit`
+  // and `npm run test:db`, which run the Vitest projects of vitest.config.ts without this script).
   if (!["integration", "http", "image", "resilience", "e2e"].some(wants)) {
     await vitestStep(["unit"].filter(wants), {}, filesOf);
     return;

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { NOT_SCREENS, SCREENS, type Screen, type Viewer } from "./screens";
 import { ROUTES_DIR, routeModules } from "../support/route-modules";
-import { openVerificationLink, signUp } from "./support";
+import { openVerificationLink, signUpOverHttp } from "./support";
 
 // Every screen (tests/e2e/screens.ts), with JavaScript on and off: axe-core finds no serious or
 // critical violation, and every element that Tab reaches shows a focus indicator.
@@ -20,7 +20,7 @@ async function viewerStates(browser: Browser, baseURL: string): Promise<Record<V
   const member = async (verified: boolean) => {
     const context = await browser.newContext({ baseURL });
     const page = await context.newPage();
-    const email = await signUp(page, verified ? "a11y-verified" : "a11y", baseURL);
+    const email = await signUpOverHttp(page, verified ? "a11y-verified" : "a11y", baseURL);
     if (verified) {
       await page.goto("/withdraw");
       await page.getByRole("button", { name: "Send verification email" }).click();

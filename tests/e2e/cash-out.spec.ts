@@ -1,14 +1,15 @@
-import { expect, test } from "@playwright/test";
-import { earnSixDollars, openVerificationLink, screenshot, signUp } from "./support";
+import { expect } from "@playwright/test";
+import { earnSixDollars, openVerificationLink, screenshot, test } from "./support";
 
 // Runs with JavaScript on and off: the verification gate, earning enough to cash out, PayPal and
 // UPI withdrawals, and the history sheet.
 
 test("verify the email, then withdraw to PayPal and to UPI, and see both in the history", async ({
   page,
+  signedIn,
   javaScriptEnabled,
 }) => {
-  const email = await signUp(page, "cashout");
+  const email = await signedIn("cashout");
   await page.getByRole("link", { name: "Withdraw", exact: true }).first().click();
   await expect(page.getByRole("heading", { name: "Withdraw Money" })).toBeVisible();
   await expect(page.getByText("Verify your email to cash out")).toBeVisible();
@@ -68,8 +69,8 @@ test("verify the email, then withdraw to PayPal and to UPI, and see both in the 
   await expect(page).toHaveURL(/\/withdraw$/);
 });
 
-test("an account without withdrawals sees No withdrawal history yet", async ({ page }) => {
-  await signUp(page, "nohistory");
+test("an account without withdrawals sees No withdrawal history yet", async ({ page, signedIn }) => {
+  await signedIn("nohistory");
   await page.goto("/withdraw?history=1");
   await expect(page.getByRole("dialog", { name: "Withdrawal History" })).toContainText("No withdrawal history yet");
 });

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { signUp } from "./support";
+import { expect, type Page } from "@playwright/test";
+import { test, PASSWORD } from "./support";
 
 // Every page under its Content-Security-Policy with JavaScript on: nothing is refused (no
 // `securitypolicyviolation` event, no console message about the policy, the Permissions-Policy or
@@ -95,11 +95,12 @@ test("onboarding, then /auth (entered with a document load: its policy allows Go
 
 test("Home, Earn, Leaderboard, Withdraw and Refer work in one document, the task countdown and Copy Code included, nothing is refused", async ({
   page,
+  signedIn,
   context,
 }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const problems = await watchPolicy(page);
-  await signUp(page, "csp");
+  await signedIn("csp");
   await hydrated(page);
   await markDocument(page);
 
@@ -131,9 +132,10 @@ test("Home, Earn, Leaderboard, Withdraw and Refer work in one document, the task
 
 test("each page loaded as a document of its own carries a policy it keeps to: /, /earn, /leaderboard, /withdraw, /referral, /legal and the 404 page", async ({
   page,
+  signedIn,
 }) => {
   const problems = await watchPolicy(page);
-  await signUp(page, "csp-pages");
+  await signedIn("csp-pages");
   for (const path of ["/", "/earn", "/leaderboard", "/withdraw", "/referral", "/legal?tab=privacy", "/no/such/page"]) {
     const response = await page.goto(path);
     expect(response!.headers()["content-security-policy"], path).toContain("'nonce-");
@@ -157,12 +159,13 @@ test("each page loaded as a document of its own carries a policy it keeps to: /,
 
 test("Profile is entered with a document load (its policy allows web push), its tabs switch in the page, and turning push on registers the service worker without a refusal", async ({
   page,
+  signedIn,
   context,
   baseURL,
 }) => {
   await context.grantPermissions(["notifications"], { origin: baseURL });
   const problems = await watchPolicy(page);
-  await signUp(page, "csp-profile");
+  await signedIn("csp-profile");
   await hydrated(page);
   await markDocument(page);
 
@@ -210,9 +213,10 @@ test("Profile is entered with a document load (its policy allows web push), its 
 
 test("signing in from /auth?redirectTo=/profile lands on Profile through a document load, with the sign-in's message", async ({
   page,
+  signedIn,
 }) => {
   const problems = await watchPolicy(page);
-  const email = await signUp(page, "csp-return");
+  const email = await signedIn("csp-return");
   await page.goto("/profile");
   await page.getByRole("button", { name: "Log Out" }).click();
   await expect(page).toHaveURL(/\/auth/);
@@ -222,7 +226,7 @@ test("signing in from /auth?redirectTo=/profile lands on Profile through a docum
   await hydrated(page);
   await markDocument(page);
   await page.getByPlaceholder("Enter your email").fill(email);
-  await page.getByPlaceholder("Enter your password").fill("e2e-password");
+  await page.getByPlaceholder("Enter your password").fill(PASSWORD);
   const dataRequests = watchDataRequests(page);
   const documentLoad = page.waitForRequest((request) => request.resourceType() === "document");
   await page.getByRole("button", { name: "Sign In", exact: true }).click();

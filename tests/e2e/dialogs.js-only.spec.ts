@@ -1,5 +1,5 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import { screenshot, signUp } from "./support";
+import { expect, type Locator, type Page } from "@playwright/test";
+import { screenshot, test } from "./support";
 
 // The task dialog (Earn) and the withdrawal history sheet (Withdraw) with JavaScript: focus moves
 // in when they open, Tab and Shift+Tab go round inside, and Escape closes them and gives the focus
@@ -34,8 +34,9 @@ async function openWithKeyboard(page: Page, link: Locator) {
 
 test("the task dialog takes the focus when it opens, keeps Tab and Shift+Tab inside, and Escape closes it, back on the task's link", async ({
   page,
+  signedIn,
 }) => {
-  await signUp(page, "dialog-task");
+  await signedIn("dialog-task");
   await page.goto("/earn");
   await expect(page.locator(".start-spinner")).toBeHidden();
   const link = page.getByRole("link", { name: /Try a Budgeting App/ });
@@ -59,8 +60,9 @@ test("the task dialog takes the focus when it opens, keeps Tab and Shift+Tab ins
 
 test("the task dialog opened by a page load takes the focus too, and Escape leaves it on the task's link", async ({
   page,
+  signedIn,
 }) => {
-  await signUp(page, "dialog-direct");
+  await signedIn("dialog-direct");
   await page.goto("/earn?task=task-003");
   const dialog = page.getByRole("dialog");
   await expect(dialog).toBeFocused();
@@ -72,8 +74,9 @@ test("the task dialog opened by a page load takes the focus too, and Escape leav
 
 test("after Start Task, Tab stays in the task dialog while the countdown runs, and the completed task closes it, back on the task's link", async ({
   page,
+  signedIn,
 }) => {
-  await signUp(page, "dialog-start");
+  await signedIn("dialog-start");
   await page.goto("/earn");
   await expect(page.locator(".start-spinner")).toBeHidden();
   const link = page.getByRole("link", { name: /Try a Budgeting App/ });
@@ -94,8 +97,9 @@ test("after Start Task, Tab stays in the task dialog while the countdown runs, a
 
 test("the withdrawal history sheet takes the focus when it opens, keeps Tab and Shift+Tab inside, and Escape closes it, back on History", async ({
   page,
+  signedIn,
 }) => {
-  await signUp(page, "dialog-history");
+  await signedIn("dialog-history");
   await page.goto("/withdraw");
   await expect(page.locator(".start-spinner")).toBeHidden();
   const history = page.getByRole("link", { name: "History" });

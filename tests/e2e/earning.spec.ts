@@ -1,11 +1,11 @@
-import { expect, test, type Page } from "@playwright/test";
-import { screenshot, signUp } from "./support";
+import { expect, type Page } from "@playwright/test";
+import { screenshot, test } from "./support";
 
 // Runs with JavaScript on and off: every earning form must work both ways.
 const tasks = (page: Page) => page.getByRole("list", { name: "Tasks" }).getByRole("listitem");
 
-test("daily check-in credits 10 coins once", async ({ page }) => {
-  await signUp(page);
+test("daily check-in credits 10 coins once", async ({ page, signedIn }) => {
+  await signedIn();
   await page.getByRole("button", { name: "Check In Now (+10 coins)" }).click();
   await expect(page.getByText("You earned 10 coins.")).toBeVisible();
   await expect(page.getByTestId("balance")).toHaveText("$0.10");
@@ -17,8 +17,9 @@ test("daily check-in credits 10 coins once", async ({ page }) => {
 
 test("buttons keep their variant's size: the small Start and Edit Profile are 36 px, the full-width ones 48 px", async ({
   page,
+  signedIn,
 }) => {
-  await signUp(page);
+  await signedIn();
   const height = async (role: "button" | "link", name: string) =>
     (await page.getByRole(role, { name, exact: true }).first().boundingBox())!.height;
   expect(await height("button", "Start")).toBe(36);
@@ -47,8 +48,12 @@ test("search and filter chips narrow the task list", async ({ page }) => {
   await expect(page.getByText("No tasks found matching your criteria")).toBeVisible();
 });
 
-test("the task dialog starts a task and completes it five seconds later", async ({ page, javaScriptEnabled }) => {
-  await signUp(page);
+test("the task dialog starts a task and completes it five seconds later", async ({
+  page,
+  signedIn,
+  javaScriptEnabled,
+}) => {
+  await signedIn();
   await page.goto("/earn");
   await page.getByRole("link", { name: /Try a Budgeting App/ }).click();
   const dialog = page.getByRole("dialog");
@@ -79,8 +84,8 @@ test("cancel closes the dialog", async ({ page }) => {
   await expect(page).toHaveURL(/\/earn$/);
 });
 
-test("the leaderboard lists this month's earners with the user's own row", async ({ page }) => {
-  await signUp(page);
+test("the leaderboard lists this month's earners with the user's own row", async ({ page, signedIn }) => {
+  await signedIn();
   await page.getByRole("button", { name: "Check In Now (+10 coins)" }).click();
   await expect(page.getByRole("button", { name: "Checked In Today" })).toBeVisible();
   await page.getByRole("link", { name: "View Leaderboard" }).click();

@@ -1,5 +1,5 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import { earnSixDollars, openVerificationLink, screenshot, signUp, uniqueEmail } from "./support";
+import { expect, type Locator, type Page } from "@playwright/test";
+import { earnSixDollars, openVerificationLink, screenshot, test, uniqueEmail } from "./support";
 
 // Every form filled and sent with the keyboard alone (Tab, typing, arrows, Enter, Space), with
 // JavaScript on and off: no click, no fill(), no focus() from the test.
@@ -41,8 +41,8 @@ test("sign up, then sign in, with the keyboard alone", async ({ page, context, b
   await expect(flash(page, "Signed in successfully!")).toBeVisible();
 });
 
-test("check in on Home with the keyboard alone", async ({ page }) => {
-  await signUp(page, "keys-checkin");
+test("check in on Home with the keyboard alone", async ({ page, signedIn }) => {
+  await signedIn("keys-checkin");
   const checkIn = page.getByRole("button", { name: /Check In Now/ });
   await tabTo(page, checkIn);
   await screenshot(page, "keyboard-focus-check-in");
@@ -51,8 +51,8 @@ test("check in on Home with the keyboard alone", async ({ page }) => {
   await expect(page.getByRole("button", { name: "Checked In Today" })).toBeDisabled();
 });
 
-test("open a task, start it and complete it with the keyboard alone", async ({ page, javaScriptEnabled }) => {
-  await signUp(page, "keys-task");
+test("open a task, start it and complete it with the keyboard alone", async ({ page, signedIn, javaScriptEnabled }) => {
+  await signedIn("keys-task");
   await page.goto("/earn");
   await tabTo(page, page.getByRole("link", { name: /Try a Budgeting App/ }));
   await screenshot(page, "keyboard-focus-task-link");
@@ -77,8 +77,9 @@ test("open a task, start it and complete it with the keyboard alone", async ({ p
 
 test("withdraw to UPI with the keyboard alone: the amount, the method chosen with an arrow key, the UPI ID, Enter", async ({
   page,
+  signedIn,
 }) => {
-  const email = await signUp(page, "keys-withdraw");
+  const email = await signedIn("keys-withdraw");
   await page.goto("/withdraw");
   await tabTo(page, page.getByRole("button", { name: "Send verification email" }));
   await page.keyboard.press("Enter");
@@ -101,8 +102,8 @@ test("withdraw to UPI with the keyboard alone: the amount, the method chosen wit
   await expect(page.getByTestId("balance")).toHaveText("$1.30");
 });
 
-test("send feedback with the keyboard alone", async ({ page }) => {
-  await signUp(page, "keys-feedback");
+test("send feedback with the keyboard alone", async ({ page, signedIn }) => {
+  await signedIn("keys-feedback");
   await page.goto("/profile?tab=help");
   // Name and email come filled in from the account.
   await tabTo(page, page.getByLabel("Name", { exact: true }));
@@ -116,8 +117,8 @@ test("send feedback with the keyboard alone", async ({ page }) => {
   await expect(flash(page, "Feedback submitted successfully!")).toBeVisible();
 });
 
-test("change the display name with the keyboard alone", async ({ page }) => {
-  await signUp(page, "keys-name");
+test("change the display name with the keyboard alone", async ({ page, signedIn }) => {
+  await signedIn("keys-name");
   await page.goto("/profile");
   await tabTo(page, page.getByRole("link", { name: "Edit Profile" }));
   await page.keyboard.press("Enter");

@@ -1,8 +1,12 @@
-import { expect, test } from "@playwright/test";
-import { signUp } from "./support";
+import { expect } from "@playwright/test";
+import { test } from "./support";
 
-test("an open Earn page shows a task completed in another tab without a reload", async ({ page, context }) => {
-  await signUp(page, "live");
+test("an open Earn page shows a task completed in another tab without a reload", async ({
+  page,
+  signedIn,
+  context,
+}) => {
+  await signedIn("live");
   await page.goto("/earn");
   const row = page.getByRole("link", { name: /Cooking Tips Video/ });
   await expect(row).not.toContainText("Done");
@@ -21,9 +25,10 @@ test("an open Earn page shows a task completed in another tab without a reload",
 
 test("a live refresh in one tab leaves the flash message of another tab's action to that tab", async ({
   page,
+  signedIn,
   context,
 }) => {
-  await signUp(page, "flash");
+  await signedIn("flash");
   const watcher = await context.newPage();
   const streamOpen = watcher.waitForResponse((response) => response.url().endsWith("/api/events"));
   await watcher.goto("/earn");
@@ -53,10 +58,11 @@ test("a live refresh in one tab leaves the flash message of another tab's action
 
 test("an open Home page goes to the sign-in screen when its person logs out in another tab, without reconnecting", async ({
   page,
+  signedIn,
   context,
 }) => {
   const streamOpen = page.waitForResponse((response) => response.url().endsWith("/api/events"));
-  await signUp(page, "ended");
+  await signedIn("ended");
   await streamOpen;
   let reconnects = 0;
   page.on("request", (request) => {

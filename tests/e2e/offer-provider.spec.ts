@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { startTestApp } from "../support/app-server";
 import { signUpDirect } from "../support/emulator";
 import { signedPostbackQuery, startOfferProvider } from "../support/offer-provider";
-import { screenshot, uniqueEmail } from "./support";
+import { screenshot, signInOverHttp, uniqueEmail } from "./support";
 
 // With JavaScript on and off, on an app of its own with an offer provider (a local stand-in):
 // a provider offer finished in the app waits for the provider's postback, which pays it.
@@ -28,17 +28,11 @@ test.afterAll(async () => {
 
 test("a provider offer completed in the app shows Waiting for confirmation and pays nothing until the provider's postback", async ({
   page,
-  context,
   javaScriptEnabled,
 }) => {
   const email = uniqueEmail("offer");
   const { localId } = await signUpDirect(email, "offer-password");
-  await context.addCookies([{ name: "hasSeenOnboarding", value: "true", url: providerApp.url }]);
-  await page.goto(new URL("/auth", providerApp.url).href);
-  await page.getByPlaceholder("Enter your email").fill(email);
-  await page.getByPlaceholder("Enter your password").fill("offer-password");
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page).toHaveURL(/\/$/);
+  await signInOverHttp(page, email, "offer-password", providerApp.url);
 
   await page.goto(new URL("/earn", providerApp.url).href);
   const row = page.getByRole("link", { name: /Install Chess Pro/ });

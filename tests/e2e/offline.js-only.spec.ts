@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { screenshot, signUp } from "./support";
+import { expect, type Page } from "@playwright/test";
+import { screenshot, test } from "./support";
 
 // The service worker (registered by every page once it has loaded) shows the offline page when a
 // page cannot be fetched. Service workers need JavaScript, so this runs with it only.
@@ -17,9 +17,10 @@ async function controlledByServiceWorker(page: Page) {
 
 test("after a first visit, pages opened with the network cut show the offline page at their own address, and Try again loads the page once the network is back", async ({
   page,
+  signedIn,
   context,
 }) => {
-  await signUp(page, "offline");
+  await signedIn("offline");
   await controlledByServiceWorker(page);
 
   await context.setOffline(true);
@@ -64,9 +65,10 @@ test("a visitor who is not signed in gets the offline page too, and with the net
 
 test("a link followed in the app with the network cut says You're offline, and its Try Again shows the offline page until the network is back", async ({
   page,
+  signedIn,
   context,
 }) => {
-  await signUp(page, "offline-link");
+  await signedIn("offline-link");
   await controlledByServiceWorker(page);
   // Earn's code is in the page already (a route whose code cannot be downloaded makes Remix load the
   // whole page instead, which shows the offline page); its data is what fails.

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { screenshot, signUp } from "./support";
+import { expect, type Page } from "@playwright/test";
+import { screenshot, test } from "./support";
 
 // Push notifications need JavaScript: the browser's permission, the service worker and the FCM
 // token. No FCM is reachable here and no web-push config is set, so turning push on always ends in
@@ -33,10 +33,11 @@ async function expectPushFailure(page: Page) {
 
 test("with notification permission denied, turning Push notifications off and on again says Could not enable notifications and the switch stays off", async ({
   page,
+  signedIn,
   context,
 }) => {
   await context.clearPermissions();
-  await signUp(page, "pushdenied");
+  await signedIn("pushdenied");
   await openProfile(page);
   await expect(page.getByText("This device needs JavaScript to receive push notifications.")).toHaveCount(0);
   await turnPushOff(page);
@@ -54,11 +55,12 @@ test("with notification permission denied, turning Push notifications off and on
 
 test("with notification permission granted, turning Push notifications on registers /service-worker.js, then fails at the FCM token step (Could not enable notifications) and the switch stays off", async ({
   page,
+  signedIn,
   context,
   baseURL,
 }) => {
   await context.grantPermissions(["notifications"], { origin: baseURL });
-  await signUp(page, "pushgranted");
+  await signedIn("pushgranted");
   await openProfile(page);
   await turnPushOff(page);
   const tokenRequests: string[] = [];

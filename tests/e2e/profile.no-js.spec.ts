@@ -1,12 +1,13 @@
-import { expect, test } from "@playwright/test";
-import { screenshot, signUp } from "./support";
+import { expect } from "@playwright/test";
+import { screenshot, test } from "./support";
 
 // What Profile shows only to a browser without JavaScript.
 
 test("without JavaScript the Push notifications switch says This device needs JavaScript to receive push notifications.", async ({
   page,
+  signedIn,
 }) => {
-  await signUp(page, "pushnojs");
+  await signedIn("pushnojs");
   await page.goto("/profile");
   const push = page.getByRole("switch", { name: /^Push notifications/ });
   await expect(push).toHaveAttribute("aria-checked", "true");
@@ -19,8 +20,9 @@ test("without JavaScript the Push notifications switch says This device needs Ja
 
 test("without JavaScript the delete button is enabled with an empty password, and an empty password is refused", async ({
   page,
+  signedIn,
 }) => {
-  const email = await signUp(page, "deletenojs");
+  const email = await signedIn("deletenojs");
   await page.goto("/profile");
   await page.getByRole("button", { name: "Delete account permanently" }).click();
   await expect(page.getByRole("alert")).toHaveText(

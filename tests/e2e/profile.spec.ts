@@ -1,11 +1,9 @@
-import { expect, test, type Page } from "@playwright/test";
-import { screenshot, signUp } from "./support";
+import { expect, type Page } from "@playwright/test";
+import { screenshot, signUpOverHttp, test, PASSWORD } from "./support";
 
 // Runs with JavaScript on and off: every part of Profile is a link or a form that works both ways;
 // what only JavaScript adds (pending text, the optimistic switch, the disabled delete button) is
 // checked in the JavaScript project.
-
-const PASSWORD = "e2e-password"; // what signUp types
 
 /**
  * With JavaScript, waits until React has taken over My Account (its switches turn from the no-JS
@@ -18,7 +16,7 @@ async function waitForHydration(page: Page) {
 
 /** A fresh account on Profile; returns its email and display name (the part before the @). */
 async function openProfile(page: Page, prefix: string) {
-  const email = await signUp(page, prefix);
+  const email = await signUpOverHttp(page, prefix);
   const name = email.split("@")[0]!;
   await page.goto("/profile");
   await expect(page.getByRole("heading", { level: 1, name: `${name}'s Profile` })).toBeVisible();
@@ -178,8 +176,8 @@ test("a blank or whitespace-only display name is refused with a message and the 
   await expect(page.getByRole("heading", { level: 1, name: `${name}'s Profile` })).toBeVisible();
 });
 
-test("Recent Activity lists a check-in made on Home as Daily check-in +$0.10", async ({ page }) => {
-  await signUp(page, "activity");
+test("Recent Activity lists a check-in made on Home as Daily check-in +$0.10", async ({ page, signedIn }) => {
+  await signedIn("activity");
   await page.goto("/profile");
   await expect(page.getByText("No activity yet. Check in or complete a task to start earning.")).toBeVisible();
 

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { signUp } from "./support";
+import { expect, type Page } from "@playwright/test";
+import { test, PASSWORD } from "./support";
 
 // Log out deletes this browser's push token on the server (through the __push_device cookie that
 // registering it set). No FCM is reachable here, so the token is registered the way the Profile
@@ -11,11 +11,12 @@ const notEnabledHere = (page: Page) => page.getByText("Not enabled on this devic
 
 test("after a log out, this browser's push token is gone: signed in again, Profile says push is not enabled on this device and does not register the old token unasked", async ({
   page,
+  signedIn,
   context,
   baseURL,
 }) => {
   await context.grantPermissions(["notifications"], { origin: baseURL });
-  const email = await signUp(page, "pushlogout");
+  const email = await signedIn("pushlogout");
   const token = `fcm-e2e-${Date.now().toString(36)}-${"x".repeat(40)}`;
   await page.goto("/profile");
   const status = await page.evaluate(
@@ -42,7 +43,7 @@ test("after a log out, this browser's push token is gone: signed in again, Profi
   await expect(page).toHaveURL(/\/auth$/);
   expect((await context.cookies()).map((cookie) => cookie.name)).not.toContain("__push_device");
   await page.getByPlaceholder("Enter your email").fill(email);
-  await page.getByPlaceholder("Enter your password").fill("e2e-password");
+  await page.getByPlaceholder("Enter your password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign In" }).click();
   await expect(page).toHaveURL(/\/$/);
 

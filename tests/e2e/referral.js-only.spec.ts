@@ -1,9 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signUp } from "./support";
+import { signUpOverHttp } from "./support";
 
 // The copy and share buttons need JavaScript (the toasts of docs/product.md, "Refer: messages").
 async function openReferral(page: Page) {
-  await signUp(page, "sharer");
+  await signUpOverHttp(page, "sharer");
   await page.goto("/referral");
   const copy = page.getByRole("button", { name: "Copy Code" });
   await expect(copy).toBeEnabled();

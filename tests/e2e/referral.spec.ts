@@ -1,13 +1,14 @@
-import { expect, test } from "@playwright/test";
-import { screenshot, signUp, uniqueEmail } from "./support";
+import { expect } from "@playwright/test";
+import { screenshot, test, uniqueEmail } from "./support";
 
 // With JavaScript on and off: a friend opens the share link, signs up with the code filled in,
 // and shows up in the referrer's list.
 test("a friend signs up through the share link and appears in Your Referrals as pending", async ({
   page,
+  signedIn,
   browser,
 }, testInfo) => {
-  await signUp(page, "referrer");
+  await signedIn("referrer");
   await page.getByRole("link", { name: "Refer", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Refer & Earn" })).toBeVisible();
   await expect(page.getByText("Share your code and earn $5 for each friend who joins")).toBeVisible();
