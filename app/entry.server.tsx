@@ -12,6 +12,7 @@ import { EnvError, getEnv } from "./server/env.server";
 import { answerCrossSitePostsInTheApp } from "./server/http/cross-site.server";
 import { guardIncomingRequests } from "./server/http/incoming.server";
 import { createNonce, documentSecurityHeaders } from "./server/http/security-headers.server";
+import { deviceId } from "./server/auth/device-id.server";
 import { shutDownGracefully } from "./server/http/shutdown.server";
 import { readStylesheet, stylesheetHashSource } from "./server/http/stylesheet.server";
 import stylesHref from "./styles/app.css";
@@ -113,6 +114,9 @@ export default function handleRequest(
       )) {
         responseHeaders.set(name, value);
       }
+      // A browser's first page gives it its device id (docs/decisions/064).
+      const device = deviceId(request);
+      if (device.setCookie) responseHeaders.append("Set-Cookie", device.setCookie);
       // A page that could not reach the database or Firebase: it is temporary, try again soon.
       if (responseStatusCode === 503) responseHeaders.set("Retry-After", "10");
       resolve(

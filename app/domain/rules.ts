@@ -24,6 +24,9 @@ const RULE_MESSAGES = {
   // app_config.withdrawals_per_hour, counted by the shared rate limiter inside create_withdrawal.
   withdrawal_rate_limited: (retryAfterSeconds: string) => tooManyAttemptsMessage(Number(retryAfterSeconds)),
   invalid_referral_code: INVALID_REFERRAL_CODE_MESSAGE,
+  // docs/decisions/064: one account per person (x+1@ and x@, or x.y@gmail and xy@gmail, are one).
+  email_identity_taken:
+    "An account already exists for this email address (addresses that differ only by a +tag, or by dots at Gmail, are the same inbox). Please sign in to it instead.",
   // Profile (docs/product.md, "Profile: help and support" words the feedback rule; the rest are ours).
   feedback_fields_required: "Please fill out all fields",
   feedback_too_long: "Your message can be at most 2,000 characters (your name 100, your email 254)",

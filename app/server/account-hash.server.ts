@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { canonicalEmail } from "~/domain/identity";
 import { getEnv } from "./env.server";
 
 /**
@@ -8,4 +9,18 @@ import { getEnv } from "./env.server";
  */
 export function accountHash(value: string): string {
   return createHmac("sha256", getEnv().accountHashSecret).update(value.trim().toLowerCase()).digest("hex");
+}
+
+/**
+ * The identity of an email address (docs/decisions/064): the keyed hash of its canonical form, so
+ * every alias of one inbox has the same one. Null for a value that is not an address.
+ */
+export function identityHash(email: string | null | undefined): string | null {
+  const canonical = email ? canonicalEmail(email) : null;
+  return canonical ? accountHash(canonical) : null;
+}
+
+/** A keyed hash of a device id or address range (case kept: a device id is case-sensitive). */
+export function signalHash(kind: "device" | "address", value: string): string {
+  return createHmac("sha256", getEnv().accountHashSecret).update(`${kind}:${value}`).digest("hex");
 }

@@ -59,6 +59,8 @@ export type CompletionResult = {
   pending: boolean;
   /** What a pending provider offer is listed at. */
   expected_reward?: number;
+  /** The person's identity was paid for this task before, under another account (docs/decisions/064). */
+  already_rewarded?: boolean;
   balance?: number;
 };
 

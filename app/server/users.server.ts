@@ -1,4 +1,5 @@
 import { defaultDisplayName } from "~/domain/display-name";
+import { identityHash } from "./account-hash.server";
 import type { SessionUser } from "./auth/session.server";
 import { dbCall } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
@@ -22,7 +23,9 @@ export interface UserSummary {
 /**
  * First sign-in: profile, balance of 0 and default notification preferences. Idempotent. A
  * referral code applies only when the profile is made here (else it is ignored); an unknown one
- * is refused (`invalid_referral_code`) and nothing is made.
+ * is refused (`invalid_referral_code`) and nothing is made. An email whose identity (its
+ * canonical form, docs/decisions/064) belongs to another live account is refused
+ * (`email_identity_taken`) and nothing is made.
  */
 export async function provisionUser(identity: {
   uid: string;
@@ -38,7 +41,16 @@ export async function provisionUser(identity: {
     p_display_name: defaultDisplayName(identity.displayName, identity.email),
     p_referral_code: identity.referralCode ?? null,
     p_email_verified: identity.emailVerified ?? false,
+    p_identity_hash: identityHash(identity.email),
   });
+}
+
+/** Whether another live account has this email's identity (any alias of the same inbox). */
+export async function identityTaken(email: string): Promise<boolean> {
+  const hash = identityHash(email);
+  if (!hash) return false;
+  const db = await getDatabase();
+  return db.rpc<boolean>("identity_taken", { p_identity_hash: hash });
 }
 
 export function userSummaryCall(userId: string) {

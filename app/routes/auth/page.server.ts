@@ -33,7 +33,8 @@ import { safeRedirectPath } from "~/server/http/redirects.server";
 import { hasNoSiteHeaders, requestHost } from "~/server/http/same-origin.server";
 import { referralCodeExists } from "~/server/referrals.server";
 import { forgetPushDevice } from "~/server/notification-settings.server";
-import { provisionUser } from "~/server/users.server";
+import { identityTaken, provisionUser } from "~/server/users.server";
+import { recordSignInSignals } from "~/server/signals.server";
 import { referralAllowedFor, setAccountActive } from "~/server/account.server";
 
 /** /auth (docs/product.md, "Auth"). A share link `/auth?ref=CODE` opens Sign Up with the friend's code filled in. */
@@ -133,8 +134,11 @@ export async function authAction(request: Request) {
   const referralCode = "referralCode" in value ? value.referralCode : null;
   const codeRefused = () =>
     refuse(submission.reply({ fieldErrors: { referralCode: [ruleMessage("invalid_referral_code")] }, hideFields }));
-  // An unknown code is refused before any account is made.
+  const identityRefused = () =>
+    refuse(submission.reply({ fieldErrors: { email: [ruleMessage("email_identity_taken")] }, hideFields }));
+  // An unknown code, or an alias of a live account's email, is refused before any account is made.
   if (value.intent === "signup" && referralCode && !(await referralCodeExists(referralCode))) return codeRefused();
+  if (value.intent === "signup" && (await identityTaken(value.email))) return identityRefused();
   try {
     const identity = await authenticator.authenticate("firebase-form", request);
     // Only failed checks count against the sign-in limits.
@@ -145,7 +149,11 @@ export async function authAction(request: Request) {
       const refusal = await limitSignUp(request, identity.email);
       if (refusal) return tooManyAttempts(submission, refusal);
     }
-    if (!(await provisionWithReferral(identity, referralCode))) return codeRefused();
+    const refusal = await provisionWithReferral(identity, referralCode);
+    if (refusal === "invalid_referral_code") return codeRefused();
+    // A Google sign-up, or a sign-up that raced another alias's: refused, its new account undone.
+    if (refusal === "email_identity_taken")
+      return refuse(submission.reply({ formErrors: [ruleMessage("email_identity_taken")], hideFields }));
     // docs/product.md, "Auth: the rules": signing in again reactivates a deactivated account (the words are ours).
     const { was_active: wasActive } = await setAccountActive(identity.uid, true);
     // A push token this browser registered for another account, which never logged out, goes.
@@ -159,6 +167,9 @@ export async function authAction(request: Request) {
     });
     // This browser's later sign-ins as this address are counted on their own (attempt-limits.server.ts).
     if (identity.email) response.headers.append("Set-Cookie", deviceCookie(request, identity.email));
+    // The device and address range behind this sign-in, for the risk review (docs/decisions/064).
+    const deviceIdCookie = await recordSignInSignals(request, identity.uid);
+    if (deviceIdCookie) response.headers.append("Set-Cookie", deviceIdCookie);
     return response;
   } catch (error) {
     if (error instanceof AuthRejection) return refuse(error.reply, error.unauthorizedDomain);
@@ -173,10 +184,14 @@ const NEW_ACCOUNT_MS = 10 * 60 * 1000;
 
 /**
  * Makes the profile (the code applies only to a new one). When the code is refused after all (a
- * Google sign-up, which is checked in the browser before the popup; or a code that went away),
- * the identity account this sign-up just made is deleted again, so no half-made account stays.
+ * Google sign-up, which is checked in the browser before the popup; or a code that went away), or
+ * the email's identity belongs to another live account (docs/decisions/064), the identity
+ * account this sign-up just made is deleted again, so no half-made account stays.
  */
-async function provisionWithReferral(identity: VerifiedIdentity, referralCode: string | null): Promise<boolean> {
+async function provisionWithReferral(
+  identity: VerifiedIdentity,
+  referralCode: string | null,
+): Promise<"invalid_referral_code" | "email_identity_taken" | null> {
   try {
     await provisionUser({
       uid: identity.uid,
@@ -186,12 +201,13 @@ async function provisionWithReferral(identity: VerifiedIdentity, referralCode: s
       referralCode: referralCode && (await referralAllowedFor(identity.email)) ? referralCode : null,
       emailVerified: identity.emailVerified,
     });
-    return true;
+    return null;
   } catch (error) {
-    if (ruleViolation(error)?.rule !== "invalid_referral_code") throw error;
+    const rule = ruleViolation(error)?.rule;
+    if (rule !== "invalid_referral_code" && rule !== "email_identity_taken") throw error;
     const auth = getAdminAuth();
     const account = await auth.getUser(identity.uid);
     if (Date.now() - Date.parse(account.metadata.creationTime) < NEW_ACCOUNT_MS) await auth.deleteUser(identity.uid);
-    return false;
+    return rule;
   }
 }

@@ -1,5 +1,6 @@
 import { redirect } from "@remix-run/node";
 import type { Flash } from "~/domain/flash";
+import { TASK_ALREADY_REWARDED } from "~/domain/identity";
 import { formatCoins } from "~/domain/money";
 import { taskFormSchema } from "~/domain/task-forms";
 import { earningPotential, filterTasks, parseTaskFilter } from "~/domain/tasks";
@@ -94,6 +95,8 @@ export async function earnAction(request: Request) {
   try {
     const result = await completeTask(user.uid, task.id);
     if (result.pending) return redirectWithFlash(back, pendingConfirmation(task.title, task.reward));
+    if (result.already_rewarded)
+      return redirectWithFlash(back, { kind: "info", title: "Task Completed", description: TASK_ALREADY_REWARDED });
     return redirectWithFlash(back, {
       kind: "success",
       title: "Task Completed",

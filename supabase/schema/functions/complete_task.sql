@@ -12,6 +12,8 @@ declare
   v_start task_starts;
   v_move jsonb;
   v_status text;
+  v_identity text;
+  v_paid boolean := true;
 begin
   select status into v_status from completed_tasks where user_id = p_user_id and task_id = p_task_id;
   if found then
@@ -45,11 +47,25 @@ begin
     raise exception 'This task is no longer available' using errcode = 'P0001', hint = 'task_unavailable';
   end if;
 
+  -- Each of the app's own tasks pays an identity once, ever: not again under an alias's account
+  -- or after the account was deleted (it is still marked completed, for 0 coins).
+  select identity_hash into v_identity from user_profiles where id = p_user_id;
+  if v_identity is not null then
+    insert into identity_rewards (identity_hash, reward, user_id)
+    values (v_identity, 'task:' || p_task_id, p_user_id)
+    on conflict do nothing;
+    v_paid := found;
+  end if;
+
   insert into completed_tasks (user_id, task_id, reward)
-  values (p_user_id, p_task_id, v_start.reward)
+  values (p_user_id, p_task_id, case when v_paid then v_start.reward else 0 end)
   on conflict (user_id, task_id) do nothing;
   if not found then
     return jsonb_build_object('success', true, 'task_id', p_task_id, 'reward', 0, 'pending', false);
+  end if;
+  if not v_paid then
+    return jsonb_build_object('success', true, 'task_id', p_task_id, 'reward', 0, 'pending', false,
+                              'already_rewarded', true);
   end if;
   v_move := ledger_move(p_user_id, 'task', v_start.reward, coins_to_dollars(v_start.reward),
                         'Task completed: ' || v_start.title);

@@ -12,6 +12,7 @@ declare
   v_config app_config;
   v_referral referrals;
   v_own_coins bigint;
+  v_identity text;
 begin
   perform from user_profiles where id = p_user_id for key share;
   perform from user_balance where user_id = p_user_id for update;
@@ -30,14 +31,24 @@ begin
     return jsonb_build_object('credited', false, 'own_coins', v_own_coins);
   end if;
 
+  -- The friend's welcome bonus and the referrer's bonus for this friend are paid once per
+  -- identity, ever (provision_user already refers an identity once only: this holds even so).
+  select identity_hash into v_identity from user_profiles where id = p_user_id;
+  if v_identity is not null then
+    insert into identity_rewards (identity_hash, reward, user_id) values (v_identity, 'referral_credit', p_user_id)
+    on conflict do nothing;
+    if not found then
+      update referrals set credited_at = now(), referrer_amount = 0, referred_amount = 0 where id = v_referral.id;
+      return jsonb_build_object('credited', false, 'already_rewarded', true);
+    end if;
+  end if;
+
   update referrals
      set credited_at = now(),
          referrer_amount = v_config.referral_reward,
          referred_amount = v_config.referral_welcome_bonus
    where id = v_referral.id;
-  -- Changed: the friend chose their name, so it is not in the referrer's ledger row or notice
-  -- (a name such as "Rewards Security Team: confirm your UPI PIN at ..." went out in the app's
-  -- email and push). The Refer & Earn list still shows who joined.
+  -- The friend chose their name, so it is not in the referrer's ledger row or notice.
   if v_config.referral_reward > 0 then
     perform ledger_move(v_referral.referrer_user_id, 'referral', null, v_config.referral_reward,
                         'Referral bonus: a friend joined');

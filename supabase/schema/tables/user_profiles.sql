@@ -11,6 +11,7 @@ create table public.user_profiles (
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
   email_verified boolean default false not null,
+  identity_hash text,
   constraint user_profiles_display_name_check CHECK ((NOT (clean_display_name(display_name) IS DISTINCT FROM display_name))),
   constraint user_profiles_pkey PRIMARY KEY (id),
   constraint user_profiles_preferences_check CHECK ((jsonb_typeof(preferences) = 'object'::text)),
@@ -20,6 +21,7 @@ create table public.user_profiles (
 );
 
 CREATE INDEX user_profiles_email_lower_idx ON public.user_profiles USING btree (lower(email));
+CREATE UNIQUE INDEX user_profiles_identity_hash_key ON public.user_profiles USING btree (identity_hash);
 
 CREATE TRIGGER user_profiles_deactivated_end_sessions AFTER UPDATE OF preferences ON public.user_profiles FOR EACH ROW WHEN ((((new.preferences ->> 'is_active'::text) = 'false'::text) AND ((old.preferences ->> 'is_active'::text) IS DISTINCT FROM 'false'::text))) EXECUTE FUNCTION notify_sessions_ended();
 CREATE TRIGGER user_profiles_deleted_end_sessions AFTER DELETE ON public.user_profiles FOR EACH ROW EXECUTE FUNCTION notify_sessions_ended();
