@@ -45,12 +45,12 @@ export async function provisionUser(identity: {
   });
 }
 
-/** Whether another live account has this email's identity (any alias of the same inbox). */
+/** Whether a live account has this email's identity under another of its aliases. */
 export async function identityTaken(email: string): Promise<boolean> {
   const hash = identityHash(email);
   if (!hash) return false;
   const db = await getDatabase();
-  return db.rpc<boolean>("identity_taken", { p_identity_hash: hash });
+  return db.rpc<boolean>("identity_taken", { p_identity_hash: hash, p_email: email });
 }
 
 export function userSummaryCall(userId: string) {

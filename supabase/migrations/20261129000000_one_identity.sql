@@ -162,14 +162,20 @@ begin
 end
 $$;
 
--- Whether an identity belongs to a live account (a sign-up is refused before any account is made).
-create function public.identity_taken(p_identity_hash text) returns boolean
+-- Whether an identity belongs to a live account under another address than p_email (a sign-up is
+-- refused before any account is made; the very same address is the identity provider's to refuse,
+-- with the spec's "already registered").
+create function public.identity_taken(p_identity_hash text, p_email text) returns boolean
 language sql
 stable
 security definer
 set search_path = public, pg_temp
 as $$
-  select exists (select from identities where identity_hash = p_identity_hash and user_id is not null)
+  select exists (
+    select from identities i join user_profiles p on p.id = i.user_id
+     where i.identity_hash = p_identity_hash
+       and lower(p.email) is distinct from lower(btrim(p_email))
+  )
 $$;
 
 -- Notes the device and address range hashes seen at a sign-up or sign-in ([{kind, hash}]).
@@ -339,11 +345,11 @@ revoke all on public.identities, public.identity_rewards, public.account_signals
 grant all on public.identities, public.identity_rewards, public.account_signals to service_role;
 
 revoke all on function public.provision_user(text, text, text, text, boolean, text) from public, anon, authenticated;
-revoke all on function public.identity_taken(text) from public, anon, authenticated;
+revoke all on function public.identity_taken(text, text) from public, anon, authenticated;
 revoke all on function public.record_account_signals(text, jsonb) from public, anon, authenticated;
 revoke all on function public.complete_task(text, text, integer, boolean) from public, anon, authenticated;
 revoke all on function public.try_referral_credit(text) from public, anon, authenticated;
 grant execute on function public.provision_user(text, text, text, text, boolean, text) to service_role;
-grant execute on function public.identity_taken(text) to service_role;
+grant execute on function public.identity_taken(text, text) to service_role;
 grant execute on function public.record_account_signals(text, jsonb) to service_role;
 grant execute on function public.complete_task(text, text, integer, boolean) to service_role;
