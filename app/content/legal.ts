@@ -95,7 +95,7 @@ const PRIVACY: LegalDocument = {
       title: "Your rights",
       paragraphs: [
         "You can ask us for a copy of your data, ask us to correct it, or ask us to delete it. Contact our support team and we'll reply within 30 days.",
-        "Deleting your account from your Profile removes your account and personal data: your profile, sign-in, activity, settings, devices and feedback. We keep the records of money that moved (earnings and withdrawals), no longer linked to you, for as long as the law or fraud checks require. Your email address and payout addresses are kept only as one-way coded fingerprints, so that we can recognise an address used for fraud before; they cannot be turned back into the addresses.",
+        "Deleting your account from your Profile removes your account and personal data: your profile, sign-in, activity, settings, devices and feedback. We keep the records of money that moved (earnings and withdrawals), no longer linked to you, for as long as the law or fraud checks require. Your email address, payout addresses, device and network area are kept only as one-way coded fingerprints, so that we can recognise an address used for fraud before and give each person the one-time rewards only once; they cannot be turned back into the addresses.",
       ],
     },
     {
@@ -127,6 +127,7 @@ const COOKIES: LegalDocument = {
         "Session cookie: keeps you signed in for up to 14 days. It is HttpOnly, so scripts on the page cannot read it.",
         'Flash-message cookie: carries a short message, like "Withdrawal requested", to the next page, then expires right away.',
         "hasSeenOnboarding: remembers that you have seen the intro slides, so they are not shown again.",
+        "Device cookie: a random number, HttpOnly, that lets us recognise accounts made on the same browser, to keep rewards fair. We keep only a one-way coded fingerprint of it with your account.",
       ],
     },
     {
