@@ -111,6 +111,12 @@ describe("one person, one identity (issue 17, part 1) over HTTP on Postgres", ()
       expect(await accountExists(alias.trim())).toBe(false);
     }
 
+    // Nor can an alias take the main account's own code (referring itself).
+    const ownCode = (await profileOf(`${farmer}@example.com`))!.referral_code;
+    const self = await app.signUp({ email: `${farmer}+self@example.com`, referralCode: ownCode });
+    expect(self.response.status).toBe(400);
+    expect(await self.response.text()).toContain(html(TAKEN));
+
     const gmail = inbox("x.y");
     expect((await app.signUp({ email: `${gmail}@gmail.com` })).response.status).toBe(302);
     for (const alias of [`${gmail.replace(".", "")}@gmail.com`, `${gmail.toUpperCase()}+farm@googlemail.com`]) {
