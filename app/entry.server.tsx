@@ -16,6 +16,7 @@ import { deviceId } from "./server/auth/device-id.server";
 import { shutDownGracefully } from "./server/http/shutdown.server";
 import { readStylesheet, stylesheetHashSource } from "./server/http/stylesheet.server";
 import stylesHref from "./styles/app.css";
+import { backfillIdentities } from "./server/identity-backfill.server";
 import { closeAllStreams } from "./server/live-events.server";
 import { logValue } from "./server/log.server";
 import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.server";
@@ -39,9 +40,13 @@ answerCrossSitePostsInTheApp();
 
 // Open (and migrate) the database now rather than on the first request; /healthz reports failures.
 // (An unreachable database, or one lacking migrations, has been logged in words already.)
-getDatabase().catch((error: unknown) => {
-  if (!(error instanceof Response)) console.error("database not ready:", error);
-});
+getDatabase().then(
+  // Profiles made before identities get theirs (docs/decisions/064), in the background.
+  () => backfillIdentities().catch((error: unknown) => console.error("identity backfill failed:", error)),
+  (error: unknown) => {
+    if (!(error instanceof Response)) console.error("database not ready:", error);
+  },
+);
 
 // Notices go out by push and email from every instance where either is configured.
 startConfiguredNoticeDelivery();

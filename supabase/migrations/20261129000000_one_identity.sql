@@ -13,6 +13,8 @@
 --   credit that pays the friend's welcome bonus and the referrer's bonus ('referral_credit'),
 --   and each of the app's own tasks ('task:<id>'). A reward the identity already had is not paid
 --   again, under any account, live or deleted.
+-- - Profiles made before this migration get their identity from the server when it starts
+--   (profiles_without_identity, assign_identities) or at their next sign-in (provision_user).
 -- - `account_signals`: keyed hashes of the device id and the address range seen at sign-up and
 --   sign-in, kept after deletion, for the risk review (issue 17, part 5).
 
@@ -176,6 +178,50 @@ as $$
      where i.identity_hash = p_identity_hash
        and lower(p.email) is distinct from lower(btrim(p_email))
   )
+$$;
+
+-- Profiles made before identities, for the server to hash their emails (in id order, from p_after).
+create function public.profiles_without_identity(p_after text, p_limit integer) returns jsonb
+language sql
+stable
+security definer
+set search_path = public, pg_temp
+as $$
+  select coalesce(jsonb_agg(jsonb_build_object('id', id, 'email', email) order by id), '[]')
+    from (select id, email from user_profiles
+           where identity_hash is null and email is not null and id > coalesce(p_after, '')
+           order by id
+           limit least(greatest(p_limit, 1), 1000)) as batch
+$$;
+
+-- Gives each profile made before identities its identity ([{id, hash}]), unless another live
+-- account has that identity already (that older account keeps working without one). Returns how
+-- many were given one.
+create function public.assign_identities(p_identities jsonb) returns integer
+language plpgsql
+security definer
+set search_path = public, pg_temp
+as $$
+declare
+  v_item jsonb;
+  v_hash text;
+  v_holder text;
+  v_assigned integer := 0;
+begin
+  for v_item in select * from jsonb_array_elements(coalesce(p_identities, '[]')) loop
+    v_hash := nullif(trim(v_item ->> 'hash'), '');
+    continue when v_hash is null;
+    insert into identities (identity_hash) values (v_hash) on conflict do nothing;
+    select user_id into v_holder from identities where identity_hash = v_hash for update;
+    continue when v_holder is not null;
+    update user_profiles set identity_hash = v_hash where id = v_item ->> 'id' and identity_hash is null;
+    if found then
+      update identities set user_id = v_item ->> 'id' where identity_hash = v_hash;
+      v_assigned := v_assigned + 1;
+    end if;
+  end loop;
+  return v_assigned;
+end
 $$;
 
 -- Notes the device and address range hashes seen at a sign-up or sign-in ([{kind, hash}]).
@@ -347,9 +393,13 @@ grant all on public.identities, public.identity_rewards, public.account_signals 
 revoke all on function public.provision_user(text, text, text, text, boolean, text) from public, anon, authenticated;
 revoke all on function public.identity_taken(text, text) from public, anon, authenticated;
 revoke all on function public.record_account_signals(text, jsonb) from public, anon, authenticated;
+revoke all on function public.profiles_without_identity(text, integer) from public, anon, authenticated;
+revoke all on function public.assign_identities(jsonb) from public, anon, authenticated;
 revoke all on function public.complete_task(text, text, integer, boolean) from public, anon, authenticated;
 revoke all on function public.try_referral_credit(text) from public, anon, authenticated;
 grant execute on function public.provision_user(text, text, text, text, boolean, text) to service_role;
 grant execute on function public.identity_taken(text, text) to service_role;
 grant execute on function public.record_account_signals(text, jsonb) to service_role;
+grant execute on function public.profiles_without_identity(text, integer) to service_role;
+grant execute on function public.assign_identities(jsonb) to service_role;
 grant execute on function public.complete_task(text, text, integer, boolean) to service_role;

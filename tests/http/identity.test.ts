@@ -4,7 +4,9 @@ import { TASK_ALREADY_REWARDED } from "~/domain/identity";
 import { ruleMessage } from "~/domain/rules";
 import { emulatorHost, googleIdToken, signUpDirect } from "../support/emulator";
 import { HttpClient, html, landing } from "../support/http";
+import { startTestApp } from "../support/app-server";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
+import { eventually } from "../support/wait";
 
 // Issue 17, part 1 (docs/decisions/064): one person, one identity. The attacks replayed over
 // plain HTTP on the production build with its own Postgres and the real Auth emulator.
@@ -220,6 +222,39 @@ describe("one person, one identity (issue 17, part 1) over HTTP on Postgres", ()
       { n: 1 },
     ]);
     expect(await accountExists(loser.email)).toBe(false);
+  });
+
+  it("an account made before identities gets its identity when the server starts, and its aliases are then refused", async () => {
+    const legacy = inbox("legacy");
+    const userId = `legacy-${legacy}`;
+    // As provision_user made profiles before identities: no identity hash. Its alias, made then too.
+    await app.sql("select provision_user($1, $2, 'Legacy')", [userId, `${legacy}@example.com`]);
+    await app.sql("select provision_user($1, $2, 'Legacy alias')", [`${userId}-alias`, `${legacy}+old@example.com`]);
+    const restarted = await startTestApp({ DATABASE_URL: app.scratchUrl, ACCOUNT_HASH_SECRET: SECRET });
+    try {
+      await eventually(
+        async () =>
+          (await app.sql("select 1 from user_profiles where id = $1 and identity_hash is not null", [userId])).length >
+          0,
+        { what: "the legacy profile's identity" },
+      );
+      expect(
+        await app.sql("select id, identity_hash from user_profiles where id like $1 order by id", [`${userId}%`]),
+      ).toEqual([
+        { id: userId, identity_hash: hmac(`${legacy}@example.com`) },
+        { id: `${userId}-alias`, identity_hash: null }, // the older pair keeps both accounts
+      ]);
+      const client = new HttpClient(restarted.url);
+      const response = await client.post("/auth?tab=signup", {
+        intent: "signup",
+        email: `${legacy}+new@example.com`,
+        password: PASSWORD,
+      });
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain(html(TAKEN));
+    } finally {
+      await restarted.stop();
+    }
   });
 
   it("records the device id (a first-visit HttpOnly cookie) at sign-up and sign-in, and no address range without a trusted proxy", async () => {
