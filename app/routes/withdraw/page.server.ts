@@ -38,7 +38,8 @@ export async function loadWithdraw(request: Request) {
 
 const withdrawFormsSchema = discriminatedUnion("intent", [withdrawalFormSchema, sendVerificationFormSchema]);
 
-// Where each broken rule of create_withdrawal is shown.
+// Where each broken rule of create_withdrawal is shown; the others (negative_balance, the hourly
+// limit) are the whole form's, on its banner.
 const RULE_FIELDS = {
   invalid_amount: "amount",
   amount_exceeds_balance: "amount",

@@ -50,6 +50,16 @@ export interface ReviewedWithdrawal {
   same_address_accounts: string[];
 }
 
+/** One row of operator_negative_balances(): an account a reversal left below zero. */
+export interface NegativeAccount {
+  user_id: string;
+  email: string | null;
+  /** Below zero, in dollars. */
+  balance: number;
+  /** The reversals that took money back from it, oldest first (amounts below zero). */
+  reversals: { provider: string; transaction_id: string; amount: number; created_at: string }[];
+}
+
 export type SendResult =
   | { id: string; result: "sent"; amount: number; receiver: string; batchId: string; batchStatus: string }
   | { id: string; result: "already_sent"; batchId: string | null }
@@ -168,6 +178,11 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
         throw new OperatorError(`Unknown method "${method}": use ${PAYMENT_METHODS.join(", ")}`);
       }
       return review(status as WithdrawalStatus | null, method as PaymentMethod | null);
+    },
+
+    /** Accounts below zero (docs/decisions/065), most in debt first, with the reversals behind them. */
+    negative(): Promise<NegativeAccount[]> {
+      return db.rpc<NegativeAccount[]>("operator_negative_balances");
     },
 
     /**
