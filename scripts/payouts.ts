@@ -135,6 +135,9 @@ function signals(withdrawal: ReviewedWithdrawal): string[] {
     const noun = others.length === 1 ? "account" : "accounts";
     lines.push(`!! same address as ${others.length} other ${noun}: ${others.join(", ")}`);
   }
+  if (withdrawal.balance < 0) {
+    lines.push(`!! balance ${money(withdrawal.balance)}: a reversal took back money already withdrawn (see negative)`);
+  }
   if (withdrawal.reference) lines.push(`reference ${withdrawal.reference}`);
   if (withdrawal.failure_reason) lines.push(`failed: ${withdrawal.failure_reason}`);
   return lines.map((line) => `    ${line}`);

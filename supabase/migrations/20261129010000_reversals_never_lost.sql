@@ -1,4 +1,4 @@
--- Redefines: public.record_postback, public.create_withdrawal
+-- Redefines: public.record_postback, public.create_withdrawal, public.operator_withdrawals
 --
 -- Reversals are never lost (issue 17, part 4; docs/decisions/065-reversals-are-never-lost.md).
 -- A reversal took back at most what the balance still held (`least(credited, balance)`), so a
@@ -10,9 +10,10 @@
 --   place of the balance check: a balance of zero or more is checked as before;
 -- - later earnings pay the debt first: every credit adds to the balance as it is, none clamps;
 -- - operator_negative_balances() lists the accounts below zero with the reversals behind them
---   (`npm run payouts -- negative`).
+--   (`npm run payouts -- negative`), and operator_withdrawals() gives each withdrawal's account
+--   balance, so `list` warns about a pending withdrawal whose money a reversal took back since.
 --
--- record_postback and create_withdrawal are the texts in supabase/schema/functions/ (last written by
+-- record_postback, create_withdrawal and operator_withdrawals are the texts in supabase/schema/functions/ (last written by
 -- 20261125000000_offer_confirmation.sql and 20261128000000_display_names_and_recipients.sql) with
 -- only those changes.
 
@@ -236,6 +237,57 @@ begin
 
   return withdrawal_json(v_withdrawal);
 end
+$$;
+
+create or replace function public.operator_withdrawals(p_status text default 'pending', p_method text default null)
+  returns jsonb
+  language sql
+  stable
+  security definer
+  set search_path = public, pg_temp
+as $$
+  select coalesce(jsonb_agg(jsonb_build_object(
+           'id', w.id,
+           'created_at', w.created_at,
+           'user_id', w.user_id,
+           'email', p.email,
+           'email_verified', p.email_verified,
+           'amount', w.amount,
+           'payment_method', w.payment_method,
+           'recipient', coalesce(w.recipient_email, w.recipient_upi, w.recipient_bank_details ->> 'details'),
+           'status', w.status,
+           'reference', w.reference,
+           'failure_reason', w.failure_reason,
+           'payout_batch_id', w.payout_batch_id,
+           'payout_status', w.payout_status,
+           'sent_at', w.sent_at,
+           'account_created_at', p.created_at,
+           -- Below zero: a reversal took back money already withdrawn (docs/decisions/065).
+           'balance', coalesce(b.balance, 0),
+           'earnings_by_source', coalesce((
+             select jsonb_object_agg(t.transaction_type, t.total)
+               from (select transaction_type, sum(amount) as total
+                       from transaction_history
+                      where user_id = w.user_id and transaction_type <> 'withdrawal'
+                      group by transaction_type) t), '{}'::jsonb),
+           -- Other accounts paid to the same address; a deleted account is matched by the hash.
+           'same_address_accounts', coalesce((
+             select jsonb_agg(distinct coalesce(o.user_id, 'deleted account'))
+               from withdrawals o
+              where o.id <> w.id
+                and o.user_id is distinct from w.user_id
+                and ((o.recipient_hash is not null and o.recipient_hash = w.recipient_hash)
+                     or lower(coalesce(o.recipient_email, o.recipient_upi, o.recipient_bank_details ->> 'details'))
+                        = lower(coalesce(w.recipient_email, w.recipient_upi, w.recipient_bank_details ->> 'details')))),
+             '[]'::jsonb))
+         order by w.created_at, l.id nulls first, w.id), '[]')
+    from withdrawals w
+    join user_profiles p on p.id = w.user_id
+    left join user_balance b on b.user_id = w.user_id
+    -- The ledger row's identity orders withdrawals of one millisecond (see get_user_withdrawals).
+    left join transaction_history l on l.withdrawal_id = w.id
+   where (p_status is null or w.status = p_status)
+     and (p_method is null or w.payment_method = p_method)
 $$;
 
 -- The operator's list of accounts below zero (`npm run payouts -- negative`): each with its

@@ -234,6 +234,12 @@ describe("paying out withdrawals: the operator command and the PayPal webhook, o
     expect(table.stdout).toContain(`${userId} <${email}>  balance -$10.00`);
     expect(table.stdout).toMatch(new RegExp(`reversed -\\$10\\.00  acme ${transaction}  \\d{4}-\\d\\d-\\d\\d`));
     expectOneLineError(await payouts(["negative", "extra"]), /negative takes no arguments/);
+    // The review list warns about the account's pending withdrawal, made before the reversal.
+    const list = await payouts(["list", "--method", "upi"]);
+    const block = list.stdout.slice(list.stdout.indexOf(created!.result.id));
+    expect(block).toMatch(
+      /^\S+ .*\n( {4}.*\n)* {4}!! balance -\$10\.00: a reversal took back money already withdrawn \(see negative\)\n/,
+    );
     // Other tests count pending withdrawals: this one is settled (its refund pays the debt).
     await payouts(["settle", created!.result.id, "failed", "--reason", "test clean-up"]);
     expect(await balance(userId)).toBe(all - 10);

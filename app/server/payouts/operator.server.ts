@@ -44,6 +44,8 @@ export interface ReviewedWithdrawal {
   payout_status: string | null;
   sent_at: string | null;
   account_created_at: string;
+  /** The account's balance now: below zero when a reversal took back money already withdrawn. */
+  balance: number;
   /** Ledger type → dollars, withdrawals left out. */
   earnings_by_source: Record<string, number>;
   /** Other users who asked for money to the same address (case-insensitive). */
