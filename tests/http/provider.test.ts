@@ -434,6 +434,8 @@ describe("a reversal after a cash-out, over HTTP on Postgres", () => {
     expect(words).toBe(
       "Your balance is negative because an offer network reversed a reward. New earnings pay it back first; you can withdraw again once it is above zero.",
     );
+    // The page says why before anyone tries.
+    expect(page.html.slice(page.html.indexOf('role="status"'))).toContain(html(words));
     const fields = { intent: "withdraw", amount: "1", method: "upi", upiId: "me@upi" };
     // Without JavaScript: the page again, the reason in the form's banner.
     const refused = await client.post("/withdraw", fields);
