@@ -10,6 +10,7 @@ import {
   createOperator,
   OperatorError,
   PAYPAL_NOT_CONFIGURED,
+  type NegativeAccount,
   type ReviewedWithdrawal,
   type SendResult,
   type SyncResult,
@@ -21,6 +22,8 @@ const USAGE = `Usage: npm run payouts -- <command> [options]
   list [--status pending|completed|failed|all] [--method paypal|upi|bank]
                              withdrawals to review, with account age, earnings by source and
                              other accounts paid to the same address (default: pending)
+  negative                   accounts whose balance is below zero, with the reversals that
+                             took back money already withdrawn
   send <id...> | --all       pay pending PayPal withdrawals through PayPal Payouts (once each)
   sync                       read back PayPal's status of sent withdrawals and settle them
   export-upi                 pending UPI and bank withdrawals as CSV on stdout
@@ -46,6 +49,7 @@ type OptionName = keyof typeof OPTIONS;
 
 const COMMAND_OPTIONS: Record<string, OptionName[]> = {
   list: ["status", "method"],
+  negative: [],
   send: ["all"],
   sync: [],
   "export-upi": [],
@@ -81,7 +85,8 @@ function sayJson(value: unknown) {
   say(...JSON.stringify(value, null, 2).split("\n"));
 }
 
-const money = (amount: number) => `$${Number(amount).toFixed(2)}`;
+/** "$12.50", "-$10.00" (a reversal, a negative balance). */
+const money = (amount: number) => `${Number(amount) < 0 ? "-" : ""}$${Math.abs(Number(amount)).toFixed(2)}`;
 
 /** "2026-11-23 10:04 UTC" from a timestamp. */
 function when(timestamp: string | null): string {
@@ -130,6 +135,9 @@ function signals(withdrawal: ReviewedWithdrawal): string[] {
     const noun = others.length === 1 ? "account" : "accounts";
     lines.push(`!! same address as ${others.length} other ${noun}: ${others.join(", ")}`);
   }
+  if (withdrawal.balance < 0) {
+    lines.push(`!! balance ${money(withdrawal.balance)}: a reversal took back money already withdrawn (see negative)`);
+  }
   if (withdrawal.reference) lines.push(`reference ${withdrawal.reference}`);
   if (withdrawal.failure_reason) lines.push(`failed: ${withdrawal.failure_reason}`);
   return lines.map((line) => `    ${line}`);
@@ -154,6 +162,20 @@ function printList(withdrawals: ReviewedWithdrawal[], status: string | null) {
   );
   say(`${withdrawals.length} ${noun}`, "", header!);
   withdrawals.forEach((withdrawal, index) => say(rows[index]!, ...signals(withdrawal)));
+}
+
+function printNegative(accounts: NegativeAccount[]) {
+  if (accounts.length === 0) return say("No account has a negative balance.");
+  const noun = accounts.length === 1 ? "account has" : "accounts have";
+  say(`${accounts.length} ${noun} a negative balance (no withdrawal is accepted until earnings pay it back)`, "");
+  for (const account of accounts) {
+    say(`${account.user_id} <${account.email ?? "no email"}>  balance ${money(account.balance)}`);
+    const reversals = account.reversals.map(
+      (reversal) =>
+        `    reversed ${money(reversal.amount)}  ${reversal.provider} ${reversal.transaction_id}  ${when(reversal.created_at)}`,
+    );
+    say(...(reversals.length > 0 ? reversals : ["    no reversal recorded"]));
+  }
 }
 
 function printSend(results: SendResult[]) {
@@ -237,7 +259,7 @@ async function run(command: string, rest: string[], values: Partial<Record<Optio
     throw new UsageError("send needs withdrawal ids, or --all");
   }
   if (command === "settle" && rest.length !== 2) throw new UsageError("settle takes a withdrawal id and a status");
-  if ((command === "list" || command === "sync" || command === "export-upi") && rest.length > 0) {
+  if (["list", "negative", "sync", "export-upi"].includes(command) && rest.length > 0) {
     throw new UsageError(`${command} takes no arguments, got "${rest[0]}"`);
   }
 
@@ -251,6 +273,12 @@ async function run(command: string, rest: string[], values: Partial<Record<Optio
         const withdrawals = await operator.list({ status, method });
         if (json) print(withdrawals);
         else printList(withdrawals, status);
+        return 0;
+      }
+      case "negative": {
+        const accounts = await operator.negative();
+        if (json) print(accounts);
+        else printNegative(accounts);
         return 0;
       }
       case "send": {

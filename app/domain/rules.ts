@@ -21,6 +21,9 @@ const RULE_MESSAGES = {
   invalid_upi_id: "Please enter a valid UPI ID, such as name@okhdfcbank",
   bank_details_too_long: "Bank details can be at most 1,000 characters",
   email_not_verified: "Please verify your email address before withdrawing",
+  // docs/decisions/065: a reversal took back money already withdrawn.
+  negative_balance:
+    "Your balance is negative because an offer network reversed a reward. New earnings pay it back first; you can withdraw again once it is above zero.",
   // app_config.withdrawals_per_hour, counted by the shared rate limiter inside create_withdrawal.
   withdrawal_rate_limited: (retryAfterSeconds: string) => tooManyAttemptsMessage(Number(retryAfterSeconds)),
   invalid_referral_code: INVALID_REFERRAL_CODE_MESSAGE,

@@ -196,6 +196,55 @@ describe("paying out withdrawals: the operator command and the PayPal webhook, o
     }
   });
 
+  it("negative lists each account a reversal left below zero, with its balance and the reversal behind it", async () => {
+    const userId = `debtor-${randomUUID()}`;
+    const email = `${userId}@example.com`;
+    await sql(
+      "select provision_user(p_user_id => $1, p_email => $2, p_display_name => 'Debtor', p_email_verified => true)",
+      [userId, email],
+    );
+    // A 1,000-coin postback, withdrawn at once; then the network reverses it.
+    const transaction = `tx-${randomUUID()}`;
+    const postback = (reversal: boolean) =>
+      sql("select record_postback($1, $2, $3, 1000, $4, 'Offer')", ["acme", transaction, userId, reversal]);
+    await postback(false);
+    const all = await balance(userId);
+    const [created] = await sql<{ result: { id: string } }>(
+      "select create_withdrawal(p_user_id => $1, amount_param => $2, payment_method_param => 'upi', recipient_upi_param => 'me@upi') as result",
+      [userId, all],
+    );
+    await postback(true);
+    expect(await balance(userId)).toBe(-10);
+
+    type Negative = {
+      user_id: string;
+      email: string;
+      balance: number;
+      reversals: { transaction_id: string; amount: number }[];
+    };
+    const listed = await payoutsJson<Negative[]>(["negative"]);
+    expect(listed.find((account) => account.user_id === userId)).toMatchObject({
+      email,
+      balance: -10,
+      reversals: [{ transaction_id: transaction, amount: -10 }],
+    });
+    const table = await payouts(["negative"]);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^\d+ accounts? ha(s|ve) a negative balance/);
+    expect(table.stdout).toContain(`${userId} <${email}>  balance -$10.00`);
+    expect(table.stdout).toMatch(new RegExp(`reversed -\\$10\\.00  acme ${transaction}  \\d{4}-\\d\\d-\\d\\d`));
+    expectOneLineError(await payouts(["negative", "extra"]), /negative takes no arguments/);
+    // The review list warns about the account's pending withdrawal, made before the reversal.
+    const list = await payouts(["list", "--method", "upi"]);
+    const block = list.stdout.slice(list.stdout.indexOf(created!.result.id));
+    expect(block).toMatch(
+      /^\S+ .*\n( {4}.*\n)* {4}!! balance -\$10\.00: a reversal took back money already withdrawn \(see negative\)\n/,
+    );
+    // Other tests count pending withdrawals: this one is settled (its refund pays the debt).
+    await payouts(["settle", created!.result.id, "failed", "--reason", "test clean-up"]);
+    expect(await balance(userId)).toBe(all - 10);
+  });
+
   it("list refuses an unknown status or method with one line", async () => {
     expectOneLineError(await payouts(["list", "--status", "maybe"]), /Unknown status "maybe"/);
     expectOneLineError(await payouts(["list", "--method", "cheque"]), /Unknown method "cheque"/);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startAppServer } from "../../scripts/lib/services.mjs";
 import { emulatorHost, signUpDirect } from "../support/emulator";
 import { HttpClient, html, landing, uniqueEmail } from "../support/http";
+import { ruleMessage } from "~/domain/rules";
 import { RATE_LIMITS } from "~/server/http/rate-limit.server";
 import { postChunked } from "../support/chunked";
 import { eventually } from "../support/wait";
@@ -381,4 +382,79 @@ describe("postbacks are rate-limited per provider", () => {
     expect(Number(limited.headers.get("retry-after"))).toBeLessThanOrEqual(60);
     expect((await forged()).status).toBe(403);
   }, 90_000);
+});
+
+// The same provider's postbacks on an app server with its own Postgres database, so a test can mark
+// an email verified and read the ledger (docs/decisions/065).
+describe("a reversal after a cash-out, over HTTP on Postgres", () => {
+  let provider: Awaited<ReturnType<typeof startOfferProvider>>;
+  let app: PostgresApp;
+
+  beforeAll(async () => {
+    provider = await startOfferProvider();
+    app = await startPostgresApp({
+      OFFER_PROVIDER: "acme",
+      OFFER_PROVIDER_API_URL: provider.url,
+      OFFER_POSTBACK_SECRET: SECRET,
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.stop();
+    await provider?.close();
+  });
+
+  const postback = async (params: Record<string, string>) =>
+    (await fetch(new URL(`/api/acme/postback?${signedQuery(params)}`, app.url))).text();
+
+  async function balance(id: string) {
+    const [row] = await app.sql<{ balance: string }>("select balance from user_balance where user_id = $1", [id]);
+    return Number(row!.balance);
+  }
+
+  it("takes back a withdrawn 1,000-coin credit in full: Withdraw shows -$10.00, refuses a withdrawal saying why (form post and JavaScript), and the next credit pays the debt first", async () => {
+    const { client, email } = await app.signUp();
+    const [profile] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
+    const id = profile!.id;
+    await app.sql("select record_email_verified($1)", [id]);
+    const transaction = `tx-cashout-${Date.now()}`;
+    expect(await postback({ user_id: id, transaction_id: transaction, amount: "1000" })).toBe("OK");
+    // The whole balance leaves (a sign-up bonus, if any, with the credit).
+    const all = (await balance(id)).toFixed(2);
+    const cashOut = await client.post("/withdraw", { intent: "withdraw", amount: all, method: "upi", upiId: "me@upi" });
+    expect(cashOut.status).toBe(302);
+    expect(await balance(id)).toBe(0);
+
+    expect(await postback({ user_id: id, transaction_id: transaction, amount: "-1000" })).toBe("OK");
+    expect(await balance(id)).toBe(-10);
+    const page = await client.visit("/withdraw");
+    expect(page.html).toMatch(/data-testid="balance">-\$10\.00</);
+
+    const words = ruleMessage("negative_balance");
+    expect(words).toBe(
+      "Your balance is negative because an offer network reversed a reward. New earnings pay it back first; you can withdraw again once it is above zero.",
+    );
+    // The page says why before anyone tries.
+    expect(page.html.slice(page.html.indexOf('role="status"'))).toContain(html(words));
+    const fields = { intent: "withdraw", amount: "1", method: "upi", upiId: "me@upi" };
+    // Without JavaScript: the page again, the reason in the form's banner.
+    const refused = await client.post("/withdraw", fields);
+    expect(refused.status).toBe(400);
+    const body = await refused.text();
+    expect(body).toContain(html(words));
+    expect(body.slice(body.indexOf('role="alert"'))).toContain(html(words));
+    expect(body).toMatch(/data-testid="balance">-\$10\.00</);
+    // With JavaScript: Remix (single fetch) posts to /withdraw.data; the same form's banner shows its answer.
+    const fetched = await client.post("/withdraw.data", fields);
+    expect(fetched.status).toBe(400);
+    expect(await fetched.text()).toContain(words);
+    const [count] = await app.sql<{ n: number }>("select count(*)::int as n from withdrawals where user_id = $1", [id]);
+    expect(count!.n).toBe(1);
+
+    // The next earning pays the debt first: -$10.00 + $2.50.
+    expect(await postback({ user_id: id, transaction_id: `${transaction}-next`, amount: "250" })).toBe("OK");
+    expect(await balance(id)).toBe(-7.5);
+    expect((await client.visit("/withdraw")).html).toMatch(/data-testid="balance">-\$7\.50</);
+    expect((await app.sql("select verify_all_balances() as audit"))[0]).toEqual({ audit: [] });
+  });
 });

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "~/server/db/core.server";
+import { ruleViolation, type Database } from "~/server/db/core.server";
 import { openPostgresDatabase } from "~/server/db/postgres.server";
 import type { UserSummary } from "~/server/users.server";
 import { createScratchDatabase, MIGRATIONS_DIR, openTestPostgres, type TestDatabase } from "../support/db";
@@ -205,5 +205,58 @@ describe("concurrency on a Postgres server", () => {
     ]);
     expect(await t.db.rpc("get_user_summary", { p_user_id: userId })).toMatchObject({ balance: 3 });
     expect(await t.db.rpc("get_task_completions", { p_user_id: userId })).toEqual({ "acme-2": "credited" });
+  });
+
+  it("a reversal racing a withdrawal of the same money, 40 rounds in both orders: either the withdrawal is refused or the balance is negative by what was withdrawn, never money lost", async () => {
+    const rounds = 40;
+    const outcomes = await Promise.all(
+      Array.from({ length: rounds }, async (_, round) => {
+        const userId = `reversal-race-${Date.now()}-${round}`;
+        await t.db.rpc("provision_user", {
+          p_user_id: userId,
+          p_email: null,
+          p_display_name: "x",
+          p_email_verified: true,
+        });
+        const postback = (reversal: boolean) =>
+          t.db.rpc("record_postback", {
+            p_provider: "acme",
+            p_transaction_id: `tx-race-${round}`,
+            p_user_id: userId,
+            p_coins: 1000,
+            p_reversal: reversal,
+            p_description: reversal ? "Offer reversed" : "Offer completed",
+          });
+        await postback(false);
+        const withdrawal = () =>
+          t.db.rpc("create_withdrawal", {
+            p_user_id: userId,
+            amount_param: 10,
+            payment_method_param: "upi",
+            recipient_email_param: null,
+            recipient_upi_param: "me@upi",
+            recipient_bank_details_param: null,
+          });
+        // Even rounds send the reversal first, odd rounds the withdrawal; both are in flight at once.
+        const [first, second] =
+          round % 2 === 0 ? [() => postback(true), withdrawal] : [withdrawal, () => postback(true)];
+        const settled = await Promise.allSettled([first(), second()]);
+        const withdrawn = settled[round % 2 === 0 ? 1 : 0]!;
+        const reversed = settled[round % 2 === 0 ? 0 : 1]!;
+        expect(reversed.status).toBe("fulfilled");
+        const audit = await t.db.rpc<{ balance: number; consistent: boolean }>("verify_user_balance", {
+          p_user_id: userId,
+        });
+        expect(audit.consistent).toBe(true);
+        if (withdrawn.status === "rejected") {
+          expect(ruleViolation(withdrawn.reason)?.rule).toBe("amount_exceeds_balance");
+          expect(audit.balance).toBe(0);
+          return "refused";
+        }
+        expect(audit.balance).toBe(-10);
+        return "negative";
+      }),
+    );
+    expect(outcomes).toHaveLength(rounds);
   });
 });

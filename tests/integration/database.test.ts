@@ -147,7 +147,7 @@ describe.each([
     expect(codes.size).toBe(40);
   });
 
-  it("enforces the rules with constraints: one check-in a day, one completion a task, one referral a person, no negative balance", async () => {
+  it("enforces the rules with constraints: one check-in a day, one completion a task, one referral a person, no negative total earned", async () => {
     const a = newUserId();
     const b = newUserId();
     for (const id of [a, b]) await t.db.rpc("provision_user", { p_user_id: id, p_email: null, p_display_name: "x" });
@@ -166,7 +166,8 @@ describe.each([
     await expect(
       t.sql("insert into referrals (referrer_user_id, referred_user_id) values ($1, $2)", [a, a]),
     ).rejects.toMatchObject({ code: "23514" });
-    await expect(t.sql("update user_balance set balance = -0.01 where user_id = $1", [a])).rejects.toMatchObject({
+    // A balance may go below zero (a reversal of money already withdrawn, docs/decisions/065); what was earned may not.
+    await expect(t.sql("update user_balance set total_earned = -0.01 where user_id = $1", [a])).rejects.toMatchObject({
       code: "23514",
     });
     await expect(

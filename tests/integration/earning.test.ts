@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { UserSummary } from "~/server/users.server";
+import { ruleMessage } from "~/domain/rules";
+import type { NegativeAccount } from "~/server/payouts/operator.server";
+import { ledgerAudit } from "../support/ledger-audit";
 import { dbRefusal, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
 
 let counter = 0;
@@ -12,6 +15,24 @@ async function provision(t: TestDatabase, userId = newUserId()) {
 
 async function summary(t: TestDatabase, userId: string) {
   return t.db.rpc<UserSummary>("get_user_summary", { p_user_id: userId });
+}
+
+/** create_withdrawal of `amount` dollars (to a valid recipient of `method` unless told). */
+function withdraw(
+  t: TestDatabase,
+  userId: string,
+  amount: number,
+  method: "paypal" | "upi" | "bank" = "upi",
+  recipient: string | null = method === "upi" ? "me@upi" : method === "paypal" ? "me@example.com" : "Bank 1",
+) {
+  return t.db.rpc("create_withdrawal", {
+    p_user_id: userId,
+    amount_param: amount,
+    payment_method_param: method,
+    recipient_email_param: method === "paypal" ? recipient : null,
+    recipient_upi_param: method === "upi" ? recipient : null,
+    recipient_bank_details_param: method === "bank" && recipient !== null ? { details: recipient } : null,
+  });
 }
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
@@ -129,7 +150,7 @@ describe.each([
     expect(ledger).toEqual({ description: "Task completed: Quick survey", coins: 100 });
   });
 
-  it("records a provider postback once, and a reversal takes back no more than was credited or is left", async () => {
+  it("records a provider postback once, and a reversal takes back all that was credited, even what was withdrawn", async () => {
     const userId = await provision(t);
     const postback = (transactionId: string, coins: number, reversal = false) =>
       recordPostback(t, userId, transactionId, coins, { reversal });
@@ -138,17 +159,11 @@ describe.each([
     expect((await summary(t, userId)).balance).toBe(3);
     // Spend part of it, then the provider reverses the whole offer.
     await t.db.rpc("record_email_verified", { p_user_id: userId });
-    await t.db.rpc("create_withdrawal", {
-      p_user_id: userId,
-      amount_param: 2,
-      payment_method_param: "upi",
-      recipient_email_param: null,
-      recipient_upi_param: "me@upi",
-      recipient_bank_details_param: null,
-    });
-    expect(await postback("tx-1", 300, true)).toMatchObject({ duplicate: false, amount: -1 });
+    await withdraw(t, userId, 2);
+    expect(await postback("tx-1", 300, true)).toMatchObject({ duplicate: false, amount: -3 });
     expect(await postback("tx-1", 300, true)).toMatchObject({ duplicate: true });
-    expect(await summary(t, userId)).toMatchObject({ balance: 0, total_earned: 2 });
+    // total_earned (and this month's leaderboard earnings) drop by what was reversed.
+    expect(await summary(t, userId)).toMatchObject({ balance: -2, total_earned: 0 });
     // The reversal is in the user's history.
     const history = await t.sql<{ transaction_type: string; amount: string; description: string }>(
       "select transaction_type, amount, description from transaction_history where user_id = $1 order by id",
@@ -157,11 +172,128 @@ describe.each([
     expect(history.map((row) => [row.transaction_type, Number(row.amount)])).toEqual([
       ["postback", 3],
       ["withdrawal", -2],
-      ["postback_reversal", -1],
+      ["postback_reversal", -3],
     ]);
-    // A reversal of something never credited moves nothing.
+    // A reversal of something never credited moves nothing; one of more than was credited takes the credit.
     expect(await postback("tx-unknown", 50, true)).toMatchObject({ amount: 0 });
-    expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({ consistent: true });
+    await postback("tx-2", 100);
+    expect(await postback("tx-2", 500, true)).toMatchObject({ amount: -1 });
+    expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({
+      balance: -2,
+      consistent: true,
+    });
+  });
+
+  describe("reversals are never lost (docs/decisions/065)", () => {
+    /** A verified account that earned 1,000 coins by a postback and withdrew all $10.00 of them. */
+    async function cashedOut() {
+      const userId = await provision(t);
+      const tx = `tx-cash-${userId}`;
+      await t.db.rpc("record_email_verified", { p_user_id: userId });
+      await recordPostback(t, userId, tx, 1000);
+      await withdraw(t, userId, 10);
+      return { userId, reverse: () => recordPostback(t, userId, tx, 1000, { reversal: true }), tx };
+    }
+
+    it("a reversal after a cash-out takes back the full amount: the balance goes negative by what was withdrawn", async () => {
+      const { userId, reverse } = await cashedOut();
+      expect(await summary(t, userId)).toMatchObject({ balance: 0, total_earned: 10 });
+      expect(await reverse()).toEqual({
+        duplicate: false,
+        amount: -10,
+        coins: -1000,
+      });
+      expect(await summary(t, userId)).toMatchObject({ balance: -10, total_earned: 0 });
+      const [month] = await t.sql<{ amount: string }>(
+        "select amount from monthly_earnings where user_id = $1 and month = current_month()",
+        [userId],
+      );
+      expect(Number(month!.amount)).toBe(0);
+      expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({ consistent: true });
+    });
+
+    it("a negative balance refuses every withdrawal with negative_balance, before the amount, method and recipient checks", async () => {
+      const { userId, reverse } = await cashedOut();
+      await reverse();
+      await t.db.rpc("add_user_coins", { user_id_param: userId, amount_param: 100 });
+      expect((await summary(t, userId)).balance).toBe(-9);
+      for (const [amount, method, recipient] of [
+        [1, "upi", "me@upi"],
+        [0.01, "paypal", null],
+        [99999, "bank", null],
+      ] as const) {
+        const refused = await dbRefusal(withdraw(t, userId, amount, method, recipient));
+        expect(refused.hint).toBe("negative_balance");
+        expect(ruleMessage("negative_balance")).toBe(
+          "Your balance is negative because an offer network reversed a reward. New earnings pay it back first; you can withdraw again once it is above zero.",
+        );
+      }
+      // An invalid amount is still refused as such first.
+      expect((await dbRefusal(withdraw(t, userId, 0))).hint).toBe("invalid_amount");
+      expect(await summary(t, userId)).toMatchObject({ balance: -9 });
+      const [count] = await t.sql<{ n: number }>("select count(*)::int as n from withdrawals where user_id = $1", [
+        userId,
+      ]);
+      expect(count!.n).toBe(1);
+    });
+
+    it("the next earning pays the debt first: the balance goes from -$10.00 to -$10.00 + each credit, by every credit path", async () => {
+      const { userId, reverse } = await cashedOut();
+      await reverse();
+      const balance = async () => (await summary(t, userId)).balance;
+      expect(await balance()).toBe(-10);
+      expect(await t.db.rpc("daily_checkin", { p_user_id: userId })).toMatchObject({ amount: 0.1, balance: -9.9 });
+      await t.db.rpc("start_task", { p_user_id: userId, p_task_id: "task-001", p_title: "Survey", p_reward: 100 });
+      await backdateStart(t, userId, "task-001");
+      expect(
+        await t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "task-001", p_min_seconds: 5 }),
+      ).toMatchObject({ reward: 100, balance: -8.9 });
+      expect(await recordPostback(t, userId, "tx-next", 250)).toMatchObject({ amount: 2.5 });
+      expect(await balance()).toBe(-6.4);
+      await t.db.rpc("add_user_coins", { user_id_param: userId, amount_param: 640 });
+      expect(await balance()).toBe(0);
+      // Zero is not negative: the ordinary amount check answers again.
+      expect((await dbRefusal(withdraw(t, userId, 1))).hint).toBe("amount_exceeds_balance");
+      expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({ consistent: true });
+    });
+
+    it("a failed withdrawal refunds onto a negative balance: -$10.00 back to $0.00", async () => {
+      const { userId, reverse } = await cashedOut();
+      await reverse();
+      const [pending] = await t.sql<{ id: string }>("select id from withdrawals where user_id = $1", [userId]);
+      await t.db.rpc("settle_withdrawal", { p_withdrawal_id: pending!.id, p_status: "failed", p_reason: "bounced" });
+      expect(await summary(t, userId)).toMatchObject({ balance: 0, total_earned: 0 });
+      expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({ consistent: true });
+    });
+
+    it("the ledger audit stays clean with negative balances, and still reports a balance that differs from its ledger", async () => {
+      const { userId, reverse } = await cashedOut();
+      await reverse();
+      expect((await summary(t, userId)).balance).toBe(-10);
+      const audit = await ledgerAudit((text) => t.sql(text));
+      expect(audit.problems).toEqual([]);
+      await t.sql("update user_balance set balance = -11 where user_id = $1", [userId]);
+      try {
+        expect((await ledgerAudit((text) => t.sql(text))).problems).toEqual([
+          expect.stringContaining(`"user_id":"${userId}"`),
+        ]);
+      } finally {
+        await t.sql("update user_balance set balance = -10 where user_id = $1", [userId]);
+      }
+    });
+
+    it("lists the negative account for the operator with its balance and the reversal that caused it", async () => {
+      const { userId, reverse, tx } = await cashedOut();
+      await reverse();
+      const accounts = await t.db.rpc<NegativeAccount[]>("operator_negative_balances");
+      expect(accounts.find((account) => account.user_id === userId)).toEqual({
+        user_id: userId,
+        email: null,
+        balance: -10,
+        reversals: [{ provider: "acme", transaction_id: tx, amount: -10, created_at: expect.any(String) }],
+      });
+      expect(accounts.every((account) => account.balance < 0)).toBe(true);
+    });
   });
 
   it("records a provider offer completed in the app as pending, pays nothing, and its postback with p_offer_id credits it once", async () => {

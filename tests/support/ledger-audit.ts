@@ -1,12 +1,13 @@
 /**
  * A read-only audit of the money and of what bad input must not touch, for tests that compare it
  * before and after: `problems` must stay empty (every balance equals its ledger, per
- * verify_all_balances(); no negative balance), and `fingerprint` must not change.
+ * verify_all_balances(); no total earned below zero), and `fingerprint` must not change. A balance
+ * may be negative: a reversal takes back money already withdrawn (docs/decisions/065).
  */
 export async function ledgerAudit(sql: <R>(text: string) => Promise<R[]>) {
   const [row] = await sql<{ mismatches: unknown[]; negative: number; fingerprint: Record<string, string> }>(`
     select verify_all_balances() as mismatches,
-           (select count(*)::int from user_balance where balance < 0 or total_earned < 0) as negative,
+           (select count(*)::int from user_balance where total_earned < 0) as negative,
            jsonb_build_object(
              'ledger', (select count(*) || ' rows, ' || coalesce(sum(amount), 0) || ', ' || md5(coalesce(string_agg(
                          id || user_id || amount || status, ',' order by id), '')) from transaction_history),
@@ -28,7 +29,7 @@ export async function ledgerAudit(sql: <R>(text: string) => Promise<R[]>) {
   return {
     problems: [
       ...mismatches.map((mismatch) => `balance differs from its ledger: ${JSON.stringify(mismatch)}`),
-      ...(negative > 0 ? [`${negative} negative balance(s)`] : []),
+      ...(negative > 0 ? [`${negative} negative total(s) earned`] : []),
     ],
     fingerprint,
   };

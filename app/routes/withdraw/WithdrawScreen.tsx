@@ -33,6 +33,8 @@ const WITHDRAW_FIELDS = [
 
 export interface WithdrawData {
   balance: number;
+  /** Why nothing can be withdrawn while a reversal has left the balance below zero (docs/decisions/065). */
+  negativeBalanceNotice: string | null;
   email: string | null;
   emailVerified: boolean;
   minimums: Record<PaymentMethod, number>;
@@ -58,6 +60,7 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
         }
       />
       <BalanceCard balance={data.balance} />
+      {data.negativeBalanceNotice ? <Banner tone="warning">{data.negativeBalanceNotice}</Banner> : null}
       {data.emailVerified ? (
         // A new page (after a request went through) is a fresh form; a refused one keeps its values.
         <WithdrawForm key={location.key} data={data} lastResult={lastResult} />

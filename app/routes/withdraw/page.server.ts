@@ -26,6 +26,8 @@ export async function loadWithdraw(request: Request) {
   const emailVerified = await ensureEmailVerified(user.uid, summary.email_verified);
   return {
     balance: summary.balance,
+    // Said before the person tries (words from the server: rules.ts stays out of the browser).
+    negativeBalanceNotice: summary.balance < 0 ? ruleMessage("negative_balance") : null,
     email: summary.email,
     emailVerified,
     minimums: config.min_withdrawal,
@@ -38,7 +40,8 @@ export async function loadWithdraw(request: Request) {
 
 const withdrawFormsSchema = discriminatedUnion("intent", [withdrawalFormSchema, sendVerificationFormSchema]);
 
-// Where each broken rule of create_withdrawal is shown.
+// Where each broken rule of create_withdrawal is shown; the others (negative_balance, the hourly
+// limit) are the whole form's, on its banner.
 const RULE_FIELDS = {
   invalid_amount: "amount",
   amount_exceeds_balance: "amount",

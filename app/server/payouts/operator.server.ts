@@ -44,10 +44,22 @@ export interface ReviewedWithdrawal {
   payout_status: string | null;
   sent_at: string | null;
   account_created_at: string;
+  /** The account's balance now: below zero when a reversal took back money already withdrawn. */
+  balance: number;
   /** Ledger type → dollars, withdrawals left out. */
   earnings_by_source: Record<string, number>;
   /** Other users who asked for money to the same address (case-insensitive). */
   same_address_accounts: string[];
+}
+
+/** One row of operator_negative_balances(): an account a reversal left below zero. */
+export interface NegativeAccount {
+  user_id: string;
+  email: string | null;
+  /** Below zero, in dollars. */
+  balance: number;
+  /** The reversals that took money back from it, oldest first (amounts below zero). */
+  reversals: { provider: string; transaction_id: string; amount: number; created_at: string }[];
 }
 
 export type SendResult =
@@ -168,6 +180,11 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
         throw new OperatorError(`Unknown method "${method}": use ${PAYMENT_METHODS.join(", ")}`);
       }
       return review(status as WithdrawalStatus | null, method as PaymentMethod | null);
+    },
+
+    /** Accounts below zero (docs/decisions/065), most in debt first, with the reversals behind them. */
+    negative(): Promise<NegativeAccount[]> {
+      return db.rpc<NegativeAccount[]>("operator_negative_balances");
     },
 
     /**

@@ -38,6 +38,11 @@ begin
   if not found then
     raise exception 'Account not found' using errcode = 'P0001', hint = 'account_not_found';
   end if;
+  -- A reversal took back money already withdrawn: nothing leaves until earnings have paid it back.
+  -- (Any amount exceeds a negative balance; this says why, and what happens next.)
+  if v_balance < 0 then
+    raise exception 'Your balance is negative' using errcode = 'P0001', hint = 'negative_balance';
+  end if;
   if amount_param > v_balance then
     raise exception 'Amount exceeds your available balance'
       using errcode = 'P0001', hint = 'amount_exceeds_balance';

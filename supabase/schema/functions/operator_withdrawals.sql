@@ -24,6 +24,8 @@ AS $function$
            'payout_status', w.payout_status,
            'sent_at', w.sent_at,
            'account_created_at', p.created_at,
+           -- Below zero: a reversal took back money already withdrawn (docs/decisions/065).
+           'balance', coalesce(b.balance, 0),
            'earnings_by_source', coalesce((
              select jsonb_object_agg(t.transaction_type, t.total)
                from (select transaction_type, sum(amount) as total
@@ -43,6 +45,7 @@ AS $function$
          order by w.created_at, l.id nulls first, w.id), '[]')
     from withdrawals w
     join user_profiles p on p.id = w.user_id
+    left join user_balance b on b.user_id = w.user_id
     -- The ledger row's identity orders withdrawals of one millisecond (see get_user_withdrawals).
     left join transaction_history l on l.withdrawal_id = w.id
    where (p_status is null or w.status = p_status)

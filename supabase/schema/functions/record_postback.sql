@@ -13,7 +13,6 @@ declare
   v_id bigint;
   v_credited numeric;
   v_reversed_coins integer;
-  v_balance numeric;
   v_amount numeric;
   v_coins integer;
   v_title text;
@@ -45,6 +44,7 @@ begin
        and user_id = p_user_id;
     v_coins := greatest(p_coins - coalesce(v_reversed_coins, 0), 0);
     v_amount := coins_to_dollars(v_coins);
+    -- Added to the balance as it is: below zero, this pays the debt first.
     perform ledger_move(p_user_id, 'postback', v_coins, v_amount, p_description);
     if p_offer_id is not null then
       select title into v_title from task_starts where user_id = p_user_id and task_id = p_offer_id;
@@ -64,13 +64,14 @@ begin
               || case when v_title is not null then jsonb_build_object('title', v_title) else '{}' end);
     end if;
   else
-    -- Take back what the matching credit gave, but never more than the balance holds now. With no
-    -- credit yet this moves nothing, and the credit, when it comes, is netted.
+    -- Take back what the matching credit gave (at most), whatever the balance holds now: money
+    -- already withdrawn leaves the balance negative, and no withdrawal is accepted until later
+    -- earnings have paid it back. With no credit yet this moves nothing, and the credit, when it
+    -- comes, is netted.
     select amount into v_credited from provider_postbacks
      where provider = p_provider and transaction_id = p_transaction_id and kind = 'credit'
        and user_id = p_user_id;
-    select balance into v_balance from user_balance where user_id = p_user_id for update;
-    v_amount := -least(coalesce(v_credited, 0), coins_to_dollars(p_coins), v_balance);
+    v_amount := -least(coalesce(v_credited, 0), coins_to_dollars(p_coins));
     v_coins := -ceil(-v_amount * c_rate)::integer;
     if v_amount < 0 then
       perform ledger_move(p_user_id, 'postback_reversal', v_coins, v_amount, p_description);

@@ -16,4 +16,6 @@ create table public.provider_postbacks (
   constraint provider_postbacks_user_fk FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE SET NULL
 );
 
+CREATE INDEX provider_postbacks_user_reversals_idx ON public.provider_postbacks USING btree (user_id) WHERE (kind = 'reversal'::text);
+
 -- Row level security: on

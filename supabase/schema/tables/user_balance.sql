@@ -6,12 +6,12 @@ create table public.user_balance (
   balance numeric(12,2) default 0 not null,
   total_earned numeric(12,2) default 0 not null,
   updated_at timestamp with time zone default now() not null,
-  constraint user_balance_balance_check CHECK ((balance >= (0)::numeric)),
   constraint user_balance_pkey PRIMARY KEY (user_id),
   constraint user_balance_total_earned_check CHECK ((total_earned >= (0)::numeric)),
   constraint user_balance_user_id_fkey FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE CASCADE
 );
 
+CREATE INDEX user_balance_negative_idx ON public.user_balance USING btree (balance, user_id) WHERE (balance < (0)::numeric);
 CREATE INDEX user_balance_total_earned_idx ON public.user_balance USING btree (total_earned DESC);
 
 -- Row level security: on
