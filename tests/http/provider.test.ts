@@ -318,9 +318,10 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
   it("answers a 400 MB post to an unknown provider's postback with 404 before the body is sent", async () => {
     const result = await postChunked(new URL("/api/nope/postback", app.url), 400 * 1024 * 1024);
     expect([result.status, result.body]).toEqual([404, "Unknown provider"]);
-    // The answer came while most of the body was still unsent (socket buffers hold a few MB):
-    // the server did not wait for, or read, the body.
-    expect(result.sentBytes).toBeLessThan(10 * 1024 * 1024);
+    // The answer came while most of the body was still unsent: the server did not wait for, or
+    // read, the body. Socket buffers hold a few MB, and more leaves before the answer arrives on a
+    // busy machine (10.7 MB was seen), so the bound is an eighth of the body, not a few MB.
+    expect(result.sentBytes).toBeLessThan(50 * 1024 * 1024);
   });
 
   it("shows the Home quick tasks from the provider", async () => {

@@ -23,6 +23,10 @@ const TABLES = [
   "rate_limit_paces",
   "user_notices",
   "deleted_accounts",
+  // One person, one identity (decision 064).
+  "identities",
+  "identity_rewards",
+  "account_signals",
 ];
 
 let userCounter = 0;
