@@ -420,6 +420,8 @@ describe("a reversal after a cash-out, over HTTP on Postgres", () => {
     await app.sql("select record_email_verified($1)", [id]);
     const transaction = `tx-cashout-${Date.now()}`;
     expect(await postback({ user_id: id, transaction_id: transaction, amount: "1000" })).toBe("OK");
+    // With a positive balance the form can be sent.
+    expect((await client.visit("/withdraw")).html).not.toMatch(/<fieldset[^>]*disabled=""/);
     // The whole balance leaves (a sign-up bonus, if any, with the credit).
     const all = (await balance(id)).toFixed(2);
     const cashOut = await client.post("/withdraw", { intent: "withdraw", amount: all, method: "upi", upiId: "me@upi" });
@@ -435,8 +437,9 @@ describe("a reversal after a cash-out, over HTTP on Postgres", () => {
     expect(words).toBe(
       "Your balance is negative because an offer network reversed a reward. New earnings pay it back first; you can withdraw again once it is above zero.",
     );
-    // The page says why before anyone tries.
+    // The page says why before anyone tries, and its form cannot be sent (its fields are disabled).
     expect(page.html.slice(page.html.indexOf('role="status"'))).toContain(html(words));
+    expect(page.html).toMatch(/<fieldset[^>]*disabled=""/);
     const fields = { intent: "withdraw", amount: "1", method: "upi", upiId: "me@upi" };
     // Without JavaScript: the page again, the reason in the form's banner.
     const refused = await client.post("/withdraw", fields);

@@ -63,7 +63,7 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
       {data.negativeBalanceNotice ? <Banner tone="warning">{data.negativeBalanceNotice}</Banner> : null}
       {data.emailVerified ? (
         // A new page (after a request went through) is a fresh form; a refused one keeps its values.
-        <WithdrawForm key={location.key} data={data} lastResult={lastResult} />
+        <WithdrawForm key={location.key} data={data} lastResult={lastResult} blocked={!!data.negativeBalanceNotice} />
       ) : (
         <VerifyEmailCard email={data.email} lastResult={lastResult} />
       )}
@@ -71,7 +71,16 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
   );
 }
 
-function WithdrawForm({ data, lastResult }: { data: WithdrawData; lastResult?: SubmissionResult<string[]> }) {
+/** `blocked`: the balance is negative (decision 065); the notice above says why, so the form stays visible but cannot be sent. */
+function WithdrawForm({
+  data,
+  lastResult,
+  blocked,
+}: {
+  data: WithdrawData;
+  lastResult?: SubmissionResult<string[]>;
+  blocked: boolean;
+}) {
   const [form, fields] = useFormState({
     id: "withdraw",
     fields: WITHDRAW_FIELDS,
@@ -81,52 +90,54 @@ function WithdrawForm({ data, lastResult }: { data: WithdrawData; lastResult?: S
   const methods: PaymentMethod[] = data.bankOffered ? [...OFFERED_METHODS, "bank"] : [...OFFERED_METHODS];
   return (
     <Card>
-      <Form method="post" {...form.props} className="withdraw-form space-y-5">
-        <FormBanner id={form.errorId} title={WITHDRAWAL_MESSAGES.failed} errors={form.errors} />
-        <Field
-          field={fields.amount}
-          label="Amount (USD)"
-          icon="earn"
-          inputProps={{ placeholder: "0.00", inputMode: "decimal", autoComplete: "off" }}
-        />
-        <RadioCards
-          field={fields.method}
-          legend="Payment method"
-          options={methods.map((method) => ({
-            value: method,
-            label: METHOD_LABELS[method],
-            detail: `Min. ${formatDollars(data.minimums[method])}`,
-            icon: METHOD_ICONS[method],
-          }))}
-        />
-        <div data-method="paypal">
+      <Form method="post" {...form.props} className="withdraw-form">
+        <fieldset disabled={blocked} className="min-w-0 space-y-5 disabled:opacity-60">
+          <FormBanner id={form.errorId} title={WITHDRAWAL_MESSAGES.failed} errors={form.errors} />
           <Field
-            field={fields.paypalEmail}
-            label="PayPal email"
-            type="email"
-            icon="mail"
-            inputProps={{ placeholder: "you@example.com", autoComplete: "email" }}
+            field={fields.amount}
+            label="Amount (USD)"
+            icon="earn"
+            inputProps={{ placeholder: "0.00", inputMode: "decimal", autoComplete: "off" }}
           />
-        </div>
-        <div data-method="upi">
-          <Field
-            field={fields.upiId}
-            label="UPI ID"
-            hint={UPI_ID_HINT}
-            inputProps={{ placeholder: "name@okhdfcbank", autoComplete: "off", autoCapitalize: "none" }}
+          <RadioCards
+            field={fields.method}
+            legend="Payment method"
+            options={methods.map((method) => ({
+              value: method,
+              label: METHOD_LABELS[method],
+              detail: `Min. ${formatDollars(data.minimums[method])}`,
+              icon: METHOD_ICONS[method],
+            }))}
           />
-        </div>
-        <div data-method="bank">
-          <TextareaField
-            field={fields.bankDetails}
-            label="Bank account details"
-            hint="Account holder, account number and bank code (IFSC, IBAN or routing number)."
-          />
-        </div>
-        <Banner tone="info">{WITHDRAWAL_MESSAGES.processingNotice}</Banner>
-        <SubmitButton intent="withdraw" pendingText="Processing..." look={{ block: true }}>
-          Withdraw Funds
-        </SubmitButton>
+          <div data-method="paypal">
+            <Field
+              field={fields.paypalEmail}
+              label="PayPal email"
+              type="email"
+              icon="mail"
+              inputProps={{ placeholder: "you@example.com", autoComplete: "email" }}
+            />
+          </div>
+          <div data-method="upi">
+            <Field
+              field={fields.upiId}
+              label="UPI ID"
+              hint={UPI_ID_HINT}
+              inputProps={{ placeholder: "name@okhdfcbank", autoComplete: "off", autoCapitalize: "none" }}
+            />
+          </div>
+          <div data-method="bank">
+            <TextareaField
+              field={fields.bankDetails}
+              label="Bank account details"
+              hint="Account holder, account number and bank code (IFSC, IBAN or routing number)."
+            />
+          </div>
+          <Banner tone="info">{WITHDRAWAL_MESSAGES.processingNotice}</Banner>
+          <SubmitButton intent="withdraw" pendingText="Processing..." look={{ block: true }}>
+            Withdraw Funds
+          </SubmitButton>
+        </fieldset>
       </Form>
     </Card>
   );
