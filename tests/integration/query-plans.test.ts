@@ -52,4 +52,25 @@ describe("query plans on Postgres", () => {
     expect(referralSum).toMatch(/Index Only Scan using transaction_history_referral_credits_idx/);
     expect(referralSum).not.toMatch(/transaction_history_user_created_idx|Seq Scan/);
   });
+
+  it("profiles_without_identity (run at every start) reads only the profiles without an identity, from their partial index", async () => {
+    await client.query(`
+      insert into user_profiles (id, display_name, referral_code, email, identity_hash)
+      select 'with-' || n, 'P', code, 'p' || n || '@example.com', encode(sha256(n::text::bytea), 'hex')
+        from generate_series(1, 5000) n,
+             lateral (select string_agg(substr('ABCDEFGHJKLMNPQRSTUVWXYZ23456789', ((n >> (5 * k)) & 31) + 1, 1), '' order by k) as code
+                        from generate_series(0, 6) k) as codes;
+      insert into user_profiles (id, display_name, referral_code, email)
+      values ('legacy-1', 'Legacy', 'ZZZZZZZ', 'legacy@example.com');
+      analyze user_profiles;`);
+    plans.length = 0;
+    const { rows } = await client.query<{ batch: { id: string }[] }>(
+      "select profiles_without_identity(p_after => '', p_limit => 500) as batch",
+    );
+    expect(rows[0]!.batch.map(({ id }) => id)).toEqual(["legacy-1"]);
+    const read = plans.find((plan) => /user_profiles/.test(plan) && /identity_hash IS NULL/i.test(plan));
+    expect(read, plans.join("\n---\n")).toBeDefined();
+    expect(read).toMatch(/user_profiles_without_identity_idx/);
+    expect(read).not.toMatch(/Seq Scan on user_profiles/);
+  });
 });

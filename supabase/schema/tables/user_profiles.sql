@@ -22,6 +22,7 @@ create table public.user_profiles (
 
 CREATE INDEX user_profiles_email_lower_idx ON public.user_profiles USING btree (lower(email));
 CREATE UNIQUE INDEX user_profiles_identity_hash_key ON public.user_profiles USING btree (identity_hash);
+CREATE INDEX user_profiles_without_identity_idx ON public.user_profiles USING btree (id) WHERE ((identity_hash IS NULL) AND (email IS NOT NULL));
 
 CREATE TRIGGER user_profiles_deactivated_end_sessions AFTER UPDATE OF preferences ON public.user_profiles FOR EACH ROW WHEN ((((new.preferences ->> 'is_active'::text) = 'false'::text) AND ((old.preferences ->> 'is_active'::text) IS DISTINCT FROM 'false'::text))) EXECUTE FUNCTION notify_sessions_ended();
 CREATE TRIGGER user_profiles_deleted_end_sessions AFTER DELETE ON public.user_profiles FOR EACH ROW EXECUTE FUNCTION notify_sessions_ended();
