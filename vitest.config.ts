@@ -5,12 +5,13 @@ import { defineConfig } from "vitest/config";
 // (TEST_DATABASE_URL) or the Auth emulator. The other integration files need only PGlite and
 // the local stand-ins, so `npm run test:db` runs them with nothing started. A file left off this
 // list that needs Postgres fails in `test:db` with "TEST_DATABASE_URL is not set".
-const INTEGRATION_WITH_SERVICES = [
+export const INTEGRATION_WITH_SERVICES = [
   "cash-out",
   "concurrency",
   "database",
   "earning",
   "hidden-characters",
+  "identity",
   "live-events",
   "notification-delivery",
   "profile",
