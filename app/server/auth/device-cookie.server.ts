@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { getEnv } from "../env.server";
+import { cookieValue } from "../http/cookies.server";
 
 /**
  * A browser that has signed in as an e-mail address before (OWASP's "device cookie"). Its sign-ins
@@ -24,12 +25,8 @@ function macFor(nonce: string, email: string): string {
 }
 
 function readCookie(request: Request): { nonce: string; mac: string } | null {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const [name, value] = part.trim().split("=");
-    const match = name === COOKIE_NAME && value ? VALUE_PATTERN.exec(value) : null;
-    if (match) return { nonce: match[1]!, mac: match[2]! };
-  }
-  return null;
+  const match = VALUE_PATTERN.exec(cookieValue(request, COOKIE_NAME, VALUE_PATTERN) ?? "");
+  return match ? { nonce: match[1]!, mac: match[2]! } : null;
 }
 
 /** The device's id when this browser has signed in as `email` before, else null. */

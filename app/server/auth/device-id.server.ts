@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { getEnv } from "../env.server";
+import { cookieValue } from "../http/cookies.server";
 
 /**
  * A first-party device id (docs/decisions/064): a random value in an HttpOnly cookie, set on the
@@ -15,11 +16,7 @@ const VALUE_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 /** This browser's device id, if it has a well-formed one. */
 export function readDeviceId(request: Request): string | null {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const [name, value] = part.trim().split("=");
-    if (name === COOKIE_NAME && value && VALUE_PATTERN.test(value)) return value;
-  }
-  return null;
+  return cookieValue(request, COOKIE_NAME, VALUE_PATTERN);
 }
 
 /** The browser's device id, and the cookie that gives it one when it has none yet. */

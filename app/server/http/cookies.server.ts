@@ -3,10 +3,21 @@ import { getEnv } from "../env.server";
 
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
+/**
+ * The value of the request's cookie `name` when it matches `pattern` (the first such cookie), else
+ * null: for the app's own plain cookies, whose values are single tokens (no quoting or encoding).
+ */
+export function cookieValue(request: Request, name: string, pattern: RegExp): string | null {
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const [key, value] = part.trim().split("=");
+    if (key === name && value && pattern.test(value)) return value;
+  }
+  return null;
+}
+
 /** The original's localStorage flag, as a plain cookie the server can read. */
 export function hasSeenOnboarding(request: Request): boolean {
-  const header = request.headers.get("cookie") ?? "";
-  return header.split(";").some((part) => part.trim() === `${ONBOARDING_COOKIE}=true`);
+  return cookieValue(request, ONBOARDING_COOKIE, /^true$/) !== null;
 }
 
 export function seenOnboardingCookie(): string {

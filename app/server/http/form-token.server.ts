@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { AUTH_FORM_TOKEN_FIELD } from "~/domain/auth";
 import { getEnv } from "../env.server";
+import { cookieValue } from "./cookies.server";
 
 /**
  * A token for the /auth form (login CSRF from browsers that send neither Origin nor Sec-Fetch-Site,
@@ -12,12 +13,7 @@ const COOKIE_NAME = "__auth_form";
 const NONCE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 function readNonce(request: Request): string | null {
-  const header = request.headers.get("cookie") ?? "";
-  for (const part of header.split(";")) {
-    const [name, value] = part.trim().split("=");
-    if (name === COOKIE_NAME && value && NONCE_PATTERN.test(value)) return value;
-  }
-  return null;
+  return cookieValue(request, COOKIE_NAME, NONCE_PATTERN);
 }
 
 function tokenFor(nonce: string): string {
