@@ -38,6 +38,8 @@ test("search and filter chips narrow the task list", async ({ page }) => {
   await expect(tasks(page)).toHaveCount(3);
   await expect(page.getByTestId("earning-potential")).toHaveText("285 coins");
   await page.getByRole("link", { name: "All", exact: true }).click();
+  // The search form carries the chosen filter: search once All's page has arrived, not Videos'.
+  await expect(page.getByRole("link", { name: "All", exact: true })).toHaveAttribute("aria-current", "page");
   const search = page.getByRole("searchbox", { name: "Search for tasks" });
   await search.fill("survey");
   await search.press("Enter");
