@@ -30,7 +30,14 @@ async function provision(t: TestDatabase, { coins = 0 } = {}) {
   return userId;
 }
 
-function postback(t: TestDatabase, userId: string, transactionId: string, coins: number, reversal = false, provider = "acme") {
+function postback(
+  t: TestDatabase,
+  userId: string,
+  transactionId: string,
+  coins: number,
+  reversal = false,
+  provider = "acme",
+) {
   return t.db.rpc("record_postback", {
     p_provider: provider,
     p_transaction_id: transactionId,
