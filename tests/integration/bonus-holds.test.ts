@@ -85,8 +85,8 @@ async function endHolds(t: TestDatabase, userId: string) {
 const strict = "update app_config set postback_hold_days = 7, provider_hold_days = '{}', bonus_unlock_ratio = 1.0";
 
 describe.each([
-  ["PGlite", openTestPglite],
-  ["Postgres", () => openTestPostgres()],
+  ["PGlite", () => openTestPglite("production")],
+  ["Postgres", () => openTestPostgres(10, "production")],
 ])("bonus money and holds on %s", (_name, open) => {
   let t: TestDatabase;
   beforeAll(async () => {

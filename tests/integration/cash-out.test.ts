@@ -146,8 +146,6 @@ describe.each([
   let t: TestDatabase;
   beforeAll(async () => {
     t = await open();
-    // Withdrawal rules other than holds and locked bonus (tests/integration/bonus-holds.test.ts).
-    await t.db.rpc("apply_demo_settings");
   });
   afterAll(async () => {
     await t?.close();
@@ -645,8 +643,6 @@ describe("cash out races on a Postgres server", () => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await openTestPostgres(60);
-    // Withdrawal rules other than holds and locked bonus (tests/integration/bonus-holds.test.ts).
-    await t.db.rpc("apply_demo_settings");
   });
   afterEach(async () => {
     // Whatever raced, every balance still equals its ledger.

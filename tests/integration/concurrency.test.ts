@@ -9,8 +9,6 @@ describe("concurrency on a Postgres server", () => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await openTestPostgres(20);
-    // Withdrawal rules other than holds and locked bonus (tests/integration/bonus-holds.test.ts).
-    await t.db.rpc("apply_demo_settings");
   });
   afterEach(async () => {
     // Whatever raced, every balance still equals its ledger.

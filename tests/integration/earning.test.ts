@@ -73,8 +73,6 @@ describe.each([
   let t: TestDatabase;
   beforeAll(async () => {
     t = await open();
-    // Withdrawal rules other than holds and locked bonus (tests/integration/bonus-holds.test.ts).
-    await t.db.rpc("apply_demo_settings");
   });
   afterAll(async () => {
     await t?.close();

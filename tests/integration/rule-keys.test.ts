@@ -6,8 +6,6 @@ import { dbRefusal, openTestPglite, type TestDatabase } from "../support/db";
 let t: TestDatabase;
 beforeAll(async () => {
   t = await openTestPglite();
-  // Withdrawal rules other than holds and locked bonus (tests/integration/bonus-holds.test.ts).
-  await t.db.rpc("apply_demo_settings");
 });
 afterAll(async () => {
   await t?.close();
