@@ -29,7 +29,13 @@ const pgliteDir =
 const signals = mkdtempSync(path.join(os.tmpdir(), "rewards-dev-"));
 const databaseReady = path.join(signals, "database-ready");
 const database = (async () => {
-  if (pgliteDir && !pgliteDir.startsWith("memory://")) await (await openPglite(pgliteDir)).close();
+  if (pgliteDir && !pgliteDir.startsWith("memory://")) {
+    const db = await openPglite(pgliteDir);
+    // Demo settings (docs/decisions/066): no hold, bonus money unlocked, so every flow works without
+    // an offer network. DEMO_SETTINGS=off keeps the strict production defaults.
+    if (process.env.DEMO_SETTINGS !== "off") await db.query("select apply_demo_settings()");
+    await db.close();
+  }
   writeFileSync(databaseReady, "");
 })();
 

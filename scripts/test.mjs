@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort, startAppServer, startAuthEmulator, startPostgres } from "./lib/services.mjs";
+import { openPglite } from "./lib/database.mjs";
 
 const started = Date.now();
 const workDir = mkdtempSync(path.join(os.tmpdir(), "rewards-test-"));
@@ -125,6 +126,12 @@ async function main() {
     startPostgres(),
   ]);
   cleanups.push(emulator.stop, postgres.stop);
+
+  // The app server's embedded database gets the demo settings, as `npm run dev` does: the HTTP tests
+  // withdraw what they have just earned (holds and locked bonus: tests/integration/bonus-holds.test.ts).
+  const appDatabase = await openPglite(path.join(workDir, "pglite"));
+  await appDatabase.query("select apply_demo_settings()");
+  await appDatabase.close();
 
   const appPort = await freePort();
   const sharedEnv = {

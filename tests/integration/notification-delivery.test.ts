@@ -751,6 +751,8 @@ describe("the migration itself", () => {
 
       for (const file of files.slice(delivery)) cpSync(path.join(MIGRATIONS_DIR, file), path.join(directory, file));
       await migrateDatabase({ pglite }, directory);
+      // The next withdrawal spends bonus coins at once (docs/decisions/066).
+      await pglite.query("select apply_demo_settings()");
       const after = await withdrawalNotice(t, userId);
       expect(await notice(t, before)).toMatchObject({
         push_status: "skipped",

@@ -73,4 +73,28 @@ describe("query plans on Postgres", () => {
     expect(read).toMatch(/user_profiles_without_identity_idx/);
     expect(read).not.toMatch(/Seq Scan on user_profiles/);
   });
+
+  it("get_user_summary reads only a person's pending earned rows for pending and available money, from the clearing index", async () => {
+    await client.query(`
+      insert into user_profiles (id, display_name, referral_code) values ('long-earner', 'Earner', 'BBBBBBB');
+      insert into user_balance (user_id, balance, total_earned, earned_total) values ('long-earner', 300.20, 300.20, 300.20);
+      insert into transaction_history (user_id, created_at, available_at, description, transaction_type, amount, status, coins)
+      select 'long-earner', now() - make_interval(hours => h), now() - make_interval(hours => h), 'Offer completed',
+             'postback', 0.10, 'completed', 10
+        from generate_series(1, 3000) h;
+      insert into transaction_history (user_id, available_at, description, transaction_type, amount, status, coins)
+      values ('long-earner', now() + interval '2 days', 'Offer completed', 'postback', 0.20, 'completed', 20);
+      analyze transaction_history;`);
+    plans.length = 0;
+    const { rows } = await client.query<{ summary: { available: number; pending: number } }>(
+      "select get_user_summary('long-earner') as summary",
+    );
+    expect(rows[0]!.summary).toMatchObject({ available: 300, pending: 0.2 });
+    const pendingSum = plans.find((plan) => /available_at > now\(\)/.test(plan) && /sum\(/i.test(plan));
+    expect(pendingSum, plans.join("\n---\n")).toBeDefined();
+    expect(pendingSum).toMatch(
+      /(Bitmap Index|Index Only|Index) Scan (on|using) transaction_history_earned_clearing_idx/,
+    );
+    expect(pendingSum).not.toMatch(/transaction_history_user_created_idx|Seq Scan on transaction_history/);
+  });
 });

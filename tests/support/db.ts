@@ -17,10 +17,18 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
+/**
+ * The settings a test database starts with. `demo` (the default): apply_demo_settings(), as `npm run
+ * dev` does, so a test can withdraw what it has just credited; `production`: the strict defaults
+ * (holds and locked bonus, tests/integration/bonus-holds.test.ts). See docs/decisions/066.
+ */
+export type TestSettings = "demo" | "production";
+
 /** A fresh in-memory PGlite with every migration applied. */
-export async function openTestPglite(): Promise<TestDatabase> {
+export async function openTestPglite(settings: TestSettings = "demo"): Promise<TestDatabase> {
   const pglite = await PGlite.create();
   await migrateDatabase({ pglite }, MIGRATIONS_DIR);
+  if (settings === "demo") await pglite.query("select apply_demo_settings()");
   return {
     db: pgliteDatabase(pglite),
     sql: async (text, values) => (await pglite.query(text, values)).rows as never[],
@@ -58,12 +66,13 @@ export async function createScratchDatabase(): Promise<{ url: string; drop(): Pr
 }
 
 /** A fresh database on the test Postgres server, migrated, with a pool of `max` connections. */
-export async function openTestPostgres(max = 10): Promise<TestDatabase> {
+export async function openTestPostgres(max = 10, settings: TestSettings = "demo"): Promise<TestDatabase> {
   const scratch = await createScratchDatabase();
   const pool = new pg.Pool({ connectionString: scratch.url, max });
   // Dropping the database terminates connections that are still closing; that is expected here.
   pool.on("error", () => {});
   await migrateDatabase({ pool }, MIGRATIONS_DIR);
+  if (settings === "demo") await pool.query("select apply_demo_settings()");
   return {
     db: postgresDatabase(pool),
     sql: async (text, values) => (await pool.query(text, values)).rows,

@@ -17,6 +17,9 @@ export async function startPostgresApp(
   pool.on("error", () => {});
   try {
     const app = await startTestApp({ DATABASE_URL: await databaseUrl(scratch.url), ...env });
+    // The demo settings of `npm run dev` (docs/decisions/066): these tests withdraw what they have just
+    // been given; holds and locked bonus are tested in tests/integration/bonus-holds.test.ts.
+    await pool.query("select apply_demo_settings()");
     return {
       url: app.url,
       scratchUrl: scratch.url,

@@ -43,7 +43,8 @@ begin
   if v_balance < 0 then
     raise exception 'Your balance is negative' using errcode = 'P0001', hint = 'negative_balance';
   end if;
-  if amount_param > v_balance then
+  -- Only cleared earned money and the bonus it has unlocked leave (docs/decisions/066).
+  if amount_param > (money_available(p_user_id) ->> 'available')::numeric then
     raise exception 'Amount exceeds your available balance'
       using errcode = 'P0001', hint = 'amount_exceeds_balance';
   end if;

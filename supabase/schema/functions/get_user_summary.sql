@@ -29,6 +29,7 @@ begin
     from user_profiles p
     left join user_balance b on b.user_id = p.id
    where p.id = p_user_id;
-  return v_result;
+  -- Available, pending and locked bonus, from the balance row and the pending part of the index.
+  return v_result || coalesce(money_available(p_user_id), '{}'::jsonb);
 end
 $function$;

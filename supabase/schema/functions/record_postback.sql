@@ -17,6 +17,7 @@ declare
   v_coins integer;
   v_title text;
   c_rate integer := (select coins_per_dollar from app_config);
+  v_available_at timestamptz;
 begin
   -- Zero would use up the transaction id and pay nothing.
   if p_coins is null or p_coins <= 0 or p_coins > 10000000 then
@@ -44,8 +45,13 @@ begin
        and user_id = p_user_id;
     v_coins := greatest(p_coins - coalesce(v_reversed_coins, 0), 0);
     v_amount := coins_to_dollars(v_coins);
+    -- Pending for the provider's hold (its own in provider_hold_days, else postback_hold_days):
+    -- a network takes back most of what it will take back within days.
+    select now() + make_interval(days => coalesce((provider_hold_days ->> p_provider)::integer, postback_hold_days))
+      into v_available_at from app_config;
+    update provider_postbacks set available_at = v_available_at where id = v_id;
     -- Added to the balance as it is: below zero, this pays the debt first.
-    perform ledger_move(p_user_id, 'postback', v_coins, v_amount, p_description);
+    perform ledger_move(p_user_id, 'postback', v_coins, v_amount, p_description, v_available_at);
     if p_offer_id is not null then
       select title into v_title from task_starts where user_id = p_user_id and task_id = p_offer_id;
       -- The completion made in the app, or one for an offer finished on the provider's site.
@@ -68,13 +74,16 @@ begin
     -- already withdrawn leaves the balance negative, and no withdrawal is accepted until later
     -- earnings have paid it back. With no credit yet this moves nothing, and the credit, when it
     -- comes, is netted.
-    select amount into v_credited from provider_postbacks
+    select amount, available_at into v_credited, v_available_at from provider_postbacks
      where provider = p_provider and transaction_id = p_transaction_id and kind = 'credit'
        and user_id = p_user_id;
     v_amount := -least(coalesce(v_credited, 0), coins_to_dollars(p_coins));
     v_coins := -ceil(-v_amount * c_rate)::integer;
     if v_amount < 0 then
-      perform ledger_move(p_user_id, 'postback_reversal', v_coins, v_amount, p_description);
+      -- Still in its hold, the credit's own pending money goes (the reversal clears when it would
+      -- have); cleared, it comes off the available money now.
+      perform ledger_move(p_user_id, 'postback_reversal', v_coins, v_amount, p_description,
+                          greatest(coalesce(v_available_at, now()), now()));
     end if;
   end if;
   update provider_postbacks set amount = v_amount where id = v_id;

@@ -15,17 +15,17 @@ begin
   if new.user_id is null and old.user_id is not null
      and not exists (select from public.user_profiles where id = old.user_id)
      and (new.id, new.created_at, new.description, new.transaction_type, new.amount,
-          new.withdrawal_id, new.coins, new.status)
+          new.withdrawal_id, new.coins, new.status, new.available_at)
          is not distinct from
          (old.id, old.created_at, old.description, old.transaction_type, old.amount,
-          old.withdrawal_id, old.coins, old.status) then
+          old.withdrawal_id, old.coins, old.status, old.available_at) then
     return new;
   end if;
   if (new.id, new.user_id, new.created_at, new.description, new.transaction_type,
-      new.amount, new.withdrawal_id, new.coins)
+      new.amount, new.withdrawal_id, new.coins, new.available_at)
      is distinct from
      (old.id, old.user_id, old.created_at, old.description, old.transaction_type,
-      old.amount, old.withdrawal_id, old.coins) then
+      old.amount, old.withdrawal_id, old.coins, old.available_at) then
     raise exception 'transaction_history is append-only: only status can change'
       using errcode = 'P0001', hint = 'ledger_append_only';
   end if;

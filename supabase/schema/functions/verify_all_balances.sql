@@ -11,13 +11,16 @@ AS $function$
   select coalesce(jsonb_agg(jsonb_build_object(
            'user_id', b.user_id,
            'balance', b.balance, 'ledger_balance', coalesce(l.balance, 0),
-           'total_earned', b.total_earned, 'ledger_total_earned', coalesce(l.total_earned, 0))
+           'total_earned', b.total_earned, 'ledger_total_earned', coalesce(l.total_earned, 0),
+           'earned_total', b.earned_total, 'ledger_earned_total', coalesce(l.earned_total, 0))
          order by b.user_id), '[]')
     from user_balance b
     left join (
       select user_id,
              sum(amount) filter (where status <> 'failed') as balance,
-             sum(amount) filter (where transaction_type <> 'withdrawal') as total_earned
+             sum(amount) filter (where transaction_type <> 'withdrawal') as total_earned,
+             sum(amount) filter (where kind = 'earned') as earned_total
         from transaction_history group by user_id) l on l.user_id = b.user_id
    where b.balance <> coalesce(l.balance, 0) or b.total_earned <> coalesce(l.total_earned, 0)
+      or b.earned_total <> coalesce(l.earned_total, 0)
 $function$;

@@ -16,12 +16,16 @@ begin
            'total_earned', b.total_earned,
            'ledger_balance', l.balance,
            'ledger_total_earned', l.total_earned,
-           'consistent', b.balance = l.balance and b.total_earned = l.total_earned)
+           'earned_total', b.earned_total,
+           'ledger_earned_total', l.earned_total,
+           'consistent', b.balance = l.balance and b.total_earned = l.total_earned
+                         and b.earned_total = l.earned_total)
     into v_result
     from user_balance b
     cross join lateral (
       select coalesce(sum(amount) filter (where status <> 'failed'), 0) as balance,
-             coalesce(sum(amount) filter (where transaction_type <> 'withdrawal'), 0) as total_earned
+             coalesce(sum(amount) filter (where transaction_type <> 'withdrawal'), 0) as total_earned,
+             coalesce(sum(amount) filter (where kind = 'earned'), 0) as earned_total
         from transaction_history t where t.user_id = b.user_id) l
    where b.user_id = p_user_id;
   return v_result;

@@ -10,6 +10,7 @@ create table public.provider_postbacks (
   coins integer not null,
   amount numeric(12,2) default 0 not null,
   created_at timestamp with time zone default now() not null,
+  available_at timestamp with time zone,
   constraint provider_postbacks_kind_check CHECK ((kind = ANY (ARRAY['credit'::text, 'reversal'::text]))),
   constraint provider_postbacks_pkey PRIMARY KEY (id),
   constraint provider_postbacks_provider_transaction_id_kind_key UNIQUE (provider, transaction_id, kind),

@@ -11,6 +11,13 @@ create table public.transaction_history (
   status text not null,
   withdrawal_id uuid,
   coins integer,
+  kind text default 
+CASE
+    WHEN (transaction_type = ANY (ARRAY['postback'::text, 'postback_reversal'::text])) THEN 'earned'::text
+    WHEN (transaction_type = 'withdrawal'::text) THEN NULL::text
+    ELSE 'bonus'::text
+END,
+  available_at timestamp with time zone default now() not null,
   constraint transaction_history_final_check CHECK (((transaction_type = 'withdrawal'::text) OR (status = 'completed'::text))),
   constraint transaction_history_pkey PRIMARY KEY (id),
   constraint transaction_history_sign_check CHECK (
@@ -26,6 +33,7 @@ END),
   constraint transaction_history_withdrawal_link_check CHECK (((transaction_type = 'withdrawal'::text) = (withdrawal_id IS NOT NULL)))
 );
 
+CREATE INDEX transaction_history_earned_clearing_idx ON public.transaction_history USING btree (user_id, available_at) INCLUDE (amount) WHERE (kind = 'earned'::text);
 CREATE INDEX transaction_history_referral_credits_idx ON public.transaction_history USING btree (user_id) INCLUDE (amount) WHERE (transaction_type = ANY (ARRAY['referral'::text, 'referral_bonus'::text]));
 CREATE INDEX transaction_history_user_created_idx ON public.transaction_history USING btree (user_id, created_at DESC);
 

@@ -6,6 +6,7 @@ create table public.user_balance (
   balance numeric(12,2) default 0 not null,
   total_earned numeric(12,2) default 0 not null,
   updated_at timestamp with time zone default now() not null,
+  earned_total numeric(12,2) default 0 not null,
   constraint user_balance_pkey PRIMARY KEY (user_id),
   constraint user_balance_total_earned_check CHECK ((total_earned >= (0)::numeric)),
   constraint user_balance_user_id_fkey FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE CASCADE
