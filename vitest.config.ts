@@ -20,6 +20,7 @@ export const INTEGRATION_WITH_SERVICES = [
   "rate-limit",
   "read-together",
   "referrals",
+  "risk-review",
   "sql-pattern-backtracking",
 ].map((name) => `tests/integration/${name}.test.ts`);
 

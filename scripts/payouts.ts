@@ -1,6 +1,7 @@
 // `npm run payouts -- <command>`: the operator's payout command (docs/operations.md, "Paying out withdrawals").
 // Bundled into build/payouts.js by scripts/build-operator.mjs; reads the same environment as the
 // server. Operator mistakes end as one line on stderr and a non-zero exit, never a stack trace.
+import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
 import { escapeHiddenCharacters } from "~/domain/hidden-characters";
 import { ruleViolation, DbError, MigrationsPendingError, type Database } from "~/server/db/core.server";
@@ -10,7 +11,10 @@ import {
   createOperator,
   OperatorError,
   PAYPAL_NOT_CONFIGURED,
+  type ApproveResult,
+  type BanResult,
   type NegativeAccount,
+  type QueuedWithdrawal,
   type ReviewedWithdrawal,
   type SendResult,
   type SyncResult,
@@ -24,7 +28,17 @@ const USAGE = `Usage: npm run payouts -- <command> [options]
                              other accounts paid to the same address (default: pending)
   negative                   accounts whose balance is below zero, with the reversals that
                              took back money already withdrawn
-  send <id...> | --all       pay pending PayPal withdrawals through PayPal Payouts (once each)
+  review                     withdrawals waiting for review (a first cash-out, or a risk score
+                             at or above the threshold): each score, its reasons, linked accounts
+  approve <id...>            approve withdrawals waiting for review (then send or export-upi)
+  reject <id> --reason R     refuse a withdrawal not yet sent: the money goes back to the
+                             balance, and the owner is told R
+  pause <account> --reason R stop an account's cash-outs (the person is told to contact support)
+  resume <account>           let its cash-outs go again
+  ban <account> --reason R   close an account: signing in refused, sessions ended, its unsent
+                             withdrawals refused and refunded
+  unban <account>            reopen it
+  send <id...> | --all       pay approved PayPal withdrawals through PayPal Payouts (once each)
   sync                       read back PayPal's status of sent withdrawals and settle them
   export-upi                 pending UPI and bank withdrawals as CSV on stdout
   settle <id> completed [--reference R]
@@ -32,7 +46,9 @@ const USAGE = `Usage: npm run payouts -- <command> [options]
                              settle by hand (failed returns the money to the balance);
                              --force for a withdrawal already sent to PayPal
 
-  --json                     machine-readable output`;
+  --json                     machine-readable output
+
+Every review action is recorded with the operator's name: OPERATOR_NAME, else the system user.`;
 
 const OPTIONS = {
   status: { type: "string" },
@@ -50,6 +66,13 @@ type OptionName = keyof typeof OPTIONS;
 const COMMAND_OPTIONS: Record<string, OptionName[]> = {
   list: ["status", "method"],
   negative: [],
+  review: [],
+  approve: [],
+  reject: ["reason"],
+  pause: ["reason"],
+  resume: [],
+  ban: ["reason"],
+  unban: [],
   send: ["all"],
   sync: [],
   "export-upi": [],
@@ -138,6 +161,10 @@ function signals(withdrawal: ReviewedWithdrawal): string[] {
   if (withdrawal.balance < 0) {
     lines.push(`!! balance ${money(withdrawal.balance)}: a reversal took back money already withdrawn (see negative)`);
   }
+  if (withdrawal.status === "pending") {
+    const state = withdrawal.review_state === "review" ? "waiting for review" : "approved";
+    lines.push(`${state}, risk score ${withdrawal.risk_score ?? "-"}`);
+  }
   if (withdrawal.reference) lines.push(`reference ${withdrawal.reference}`);
   if (withdrawal.failure_reason) lines.push(`failed: ${withdrawal.failure_reason}`);
   return lines.map((line) => `    ${line}`);
@@ -162,6 +189,51 @@ function printList(withdrawals: ReviewedWithdrawal[], status: string | null) {
   );
   say(`${withdrawals.length} ${noun}`, "", header!);
   withdrawals.forEach((withdrawal, index) => say(rows[index]!, ...signals(withdrawal)));
+}
+
+/** "review  58  first withdrawal" and a line per reason, linked accounts named. */
+function printReview(queue: QueuedWithdrawal[]) {
+  if (queue.length === 0) return say("No withdrawal waits for review.");
+  say(
+    `${queue.length} withdrawal${queue.length === 1 ? "" : "s"} waiting for review (approve <id...> or reject <id> --reason R)`,
+    "",
+  );
+  for (const withdrawal of queue) {
+    const flags = [
+      withdrawal.first_withdrawal ? "first withdrawal" : null,
+      withdrawal.payouts_paused ? "cash-outs paused" : null,
+      withdrawal.banned ? "account closed" : null,
+    ].filter(Boolean);
+    say(
+      `${withdrawal.id}  ${money(withdrawal.amount)} ${withdrawal.payment_method} to ${escapeHiddenCharacters(withdrawal.recipient).replace(/\s+/g, " ").slice(0, 40)}  ${when(withdrawal.created_at)}`,
+      `    score ${withdrawal.risk_score ?? "-"}${flags.length > 0 ? `  (${flags.join(", ")})` : ""}`,
+      `    account ${withdrawal.user_id} <${withdrawal.email ?? "no email"}>, ${age(withdrawal.account_created_at)}`,
+      ...withdrawal.risk_reasons.map(
+        (reason) =>
+          `    +${String(reason.points).padStart(2)}  ${reason.detail}${reason.accounts.length > 0 ? `: ${reason.accounts.join(", ")}` : ""}`,
+      ),
+    );
+  }
+}
+
+function printApprove(results: ApproveResult[]) {
+  const words: Record<ApproveResult["result"], string> = {
+    approved: "approved",
+    already_approved: "was already approved",
+    not_pending: "is not waiting for review (settled or refused): nothing changed",
+    not_found: "not found",
+    payouts_paused: "not approved: the account's cash-outs are paused (resume them first)",
+    account_banned: "not approved: the account is closed",
+  };
+  for (const result of results) say(`${result.id}  ${words[result.result]}`);
+}
+
+function printBan(result: BanResult) {
+  say(result.changed ? `Account ${result.user_id} is closed.` : `Account ${result.user_id} was already closed.`);
+  if (result.rejected.length > 0) say(`Refused and refunded: ${result.rejected.join(", ")}`);
+  if (result.still_sent.length > 0) {
+    say(`Already sent to PayPal (run sync; PayPal settles them): ${result.still_sent.join(", ")}`);
+  }
 }
 
 function printNegative(accounts: NegativeAccount[]) {
@@ -259,10 +331,16 @@ async function run(command: string, rest: string[], values: Partial<Record<Optio
     throw new UsageError("send needs withdrawal ids, or --all");
   }
   if (command === "settle" && rest.length !== 2) throw new UsageError("settle takes a withdrawal id and a status");
-  if (["list", "negative", "sync", "export-upi"].includes(command) && rest.length > 0) {
+  if (["approve"].includes(command) && rest.length === 0) throw new UsageError("approve needs withdrawal ids");
+  if (["reject", "pause", "resume", "ban", "unban"].includes(command) && rest.length !== 1) {
+    throw new UsageError(`${command} takes one ${command === "reject" ? "withdrawal" : "account"} id`);
+  }
+  if (["list", "negative", "review", "sync", "export-upi"].includes(command) && rest.length > 0) {
     throw new UsageError(`${command} takes no arguments, got "${rest[0]}"`);
   }
 
+  // Who did it, in the operator log (operator_actions).
+  const actor = process.env.OPERATOR_NAME?.trim() || userInfo().username;
   const db: Database = await openDatabase(env);
   try {
     const operator = createOperator({ db, paypal: env.paypal ? createPayPalClient(env.paypal) : null });
@@ -279,6 +357,52 @@ async function run(command: string, rest: string[], values: Partial<Record<Optio
         const accounts = await operator.negative();
         if (json) print(accounts);
         else printNegative(accounts);
+        return 0;
+      }
+      case "review": {
+        const queue = await operator.reviewQueue();
+        if (json) print(queue);
+        else printReview(queue);
+        return 0;
+      }
+      case "approve": {
+        const results = await operator.approve(rest, actor);
+        if (json) print(results);
+        else printApprove(results);
+        return results.every((result) => result.result === "approved" || result.result === "already_approved") ? 0 : 1;
+      }
+      case "reject": {
+        const result = await operator.reject(rest[0]!, values.reason as string | undefined, actor);
+        if (json) print(result);
+        else if (result.changed)
+          say(`Withdrawal ${result.id} is refused; ${money(result.amount)} is back in the balance.`);
+        else say(`Withdrawal ${result.id} was already ${result.status}: nothing changed.`);
+        return 0;
+      }
+      case "pause":
+      case "resume": {
+        const paused = command === "pause";
+        const result = await operator.setPaused(rest[0]!, paused, values.reason as string | undefined, actor);
+        if (json) print(result);
+        else
+          say(
+            `Cash-outs of ${result.user_id} ${result.changed ? "are now" : "were already"} ${paused ? "paused" : "allowed"}.`,
+          );
+        return 0;
+      }
+      case "ban": {
+        const result = await operator.ban(rest[0]!, values.reason as string | undefined, actor);
+        if (json) print(result);
+        else printBan(result);
+        return 0;
+      }
+      case "unban": {
+        const result = await operator.unban(rest[0]!, actor);
+        if (json) print(result);
+        else
+          say(
+            result.changed ? `Account ${result.user_id} is open again.` : `Account ${result.user_id} was not closed.`,
+          );
         return 0;
       }
       case "send": {

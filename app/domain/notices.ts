@@ -18,6 +18,8 @@ export interface UserNotice {
     amount?: number | string;
     payment_method?: string;
     reason?: string | null;
+    /** A withdrawal refused by an operator, not a failed payment. */
+    refused?: boolean;
     coins?: number;
     title?: string;
   };
@@ -41,6 +43,15 @@ export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">): Flash 
         description: `Your ${amount} ${method}withdrawal has been paid.`,
       };
     case "withdrawal_failed":
+      // Refused by an operator after review (docs/decisions/068): the person is told why.
+      if (notice.data.refused === true) {
+        const reason = notice.data.reason ? ` ${notice.data.reason.replace(/[.!\s]+$/, "")}.` : "";
+        return {
+          kind: "error",
+          title: "Withdrawal refused",
+          description: `Your ${amount} ${method}withdrawal was refused after review, so the money is back in your balance.${reason}`,
+        };
+      }
       return {
         kind: "error",
         title: "Withdrawal failed",

@@ -27,6 +27,11 @@ const RULE_MESSAGES = {
   // app_config.withdrawals_per_hour, counted by the shared rate limiter inside create_withdrawal.
   withdrawal_rate_limited: (retryAfterSeconds: string) => tooManyAttemptsMessage(Number(retryAfterSeconds)),
   invalid_referral_code: INVALID_REFERRAL_CODE_MESSAGE,
+  // docs/decisions/068: an operator paused the account's cash-outs, or closed the account.
+  payouts_paused:
+    "Cash-outs are paused on your account while we check its recent activity. Your balance is safe. To ask about it, write to us from Profile, Help & Support.",
+  account_banned:
+    "This account has been closed for breaking our terms, and cannot be signed in to. If you think this is a mistake, reply to any email we have sent you.",
   // docs/decisions/064: one account per person (x+1@ and x@, or x.y@gmail and xy@gmail, are one).
   email_identity_taken:
     "An account already exists for this email address (addresses that differ only by a +tag, or by dots at Gmail, are the same inbox). Please sign in to it instead.",
@@ -54,6 +59,12 @@ const RULE_MESSAGES = {
   invalid_settlement_status: "Invalid status",
   withdrawal_not_found: "Withdrawal not found",
   withdrawal_not_pending: "Withdrawal is not pending",
+  withdrawal_not_approved: "Withdrawal is waiting for review: approve it first",
+  withdrawal_sent: "Withdrawal was sent to PayPal: sync it, or settle it by hand once checked in PayPal",
+  operator_required: "Operator name required",
+  reason_required: "A reason is required",
+  invalid_reason: "The reason must be at most 500 characters, without hidden characters",
+  audit_append_only: "The operator actions cannot be changed",
   ledger_append_only: "The transaction history cannot be changed",
   invalid_rate_limit: "Invalid rate limit",
   invalid_delivery_claim: "Invalid delivery claim",

@@ -1,6 +1,8 @@
 // Withdrawals (docs/product.md, "Withdraw" and "Withdraw: the rules"): methods, the amount rule, statuses. Pure and
 // client-safe; the form's schema lives in routes/withdraw/withdrawal-form.ts so the page does not ship zod.
 
+import { formatDate } from "./dates";
+
 export type PaymentMethod = "paypal" | "upi" | "bank";
 
 /** docs/product.md, "Withdraw: fields": the selector offers PayPal and UPI; bank exists (with its minimum) but is not offered. */
@@ -80,4 +82,24 @@ export interface WithdrawalRow {
   amount: number;
   payment_method: PaymentMethod;
   status: string;
+  /** Where it is on its way (docs/decisions/068): waiting for review, approved, or refused. */
+  review_state?: "review" | "approved" | "rejected";
+  sent_at?: string | null;
+  settled_at?: string | null;
+  failure_reason?: string | null;
+}
+
+/**
+ * The line under a withdrawal's status saying which step it is at: "In review" (a first cash-out,
+ * or one the risk check holds), "Sending", "Paid on Nov 24, 2026", "Refused: …" (an operator said
+ * no) or "Not paid: …" (the payment failed); a failed one's money is back in the balance.
+ */
+export function withdrawalStep(row: WithdrawalRow): string | null {
+  if (row.status === "completed") return row.settled_at ? `Paid on ${formatDate(row.settled_at)}` : "Paid";
+  if (row.status === "failed") {
+    const why = row.failure_reason ? `: ${row.failure_reason}` : "";
+    return `${row.review_state === "rejected" ? "Refused" : "Not paid"}${why}. The money is back in your balance.`;
+  }
+  if (row.status === "pending") return row.review_state === "review" ? "In review" : "Sending";
+  return null;
 }

@@ -18,6 +18,8 @@ export interface UserSummary {
   total_earned: number;
   /** Dollars credited for referrals: rewards as a referrer and the welcome bonus as a friend. */
   referral_earned: number;
+  /** An operator paused this account's cash-outs (docs/decisions/068). */
+  payouts_paused: boolean;
 }
 
 /**

@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp } from "../support/app-server";
 import { createScratchDatabase } from "../support/db";
-import { emulatorHost } from "../support/emulator";
 import { appUrl } from "../support/http";
+import { runOperator } from "../support/operator";
 import { RATE_LIMITS } from "~/server/http/rate-limit.server";
 import { startPayPalStandIn, type PayPalStandIn } from "../support/paypal";
 
@@ -109,23 +108,7 @@ describe("paying out withdrawals: the operator command and the PayPal webhook, o
 
   /** Runs `node build/payouts.js ...args` with the scratch database and (unless told) the local PayPal. */
   function payouts(args: string[], { withPayPal = true } = {}) {
-    return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ["build/payouts.js", ...args], {
-        env: {
-          PATH: process.env.PATH,
-          NODE_ENV: "production",
-          SESSION_SECRET: "operator-test-secret-of-32-characters",
-          FIREBASE_AUTH_EMULATOR_HOST: emulatorHost(),
-          DATABASE_URL: scratch.url,
-          ...(withPayPal ? paypal.env : {}),
-        },
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (chunk) => (stdout += chunk));
-      child.stderr.on("data", (chunk) => (stderr += chunk));
-      child.once("exit", (code) => resolve({ code, stdout, stderr }));
-    });
+    return runOperator(scratch.url, args, withPayPal ? paypal.env : {});
   }
 
   /** The command's --json answer; fails the test when it exits non-zero unless `code` says so. */

@@ -175,6 +175,9 @@ export async function authAction(request: Request) {
     if (error instanceof AuthRejection) return refuse(error.reply, error.unauthorizedDomain);
     if (error instanceof StaleSignInError)
       return refuse(submission.reply({ formErrors: [AUTH_MESSAGES.genericError], hideFields }));
+    // An operator closed the account (docs/decisions/068): no session is started.
+    if (ruleViolation(error)?.rule === "account_banned")
+      return refuse(submission.reply({ formErrors: [ruleMessage("account_banned")], hideFields }));
     throw error;
   }
 }

@@ -33,8 +33,11 @@ const WITHDRAW_FIELDS = [
 
 export interface WithdrawData {
   balance: number;
-  /** Why nothing can be withdrawn while a reversal has left the balance below zero (docs/decisions/065). */
-  negativeBalanceNotice: string | null;
+  /**
+   * Why nothing can be withdrawn now: a reversal left the balance below zero (docs/decisions/065),
+   * or an operator paused the account's cash-outs (docs/decisions/068, with the way to support).
+   */
+  cashOutNotice: { message: string; supportLink: boolean } | null;
   email: string | null;
   emailVerified: boolean;
   minimums: Record<PaymentMethod, number>;
@@ -60,10 +63,22 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
         }
       />
       <BalanceCard balance={data.balance} />
-      {data.negativeBalanceNotice ? <Banner tone="warning">{data.negativeBalanceNotice}</Banner> : null}
+      {data.cashOutNotice ? (
+        <Banner tone="warning">
+          {data.cashOutNotice.message}
+          {data.cashOutNotice.supportLink ? (
+            <>
+              {" "}
+              <Link to="/profile?tab=help" className="font-semibold underline underline-offset-2">
+                Open Help &amp; Support
+              </Link>
+            </>
+          ) : null}
+        </Banner>
+      ) : null}
       {data.emailVerified ? (
         // A new page (after a request went through) is a fresh form; a refused one keeps its values.
-        <WithdrawForm key={location.key} data={data} lastResult={lastResult} blocked={!!data.negativeBalanceNotice} />
+        <WithdrawForm key={location.key} data={data} lastResult={lastResult} blocked={!!data.cashOutNotice} />
       ) : (
         <VerifyEmailCard email={data.email} lastResult={lastResult} />
       )}
@@ -71,7 +86,7 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
   );
 }
 
-/** `blocked`: the balance is negative (decision 065); the notice above says why, so the form stays visible but cannot be sent. */
+/** `blocked`: the balance is negative (decision 065) or cash-outs are paused (068); the notice above says why, so the form stays visible but cannot be sent. */
 function WithdrawForm({
   data,
   lastResult,

@@ -1,7 +1,13 @@
 import { Link } from "@remix-run/react";
 import { formatDate } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
-import { METHOD_NAMES, statusTone, WITHDRAWAL_MESSAGES, type WithdrawalRow } from "~/domain/withdrawals";
+import {
+  METHOD_NAMES,
+  statusTone,
+  WITHDRAWAL_MESSAGES,
+  withdrawalStep,
+  type WithdrawalRow,
+} from "~/domain/withdrawals";
 import { Icon } from "~/components/shared";
 import { SectionError } from "~/components/ui/SectionError";
 import { UrlDialog } from "~/components/ui/UrlDialog";
@@ -74,6 +80,7 @@ export function WithdrawalHistorySheet({ rows, closeHref }: { rows: WithdrawalRo
                     >
                       {row.status}
                     </span>
+                    <WithdrawalStepLine row={row} />
                   </td>
                 </tr>
               ))}
@@ -83,4 +90,10 @@ export function WithdrawalHistorySheet({ rows, closeHref }: { rows: WithdrawalRo
       </div>
     </UrlDialog>
   );
+}
+
+/** Which step the withdrawal is at, under its status (docs/decisions/068). */
+function WithdrawalStepLine({ row }: { row: WithdrawalRow }) {
+  const step = withdrawalStep(row);
+  return step ? <p className="mt-1 text-xs leading-snug text-muted">{step}</p> : null;
 }

@@ -27,7 +27,11 @@ export async function loadWithdraw(request: Request) {
   return {
     balance: summary.balance,
     // Said before the person tries (words from the server: rules.ts stays out of the browser).
-    negativeBalanceNotice: summary.balance < 0 ? ruleMessage("negative_balance") : null,
+    cashOutNotice: summary.payouts_paused
+      ? { message: ruleMessage("payouts_paused"), supportLink: true }
+      : summary.balance < 0
+        ? { message: ruleMessage("negative_balance"), supportLink: false }
+        : null,
     email: summary.email,
     emailVerified,
     minimums: config.min_withdrawal,

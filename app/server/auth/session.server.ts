@@ -1,5 +1,6 @@
 import { createCookie, redirect } from "@remix-run/node";
 import { MAX_ID_TOKEN_AGE_SECONDS, SESSION_MAX_AGE_SECONDS } from "~/domain/constants";
+import { getDatabase } from "../db/database.server";
 import { announceSessionsEnded, subscribeToSessionEnds } from "../db/live.server";
 import { getEnv } from "../env.server";
 import { serviceUnavailable } from "../unavailable.server";
@@ -83,6 +84,8 @@ export async function getSessionUser(request: Request): Promise<SessionUser | nu
 async function verifySession(token: string): Promise<SessionUser | null> {
   try {
     const claims = await getAdminAuth().verifySessionCookie(token, true);
+    // An operator closed the account (docs/decisions/068): its sessions end here.
+    if (await accountClosed(claims.uid)) return null;
     return {
       uid: claims.uid,
       email: typeof claims.email === "string" ? claims.email : null,
@@ -96,6 +99,20 @@ async function verifySession(token: string): Promise<SessionUser | null> {
       throw serviceUnavailable();
     }
     return null;
+  }
+}
+
+/**
+ * Whether the account was closed by an operator. Unreadable (the database down): treated as open
+ * for this look only: no money leaves a closed account anyway (create_withdrawal refuses it in SQL).
+ */
+async function accountClosed(uid: string): Promise<boolean> {
+  try {
+    const db = await getDatabase();
+    return await db.rpc<boolean>("account_closed", { p_user_id: uid });
+  } catch (error) {
+    console.error("session check: could not read whether the account is closed:", (error as Error).message);
+    return false;
   }
 }
 

@@ -50,6 +50,56 @@ export interface ReviewedWithdrawal {
   earnings_by_source: Record<string, number>;
   /** Other users who asked for money to the same address (case-insensitive). */
   same_address_accounts: string[];
+  /** docs/decisions/068: waiting for an operator, approved (by the score or an operator), or refused. */
+  review_state: ReviewState;
+  /** 0 to 100, recorded when the withdrawal was asked for (null: made before scores existed). */
+  risk_score: number | null;
+  risk_reasons: RiskReason[];
+  reviewed_at: string | null;
+  reviewed_by: string | null;
+  payouts_paused: boolean;
+  banned: boolean;
+}
+
+export type ReviewState = "review" | "approved" | "rejected";
+
+/** One term of a withdrawal's risk score, with the other accounts behind it. */
+export interface RiskReason {
+  code: string;
+  points: number;
+  detail: string;
+  accounts: string[];
+}
+
+/** One row of operator_review_queue(): a withdrawal waiting for an operator. */
+export interface QueuedWithdrawal {
+  id: string;
+  created_at: string;
+  user_id: string;
+  email: string | null;
+  account_created_at: string;
+  amount: number;
+  payment_method: PaymentMethod;
+  recipient: string;
+  risk_score: number | null;
+  risk_reasons: RiskReason[];
+  payouts_paused: boolean;
+  banned: boolean;
+  first_withdrawal: boolean;
+}
+
+export type ApproveResult = {
+  id: string;
+  result: "approved" | "already_approved" | "not_pending" | "not_found" | "payouts_paused" | "account_banned";
+};
+
+export interface BanResult {
+  user_id: string;
+  changed: boolean;
+  /** Withdrawals refused and refunded by the ban. */
+  rejected: string[];
+  /** Withdrawals already handed to PayPal: PayPal settles them (sync). */
+  still_sent: string[];
 }
 
 /** One row of operator_negative_balances(): an account a reversal left below zero. */
@@ -118,6 +168,9 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
       return new OperatorError(
         `Withdrawal ${id} is paid by ${withdrawal.payment_method}, not PayPal: pay it by hand (export-upi), then settle it`,
       );
+    }
+    if (withdrawal.status === "pending" && withdrawal.review_state === "review") {
+      return new OperatorError(`Withdrawal ${id} is waiting for review: approve it first (review, approve)`);
     }
     return new OperatorError(`Withdrawal ${id} is already ${withdrawal.status}`);
   }
@@ -194,7 +247,10 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
      */
     async send(selection: string[] | "all"): Promise<SendResult[]> {
       const paypalClient = requirePayPal();
-      const pending = await review("pending", "paypal");
+      // Only approved withdrawals leave (docs/decisions/068); one waiting for review is named.
+      const pending = (await review("pending", "paypal")).filter(
+        (withdrawal) => withdrawal.review_state === "approved",
+      );
       let chosen: ReviewedWithdrawal[];
       if (selection === "all") {
         chosen = pending.filter((withdrawal) => !withdrawal.sent_at);
@@ -251,8 +307,11 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
 
     /** Pending UPI and bank withdrawals as CSV, to pay by hand and then settle. */
     async exportUpi(): Promise<{ csv: string; withdrawals: ReviewedWithdrawal[] }> {
+      // Approved ones only: a withdrawal waiting for review is not paid by hand either.
       const withdrawals = (await review("pending", null)).filter(
-        (withdrawal) => withdrawal.payment_method === "upi" || withdrawal.payment_method === "bank",
+        (withdrawal) =>
+          (withdrawal.payment_method === "upi" || withdrawal.payment_method === "bank") &&
+          withdrawal.review_state === "approved",
       );
       const csv = toCsv(
         ["id", "created_at", "amount", "method", "upi_id_or_bank_details", "email"],
@@ -315,5 +374,70 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
         throw error;
       }
     },
+
+    /** Withdrawals waiting for an operator, oldest first, with each score, its reasons and the linked accounts. */
+    reviewQueue(): Promise<QueuedWithdrawal[]> {
+      return db.rpc<QueuedWithdrawal[]>("operator_review_queue");
+    },
+
+    /** Approves withdrawals waiting for review (each once); one result per id. */
+    approve(ids: string[], actor: string): Promise<ApproveResult[]> {
+      if (ids.length === 0) throw new OperatorError("Name the withdrawals to approve");
+      return db.rpc<ApproveResult[]>("approve_withdrawals", {
+        p_ids: [...new Set(ids.map(withdrawalId))],
+        p_actor: actor,
+      });
+    },
+
+    /** Refuses a withdrawal not yet sent: refunded through the ledger, the owner told why. */
+    async reject(id: string, reason: string | undefined, actor: string): Promise<SettleResult> {
+      const withdrawal = withdrawalId(id);
+      if (!reason?.trim()) throw new OperatorError("reject needs --reason: the owner is told it");
+      try {
+        return await db.rpc<SettleResult>("reject_withdrawal", {
+          p_withdrawal_id: withdrawal,
+          p_reason: reason,
+          p_actor: actor,
+        });
+      } catch (error) {
+        if (ruleViolation(error)?.rule === "withdrawal_not_found")
+          throw new OperatorError(`No withdrawal ${withdrawal}`);
+        throw error;
+      }
+    },
+
+    /** Pauses or resumes an account's cash-outs (the person sees that they are paused and how to reach support). */
+    setPaused(
+      userId: string,
+      paused: boolean,
+      reason: string | undefined,
+      actor: string,
+    ): Promise<{ user_id: string; paused: boolean; changed: boolean }> {
+      if (paused && !reason?.trim()) throw new OperatorError("pause needs --reason (kept in the operator log)");
+      return db.rpc("set_payouts_paused", {
+        p_user_id: accountId(userId),
+        p_paused: paused,
+        p_reason: reason ?? null,
+        p_actor: actor,
+      });
+    },
+
+    /** Closes an account: sign-in refused, its sessions ended, its unsent withdrawals refused and refunded. */
+    ban(userId: string, reason: string | undefined, actor: string): Promise<BanResult> {
+      if (!reason?.trim())
+        throw new OperatorError("ban needs --reason (the owner is told it with each refused withdrawal)");
+      return db.rpc<BanResult>("ban_account", { p_user_id: accountId(userId), p_reason: reason, p_actor: actor });
+    },
+
+    unban(userId: string, actor: string): Promise<{ user_id: string; changed: boolean }> {
+      return db.rpc("unban_account", { p_user_id: accountId(userId), p_actor: actor });
+    },
   };
+}
+
+/** An account id as an operator types it (Firebase uids: letters, digits, at most 128 characters). */
+function accountId(input: string): string {
+  const id = input.trim();
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new OperatorError(`"${input}" is not an account id`);
+  return id;
 }

@@ -18,12 +18,25 @@ declare
   v_details text;
   v_limit jsonb;
   v_verified boolean;
+  v_banned boolean;
+  v_paused boolean;
+  v_risk jsonb;
+  v_review boolean;
   v_withdrawal withdrawals;
 begin
   -- The profile is held (key share, as the withdrawal's foreign key would take it anyway) before
   -- the balance, the order delete_account locks them in: a deletion waits for a withdrawal being
   -- made, or the withdrawal finds the account gone. Taken the other way round, the two deadlocked.
-  select email_verified into v_verified from user_profiles where id = p_user_id for key share;
+  select email_verified, banned_at is not null, payouts_paused_at is not null
+    into v_verified, v_banned, v_paused
+    from user_profiles where id = p_user_id for key share;
+  -- An operator closed the account, or paused its cash-outs while checking it (docs/decisions/068).
+  if v_banned then
+    raise exception 'Account closed' using errcode = 'P0001', hint = 'account_banned';
+  end if;
+  if v_paused then
+    raise exception 'Cash-outs paused' using errcode = 'P0001', hint = 'payouts_paused';
+  end if;
   if not coalesce(v_verified, false) then
     raise exception 'Email not verified' using errcode = 'P0001', hint = 'email_not_verified';
   end if;
@@ -121,11 +134,18 @@ begin
      set balance = balance - amount_param, updated_at = now()
    where user_id = p_user_id;
 
+  -- Scored as it is asked for, with the balance locked: a first cash-out and a risky one wait for
+  -- an operator; the rest are approved at once (docs/decisions/068).
+  v_risk := withdrawal_risk(p_user_id, nullif(trim(p_recipient_hash), ''));
+  v_review := (v_risk ->> 'score')::integer >= v_config.risk_review_threshold
+              or (v_config.review_first_withdrawal and (v_risk ->> 'first_withdrawal')::boolean);
+
   insert into withdrawals (user_id, amount, payment_method, recipient_email, recipient_upi,
-                           recipient_bank_details, recipient_hash)
+                           recipient_bank_details, recipient_hash, risk_score, risk_reasons, review_state)
   values (p_user_id, amount_param, payment_method_param, v_email, v_upi,
           case when v_details is not null then jsonb_build_object('details', v_details) end,
-          nullif(trim(p_recipient_hash), ''))
+          nullif(trim(p_recipient_hash), ''), (v_risk ->> 'score')::integer, v_risk -> 'reasons',
+          case when v_review then 'review' else 'approved' end)
   returning * into v_withdrawal;
 
   insert into transaction_history (user_id, description, transaction_type, amount, status,

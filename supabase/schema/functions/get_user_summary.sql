@@ -20,6 +20,8 @@ begin
            'referral_code', p.referral_code,
            'preferences', p.preferences,
            'created_at', p.created_at,
+           -- An operator paused this account's cash-outs (docs/decisions/068).
+           'payouts_paused', p.payouts_paused_at is not null,
            'balance', coalesce(b.balance, 0),
            'total_earned', coalesce(b.total_earned, 0),
            'referral_earned', coalesce((select sum(amount) from transaction_history t

@@ -13,9 +13,12 @@ declare
 begin
   update withdrawals
      set sent_at = coalesce(sent_at, now()), payout_batch_id = p_batch_id, payout_status = p_payout_status
-   where id = p_withdrawal_id and status = 'pending'
+   where id = p_withdrawal_id and status = 'pending' and review_state = 'approved'
   returning * into v_withdrawal;
   if not found then
+    if exists (select from withdrawals where id = p_withdrawal_id and status = 'pending') then
+      raise exception 'Withdrawal is not approved' using errcode = 'P0001', hint = 'withdrawal_not_approved';
+    end if;
     raise exception 'Withdrawal is not pending' using errcode = 'P0001', hint = 'withdrawal_not_pending';
   end if;
   return withdrawal_json(v_withdrawal);

@@ -23,6 +23,13 @@ AS $function$
            'payout_batch_id', w.payout_batch_id,
            'payout_status', w.payout_status,
            'sent_at', w.sent_at,
+           'review_state', w.review_state,
+           'risk_score', w.risk_score,
+           'risk_reasons', w.risk_reasons,
+           'reviewed_at', w.reviewed_at,
+           'reviewed_by', w.reviewed_by,
+           'payouts_paused', p.payouts_paused_at is not null,
+           'banned', p.banned_at is not null,
            'account_created_at', p.created_at,
            -- Below zero: a reversal took back money already withdrawn (docs/decisions/065).
            'balance', coalesce(b.balance, 0),

@@ -10,11 +10,16 @@ CREATE OR REPLACE FUNCTION public.set_account_active(p_user_id text, p_active bo
 AS $function$
 declare
   v_was boolean;
+  v_banned boolean;
 begin
-  select coalesce((preferences ->> 'is_active')::boolean, true) into v_was
+  select coalesce((preferences ->> 'is_active')::boolean, true), banned_at is not null into v_was, v_banned
     from user_profiles where id = p_user_id for update;
   if not found then
     raise exception 'Account not found' using errcode = 'P0001', hint = 'account_not_found';
+  end if;
+  -- Every sign-in passes here: a closed account stays closed (docs/decisions/068).
+  if v_banned and coalesce(p_active, true) then
+    raise exception 'Account closed' using errcode = 'P0001', hint = 'account_banned';
   end if;
   update user_profiles
      set preferences = preferences || jsonb_build_object('is_active', coalesce(p_active, true)),

@@ -22,6 +22,10 @@ begin
   if v_withdrawal.status <> 'pending' then
     return withdrawal_json(v_withdrawal) || jsonb_build_object('changed', false);
   end if;
+  -- Paid only once an operator (or the risk score) approved it; failing one is always possible.
+  if p_status = 'completed' and v_withdrawal.review_state <> 'approved' then
+    raise exception 'Withdrawal is not approved' using errcode = 'P0001', hint = 'withdrawal_not_approved';
+  end if;
 
   update withdrawals
      set status = p_status,

@@ -13,5 +13,10 @@ AS $function$
     'created_at', w.created_at,
     'amount', w.amount,
     'payment_method', w.payment_method,
-    'status', w.status)
+    'status', w.status,
+    -- The step the person is told about (docs/decisions/068): in review, sending, paid, refused.
+    'review_state', w.review_state,
+    'sent_at', w.sent_at,
+    'settled_at', w.settled_at,
+    'failure_reason', w.failure_reason)
 $function$;

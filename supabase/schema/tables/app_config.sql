@@ -18,6 +18,8 @@ create table public.app_config (
   postback_hold_days integer default 7 not null,
   provider_hold_days jsonb default '{}'::jsonb not null,
   bonus_unlock_ratio numeric(8,2) default 1.0,
+  risk_review_threshold integer default 50 not null,
+  review_first_withdrawal boolean default true not null,
   constraint app_config_bonus_unlock_ratio_check CHECK ((bonus_unlock_ratio >= (0)::numeric)),
   constraint app_config_checkin_coins_check CHECK ((checkin_coins > 0)),
   constraint app_config_coins_per_dollar_check CHECK ((coins_per_dollar > 0)),
@@ -34,6 +36,7 @@ create table public.app_config (
   constraint app_config_referral_qualifying_coins_check CHECK ((referral_qualifying_coins >= 0)),
   constraint app_config_referral_reward_check CHECK ((referral_reward >= (0)::numeric)),
   constraint app_config_referral_welcome_bonus_check CHECK ((referral_welcome_bonus >= (0)::numeric)),
+  constraint app_config_risk_review_threshold_check CHECK (((risk_review_threshold >= 0) AND (risk_review_threshold <= 101))),
   constraint app_config_withdrawals_per_hour_check CHECK ((withdrawals_per_hour > 0))
 );
 

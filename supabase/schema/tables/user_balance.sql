@@ -7,6 +7,7 @@ create table public.user_balance (
   total_earned numeric(12,2) default 0 not null,
   updated_at timestamp with time zone default now() not null,
   earned_total numeric(12,2) default 0 not null,
+  was_negative_at timestamp with time zone,
   constraint user_balance_pkey PRIMARY KEY (user_id),
   constraint user_balance_total_earned_check CHECK ((total_earned >= (0)::numeric)),
   constraint user_balance_user_id_fkey FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE CASCADE
@@ -14,5 +15,7 @@ create table public.user_balance (
 
 CREATE INDEX user_balance_negative_idx ON public.user_balance USING btree (balance, user_id) WHERE (balance < (0)::numeric);
 CREATE INDEX user_balance_total_earned_idx ON public.user_balance USING btree (total_earned DESC);
+
+CREATE TRIGGER user_balance_mark_negative BEFORE UPDATE OF balance ON public.user_balance FOR EACH ROW WHEN (((new.balance < (0)::numeric) AND (old.was_negative_at IS NULL))) EXECUTE FUNCTION user_balance_mark_negative();
 
 -- Row level security: on

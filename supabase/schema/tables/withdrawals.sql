@@ -18,6 +18,11 @@ create table public.withdrawals (
   payout_status text,
   sent_at timestamp with time zone,
   recipient_hash text,
+  risk_score integer,
+  risk_reasons jsonb default '[]'::jsonb not null,
+  review_state text default 'approved'::text not null,
+  reviewed_at timestamp with time zone,
+  reviewed_by text,
   constraint withdrawals_amount_check CHECK ((amount > (0)::numeric)),
   constraint withdrawals_check3 CHECK (((status = 'pending'::text) = (settled_at IS NULL))),
   constraint withdrawals_failure_reason_check CHECK ((length(failure_reason) <= 500)),
@@ -30,11 +35,16 @@ CASE payment_method
     ELSE (COALESCE(TRIM(BOTH FROM (recipient_bank_details ->> 'details'::text)), ''::text) <> ''::text)
 END)),
   constraint withdrawals_reference_check CHECK ((length(reference) <= 200)),
+  constraint withdrawals_review_state_check CHECK ((review_state = ANY (ARRAY['review'::text, 'approved'::text, 'rejected'::text]))),
+  constraint withdrawals_reviewed_by_check CHECK ((length(reviewed_by) <= 100)),
+  constraint withdrawals_risk_reasons_check CHECK ((jsonb_typeof(risk_reasons) = 'array'::text)),
+  constraint withdrawals_risk_score_check CHECK (((risk_score >= 0) AND (risk_score <= 100))),
   constraint withdrawals_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'completed'::text, 'failed'::text]))),
   constraint withdrawals_user_fk FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE SET NULL
 );
 
 CREATE INDEX withdrawals_recipient_hash_idx ON public.withdrawals USING btree (recipient_hash);
+CREATE INDEX withdrawals_review_queue_idx ON public.withdrawals USING btree (created_at) WHERE (review_state = 'review'::text);
 CREATE INDEX withdrawals_status_method_idx ON public.withdrawals USING btree (status, payment_method, created_at);
 CREATE INDEX withdrawals_user_created_idx ON public.withdrawals USING btree (user_id, created_at DESC);
 

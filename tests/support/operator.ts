@@ -1,0 +1,32 @@
+import { spawn } from "node:child_process";
+import { emulatorHost } from "./emulator";
+
+export interface OperatorRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the built operator command (`node build/payouts.js ...args`, what `npm run payouts --`
+ * runs) against `databaseUrl`, with `env` added (a local PayPal's settings, OPERATOR_NAME).
+ */
+export function runOperator(databaseUrl: string, args: string[], env: Record<string, string> = {}) {
+  return new Promise<OperatorRun>((resolve) => {
+    const child = spawn(process.execPath, ["build/payouts.js", ...args], {
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: "production",
+        SESSION_SECRET: "operator-test-secret-of-32-characters",
+        FIREBASE_AUTH_EMULATOR_HOST: emulatorHost(),
+        DATABASE_URL: databaseUrl,
+        ...env,
+      },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.once("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
