@@ -45,7 +45,8 @@ export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">): Flash 
     case "withdrawal_failed":
       // Refused by an operator after review (docs/decisions/068): the person is told why.
       if (notice.data.refused === true) {
-        const reason = notice.data.reason ? ` ${notice.data.reason.replace(/[.!\s]+$/, "")}.` : "";
+        const said = notice.data.reason?.trim() ?? "";
+        const reason = !said ? "" : /[.!?]$/.test(said) ? ` ${said}` : ` ${said}.`;
         return {
           kind: "error",
           title: "Withdrawal refused",

@@ -124,7 +124,9 @@ begin
   select * into v_balance from user_balance where user_id = p_user_id;
 
   v_age := now() - v_profile.created_at;
-  if v_age < interval '1 day' then
+  if v_age < interval '1 hour' then
+    v_reasons := v_reasons || risk_reason('new_account', 20, 'account made less than an hour ago');
+  elsif v_age < interval '1 day' then
     v_reasons := v_reasons || risk_reason('new_account', 20,
       format('account made %s hours ago', floor(extract(epoch from v_age) / 3600)));
   elsif v_age < interval '7 days' then

@@ -324,6 +324,11 @@ describe.each([
         amount: 5.5,
         payment_method: "paypal",
         status: "pending",
+        // Its step (docs/decisions/068): approved at once (demo settings, a score under the threshold), not sent yet.
+        review_state: "approved",
+        sent_at: null,
+        settled_at: null,
+        failure_reason: null,
       });
       // Withdrawals do not reduce what was earned.
       expect(await summary(t, userId)).toMatchObject({ balance: 12.5, total_earned: 30 });

@@ -11,6 +11,7 @@ const TABLES = [
   "user_profiles",
   "referrals",
   "notification_preferences",
+  "operator_actions",
   "transaction_history",
   "user_feedback",
   "user_fcm_tokens",
