@@ -30,6 +30,10 @@ const STEPS: { icon: IconName; title: string; text: string }[] = [
 
 /** Refer & Earn: docs/product.md, "Refer". */
 export function ReferralScreen({ data }: { data: ReferralData }) {
+  const qualifying =
+    data.qualifyingEarned === null
+      ? `${formatCoins(data.qualifyingCoins)} of their own`
+      : `${formatDollars(data.qualifyingEarned)} from offers, counted once the offer network's hold on it has ended`;
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
@@ -83,10 +87,7 @@ export function ReferralScreen({ data }: { data: ReferralData }) {
         <p className="mt-4 rounded-xl bg-gray-50 p-3 text-xs leading-relaxed text-muted">
           You are credited {formatDollars(data.reward)}
           {data.welcomeBonus > 0 ? ` and your friend ${formatDollars(data.welcomeBonus)}` : ""} once your friend has
-          verified their email address and earned{" "}
-          {data.qualifyingEarned === null
-            ? `${formatCoins(data.qualifyingCoins)} of their own.`
-            : `${formatDollars(data.qualifyingEarned)} from offers, counted once the offer network's hold on it has ended.`}
+          verified their email address and earned {qualifying}.
         </p>
       </Card>
 

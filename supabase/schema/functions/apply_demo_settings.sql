@@ -8,5 +8,6 @@ CREATE OR REPLACE FUNCTION public.apply_demo_settings()
  SECURITY DEFINER
  SET search_path TO 'public', 'pg_temp'
 AS $function$
-  update app_config set postback_hold_days = 0, provider_hold_days = '{}', bonus_unlock_ratio = null;
+  update app_config set postback_hold_days = 0, provider_hold_days = '{}', bonus_unlock_ratio = null,
+                        referral_requires_earned = false;
 $function$;

@@ -18,6 +18,7 @@ create table public.app_config (
   postback_hold_days integer default 7 not null,
   provider_hold_days jsonb default '{}'::jsonb not null,
   bonus_unlock_ratio numeric(8,2) default 1.0,
+  referral_requires_earned boolean default true not null,
   constraint app_config_bonus_unlock_ratio_check CHECK ((bonus_unlock_ratio >= (0)::numeric)),
   constraint app_config_checkin_coins_check CHECK ((checkin_coins > 0)),
   constraint app_config_coins_per_dollar_check CHECK ((coins_per_dollar > 0)),
