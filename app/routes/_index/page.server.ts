@@ -12,6 +12,7 @@ import { optionalSection, readTogether } from "~/server/db/reads.server";
 import { settleReferralsOf } from "~/server/referrals.server";
 import { findTask, listTasksForUser, taskCompletionsCall } from "~/server/tasks.server";
 import { loadUserSummary, userSummaryCall } from "~/server/users.server";
+import { ruleMessage } from "~/domain/rules";
 
 const LEADERBOARD_TEASER_SIZE = 3;
 
@@ -80,7 +81,7 @@ export async function homeAction(request: Request) {
     }
   }
   const task = await findTask(submission.value.taskId);
-  if (!task) return rejectForm(submission, { formErrors: ["This task is no longer available"] });
+  if (!task) return rejectForm(submission, { formErrors: [ruleMessage("task_unavailable")] });
   // docs/product.md, "Home: quick tasks": starting a quick task shows an info message and goes to /earn.
   return redirectWithFlash(`/earn?task=${encodeURIComponent(task.id)}`, {
     kind: "info",
