@@ -6,6 +6,7 @@ import { defineConfig } from "vitest/config";
 // the local stand-ins, so `npm run test:db` runs them with nothing started. A file left off this
 // list that needs Postgres fails in `test:db` with "TEST_DATABASE_URL is not set".
 export const INTEGRATION_WITH_SERVICES = [
+  "bonus-holds",
   "cash-out",
   "concurrency",
   "database",
@@ -18,6 +19,7 @@ export const INTEGRATION_WITH_SERVICES = [
   "query-plans",
   "rate-limit",
   "read-together",
+  "referral-cleared",
   "referrals",
   "sql-pattern-backtracking",
 ].map((name) => `tests/integration/${name}.test.ts`);
