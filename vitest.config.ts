@@ -19,6 +19,7 @@ export const INTEGRATION_WITH_SERVICES = [
   "query-plans",
   "rate-limit",
   "read-together",
+  "referral-cleared",
   "referrals",
   "risk-review",
   "sql-pattern-backtracking",

@@ -20,6 +20,7 @@ import { backfillIdentities } from "./server/identity-backfill.server";
 import { closeAllStreams } from "./server/live-events.server";
 import { logValue } from "./server/log.server";
 import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.server";
+import { startReferralSettlement } from "./server/referrals.server";
 
 // Validate the environment when the server starts: a bad variable stops it with its name.
 try {
@@ -50,6 +51,9 @@ getDatabase().then(
 
 // Notices go out by push and email from every instance where either is configured.
 startConfiguredNoticeDelivery();
+
+// Referrals whose friend's earnings have cleared since are credited on an interval (docs/decisions/067).
+startReferralSettlement();
 
 // remix-serve stops taking connections on SIGTERM/SIGINT; the requests already sent are answered,
 // then the database's connections (and LISTEN), which would keep the process alive, are closed.

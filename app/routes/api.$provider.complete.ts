@@ -7,6 +7,7 @@ import { jsonError, methodNotAllowed } from "~/server/http/responses.server";
 import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/server/http/same-origin.server";
 import { configuredProvider } from "~/server/offers.server";
 import { completeTask, findTask } from "~/server/tasks.server";
+import { ruleMessage } from "~/domain/rules";
 
 /**
  * POST /api/{provider}/complete with taskId (docs/product.md, "Endpoints"): the user comes from the session (a userId in
@@ -24,7 +25,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!user) return jsonError(401, "Authentication required");
   const submission = await parseApiFields(request, completeTaskRequestSchema);
   const task = submission?.status === "success" ? await findTask(submission.value.taskId) : null;
-  if (!task) return jsonError(404, "This task is no longer available");
+  if (!task) return jsonError(404, ruleMessage("task_unavailable"));
   try {
     const result = await completeTask(user.uid, task.id);
     return Response.json({ success: true, reward: result.reward, pending: result.pending });

@@ -7,7 +7,8 @@ export interface AppConfig {
   coins_per_dollar: number;
   checkin_coins: number;
   min_withdrawal: { paypal: number; upi: number; bank: number };
-  referral: { reward: number; welcome_bonus: number; qualifying_coins: number };
+  /** requires_earned: the friend's cleared earned money must reach qualifying_coins (docs/decisions/067). */
+  referral: { reward: number; welcome_bonus: number; qualifying_coins: number; requires_earned: boolean };
 }
 
 // The database announces every change of app_config (pg_notify('app_config')), which drops this

@@ -76,6 +76,10 @@ const envVariables = z.object({
   LEADERBOARD_REFRESH_SECONDS: optionalText
     .transform((value) => (value === undefined ? 900 : Number(value)))
     .pipe(z.number("must be a number of seconds").int().min(0).max(86_400)),
+  // How often each server credits the referrals whose friend's earnings have cleared (0: never; docs/decisions/067).
+  REFERRAL_SETTLE_INTERVAL_SECONDS: optionalText
+    .transform((value) => (value === undefined ? 300 : Number(value)))
+    .pipe(z.number("must be a number of seconds").int().min(0).max(86_400)),
   OFFER_PROVIDER: optionalText.pipe(
     z
       .string()
@@ -209,6 +213,7 @@ const envSchema = envVariables
             : null,
       },
       leaderboardRefreshMs: env.LEADERBOARD_REFRESH_SECONDS * 1000,
+      referralSettleIntervalMs: env.REFERRAL_SETTLE_INTERVAL_SECONDS * 1000,
       offerProvider: env.OFFER_PROVIDER
         ? {
             name: env.OFFER_PROVIDER,

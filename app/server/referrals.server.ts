@@ -1,5 +1,6 @@
 import { dbCall } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
+import { getEnv } from "./env.server";
 
 export interface ReferralRow {
   id: number;
@@ -20,4 +21,76 @@ export function referralsCall(userId: string) {
 export async function referralCodeExists(code: string): Promise<boolean> {
   const db = await getDatabase();
   return (await db.rpc<{ exists: boolean }>("referral_code_exists", { p_code: code })).exists;
+}
+
+interface SettleResult {
+  credited: number;
+  skipped: number;
+}
+
+// One account's referrals as referrer (one page of friends) and as friend; all of them per run of the worker.
+const ACCOUNT_SETTLE_LIMIT = 50;
+const SETTLE_BATCH = 200;
+
+/**
+ * Credits the account's referrals (as referrer or friend) whose friend's earnings have cleared
+ * since (docs/decisions/067): nothing happens when money clears, so the screens that show
+ * referral money settle first. A failure other than an outage is logged and the page shows what
+ * is credited already; the interval worker credits it later.
+ */
+export async function settleReferralsOf(userId: string): Promise<void> {
+  try {
+    const db = await getDatabase();
+    await db.rpc<SettleResult>("credit_cleared_referrals", { p_limit: ACCOUNT_SETTLE_LIMIT, p_user_id: userId });
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    console.error("referrals: could not credit cleared referrals:", error);
+  }
+}
+
+/** Credits every qualifying referral, a batch at a time, until a batch credits none. */
+async function settleAll(): Promise<number> {
+  const db = await getDatabase();
+  let total = 0;
+  for (;;) {
+    const { credited } = await db.rpc<SettleResult>("credit_cleared_referrals", { p_limit: SETTLE_BATCH });
+    total += credited;
+    // A batch of held candidates only (skipped) is left to whoever holds them, or the next run.
+    if (credited < SETTLE_BATCH) return total;
+  }
+}
+
+// One worker per process, kept across `remix dev` rebuilds.
+const store = globalThis as typeof globalThis & { __referralSettlement?: ReturnType<typeof setInterval> | null };
+
+/**
+ * Every REFERRAL_SETTLE_INTERVAL_SECONDS (0: never), credits the referrals whose friend's earnings
+ * have cleared (entry.server.tsx calls it once). Every instance may run it: the database credits
+ * each referral once.
+ */
+export function startReferralSettlement(): void {
+  if (store.__referralSettlement !== undefined) return;
+  const intervalMs = getEnv().referralSettleIntervalMs;
+  if (intervalMs === 0) {
+    store.__referralSettlement = null;
+    return;
+  }
+  let running = false;
+  const run = () => {
+    if (running) return;
+    running = true;
+    settleAll()
+      .then((credited) => {
+        if (credited > 0) console.info(`referrals: credited ${credited} referral(s) whose earnings cleared`);
+      })
+      .catch((error: unknown) => {
+        const reason = error instanceof Response ? `database unavailable (HTTP ${error.status})` : error;
+        console.error("referrals: could not credit cleared referrals:", reason);
+      })
+      .finally(() => (running = false));
+  };
+  const interval = setInterval(run, intervalMs);
+  interval.unref();
+  store.__referralSettlement = interval;
+  process.once("SIGTERM", () => clearInterval(interval));
 }

@@ -237,7 +237,14 @@ export async function startAppServer({
   const child = spawn(program, [...prefix, "build/index.js"], {
     cwd,
     detached: true,
-    env: { ...process.env, ALLOW_AUTH_EMULATOR_IN_PRODUCTION: "true", ...env, PORT: String(port) },
+    // Referral settlement on an interval is off unless a test asks (it credits by the clock, not the request).
+    env: {
+      ...process.env,
+      ALLOW_AUTH_EMULATOR_IN_PRODUCTION: "true",
+      REFERRAL_SETTLE_INTERVAL_SECONDS: "0",
+      ...env,
+      PORT: String(port),
+    },
     stdio: quiet ? ["ignore", "ignore", "pipe"] : ["ignore", "inherit", "inherit"],
   });
   let stderr = "";

@@ -911,7 +911,7 @@ create or replace function public.apply_demo_settings()
   set search_path = public, pg_temp
 as $$
   update app_config set postback_hold_days = 0, provider_hold_days = '{}', bonus_unlock_ratio = null,
-                        review_first_withdrawal = false;
+                        referral_requires_earned = false, review_first_withdrawal = false;
 $$;
 
 revoke all on function public.user_balance_mark_negative() from public, anon, authenticated;

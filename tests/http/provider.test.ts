@@ -7,6 +7,7 @@ import { freePort, startAppServer } from "../../scripts/lib/services.mjs";
 import { emulatorHost, signUpDirect } from "../support/emulator";
 import { HttpClient, html, landing, uniqueEmail } from "../support/http";
 import { ruleMessage } from "~/domain/rules";
+import { fallbackTasks } from "~/domain/tasks";
 import { RATE_LIMITS } from "~/server/http/rate-limit.server";
 import { postChunked } from "../support/chunked";
 import { eventually } from "../support/wait";
@@ -330,6 +331,37 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
       await user.client.post("/?index", { intent: "start-task", taskId: "acme-1" }),
     );
     expect(html).toContain("Daily Poll");
+  });
+
+  it("lists no built-in task on Earn or Home, and refuses to start or complete one (form, Home and API) with the rule's words, changing nothing", async () => {
+    const builtIn = fallbackTasks();
+    const earn = await user.client.visit("/earn");
+    const home = await user.client.visit("/");
+    for (const task of builtIn) {
+      expect(earn.html).not.toContain(html(task.title));
+      expect(home.html).not.toContain(html(task.title));
+    }
+    const before = await balanceCents(user.client);
+    const refused = html(ruleMessage("task_unavailable"));
+    const [task] = builtIn;
+    const start = await user.client.post(`/earn?task=${task!.id}`, { intent: "start", taskId: task!.id });
+    expect(start.status).toBe(400);
+    expect(await start.text()).toContain(refused);
+    const quick = await user.client.post("/?index", { intent: "start-task", taskId: task!.id });
+    expect(quick.status).toBe(400);
+    expect(await quick.text()).toContain(refused);
+    const complete = await user.client.post(`/earn?task=${task!.id}&started=1`, {
+      intent: "complete",
+      taskId: task!.id,
+    });
+    expect(complete.status).toBe(400);
+    expect(await complete.text()).toContain(refused);
+    const api = await user.client.post("/api/acme/complete", { taskId: task!.id });
+    expect(api.status).toBe(404);
+    expect(await api.json()).toEqual({ success: false, error: ruleMessage("task_unavailable") });
+    expect(await balanceCents(user.client)).toBe(before);
+    const dialog = await (await user.client.get(`/earn?task=${task!.id}`)).text();
+    expect(dialog).not.toContain(html(task!.title));
   });
 });
 

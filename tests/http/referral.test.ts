@@ -3,6 +3,7 @@ import { REFERRAL_MESSAGES } from "~/domain/referrals";
 import { emulatorHost, googleIdToken, signUpDirect } from "../support/emulator";
 import { HttpClient, html, uniqueEmail } from "../support/http";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
+import { eventually } from "../support/wait";
 
 // Refer & Earn and sign-up with a referral code, over plain HTTP, on an app with its own
 // Postgres database (so a friend can be given coins and a verified email directly).
@@ -178,5 +179,132 @@ describe("Refer & Earn and referral sign-up over plain HTTP", () => {
     expect(await ask(code.toLowerCase())).toEqual({ exists: true });
     expect(await ask("ZZZZZZZ")).toEqual({ exists: false });
     expect(await ask("bad")).toEqual({ exists: false });
+  });
+});
+
+// docs/decisions/067: on the strict settings the referrer is credited on the friend's cleared offer
+// earnings; nothing runs when money clears, so the screens that show referral money settle first,
+// and an interval worker settles the rest (REFERRAL_SETTLE_INTERVAL_SECONDS, off in these tests
+// unless asked).
+const STRICT_SETTINGS =
+  "update app_config set postback_hold_days = 7, provider_hold_days = '{}', bonus_unlock_ratio = 1.0, referral_requires_earned = true";
+
+/** A referrer and a verified friend who joined with the referrer's code, on `app`. */
+async function referralPair(app: PostgresApp) {
+  const profileOf = async (email: string) =>
+    (
+      await app.sql<{ id: string; referral_code: string }>(
+        "select id, referral_code from user_profiles where email = $1",
+        [email],
+      )
+    )[0]!;
+  const referrer = await app.signUp();
+  const referrerProfile = await profileOf(referrer.email);
+  const friend = await app.signUp({ referralCode: referrerProfile.referral_code });
+  const friendId = (await profileOf(friend.email)).id;
+  await app.sql("select record_email_verified($1)", [friendId]);
+  return { referrer: { ...referrer, id: referrerProfile.id }, friend: { ...friend, id: friendId } };
+}
+
+/** The friend's offer earnings: a 100-coin postback, held for app_config.postback_hold_days. */
+async function earnFromOffer(app: PostgresApp, friendId: string) {
+  await app.sql("select record_postback('acme', $1, $2, 100, false, 'Offer completed')", [`tx-${friendId}`, friendId]);
+}
+
+/** The hold's end, as time would bring it (the ledger is append-only: its trigger is paused for this). */
+async function endHolds(app: PostgresApp, userId: string) {
+  await app.sql("alter table transaction_history disable trigger transaction_history_append_only");
+  try {
+    await app.sql("update transaction_history set available_at = now() where user_id = $1 and available_at > now()", [
+      userId,
+    ]);
+  } finally {
+    await app.sql("alter table transaction_history enable trigger transaction_history_append_only");
+  }
+}
+
+async function credited(app: PostgresApp, friendId: string) {
+  const [row] = await app.sql<{ credited: boolean }>(
+    "select credited_at is not null as credited from referrals where referred_user_id = $1",
+    [friendId],
+  );
+  return row!.credited;
+}
+
+describe("the referrer's credit on the friend's cleared offer earnings, settled by the screens (strict settings)", () => {
+  let app: PostgresApp;
+
+  beforeAll(async () => {
+    app = await startPostgresApp();
+    await app.sql(STRICT_SETTINGS);
+  }, 120_000);
+  afterAll(() => app?.stop());
+
+  it("says on Refer & Earn that the friend's cleared offer earnings count, and credits the referrer when the referrer opens it after they cleared", async () => {
+    const { referrer, friend } = await referralPair(app);
+    await earnFromOffer(app, friend.id);
+    // The settings are announced to the app (pg_notify), which drops its copy.
+    const pending = await eventually(
+      async () => {
+        const page = (await referrer.client.visit("/referral")).html;
+        return page.includes("earned <!-- -->$1.00 from offers, counted once the offer network") && page;
+      },
+      { what: "Refer & Earn on the strict settings" },
+    );
+    expect(pending).toContain("$5.00<!-- --> pending");
+    expect(await credited(app, friend.id)).toBe(false);
+
+    await endHolds(app, friend.id);
+    expect(await credited(app, friend.id)).toBe(false);
+    const page = (await referrer.client.visit("/referral")).html;
+    expect(page).not.toContain("pending");
+    expect(page).toContain("$5.00");
+    expect(await credited(app, friend.id)).toBe(true);
+    expect(
+      await app.sql(
+        "select count(*)::int as n from transaction_history where user_id = $1 and transaction_type = 'referral'",
+        [referrer.id],
+      ),
+    ).toEqual([{ n: 1 }]);
+    expect((await app.sql("select verify_all_balances() as audit"))[0]).toEqual({ audit: [] });
+  });
+
+  it("credits both when the friend opens Home after their offer earnings cleared", async () => {
+    const { referrer, friend } = await referralPair(app);
+    await earnFromOffer(app, friend.id);
+    await friend.client.visit("/");
+    expect(await credited(app, friend.id)).toBe(false);
+    await endHolds(app, friend.id);
+    expect((await friend.client.visit("/")).response.status).toBe(200);
+    expect(await credited(app, friend.id)).toBe(true);
+    expect(
+      await app.sql(
+        `select user_id = $1 as referrer, amount::float8 as amount from transaction_history
+          where user_id in ($1, $2) and transaction_type in ('referral', 'referral_bonus') order by id`,
+        [referrer.id, friend.id],
+      ),
+    ).toEqual([
+      { referrer: true, amount: 5 },
+      { referrer: false, amount: 1 },
+    ]);
+  });
+});
+
+describe("the referral settlement worker (REFERRAL_SETTLE_INTERVAL_SECONDS)", () => {
+  let app: PostgresApp;
+
+  beforeAll(async () => {
+    app = await startPostgresApp({ REFERRAL_SETTLE_INTERVAL_SECONDS: "1" });
+    await app.sql(STRICT_SETTINGS);
+  }, 120_000);
+  afterAll(() => app?.stop());
+
+  it("credits a referral whose friend's earnings cleared within the interval, with no page opened", async () => {
+    const { friend } = await referralPair(app);
+    await earnFromOffer(app, friend.id);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await credited(app, friend.id)).toBe(false);
+    await endHolds(app, friend.id);
+    await eventually(() => credited(app, friend.id), { what: "the worker's credit", timeoutMs: 5_000 });
   });
 });

@@ -97,4 +97,26 @@ describe("query plans on Postgres", () => {
     );
     expect(pendingSum).not.toMatch(/transaction_history_user_created_idx|Seq Scan on transaction_history/);
   });
+
+  it("credit_cleared_referrals reads only the uncredited referrals, from their partial index, for everyone and for one account", async () => {
+    await client.query(`
+      insert into user_profiles (id, display_name, referral_code, email_verified)
+      select 'settle-' || n, 'S', code, true
+        from generate_series(1, 3000) n,
+             lateral (select string_agg(substr('ABCDEFGHJKLMNPQRSTUVWXYZ23456789', (((n + 40000) >> (5 * k)) & 31) + 1, 1), '' order by k) as code
+                        from generate_series(0, 6) k) as codes;
+      insert into user_balance (user_id) select 'settle-' || n from generate_series(1, 3000) n;
+      insert into referrals (referrer_user_id, referred_user_id, credited_at)
+      select 'settle-1', 'settle-' || n, case when n <= 2990 then now() end from generate_series(2, 3000) n;
+      analyze user_profiles; analyze referrals;`);
+    for (const call of ["credit_cleared_referrals(100)", "credit_cleared_referrals(50, 'settle-1')"]) {
+      plans.length = 0;
+      const { rows } = await client.query<{ result: { credited: number } }>(`select ${call} as result`);
+      expect(rows[0]!.result).toEqual({ credited: 0, skipped: 0 });
+      const read = plans.find((plan) => /on referrals/.test(plan) && /credited_at IS NULL/i.test(plan));
+      expect(read, plans.join("\n---\n")).toBeDefined();
+      expect(read).toMatch(/referrals_uncredited_idx/);
+      expect(read).not.toMatch(/Seq Scan on referrals|referrals_referrer_idx/);
+    }
+  });
 });

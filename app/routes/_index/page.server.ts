@@ -9,8 +9,10 @@ import { redirectWithFlash } from "~/server/http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 import { getLeaderboard } from "~/server/leaderboard.server";
 import { optionalSection, readTogether } from "~/server/db/reads.server";
+import { settleReferralsOf } from "~/server/referrals.server";
 import { findTask, listTasksForUser, taskCompletionsCall } from "~/server/tasks.server";
 import { loadUserSummary, userSummaryCall } from "~/server/users.server";
+import { ruleMessage } from "~/domain/rules";
 
 const LEADERBOARD_TEASER_SIZE = 3;
 
@@ -30,6 +32,8 @@ async function loadCheckinCard(checkinStatus: Promise<CheckinStatus>) {
  */
 export async function loadHome(request: Request) {
   const user = await requireUser(request);
+  // Home shows referral money (the referrer's bonus, the friend's welcome bonus): what cleared since is credited first.
+  await settleReferralsOf(user.uid);
   // Home's own reads in one round trip; each section still fails on its own.
   const [summaryRead, checkinRead, completionsRead] = readTogether([
     userSummaryCall(user.uid),
@@ -77,7 +81,7 @@ export async function homeAction(request: Request) {
     }
   }
   const task = await findTask(submission.value.taskId);
-  if (!task) return rejectForm(submission, { formErrors: ["This task is no longer available"] });
+  if (!task) return rejectForm(submission, { formErrors: [ruleMessage("task_unavailable")] });
   // docs/product.md, "Home: quick tasks": starting a quick task shows an info message and goes to /earn.
   return redirectWithFlash(`/earn?task=${encodeURIComponent(task.id)}`, {
     kind: "info",

@@ -12,6 +12,7 @@ import { redirectWithFlash } from "~/server/http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 import { listTasks } from "~/server/offers.server";
 import { completeTask, findTask, listTasksForUser, startTask } from "~/server/tasks.server";
+import { ruleMessage } from "~/domain/rules";
 
 const PENDING_AGAIN = "You finished this offer. Its coins arrive as soon as the offer provider confirms it.";
 
@@ -78,7 +79,7 @@ export async function earnAction(request: Request) {
   // Buttons with a hidden task id: what is wrong shows in the dialog's (or the list's) banner.
   if (submission.status !== "success") return rejectForm(submission, { formErrors: bannerErrors(submission) });
   const task = await findTask(submission.value.taskId);
-  if (!task) return rejectForm(submission, { formErrors: ["This task is no longer available"] });
+  if (!task) return rejectForm(submission, { formErrors: [ruleMessage("task_unavailable")] });
 
   if (submission.value.intent === "start") {
     const started = await startTask(user.uid, task);

@@ -16,6 +16,8 @@ export interface ReferralData {
   reward: number;
   welcomeBonus: number;
   qualifyingCoins: number;
+  /** Dollars of the friend's offer earnings that must have cleared; null: qualifyingCoins of any kind count. */
+  qualifyingEarned: number | null;
   /** Null when the list failed to load (shown empty, with the spec's message). */
   referrals: { id: number; name: string; days: number; credited: boolean; amount: number }[] | null;
 }
@@ -28,6 +30,10 @@ const STEPS: { icon: IconName; title: string; text: string }[] = [
 
 /** Refer & Earn: docs/product.md, "Refer". */
 export function ReferralScreen({ data }: { data: ReferralData }) {
+  const qualifying =
+    data.qualifyingEarned === null
+      ? `${formatCoins(data.qualifyingCoins)} of their own`
+      : `${formatDollars(data.qualifyingEarned)} from offers, counted once the offer network's hold on it has ended`;
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
@@ -81,7 +87,7 @@ export function ReferralScreen({ data }: { data: ReferralData }) {
         <p className="mt-4 rounded-xl bg-gray-50 p-3 text-xs leading-relaxed text-muted">
           You are credited {formatDollars(data.reward)}
           {data.welcomeBonus > 0 ? ` and your friend ${formatDollars(data.welcomeBonus)}` : ""} once your friend has
-          verified their email address and earned {formatCoins(data.qualifyingCoins)} of their own.
+          verified their email address and earned {qualifying}.
         </p>
       </Card>
 

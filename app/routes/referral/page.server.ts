@@ -1,16 +1,19 @@
 import { daysSince } from "~/domain/dates";
+import { coinsToDollars } from "~/domain/money";
 import { referralName } from "~/domain/referrals";
 import { requireUser } from "~/server/auth/session.server";
 import { getAppConfig } from "~/server/config.server";
 import { requestOrigin } from "~/server/http/same-origin.server";
 import { readTogether } from "~/server/db/reads.server";
-import { referralsCall } from "~/server/referrals.server";
+import { referralsCall, settleReferralsOf } from "~/server/referrals.server";
 import { loadUserSummary, userSummaryCall } from "~/server/users.server";
 
 /** Refer & Earn (docs/product.md, "Refer"): the code and its share link, how it works, and the people referred. */
 export async function loadReferral(request: Request) {
   const user = await requireUser(request);
   const now = new Date();
+  // Friends whose earnings cleared since are credited before the list is read.
+  await settleReferralsOf(user.uid);
   const [summaryRead, referralsRead] = readTogether([userSummaryCall(user.uid), referralsCall(user.uid)]);
   const [summary, config, referrals] = await Promise.all([
     loadUserSummary(user, summaryRead),
@@ -40,6 +43,10 @@ export async function loadReferral(request: Request) {
     reward: config.referral.reward,
     welcomeBonus: config.referral.welcome_bonus,
     qualifyingCoins: config.referral.qualifying_coins,
+    // Strict settings (docs/decisions/067): the friend's cleared offer earnings, in dollars, count.
+    qualifyingEarned: config.referral.requires_earned
+      ? coinsToDollars(config.referral.qualifying_coins, config.coins_per_dollar)
+      : null,
     referrals,
   };
 }

@@ -16,6 +16,7 @@ AS $function$
                                                 'bank', min_withdrawal_bank),
            'referral', jsonb_build_object('reward', referral_reward,
                                           'welcome_bonus', referral_welcome_bonus,
-                                          'qualifying_coins', referral_qualifying_coins))
+                                          'qualifying_coins', referral_qualifying_coins,
+                                          'requires_earned', referral_requires_earned))
     from app_config
 $function$;

@@ -23,11 +23,14 @@ begin
     return jsonb_build_object('credited', false);
   end if;
   select * into v_config from app_config;
-  select coalesce(sum(coins), 0) into v_own_coins
-    from transaction_history
-   where user_id = p_user_id
-     and transaction_type in ('checkin', 'task', 'bonus', 'postback', 'postback_reversal');
-  if v_own_coins < v_config.referral_qualifying_coins then
+  if not referral_qualifies(p_user_id) then
+    if v_config.referral_requires_earned then
+      return jsonb_build_object('credited', false, 'requires_earned', true);
+    end if;
+    select coalesce(sum(coins), 0) into v_own_coins
+      from transaction_history
+     where user_id = p_user_id
+       and transaction_type in ('checkin', 'task', 'bonus', 'postback', 'postback_reversal');
     return jsonb_build_object('credited', false, 'own_coins', v_own_coins);
   end if;
 

@@ -18,6 +18,7 @@ create table public.app_config (
   postback_hold_days integer default 7 not null,
   provider_hold_days jsonb default '{}'::jsonb not null,
   bonus_unlock_ratio numeric(8,2) default 1.0,
+  referral_requires_earned boolean default true not null,
   risk_review_threshold integer default 50 not null,
   review_first_withdrawal boolean default true not null,
   constraint app_config_bonus_unlock_ratio_check CHECK ((bonus_unlock_ratio >= (0)::numeric)),

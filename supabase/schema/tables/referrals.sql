@@ -17,5 +17,6 @@ create table public.referrals (
 );
 
 CREATE INDEX referrals_referrer_idx ON public.referrals USING btree (referrer_user_id, created_at DESC);
+CREATE INDEX referrals_uncredited_idx ON public.referrals USING btree (referrer_user_id, id) WHERE (credited_at IS NULL);
 
 -- Row level security: on
