@@ -14,6 +14,7 @@ export const INTEGRATION_WITH_SERVICES = [
   "hidden-characters",
   "identity",
   "live-events",
+  "money-races",
   "notification-delivery",
   "profile",
   "query-plans",

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ledgerAudit } from "../support/ledger-audit";
 import { dbRefusal, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
+import { endHolds } from "../support/holds";
 
 // Bonus money and holds (supabase/migrations/20261130000000_bonus_money_and_holds.sql,
 // docs/decisions/066-bonus-money-and-holds.md): each ledger row's kind and clearing time, what a
@@ -68,18 +69,6 @@ async function money(t: TestDatabase, userId: string): Promise<Money> {
     bonus_locked: number("bonus_locked")!,
     earned_to_unlock: number("earned_to_unlock"),
   };
-}
-
-/** Moves this account's pending money to cleared, as the hold's end would (the ledger is append-only). */
-async function endHolds(t: TestDatabase, userId: string) {
-  await t.sql("alter table transaction_history disable trigger transaction_history_append_only");
-  try {
-    await t.sql("update transaction_history set available_at = now() where user_id = $1 and available_at > now()", [
-      userId,
-    ]);
-  } finally {
-    await t.sql("alter table transaction_history enable trigger transaction_history_append_only");
-  }
 }
 
 const strict = "update app_config set postback_hold_days = 7, provider_hold_days = '{}', bonus_unlock_ratio = 1.0";

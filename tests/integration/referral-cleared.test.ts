@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
+import { endHolds } from "../support/holds";
 
 // The referrer's bonus on the friend's cleared earned money
 // (supabase/migrations/20261130010000_referral_on_cleared_earnings.sql,
@@ -48,18 +49,6 @@ function settle(t: TestDatabase, userId: string | null = null, limit = 100) {
     p_limit: limit,
     ...(userId ? { p_user_id: userId } : {}),
   });
-}
-
-/** Moves this account's pending money to cleared, as the hold's end would (the ledger is append-only). */
-async function endHolds(t: TestDatabase, userId: string) {
-  await t.sql("alter table transaction_history disable trigger transaction_history_append_only");
-  try {
-    await t.sql("update transaction_history set available_at = now() where user_id = $1 and available_at > now()", [
-      userId,
-    ]);
-  } finally {
-    await t.sql("alter table transaction_history enable trigger transaction_history_append_only");
-  }
 }
 
 /** The referral money of each account: the referrer's 'referral' rows and the friend's 'referral_bonus' rows. */
