@@ -1,6 +1,6 @@
 import pg from "pg";
 import { startTestApp } from "./app-server";
-import { createScratchDatabase } from "./db";
+import { createScratchDatabase, type TestSettings } from "./db";
 import { HttpClient, uniqueEmail } from "./http";
 
 /**
@@ -11,6 +11,8 @@ export async function startPostgresApp(
   env: Record<string, string> = {},
   /** The address the app is given for the database (e.g. through a relay the test can cut). */
   databaseUrl: (url: string) => string | Promise<string> = (url) => url,
+  /** `production`: the strict defaults (holds, locked bonus, first withdrawals reviewed). */
+  settings: TestSettings = "demo",
 ) {
   const scratch = await createScratchDatabase();
   const pool = new pg.Pool({ connectionString: scratch.url, max: 4 });
@@ -19,7 +21,7 @@ export async function startPostgresApp(
     const app = await startTestApp({ DATABASE_URL: await databaseUrl(scratch.url), ...env });
     // The demo settings of `npm run dev` (docs/decisions/066): these tests withdraw what they have just
     // been given; holds and locked bonus are tested in tests/integration/bonus-holds.test.ts.
-    await pool.query("select apply_demo_settings()");
+    if (settings === "demo") await pool.query("select apply_demo_settings()");
     return {
       url: app.url,
       scratchUrl: scratch.url,
