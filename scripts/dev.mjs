@@ -31,9 +31,11 @@ const databaseReady = path.join(signals, "database-ready");
 const database = (async () => {
   if (pgliteDir && !pgliteDir.startsWith("memory://")) {
     const db = await openPglite(pgliteDir);
-    // Demo settings (docs/decisions/066): no hold, bonus money unlocked, so every flow works without
-    // an offer network. DEMO_SETTINGS=off keeps the strict production defaults.
-    if (process.env.DEMO_SETTINGS !== "off") await db.query("select apply_demo_settings()");
+    // Demo settings (docs/money-policy.md): no hold, bonus money unlocked, first cash-outs not
+    // reviewed, so every flow works without an offer network. DEMO_SETTINGS=off puts the strict
+    // production defaults back.
+    const settings = process.env.DEMO_SETTINGS === "off" ? "apply_production_settings" : "apply_demo_settings";
+    await db.query(`select ${settings}()`);
     await db.close();
   }
   writeFileSync(databaseReady, "");

@@ -914,6 +914,19 @@ as $$
                         referral_requires_earned = false, review_first_withdrawal = false;
 $$;
 
+-- Back to the strict production defaults of every money setting (`DEMO_SETTINGS=off npm run dev`
+-- on a database that had the demo settings; docs/money-policy.md).
+create function public.apply_production_settings()
+  returns void
+  language sql
+  security definer
+  set search_path = public, pg_temp
+as $$
+  update app_config set postback_hold_days = default, provider_hold_days = default,
+                        bonus_unlock_ratio = default, referral_requires_earned = default,
+                        review_first_withdrawal = default, risk_review_threshold = default;
+$$;
+
 revoke all on function public.user_balance_mark_negative() from public, anon, authenticated;
 revoke all on function public.operator_actions_append_only() from public, anon, authenticated;
 revoke all on function public.risk_reason(text, integer, text, text[]) from public, anon, authenticated;
@@ -936,3 +949,5 @@ revoke all on function public.operator_review_queue() from public, anon, authent
 grant execute on function public.operator_review_queue() to service_role;
 revoke all on function public.account_closed(text) from public, anon, authenticated;
 grant execute on function public.account_closed(text) to service_role;
+revoke all on function public.apply_production_settings() from public, anon, authenticated;
+grant execute on function public.apply_production_settings() to service_role;
