@@ -1,8 +1,32 @@
 import type { ReactNode } from "react";
-import { formatDollars } from "~/domain/money";
+import {
+  availableFigure,
+  coinRateLine,
+  formatDollars,
+  lockedBonusLine,
+  pendingLine,
+  showsTotalBalance,
+  type MoneyParts,
+} from "~/domain/money";
+import { Icon, type IconName } from "./ui/Icon";
 
-/** The "Available Balance" card of Home and Withdraw, with the screen's own buttons under it. */
-export function BalanceCard({ balance, children }: { balance: number; children?: ReactNode }) {
+/**
+ * The "Available Balance" card of Home and Withdraw, with the screen's own buttons under it. The
+ * figure is what can be withdrawn now; when part of the balance cannot be yet, lines under it say
+ * what is pending, what bonus is locked and how it unlocks, and the total (docs/decisions/066).
+ */
+export function BalanceCard({
+  money,
+  coinsPerDollar,
+  children,
+}: {
+  money: MoneyParts;
+  /** For the line that says how coins and dollars relate; null when it could not be read. */
+  coinsPerDollar: number | null;
+  children?: ReactNode;
+}) {
+  const pending = pendingLine(money);
+  const locked = lockedBonusLine(money);
   return (
     <section
       aria-labelledby="balance-heading"
@@ -12,9 +36,60 @@ export function BalanceCard({ balance, children }: { balance: number; children?:
         Available Balance
       </h2>
       <p className="mt-1 text-4xl font-extrabold tracking-tight" data-testid="balance">
-        {formatDollars(balance)}
+        {formatDollars(availableFigure(money))}
       </p>
+      {pending || locked || showsTotalBalance(money) ? (
+        <div className="mt-4 rounded-2xl bg-white/10 p-3 text-sm">
+          <ul className="space-y-2.5">
+            {pending ? (
+              <MoneyLine icon="clock" line={pending} testId="pending-line">
+                Offer earnings are held for a few days before they can be withdrawn.
+              </MoneyLine>
+            ) : null}
+            {locked ? (
+              <MoneyLine icon="lock" line={locked} testId="locked-bonus-line">
+                Bonus coins (check-ins, tasks, referrals) unlock as your offer earnings clear.
+              </MoneyLine>
+            ) : null}
+          </ul>
+          <p
+            className={`flex items-baseline justify-between gap-3 text-white/80 ${pending || locked ? "mt-3 border-t border-white/15 pt-2.5" : ""}`}
+          >
+            <span>Total balance</span>
+            <span className="font-semibold text-white" data-testid="total-balance">
+              {formatDollars(money.balance)}
+            </span>
+          </p>
+          {coinsPerDollar ? (
+            <p className="mt-1 text-xs text-white/70">{coinRateLine(coinsPerDollar)}</p>
+          ) : null}
+        </div>
+      ) : null}
       {children ? <div className="mt-6">{children}</div> : null}
     </section>
+  );
+}
+
+function MoneyLine({
+  icon,
+  line,
+  testId,
+  children,
+}: {
+  icon: IconName;
+  line: string;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <li className="flex gap-2.5">
+      <Icon name={icon} className="mt-0.5 size-4 shrink-0 text-white/80" />
+      <div className="min-w-0">
+        <p className="font-semibold" data-testid={testId}>
+          {line}
+        </p>
+        <p className="mt-0.5 text-xs leading-relaxed text-white/70">{children}</p>
+      </div>
+    </li>
   );
 }

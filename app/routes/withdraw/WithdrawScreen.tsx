@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useLocation } from "@remix-run/react";
-import { formatDollars } from "~/domain/money";
+import { formatDollars, type MoneyParts } from "~/domain/money";
 import {
   METHOD_LABELS,
   OFFERED_METHODS,
@@ -32,7 +32,9 @@ const WITHDRAW_FIELDS = [
 ] as const satisfies readonly (keyof WithdrawalFields)[];
 
 export interface WithdrawData {
-  balance: number;
+  /** The balance card: what can be withdrawn now (the amount's bound), pending, locked bonus. */
+  money: MoneyParts;
+  coinsPerDollar: number;
   /** Why nothing can be withdrawn while a reversal has left the balance below zero (docs/decisions/065). */
   negativeBalanceNotice: string | null;
   email: string | null;
@@ -59,7 +61,7 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
           </Link>
         }
       />
-      <BalanceCard balance={data.balance} />
+      <BalanceCard money={data.money} coinsPerDollar={data.coinsPerDollar} />
       {data.negativeBalanceNotice ? <Banner tone="warning">{data.negativeBalanceNotice}</Banner> : null}
       {data.emailVerified ? (
         // A new page (after a request went through) is a fresh form; a refused one keeps its values.
