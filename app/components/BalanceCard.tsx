@@ -6,6 +6,7 @@ import {
   lockedBonusLine,
   pendingLine,
   showsTotalBalance,
+  type MoneyLine,
   type MoneyParts,
 } from "~/domain/money";
 import { Icon, type IconName } from "./ui/Icon";
@@ -40,18 +41,20 @@ export function BalanceCard({
       </p>
       {pending || locked || showsTotalBalance(money) ? (
         <div className="mt-4 rounded-2xl bg-white/10 p-3 text-sm">
-          <ul className="space-y-2.5">
-            {pending ? (
-              <MoneyLine icon="clock" line={pending} testId="pending-line">
-                Offer earnings are held for a few days before they can be withdrawn.
-              </MoneyLine>
-            ) : null}
-            {locked ? (
-              <MoneyLine icon="lock" line={locked} testId="locked-bonus-line">
-                Bonus coins (check-ins, tasks, referrals) unlock as your offer earnings clear.
-              </MoneyLine>
-            ) : null}
-          </ul>
+          {pending || locked ? (
+            <ul className="space-y-2.5">
+              {pending ? (
+                <BreakdownLine icon="clock" line={pending} testId="pending-line" keepDetailWhole>
+                  Offer earnings are held for a few days before they can be withdrawn.
+                </BreakdownLine>
+              ) : null}
+              {locked ? (
+                <BreakdownLine icon="lock" line={locked} testId="locked-bonus-line">
+                  Bonus coins (check-ins, tasks, referrals) unlock as your offer earnings clear.
+                </BreakdownLine>
+              ) : null}
+            </ul>
+          ) : null}
           <p
             className={`flex items-baseline justify-between gap-3 text-white/80 ${pending || locked ? "mt-3 border-t border-white/15 pt-2.5" : ""}`}
           >
@@ -60,9 +63,7 @@ export function BalanceCard({
               {formatDollars(money.balance)}
             </span>
           </p>
-          {coinsPerDollar ? (
-            <p className="mt-1 text-xs text-white/70">{coinRateLine(coinsPerDollar)}</p>
-          ) : null}
+          {coinsPerDollar ? <p className="mt-1 text-xs text-white/70">{coinRateLine(coinsPerDollar)}</p> : null}
         </div>
       ) : null}
       {children ? <div className="mt-6">{children}</div> : null}
@@ -70,23 +71,30 @@ export function BalanceCard({
   );
 }
 
-function MoneyLine({
+/** `keepDetailWhole`: a short detail ("next clears Dec 3") wraps as one piece, never leaving "3" alone. */
+function BreakdownLine({
   icon,
   line,
   testId,
+  keepDetailWhole = false,
   children,
 }: {
   icon: IconName;
-  line: string;
+  line: MoneyLine;
   testId: string;
+  keepDetailWhole?: boolean;
   children: ReactNode;
 }) {
   return (
     <li className="flex gap-2.5">
       <Icon name={icon} className="mt-0.5 size-4 shrink-0 text-white/80" />
       <div className="min-w-0">
-        <p className="font-semibold" data-testid={testId}>
-          {line}
+        <p data-testid={testId}>
+          <span className="font-semibold">{line.label}</span>
+          {line.detail ? " · " : null}
+          {line.detail ? (
+            <span className={keepDetailWhole ? "whitespace-nowrap" : undefined}>{line.detail}</span>
+          ) : null}
         </p>
         <p className="mt-0.5 text-xs leading-relaxed text-white/70">{children}</p>
       </div>

@@ -66,24 +66,32 @@ export function showsTotalBalance(money: MoneyParts): boolean {
   return money.balance !== availableFigure(money);
 }
 
+/** A line of the balance card: what (bold), then " · " and what it means or what to do. */
+export interface MoneyLine {
+  label: string;
+  detail: string | null;
+}
+
 /** "$1.20 pending · next clears Dec 3"; null when nothing is pending. */
-export function pendingLine(money: MoneyParts): string | null {
+export function pendingLine(money: MoneyParts): MoneyLine | null {
   if (!(money.pending > 0)) return null;
-  const when = money.nextClearAt ? ` · next clears ${formatDay(money.nextClearAt)}` : "";
-  return `${formatDollars(money.pending)} pending${when}`;
+  return {
+    label: `${formatDollars(money.pending)} pending`,
+    detail: money.nextClearAt ? `next clears ${formatDay(money.nextClearAt)}` : null,
+  };
 }
 
 /**
  * "$3.00 bonus locked · earn $2.00 more from offers to unlock it"; null when no bonus is locked.
  * Pending offer earnings count toward the unlock once they clear, so only the rest is asked for.
  */
-export function lockedBonusLine(money: MoneyParts): string | null {
+export function lockedBonusLine(money: MoneyParts): MoneyLine | null {
   if (!(money.bonusLocked > 0)) return null;
-  const locked = `${formatDollars(money.bonusLocked)} bonus locked`;
-  if (money.earnedToUnlock === null) return `${locked} · it can't be withdrawn for now`;
+  const label = `${formatDollars(money.bonusLocked)} bonus locked`;
+  if (money.earnedToUnlock === null) return { label, detail: "it can't be withdrawn for now" };
   const more = cents(money.earnedToUnlock - Math.max(money.pending, 0));
-  if (more <= 0) return `${locked} · it unlocks as your pending earnings clear`;
-  return `${locked} · earn ${formatDollars(more)} more from offers to unlock it`;
+  if (more <= 0) return { label, detail: "it unlocks as your pending earnings clear" };
+  return { label, detail: `earn ${formatDollars(more)} more from offers to unlock it` };
 }
 
 /** "Amounts are in dollars: 100 coins = $1.00.": what links the coins a task pays to the balance. */
