@@ -40,7 +40,8 @@ export function BalanceCard({
         {formatDollars(availableFigure(money))}
       </p>
       {pending || locked || showsTotalBalance(money) ? (
-        <div className="mt-4 rounded-2xl bg-white/10 p-3 text-sm">
+        // Darker than the card, so that its small text keeps 4.5:1 contrast on every part of the gradient.
+        <div className="mt-4 rounded-2xl bg-black/15 p-3 text-sm">
           {pending || locked ? (
             <ul className="space-y-2.5">
               {pending ? (
@@ -56,14 +57,14 @@ export function BalanceCard({
             </ul>
           ) : null}
           <p
-            className={`flex items-baseline justify-between gap-3 text-white/80 ${pending || locked ? "mt-3 border-t border-white/15 pt-2.5" : ""}`}
+            className={`flex items-baseline justify-between gap-3 text-white/85 ${pending || locked ? "mt-3 border-t border-white/15 pt-2.5" : ""}`}
           >
             <span>Total balance</span>
             <span className="font-semibold text-white" data-testid="total-balance">
               {formatDollars(money.balance)}
             </span>
           </p>
-          {coinsPerDollar ? <p className="mt-1 text-xs text-white/70">{coinRateLine(coinsPerDollar)}</p> : null}
+          {coinsPerDollar ? <p className="mt-1 text-xs text-white/80">{coinRateLine(coinsPerDollar)}</p> : null}
         </div>
       ) : null}
       {children ? <div className="mt-6">{children}</div> : null}
@@ -96,7 +97,7 @@ function BreakdownLine({
             <span className={keepDetailWhole ? "whitespace-nowrap" : undefined}>{line.detail}</span>
           ) : null}
         </p>
-        <p className="mt-0.5 text-xs leading-relaxed text-white/70">{children}</p>
+        <p className="mt-0.5 text-xs leading-relaxed text-white/80">{children}</p>
       </div>
     </li>
   );
