@@ -1,8 +1,33 @@
 import type { ReactNode } from "react";
-import { formatDollars } from "~/domain/money";
+import {
+  availableFigure,
+  coinRateLine,
+  formatDollars,
+  lockedBonusLine,
+  pendingLine,
+  showsTotalBalance,
+  type MoneyLine,
+  type MoneyParts,
+} from "~/domain/money";
+import { Icon, type IconName } from "./ui/Icon";
 
-/** The "Available Balance" card of Home and Withdraw, with the screen's own buttons under it. */
-export function BalanceCard({ balance, children }: { balance: number; children?: ReactNode }) {
+/**
+ * The "Available Balance" card of Home and Withdraw, with the screen's own buttons under it. The
+ * figure is what can be withdrawn now; when part of the balance cannot be yet, lines under it say
+ * what is pending, what bonus is locked and how it unlocks, and the total (docs/decisions/066).
+ */
+export function BalanceCard({
+  money,
+  coinsPerDollar,
+  children,
+}: {
+  money: MoneyParts;
+  /** For the line that says how coins and dollars relate; null when it could not be read. */
+  coinsPerDollar: number | null;
+  children?: ReactNode;
+}) {
+  const pending = pendingLine(money);
+  const locked = lockedBonusLine(money);
   return (
     <section
       aria-labelledby="balance-heading"
@@ -12,9 +37,68 @@ export function BalanceCard({ balance, children }: { balance: number; children?:
         Available Balance
       </h2>
       <p className="mt-1 text-4xl font-extrabold tracking-tight" data-testid="balance">
-        {formatDollars(balance)}
+        {formatDollars(availableFigure(money))}
       </p>
+      {pending || locked || showsTotalBalance(money) ? (
+        // Darker than the card, so that its small text keeps 4.5:1 contrast on every part of the gradient.
+        <div className="mt-4 rounded-2xl bg-black/15 p-3 text-sm">
+          {pending || locked ? (
+            <ul className="space-y-2.5">
+              {pending ? (
+                <BreakdownLine icon="clock" line={pending} testId="pending-line" keepDetailWhole>
+                  Offer earnings are held for a few days before they can be withdrawn.
+                </BreakdownLine>
+              ) : null}
+              {locked ? (
+                <BreakdownLine icon="lock" line={locked} testId="locked-bonus-line">
+                  Bonus coins (check-ins, tasks, referrals) unlock as your offer earnings clear.
+                </BreakdownLine>
+              ) : null}
+            </ul>
+          ) : null}
+          <p
+            className={`flex items-baseline justify-between gap-3 text-white/85 ${pending || locked ? "mt-3 border-t border-white/15 pt-2.5" : ""}`}
+          >
+            <span>Total balance</span>
+            <span className="font-semibold text-white" data-testid="total-balance">
+              {formatDollars(money.balance)}
+            </span>
+          </p>
+          {coinsPerDollar ? <p className="mt-1 text-xs text-white/80">{coinRateLine(coinsPerDollar)}</p> : null}
+        </div>
+      ) : null}
       {children ? <div className="mt-6">{children}</div> : null}
     </section>
+  );
+}
+
+/** `keepDetailWhole`: a short detail ("next clears Dec 3") wraps as one piece, never leaving "3" alone. */
+function BreakdownLine({
+  icon,
+  line,
+  testId,
+  keepDetailWhole = false,
+  children,
+}: {
+  icon: IconName;
+  line: MoneyLine;
+  testId: string;
+  keepDetailWhole?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <li className="flex gap-2.5">
+      <Icon name={icon} className="mt-0.5 size-4 shrink-0 text-white/80" />
+      <div className="min-w-0">
+        <p data-testid={testId}>
+          <span className="font-semibold">{line.label}</span>
+          {line.detail ? " · " : null}
+          {line.detail ? (
+            <span className={keepDetailWhole ? "whitespace-nowrap" : undefined}>{line.detail}</span>
+          ) : null}
+        </p>
+        <p className="mt-0.5 text-xs leading-relaxed text-white/80">{children}</p>
+      </div>
+    </li>
   );
 }

@@ -15,3 +15,9 @@ export function formatDate(iso: string): string {
 export function daysSince(iso: string, now: Date): number {
   return Math.max(0, Math.round((now.getTime() - new Date(iso).getTime()) / DAY_MS));
 }
+
+/** "Dec 3": a day within the coming year (UTC, as formatDate). */
+export function formatDay(iso: string): string {
+  const date = new Date(iso);
+  return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}`;
+}

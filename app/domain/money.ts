@@ -1,3 +1,5 @@
+import { formatDay } from "./dates";
+
 const DOLLARS = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2 });
 const WHOLE_CENTS = /^(\d+)(?:\.(\d{1,2}))?$/;
 
@@ -31,4 +33,68 @@ const COINS = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 
 export function formatCoins(coins: number): string {
   return `${COINS.format(coins)} coins`;
+}
+
+/**
+ * An account's money as get_user_summary splits it (docs/decisions/066): the balance, the part
+ * that can be withdrawn now, the offer earnings still in their hold and the bonus not yet
+ * unlocked by cleared offer earnings.
+ */
+export interface MoneyParts {
+  balance: number;
+  available: number;
+  pending: number;
+  /** When the next pending amount clears (ISO), null when nothing is pending. */
+  nextClearAt: string | null;
+  bonusLocked: number;
+  /** Cleared offer earnings still needed to unlock all the locked bonus; null: it never unlocks. */
+  earnedToUnlock: number | null;
+}
+
+const cents = (value: number) => Math.round(value * 100) / 100;
+
+/**
+ * The card's figure, "Available Balance": what can be withdrawn now, or the balance itself while a
+ * reversal has left it below zero (decision 065 shows the debt there).
+ */
+export function availableFigure(money: MoneyParts): number {
+  return money.balance < 0 ? money.balance : money.available;
+}
+
+/** Whether the total balance differs from the card's figure, so it is worth a line of its own. */
+export function showsTotalBalance(money: MoneyParts): boolean {
+  return money.balance !== availableFigure(money);
+}
+
+/** A line of the balance card: what (bold), then " · " and what it means or what to do. */
+export interface MoneyLine {
+  label: string;
+  detail: string | null;
+}
+
+/** "$1.20 pending · next clears Dec 3"; null when nothing is pending. */
+export function pendingLine(money: MoneyParts): MoneyLine | null {
+  if (!(money.pending > 0)) return null;
+  return {
+    label: `${formatDollars(money.pending)} pending`,
+    detail: money.nextClearAt ? `next clears ${formatDay(money.nextClearAt)}` : null,
+  };
+}
+
+/**
+ * "$3.00 bonus locked · earn $2.00 more from offers to unlock it"; null when no bonus is locked.
+ * Pending offer earnings count toward the unlock once they clear, so only the rest is asked for.
+ */
+export function lockedBonusLine(money: MoneyParts): MoneyLine | null {
+  if (!(money.bonusLocked > 0)) return null;
+  const label = `${formatDollars(money.bonusLocked)} bonus locked`;
+  if (money.earnedToUnlock === null) return { label, detail: "it can't be withdrawn for now" };
+  const more = cents(money.earnedToUnlock - Math.max(money.pending, 0));
+  if (more <= 0) return { label, detail: "it unlocks as your pending earnings clear" };
+  return { label, detail: `earn ${formatDollars(more)} more from offers to unlock it` };
+}
+
+/** "Amounts are in dollars: 100 coins = $1.00.": what links the coins a task pays to the balance. */
+export function coinRateLine(coinsPerDollar: number): string {
+  return `Amounts are in dollars: ${formatCoins(coinsPerDollar)} = $1.00.`;
 }

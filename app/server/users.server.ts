@@ -1,4 +1,5 @@
 import { defaultDisplayName } from "~/domain/display-name";
+import type { MoneyParts } from "~/domain/money";
 import { identityHash } from "./account-hash.server";
 import type { SessionUser } from "./auth/session.server";
 import { dbCall } from "./db/core.server";
@@ -18,6 +19,16 @@ export interface UserSummary {
   total_earned: number;
   /** Dollars credited for referrals: rewards as a referrer and the welcome bonus as a friend. */
   referral_earned: number;
+  /** What can be withdrawn now (money_available, docs/decisions/066). */
+  available: number;
+  /** Offer earnings still in their hold. */
+  pending: number;
+  /** When the next pending amount clears (ISO), null when nothing is pending. */
+  next_clear_at: string | null;
+  /** Bonus money not yet unlocked by cleared offer earnings. */
+  bonus_locked: number;
+  /** Cleared offer earnings still needed to unlock all of it; null: it never unlocks (ratio 0). */
+  earned_to_unlock: number | null;
   /** An operator paused this account's cash-outs (docs/decisions/068). */
   payouts_paused: boolean;
 }
@@ -67,5 +78,36 @@ export async function loadUserSummary(
   user: SessionUser,
   summary: Promise<UserSummary | null> = read(userSummaryCall(user.uid)),
 ): Promise<UserSummary> {
-  return (await summary) ?? provisionUser({ uid: user.uid, email: user.email, displayName: user.name });
+  return withMoneyParts(
+    (await summary) ?? (await provisionUser({ uid: user.uid, email: user.email, displayName: user.name })),
+  );
+}
+
+/**
+ * The money fields as numbers and the clearing time as ISO, whatever the transport made of the
+ * jsonb (Postgres writes "2026-12-03 10:00:00.123456+00"); an account without a balance row has
+ * none of them, and nothing to withdraw.
+ */
+function withMoneyParts(summary: UserSummary): UserSummary {
+  const amount = (value: unknown) => (value === null || value === undefined ? 0 : Number(value));
+  return {
+    ...summary,
+    available: amount(summary.available),
+    pending: amount(summary.pending),
+    next_clear_at: summary.next_clear_at ? new Date(summary.next_clear_at).toISOString() : null,
+    bonus_locked: amount(summary.bonus_locked),
+    earned_to_unlock: summary.earned_to_unlock === null ? null : amount(summary.earned_to_unlock),
+  };
+}
+
+/** The balance card's figures (Home and Withdraw). */
+export function moneyParts(summary: UserSummary): MoneyParts {
+  return {
+    balance: summary.balance,
+    available: summary.available,
+    pending: summary.pending,
+    nextClearAt: summary.next_clear_at,
+    bonusLocked: summary.bonus_locked,
+    earnedToUnlock: summary.earned_to_unlock,
+  };
 }

@@ -69,6 +69,10 @@ test("a provider offer completed in the app shows Waiting for confirmation and p
   expect(await postback.text()).toBe("OK");
   if (!javaScriptEnabled) await page.reload();
   await expect(row).toContainText("Done");
+  // This app keeps the production settings (docs/decisions/066): the $3.00 is in its hold, so
+  // Home's Available figure stays $0.00 and the card's lines show it pending.
   await page.getByRole("link", { name: "Home" }).click();
-  await expect(page.getByTestId("balance")).toHaveText("$3.00");
+  await expect(page.getByTestId("balance")).toHaveText("$0.00");
+  await expect(page.getByTestId("pending-line")).toContainText("$3.00 pending · next clears");
+  await expect(page.getByTestId("total-balance")).toHaveText("$3.00");
 });

@@ -34,7 +34,7 @@ describe("issue 17's alias farm on the production settings, without an offer pro
   let app: PostgresApp;
 
   beforeAll(async () => {
-    app = await startPostgresApp({}, undefined, "production");
+    app = await startPostgresApp({}, { settings: "production" });
   }, 120_000);
   afterAll(() => app?.stop());
 
@@ -99,8 +99,7 @@ describe("issue 17's reversal after a cash-out on the production settings, with 
     provider = await startOfferProvider();
     app = await startPostgresApp(
       { OFFER_PROVIDER: "acme", OFFER_PROVIDER_API_URL: provider.url, OFFER_POSTBACK_SECRET: SECRET },
-      undefined,
-      "production",
+      { settings: "production" },
     );
   }, 120_000);
   afterAll(async () => {

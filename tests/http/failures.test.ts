@@ -24,11 +24,13 @@ describe("failures stay in their section: an app on Postgres whose database and 
     firebaseRelay = await startTcpProxy({ host: emulatorName!, port: Number(emulatorPort) });
     app = await startPostgresApp(
       { FIREBASE_AUTH_EMULATOR_HOST: firebaseRelay.host, TRUST_PROXY: "true" },
-      async (url) => {
-        const target = new URL(url);
-        dbRelay = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
-        target.port = String(dbRelay.port);
-        return target.toString();
+      {
+        databaseUrl: async (url) => {
+          const target = new URL(url);
+          dbRelay = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
+          target.port = String(dbRelay.port);
+          return target.toString();
+        },
       },
     );
     const signUp = await app.signUp();

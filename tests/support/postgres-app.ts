@@ -9,18 +9,24 @@ import { HttpClient, uniqueEmail } from "./http";
  */
 export async function startPostgresApp(
   env: Record<string, string> = {},
-  /** The address the app is given for the database (e.g. through a relay the test can cut). */
-  databaseUrl: (url: string) => string | Promise<string> = (url) => url,
-  /** `production`: the strict defaults (holds, locked bonus, first withdrawals reviewed). */
-  settings: TestSettings = "demo",
+  {
+    databaseUrl = (url) => url,
+    settings = "demo",
+  }: {
+    /** The address the app is given for the database (e.g. through a relay the test can cut). */
+    databaseUrl?: (url: string) => string | Promise<string>;
+    /** `production`: the strict defaults, holds and locked bonus (tests/support/db.ts, TestSettings). */
+    settings?: TestSettings;
+  } = {},
 ) {
   const scratch = await createScratchDatabase();
   const pool = new pg.Pool({ connectionString: scratch.url, max: 4 });
   pool.on("error", () => {});
   try {
     const app = await startTestApp({ DATABASE_URL: await databaseUrl(scratch.url), ...env });
-    // The demo settings of `npm run dev` (docs/decisions/066): these tests withdraw what they have just
-    // been given; holds and locked bonus are tested in tests/integration/bonus-holds.test.ts.
+    // The demo settings of `npm run dev` (docs/decisions/066) unless asked otherwise: most tests withdraw
+    // what they have just been given; holds and locked bonus are tested in
+    // tests/integration/bonus-holds.test.ts and, on the screens, tests/http/money-holds.test.ts.
     if (settings === "demo") await pool.query("select apply_demo_settings()");
     return {
       url: app.url,

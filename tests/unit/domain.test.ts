@@ -1,11 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { REFERRAL_CODE_ALPHABET } from "~/domain/constants";
-import { formatDate } from "~/domain/dates";
+import { formatDate, formatDay } from "~/domain/dates";
 import { activityLabel } from "~/domain/activity";
 import { defaultDisplayName, displayNameProblem, trimDisplayName } from "~/domain/display-name";
 import { escapeHiddenCharacters, hasHiddenCharacters } from "~/domain/hidden-characters";
 import { findLegalDocument, LEGAL_DOCUMENTS } from "~/content/legal";
-import { formatDollars } from "~/domain/money";
+import {
+  availableFigure,
+  coinRateLine,
+  formatDollars,
+  lockedBonusLine,
+  pendingLine,
+  showsTotalBalance,
+  type MoneyParts,
+} from "~/domain/money";
 import { BOTTOM_NAV_ITEMS, isNavItemActive } from "~/domain/navigation";
 import { ONBOARDING_SLIDES } from "~/content/onboarding";
 import { parseSlideIndex } from "~/domain/onboarding";
@@ -229,6 +237,65 @@ describe("money", () => {
     expect(formatDollars(0)).toBe("$0.00");
     expect(formatDollars("1234.5")).toBe("$1,234.50");
     expect(formatDollars(Number.NaN)).toBe("$0.00");
+  });
+});
+
+describe('the balance card\'s lines (docs/product.md, "Home: balance and tiles", docs/decisions/066)', () => {
+  const money = (parts: Partial<MoneyParts>): MoneyParts => ({
+    balance: 0,
+    available: 0,
+    pending: 0,
+    nextClearAt: null,
+    bonusLocked: 0,
+    earnedToUnlock: 0,
+    ...parts,
+  });
+
+  it("shows what can be withdrawn now as the figure, the balance itself only while it is below zero", () => {
+    expect(availableFigure(money({ balance: 5.2, available: 2 }))).toBe(2);
+    expect(availableFigure(money({ balance: -10, available: 0 }))).toBe(-10);
+    expect(showsTotalBalance(money({ balance: 5.2, available: 2 }))).toBe(true);
+    expect(showsTotalBalance(money({ balance: 6.3, available: 6.3 }))).toBe(false);
+    expect(showsTotalBalance(money({ balance: -10, available: 0 }))).toBe(false);
+  });
+
+  it("says how much is pending and the UTC day the next amount clears, nothing when none is", () => {
+    expect(formatDay("2026-12-03T23:59:59.999Z")).toBe("Dec 3");
+    expect(formatDay("2027-01-01T00:00:00+00:00")).toBe("Jan 1");
+    expect(pendingLine(money({ pending: 1.2, nextClearAt: "2026-12-03T10:00:00.000Z" }))).toEqual({
+      label: "$1.20 pending",
+      detail: "next clears Dec 3",
+    });
+    expect(pendingLine(money({ pending: 1234.5, nextClearAt: null }))).toEqual({
+      label: "$1,234.50 pending",
+      detail: null,
+    });
+    expect(pendingLine(money({ pending: 0, nextClearAt: "2026-12-03T10:00:00.000Z" }))).toBeNull();
+  });
+
+  it("says how much bonus is locked and how much more to earn from offers, counting pending earnings once they clear", () => {
+    expect(lockedBonusLine(money({ bonusLocked: 3, earnedToUnlock: 2 }))).toEqual({
+      label: "$3.00 bonus locked",
+      detail: "earn $2.00 more from offers to unlock it",
+    });
+    expect(lockedBonusLine(money({ bonusLocked: 2, earnedToUnlock: 2, pending: 1.2 }))).toEqual({
+      label: "$2.00 bonus locked",
+      detail: "earn $0.80 more from offers to unlock it",
+    });
+    expect(lockedBonusLine(money({ bonusLocked: 3, earnedToUnlock: 2, pending: 2 }))).toEqual({
+      label: "$3.00 bonus locked",
+      detail: "it unlocks as your pending earnings clear",
+    });
+    expect(lockedBonusLine(money({ bonusLocked: 3, earnedToUnlock: null, pending: 5 }))).toEqual({
+      label: "$3.00 bonus locked",
+      detail: "it can't be withdrawn for now",
+    });
+    expect(lockedBonusLine(money({ bonusLocked: 0, earnedToUnlock: 0 }))).toBeNull();
+  });
+
+  it("says how coins and dollars relate", () => {
+    expect(coinRateLine(100)).toBe("Amounts are in dollars: 100 coins = $1.00.");
+    expect(coinRateLine(1000)).toBe("Amounts are in dollars: 1,000 coins = $1.00.");
   });
 });
 

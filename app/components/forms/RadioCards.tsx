@@ -31,7 +31,8 @@ export function RadioCards<Value extends string>({
               id={`${field.id}-${option.value}`}
               className="peer sr-only"
             />
-            <span className="inline-flex size-9 shrink-0 items-center justify-center rounded-lg bg-brand-50 text-brand-600">
+            {/* Below 360 px two cards leave no room for the icon beside "UPI (India)" and "Min. $5.00". */}
+            <span className="inline-flex size-9 shrink-0 items-center justify-center rounded-lg bg-brand-50 text-brand-600 max-[359px]:hidden">
               <Icon name={option.icon} className="size-5" />
             </span>
             <span className="min-w-0">

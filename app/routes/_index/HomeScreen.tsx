@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Link } from "@remix-run/react";
-import { formatDollars } from "~/domain/money";
+import { formatDollars, type MoneyParts } from "~/domain/money";
 import type { Task } from "~/domain/tasks";
 import { BalanceCard } from "~/components/BalanceCard";
 import { CheckinCard, type CheckinCardData } from "./CheckinCard";
@@ -13,7 +13,10 @@ import { SectionError } from "~/components/ui/SectionError";
 
 export interface HomeData {
   displayName: string;
-  balance: number;
+  /** The balance card: available, pending, locked bonus (docs/product.md, "Home: balance and tiles"). */
+  money: MoneyParts;
+  /** Null when the app's settings could not be read: the card then leaves out the coin rate. */
+  coinsPerDollar: number | null;
   totalEarned: number;
   referralBonus: number;
   /** Null when that part failed to load; the rest of Home still shows. */
@@ -33,7 +36,7 @@ export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: 
         </div>
       </header>
 
-      <BalanceCard balance={data.balance}>
+      <BalanceCard money={data.money} coinsPerDollar={data.coinsPerDollar}>
         <div className="grid grid-cols-2 gap-3">
           <Link to="/earn" className={buttonClass({ tone: "light", size: "md" })}>
             Earn More

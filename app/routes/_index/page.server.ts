@@ -11,7 +11,7 @@ import { getLeaderboard } from "~/server/leaderboard.server";
 import { optionalSection, readTogether } from "~/server/db/reads.server";
 import { settleReferralsOf } from "~/server/referrals.server";
 import { findTask, listTasksForUser, taskCompletionsCall } from "~/server/tasks.server";
-import { loadUserSummary, userSummaryCall } from "~/server/users.server";
+import { loadUserSummary, moneyParts, userSummaryCall } from "~/server/users.server";
 import { ruleMessage } from "~/domain/rules";
 
 const LEADERBOARD_TEASER_SIZE = 3;
@@ -40,15 +40,17 @@ export async function loadHome(request: Request) {
     checkinStatusCall(user.uid),
     taskCompletionsCall(user.uid),
   ]);
-  const [summary, checkin, tasks, leaders] = await Promise.all([
+  const [summary, config, checkin, tasks, leaders] = await Promise.all([
     loadUserSummary(user, summaryRead),
+    optionalSection("home: coin rate", getAppConfig()),
     optionalSection("home: check-in", loadCheckinCard(checkinRead)),
     optionalSection("home: tasks", listTasksForUser(user.uid, completionsRead)),
     optionalSection("home: leaderboard", getLeaderboard(user.uid, LEADERBOARD_TEASER_SIZE)),
   ]);
   return {
     displayName: summary.display_name || "User",
-    balance: summary.balance,
+    money: moneyParts(summary),
+    coinsPerDollar: config?.coins_per_dollar ?? null,
     totalEarned: summary.total_earned,
     referralBonus: summary.referral_earned,
     checkin,

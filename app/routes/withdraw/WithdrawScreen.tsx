@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useLocation } from "@remix-run/react";
-import { formatDollars } from "~/domain/money";
+import { formatDollars, type MoneyParts } from "~/domain/money";
 import {
   METHOD_LABELS,
   OFFERED_METHODS,
@@ -32,7 +32,9 @@ const WITHDRAW_FIELDS = [
 ] as const satisfies readonly (keyof WithdrawalFields)[];
 
 export interface WithdrawData {
-  balance: number;
+  /** The balance card: what can be withdrawn now (the amount's bound), pending, locked bonus. */
+  money: MoneyParts;
+  coinsPerDollar: number;
   /**
    * Why nothing can be withdrawn now: a reversal left the balance below zero (docs/decisions/065),
    * or an operator paused the account's cash-outs (docs/decisions/068, with the way to support).
@@ -62,7 +64,7 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
           </Link>
         }
       />
-      <BalanceCard balance={data.balance} />
+      <BalanceCard money={data.money} coinsPerDollar={data.coinsPerDollar} />
       {data.cashOutNotice ? (
         <Banner tone="warning">
           {data.cashOutNotice.message}

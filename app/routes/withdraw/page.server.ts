@@ -9,7 +9,7 @@ import { optionalSection } from "~/server/db/reads.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "~/server/http/rate-limit.server";
-import { loadUserSummary } from "~/server/users.server";
+import { loadUserSummary, moneyParts } from "~/server/users.server";
 import { listWithdrawals, paysRealMoney, requestWithdrawal } from "~/server/withdrawals.server";
 
 /** docs/product.md, "Withdraw"; the history sheet (`?history=1`) and the bank method (`?method=bank`) are URL state. */
@@ -25,7 +25,8 @@ export async function loadWithdraw(request: Request) {
   ]);
   const emailVerified = await ensureEmailVerified(user.uid, summary.email_verified);
   return {
-    balance: summary.balance,
+    money: moneyParts(summary),
+    coinsPerDollar: config.coins_per_dollar,
     // Said before the person tries (words from the server: rules.ts stays out of the browser).
     cashOutNotice: summary.payouts_paused
       ? { message: ruleMessage("payouts_paused"), supportLink: true }

@@ -1,6 +1,7 @@
 // The withdrawal form's schema: run by the server (the page posts plain HTML, with or without
-// JavaScript). The order of docs/product.md, "Withdraw: the rules": a valid amount first; balance, minimum and recipient follow in SQL,
-// which is the one place that can check them against the locked balance.
+// JavaScript). The order of docs/product.md, "Withdraw: the rules": a valid amount first; the available
+// amount (docs/decisions/066), minimum and recipient follow in SQL, the one place that can check them
+// under the balance row's lock.
 import { enum as oneOf, literal, object, optional, pipe, string, superRefine, transform } from "zod/mini";
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import { ruleMessage } from "~/domain/rules";
