@@ -63,7 +63,7 @@ export function WithdrawalHistorySheet({ rows, closeHref }: { rows: WithdrawalRo
                 <th scope="col" className="pb-2 pl-3 font-medium">
                   Method
                 </th>
-                <th scope="col" className="pb-2 font-medium">
+                <th scope="col" className="pb-2 pl-3 font-medium">
                   Status
                 </th>
               </tr>
@@ -74,7 +74,7 @@ export function WithdrawalHistorySheet({ rows, closeHref }: { rows: WithdrawalRo
                   <td className="py-2.5 whitespace-nowrap text-muted">{formatDate(row.created_at)}</td>
                   <td className="py-2.5 text-right font-semibold">{formatDollars(row.amount)}</td>
                   <td className="py-2.5 pl-3">{METHOD_NAMES[row.payment_method] ?? row.payment_method}</td>
-                  <td className="py-2.5">
+                  <td className="py-2.5 pl-3">
                     <span
                       className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${TONE_STYLES[statusTone(row.status)]}`}
                     >
