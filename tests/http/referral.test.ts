@@ -4,6 +4,7 @@ import { emulatorHost, googleIdToken, signUpDirect } from "../support/emulator";
 import { HttpClient, html, uniqueEmail } from "../support/http";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 import { eventually } from "../support/wait";
+import { endHolds } from "../support/holds";
 
 // Refer & Earn and sign-up with a referral code, over plain HTTP, on an app with its own
 // Postgres database (so a friend can be given coins and a verified email directly).
@@ -209,18 +210,6 @@ async function referralPair(app: PostgresApp) {
 /** The friend's offer earnings: a 100-coin postback, held for app_config.postback_hold_days. */
 async function earnFromOffer(app: PostgresApp, friendId: string) {
   await app.sql("select record_postback('acme', $1, $2, 100, false, 'Offer completed')", [`tx-${friendId}`, friendId]);
-}
-
-/** The hold's end, as time would bring it (the ledger is append-only: its trigger is paused for this). */
-async function endHolds(app: PostgresApp, userId: string) {
-  await app.sql("alter table transaction_history disable trigger transaction_history_append_only");
-  try {
-    await app.sql("update transaction_history set available_at = now() where user_id = $1 and available_at > now()", [
-      userId,
-    ]);
-  } finally {
-    await app.sql("alter table transaction_history enable trigger transaction_history_append_only");
-  }
 }
 
 async function credited(app: PostgresApp, friendId: string) {
