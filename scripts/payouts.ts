@@ -251,7 +251,10 @@ function printNegative(accounts: NegativeAccount[]) {
 }
 
 function printSend(results: SendResult[]) {
-  if (results.length === 0) return say("Nothing to send: no pending PayPal withdrawal waits to be sent.");
+  if (results.length === 0)
+    return say(
+      "Nothing to send: no approved PayPal withdrawal waits to be sent (review lists those waiting for review).",
+    );
   for (const result of results) {
     switch (result.result) {
       case "sent":

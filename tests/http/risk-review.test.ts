@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ruleMessage } from "~/domain/rules";
 import { HttpClient, html, landing } from "../support/http";
 import { runOperator } from "../support/operator";
+import { startPayPalStandIn, type PayPalStandIn } from "../support/paypal";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 import { eventually } from "../support/wait";
 
@@ -11,14 +12,19 @@ import { eventually } from "../support/wait";
 // The review settings are production's: a first withdrawal waits for review.
 describe("withdrawals reviewed by risk: the Withdraw screen and the operator command, over HTTP on Postgres", () => {
   let app: PostgresApp;
+  let paypal: PayPalStandIn;
 
   beforeAll(async () => {
-    app = await startPostgresApp();
+    paypal = await startPayPalStandIn();
+    app = await startPostgresApp(paypal.env);
     await app.sql("update app_config set review_first_withdrawal = true");
   }, 120_000);
-  afterAll(() => app?.stop());
+  afterAll(async () => {
+    await app?.stop();
+    await paypal?.close();
+  });
 
-  const operator = (args: string[]) => runOperator(app.scratchUrl, args, { OPERATOR_NAME: "ops-anna" });
+  const operator = (args: string[]) => runOperator(app.scratchUrl, args, { OPERATOR_NAME: "ops-anna", ...paypal.env });
 
   async function operatorJson<T>(args: string[]): Promise<T> {
     const result = await operator([...args, "--json"]);
@@ -83,6 +89,37 @@ describe("withdrawals reviewed by risk: the Withdraw screen and the operator com
     const settled = await operator(["settle", withdrawal.id, "completed"]);
     expect(settled.code).toBe(1);
     expect(settled.stderr.trim()).toBe(`error: ${ruleMessage("withdrawal_not_approved")}`);
+  });
+
+  it("send pays only approved PayPal withdrawals: --all leaves one waiting for review, naming it says to approve it first", async () => {
+    const { client, id } = await account(12);
+    const response = await client.post("/withdraw", {
+      intent: "withdraw",
+      amount: "6",
+      method: "paypal",
+      paypalEmail: "reviewed.payee@example.com",
+    });
+    expect(response.status).toBe(302);
+    const [withdrawal] = await app.sql<{ id: string }>("select id from withdrawals where user_id = $1", [id]);
+
+    const all = await operator(["send", "--all"]);
+    expect(all.stdout.trim()).toBe(
+      "Nothing to send: no approved PayPal withdrawal waits to be sent (review lists those waiting for review).",
+    );
+    const named = await operator(["send", withdrawal!.id]);
+    expect(named.code).toBe(1);
+    expect(named.stderr.trim()).toBe(
+      `error: Withdrawal ${withdrawal!.id} is waiting for review: approve it first (review, approve)`,
+    );
+    expect(paypal.payoutsMade(withdrawal!.id)).toBe(0);
+
+    await operator(["approve", withdrawal!.id]);
+    const sent = await operator(["send", withdrawal!.id]);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stdout).toMatch(
+      new RegExp(`^sent +${withdrawal!.id} +\\$6\\.00 to reviewed\\.payee@example\\.com`, "m"),
+    );
+    expect(paypal.payoutsMade(withdrawal!.id)).toBe(1);
   });
 
   it("reject --reason refunds the money, tells the owner why on their next page, and the history says Refused", async () => {
