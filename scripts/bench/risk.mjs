@@ -49,7 +49,8 @@ function seedSql(users, ledgerRows) {
   // The others' counts are 1..2m-1 (mean m), spread by a multiplicative hash of i.
   const mean = Math.max(1, (ledgerRows - heavyUsers * perHeavy) / Math.max(1, users - heavyUsers));
   const spread = Math.max(1, Math.round(2 * mean - 1));
-  const rows = (/** @type {string} */ i) => `case when ${heavy(i)} then ${perHeavy} else 1 + ((${i})::bigint * 7919) % ${spread} end`;
+  const rows = (/** @type {string} */ i) =>
+    `case when ${heavy(i)} then ${perHeavy} else 1 + ((${i})::bigint * 7919) % ${spread} end`;
   // A fraction of [0, 1) that varies with i: where in its span each account's rows fall.
   const phase = (/** @type {string} */ i) => `((${i} * 2654435761::bigint) % 1000003) / 1000003.0`;
   // Row k (1 = newest) of n over the last year: the newest within 365/n days, so that heavy
@@ -226,8 +227,7 @@ export async function measureRisk({ url, users, ledgerRows, runs = 300 }) {
     const seedSeconds = (Date.now() - started) / 1000;
     /** @type {Record<string, number>} */
     const counts = {};
-    for (const table of SEEDED)
-      counts[table] = Number((await db.query(`select count(*) as n from ${table}`))[0]?.n);
+    for (const table of SEEDED) counts[table] = Number((await db.query(`select count(*) as n from ${table}`))[0]?.n);
 
     const picked = samples(users, runs);
     const call = "select withdrawal_risk($1, encode(sha256(convert_to($2, 'UTF8')), 'hex')) as risk";
@@ -372,7 +372,9 @@ export function describe(result) {
     `${result.max.toFixed(2)} ms (${result.slowest}) over ${result.runs} accounts timed in the database; round trip ` +
     `median ${result.roundTrip.median.toFixed(2)} ms, p95 ${result.roundTrip.p95.toFixed(2)} ms, max ${result.roundTrip.max.toFixed(2)} ms\n` +
     `by kind of account: ${Object.entries(result.byKind)
-      .map(([why, { runs, median, max }]) => `${why} (${runs}) median ${median.toFixed(2)} ms, max ${max.toFixed(2)} ms`)
+      .map(
+        ([why, { runs, median, max }]) => `${why} (${runs}) median ${median.toFixed(2)} ms, max ${max.toFixed(2)} ms`,
+      )
       .join("; ")}\n` +
     (result.seqScans.length > 0
       ? `SEQ SCAN on a big table: ${result.seqScans.join(", ")}\n`

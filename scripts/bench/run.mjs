@@ -498,7 +498,7 @@ async function main() {
         value: result.fromIndex ? result.p95 : null,
         error: result.fromIndex ? undefined : `Seq Scan on ${result.seqScans.join(", ")} (see bench-results.json)`,
         detail:
-          `median ${result.median.toFixed(2)} ms, max ${result.max.toFixed(2)} ms; round trip p95 ` +
+          `median ${result.median.toFixed(2)} ms, max ${result.max.toFixed(2)} ms (${result.slowest}); round trip p95 ` +
           `${result.roundTrip.p95.toFixed(2)} ms; seeded in ${result.seedSeconds.toFixed(0)} s; every statement from an index`,
       });
     });
