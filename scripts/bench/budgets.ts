@@ -11,6 +11,8 @@ export const BUDGETS = {
   lighthouse: { performance: 98, accessibility: 100, "best-practices": 100, seo: 100 },
   /** get_leaderboard with 1,000,000 users who earned this month: p95 in ms, read from an index. */
   leaderboardP95Ms: 5,
+  /** withdrawal_risk (run by every withdrawal) with 1,000,000 users and 20,000,000 ledger rows: p95 in ms, from indexes. */
+  riskP95Ms: 20,
   /** `npm run dev` on a cold checkout: seconds to the first 200 on /. */
   devFirst200Seconds: 20,
 } as const;

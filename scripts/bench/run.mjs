@@ -1,10 +1,10 @@
 // @ts-check
 // `npm run bench`: builds for production, seeds a database (10,000 users, 100,000 ledger rows) on
-// PGlite and on a Postgres server, measures, prints one table where each figure stands beside its
+// PGlite and on a Postgres server (and bigger ones for the leaderboard and risk parts), measures, prints one table where each figure stands beside its
 // budget with PASS or FAIL, writes bench-results.json, and exits 1 when a budget is missed.
 //
 //   npm run bench                           everything (about ten minutes on two cores)
-//   npm run bench -- --only=js,throughput   some parts: dev, js, throughput, lighthouse, leaderboard
+//   npm run bench -- --only=js,throughput   some parts: dev, js, throughput, lighthouse, leaderboard, risk
 //   npm run bench -- --evaluate=FILE        judges a saved result file again, measuring nothing
 //
 // The budgets are in scripts/bench/budgets.ts. The figures come from:
@@ -13,6 +13,7 @@
 //   throughput   scripts/bench/throughput.mjs   autocannon, 20 connections, each page between two /legal runs
 //   lighthouse   scripts/bench/lighthouse.mjs   Lighthouse mobile, median of 5 runs
 //   leaderboard  scripts/bench/leaderboard.mjs  get_leaderboard with 1,000,000 users, on Postgres
+//   risk         scripts/bench/risk.mjs         withdrawal_risk with 1,000,000 users, 20,000,000 ledger rows
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -35,9 +36,10 @@ import {
 } from "./budgets.ts";
 import { measureDevStart } from "./dev-start.mjs";
 import { describe as describeLeaderboard, measureLeaderboard } from "./leaderboard.mjs";
+import { describe as describeRisk, measureRisk } from "./risk.mjs";
 import { seed } from "./seed.mjs";
 
-const PARTS = ["dev", "js", "throughput", "lighthouse", "leaderboard"];
+const PARTS = ["dev", "js", "throughput", "lighthouse", "leaderboard", "risk"];
 const { values: options } = parseArgs({
   options: {
     only: { type: "string" },
@@ -46,6 +48,8 @@ const { values: options } = parseArgs({
     users: { type: "string", default: "10000" },
     "ledger-rows": { type: "string", default: "100000" },
     "leaderboard-users": { type: "string", default: "1000000" },
+    "risk-users": { type: "string", default: "1000000" },
+    "risk-ledger-rows": { type: "string", default: "20000000" },
     connections: { type: "string", default: "20" },
     rounds: { type: "string", default: "4" },
     seconds: { type: "string", default: "2" },
@@ -73,7 +77,8 @@ const number = (/** @type {keyof typeof options} */ name) => Number(options[name
 const missing = [];
 if ((wants("js") || wants("lighthouse")) && !existsSync(process.env.CHROME_PATH ?? CHROMIUM_PATH))
   missing.push("chromium");
-if ((wants("throughput") || wants("leaderboard")) && !existsSync("/usr/lib/postgresql")) missing.push("postgresql");
+if ((wants("throughput") || wants("leaderboard") || wants("risk")) && !existsSync("/usr/lib/postgresql"))
+  missing.push("postgresql");
 if (missing.length > 0) {
   console.error(
     `npm run bench needs Debian's ${missing.join(" and ")}: apt-get install -y ${missing.join(" ")} ` +
@@ -197,7 +202,7 @@ async function main() {
   }
 
   const needsApp = wants("js") || wants("throughput") || wants("lighthouse");
-  if (!needsApp && !wants("leaderboard")) return;
+  if (!needsApp && !wants("leaderboard") && !wants("risk")) return;
   if (needsApp) {
     sampleLoad("build");
     log("▶ npm run build");
@@ -207,7 +212,7 @@ async function main() {
   log("▶ starting the Auth emulator and a Postgres server");
   const [emulator, postgres] = await Promise.all([
     needsApp ? startAuthEmulator({ port: await freePort(), quiet: true }) : null,
-    wants("throughput") || wants("leaderboard") ? startPostgres() : null,
+    wants("throughput") || wants("leaderboard") || wants("risk") ? startPostgres() : null,
   ]);
   if (emulator) cleanups.push(emulator.stop);
   if (postgres) cleanups.push(postgres.stop);
@@ -467,6 +472,37 @@ async function main() {
       }
     });
   }
+
+  if (wants("risk")) {
+    const riskUsers = number("risk-users");
+    const riskRows = number("risk-ledger-rows");
+    const group = `Withdrawal risk, ${riskUsers.toLocaleString("en")} users and ${riskRows.toLocaleString("en")} ledger rows`;
+    const label = "withdrawal_risk p95, in the database";
+    /** @returns {Unmeasured[]} */
+    const unmeasured = () => [{ group, label, unit: "ms", budget: { limit: BUDGETS.riskP95Ms, kind: "max" } }];
+    await part("withdrawal risk at scale", unmeasured, async () => {
+      // A database of its own on the same server.
+      const admin = new pg.Client({ connectionString: server().url });
+      await admin.connect();
+      await admin.query("create database risk");
+      await admin.end();
+      const url = new URL(server().url);
+      url.pathname = "/risk";
+      const result = await measureRisk({ url: url.toString(), users: riskUsers, ledgerRows: riskRows });
+      details.risk = result;
+      log(describeRisk(result));
+      figures.push({
+        ...figureOf(unmeasured, label),
+        label: `withdrawal_risk p95 over ${result.runs} accounts, in ${result.database}`,
+        // Only plans that read no seeded table whole count.
+        value: result.fromIndex ? result.p95 : null,
+        error: result.fromIndex ? undefined : `Seq Scan on ${result.seqScans.join(", ")} (see bench-results.json)`,
+        detail:
+          `median ${result.median.toFixed(2)} ms, max ${result.max.toFixed(2)} ms (${result.slowest}); round trip p95 ` +
+          `${result.roundTrip.p95.toFixed(2)} ms; seeded in ${result.seedSeconds.toFixed(0)} s; every statement from an index`,
+      });
+    });
+  }
 }
 
 /**
@@ -503,6 +539,8 @@ const report = {
     users: number("users"),
     ledgerRows: number("ledger-rows"),
     leaderboardUsers: number("leaderboard-users"),
+    riskUsers: number("risk-users"),
+    riskLedgerRows: number("risk-ledger-rows"),
     connections: number("connections"),
     rounds: number("rounds"),
     secondsPerRound: number("seconds"),
