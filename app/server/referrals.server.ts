@@ -1,6 +1,8 @@
 import { dbCall } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
 import { getEnv } from "./env.server";
+import { loadUserSummary, type UserSummary } from "./users.server";
+import type { SessionUser } from "./auth/session.server";
 
 export interface ReferralRow {
   id: number;
@@ -46,6 +48,22 @@ export async function settleReferralsOf(userId: string): Promise<void> {
     if (error instanceof Response) throw error;
     console.error("referrals: could not credit cleared referrals:", error);
   }
+}
+
+/**
+ * The user's summary, once the referrals it says are due have been credited: a settlement and a
+ * second read only for an account with a referral to credit, so the screens that show referral
+ * money (Home, Refer) cost nothing more for everyone else. `settled`: the page's other reads of
+ * referral money were made before the credit.
+ */
+export async function summaryAfterSettling(
+  user: SessionUser,
+  summaryRead: Promise<UserSummary | null>,
+): Promise<{ summary: UserSummary; settled: boolean }> {
+  const summary = await loadUserSummary(user, summaryRead);
+  if (!summary.referral_settlement_due) return { summary, settled: false };
+  await settleReferralsOf(user.uid);
+  return { summary: await loadUserSummary(user), settled: true };
 }
 
 /** Credits every qualifying referral, a batch at a time, until a batch credits none. */

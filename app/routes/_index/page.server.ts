@@ -9,7 +9,7 @@ import { redirectWithFlash } from "~/server/http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 import { getLeaderboard } from "~/server/leaderboard.server";
 import { optionalSection, readTogether } from "~/server/db/reads.server";
-import { settleReferralsOf } from "~/server/referrals.server";
+import { summaryAfterSettling } from "~/server/referrals.server";
 import { findTask, listTasksForUser, taskCompletionsCall } from "~/server/tasks.server";
 import { loadUserSummary, moneyParts, userSummaryCall } from "~/server/users.server";
 import { ruleMessage } from "~/domain/rules";
@@ -32,16 +32,15 @@ async function loadCheckinCard(checkinStatus: Promise<CheckinStatus>) {
  */
 export async function loadHome(request: Request) {
   const user = await requireUser(request);
-  // Home shows referral money (the referrer's bonus, the friend's welcome bonus): what cleared since is credited first.
-  await settleReferralsOf(user.uid);
   // Home's own reads in one round trip; each section still fails on its own.
   const [summaryRead, checkinRead, completionsRead] = readTogether([
     userSummaryCall(user.uid),
     checkinStatusCall(user.uid),
     taskCompletionsCall(user.uid),
   ]);
-  const [summary, config, checkin, tasks, leaders] = await Promise.all([
-    loadUserSummary(user, summaryRead),
+  const [{ summary }, config, checkin, tasks, leaders] = await Promise.all([
+    // Home shows referral money (the referrer's bonus, the friend's welcome bonus): one that cleared since is credited first.
+    summaryAfterSettling(user, summaryRead),
     optionalSection("home: coin rate", getAppConfig()),
     optionalSection("home: check-in", loadCheckinCard(checkinRead)),
     optionalSection("home: tasks", listTasksForUser(user.uid, completionsRead)),
