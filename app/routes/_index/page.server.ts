@@ -11,7 +11,7 @@ import { getLeaderboard } from "~/server/leaderboard.server";
 import { optionalSection, readTogether } from "~/server/db/reads.server";
 import { summaryAfterSettling } from "~/server/referrals.server";
 import { findTask, listTasksForUser, taskCompletionsCall } from "~/server/tasks.server";
-import { loadUserSummary, moneyParts, userSummaryCall } from "~/server/users.server";
+import { moneyParts, userSummaryCall } from "~/server/users.server";
 import { ruleMessage } from "~/domain/rules";
 
 const LEADERBOARD_TEASER_SIZE = 3;
