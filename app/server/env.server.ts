@@ -78,7 +78,7 @@ const envVariables = z.object({
     .pipe(z.number("must be a number of seconds").int().min(0).max(86_400)),
   // How often each server credits the referrals whose friend's earnings have cleared (0: never; docs/decisions/067).
   REFERRAL_SETTLE_INTERVAL_SECONDS: optionalText
-    .transform((value) => (value === undefined ? 300 : Number(value)))
+    .transform((value) => (value === undefined ? 60 : Number(value)))
     .pipe(z.number("must be a number of seconds").int().min(0).max(86_400)),
   OFFER_PROVIDER: optionalText.pipe(
     z

@@ -1,8 +1,6 @@
 import { dbCall } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
 import { getEnv } from "./env.server";
-import { loadUserSummary, type UserSummary } from "./users.server";
-import type { SessionUser } from "./auth/session.server";
 
 export interface ReferralRow {
   id: number;
@@ -30,41 +28,8 @@ interface SettleResult {
   skipped: number;
 }
 
-// One account's referrals as referrer (one page of friends) and as friend; all of them per run of the worker.
-const ACCOUNT_SETTLE_LIMIT = 50;
+// Referrals credited per call of the worker's loop.
 const SETTLE_BATCH = 200;
-
-/**
- * Credits the account's referrals (as referrer or friend) whose friend's earnings have cleared
- * since (docs/decisions/067): nothing happens when money clears, so the screens that show
- * referral money settle first. A failure other than an outage is logged and the page shows what
- * is credited already; the interval worker credits it later.
- */
-export async function settleReferralsOf(userId: string): Promise<void> {
-  try {
-    const db = await getDatabase();
-    await db.rpc<SettleResult>("credit_cleared_referrals", { p_limit: ACCOUNT_SETTLE_LIMIT, p_user_id: userId });
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    console.error("referrals: could not credit cleared referrals:", error);
-  }
-}
-
-/**
- * The user's summary, once the referrals it says are due have been credited: a settlement and a
- * second read only for an account with a referral to credit, so the screens that show referral
- * money (Home, Refer) cost nothing more for everyone else. `settled`: the page's other reads of
- * referral money were made before the credit.
- */
-export async function summaryAfterSettling(
-  user: SessionUser,
-  summaryRead: Promise<UserSummary | null>,
-): Promise<{ summary: UserSummary; settled: boolean }> {
-  const summary = await loadUserSummary(user, summaryRead);
-  if (!summary.referral_settlement_due) return { summary, settled: false };
-  await settleReferralsOf(user.uid);
-  return { summary: await loadUserSummary(user), settled: true };
-}
 
 /** Credits every qualifying referral, a batch at a time, until a batch credits none. */
 async function settleAll(): Promise<number> {

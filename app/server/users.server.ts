@@ -19,8 +19,6 @@ export interface UserSummary {
   total_earned: number;
   /** Dollars credited for referrals: rewards as a referrer and the welcome bonus as a friend. */
   referral_earned: number;
-  /** A referral of this account would be credited now (docs/decisions/067): the screens settle it first. */
-  referral_settlement_due?: boolean;
   /** What can be withdrawn now (money_available, docs/decisions/066). */
   available: number;
   /** Offer earnings still in their hold. */

@@ -460,18 +460,7 @@ begin
     left join user_balance b on b.user_id = p.id
    where p.id = p_user_id;
   -- Available, pending and locked bonus, from the balance row and the pending part of the index.
-  -- And whether a referral of this account (as referrer, or as friend) would be credited now
-  -- (docs/decisions/067): the screens settle, and read again, only then. Up to 50 uncredited
-  -- referrals are looked at, from their partial index and the unique one.
-  return v_result || coalesce(money_available(p_user_id), '{}'::jsonb)
-         || jsonb_build_object('referral_settlement_due', exists (
-              select from ((select referred_user_id from referrals
-                             where referrer_user_id = p_user_id and credited_at is null
-                             order by id limit 50)
-                           union all
-                           (select referred_user_id from referrals
-                             where referred_user_id = p_user_id and credited_at is null)) c
-               where referral_qualifies(c.referred_user_id)));
+  return v_result || coalesce(money_available(p_user_id), '{}'::jsonb);
 end
 $function$;;
 

@@ -9,9 +9,8 @@ import { redirectWithFlash } from "~/server/http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 import { getLeaderboard } from "~/server/leaderboard.server";
 import { optionalSection, readTogether } from "~/server/db/reads.server";
-import { summaryAfterSettling } from "~/server/referrals.server";
 import { findTask, listTasksForUser, taskCompletionsCall } from "~/server/tasks.server";
-import { moneyParts, userSummaryCall } from "~/server/users.server";
+import { loadUserSummary, moneyParts, userSummaryCall } from "~/server/users.server";
 import { ruleMessage } from "~/domain/rules";
 
 const LEADERBOARD_TEASER_SIZE = 3;
@@ -38,9 +37,8 @@ export async function loadHome(request: Request) {
     checkinStatusCall(user.uid),
     taskCompletionsCall(user.uid),
   ]);
-  const [{ summary }, config, checkin, tasks, leaders] = await Promise.all([
-    // Home shows referral money (the referrer's bonus, the friend's welcome bonus): one that cleared since is credited first.
-    summaryAfterSettling(user, summaryRead),
+  const [summary, config, checkin, tasks, leaders] = await Promise.all([
+    loadUserSummary(user, summaryRead),
     optionalSection("home: coin rate", getAppConfig()),
     optionalSection("home: check-in", loadCheckinCard(checkinRead)),
     optionalSection("home: tasks", listTasksForUser(user.uid, completionsRead)),

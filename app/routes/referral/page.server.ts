@@ -4,22 +4,17 @@ import { referralName } from "~/domain/referrals";
 import { requireUser } from "~/server/auth/session.server";
 import { getAppConfig } from "~/server/config.server";
 import { requestOrigin } from "~/server/http/same-origin.server";
-import { read, readTogether } from "~/server/db/reads.server";
-import { referralsCall, summaryAfterSettling } from "~/server/referrals.server";
-import { userSummaryCall } from "~/server/users.server";
+import { readTogether } from "~/server/db/reads.server";
+import { referralsCall } from "~/server/referrals.server";
+import { loadUserSummary, userSummaryCall } from "~/server/users.server";
 
 /** Refer & Earn (docs/product.md, "Refer"): the code and its share link, how it works, and the people referred. */
 export async function loadReferral(request: Request) {
   const user = await requireUser(request);
   const now = new Date();
-  const [summaryRead, firstReferralsRead] = readTogether([userSummaryCall(user.uid), referralsCall(user.uid)]);
-  // Not read when the list is read again: its failure is then nobody's.
-  firstReferralsRead.catch(() => {});
-  // Friends whose earnings cleared since are credited first; the list is then read again.
-  const settling = summaryAfterSettling(user, summaryRead);
-  const referralsRead = settling.then(({ settled }) => (settled ? read(referralsCall(user.uid)) : firstReferralsRead));
-  const [{ summary }, config, referrals] = await Promise.all([
-    settling,
+  const [summaryRead, referralsRead] = readTogether([userSummaryCall(user.uid), referralsCall(user.uid)]);
+  const [summary, config, referrals] = await Promise.all([
+    loadUserSummary(user, summaryRead),
     getAppConfig(),
     // docs/product.md, "Refer: messages": a failed list is shown empty, with the spec's message.
     referralsRead.then(
