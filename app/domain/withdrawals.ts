@@ -61,6 +61,28 @@ export function parseAmount(input: string | undefined | null): string | null {
   return `${whole}.${cents}`;
 }
 
+/** What the amount field accepts (HTML `pattern`): the form of parseAmount, before the server checks the rest. */
+export const AMOUNT_PATTERN = "[0-9]{0,10}([.][0-9]{0,2})?";
+
+/**
+ * The amount as it is typed, held to the form parseAmount accepts (docs/product.md, "Withdraw: the
+ * rules"): ASCII digits and one point, at most ten digits before it and two after. "12.345" stays
+ * "12.34", "1a2" becomes "12", ",5" becomes "5". One pass, no pattern that can backtrack.
+ */
+export function holdAmountInput(typed: string): string {
+  let whole = "";
+  let cents = "";
+  let point = false;
+  for (const character of typed) {
+    if (character === "." && !point) point = true;
+    else if (character >= "0" && character <= "9") {
+      if (!point && whole.length < 10) whole += character;
+      else if (point && cents.length < 2) cents += character;
+    }
+  }
+  return point ? `${whole}.${cents}` : whole;
+}
+
 /** docs/product.md, "Withdraw: history": status colours: completed green, pending amber, failed red, any other grey. */
 export function statusTone(status: string): "green" | "amber" | "red" | "grey" {
   switch (status) {

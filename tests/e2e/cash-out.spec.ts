@@ -74,3 +74,25 @@ test("an account without withdrawals sees No withdrawal history yet", async ({ p
   await page.goto("/withdraw?history=1");
   await expect(page.getByRole("dialog", { name: "Withdrawal History" })).toContainText("No withdrawal history yet");
 });
+
+test("the amount holds what is typed to digits and two decimals with JavaScript, and without it the field is marked invalid", async ({
+  page,
+  signedIn,
+  javaScriptEnabled,
+}) => {
+  const email = await signedIn("amount");
+  await page.goto("/withdraw");
+  await page.getByRole("button", { name: "Send verification email" }).click();
+  await openVerificationLink(email);
+  await page.getByRole("link", { name: "Check again" }).click();
+  const amount = page.getByLabel("Amount (USD)");
+  await expect(amount).toHaveAttribute("inputmode", "decimal");
+  await amount.pressSequentially("12.345x");
+  if (javaScriptEnabled) {
+    await expect(amount).toHaveValue("12.34");
+    expect(await amount.evaluate((input: HTMLInputElement) => input.validity.valid)).toBe(true);
+  } else {
+    await expect(amount).toHaveValue("12.345x");
+    expect(await amount.evaluate((input: HTMLInputElement) => input.validity.patternMismatch)).toBe(true);
+  }
+});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { REFERRAL_CODE_ALPHABET } from "~/domain/constants";
 import { formatDate, formatDay } from "~/domain/dates";
+import { holdAmountInput } from "~/domain/withdrawals";
 import { activityLabel } from "~/domain/activity";
 import { defaultDisplayName, displayNameProblem, trimDisplayName } from "~/domain/display-name";
 import { escapeHiddenCharacters, hasHiddenCharacters } from "~/domain/hidden-characters";
@@ -343,5 +344,26 @@ describe('tasks (docs/product.md, "Earn" and "Earn: the tasks")', () => {
     expect(coinsToDollars(15, 1000)).toBe(0.01);
     expect(coinsToDollars(-30, 100)).toBe(-0.3);
     expect(formatCoins(1615)).toBe("1,615 coins");
+  });
+});
+
+describe('holdAmountInput: the Withdraw amount as it is typed (docs/product.md, "Withdraw: the rules")', () => {
+  it.each([
+    ["12.345", "12.34"],
+    ["1a2", "12"],
+    [",5", "5"],
+    ["5.", "5."],
+    [".5", ".5"],
+    ["1.2.3", "1.23"],
+    ["12345678901", "1234567890"],
+    ["٥", ""],
+    ["-5", "5"],
+    ["1e3", "13"],
+  ])("holds %j to %j", (typed, held) => {
+    expect(holdAmountInput(typed)).toBe(held);
+  });
+
+  it("keeps every amount parseAmount accepts as it is", () => {
+    for (const amount of ["0.01", "5", "5.5", "1234567890.99"]) expect(holdAmountInput(amount)).toBe(amount);
   });
 });

@@ -1,7 +1,10 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useLocation } from "@remix-run/react";
+import type { FormEvent } from "react";
 import { formatDollars, type MoneyParts } from "~/domain/money";
 import {
+  AMOUNT_PATTERN,
+  holdAmountInput,
   METHOD_LABELS,
   OFFERED_METHODS,
   UPI_ID_HINT,
@@ -114,7 +117,18 @@ function WithdrawForm({
             field={fields.amount}
             label="Amount (USD)"
             icon="earn"
-            inputProps={{ placeholder: "0.00", inputMode: "decimal", autoComplete: "off" }}
+            inputProps={{
+              placeholder: "0.00",
+              inputMode: "decimal",
+              autoComplete: "off",
+              // Without JavaScript the browser marks a wrong form; with it, nothing else can be typed.
+              pattern: AMOUNT_PATTERN,
+              title: "Digits, with at most two decimals, such as 12.50",
+              onInput: (event: FormEvent<HTMLInputElement>) => {
+                const held = holdAmountInput(event.currentTarget.value);
+                if (held !== event.currentTarget.value) event.currentTarget.value = held;
+              },
+            }}
           />
           <RadioCards
             field={fields.method}
