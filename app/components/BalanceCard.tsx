@@ -19,15 +19,19 @@ import { Icon, type IconName } from "./ui/Icon";
 export function BalanceCard({
   money,
   coinsPerDollar,
+  cashOutHint = null,
   children,
 }: {
   money: MoneyParts;
   /** For the line that says how coins and dollars relate; null when it could not be read. */
   coinsPerDollar: number | null;
+  /** "$0.85 more to cash out with UPI", while no cash-out is possible yet. */
+  cashOutHint?: string | null;
   children?: ReactNode;
 }) {
   const pending = pendingLine(money);
   const locked = lockedBonusLine(money);
+  const breakdown = Boolean(pending || locked || showsTotalBalance(money));
   return (
     <section
       aria-labelledby="balance-heading"
@@ -39,7 +43,18 @@ export function BalanceCard({
       <p className="mt-1 text-4xl font-extrabold tracking-tight" data-testid="balance">
         {formatDollars(availableFigure(money))}
       </p>
-      {pending || locked || showsTotalBalance(money) ? (
+      {cashOutHint ? (
+        <p className="mt-1 text-sm text-white/85" data-testid="cash-out-hint">
+          {cashOutHint}
+        </p>
+      ) : null}
+      {/* The rate is said where coins first meet dollars; inside the breakdown when there is one. */}
+      {!breakdown && coinsPerDollar ? (
+        <p className="mt-1 text-xs text-white/80" data-testid="coin-rate">
+          {coinRateLine(coinsPerDollar)}
+        </p>
+      ) : null}
+      {breakdown ? (
         // Darker than the card, so that its small text keeps 4.5:1 contrast on every part of the gradient.
         <div className="mt-4 rounded-2xl bg-black/15 p-3 text-sm">
           {pending || locked ? (

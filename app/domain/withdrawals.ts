@@ -2,6 +2,7 @@
 // client-safe; the form's schema lives in routes/withdraw/withdrawal-form.ts so the page does not ship zod.
 
 import { formatDate } from "./dates";
+import { formatDollars } from "./money";
 
 export type PaymentMethod = "paypal" | "upi" | "bank";
 
@@ -59,6 +60,21 @@ export function parseAmount(input: string | undefined | null): string | null {
   const cents = (match[2] ?? "").padEnd(2, "0");
   if (whole.length > 10 || (whole === "0" && cents === "00")) return null;
   return `${whole}.${cents}`;
+}
+
+/**
+ * How far the available money is from the smallest cash-out the selector offers: "$0.85 more to
+ * cash out with UPI". Null once a cash-out is possible, or while the balance is negative (the
+ * notice says why then).
+ */
+export function cashOutHint(available: number, minimums: Record<PaymentMethod, number>): string | null {
+  if (available < 0) return null;
+  const [method, minimum] = OFFERED_METHODS.map((method): [PaymentMethod, number] => [method, minimums[method]]).sort(
+    ([, a], [, b]) => a - b,
+  )[0]!;
+  const missingCents = Math.round(minimum * 100) - Math.round(available * 100);
+  if (missingCents <= 0) return null;
+  return `${formatDollars(missingCents / 100)} more to cash out with ${METHOD_NAMES[method]}`;
 }
 
 /** What the amount field accepts (HTML `pattern`): the form of parseAmount, before the server checks the rest. */

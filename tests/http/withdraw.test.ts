@@ -47,6 +47,19 @@ describe("Withdraw Money over plain HTTP", () => {
     return body;
   }
 
+  it("says on Home and Withdraw how much more is needed to cash out with UPI, and the coin rate, until $1.00 is available", async () => {
+    const { client, id } = await account(0);
+    const home = (await client.visit("/")).html;
+    expect(home).toContain("$1.00 more to cash out with UPI");
+    expect(home).toContain("Amounts are in dollars: 100 coins = $1.00.");
+    expect(home).toContain("Come back every day to earn 10 coins ($0.10).");
+    await app.sql("select add_user_coins($1, 15)", [id]);
+    expect((await client.visit("/withdraw")).html).toContain("$0.85 more to cash out with UPI");
+    await app.sql("select add_user_coins($1, 85)", [id]);
+    expect((await client.visit("/")).html).not.toContain("more to cash out");
+    expect((await client.visit("/withdraw")).html).not.toContain("more to cash out");
+  });
+
   it("sends a signed-out visitor to /auth, and a signed-out post too", async () => {
     const visitor = new HttpClient(app.url);
     expect((await visitor.get("/withdraw")).headers.get("location")).toBe("/auth?redirectTo=%2Fwithdraw");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { REFERRAL_CODE_ALPHABET } from "~/domain/constants";
 import { formatDate, formatDay } from "~/domain/dates";
-import { holdAmountInput } from "~/domain/withdrawals";
+import { cashOutHint, holdAmountInput } from "~/domain/withdrawals";
 import { activityLabel } from "~/domain/activity";
 import { defaultDisplayName, displayNameProblem, trimDisplayName } from "~/domain/display-name";
 import { escapeHiddenCharacters, hasHiddenCharacters } from "~/domain/hidden-characters";
@@ -365,5 +365,24 @@ describe('holdAmountInput: the Withdraw amount as it is typed (docs/product.md, 
 
   it("keeps every amount parseAmount accepts as it is", () => {
     for (const amount of ["0.01", "5", "5.5", "1234567890.99"]) expect(holdAmountInput(amount)).toBe(amount);
+  });
+});
+
+describe("cashOutHint: how far the available money is from the smallest cash-out offered", () => {
+  const minimums = { paypal: 5, upi: 1, bank: 10 };
+  it.each([
+    [0, "$1.00 more to cash out with UPI"],
+    [0.15, "$0.85 more to cash out with UPI"],
+    [0.99, "$0.01 more to cash out with UPI"],
+  ])("at $%s available: %j", (available, hint) => {
+    expect(cashOutHint(available, minimums)).toBe(hint);
+  });
+  it("says nothing once a cash-out is possible, or while the balance is negative", () => {
+    expect(cashOutHint(1, minimums)).toBeNull();
+    expect(cashOutHint(25, minimums)).toBeNull();
+    expect(cashOutHint(-10, minimums)).toBeNull();
+  });
+  it("names the method with the smallest minimum among those offered (bank is not offered)", () => {
+    expect(cashOutHint(2, { paypal: 3, upi: 4, bank: 1 })).toBe("$1.00 more to cash out with PayPal");
   });
 });

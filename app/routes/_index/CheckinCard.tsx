@@ -11,6 +11,8 @@ import { SectionError } from "~/components/ui/SectionError";
 export interface CheckinCardData {
   /** The reward, from the database's app_config. */
   coins: number;
+  /** What the reward is in dollars ("$0.10"): coins meet dollars here first. */
+  dollars: string;
   checkedInToday: boolean;
   daysThisWeek: number;
   /** Until the next UTC day, e.g. "5 h". */
@@ -31,7 +33,9 @@ export function CheckinCard({
         <div>
           <h2 className="text-base font-bold">Daily Check-in</h2>
           <p className="mt-0.5 text-sm text-muted">
-            {data ? `Come back every day to earn ${data.coins} coins.` : "Come back every day to earn coins."}
+            {data
+              ? `Come back every day to earn ${data.coins} coins (${data.dollars}).`
+              : "Come back every day to earn coins."}
           </p>
         </div>
         <span className="inline-flex size-10 items-center justify-center rounded-xl bg-amber-50 text-amber-600">

@@ -17,6 +17,8 @@ export interface HomeData {
   money: MoneyParts;
   /** Null when the app's settings could not be read: the card then leaves out the coin rate. */
   coinsPerDollar: number | null;
+  /** "$0.85 more to cash out with UPI" until a cash-out is possible. */
+  cashOutHint: string | null;
   totalEarned: number;
   referralBonus: number;
   /** Null when that part failed to load; the rest of Home still shows. */
@@ -36,7 +38,7 @@ export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: 
         </div>
       </header>
 
-      <BalanceCard money={data.money} coinsPerDollar={data.coinsPerDollar}>
+      <BalanceCard money={data.money} coinsPerDollar={data.coinsPerDollar} cashOutHint={data.cashOutHint}>
         <div className="grid grid-cols-2 gap-3">
           <Link to="/earn" className={buttonClass({ tone: "light", size: "md" })}>
             Earn More

@@ -12,6 +12,8 @@ import { optionalSection, readTogether } from "~/server/db/reads.server";
 import { findTask, listTasksForUser, taskCompletionsCall } from "~/server/tasks.server";
 import { loadUserSummary, moneyParts, userSummaryCall } from "~/server/users.server";
 import { ruleMessage } from "~/domain/rules";
+import { cashOutHint } from "~/domain/withdrawals";
+import { coinsToDollars, formatDollars } from "~/domain/money";
 
 const LEADERBOARD_TEASER_SIZE = 3;
 
@@ -19,6 +21,7 @@ async function loadCheckinCard(checkinStatus: Promise<CheckinStatus>) {
   const [status, config] = await Promise.all([checkinStatus, getAppConfig()]);
   return {
     coins: config.checkin_coins,
+    dollars: formatDollars(coinsToDollars(config.checkin_coins, config.coins_per_dollar)),
     checkedInToday: status.checked_in_today,
     daysThisWeek: status.recent_dates.length,
     nextCheckinIn: timeUntilNextCheckin(new Date()),
@@ -48,6 +51,7 @@ export async function loadHome(request: Request) {
     displayName: summary.display_name || "User",
     money: moneyParts(summary),
     coinsPerDollar: config?.coins_per_dollar ?? null,
+    cashOutHint: config ? cashOutHint(summary.available, config.min_withdrawal) : null,
     totalEarned: summary.total_earned,
     referralBonus: summary.referral_earned,
     checkin,

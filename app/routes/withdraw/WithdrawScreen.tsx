@@ -38,6 +38,8 @@ export interface WithdrawData {
   /** The balance card: what can be withdrawn now (the amount's bound), pending, locked bonus. */
   money: MoneyParts;
   coinsPerDollar: number;
+  /** "$0.85 more to cash out with UPI" until a cash-out is possible. */
+  cashOutHint: string | null;
   /**
    * Why nothing can be withdrawn now: a reversal left the balance below zero (docs/decisions/065),
    * or an operator paused the account's cash-outs (docs/decisions/068, with the way to support).
@@ -67,7 +69,7 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
           </Link>
         }
       />
-      <BalanceCard money={data.money} coinsPerDollar={data.coinsPerDollar} />
+      <BalanceCard money={data.money} coinsPerDollar={data.coinsPerDollar} cashOutHint={data.cashOutHint} />
       {data.cashOutNotice ? (
         <Banner tone="warning">
           {data.cashOutNotice.message}

@@ -1,7 +1,7 @@
 import { discriminatedUnion } from "zod/mini";
 import { ruleMessage } from "~/domain/rules";
 import { RECIPIENT_FIELDS, sendVerificationFormSchema, withdrawalFormSchema } from "./withdrawal-form";
-import { WITHDRAWAL_MESSAGES, withdrawalInitiated } from "~/domain/withdrawals";
+import { cashOutHint, WITHDRAWAL_MESSAGES, withdrawalInitiated } from "~/domain/withdrawals";
 import { ensureEmailVerified, sendVerificationEmailTo } from "~/server/auth/email-verification.server";
 import { requireUser } from "~/server/auth/session.server";
 import { getAppConfig } from "~/server/config.server";
@@ -27,6 +27,7 @@ export async function loadWithdraw(request: Request) {
   return {
     money: moneyParts(summary),
     coinsPerDollar: config.coins_per_dollar,
+    cashOutHint: cashOutHint(summary.available, config.min_withdrawal),
     // Said before the person tries (words from the server: rules.ts stays out of the browser).
     cashOutNotice: summary.payouts_paused
       ? { message: ruleMessage("payouts_paused"), supportLink: true }
