@@ -1,3 +1,4 @@
+import { shareLinks } from "~/domain/referrals";
 import { copyReferralCode } from "~/lib/share-referral";
 import { Icon } from "./ui/Icon";
 
@@ -17,32 +18,55 @@ export function ReferralCodeBox({
   disabled: boolean;
 }) {
   return (
-    <div className="flex items-center gap-3 rounded-2xl bg-white/10 p-4 ring-1 ring-white/20">
-      <div className="min-w-0 flex-1">
-        <p className="text-xs font-medium uppercase tracking-wider text-white/70">Your referral code</p>
-        {loading ? (
-          <div className="mt-2 h-9 w-40 animate-pulse rounded-lg bg-white/20" aria-hidden="true" />
-        ) : (
-          <p className="mt-1 select-all font-mono text-3xl font-bold tracking-[0.2em]" data-testid="referral-code">
-            {code ?? "—"}
-          </p>
-        )}
-        {shareUrl ? (
-          <p className="mt-2 truncate text-xs text-white/70">
-            Link: <span className="select-all">{shareUrl}</span>
-          </p>
-        ) : null}
+    <div className="rounded-2xl bg-white/10 p-4 ring-1 ring-white/20">
+      <div className="flex items-center gap-3">
+        <div className="min-w-0 flex-1">
+          <p className="text-xs font-medium uppercase tracking-wider text-white/70">Your referral code</p>
+          {loading ? (
+            <div className="mt-2 h-9 w-40 animate-pulse rounded-lg bg-white/20" aria-hidden="true" />
+          ) : (
+            <p className="mt-1 select-all font-mono text-3xl font-bold tracking-[0.2em]" data-testid="referral-code">
+              {code ?? "—"}
+            </p>
+          )}
+        </div>
+        <button
+          type="button"
+          disabled={disabled}
+          onClick={() => void copyReferralCode(code)}
+          aria-label="Copy Code"
+          title="Copy Code"
+          className="inline-flex size-12 shrink-0 items-center justify-center rounded-xl bg-white/15 text-white ring-1 ring-white/30 transition hover:bg-white/25 active:scale-95 disabled:cursor-not-allowed disabled:opacity-60"
+        >
+          <Icon name="copy" className="size-5" />
+        </button>
       </div>
-      <button
-        type="button"
-        disabled={disabled}
-        onClick={() => void copyReferralCode(code)}
-        aria-label="Copy Code"
-        title="Copy Code"
-        className="inline-flex size-12 shrink-0 items-center justify-center rounded-xl bg-white/15 text-white ring-1 ring-white/30 transition hover:bg-white/25 active:scale-95 disabled:cursor-not-allowed disabled:opacity-60"
-      >
-        <Icon name="copy" className="size-5" />
-      </button>
+      {shareUrl && code ? (
+        <>
+          {/* The whole link, selectable and copyable by hand (no script needed). */}
+          <label className="mt-3 block text-xs font-medium text-white/70">
+            Your link
+            <textarea
+              readOnly
+              rows={2}
+              value={shareUrl}
+              className="mt-1 block w-full resize-none break-all rounded-lg border-0 bg-white/15 px-3 py-2 font-mono text-xs leading-relaxed text-white ring-1 ring-white/25 focus:ring-2 focus:ring-white"
+            />
+          </label>
+          <p className="mt-3 flex flex-wrap items-center gap-2 text-xs text-white/70">
+            <span>Or send it by</span>
+            {shareLinks(code, shareUrl).map((link) => (
+              <a
+                key={link.label}
+                href={link.href}
+                className="inline-flex min-h-11 items-center rounded-full bg-white/15 px-4 text-sm font-semibold text-white ring-1 ring-white/25 hover:bg-white/25 active:bg-white/30"
+              >
+                {link.label}
+              </a>
+            ))}
+          </p>
+        </>
+      ) : null}
     </div>
   );
 }

@@ -28,3 +28,17 @@ export function joinedLabel(days: number): string {
 export function shareText(code: string, link: string): string {
   return `Join me on Rewards and earn coins for surveys, videos and games. Use my referral code ${code}: ${link}`;
 }
+
+/**
+ * Plain links that share the code without any script (docs/product.md, "Refer"): an email, a
+ * WhatsApp message and a text message, each holding shareText.
+ */
+export function shareLinks(code: string, link: string): { label: string; href: string }[] {
+  const text = encodeURIComponent(shareText(code, link));
+  return [
+    { label: "Email", href: `mailto:?subject=${encodeURIComponent("Join me on Rewards")}&body=${text}` },
+    { label: "WhatsApp", href: `https://wa.me/?text=${text}` },
+    // "?&body=" is read by both Android and iOS messaging apps.
+    { label: "SMS", href: `sms:?&body=${text}` },
+  ];
+}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REFERRAL_MESSAGES } from "~/domain/referrals";
+import { REFERRAL_MESSAGES, shareText } from "~/domain/referrals";
 import { emulatorHost, googleIdToken, signUpDirect } from "../support/emulator";
 import { HttpClient, html, uniqueEmail } from "../support/http";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
@@ -39,6 +39,24 @@ describe("Refer & Earn and referral sign-up over plain HTTP", () => {
     const { client, email } = await app.signUp();
     return { client, email, ...(await profile(email)) };
   }
+
+  it("without JavaScript, Refer & Earn shows the whole share link in a selectable field and Email, WhatsApp and SMS links that carry it", async () => {
+    const { client, referral_code: code } = await referrer();
+    const page = (await client.visit("/referral")).html;
+    const link = `${app.url}/auth?ref=${code}`;
+    // The whole link, in a read-only field that wraps it (nothing cut off).
+    expect(page).toMatch(
+      new RegExp(`<textarea readonly="" rows="2"[^>]*>${html(link).replace(/[.?]/g, "\\$&")}</textarea>`),
+    );
+    const text = encodeURIComponent(shareText(code, link));
+    for (const href of [
+      `mailto:?subject=${encodeURIComponent("Join me on Rewards")}&body=${text}`,
+      `https://wa.me/?text=${text}`,
+      `sms:?&body=${text}`,
+    ]) {
+      expect(page).toContain(`href="${html(href)}"`);
+    }
+  });
 
   it("shows the banner, the code with its share link, How it Works and an empty list", async () => {
     const { client, referral_code: code } = await referrer();
