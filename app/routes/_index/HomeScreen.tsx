@@ -3,6 +3,7 @@ import { Link } from "@remix-run/react";
 import { formatDollars, type MoneyParts } from "~/domain/money";
 import type { Task } from "~/domain/tasks";
 import { BalanceCard } from "~/components/BalanceCard";
+import { SECTION_LINK } from "~/components/ui/section-link";
 import { CheckinCard, type CheckinCardData } from "./CheckinCard";
 import { LeaderboardTable, type LeaderboardRow } from "~/components/LeaderboardTable";
 import { QuickTasks } from "./QuickTasks";
@@ -39,7 +40,7 @@ export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: 
       </header>
 
       <BalanceCard money={data.money} coinsPerDollar={data.coinsPerDollar} cashOutHint={data.cashOutHint}>
-        <div className="grid grid-cols-2 gap-3">
+        <div className="grid grid-cols-2 gap-3 [&>*]:min-w-0">
           <Link to="/earn" className={buttonClass({ tone: "light", size: "md" })}>
             Earn More
           </Link>
@@ -49,7 +50,7 @@ export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: 
         </div>
       </BalanceCard>
 
-      <div className="grid grid-cols-2 gap-3">
+      <div className="grid grid-cols-2 gap-3 [&>*]:min-w-0">
         <StatTile label="Total Earned" value={formatDollars(data.totalEarned)} icon="coins" testId="total-earned" />
         <StatTile
           label="Referral Bonus"
@@ -69,7 +70,7 @@ export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: 
             <Icon name="trophy" className="size-5 text-amber-500" />
             Leaderboard
           </h2>
-          <Link to="/leaderboard" className="text-sm font-semibold text-brand-700 hover:underline">
+          <Link to="/leaderboard" className={SECTION_LINK}>
             See All
           </Link>
         </div>
@@ -107,7 +108,11 @@ function StatTile({
         <Icon name={icon} className="size-5" />
       </span>
       <p className="mt-3 text-xs font-medium text-muted">{label}</p>
-      <p className="mt-0.5 text-lg font-bold" data-testid={testId}>
+      {/* A long amount ("$40,000,000.00") takes a smaller size, and wraps rather than leave the tile. */}
+      <p
+        className={`mt-0.5 font-bold [overflow-wrap:anywhere] ${value.length > 11 ? "text-base" : "text-lg"}`}
+        data-testid={testId}
+      >
         {value}
       </p>
     </div>

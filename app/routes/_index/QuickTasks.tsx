@@ -7,6 +7,7 @@ import { SubmitButton } from "~/components/forms/SubmitButton";
 import { TaskRow } from "~/components/TaskRow";
 import { Card } from "~/components/ui/Card";
 import { SectionError } from "~/components/ui/SectionError";
+import { SECTION_LINK } from "~/components/ui/section-link";
 
 /** docs/product.md, "Home: quick tasks": the first tasks, each with Watch or Start (an info message, then /earn). */
 export function QuickTasks({ tasks, lastResult }: { tasks: Task[] | null; lastResult?: SubmissionResult<string[]> }) {
@@ -16,7 +17,7 @@ export function QuickTasks({ tasks, lastResult }: { tasks: Task[] | null; lastRe
         <h2 id="quick-tasks-heading" className="text-base font-bold">
           Quick Tasks
         </h2>
-        <Link to="/earn" className="text-sm font-semibold text-brand-700 hover:underline">
+        <Link to="/earn" className={SECTION_LINK}>
           View All
         </Link>
       </div>
