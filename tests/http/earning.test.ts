@@ -119,7 +119,7 @@ describe("earning over plain HTTP", () => {
     expect(done.location).toBe("/earn");
     expect(done.html).toContain("Task Completed");
     expect(done.html).toContain("You earned 150 coins.");
-    expect(done.html).toContain(">Done<");
+    expect(done.html).toContain(">Done</span>");
     const home = await client.visit("/");
     expect(home.html).toContain("$1.50");
     const again = await landing(
