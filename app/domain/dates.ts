@@ -21,3 +21,10 @@ export function formatDay(iso: string): string {
   const date = new Date(iso);
   return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}`;
 }
+
+/** "14:05:09 UTC": a time of day, to the second (UTC, as formatDate). */
+export function formatUtcTime(iso: string): string {
+  const date = new Date(iso);
+  const two = (value: number) => String(value).padStart(2, "0");
+  return `${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())} UTC`;
+}

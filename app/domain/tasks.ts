@@ -226,9 +226,34 @@ export function filterTasks(tasks: readonly Task[], query: string, filter: TaskF
   );
 }
 
-/** "Earning Potential" (docs/product.md, "Earn"): the sum of the listed rewards, in coins. */
+/**
+ * "Earning Potential" (docs/product.md, "Earn"): the sum of the listed rewards still to be had, in
+ * coins; a finished task (paid, or waiting for the provider) earns nothing more (decision 069).
+ */
 export function earningPotential(tasks: readonly Task[]): number {
-  return tasks.reduce((sum, task) => sum + task.reward, 0);
+  return tasks.reduce((sum, task) => (task.completed ? sum : sum + task.reward), 0);
+}
+
+/** docs/product.md, "Earn": the open tasks, then the finished ones in a "Done" group below them (decision 069). */
+export function groupTasks(tasks: readonly Task[]): { open: Task[]; done: Task[] } {
+  return { open: tasks.filter((task) => !task.completed), done: tasks.filter((task) => task.completed) };
+}
+
+/** A task the person started and has not completed: when Complete Task is accepted (docs/decisions/069). */
+export interface TaskStart {
+  /** ISO time from which the completion is accepted. */
+  readyAt: string;
+  /** Whole seconds until then (rounded up, so never early), 0 when it can be completed now. */
+  secondsLeft: number;
+}
+
+/** The start's state from its time and the database's clock (both ISO), with the completion delay of decision 014. */
+export function taskStart(startedAt: string, now: string, delayMs: number): TaskStart | null {
+  const started = Date.parse(startedAt);
+  const current = Date.parse(now);
+  if (!Number.isFinite(started) || !Number.isFinite(current)) return null;
+  const ready = started + delayMs;
+  return { readyAt: new Date(ready).toISOString(), secondsLeft: Math.max(0, Math.ceil((ready - current) / 1000)) };
 }
 
 /** docs/product.md, "Home: quick tasks": Watch for video tasks, Start otherwise. */

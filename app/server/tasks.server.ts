@@ -79,3 +79,8 @@ export async function completeTask(userId: string, taskId: string) {
     p_pay_own_tasks: !getEnv().offerProvider,
   });
 }
+
+/** The person's start of a task not yet completed, with the database's clock; null without one (decision 069). */
+export function taskStartCall(userId: string, taskId: string) {
+  return dbCall<{ started_at: string; now: string } | null>("get_task_start", { p_user_id: userId, p_task_id: taskId });
+}

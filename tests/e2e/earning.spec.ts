@@ -78,6 +78,42 @@ test("the task dialog starts a task and completes it five seconds later", async 
   await expect(page.getByTestId("balance")).toHaveText("$1.50");
 });
 
+test("a started task left and opened again offers Complete Task: a live count with JavaScript, the time it can be completed without", async ({
+  page,
+  signedIn,
+  javaScriptEnabled,
+}) => {
+  await signedIn();
+  await page.goto("/earn?task=task-009");
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("button", { name: "Start Task" }).click();
+  await expect(dialog.getByTestId("task-started")).toBeVisible();
+  // Left before the five seconds are up, then opened again from the list.
+  await dialog.getByRole("link", { name: "Cancel" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await page.getByRole("link", { name: /Streaming Services Survey/ }).click();
+  await expect(dialog.getByRole("button", { name: "Start Task" })).toHaveCount(0);
+  await expect(dialog.getByTestId("task-started")).toHaveText(
+    /^You started this task\. You can complete it (from \d\d:\d\d:\d\d UTC|now)\.$/,
+  );
+  if (javaScriptEnabled) {
+    // The count goes on from what is left, and the completion is sent by itself when it ends.
+    await expect(dialog.getByRole("button", { name: /Wait [1-5]s/ })).toBeDisabled();
+  } else {
+    await page.waitForTimeout(5_200);
+    await page.reload();
+    await expect(dialog.getByTestId("task-started")).toHaveText("You started this task. You can complete it now.");
+    await dialog.getByRole("button", { name: "Complete Task" }).click();
+  }
+  await expect(page.getByText("You earned 160 coins.")).toBeVisible({ timeout: 15_000 });
+  // Finished: under Done, and its dialog offers only Close.
+  await expect(page.getByRole("list", { name: "Done tasks" })).toContainText("Streaming Services Survey");
+  await page.getByRole("link", { name: /Streaming Services Survey/ }).click();
+  await expect(dialog.getByRole("link", { name: "Cancel" })).toHaveCount(0);
+  await dialog.getByRole("link", { name: "Close" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+});
+
 test("cancel closes the dialog", async ({ page }) => {
   await page.goto("/earn?task=task-006");
   await expect(page.getByRole("dialog")).toBeVisible();

@@ -119,7 +119,7 @@ describe("earning over plain HTTP", () => {
     expect(done.location).toBe("/earn");
     expect(done.html).toContain("Task Completed");
     expect(done.html).toContain("You earned 150 coins.");
-    expect(done.html).toContain(">Done<");
+    expect(done.html).toContain(">Done</span>");
     const home = await client.visit("/");
     expect(home.html).toContain("$1.50");
     const again = await landing(
@@ -151,5 +151,94 @@ describe("earning over plain HTTP", () => {
     expect(body).toContain("Rankings reset at the start of each month.");
     const signedOut = await new HttpClient().get("/leaderboard");
     expect(signedOut.headers.get("location")).toBe("/auth?redirectTo=%2Fleaderboard");
+  });
+});
+
+describe("Earn shows what is left over plain HTTP (decision 069)", () => {
+  const FIVE_SECONDS = 5_200;
+  const start = (client: HttpClient, taskId: string) =>
+    client.post(`/earn?task=${taskId}`, { intent: "start", taskId });
+  const complete = (client: HttpClient, taskId: string) =>
+    client.post(`/earn?task=${taskId}&started=1`, { intent: "complete", taskId });
+  /** The page's HTML after `marker` (where a group starts). */
+  const after = (body: string, marker: string) => body.slice(body.indexOf(marker));
+
+  it("counts only open tasks in Earning Potential and lists finished ones under Done, below the open ones", async () => {
+    const { client } = await signedInClient();
+    expect((await start(client, "task-004")).status).toBe(302);
+    await new Promise((resolve) => setTimeout(resolve, FIVE_SECONDS));
+    expect((await complete(client, "task-004")).status).toBe(302);
+    const body = await (await client.get("/earn")).text();
+    // 1,615 coins listed, 150 of them (Try a Budgeting App) already earned.
+    expect(body).toMatch(/data-testid="earning-potential">1,465 coins</);
+    expect(body).toContain('aria-label="Done tasks"');
+    const open = body.slice(body.indexOf('aria-label="Tasks"'), body.indexOf('aria-label="Done tasks"'));
+    expect(open).not.toContain(html("Try a Budgeting App"));
+    for (const task of FALLBACK_TASKS.filter((task) => task.id !== "task-004"))
+      expect(open).toContain(html(task.title));
+    expect(after(body, 'aria-label="Done tasks"')).toContain(html("Try a Budgeting App"));
+    expect(body.indexOf(">Done</h2>")).toBeGreaterThan(body.indexOf('aria-label="Tasks"'));
+  });
+
+  it("says every task is done and that no others are planned yet when the app's own tasks are all finished", async () => {
+    const { client } = await signedInClient();
+    for (const task of FALLBACK_TASKS) expect((await start(client, task.id)).status).toBe(302);
+    await new Promise((resolve) => setTimeout(resolve, FIVE_SECONDS));
+    for (const task of FALLBACK_TASKS) expect((await complete(client, task.id)).status).toBe(302);
+    const body = await (await client.get("/earn")).text();
+    expect(body).toContain(html("You've finished every task."));
+    expect(body).toContain("There are no other tasks for now. Any new ones will appear here.");
+    expect(body).not.toContain("Earning Potential");
+    expect(body).not.toContain("No tasks found matching your criteria");
+    for (const task of FALLBACK_TASKS) expect(after(body, 'aria-label="Done tasks"')).toContain(html(task.title));
+    const videos = await (await client.get("/earn?type=video")).text();
+    expect(videos).toContain(html("You've finished every task that matches your criteria."));
+  });
+
+  it("reopens a started task with Complete Task and the time it can be completed from, and says it again when pressed early", async () => {
+    const { client } = await signedInClient();
+    const before = Date.now();
+    expect((await start(client, "task-005")).status).toBe(302);
+    const after = Date.now();
+    // Left and opened again from the list: the URL says nothing about the start, the server does.
+    const reopened = await (await client.get("/earn?task=task-005")).text();
+    expect(reopened).toContain(">Complete Task<");
+    expect(reopened).not.toContain(">Start Task<");
+    const time = /You started this task\. You can complete it from (\d\d):(\d\d):(\d\d) UTC\./.exec(reopened);
+    expect(time).not.toBeNull();
+    const [hours, minutes, seconds] = time!.slice(1).map(Number) as [number, number, number];
+    const shown = (hours * 3600 + minutes * 60 + seconds) * 1000;
+    const dayMs = 24 * 3600 * 1000;
+    // The start plus five seconds, to the second.
+    const earliest = Math.floor(((before + 5_000) % dayMs) / 1000) * 1000;
+    const latest = Math.floor(((after + 5_000) % dayMs) / 1000) * 1000;
+    expect(shown).toBeGreaterThanOrEqual(earliest);
+    expect(shown).toBeLessThanOrEqual(latest);
+    const early = await complete(client, "task-005");
+    expect(early.status).toBe(400);
+    const earlyBody = await early.text();
+    expect(earlyBody).toContain("Task is not finished yet");
+    expect(earlyBody).toContain(`You can complete it from ${time![1]}:${time![2]}:${time![3]} UTC.`);
+    await new Promise((resolve) => setTimeout(resolve, FIVE_SECONDS));
+    const ready = await (await client.get("/earn?task=task-005")).text();
+    expect(ready).toContain("You started this task. You can complete it now.");
+    expect(ready).toContain(">Complete Task<");
+    // Another person's start is not this one's.
+    const { client: other } = await signedInClient();
+    const theirs = await (await other.get("/earn?task=task-005")).text();
+    expect(theirs).toContain(">Start Task<");
+    expect(theirs).not.toContain("You started this task");
+  });
+
+  it("offers a finished task's dialog only a full-width Close", async () => {
+    const { client } = await signedInClient();
+    expect((await start(client, "task-002")).status).toBe(302);
+    await new Promise((resolve) => setTimeout(resolve, FIVE_SECONDS));
+    expect((await complete(client, "task-002")).status).toBe(302);
+    const body = await (await client.get("/earn?task=task-002")).text();
+    expect(body).toContain("You have completed this task.");
+    expect(body).toMatch(/<a [^>]*class="[^"]*\bw-full\b[^"]*"[^>]*>Close<\/a>/);
+    expect(body).not.toContain(">Cancel<");
+    expect(body).not.toContain("You started this task");
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { REFERRAL_CODE_ALPHABET } from "~/domain/constants";
-import { formatDate, formatDay } from "~/domain/dates";
+import { formatDate, formatDay, formatUtcTime } from "~/domain/dates";
 import { cashOutHint, holdAmountInput } from "~/domain/withdrawals";
 import { activityLabel } from "~/domain/activity";
 import { defaultDisplayName, displayNameProblem, trimDisplayName } from "~/domain/display-name";
@@ -336,6 +336,34 @@ describe('tasks (docs/product.md, "Earn" and "Earn: the tasks")', () => {
     expect(filterTasks(tasks, "survey", "video")).toEqual([]);
     expect(taskActionLabel({ type: "video" })).toBe("Watch");
     expect(taskActionLabel({ type: "game" })).toBe("Start");
+  });
+
+  it("sums only open tasks as the earning potential and groups finished ones (done or pending) after them (decision 069)", async () => {
+    const { earningPotential, fallbackTasks, groupTasks } = await import("~/domain/tasks");
+    const tasks = fallbackTasks().map((task) =>
+      task.id === "task-004"
+        ? { ...task, completed: true }
+        : task.id === "task-008"
+          ? { ...task, completed: true, pending: true }
+          : task,
+    );
+    expect(earningPotential(tasks)).toBe(1615 - 150 - 250);
+    const { open, done } = groupTasks(tasks);
+    expect(done.map((task) => task.id)).toEqual(["task-004", "task-008"]);
+    expect(open).toHaveLength(9);
+    expect(earningPotential(done)).toBe(0);
+  });
+
+  it("says when a started task can be completed: the start plus the delay, seconds left rounded up, never below 0 (decision 069)", async () => {
+    const { taskStart } = await import("~/domain/tasks");
+    expect(taskStart("2026-12-01T14:05:00.000Z", "2026-12-01T14:05:01.200Z", 5000)).toEqual({
+      readyAt: "2026-12-01T14:05:05.000Z",
+      secondsLeft: 4,
+    });
+    expect(taskStart("2026-12-01T14:05:00Z", "2026-12-01T14:05:05Z", 5000)?.secondsLeft).toBe(0);
+    expect(taskStart("2026-12-01T14:05:00Z", "2026-12-01T15:00:00Z", 5000)?.secondsLeft).toBe(0);
+    expect(taskStart("not a time", "2026-12-01T15:00:00Z", 5000)).toBeNull();
+    expect(formatUtcTime("2026-12-01T04:05:09.999Z")).toBe("04:05:09 UTC");
   });
 
   it("converts coins to dollars like the database, rounding down to the cent", async () => {

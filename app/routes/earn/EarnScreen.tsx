@@ -3,7 +3,7 @@ import { formErrors } from "~/lib/form-replies";
 import { Form, Link, useSubmit } from "@remix-run/react";
 import { useRef } from "react";
 import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
-import { TASK_FILTERS, type Task, type TaskFilter } from "~/domain/tasks";
+import { TASK_FILTERS, groupTasks, type Task, type TaskFilter } from "~/domain/tasks";
 import { earnHref } from "~/domain/urls";
 import { Icon } from "~/components/ui/Icon";
 import { FormBanner } from "~/components/forms/FormBanner";
@@ -12,12 +12,16 @@ import { buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/Card";
 import { PageHeader } from "~/components/ui/PageHeader";
 
-/** docs/product.md, "Earn": search, filter chips, the list with its failure and empty states. */
+/**
+ * docs/product.md, "Earn": search, filter chips, the open tasks with their earning potential, the
+ * finished ones under "Done" (decision 069), and the failure and empty states.
+ */
 export function EarnScreen({
   q,
   type,
   tasks,
   failed,
+  source,
   potential,
   coinsPerDollar,
   lastResult,
@@ -26,6 +30,8 @@ export function EarnScreen({
   type: TaskFilter;
   tasks: Task[];
   failed: boolean;
+  /** Where the list comes from: it says whether new tasks can come. */
+  source: "provider" | "fallback" | "unavailable";
   potential: number;
   coinsPerDollar: number;
   lastResult?: SubmissionResult<string[]>;
@@ -92,6 +98,39 @@ export function EarnScreen({
           <p className="text-sm text-muted">No tasks found matching your criteria</p>
         </Card>
       ) : (
+        <TaskGroups
+          tasks={tasks}
+          href={(task) => earnHref({ q, type, task: task.id })}
+          filtered={q.trim() !== "" || type !== "all"}
+          source={source}
+          potential={potential}
+          coinsPerDollar={coinsPerDollar}
+        />
+      )}
+    </div>
+  );
+}
+
+/** The open tasks (or, with none left, that they are all done and whether more come), then the "Done" group. */
+function TaskGroups({
+  tasks,
+  href,
+  filtered,
+  source,
+  potential,
+  coinsPerDollar,
+}: {
+  tasks: Task[];
+  href: (task: Task) => string;
+  filtered: boolean;
+  source: "provider" | "fallback" | "unavailable";
+  potential: number;
+  coinsPerDollar: number;
+}) {
+  const { open, done } = groupTasks(tasks);
+  return (
+    <>
+      {open.length > 0 ? (
         <>
           <p className="flex items-center gap-2 rounded-2xl bg-emerald-50 px-4 py-3 text-sm text-emerald-800">
             <Icon name="coins" className="size-5 shrink-0" />
@@ -101,14 +140,40 @@ export function EarnScreen({
             </span>
           </p>
           <ul aria-label="Tasks" className="space-y-2.5">
-            {tasks.map((task) => (
+            {open.map((task) => (
               <li key={task.id}>
-                <TaskLinkRow task={task} href={earnHref({ q, type, task: task.id })} />
+                <TaskLinkRow task={task} href={href(task)} />
               </li>
             ))}
           </ul>
         </>
+      ) : (
+        <Card className="text-center">
+          <p className="font-semibold">
+            {filtered ? "You've finished every task that matches your criteria." : "You've finished every task."}
+          </p>
+          <p className="mt-1 text-sm text-muted">
+            {/* Only a provider's list grows; the app's own eleven tasks are all there are (decision 069). */}
+            {source === "provider"
+              ? "New offers appear here as partners add them; there is no fixed schedule."
+              : "There are no other tasks for now. Any new ones will appear here."}
+          </p>
+        </Card>
       )}
-    </div>
+      {done.length > 0 ? (
+        <section aria-labelledby="done-tasks" className="space-y-2.5">
+          <h2 id="done-tasks" className="pt-2 text-sm font-semibold text-muted">
+            Done
+          </h2>
+          <ul aria-label="Done tasks" className="space-y-2.5">
+            {done.map((task) => (
+              <li key={task.id}>
+                <TaskLinkRow task={task} href={href(task)} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </>
   );
 }

@@ -1,9 +1,9 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useSubmit } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { TASK_COMPLETION_DELAY_MS } from "~/domain/constants";
 import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
-import { TASK_REQUIREMENTS, TASK_TYPE_LABELS, type Task } from "~/domain/tasks";
+import { formatUtcTime } from "~/domain/dates";
+import { TASK_REQUIREMENTS, TASK_TYPE_LABELS, type Task, type TaskStart } from "~/domain/tasks";
 import { formErrors } from "~/lib/form-replies";
 import { authHref } from "~/domain/urls";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -17,9 +17,11 @@ import { Icon, Spinner } from "~/components/shared";
 
 /**
  * The task dialog (docs/product.md, "Earn: the task dialog"), rendered by the server from `?task=` (works without JavaScript).
- * After Start Task the server holds the start time; completion is accepted 5 seconds later.
- * With JavaScript the completion is sent by itself when the 5 seconds are up, and the dialog holds
- * the keyboard's focus until it closes (Escape closes it).
+ * After Start Task the server holds the start time; completion is accepted 5 seconds later. A
+ * started task opened again offers Complete Task and says from when (decision 069). With
+ * JavaScript the completion is sent by itself when the count ends while the dialog is open, and
+ * the dialog holds the keyboard's focus until it closes (Escape closes it). A finished task offers
+ * only Close.
  */
 export function TaskDialog({
   task,
@@ -33,7 +35,7 @@ export function TaskDialog({
   coinsPerDollar: number;
   closeHref: string;
   signedIn: boolean;
-  started: boolean;
+  started: TaskStart | null;
   lastResult?: SubmissionResult<string[]>;
 }) {
   return (
@@ -82,38 +84,63 @@ export function TaskDialog({
         <p className="mt-4 rounded-2xl bg-emerald-50 p-3 text-center text-sm font-semibold text-emerald-800">
           You have completed this task.
         </p>
+      ) : started ? (
+        <p
+          data-testid="task-started"
+          className="mt-4 rounded-2xl bg-brand-50 p-3 text-center text-sm font-semibold text-brand-800"
+        >
+          {started.secondsLeft > 0
+            ? `You started this task. You can complete it from ${formatUtcTime(started.readyAt)}.`
+            : "You started this task. You can complete it now."}
+        </p>
       ) : null}
       <div className="mt-4">
         <FormBanner title="Error" errors={formErrors(lastResult)} />
       </div>
-      <Form method="post" preventScrollReset className="mt-1 grid grid-cols-2 gap-3">
-        <input type="hidden" name="taskId" value={task.id} />
-        <Link to={closeHref} replace preventScrollReset className={buttonClass({ tone: "secondary" })}>
-          Cancel
+      {task.completed ? (
+        <Link
+          to={closeHref}
+          replace
+          preventScrollReset
+          className={`mt-1 ${buttonClass({ tone: "secondary", block: true })}`}
+        >
+          Close
         </Link>
-        {task.completed ? null : !signedIn ? (
-          <Link to={authHref("signin", `/earn?task=${task.id}`)} className={buttonClass()}>
-            Sign in
+      ) : (
+        <Form method="post" preventScrollReset className="mt-1 grid grid-cols-2 gap-3">
+          <input type="hidden" name="taskId" value={task.id} />
+          <Link to={closeHref} replace preventScrollReset className={buttonClass({ tone: "secondary" })}>
+            Cancel
           </Link>
-        ) : started ? (
-          <CompleteButton taskId={task.id} />
-        ) : (
-          <SubmitButton intent="start">Start Task</SubmitButton>
-        )}
-      </Form>
+          {!signedIn ? (
+            <Link to={authHref("signin", `/earn?task=${task.id}`)} className={buttonClass()}>
+              Sign in
+            </Link>
+          ) : started ? (
+            <CompleteButton key={started.readyAt} taskId={task.id} secondsLeft={started.secondsLeft} />
+          ) : (
+            <SubmitButton intent="start">Start Task</SubmitButton>
+          )}
+        </Form>
+      )}
     </UrlDialog>
   );
 }
 
-function CompleteButton({ taskId }: { taskId: string }) {
+/**
+ * Complete Task; with JavaScript it counts down the seconds the server said are left and, when a
+ * count ends with the dialog open, sends the completion by itself (a task already ready waits for the press).
+ */
+function CompleteButton({ taskId, secondsLeft: initial }: { taskId: string; secondsLeft: number }) {
   const hydrated = useHydrated();
   const submit = useSubmit();
   const pending = useIsPending({ intent: "complete" });
-  const [secondsLeft, setSecondsLeft] = useState(TASK_COMPLETION_DELAY_MS / 1000);
+  const [secondsLeft, setSecondsLeft] = useState(initial);
   useEffect(() => {
-    const started = Date.now();
+    if (initial <= 0) return;
+    const readyAt = Date.now() + initial * 1000;
     const timer = setInterval(() => {
-      const left = Math.max(0, Math.ceil((TASK_COMPLETION_DELAY_MS - (Date.now() - started)) / 1000));
+      const left = Math.max(0, Math.ceil((readyAt - Date.now()) / 1000));
       setSecondsLeft(left);
       if (left === 0) {
         clearInterval(timer);
@@ -121,7 +148,7 @@ function CompleteButton({ taskId }: { taskId: string }) {
       }
     }, 250);
     return () => clearInterval(timer);
-  }, [submit, taskId]);
+  }, [submit, taskId, initial]);
   const waiting = hydrated && secondsLeft > 0;
   return (
     <button name="intent" value="complete" disabled={pending || waiting} className={buttonClass()}>

@@ -3,15 +3,23 @@ import type { Flash } from "~/domain/flash";
 import { TASK_ALREADY_REWARDED } from "~/domain/identity";
 import { formatCoins } from "~/domain/money";
 import { taskFormSchema } from "~/domain/task-forms";
-import { earningPotential, filterTasks, parseTaskFilter } from "~/domain/tasks";
+import { TASK_COMPLETION_DELAY_MS } from "~/domain/constants";
+import { TASK_ID_PATTERN, earningPotential, filterTasks, parseTaskFilter, taskStart } from "~/domain/tasks";
 import { earnHref } from "~/domain/urls";
 import { getSessionUser } from "~/server/auth/session.server";
 import { getAppConfig } from "~/server/config.server";
-import { optionalSection } from "~/server/db/reads.server";
+import { optionalSection, readTogether } from "~/server/db/reads.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 import { listTasks } from "~/server/offers.server";
-import { completeTask, findTask, listTasksForUser, startTask } from "~/server/tasks.server";
+import {
+  completeTask,
+  findTask,
+  listTasksForUser,
+  startTask,
+  taskCompletionsCall,
+  taskStartCall,
+} from "~/server/tasks.server";
 import { ruleMessage } from "~/domain/rules";
 
 const PENDING_AGAIN = "You finished this offer. Its coins arrive as soon as the offer provider confirms it.";
@@ -28,13 +36,15 @@ function pendingConfirmation(title: string, coins: number): Flash {
   };
 }
 
-/** What /earn shows, from its URL: search, filter chip, the open task dialog and whether it was started. */
+/**
+ * What /earn shows, from its URL: search, filter chip and the open task dialog. (`started=1`, set
+ * after Start Task, is only a hint: whether the task was started is the server's to say.)
+ */
 function readView(url: URL) {
   return {
     q: (url.searchParams.get("q") ?? "").slice(0, 100),
     type: parseTaskFilter(url.searchParams.get("type")),
     taskId: url.searchParams.get("task"),
-    started: url.searchParams.get("started") === "1",
   };
 }
 
@@ -42,8 +52,17 @@ function readView(url: URL) {
 export async function loadEarn(request: Request) {
   const view = readView(new URL(request.url));
   const user = await getSessionUser(request);
-  const [list, config] = await Promise.all([
-    optionalSection("earn: tasks", user ? listTasksForUser(user.uid) : listTasks()),
+  // The dialog's task: the person's start of it, if any, read with the completions in one round trip.
+  const dialogId = view.taskId !== null && TASK_ID_PATTERN.test(view.taskId) ? view.taskId : null;
+  const reads = user
+    ? {
+        uid: user.uid,
+        calls: readTogether([taskCompletionsCall(user.uid), dialogId ? taskStartCall(user.uid, dialogId) : null]),
+      }
+    : null;
+  const [list, startRow, config] = await Promise.all([
+    optionalSection("earn: tasks", reads ? listTasksForUser(reads.uid, reads.calls[0]) : listTasks()),
+    optionalSection("earn: task start", reads ? reads.calls[1] : Promise.resolve(null)),
     getAppConfig(),
   ]);
   // No offers had from the configured provider yet: the list failed (the fallback tasks never stand in).
@@ -53,9 +72,15 @@ export async function loadEarn(request: Request) {
   return {
     q: view.q,
     type: view.type,
-    started: view.started && dialogTask !== null && !dialogTask.completed,
+    // A started task left and opened again offers Complete Task, and says from when (decision 069).
+    started:
+      startRow && dialogTask && !dialogTask.completed
+        ? taskStart(startRow.started_at, startRow.now, TASK_COMPLETION_DELAY_MS)
+        : null,
     signedIn: user !== null,
     failed,
+    // With a provider the list grows as partners add offers; the app's own eleven tasks are all there is.
+    source: list?.source ?? "unavailable",
     tasks,
     potential: earningPotential(tasks),
     coinsPerDollar: config.coins_per_dollar,

@@ -33,6 +33,7 @@ export default function EarnRoute() {
         type={data.type}
         tasks={data.tasks}
         failed={data.failed}
+        source={data.source}
         potential={data.potential}
         coinsPerDollar={data.coinsPerDollar}
         // A reply about a task that is not on screen (gone from the list) shows above the list.
