@@ -163,6 +163,25 @@ describe("the auth screen over plain HTTP", () => {
     expect((await client.visit("/auth")).html).toContain(html(AUTH_MESSAGES.resetSent));
   });
 
+  it("keeps the typed email in the field after a refused or an accepted password reset", async () => {
+    const emailField = (page: string) => page.match(/<input[^>]*name="email"[^>]*>/)?.[0] ?? "";
+    const client = new HttpClient();
+    const refusedBody = await expectRefused(
+      await client.post("/auth", { intent: "reset", email: "pat@", password: "" }),
+      AUTH_MESSAGES.invalidEmailFormat,
+    );
+    expect(emailField(refusedBody)).toContain('value="pat@"');
+
+    const email = uniqueEmail("reset-keeps");
+    const accepted = await client.post("/auth", { intent: "reset", email: ` ${email} `, password: "" });
+    expect(accepted.status).toBe(302);
+    const page = (await client.visit(accepted.headers.get("location")!)).html;
+    expect(page).toContain(html(AUTH_MESSAGES.resetSent));
+    expect(emailField(page)).toContain(`value="${email}"`);
+    // Only the next page: a later visit starts blank again.
+    expect(emailField((await client.visit("/auth")).html)).not.toContain(email);
+  });
+
   it("sends a signed-in visitor from /auth to / and a signed-out one from / to /auth", async () => {
     const signedOut = visitor();
     const home = await signedOut.get("/");

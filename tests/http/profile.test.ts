@@ -498,6 +498,23 @@ describe("Profile over plain HTTP", () => {
     expect(await sixth.text()).toMatch(/Too many attempts\. Please try again in \d+ minutes?\./);
   });
 
+  it("says 'Please fill out all fields' on each blank feedback field, with no 'Failed to submit feedback' banner", async () => {
+    const { client } = await account();
+    const body = await refused(
+      await post(client, { intent: "feedback", name: "Ana", email: "  ", message: "" }, "/profile?tab=help"),
+      "Please fill out all fields",
+    );
+    expect(body).not.toContain("Failed to submit feedback");
+    expect(body).not.toMatch(/id="feedback-error"/);
+    for (const field of ["email", "message"]) {
+      expect(body, field).toMatch(new RegExp(`id="feedback-${field}-error"[^>]*><li>Please fill out all fields</li>`));
+      expect(body, field).toMatch(new RegExp(`name="${field}"[^>]*aria-invalid="true"`));
+    }
+    expect(body).not.toContain('id="feedback-name-error"');
+    // The filled field keeps what was typed.
+    expect(body).toMatch(/name="name"[^>]*value="Ana"/);
+  });
+
   it("refuses malformed posts with a message and no 5xx", async () => {
     const { client } = await account();
     for (const body of [

@@ -13,6 +13,8 @@ import { Icon } from "~/components/ui/Icon";
 import { SectionError } from "~/components/ui/SectionError";
 
 export interface HomeData {
+  /** "Welcome" on a new account's first day, "Welcome back" afterwards (app/domain/greeting.ts). */
+  greeting: string;
   displayName: string;
   /** The balance card: available, pending, locked bonus (docs/product.md, "Home: balance and tiles"). */
   money: MoneyParts;
@@ -34,7 +36,7 @@ export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: 
     <div className="space-y-5">
       <header className="flex items-center justify-between gap-4">
         <div className="min-w-0">
-          <p className="text-sm text-muted">Welcome back</p>
+          <p className="text-sm text-muted">{data.greeting}</p>
           <h1 className="truncate text-2xl font-bold tracking-tight">Hi, {data.displayName}</h1>
         </div>
       </header>

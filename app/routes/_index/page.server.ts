@@ -11,6 +11,7 @@ import { getLeaderboard } from "~/server/leaderboard.server";
 import { optionalSection, readTogether } from "~/server/db/reads.server";
 import { findTask, listTasksForUser, taskCompletionsCall } from "~/server/tasks.server";
 import { loadUserSummary, moneyParts, userSummaryCall } from "~/server/users.server";
+import { homeGreeting } from "~/domain/greeting";
 import { ruleMessage } from "~/domain/rules";
 import { cashOutHint } from "~/domain/withdrawals";
 import { coinsToDollars, formatDollars } from "~/domain/money";
@@ -48,6 +49,7 @@ export async function loadHome(request: Request) {
     optionalSection("home: leaderboard", getLeaderboard(user.uid, LEADERBOARD_TEASER_SIZE)),
   ]);
   return {
+    greeting: homeGreeting(summary.created_at, new Date()),
     displayName: summary.display_name || "User",
     money: moneyParts(summary),
     coinsPerDollar: config?.coins_per_dollar ?? null,

@@ -26,6 +26,7 @@ export function AuthScreen({
   tab,
   redirectTo,
   referralCode,
+  email = null,
   lastResult,
   domainAuthorized,
   firebaseConfig,
@@ -36,6 +37,8 @@ export function AuthScreen({
   redirectTo: string;
   /** From a share link (`/auth?ref=CODE`): fills in the Referral code field of Sign Up. */
   referralCode: string | null;
+  /** The address a password reset was just asked for (the page after it keeps it in the form). */
+  email?: string | null;
   lastResult: SubmissionResult<string[]> | undefined;
   domainAuthorized: boolean;
   firebaseConfig: GoogleSignInConfig;
@@ -46,7 +49,7 @@ export function AuthScreen({
     id: `auth-${tab}`,
     fields: ["email", "password", "referralCode"],
     lastResult,
-    defaultValue: { referralCode: referralCode ?? "" },
+    defaultValue: { referralCode: referralCode ?? "", email: email ?? "" },
     // Without JavaScript the browser's own checks (required, type=email, minlength) apply.
     nativeChecksWithoutJavaScript: true,
     // The same rules as the server, with the same words, before anything is posted.

@@ -22,6 +22,7 @@ import {
 import { getAdminAuth } from "~/server/auth/firebase-admin.server";
 import { deviceCookie } from "~/server/auth/device-cookie.server";
 import { isDomainAuthorized } from "~/server/auth/identity.server";
+import { rememberResetEmail, takeResetEmail } from "~/server/auth/reset-email.server";
 import { getSessionUser, StaleSignInError, startSession } from "~/server/auth/session.server";
 import { ruleViolation } from "~/server/db/core.server";
 import { getEnv } from "~/server/env.server";
@@ -44,6 +45,7 @@ export async function loadAuthPage(request: Request) {
   const params = new URL(request.url).searchParams;
   const referralCode = normalizeReferralCode(params.get("ref"));
   const formToken = issueFormToken(request);
+  const resetEmail = await takeResetEmail(request);
   const page = {
     // A share link opens Sign Up; the tabs still switch (their links keep the code).
     tab: params.has("tab") || !referralCode ? parseAuthTab(params.get("tab")) : ("signup" as const),
@@ -58,8 +60,12 @@ export async function loadAuthPage(request: Request) {
       emulatorUrl: firebase.emulatorHost ? `http://${firebase.emulatorHost}` : null,
     },
     formToken: formToken.token,
+    /** The address a password reset was just asked for: the form shows it again. */
+    email: resetEmail.email,
   };
-  return data(page, formToken.setCookie ? { headers: { "Set-Cookie": formToken.setCookie } } : undefined);
+  const headers = new Headers();
+  for (const cookie of [formToken.setCookie, resetEmail.setCookie]) if (cookie) headers.append("Set-Cookie", cookie);
+  return data(page, { headers });
 }
 
 type AuthReply = { reply: SubmissionResult<string[]>; unauthorizedDomain: boolean };
@@ -86,7 +92,12 @@ async function resetPassword(request: Request, email: string, submission: AuthSu
       );
     }
   }
-  return redirectWithFlash("/auth", { kind: "success", title: AUTH_MESSAGES.resetSent });
+  // The next page keeps the address in the form (without JavaScript the page is new).
+  return redirectWithFlash(
+    "/auth",
+    { kind: "success", title: AUTH_MESSAGES.resetSent },
+    { "Set-Cookie": await rememberResetEmail(email) },
+  );
 }
 
 function tooManyAttempts(submission: AuthSubmissionResult, refusal: AttemptRefusal) {

@@ -25,13 +25,15 @@ export async function action({ request }: ActionFunctionArgs) {
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/shared";
 
 export default function AuthRoute() {
-  const { tab, redirectTo, referralCode, domainAuthorized, firebaseConfig, formToken } = useLoaderData<typeof loader>();
+  const { tab, redirectTo, referralCode, domainAuthorized, firebaseConfig, formToken, email } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <AuthScreen
       tab={tab}
       redirectTo={redirectTo}
       referralCode={referralCode}
+      email={email}
       lastResult={actionData?.reply}
       domainAuthorized={domainAuthorized && !actionData?.unauthorizedDomain}
       firebaseConfig={firebaseConfig}

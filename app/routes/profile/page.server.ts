@@ -270,8 +270,12 @@ async function sendFeedback(
   feedback: { name: string; email: string; message: string },
   submission: Submission,
 ) {
-  if (!feedback.name || !feedback.email || !feedback.message) {
-    return rejectForm(submission, { formErrors: [FEEDBACK_MESSAGES.fillAll] });
+  // A blank field is the person's to fix: the message goes on each blank field, not in a failure banner.
+  const blank = (["name", "email", "message"] as const).filter((field) => !feedback[field]);
+  if (blank.length > 0) {
+    return rejectForm(submission, {
+      fieldErrors: Object.fromEntries(blank.map((field) => [field, [FEEDBACK_MESSAGES.fillAll]])),
+    });
   }
   // Lengths first, so the address's pattern (linear, app/domain/email.ts) never sees more than 254
   // characters; then the form; then the allowance, which a refused form does not use.
