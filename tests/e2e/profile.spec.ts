@@ -368,7 +368,7 @@ test("the FAQ opens as <details> (with or without JavaScript) and says 3-5 busin
   await expect(paid.getByText("Payments are made within 3-5 business days.")).toBeHidden();
 });
 
-test("the feedback form is prefilled with the name and email, refuses blank fields (Please fill out all fields), and a sent message appears in Your Feedback and clears the form", async ({
+test("the feedback form is prefilled with the name and email, refuses a blank message with Please fill out all fields on the field and no failure banner, and a sent message appears in Your Feedback and clears the form", async ({
   page,
 }) => {
   const { email, name } = await openProfile(page, "feedback");
@@ -382,7 +382,11 @@ test("the feedback form is prefilled with the name and email, refuses blank fiel
   for (const blank of ["", "   "]) {
     await form.getByLabel("Message").fill(blank);
     await form.getByRole("button", { name: "Submit Feedback" }).click();
-    await expect(form.getByRole("alert")).toContainText("Please fill out all fields");
+    // On the blank field, not in a failure banner: nothing failed (docs/decisions/070).
+    await expect(form.locator("#feedback-message-error")).toHaveText("Please fill out all fields");
+    await expect(form.getByLabel("Message")).toHaveAttribute("aria-invalid", "true");
+    await expect(form.getByText("Failed to submit feedback")).toHaveCount(0);
+    await expect(form.getByRole("alert")).toHaveCount(0);
   }
   await expect(toasts(page, "Feedback submitted successfully!")).toHaveCount(0);
   await expect(page.getByText("You haven't sent any feedback yet.")).toBeVisible();
