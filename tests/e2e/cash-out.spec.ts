@@ -83,6 +83,8 @@ test("the amount holds what is typed to digits and two decimals with JavaScript,
   const email = await signedIn("amount");
   await page.goto("/withdraw");
   await page.getByRole("button", { name: "Send verification email" }).click();
+  // Sent once the page says so (with JavaScript the post is still on its way when the click returns).
+  await expect(page.getByText("Verification email sent")).toBeVisible();
   await openVerificationLink(email);
   await page.getByRole("link", { name: "Check again" }).click();
   const amount = page.getByLabel("Amount (USD)");
