@@ -13,8 +13,6 @@ import {
 import type { ReactNode } from "react";
 import { AppShell } from "~/components/AppShell";
 import { InlineStylesheet } from "~/components/InlineStylesheet";
-import { Toasts } from "~/components/Toasts";
-import { Spinner } from "~/components/ui/Icon";
 import { NavigationProgress } from "~/components/NavigationProgress";
 import { ErrorScreen } from "~/components/shared";
 import { needsDocumentLoad } from "~/lib/document-policy";
@@ -51,7 +49,8 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
 // The first paint waits until the page's content has been read (`<link rel=expect blocking=render>`,
 // Chromium 124+; other browsers ignore it). With the stylesheet inline nothing else holds it, and
 // a browser could paint the start of the streamed document, then move it as the rest arrives (the
-// sign-in screen is centred), a layout shift under the start spinner.
+// sign-in screen is centred), a layout shift. (No overlay hides a page the server has rendered:
+// docs/decisions/073-nothing-covers-the-page.md.)
 const CONTENT_END = "content-end";
 const renderBlocking = { blocking: "render" } as Record<string, string>;
 
@@ -68,12 +67,6 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body className="font-sans antialiased">
-        <div
-          aria-hidden="true"
-          className="start-spinner fixed inset-0 z-50 flex items-center justify-center bg-canvas text-brand-600"
-        >
-          <Spinner className="size-10" />
-        </div>
         {children}
         <div id={CONTENT_END} hidden />
         <ScrollRestoration nonce={nonce} />
@@ -93,8 +86,7 @@ export default function App() {
   return (
     <>
       <NavigationProgress />
-      <Toasts messages={rootData?.messages ?? []} />
-      <AppShell showNav={!bare} signedIn={rootData?.signedIn ?? false}>
+      <AppShell showNav={!bare} signedIn={rootData?.signedIn ?? false} messages={rootData?.messages ?? []}>
         <Outlet />
       </AppShell>
     </>
@@ -104,7 +96,7 @@ export default function App() {
 /** Only when the root itself fails; a page's own failure is caught by its route's boundary, inside the shell. */
 export function ErrorBoundary() {
   return (
-    <AppShell showNav={false} signedIn={false}>
+    <AppShell showNav={false} signedIn={false} messages={[]}>
       <ErrorScreen error={useRouteError()} />
     </AppShell>
   );

@@ -1,44 +1,63 @@
 import { Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
+import type { Flash } from "~/domain/flash";
 import { BOTTOM_NAV_ITEMS, isNavItemActive } from "~/domain/navigation";
+import { Toasts } from "./Toasts";
 import { Icon } from "./ui/Icon";
 
-/** The phone-width frame: page content, the bottom bar and the floating profile button. */
+/**
+ * The frame of every page. On a phone: a column, the bar at the bottom and the floating profile
+ * button above it; from `lg` up: the same bar as a side bar, the column beside it and the button
+ * in the margin to the column's right. Fixed things never sit over the end of the page: the
+ * column's bottom padding reserves their height (docs/decisions/073-nothing-covers-the-page.md).
+ */
 export function AppShell({
   children,
   showNav,
   signedIn,
+  messages,
 }: {
   children: ReactNode;
   showNav: boolean;
   signedIn: boolean;
+  messages: readonly Flash[];
 }) {
   const { pathname } = useLocation();
   const showProfileButton = showNav && signedIn && pathname !== "/profile";
+  const reserve = showProfileButton
+    ? "pb-[calc(11rem+env(safe-area-inset-bottom))]"
+    : showNav
+      ? "pb-[calc(6rem+env(safe-area-inset-bottom))]"
+      : "pb-8";
   return (
-    <div className="mx-auto flex min-h-dvh w-full max-w-md flex-col bg-canvas sm:border-x sm:border-line">
-      <main className={`flex-1 px-5 pt-6 ${showNav ? "pb-28" : "pb-8"}`}>{children}</main>
+    <div className={`min-h-dvh bg-canvas ${showNav ? "lg:pl-60" : ""}`}>
+      <div className="mx-auto flex min-h-dvh w-full max-w-md flex-col bg-canvas sm:border-x sm:border-line lg:max-w-xl">
+        <main className={`flex-1 px-5 pt-6 ${reserve} ${showNav ? "lg:px-8 lg:pb-12" : ""}`}>{children}</main>
+      </div>
       {showProfileButton ? (
         <Link
           to="/profile"
           aria-label="Profile"
-          className="fixed bottom-24 right-[max(1.25rem,calc(50vw-14rem+1.25rem))] z-20 inline-flex size-14 items-center justify-center rounded-full bg-brand-600 text-white shadow-lg shadow-brand-700/30 transition hover:bg-brand-700 active:scale-95"
+          className="fixed right-[max(1.25rem,calc(50vw-12.75rem))] bottom-[calc(6rem+env(safe-area-inset-bottom))] z-20 inline-flex size-14 items-center justify-center rounded-full bg-brand-600 text-white shadow-lg shadow-brand-700/30 transition hover:bg-brand-700 active:scale-95 lg:right-[calc(50vw-30.5rem)] lg:bottom-8"
         >
           <Icon name="profile" className="size-6" />
         </Link>
       ) : null}
-      {showNav ? <BottomNav pathname={pathname} /> : null}
+      {showNav ? <MainNav pathname={pathname} /> : null}
+      <Toasts messages={messages} above={showProfileButton ? "button" : showNav ? "bar" : "edge"} beside={showNav} />
     </div>
   );
 }
 
-function BottomNav({ pathname }: { pathname: string }) {
+/** One navigation landmark: the bottom bar on a phone, a side bar from `lg` up. */
+function MainNav({ pathname }: { pathname: string }) {
   return (
     <nav
       aria-label="Main"
-      className="fixed inset-x-0 bottom-0 z-10 mx-auto w-full max-w-md border-t border-line bg-white/95 pb-[env(safe-area-inset-bottom)] backdrop-blur"
+      className="fixed inset-x-0 bottom-0 z-10 mx-auto w-full max-w-md border-t border-line bg-white/95 pb-[env(safe-area-inset-bottom)] backdrop-blur lg:inset-x-auto lg:inset-y-0 lg:left-0 lg:mx-0 lg:w-60 lg:max-w-none lg:border-t-0 lg:border-r lg:bg-white lg:px-4 lg:pt-6 lg:pb-6"
     >
-      <ul className="grid grid-cols-5">
+      <p className="hidden px-3 pb-6 text-lg font-bold tracking-tight text-brand-700 lg:block">Rewards</p>
+      <ul className="grid grid-cols-5 lg:flex lg:flex-col lg:gap-1">
         {BOTTOM_NAV_ITEMS.map((item) => {
           const active = isNavItemActive(item, pathname);
           return (
@@ -46,12 +65,12 @@ function BottomNav({ pathname }: { pathname: string }) {
               <Link
                 to={item.to}
                 aria-current={active ? "page" : undefined}
-                className={`flex h-16 flex-col items-center justify-center gap-1 text-xs font-medium transition active:bg-gray-50 ${
-                  active ? "text-brand-600" : "text-muted hover:text-ink"
+                className={`flex h-16 flex-col items-center justify-center gap-1 text-xs font-medium transition active:bg-gray-50 lg:h-11 lg:flex-row lg:justify-start lg:gap-3 lg:rounded-xl lg:px-3 lg:text-sm ${
+                  active ? "text-brand-600 lg:bg-brand-50" : "text-muted hover:text-ink lg:hover:bg-gray-50"
                 }`}
               >
                 <span
-                  className={`inline-flex h-7 w-12 items-center justify-center rounded-full ${active ? "bg-brand-50" : ""}`}
+                  className={`inline-flex h-7 w-12 items-center justify-center rounded-full lg:w-auto lg:bg-transparent ${active ? "bg-brand-50" : ""}`}
                 >
                   <Icon name={item.icon} className="size-5" />
                 </span>

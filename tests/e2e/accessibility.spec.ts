@@ -1,58 +1,13 @@
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Browser, type BrowserContextOptions, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { NOT_SCREENS, SCREENS, type Screen, type Viewer } from "./screens";
+import { NOT_SCREENS, SCREENS } from "./screens";
+import { openScreen, test } from "./viewers";
 import { ROUTES_DIR, routeModules } from "../support/route-modules";
-import { openVerificationLink, signUpOverHttp } from "./support";
 
 // Every screen (tests/e2e/screens.ts), with JavaScript on and off: axe-core finds no serious or
 // critical violation, and every element that Tab reaches shows a focus indicator.
-
-type StorageState = Exclude<BrowserContextOptions["storageState"], string | undefined>;
-
-/** One browser state per kind of viewer, made once per worker (two sign-ups, one email verified). */
-async function viewerStates(browser: Browser, baseURL: string): Promise<Record<Viewer, StorageState>> {
-  const visitor: StorageState = {
-    cookies: [{ name: "hasSeenOnboarding", value: "true", ...cookieScope(baseURL) }],
-    origins: [],
-  };
-  const member = async (verified: boolean) => {
-    const context = await browser.newContext({ baseURL });
-    const page = await context.newPage();
-    const email = await signUpOverHttp(page, verified ? "a11y-verified" : "a11y", baseURL);
-    if (verified) {
-      await page.goto("/withdraw");
-      await page.getByRole("button", { name: "Send verification email" }).click();
-      await expect(page.getByText("Verification email sent")).toBeVisible();
-      await openVerificationLink(email);
-    }
-    const state = await context.storageState();
-    await context.close();
-    return state;
-  };
-  const [unverified, verified] = [await member(false), await member(true)];
-  return { "first-visit": { cookies: [], origins: [] }, visitor, member: unverified, "verified-member": verified };
-}
-
-function cookieScope(baseURL: string) {
-  const url = new URL(baseURL);
-  return {
-    domain: url.hostname,
-    path: "/",
-    expires: -1,
-    httpOnly: false,
-    secure: false,
-    sameSite: "Lax" as const,
-  };
-}
-
-const test = base.extend<object, { viewers: Record<Viewer, StorageState> }>({
-  viewers: [
-    async ({ browser }, provide, workerInfo) => provide(await viewerStates(browser, workerInfo.project.use.baseURL!)),
-    { scope: "worker", timeout: 60_000 },
-  ],
-});
 
 test("the screen list covers every page module in app/routes (a new page must be added to tests/e2e/screens.ts)", () => {
   const modules = routeModules();
@@ -65,25 +20,6 @@ test("the screen list covers every page module in app/routes (a new page must be
     expect(readFileSync(path.join(ROUTES_DIR, file), "utf8"), file).not.toMatch(/export default/);
   }
 });
-
-/** Opens the screen the way a person reaches it. */
-async function open(page: Page, screen: Screen, baseURL: string, javaScriptEnabled: boolean) {
-  if (screen.crossSitePost) {
-    // A page of another origin (here about:blank, Origin: null) posting a form to the app.
-    await page.setContent(
-      `<form method="post" action="${new URL(screen.path, baseURL).href}"><button>Send</button></form>`,
-    );
-    await page.getByRole("button", { name: "Send" }).click();
-    await page.waitForURL(new URL(screen.path, baseURL).href);
-  } else {
-    await page.goto(screen.path);
-  }
-  await expect(page.locator("body")).toBeVisible();
-  // With JavaScript, until React has taken over and the page's requests are done.
-  await page.waitForLoadState(javaScriptEnabled ? "networkidle" : "load");
-  // The CSS start spinner covers an app page for its first 300 ms.
-  await expect(page.locator(".start-spinner")).toBeHidden();
-}
 
 /**
  * Runs axe-core on the page as it is. Axe runs as a script and waits on promises, which a page
@@ -102,7 +38,6 @@ async function axe(page: Page, javaScriptEnabled: boolean) {
     await copy.route(page.url(), (route) => route.fulfill({ contentType: "text/html; charset=utf-8", body: html }));
     await copy.goto(page.url());
     await copy.waitForLoadState("load");
-    await expect(copy.locator(".start-spinner")).toBeHidden();
     expect(await copy.locator("script").count()).toBe(0);
     return await new AxeBuilder({ page: copy }).analyze();
   } finally {
@@ -173,7 +108,7 @@ for (const screen of SCREENS) {
       baseURL,
       javaScriptEnabled,
     }) => {
-      await open(page, screen, baseURL!, javaScriptEnabled);
+      await openScreen(page, screen, baseURL!, javaScriptEnabled);
       const results = await axe(page, javaScriptEnabled);
       const serious = results.violations
         .filter((violation) => violation.impact === "serious" || violation.impact === "critical")

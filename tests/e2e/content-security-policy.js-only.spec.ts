@@ -47,9 +47,8 @@ function watchDataRequests(page: Page): string[] {
   return requests;
 }
 
-/** Waits until React has taken over the page (the start spinner goes once the app has hydrated). */
+/** Waits until React has taken over the page and its requests are done. */
 async function hydrated(page: Page) {
-  await expect(page.locator(".start-spinner")).toBeHidden();
   await page.waitForLoadState("networkidle");
 }
 

@@ -38,7 +38,6 @@ test("the task dialog takes the focus when it opens, keeps Tab and Shift+Tab ins
 }) => {
   await signedIn("dialog-task");
   await page.goto("/earn");
-  await expect(page.locator(".start-spinner")).toBeHidden();
   const link = page.getByRole("link", { name: /Try a Budgeting App/ });
   await openWithKeyboard(page, link);
 
@@ -78,7 +77,6 @@ test("after Start Task, Tab stays in the task dialog while the countdown runs, a
 }) => {
   await signedIn("dialog-start");
   await page.goto("/earn");
-  await expect(page.locator(".start-spinner")).toBeHidden();
   const link = page.getByRole("link", { name: /Try a Budgeting App/ });
   await openWithKeyboard(page, link);
   const dialog = page.getByRole("dialog", { name: "Try a Budgeting App" });
@@ -101,7 +99,6 @@ test("the withdrawal history sheet takes the focus when it opens, keeps Tab and 
 }) => {
   await signedIn("dialog-history");
   await page.goto("/withdraw");
-  await expect(page.locator(".start-spinner")).toBeHidden();
   const history = page.getByRole("link", { name: "History" });
   await openWithKeyboard(page, history);
 

@@ -47,9 +47,8 @@ export const test = base.extend<{ signedIn: (prefix?: string) => Promise<string>
   },
 });
 
-/** A full-page screenshot at the test's viewport (390 px), once the start spinner and the toast's entrance are over. */
+/** A full-page screenshot at the test's viewport (390 px), once the toast's entrance is over. */
 export async function screenshot(page: Page, name: string) {
-  await expect(page.locator(".start-spinner")).toBeHidden();
   await page.waitForFunction(() =>
     document.getAnimations().every((animation) => {
       const name = (animation as CSSAnimation).animationName;

@@ -53,11 +53,6 @@ describe("pages that need no data, over plain HTTP", () => {
     expect(body).toContain("Return to Home");
   });
 
-  it("draws the start spinner in the HTML itself (no JavaScript needed)", async () => {
-    const body = await (await new HttpClient().get("/auth")).text();
-    expect(body).toContain("start-spinner");
-  });
-
   it("reports health without naming the database transport to anonymous callers", async () => {
     const response = await new HttpClient().get("/healthz");
     expect(response.status).toBe(200);

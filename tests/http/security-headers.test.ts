@@ -95,7 +95,7 @@ describe("document security headers, over HTTP against the production build", ()
     ] as const) {
       const { directives: policy, nonce, html } = await document(client, path);
       // The app's own CSS travels in the document.
-      expect(html.slice(html.indexOf("<style"), html.indexOf("</style>")), path).toContain(".start-spinner{");
+      expect(html.slice(html.indexOf("<style"), html.indexOf("</style>")), path).toContain(".toast-auto-hide{");
       expect(policy.get("default-src"), path).toEqual(["'self'"]);
       expect(policy.get("script-src")!.slice(0, 2), path).toEqual(["'self'", expect.stringMatching(/^'nonce-/)]);
       for (const unsafe of ["'unsafe-inline'", "'unsafe-eval'", "'strict-dynamic'", "*", "http:", "https:"]) {

@@ -1,0 +1,98 @@
+import { expect, type Page } from "@playwright/test";
+import { test } from "./support";
+
+// The frame around every page: no overlay hides what the server rendered, toasts sit clear of the
+// navigation and can be dismissed without JavaScript, and wide screens get a side bar.
+
+/** Fixed elements that cover most of the screen (a dialog's backdrop aside), as the page is now. */
+function screenCovers(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("body *")]
+      .filter((element) => getComputedStyle(element).position === "fixed")
+      .filter((element) => element.checkVisibility({ visibilityProperty: true, opacityProperty: true }))
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.width * box.height >= 0.5 * innerWidth * innerHeight;
+      })
+      .map((element) => element.outerHTML.slice(0, 120)),
+  );
+}
+
+test("no overlay covers a page the server rendered, on the first load nor after a form's post", async ({
+  page,
+  signedIn,
+}) => {
+  await signedIn("shell-overlay");
+  for (const path of ["/", "/earn", "/withdraw"]) {
+    await page.goto(path, { waitUntil: "domcontentloaded" });
+    expect(await screenCovers(page), path).toEqual([]);
+  }
+  await page.goto("/");
+  const posted = page.waitForURL("/", { waitUntil: "domcontentloaded" });
+  await page.getByRole("button", { name: /Check In Now/ }).click();
+  await posted;
+  expect(await screenCovers(page)).toEqual([]);
+});
+
+const WIDTHS = [
+  { width: 320, height: 568 },
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+];
+
+test("a toast covers neither the header, the bar nor the profile button at 320, 390 and 1280 px, and its Dismiss closes it (also without JavaScript)", async ({
+  page,
+  signedIn,
+}) => {
+  await signedIn("shell-toast");
+  await page.goto("/withdraw");
+  await page.getByRole("button", { name: "Send verification email" }).click();
+  const toast = page.getByTestId("flash").filter({ hasText: "Verification email sent" });
+  await expect(toast).toBeVisible();
+  for (const size of WIDTHS) {
+    await page.setViewportSize(size);
+    await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
+    const navigation = [
+      page.getByRole("link", { name: "Back" }),
+      page.getByRole("link", { name: "History" }),
+      ...["Home", "Earn", "Refer", "Withdraw"].map((name) =>
+        page.getByRole("navigation", { name: "Main" }).getByRole("link", { name }),
+      ),
+      page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Profile" }),
+      page.locator('a[aria-label="Profile"]'),
+    ];
+    for (const control of navigation) {
+      const handle = await control.elementHandle();
+      const clear = await handle!.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        return hit !== null && (element === hit || element.contains(hit));
+      });
+      expect(clear, `${await control.evaluate((element) => element.outerHTML.slice(0, 80))} at ${size.width} px`).toBe(
+        true,
+      );
+    }
+  }
+  await page.getByRole("group").filter({ hasText: "Verification email sent" }).getByLabel("Dismiss").click();
+  await expect(toast).toBeHidden();
+});
+
+test("from 1024 px up the navigation is a side bar beside the column and the profile button sits outside the column; below, a bar at the bottom", async ({
+  page,
+  signedIn,
+}) => {
+  await signedIn("shell-wide");
+  const nav = page.getByRole("navigation", { name: "Main" });
+  const main = page.getByRole("main");
+  const button = page.locator('a[aria-label="Profile"]');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const [navBox, mainBox, buttonBox] = [await nav.boundingBox(), await main.boundingBox(), await button.boundingBox()];
+  expect(navBox!.x).toBe(0);
+  expect(navBox!.height).toBe(800);
+  expect(navBox!.x + navBox!.width).toBeLessThanOrEqual(mainBox!.x);
+  expect(buttonBox!.x).toBeGreaterThanOrEqual(mainBox!.x + mainBox!.width);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const phoneNav = await nav.boundingBox();
+  expect(phoneNav!.width).toBe(390);
+  expect(phoneNav!.y + phoneNav!.height).toBe(844);
+});
