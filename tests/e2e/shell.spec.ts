@@ -96,3 +96,19 @@ test("from 1024 px up the navigation is a side bar beside the column and the pro
   expect(phoneNav!.width).toBe(390);
   expect(phoneNav!.y + phoneNav!.height).toBe(844);
 });
+
+test("at 1280 px the history sheet opens from the column's right edge and the task dialog is centred on the column", async ({
+  page,
+  signedIn,
+}) => {
+  await signedIn("shell-sheets");
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/withdraw?history=1");
+  const column = (await page.getByRole("main").boundingBox())!;
+  const sheet = (await page.getByRole("dialog", { name: "Withdrawal History" }).boundingBox())!;
+  // (Within the column's 1 px border.)
+  expect(Math.abs(sheet.x + sheet.width - (column.x + column.width))).toBeLessThanOrEqual(1);
+  await page.goto("/earn?task=task-001");
+  const dialog = (await page.getByRole("dialog").boundingBox())!;
+  expect(Math.abs(dialog.x + dialog.width / 2 - (column.x + column.width / 2))).toBeLessThanOrEqual(1);
+});

@@ -3,15 +3,17 @@ import type { ReactNode } from "react";
 import { useModalFocus } from "~/lib/use-modal-focus";
 
 const LAYOUTS = {
-  // From the bottom on a phone, centred from `sm` up (the task dialog).
+  // From the bottom on a phone, centred from `sm` up (the task dialog); from `lg` up centred on
+  // the column, beside the side bar.
   card: {
-    overlay: "items-end justify-center sm:items-center",
+    overlay: "items-end justify-center sm:items-center lg:pl-60",
     dialog: "w-full max-w-md rounded-t-3xl p-6 sm:rounded-3xl",
   },
-  // A full-height sheet from the right edge (the withdrawal history).
+  // A full-height sheet from the right edge (the withdrawal history); from `lg` up from the
+  // column's right edge rather than the window's (the column is 36rem wide beside a 15rem bar).
   side: {
     overlay: "justify-end",
-    dialog: "flex h-full w-[92%] max-w-sm flex-col overflow-y-auto p-5",
+    dialog: "flex h-full w-[92%] max-w-sm flex-col overflow-y-auto p-5 lg:mr-[calc(50vw-25.5rem)]",
   },
 } as const;
 
