@@ -11,7 +11,7 @@ export function LinkTabs({
   current: string;
 }) {
   return (
-    <nav aria-label={label} className="grid auto-cols-fr grid-flow-col rounded-xl bg-gray-100 p-1">
+    <nav aria-label={label} className="flex gap-1 rounded-xl bg-gray-100 p-1">
       {items.map((item) => (
         <Link
           key={item.id}
@@ -19,7 +19,7 @@ export function LinkTabs({
           replace
           preventScrollReset
           aria-current={item.id === current ? "page" : undefined}
-          className={`flex min-h-10 items-center justify-center rounded-lg px-1 py-1 text-center text-[13px] leading-tight font-semibold transition ${
+          className={`flex min-h-11 flex-auto items-center justify-center rounded-lg px-2 py-1 text-center text-[13px] leading-tight font-semibold transition min-[375px]:whitespace-nowrap ${
             item.id === current ? "bg-white text-ink shadow-sm" : "text-muted hover:text-ink"
           }`}
         >

@@ -26,10 +26,10 @@ export function PageHeader({
         <Icon name="back" className="size-6" />
       </Link>
       {head === null ? (
-        <h1 className="min-w-0 flex-1 truncate text-xl font-bold tracking-tight">{title}</h1>
+        <h1 className="min-w-0 flex-1 truncate text-lg font-bold tracking-tight min-[375px]:text-xl">{title}</h1>
       ) : (
         // The label keeps the whole title for assistive technology; the parts are only visual.
-        <h1 aria-label={title} className="flex min-w-0 flex-1 text-xl font-bold tracking-tight">
+        <h1 aria-label={title} className="flex min-w-0 flex-1 text-lg font-bold tracking-tight min-[375px]:text-xl">
           <span aria-hidden="true" className="truncate">
             {head}
           </span>

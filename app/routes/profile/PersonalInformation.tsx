@@ -23,9 +23,13 @@ export function PersonalInformation({
   return (
     <Card>
       <div className="flex items-center justify-between gap-3">
-        <h2 className="text-base font-bold">Personal Information</h2>
+        <h2 className="min-w-0 text-base font-bold min-[375px]:whitespace-nowrap">Personal Information</h2>
         {editing ? null : (
-          <Link to="?tab=account&edit=1" preventScrollReset className={buttonClass({ tone: "secondary", size: "sm" })}>
+          <Link
+            to="?tab=account&edit=1"
+            preventScrollReset
+            className={`shrink-0 ${buttonClass({ tone: "secondary", size: "sm" })}`}
+          >
             Edit Profile
           </Link>
         )}
