@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REFERRAL_MESSAGES, shareText } from "~/domain/referrals";
-import { emulatorHost, googleIdToken, signUpDirect } from "../support/emulator";
-import { HttpClient, html, uniqueEmail } from "../support/http";
+import { emulatorHost, googleIdToken, sentOobCodes, signUpDirect } from "../support/emulator";
+import { HttpClient, html, landing, uniqueEmail } from "../support/http";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 import { eventually } from "../support/wait";
 import { endHolds } from "../support/holds";
@@ -70,7 +70,13 @@ describe("Refer & Earn and referral sign-up over plain HTTP", () => {
     expect(page).toContain("Your Referrals");
     expect(page).toContain("Total: <!-- -->0");
     expect(page).toContain(REFERRAL_MESSAGES.empty);
-    expect(page).toContain("once your friend has verified their email address and earned <!-- -->100 coins");
+    // The condition sits right under the spec's banner, in plain words (demo settings: 100 coins of any kind).
+    const condition =
+      "You get $5.00 once your friend verifies their email and earns 100 coins. Your friend gets $1.00 too.";
+    const underBanner = page
+      .slice(page.indexOf(REFERRAL_MESSAGES.banner) + REFERRAL_MESSAGES.banner.length)
+      .match(/^<\/p><\/div><p[^>]*data-testid="referral-condition">([^<]*)<\/p>/);
+    expect(underBanner?.[1]).toBe(html(condition));
     // Copy and share need JavaScript: disabled in the server's HTML.
     expect(page).toMatch(/<button[^>]*disabled=""[^>]*aria-label="Copy Code"/);
     expect(page).toMatch(/<button[^>]*disabled=""[^>]*>.*Share with Friends<\/button>/s);
@@ -139,6 +145,60 @@ describe("Refer & Earn and referral sign-up over plain HTTP", () => {
       ),
     ).toEqual([{ n: 1 }]);
     expect((await app.sql("select verify_all_balances() as audit"))[0]).toEqual({ audit: [] });
+  });
+
+  it("shows a friend who joined with a code, on Home, what each gets and the steps left, ticked as they are done, and the referrer's tile the bonus still pending", async () => {
+    const { client, referral_code: code } = await referrer();
+    const friend = await app.signUp({ referralCode: code });
+    const friendId = (await profile(friend.email)).id;
+    const steps = async () => {
+      const page = (await friend.client.visit("/")).html;
+      return page.includes('data-testid="invitation-steps"')
+        ? page.slice(
+            page.indexOf("Your welcome bonus"),
+            page.indexOf("</ol>", page.indexOf('data-testid="invitation-steps"')),
+          )
+        : null;
+    };
+    let checklist = await steps();
+    expect(checklist).toContain("You get $1.00 and your friend gets $5.00 when you finish these steps.");
+    expect(checklist).toMatch(/Create your account<span class="sr-only"> \(done\)</);
+    expect(checklist).toMatch(/Verify your email<span class="sr-only"> \(to do\)</);
+    expect(checklist).toMatch(/Earn 100 coins<span class="sr-only"> \(to do\)</);
+    expect(checklist).toContain("0 coins of 100 coins so far, from check-ins and tasks.");
+    expect((await client.visit("/")).html).toMatch(/data-testid="referral-bonus-note">\+\$5\.00 pending</);
+
+    await app.sql("select add_user_coins($1, 40)", [friendId]);
+    await app.sql("select record_email_verified($1)", [friendId]);
+    checklist = await steps();
+    expect(checklist).toMatch(/Verify your email<span class="sr-only"> \(done\)</);
+    expect(checklist).toContain("40 coins of 100 coins so far, from check-ins and tasks.");
+
+    await app.sql("select add_user_coins($1, 60)", [friendId]);
+    // Both bonuses paid: the checklist has done its work, and nothing is pending any more.
+    expect(await steps()).toBeNull();
+    const referrerHome = (await client.visit("/")).html;
+    expect(referrerHome).toMatch(/data-testid="referral-bonus">\$5\.00</);
+    expect(referrerHome).not.toContain('data-testid="referral-bonus-note"');
+    expect((await client.visit("/")).html).not.toContain("Your welcome bonus");
+  });
+
+  it("asks a new account on Home to verify its email with the button, sends the email from there, and stops asking once Check again finds it verified", async () => {
+    const { client, email } = await app.signUp();
+    const home = (await client.visit("/")).html;
+    expect(home).toContain("Verify your email</h2>");
+    expect(home).toMatch(
+      /<button[^>]*name="intent"[^>]*value="send-verification"[^>]*>Send verification email<\/button>/,
+    );
+    const sent = await landing(client, await client.post("/?index", { intent: "send-verification" }));
+    expect(sent.location).toBe("/");
+    expect(sent.html).toContain("Verification email sent");
+    const code = (await sentOobCodes()).findLast((oob) => oob.email === email && oob.requestType === "VERIFY_EMAIL");
+    expect(code, "the verification email the emulator sent").toBeDefined();
+    expect((await fetch(code!.oobLink)).ok).toBe(true);
+    // The profile learns of it when the person says they opened the link.
+    expect((await client.visit("/?verified=check")).html).not.toContain("Verify your email</h2>");
+    expect((await client.visit("/")).html).not.toContain("Verify your email</h2>");
   });
 
   it("ignores a code sent with a sign-in to an existing account (a referrer cannot be attached later)", async () => {
@@ -254,11 +314,21 @@ describe("the referrer's credit on the friend's cleared offer earnings, settled 
     const pending = await eventually(
       async () => {
         const page = (await referrer.client.visit("/referral")).html;
-        return page.includes("earned <!-- -->$1.00 from offers, counted once the offer network") && page;
+        return (
+          page.includes(
+            html(
+              "You get $5.00 once your friend verifies their email and earns $1.00 from offers (counted once the offer network's hold on it ends). Your friend gets $1.00 too.",
+            ),
+          ) && page
+        );
       },
       { what: "Refer & Earn on the strict settings" },
     );
     expect(pending).toContain("$5.00<!-- --> pending");
+    // The friend's Home counts only cleared offer earnings toward their step.
+    const friendHome = (await friend.client.visit("/")).html;
+    expect(friendHome).toMatch(/Earn \$1\.00 from offers<span class="sr-only"> \(to do\)</);
+    expect(friendHome).toContain("$0.00 of $1.00 so far. Offer earnings count once their hold ends.");
     // Held: several runs of the worker credit nothing.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(await credited(app, friend.id)).toBe(false);

@@ -1,6 +1,8 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Link } from "@remix-run/react";
 import { formatDollars, type MoneyParts } from "~/domain/money";
+import { invitationChecklist, type Invitation } from "~/domain/referrals";
+import { VerifyEmailCard } from "~/components/VerifyEmailCard";
 import type { Task } from "~/domain/tasks";
 import { BalanceCard } from "~/components/BalanceCard";
 import { SECTION_LINK } from "~/components/ui/section-link";
@@ -13,6 +15,9 @@ import { Icon } from "~/components/ui/Icon";
 import { SectionError } from "~/components/ui/SectionError";
 
 export interface HomeData {
+  email: string | null;
+  /** False: Home asks for the verification right away, with the button (docs/decisions/074). */
+  emailVerified: boolean;
   /** "Welcome" on a new account's first day, "Welcome back" afterwards (app/domain/greeting.ts). */
   greeting: string;
   displayName: string;
@@ -24,6 +29,10 @@ export interface HomeData {
   cashOutHint: string | null;
   totalEarned: number;
   referralBonus: number;
+  /** The referral bonus of friends who joined but have not qualified yet. */
+  referralPending: number;
+  /** For an account that joined with a code, until both bonuses are paid. */
+  invitation: Invitation | null;
   /** Null when that part failed to load; the rest of Home still shows. */
   checkin: CheckinCardData | null;
   quickTasks: Task[] | null;
@@ -52,6 +61,21 @@ export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: 
         </div>
       </BalanceCard>
 
+      {data.emailVerified ? null : (
+        <VerifyEmailCard
+          title="Verify your email"
+          email={data.email}
+          checkAgainTo="/?verified=check"
+          lastResult={lastResult}
+        >
+          {data.invitation
+            ? "A verified address lets you cash out, and it is a step of your welcome bonus."
+            : "A verified address lets you cash out and keeps your account yours."}
+        </VerifyEmailCard>
+      )}
+
+      {data.invitation ? <InvitationCard invitation={data.invitation} /> : null}
+
       <div className="grid grid-cols-2 gap-3 [&>*]:min-w-0">
         <StatTile label="Total Earned" value={formatDollars(data.totalEarned)} icon="coins" testId="total-earned" />
         <StatTile
@@ -59,6 +83,7 @@ export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: 
           value={formatDollars(data.referralBonus)}
           icon="referrals"
           testId="referral-bonus"
+          note={data.referralPending > 0 ? `+${formatDollars(data.referralPending)} pending` : undefined}
         />
       </div>
 
@@ -93,16 +118,58 @@ export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: 
   );
 }
 
+/** A person who joined with a friend's code: what each gets, and the steps left (docs/decisions/074). */
+function InvitationCard({ invitation }: { invitation: Invitation }) {
+  const { headline, steps, note } = invitationChecklist(invitation);
+  return (
+    <Card>
+      <div className="flex items-start gap-3">
+        <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-600">
+          <Icon name="gift" className="size-5" />
+        </span>
+        <div className="min-w-0">
+          <h2 className="text-base font-bold">Your welcome bonus</h2>
+          <p className="mt-1 text-sm text-muted">{headline}</p>
+        </div>
+      </div>
+      <ol className="mt-4 space-y-3" data-testid="invitation-steps">
+        {steps.map((step) => (
+          <li key={step.label} className="flex gap-3">
+            <span
+              className={`mt-0.5 inline-flex size-6 shrink-0 items-center justify-center rounded-full ${
+                step.done ? "bg-money-500 text-white" : "border-2 border-line bg-white"
+              }`}
+            >
+              {step.done ? <Icon name="check" className="size-4" /> : null}
+            </span>
+            <div className="min-w-0 text-sm">
+              <p className="font-semibold text-ink">
+                {step.label}
+                <span className="sr-only">{step.done ? " (done)" : " (to do)"}</span>
+              </p>
+              {step.detail && !step.done ? <p className="text-muted">{step.detail}</p> : null}
+            </div>
+          </li>
+        ))}
+      </ol>
+      <p className="mt-4 rounded-xl bg-gray-50 p-3 text-xs leading-relaxed text-muted">{note}</p>
+    </Card>
+  );
+}
+
 function StatTile({
   label,
   value,
   icon,
   testId,
+  note,
 }: {
   label: string;
   value: string;
   icon: "coins" | "referrals";
   testId: string;
+  /** A line under the amount ("+$5.00 pending"). */
+  note?: string;
 }) {
   return (
     <div className="rounded-2xl border border-line bg-white p-4 shadow-sm">
@@ -117,6 +184,11 @@ function StatTile({
       >
         {value}
       </p>
+      {note ? (
+        <p className="mt-0.5 text-xs font-medium text-amber-700" data-testid={`${testId}-note`}>
+          {note}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -10,6 +10,9 @@ import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/
 import { getLeaderboard } from "~/server/leaderboard.server";
 import { optionalSection, readTogether } from "~/server/db/reads.server";
 import { findTask, listTasksForUser, taskCompletionsCall } from "~/server/tasks.server";
+import { referralStatusCall } from "~/server/referrals.server";
+import { ensureEmailVerified, requestVerificationEmail } from "~/server/auth/email-verification.server";
+import { sendVerificationFormSchema, verificationEmailSent } from "~/domain/verification-form";
 import { loadUserSummary, moneyParts, userSummaryCall } from "~/server/users.server";
 import { homeGreeting } from "~/domain/greeting";
 import { ruleMessage } from "~/domain/rules";
@@ -36,19 +39,29 @@ async function loadCheckinCard(checkinStatus: Promise<CheckinStatus>) {
 export async function loadHome(request: Request) {
   const user = await requireUser(request);
   // Home's own reads in one round trip; each section still fails on its own.
-  const [summaryRead, checkinRead, completionsRead] = readTogether([
+  const [summaryRead, checkinRead, completionsRead, referralRead] = readTogether([
     userSummaryCall(user.uid),
     checkinStatusCall(user.uid),
     taskCompletionsCall(user.uid),
+    referralStatusCall(user.uid),
   ]);
-  const [summary, config, checkin, tasks, leaders] = await Promise.all([
+  const [summary, config, checkin, tasks, leaders, referral] = await Promise.all([
     loadUserSummary(user, summaryRead),
     optionalSection("home: coin rate", getAppConfig()),
     optionalSection("home: check-in", loadCheckinCard(checkinRead)),
     optionalSection("home: tasks", listTasksForUser(user.uid, completionsRead)),
     optionalSection("home: leaderboard", getLeaderboard(user.uid, LEADERBOARD_TEASER_SIZE)),
+    optionalSection("home: referral status", referralRead),
   ]);
+  // The profile remembers a verification once seen; "Check again" (?verified=check) asks the
+  // identity provider, so a plain Home view costs no call to it.
+  const checkAgain = new URL(request.url).searchParams.get("verified") === "check";
+  const emailVerified = checkAgain
+    ? await ensureEmailVerified(user.uid, summary.email_verified)
+    : summary.email_verified;
   return {
+    email: summary.email,
+    emailVerified,
     greeting: homeGreeting(summary.created_at, new Date()),
     displayName: summary.display_name || "User",
     money: moneyParts(summary),
@@ -56,6 +69,9 @@ export async function loadHome(request: Request) {
     cashOutHint: config ? cashOutHint(summary.available, config.min_withdrawal) : null,
     totalEarned: summary.total_earned,
     referralBonus: summary.referral_earned,
+    referralPending: referral?.pending_amount ?? 0,
+    // Until both bonuses are paid: what the person and their friend get, and the steps left.
+    invitation: referral?.invited && !referral.invited.credited ? referral.invited : null,
     checkin,
     quickTasks:
       tasks && tasks.source !== "unavailable"
@@ -65,14 +81,24 @@ export async function loadHome(request: Request) {
   };
 }
 
-const homeFormSchema = discriminatedUnion("intent", [checkinFormSchema, quickStartFormSchema]);
+const homeFormSchema = discriminatedUnion("intent", [
+  checkinFormSchema,
+  quickStartFormSchema,
+  sendVerificationFormSchema,
+]);
 
-/** Home's forms: the daily check-in and a quick task's Start. */
+/** Home's forms: the daily check-in, a quick task's Start and "Send verification email". */
 export async function homeAction(request: Request) {
   const user = await requireUser(request);
   const submission = await parseForm(request, homeFormSchema);
   // Buttons with hidden fields: what is wrong shows in the form's banner.
   if (submission.status !== "success") return rejectForm(submission, { formErrors: bannerErrors(submission) });
+  if (submission.value.intent === "send-verification") {
+    const refused = await requestVerificationEmail(user.uid);
+    if (refused) return rejectForm(submission, { formErrors: [refused] });
+    const { email } = await loadUserSummary(user);
+    return redirectWithFlash("/", verificationEmailSent(email));
+  }
   if (submission.value.intent === "checkin") {
     try {
       const result = await checkIn(user.uid);

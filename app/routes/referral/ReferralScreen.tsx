@@ -1,7 +1,7 @@
 import { useNavigation, useRevalidator } from "@remix-run/react";
-import { formatCoins, formatDollars } from "~/domain/money";
+import { formatDollars } from "~/domain/money";
 import { initials } from "~/domain/display-name";
-import { joinedLabel, REFERRAL_MESSAGES } from "~/domain/referrals";
+import { joinedLabel, REFERRAL_MESSAGES, referralCondition } from "~/domain/referrals";
 import { shareReferral } from "~/lib/share-referral";
 import { useHydrated } from "~/lib/use-hydrated";
 import { ReferralCodeBox } from "~/components/ReferralCodeBox";
@@ -30,10 +30,6 @@ const STEPS: { icon: IconName; title: string; text: string }[] = [
 
 /** Refer & Earn: docs/product.md, "Refer". */
 export function ReferralScreen({ data }: { data: ReferralData }) {
-  const qualifying =
-    data.qualifyingEarned === null
-      ? `${formatCoins(data.qualifyingCoins)} of their own`
-      : `${formatDollars(data.qualifyingEarned)} from offers, counted once the offer network's hold on it has ended`;
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
@@ -51,6 +47,10 @@ export function ReferralScreen({ data }: { data: ReferralData }) {
           </span>
           <p className="text-base font-semibold leading-snug">{REFERRAL_MESSAGES.banner}</p>
         </div>
+        {/* The condition right under the spec's banner, in plain words (docs/decisions/074). */}
+        <p className="mt-3 text-sm leading-relaxed text-white/90" data-testid="referral-condition">
+          {referralCondition(data)}
+        </p>
         <div className="mt-5">
           <ReferralCodeBox code={data.code} shareUrl={data.shareUrl} loading={loading} disabled={actionsDisabled} />
         </div>
@@ -84,11 +84,6 @@ export function ReferralScreen({ data }: { data: ReferralData }) {
             </li>
           ))}
         </ol>
-        <p className="mt-4 rounded-xl bg-gray-50 p-3 text-xs leading-relaxed text-muted">
-          You are credited {formatDollars(data.reward)}
-          {data.welcomeBonus > 0 ? ` and your friend ${formatDollars(data.welcomeBonus)}` : ""} once your friend has
-          verified their email address and earned {qualifying}.
-        </p>
       </Card>
 
       <Card>

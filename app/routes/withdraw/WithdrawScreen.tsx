@@ -12,9 +12,9 @@ import {
   type PaymentMethod,
   type WithdrawalFields,
 } from "~/domain/withdrawals";
-import { formErrors } from "~/lib/form-replies";
 import { useFormState } from "~/lib/use-form";
 import { BalanceCard } from "~/components/BalanceCard";
+import { VerifyEmailCard } from "~/components/VerifyEmailCard";
 import { Field, TextareaField } from "~/components/forms/Field";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { RadioCards } from "~/components/forms/RadioCards";
@@ -87,7 +87,16 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
         // A new page (after a request went through) is a fresh form; a refused one keeps its values.
         <WithdrawForm key={location.key} data={data} lastResult={lastResult} blocked={!!data.cashOutNotice} />
       ) : (
-        <VerifyEmailCard email={data.email} lastResult={lastResult} />
+        // Beyond the spec (docs/decisions/023): money leaves only for an account whose email is verified.
+        <VerifyEmailCard
+          title="Verify your email to cash out"
+          email={data.email}
+          checkAgainTo="/withdraw"
+          lastResult={lastResult}
+        >
+          We only send money from accounts with a verified email address, so that nobody else can cash out your
+          earnings.
+        </VerifyEmailCard>
       )}
     </div>
   );
@@ -172,39 +181,6 @@ function WithdrawForm({
           </SubmitButton>
         </fieldset>
       </Form>
-    </Card>
-  );
-}
-
-/** Beyond the spec (docs/decisions/023): money leaves only for an account whose email is verified. */
-function VerifyEmailCard({ email, lastResult }: { email: string | null; lastResult?: SubmissionResult<string[]> }) {
-  return (
-    <Card>
-      <div className="flex items-start gap-3">
-        <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-xl bg-amber-50 text-amber-600">
-          <Icon name="mail" className="size-5" />
-        </span>
-        <div>
-          <h2 className="text-base font-bold">Verify your email to cash out</h2>
-          <p className="mt-1 text-sm text-muted">
-            We only send money from accounts with a verified email address, so that nobody else can cash out your
-            earnings. We&apos;ll email a link to{" "}
-            <strong className="break-all text-ink">{email ?? "your address"}</strong>.
-          </p>
-        </div>
-      </div>
-      <Form method="post" className="mt-4 space-y-3">
-        <FormBanner errors={formErrors(lastResult)} />
-        <SubmitButton intent="send-verification" pendingText="Sending..." look={{ block: true }}>
-          Send verification email
-        </SubmitButton>
-      </Form>
-      <p className="mt-3 text-center text-sm text-muted">
-        Already opened the link?{" "}
-        <Link to="/withdraw" reloadDocument className="font-semibold text-brand-700 hover:underline">
-          Check again
-        </Link>
-      </p>
     </Card>
   );
 }

@@ -1,14 +1,14 @@
 import { discriminatedUnion } from "zod/mini";
 import { ruleMessage } from "~/domain/rules";
-import { RECIPIENT_FIELDS, sendVerificationFormSchema, withdrawalFormSchema } from "./withdrawal-form";
+import { RECIPIENT_FIELDS, withdrawalFormSchema } from "./withdrawal-form";
+import { sendVerificationFormSchema, verificationEmailSent } from "~/domain/verification-form";
 import { cashOutHint, WITHDRAWAL_MESSAGES, withdrawalInitiated } from "~/domain/withdrawals";
-import { ensureEmailVerified, sendVerificationEmailTo } from "~/server/auth/email-verification.server";
+import { ensureEmailVerified, requestVerificationEmail } from "~/server/auth/email-verification.server";
 import { requireUser } from "~/server/auth/session.server";
 import { getAppConfig } from "~/server/config.server";
 import { optionalSection } from "~/server/db/reads.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
-import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "~/server/http/rate-limit.server";
 import { loadUserSummary, moneyParts } from "~/server/users.server";
 import { listWithdrawals, paysRealMoney, requestWithdrawal } from "~/server/withdrawals.server";
 
@@ -74,15 +74,9 @@ export async function withdrawAction(request: Request) {
   if (submission.status !== "success") return rejectForm(submission);
 
   if (submission.value.intent === "send-verification") {
-    const limit = await hitRateLimit(RATE_LIMITS.verificationEmail, user.uid);
-    if (!limit.allowed)
-      return rejectForm(submission, { formErrors: [tooManyAttemptsMessage(limit.retryAfterSeconds)] });
-    await sendVerificationEmailTo(user.uid);
-    return redirectWithFlash("/withdraw", {
-      kind: "success",
-      title: "Verification email sent",
-      description: `Open the link we sent to ${summary.email ?? "your address"}, then come back here.`,
-    });
+    const refused = await requestVerificationEmail(user.uid);
+    if (refused) return rejectForm(submission, { formErrors: [refused] });
+    return redirectWithFlash("/withdraw", verificationEmailSent(summary.email));
   }
 
   const { amount, method, paypalEmail, upiId, bankDetails } = submission.value;

@@ -51,4 +51,3 @@ export const withdrawalFormSchema = object({
   }),
 );
 
-export const sendVerificationFormSchema = object({ intent: literal("send-verification") });

@@ -1,4 +1,5 @@
 import { getDatabase } from "../db/database.server";
+import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "../http/rate-limit.server";
 import { serviceUnavailable } from "../unavailable.server";
 import { getAdminAuth, isFirebaseUnavailable } from "./firebase-admin.server";
 import { sendVerificationEmail, signInWithCustomToken } from "./identity.server";
@@ -31,4 +32,12 @@ export async function sendVerificationEmailTo(userId: string): Promise<void> {
   const customToken = await getAdminAuth().createCustomToken(userId);
   const { idToken } = await signInWithCustomToken(customToken);
   await sendVerificationEmail(idToken);
+}
+
+/** "Send verification email" on Home or Withdraw: sends it unless the allowance is used up; the refusal's words, or null. */
+export async function requestVerificationEmail(userId: string): Promise<string | null> {
+  const limit = await hitRateLimit(RATE_LIMITS.verificationEmail, userId);
+  if (!limit.allowed) return tooManyAttemptsMessage(limit.retryAfterSeconds);
+  await sendVerificationEmailTo(userId);
+  return null;
 }
