@@ -19,6 +19,25 @@ export const FEEDBACK_MESSAGES = {
   invalidEmail: "Please enter a valid email address",
 } as const;
 
+// The forms Profile shares with Settings (app/routes/settings), one definition for both pages.
+export const notificationForm = object({
+  intent: literal("notification"),
+  kind: oneOf(NOTIFICATION_KINDS, "Unknown notification setting"),
+  enabled: oneOf(["on", "off"], "Unknown notification setting"),
+  // Sent by the page's JavaScript, which shows the outcome itself (no redirect, no scrolling).
+  respond: optional(literal("data", "Unknown notification setting")),
+});
+export const deactivateForm = object({
+  intent: literal("deactivate"),
+  confirm: literal("yes", "Please confirm that you want to deactivate"),
+});
+export const deleteAccountForm = object({
+  intent: literal("delete-account"),
+  // A password account confirms with its password; a Google-only one with a fresh Google sign-in.
+  password: optional(string()),
+  idToken: optional(string()),
+});
+
 export const profileFormSchema = discriminatedUnion("intent", [
   object({
     intent: literal("update-name"),
@@ -33,20 +52,9 @@ export const profileFormSchema = discriminatedUnion("intent", [
       }),
     ),
   }),
-  object({
-    intent: literal("notification"),
-    kind: oneOf(NOTIFICATION_KINDS, "Unknown notification setting"),
-    enabled: oneOf(["on", "off"], "Unknown notification setting"),
-    // Sent by the page's JavaScript, which shows the outcome itself (no redirect, no scrolling).
-    respond: optional(literal("data", "Unknown notification setting")),
-  }),
-  object({ intent: literal("deactivate"), confirm: literal("yes", "Please confirm that you want to deactivate") }),
-  object({
-    intent: literal("delete-account"),
-    // A password account confirms with its password; a Google-only one with a fresh Google sign-in.
-    password: optional(string()),
-    idToken: optional(string()),
-  }),
+  notificationForm,
+  deactivateForm,
+  deleteAccountForm,
   object({
     intent: literal("feedback"),
     name: text(FEEDBACK_MESSAGES.fillAll),
