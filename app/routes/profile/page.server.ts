@@ -13,7 +13,13 @@ import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "~/server/http
 import { requestOrigin } from "~/server/http/same-origin.server";
 import { notificationPreferencesCall } from "~/server/notification-settings.server";
 import { loadUserSummary, userSummaryCall } from "~/server/users.server";
-import { browserConfigs, deactivate, deleteAccount, saveNotification, signInMethods } from "./account-settings.server";
+import {
+  browserConfigs,
+  deactivate,
+  deleteAccount,
+  saveNotification,
+  signInMethods,
+} from "~/server/account-settings.server";
 
 function readTab(value: string | null): "account" | "referrals" | "help" {
   return value === "referrals" || value === "help" ? value : "account";

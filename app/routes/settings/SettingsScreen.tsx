@@ -10,8 +10,8 @@ import { SubmitButton } from "~/components/forms/SubmitButton";
 import { Card } from "~/components/ui/Card";
 import { Icon } from "~/components/ui/Icon";
 import { PageHeader } from "~/components/ui/PageHeader";
-import { AccountManagement } from "../profile/AccountManagement";
-import { NotificationSettings } from "../profile/NotificationSettings";
+import { AccountManagement } from "~/components/account/AccountManagement";
+import { NotificationSettings } from "~/components/account/NotificationSettings";
 
 export interface SettingsData {
   confirmingDeactivation: boolean;

@@ -1,5 +1,5 @@
 import { notificationPreferencesCall } from "~/server/notification-settings.server";
-import { clearedPushDeviceCookie, forgetPushDevice } from "~/server/notification-settings.server";
+import { forgetPushDevice } from "~/server/notification-settings.server";
 import { requireUser, signOutEverywhere, type SessionUser } from "~/server/auth/session.server";
 import { optionalSection, readTogether } from "~/server/db/reads.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
@@ -11,7 +11,7 @@ import {
   saveNotification,
   signedOutTo,
   signInMethods,
-} from "../profile/account-settings.server";
+} from "~/server/account-settings.server";
 import { SETTINGS_MESSAGES, settingsFormSchema } from "./settings-forms";
 
 const SETTINGS = "/settings";

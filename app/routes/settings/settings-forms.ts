@@ -1,7 +1,7 @@
 // The Settings screen's forms (docs/decisions/071-settings-is-a-real-page.md): Profile's switches,
-// deactivation and deletion (one definition, profile-forms.ts), and signing out of every device.
+// deactivation and deletion (one definition, domain/account-forms.ts), and signing out of every device.
 import { discriminatedUnion, literal, object } from "zod/mini";
-import { deactivateForm, deleteAccountForm, notificationForm } from "../profile/profile-forms";
+import { deactivateForm, deleteAccountForm, notificationForm } from "~/domain/account-forms";
 
 export const SETTINGS_MESSAGES = {
   signedOutEverywhere: "Signed out of every device",

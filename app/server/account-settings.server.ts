@@ -4,23 +4,18 @@ import { data } from "@remix-run/node";
 import { MAX_ID_TOKEN_AGE_SECONDS } from "~/domain/constants";
 import { NOTIFICATION_MESSAGES, type NotificationKind } from "~/domain/notifications";
 import { ruleMessage } from "~/domain/rules";
-import { deleteAccountData, hasPendingWithdrawal, setAccountActive } from "~/server/account.server";
-import { limitPasswordCheck, type AttemptRefusal } from "~/server/auth/attempt-limits.server";
-import { getAdminAuth } from "~/server/auth/firebase-admin.server";
-import { IdentityError, signInWithPassword } from "~/server/auth/identity.server";
-import {
-  announceSignedOut,
-  clearedSessionCookie,
-  revokeSessions,
-  type SessionUser,
-} from "~/server/auth/session.server";
-import { memoizeByKey } from "~/server/cache.server";
-import { ruleViolation } from "~/server/db/core.server";
-import { getEnv } from "~/server/env.server";
-import { redirectWithFlash } from "~/server/http/flash.server";
-import { rejectForm } from "~/server/http/forms.server";
-import { tooManyAttemptsMessage } from "~/server/http/rate-limit.server";
-import { clearedPushDeviceCookie, setNotificationPreference } from "~/server/notification-settings.server";
+import { deleteAccountData, hasPendingWithdrawal, setAccountActive } from "./account.server";
+import { limitPasswordCheck, type AttemptRefusal } from "./auth/attempt-limits.server";
+import { getAdminAuth } from "./auth/firebase-admin.server";
+import { IdentityError, signInWithPassword } from "./auth/identity.server";
+import { announceSignedOut, clearedSessionCookie, revokeSessions, type SessionUser } from "./auth/session.server";
+import { memoizeByKey } from "./cache.server";
+import { ruleViolation } from "./db/core.server";
+import { getEnv } from "./env.server";
+import { redirectWithFlash } from "./http/flash.server";
+import { rejectForm } from "./http/forms.server";
+import { tooManyAttemptsMessage } from "./http/rate-limit.server";
+import { clearedPushDeviceCookie, setNotificationPreference } from "./notification-settings.server";
 
 // How an account proves it is its owner (its password, else Google) decides the deletion form
 // shown on every view of My Account. It is asked of Firebase once a minute per person, not on
