@@ -207,6 +207,10 @@ export async function revokeSessions(uid: string, request: Request): Promise<voi
  */
 export async function signOutEverywhere(uid: string, request: Request): Promise<void> {
   await revokeSessions(uid, request);
+  // Firebase still accepts a session signed in within the second of the revocation (see
+  // revokeSessions), on any device: once that second is over, the revocation is made again.
+  await new Promise((resolve) => setTimeout(resolve, 1_050 - (Date.now() % 1_000)));
+  await getAdminAuth().revokeRefreshTokens(uid);
   forgetSessionsOf(uid);
   await announceSignedOut(uid);
 }
