@@ -543,6 +543,60 @@ const profileCases = spreadDeleteCases(
   ),
 );
 
+// Settings (docs/decisions/071-settings-is-a-real-page.md): Profile's switches, deactivation and
+// deletion posted here, and Sign out of every device, which reads no fields (a valid one would end
+// the member's sessions, so only its unreadable forms are cases).
+const settingsCases = spreadDeleteCases(
+  pageCases(
+    "settings/route.tsx",
+    "member",
+    [
+      {
+        name: "a notification switch",
+        path: "/settings",
+        valid: { intent: "notification", kind: "marketing", enabled: "off" },
+        fields: {
+          kind: { wrong: NOTICE_REFUSED },
+          enabled: { wrong: NOTICE_REFUSED, values: [...NUMBER_AND_TEXT, ["ON", "ON"], ["true", "true"]] },
+          respond: { wrong: NOTICE_REFUSED, blank: null },
+        },
+      },
+      {
+        name: "Deactivate",
+        path: "/settings?confirm=deactivate",
+        valid: { intent: "deactivate", confirm: "no" },
+        fields: {
+          confirm: {
+            wrong: "Please confirm that you want to deactivate",
+            values: [...NUMBER_AND_TEXT, ["YES", "YES"], ["no", "no"], ["true", "true"]],
+          },
+        },
+      },
+      {
+        name: "Delete account",
+        path: "/settings",
+        valid: { intent: "delete-account", password: "not-the-password" },
+        fields: { password: { wrong: DELETE_FAILED }, idToken: { wrong: DELETE_FAILED } },
+      },
+    ],
+    {
+      signedOut: { path: "/settings", answer: { redirect: "/auth?redirectTo=%2Fsettings" } },
+      extra: [
+        ...badIntents([["intent", "sign-out-everywhere"]])
+          .slice(3, 12)
+          .map(([what, body]) =>
+            route(
+              "settings/route.tsx",
+              "POST",
+              "/settings",
+              "member",
+            )(`Sign out of every device: ${what}`, body, UNREADABLE),
+          ),
+      ],
+    },
+  ),
+);
+
 // A verified member with $20.00 who never gets to withdraw.
 const withdrawal = (method: string, amount: string, recipient: Record<string, string>) => ({
   intent: "withdraw",
@@ -1042,6 +1096,7 @@ const CASES: Case[] = [
   ...earnCases,
   ...logoutCases,
   ...profileCases,
+  ...settingsCases,
   ...withdrawCases,
   ...completeCases,
   ...pushCases,

@@ -190,12 +190,13 @@ describe("Settings over plain HTTP", () => {
   it("refuses each of Settings' forms posted from another site with the 403 page, changing nothing: the sessions stay, the switch stays, the account stays active", async () => {
     const { client, email, id } = await account();
     const other = await secondSession(email);
-    for (const fields of [
+    const forms: Record<string, string>[] = [
       { intent: "sign-out-everywhere" },
       { intent: "notification", kind: "marketing", enabled: "off" },
       { intent: "deactivate", confirm: "yes" },
       { intent: "delete-account", password: PASSWORD },
-    ]) {
+    ];
+    for (const fields of forms) {
       const response = await client.post("/settings", fields, FOREIGN);
       expect(response.status, fields.intent).toBe(403);
       expect(await response.text(), fields.intent).toContain(html(CROSS_SITE_MESSAGE));
