@@ -435,8 +435,9 @@ const FEEDBACK_TOO_LONG = ruleMessage("feedback_too_long");
 // The delete form's password check is limited as a sign-in's (ten failures at full speed per
 // account): its cases are spread over accounts of their own, a few each.
 const DELETE_CASES_PER_ACCOUNT = 8;
-const spreadDeleteCases = (cases: Case[]): Case[] => {
-  let n = 0;
+// `after`: cases already spread (another page's delete form), whose accounts are not used again.
+const spreadDeleteCases = (cases: Case[], after: Case[] = []): Case[] => {
+  let n = new Set(after.filter((c) => c.who.startsWith("deleter")).map((c) => c.who)).size * DELETE_CASES_PER_ACCOUNT;
   return cases.map((c) =>
     c.what.startsWith("Delete account:") && c.who === "member"
       ? { ...c, who: `deleter${Math.floor(n++ / DELETE_CASES_PER_ACCOUNT)}` }
@@ -595,6 +596,7 @@ const settingsCases = spreadDeleteCases(
       ],
     },
   ),
+  profileCases,
 );
 
 // A verified member with $20.00 who never gets to withdraw.
