@@ -20,7 +20,7 @@ test("the Profile gear opens Settings: its header goes Back to Profile, it has t
   for (const heading of ["Notification Settings", "Sign out of every device", "Account Management", "Legal"]) {
     await expect(page.getByRole("heading", { name: heading, level: 2 })).toBeVisible();
   }
-  await expect(page.getByRole("button", { name: "Sign out of every device" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign out everywhere" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Delete account permanently" })).toBeVisible();
   await screenshot(page, "settings");
 
@@ -72,7 +72,7 @@ test("Sign out of every device ends this browser's session and another browser's
     await expect(otherPage.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
 
     await page.goto("/settings");
-    await page.getByRole("button", { name: "Sign out of every device" }).click();
+    await page.getByRole("button", { name: "Sign out everywhere" }).click();
     await expect(page).toHaveURL(/\/auth$/);
     await expect(toasts(page, "Signed out of every device")).toBeVisible();
     await screenshot(page, "settings-signed-out-everywhere");

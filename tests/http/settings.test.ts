@@ -75,7 +75,9 @@ describe("Settings over plain HTTP", () => {
     // The switches post to Settings, so without JavaScript the person comes back here.
     expect([...page.matchAll(/<form method="post" action="\/settings"/g)].length).toBeGreaterThanOrEqual(6);
     expect(page).toContain(NOTIFICATION_MESSAGES.pushNeedsJavaScript);
-    expect(page).toMatch(/<button[^>]*name="intent"[^>]*value="sign-out-everywhere"[^>]*>.*Sign out of every device/s);
+    expect(page).toMatch(
+      /<button[^>]*name="intent"[^>]*value="sign-out-everywhere"[^>]*>.*Sign out everywhere<\/button>/s,
+    );
     expect(page).toContain("Account Management");
     expect(page).toContain("Delete account permanently");
     expect(page).toMatch(/href="\/settings\?confirm=deactivate"/);

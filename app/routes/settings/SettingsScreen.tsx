@@ -66,7 +66,8 @@ function SignOutEverywhere({ lastResult }: { lastResult?: SubmissionResult<strin
           look={{ tone: "secondary", size: "md", block: true }}
         >
           <Icon name="logout" className="size-5" />
-          Sign out of every device
+          {/* Short enough for one line at 320 px; the heading says it in full. */}
+          Sign out everywhere
         </SubmitButton>
       </Form>
     </Card>
