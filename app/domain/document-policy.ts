@@ -16,9 +16,11 @@ const PAGE_FEATURES: Record<string, readonly DocumentFeature[]> = {
   "/auth": ["google-sign-in"],
   // Notification Settings (push on this device) and confirming a deletion with Google.
   "/profile": ["web-push", "google-sign-in"],
+  // The same two parts of Profile, on Settings (docs/decisions/071-settings-is-a-real-page.md).
+  "/settings": ["web-push", "google-sign-in"],
 };
 
-/** The features the page at `pathname` needs (none for every page but the two above). */
+/** The features the page at `pathname` needs (none for every page but the three above). */
 export function pageFeatures(pathname: string): readonly DocumentFeature[] {
   return PAGE_FEATURES[withoutTrailingSlashes(pathname)] ?? [];
 }

@@ -12,3 +12,13 @@ export function pushActiveOnThisDevice(): boolean {
     Boolean(localStorage.getItem(STORED_PUSH_TOKEN))
   );
 }
+
+/** Whether this browser can receive web push at all. */
+export function pushSupportedHere(): boolean {
+  return typeof Notification !== "undefined" && "serviceWorker" in navigator && "PushManager" in window;
+}
+
+/** Whether the person refused notifications to this site (only the browser's settings can undo it). */
+export function pushBlockedHere(): boolean {
+  return typeof Notification !== "undefined" && Notification.permission === "denied";
+}

@@ -47,7 +47,7 @@ async function holdPosts(page: Page, path: string) {
 
 const toasts = (page: Page, text: string) => page.getByTestId("flash").filter({ hasText: text });
 
-test("the header says {name}'s Profile, Back goes to / and Settings ends on the 404 page at /settings", async ({
+test("the header says {name}'s Profile, Back goes to / and the Settings gear opens the Settings page at /settings", async ({
   page,
 }) => {
   const { name } = await openProfile(page, "header");
@@ -62,8 +62,9 @@ test("the header says {name}'s Profile, Back goes to / and Settings ends on the 
   await page.goto("/profile");
   await page.getByRole("link", { name: "Settings" }).click();
   await expect(page).toHaveURL(/\/settings$/);
-  await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
-  await screenshot(page, "profile-settings-404");
+  // docs/decisions/071-settings-is-a-real-page.md: no longer the 404 page.
+  await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toHaveCount(0);
 });
 
 test("the tabs My Account, Referrals and Help & Support switch through ?tab= in the URL", async ({ page }) => {

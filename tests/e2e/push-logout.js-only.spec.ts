@@ -7,7 +7,8 @@ import { test, PASSWORD } from "./support";
 // in localStorage.
 
 const STORED_PUSH_TOKEN = "rewards:push-token";
-const notEnabledHere = (page: Page) => page.getByText("Not enabled on this device yet.");
+const notEnabledHere = (page: Page) => page.getByText("On this device: not enabled yet.");
+const enabledHere = (page: Page) => page.getByText("On this device: enabled.");
 
 test("after a log out, this browser's push token is gone: signed in again, Profile says push is not enabled on this device and does not register the old token unasked", async ({
   page,
@@ -34,9 +35,10 @@ test("after a log out, this browser's push token is gone: signed in again, Profi
   expect(status).toBe(200);
   expect((await context.cookies()).map((cookie) => cookie.name)).toContain("__push_device");
 
-  // Registered: Profile finds this device's token on the server and says nothing.
+  // Registered: Profile finds this device's token on the server and says it is enabled here.
   await page.reload();
   await expect(page.getByRole("button", { name: "Log out" })).toBeVisible();
+  await expect(enabledHere(page)).toBeVisible();
   await expect(notEnabledHere(page)).toHaveCount(0);
 
   await page.getByRole("button", { name: "Log out" }).click();
@@ -55,6 +57,7 @@ test("after a log out, this browser's push token is gone: signed in again, Profi
   });
   await page.goto("/profile");
   await expect(notEnabledHere(page)).toBeVisible();
+  await expect(enabledHere(page)).toHaveCount(0);
   expect(await page.evaluate((key) => localStorage.getItem(key), STORED_PUSH_TOKEN)).toBeNull();
   expect(intents).toEqual(["status"]);
 });

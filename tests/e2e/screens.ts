@@ -61,6 +61,13 @@ export const SCREENS: readonly Screen[] = [
   },
   { route: "profile/route.tsx", name: "Profile, Referrals", path: "/profile?tab=referrals", viewer: "member" },
   { route: "profile/route.tsx", name: "Profile, Help & Support", path: "/profile?tab=help", viewer: "member" },
+  { route: "settings/route.tsx", name: "Settings", path: "/settings", viewer: "member" },
+  {
+    route: "settings/route.tsx",
+    name: "Settings, confirming deactivation",
+    path: "/settings?confirm=deactivate",
+    viewer: "member",
+  },
   { route: "legal/route.tsx", name: "Terms", path: "/legal", viewer: "visitor" },
   { route: "legal/route.tsx", name: "Privacy", path: "/legal?tab=privacy", viewer: "visitor" },
   { route: "$/route.tsx", name: "the 404 page", path: "/no/such/page", viewer: "visitor" },

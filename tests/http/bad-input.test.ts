@@ -435,8 +435,9 @@ const FEEDBACK_TOO_LONG = ruleMessage("feedback_too_long");
 // The delete form's password check is limited as a sign-in's (ten failures at full speed per
 // account): its cases are spread over accounts of their own, a few each.
 const DELETE_CASES_PER_ACCOUNT = 8;
-const spreadDeleteCases = (cases: Case[]): Case[] => {
-  let n = 0;
+// `after`: cases already spread (another page's delete form), whose accounts are not used again.
+const spreadDeleteCases = (cases: Case[], after: Case[] = []): Case[] => {
+  let n = new Set(after.filter((c) => c.who.startsWith("deleter")).map((c) => c.who)).size * DELETE_CASES_PER_ACCOUNT;
   return cases.map((c) =>
     c.what.startsWith("Delete account:") && c.who === "member"
       ? { ...c, who: `deleter${Math.floor(n++ / DELETE_CASES_PER_ACCOUNT)}` }
@@ -541,6 +542,61 @@ const profileCases = spreadDeleteCases(
     ],
     { signedOut: { path: "/profile", answer: { redirect: "/auth?redirectTo=%2Fprofile" } } },
   ),
+);
+
+// Settings (docs/decisions/071-settings-is-a-real-page.md): Profile's switches, deactivation and
+// deletion posted here, and Sign out of every device, which reads no fields (a valid one would end
+// the member's sessions, so only its unreadable forms are cases).
+const settingsCases = spreadDeleteCases(
+  pageCases(
+    "settings/route.tsx",
+    "member",
+    [
+      {
+        name: "a notification switch",
+        path: "/settings",
+        valid: { intent: "notification", kind: "marketing", enabled: "off" },
+        fields: {
+          kind: { wrong: NOTICE_REFUSED },
+          enabled: { wrong: NOTICE_REFUSED, values: [...NUMBER_AND_TEXT, ["ON", "ON"], ["true", "true"]] },
+          respond: { wrong: NOTICE_REFUSED, blank: null },
+        },
+      },
+      {
+        name: "Deactivate",
+        path: "/settings?confirm=deactivate",
+        valid: { intent: "deactivate", confirm: "no" },
+        fields: {
+          confirm: {
+            wrong: "Please confirm that you want to deactivate",
+            values: [...NUMBER_AND_TEXT, ["YES", "YES"], ["no", "no"], ["true", "true"]],
+          },
+        },
+      },
+      {
+        name: "Delete account",
+        path: "/settings",
+        valid: { intent: "delete-account", password: "not-the-password" },
+        fields: { password: { wrong: DELETE_FAILED }, idToken: { wrong: DELETE_FAILED } },
+      },
+    ],
+    {
+      signedOut: { path: "/settings", answer: { redirect: "/auth?redirectTo=%2Fsettings" } },
+      extra: [
+        ...badIntents([["intent", "sign-out-everywhere"]])
+          .slice(3, 12)
+          .map(([what, body]) =>
+            route(
+              "settings/route.tsx",
+              "POST",
+              "/settings",
+              "member",
+            )(`Sign out of every device: ${what}`, body, UNREADABLE),
+          ),
+      ],
+    },
+  ),
+  profileCases,
 );
 
 // A verified member with $20.00 who never gets to withdraw.
@@ -1042,6 +1098,7 @@ const CASES: Case[] = [
   ...earnCases,
   ...logoutCases,
   ...profileCases,
+  ...settingsCases,
   ...withdrawCases,
   ...completeCases,
   ...pushCases,

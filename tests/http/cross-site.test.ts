@@ -15,6 +15,7 @@ const PAGE_ACTIONS: Record<string, string> = {
   "earn/route.tsx": "/earn",
   "logout/route.tsx": "/logout",
   "profile/route.tsx": "/profile",
+  "settings/route.tsx": "/settings",
   "withdraw/route.tsx": "/withdraw",
 };
 const API_ACTIONS: Record<string, string> = {

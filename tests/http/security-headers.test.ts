@@ -52,7 +52,7 @@ describe("document security headers, over HTTP against the production build", ()
     signedIn = (await signedInClient()).client;
   });
 
-  const signedOutPages = ["/auth", "/auth?tab=signup", "/legal", "/legal?tab=cookies", "/no/such/page", "/settings"];
+  const signedOutPages = ["/auth", "/auth?tab=signup", "/legal", "/legal?tab=cookies", "/no/such/page"];
   const signedInPages = [
     "/",
     "/earn",
@@ -63,6 +63,8 @@ describe("document security headers, over HTTP against the production build", ()
     "/profile",
     "/profile?tab=referrals",
     "/profile?tab=help",
+    // A page of its own since docs/decisions/071 (it was the 404 page).
+    "/settings",
   ];
 
   it("every page, the onboarding and the 404 page included, carries a policy whose nonce is on every script tag and differs on each request", async () => {
@@ -119,7 +121,7 @@ describe("document security headers, over HTTP against the production build", ()
     }
   });
 
-  it("Google sign-in's hosts (here the Auth emulator) are allowed on /auth and /profile only, FCM's on /profile only", async () => {
+  it("Google sign-in's hosts (here the Auth emulator) are allowed on /auth, /profile and /settings only, FCM's on /profile and /settings only", async () => {
     const emulator = `http://${emulatorHost()}`;
     const auth = (await document(signedOut, "/auth")).directives;
     expect(auth.get("script-src")).toContain("https://apis.google.com");
@@ -132,6 +134,12 @@ describe("document security headers, over HTTP against the production build", ()
     expect(profile.get("frame-src")).toEqual([emulator]);
     expect(profile.get("connect-src")).toEqual(["'self'", emulator, ...FCM_HOSTS.map((host) => `https://${host}`)]);
     expect(profile.get("worker-src")).toEqual(["'self'"]);
+
+    // Settings holds the same switches and deletion (docs/decisions/071-settings-is-a-real-page.md).
+    const settings = (await document(signedIn, "/settings")).directives;
+    expect(settings.get("script-src")).toContain("https://apis.google.com");
+    expect(settings.get("frame-src")).toEqual([emulator]);
+    expect(settings.get("connect-src")).toEqual(["'self'", emulator, ...FCM_HOSTS.map((host) => `https://${host}`)]);
 
     for (const [client, path] of [
       [signedIn, "/"],

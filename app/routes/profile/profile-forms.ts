@@ -1,8 +1,8 @@
 // The Profile screen's forms, checked by the server (the page posts plain HTML, with or without
 // JavaScript). Messages the database also enforces come from its rules (rules.ts).
-import { discriminatedUnion, enum as oneOf, literal, object, optional, pipe, string, transform } from "zod/mini";
+import { discriminatedUnion, literal, object, optional, pipe, string, transform } from "zod/mini";
 import { displayNameProblem, trimDisplayName } from "~/domain/display-name";
-import { NOTIFICATION_KINDS } from "~/domain/notifications";
+import { deactivateForm, deleteAccountForm, notificationForm } from "~/domain/account-forms";
 import { ruleMessage } from "~/domain/rules";
 
 const text = (message: string) =>
@@ -33,20 +33,9 @@ export const profileFormSchema = discriminatedUnion("intent", [
       }),
     ),
   }),
-  object({
-    intent: literal("notification"),
-    kind: oneOf(NOTIFICATION_KINDS, "Unknown notification setting"),
-    enabled: oneOf(["on", "off"], "Unknown notification setting"),
-    // Sent by the page's JavaScript, which shows the outcome itself (no redirect, no scrolling).
-    respond: optional(literal("data", "Unknown notification setting")),
-  }),
-  object({ intent: literal("deactivate"), confirm: literal("yes", "Please confirm that you want to deactivate") }),
-  object({
-    intent: literal("delete-account"),
-    // A password account confirms with its password; a Google-only one with a fresh Google sign-in.
-    password: optional(string()),
-    idToken: optional(string()),
-  }),
+  notificationForm,
+  deactivateForm,
+  deleteAccountForm,
   object({
     intent: literal("feedback"),
     name: text(FEEDBACK_MESSAGES.fillAll),

@@ -200,6 +200,22 @@ export async function revokeSessions(uid: string, request: Request): Promise<voi
 }
 
 /**
+ * Settings' "Sign out of every device" (docs/decisions/071-settings-is-a-real-page.md): every
+ * session of the account is revoked with Firebase, this one included. This instance forgets its
+ * answers at once (not only when the announcement comes back), so no cookie of the account is
+ * accepted here after the answer; the other instances are told.
+ */
+export async function signOutEverywhere(uid: string, request: Request): Promise<void> {
+  await revokeSessions(uid, request);
+  // Firebase still accepts a session signed in within the second of the revocation (see
+  // revokeSessions), on any device: once that second is over, the revocation is made again.
+  await new Promise((resolve) => setTimeout(resolve, 1_050 - (Date.now() % 1_000)));
+  await getAdminAuth().revokeRefreshTokens(uid);
+  forgetSessionsOf(uid);
+  await announceSignedOut(uid);
+}
+
+/**
  * Once Firebase has revoked a person's sessions or deleted the account: every instance forgets
  * what it verified for them and closes their live streams. Without the announcement (the database
  * unreachable) they stop within SESSION_VERIFY_CACHE_MS anyway, so a failure is only logged.

@@ -16,16 +16,19 @@ export function AccountManagement({
   signInMethods,
   googleConfig,
   lastResult,
+  page = "/profile",
 }: {
   confirmingDeactivation: boolean;
   /** How the account proves it is its owner: its password, else a fresh Google sign-in. */
   signInMethods: { password: boolean; google: boolean } | null;
   googleConfig: GoogleSignInConfig;
   lastResult?: SubmissionResult<string[]>;
+  /** The page that shows it (Profile or Settings): its forms post to it (the route's own), Cancel goes back to it. */
+  page?: "/profile" | "/settings";
 }) {
   const location = useLocation();
   return (
-    <Card>
+    <Card id="account-management">
       <h2 className="text-base font-bold">Account Management</h2>
       <section className="mt-4" aria-labelledby="deactivate-heading">
         <h3 id="deactivate-heading" className="text-sm font-semibold">
@@ -42,7 +45,7 @@ export function AccountManagement({
             <p className="text-sm font-semibold text-amber-900">Deactivate your account now?</p>
             <input type="hidden" name="confirm" value="yes" />
             <div className="mt-3 grid grid-cols-2 gap-3">
-              <Link to="/profile" preventScrollReset className={buttonClass({ tone: "secondary", size: "md" })}>
+              <Link to={page} preventScrollReset className={buttonClass({ tone: "secondary", size: "md" })}>
                 Cancel
               </Link>
               <SubmitButton intent="deactivate" pendingText="Deactivating..." look={{ tone: "danger", size: "md" }}>
@@ -53,7 +56,7 @@ export function AccountManagement({
         ) : (
           <div className="mt-3">
             <Link
-              to="?tab=account&confirm=deactivate"
+              to={page === "/profile" ? "?tab=account&confirm=deactivate" : "?confirm=deactivate"}
               preventScrollReset
               className={buttonClass({ tone: "secondary", size: "md", block: true })}
             >

@@ -4,11 +4,13 @@ import { useEffect, useRef, useState } from "react";
 import {
   NOTIFICATION_MESSAGES,
   NOTIFICATION_SETTINGS,
+  PUSH_DEVICE_LINES,
   type NotificationKind,
   type NotificationPreferences,
+  type PushDeviceState,
 } from "~/domain/notifications";
 import { formErrors } from "~/lib/form-replies";
-import { pushActiveOnThisDevice } from "~/lib/push-device";
+import { pushActiveOnThisDevice, pushBlockedHere, pushSupportedHere } from "~/lib/push-device";
 import type { PushConfig } from "~/lib/push.client";
 import { showToast } from "~/lib/toasts";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -24,11 +26,14 @@ export function NotificationSettings({
   preferences,
   pushConfig,
   lastResult,
+  page = "/profile",
 }: {
   preferences: NotificationPreferences | null;
   pushConfig: PushConfig | null;
   /** A refused switch (posted without JavaScript): its message. */
   lastResult?: SubmissionResult<string[]>;
+  /** The page that shows the switches (Profile or Settings): they post there, and come back there. */
+  page?: "/profile" | "/settings";
 }) {
   return (
     <Card id="notification-settings">
@@ -50,6 +55,7 @@ export function NotificationSettings({
                 detail={setting.detail}
                 on={preferences[setting.kind]}
                 pushConfig={pushConfig}
+                page={page}
               />
             </li>
           ))}
@@ -65,12 +71,14 @@ function NotificationSwitch({
   detail,
   on,
   pushConfig,
+  page,
 }: {
   kind: NotificationKind;
   label: string;
   detail: string;
   on: boolean;
   pushConfig: PushConfig | null;
+  page: string;
 }) {
   const hydrated = useHydrated();
   const fetcher = useFetcher<{ intent?: string; error?: unknown }>();
@@ -92,7 +100,7 @@ function NotificationSwitch({
   const save = (enabled: boolean) =>
     fetcher.submit(
       { intent: "notification", kind, enabled: enabled ? "on" : "off", respond: "data" },
-      { method: "post", action: "/profile" },
+      { method: "post", action: page },
     );
 
   async function toggle() {
@@ -115,6 +123,7 @@ function NotificationSwitch({
         description: NOTIFICATION_MESSAGES.pushFailedDetail,
       });
     } finally {
+      // Re-renders the device's line, which reads the browser again (a refusal shows as blocked).
       setPreparing(false);
     }
   }
@@ -132,7 +141,7 @@ function NotificationSwitch({
   if (!hydrated) {
     // Without JavaScript: a form per switch, posting the other state.
     return (
-      <Form method="post" action="/profile">
+      <Form method="post" action={page}>
         <input type="hidden" name="intent" value="notification" />
         <input type="hidden" name="kind" value={kind} />
         <input type="hidden" name="enabled" value={shown ? "off" : "on"} />
@@ -157,23 +166,22 @@ function NotificationSwitch({
       >
         {row}
       </button>
-      {kind === "push" && shown ? <PushDeviceNote pushConfig={pushConfig} /> : null}
+      {kind === "push" ? <PushDeviceLine accountOn={shown} pushConfig={pushConfig} /> : null}
     </>
   );
 }
 
 /**
- * Push is on for the account, but a device receives it only once it has allowed notifications
- * and registered a token. This says so (with a way to do it), and renews a registered device's
- * token when it is 7 days old (docs/product.md, "Profile: notification settings").
+ * The switch is the account's preference; this line is this device's own state, in words that
+ * cannot contradict it (docs/decisions/071-settings-is-a-real-page.md): enabled, not enabled yet
+ * (with a way to do it), blocked in the browser's settings, not available, or off with the
+ * account. It also renews a registered device's token when it is 7 days old (docs/product.md,
+ * "Profile: notification settings").
  */
-function PushDeviceNote({ pushConfig }: { pushConfig: PushConfig | null }) {
-  // Unknown until React runs in the browser (the server cannot see this device).
-  const hydrated = useHydrated();
+function PushDeviceLine({ accountOn, pushConfig }: { accountOn: boolean; pushConfig: PushConfig | null }) {
   const [enabledHere, setEnabledHere] = useState(false);
   // Set when the server no longer holds this device's token for the account (see refreshPushTokenIfDue).
   const [lostHere, setLostHere] = useState(false);
-  const deviceActive = hydrated ? enabledHere || (!lostHere && pushActiveOnThisDevice()) : null;
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     // The Firebase SDK only comes for a device with a token to renew.
@@ -183,7 +191,15 @@ function PushDeviceNote({ pushConfig }: { pushConfig: PushConfig | null }) {
       .then((active) => setLostHere(!active))
       .catch(() => {});
   }, [pushConfig]);
-  if (deviceActive !== false) return null;
+  const state: PushDeviceState = !pushSupportedHere()
+    ? "unsupported"
+    : pushBlockedHere()
+      ? "blocked"
+      : !accountOn
+        ? "off"
+        : enabledHere || (!lostHere && pushActiveOnThisDevice())
+          ? "enabled"
+          : "not-enabled";
   async function enableHere() {
     setBusy(true);
     try {
@@ -201,16 +217,22 @@ function PushDeviceNote({ pushConfig }: { pushConfig: PushConfig | null }) {
     }
   }
   return (
-    <div className="-mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 pb-3 text-xs text-muted">
-      <span>Not enabled on this device yet.</span>
-      <button
-        type="button"
-        disabled={busy}
-        onClick={() => void enableHere()}
-        className="rounded-md font-semibold text-brand-700 hover:underline disabled:opacity-60"
-      >
-        Enable on this device
-      </button>
+    <div
+      data-testid="push-device-state"
+      data-state={state}
+      className="-mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 pb-3 text-xs text-muted"
+    >
+      <span>{PUSH_DEVICE_LINES[state]}</span>
+      {state === "not-enabled" ? (
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => void enableHere()}
+          className="-my-3 inline-flex min-h-11 items-center rounded-md font-semibold text-brand-700 hover:underline disabled:opacity-60"
+        >
+          Enable on this device
+        </button>
+      ) : null}
     </div>
   );
 }

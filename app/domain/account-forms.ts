@@ -1,0 +1,22 @@
+// The forms Profile's My Account and Settings share (docs/decisions/071-settings-is-a-real-page.md),
+// one definition for both pages: a notification switch, deactivation and deletion.
+import { enum as oneOf, literal, object, optional, string } from "zod/mini";
+import { NOTIFICATION_KINDS } from "./notifications";
+
+export const notificationForm = object({
+  intent: literal("notification"),
+  kind: oneOf(NOTIFICATION_KINDS, "Unknown notification setting"),
+  enabled: oneOf(["on", "off"], "Unknown notification setting"),
+  // Sent by the page's JavaScript, which shows the outcome itself (no redirect, no scrolling).
+  respond: optional(literal("data", "Unknown notification setting")),
+});
+export const deactivateForm = object({
+  intent: literal("deactivate"),
+  confirm: literal("yes", "Please confirm that you want to deactivate"),
+});
+export const deleteAccountForm = object({
+  intent: literal("delete-account"),
+  // A password account confirms with its password; a Google-only one with a fresh Google sign-in.
+  password: optional(string()),
+  idToken: optional(string()),
+});

@@ -1,0 +1,75 @@
+import { notificationPreferencesCall } from "~/server/notification-settings.server";
+import { forgetPushDevice } from "~/server/notification-settings.server";
+import { requireUser, signOutEverywhere, type SessionUser } from "~/server/auth/session.server";
+import { optionalSection, readTogether } from "~/server/db/reads.server";
+import { redirectWithFlash } from "~/server/http/flash.server";
+import { bannerErrors, parseForm, rejectForm } from "~/server/http/forms.server";
+import {
+  browserConfigs,
+  deactivate,
+  deleteAccount,
+  saveNotification,
+  signedOutTo,
+  signInMethods,
+} from "~/server/account-settings.server";
+import { SETTINGS_MESSAGES, settingsFormSchema } from "./settings-forms";
+
+const SETTINGS = "/settings";
+
+/** docs/decisions/071-settings-is-a-real-page.md: the switches, signing out everywhere, the account, the legal pages. */
+export async function loadSettings(request: Request) {
+  const user = await requireUser(request);
+  const [preferencesRead] = readTogether([notificationPreferencesCall(user.uid)]);
+  // Each section fails on its own (its own message), as on Profile.
+  const [preferences, methods] = await Promise.all([
+    optionalSection("settings: notification settings", preferencesRead),
+    optionalSection("settings: sign-in methods", signInMethods(user.uid)),
+  ]);
+  return {
+    confirmingDeactivation: new URL(request.url).searchParams.get("confirm") === "deactivate",
+    preferences,
+    signInMethods: methods,
+    ...browserConfigs(),
+  };
+}
+
+/** Settings' forms, each by its `intent`; the ones Profile also has are Profile's code. */
+export async function settingsAction(request: Request) {
+  const user = await requireUser(request);
+  const submission = await parseForm(request, settingsFormSchema);
+  if (submission.status !== "success") {
+    return rejectForm(submission, { formErrors: bannerErrors(submission, []) });
+  }
+  const value = submission.value;
+  switch (value.intent) {
+    case "notification":
+      return saveNotification(user, value, submission, SETTINGS);
+    case "deactivate":
+      return deactivate(user, request, SETTINGS);
+    case "delete-account":
+      return deleteAccount(user, value.password ?? "", value.idToken ?? "", submission, request);
+    case "sign-out-everywhere":
+      return signOutOfEveryDevice(user, request);
+  }
+}
+
+/**
+ * Every session of the account is revoked, this browser's too, and this browser's push token is
+ * forgotten (as on log out). When Firebase cannot revoke, nothing has changed: the person stays
+ * signed in here and is told so.
+ */
+async function signOutOfEveryDevice(user: SessionUser, request: Request) {
+  try {
+    await signOutEverywhere(user.uid, request);
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    console.error("sign out of every device failed:", error);
+    return redirectWithFlash(SETTINGS, { kind: "error", title: SETTINGS_MESSAGES.signOutEverywhereFailed });
+  }
+  await forgetPushDevice(request);
+  return signedOutTo({
+    kind: "success",
+    title: SETTINGS_MESSAGES.signedOutEverywhere,
+    description: SETTINGS_MESSAGES.signedOutEverywhereDetail,
+  });
+}
