@@ -161,6 +161,13 @@ describe('bottom navigation (docs/product.md, "App shell")', () => {
     expect(isNavItemActive(earn!, "/earn")).toBe(true);
     expect(isNavItemActive(earn!, "/earnings")).toBe(false);
   });
+
+  it("marks Profile active on Settings, which is reached from it", () => {
+    const profile = BOTTOM_NAV_ITEMS.find((item) => item.to === "/profile")!;
+    expect(isNavItemActive(profile, "/settings")).toBe(true);
+    expect(isNavItemActive(profile, "/settingsx")).toBe(false);
+    expect(BOTTOM_NAV_ITEMS.filter((item) => isNavItemActive(item, "/settings"))).toEqual([profile]);
+  });
 });
 
 describe('legal documents (docs/product.md, "Legal")', () => {
