@@ -47,14 +47,15 @@ export const test = base.extend<{ signedIn: (prefix?: string) => Promise<string>
   },
 });
 
-/** A full-page screenshot at the test's viewport (390 px), once the toast's entrance is over. */
+/** A full-page screenshot at the test's viewport (390 px), with the toasts' entrance played to its end. */
 export async function screenshot(page: Page, name: string) {
-  await page.waitForFunction(() =>
-    document.getAnimations().every((animation) => {
-      const name = (animation as CSSAnimation).animationName;
-      return name !== "toast-in" || animation.playState === "finished";
-    }),
-  );
+  await page.evaluate(() => {
+    for (const animation of document.getAnimations()) {
+      if ((animation as CSSAnimation).animationName === "toast-in" && animation.playState === "running") {
+        animation.finish();
+      }
+    }
+  });
   await page.screenshot({ path: base.info().outputPath(`${name}.png`), fullPage: true });
 }
 
