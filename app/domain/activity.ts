@@ -8,10 +8,12 @@ export interface ActivityRow {
   transaction_type: string;
   amount: number;
   status: string;
+  /** The coins the row moved, where it moved coins (a withdrawal moves dollars only). */
+  coins: number | null;
 }
 
 /** What the list shows of a row: its label instead of the ledger's type and description. */
-export type ActivityItem = Pick<ActivityRow, "id" | "created_at" | "amount" | "status"> & { label: string };
+export type ActivityItem = Pick<ActivityRow, "id" | "created_at" | "amount" | "status" | "coins"> & { label: string };
 
 const TASK_PREFIX = "Task completed: ";
 
@@ -40,11 +42,11 @@ export function activityLabel(entry: Pick<ActivityRow, "transaction_type" | "des
   }
 }
 
-export function activityItem({ id, created_at, amount, status, ...entry }: ActivityRow): ActivityItem {
-  return { id, created_at, label: activityLabel(entry), amount, status };
+export function activityItem({ id, created_at, amount, status, coins, ...entry }: ActivityRow): ActivityItem {
+  return { id, created_at, label: activityLabel(entry), amount, status, coins: coins ?? null };
 }
 
-/** "+$0.10" or "−$5.00" (a true minus sign). */
-export function signedDollars(amount: number, format: (value: number) => string): string {
+/** "+$0.10", "−$5.00" or "+180 coins": an amount written by `format`, with its sign (a true minus sign). */
+export function withSign(amount: number, format: (value: number) => string): string {
   return amount < 0 ? `−${format(-amount)}` : `+${format(amount)}`;
 }

@@ -1,8 +1,8 @@
 import { Link } from "@remix-run/react";
 import { useEffect } from "react";
-import { signedDollars, type ActivityItem } from "~/domain/activity";
+import { withSign, type ActivityItem } from "~/domain/activity";
 import { formatDate } from "~/domain/dates";
-import { formatDollars } from "~/domain/money";
+import { formatCoins, formatDollars } from "~/domain/money";
 import { showToast } from "~/lib/toasts";
 import { buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/Card";
@@ -52,13 +52,25 @@ export function RecentActivity({ items }: { items: ActivityItem[] | null }) {
                   ) : null}
                 </p>
               </div>
-              <span
-                className={`shrink-0 text-sm font-semibold ${
-                  item.status === "failed" ? "text-muted line-through" : item.amount < 0 ? "text-ink" : "text-money-600"
-                }`}
-              >
-                {signedDollars(item.amount, formatDollars)}
-              </span>
+              <div className="shrink-0 text-right">
+                <p
+                  className={`text-sm font-semibold ${
+                    item.status === "failed"
+                      ? "text-muted line-through"
+                      : item.amount < 0
+                        ? "text-ink"
+                        : "text-money-600"
+                  }`}
+                >
+                  {withSign(item.amount, formatDollars)}
+                </p>
+                {/* The coins beside the dollars they are worth (issue 18, item 1). */}
+                {item.coins ? (
+                  <p className="text-xs text-muted" data-testid="activity-coins">
+                    {withSign(item.coins, formatCoins)}
+                  </p>
+                ) : null}
+              </div>
             </li>
           ))}
         </ul>
