@@ -6,6 +6,7 @@ import {
   statusTone,
   WITHDRAWAL_MESSAGES,
   withdrawalStep,
+  withdrawalStepMeaning,
   type WithdrawalRow,
 } from "~/domain/withdrawals";
 import { Icon } from "~/components/shared";
@@ -71,10 +72,18 @@ export function WithdrawalHistorySheet({ rows, closeHref }: { rows: WithdrawalRo
             <tbody className="divide-y divide-line">
               {rows.map((row) => (
                 <tr key={row.id}>
-                  <td className="py-2.5 whitespace-nowrap text-muted">{formatDate(row.created_at)}</td>
-                  <td className="py-2.5 text-right font-semibold">{formatDollars(row.amount)}</td>
-                  <td className="py-2.5 pl-3">{METHOD_NAMES[row.payment_method] ?? row.payment_method}</td>
-                  <td className="py-2.5 pl-3">
+                  <td className="py-2.5 align-top whitespace-nowrap text-muted">{formatDate(row.created_at)}</td>
+                  <td className="py-2.5 text-right align-top font-semibold">{formatDollars(row.amount)}</td>
+                  <td className="py-2.5 pl-3 align-top">
+                    {METHOD_NAMES[row.payment_method] ?? row.payment_method}
+                    {row.recipient ? (
+                      <span className="mt-0.5 block text-xs break-all text-muted">
+                        <span className="sr-only">to </span>
+                        {row.recipient}
+                      </span>
+                    ) : null}
+                  </td>
+                  <td className="py-2.5 pl-3 align-top">
                     <span
                       className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${TONE_STYLES[statusTone(row.status)]}`}
                     >
@@ -92,8 +101,18 @@ export function WithdrawalHistorySheet({ rows, closeHref }: { rows: WithdrawalRo
   );
 }
 
-/** Which step the withdrawal is at, under its status (docs/decisions/068). */
+/**
+ * Which step the withdrawal is at, under its status (docs/decisions/068), what that step means, and
+ * for a pending one when it should arrive.
+ */
 function WithdrawalStepLine({ row }: { row: WithdrawalRow }) {
   const step = withdrawalStep(row);
-  return step ? <p className="mt-1 text-xs leading-snug text-muted">{step}</p> : null;
+  const meaning = withdrawalStepMeaning(row);
+  return (
+    <>
+      {step ? <p className="mt-1 text-xs leading-snug font-semibold text-gray-800">{step}</p> : null}
+      {meaning ? <p className="mt-0.5 text-xs leading-snug text-muted">{meaning}</p> : null}
+      {row.expected ? <p className="mt-0.5 text-xs leading-snug text-muted">{row.expected}</p> : null}
+    </>
+  );
 }
