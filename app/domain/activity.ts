@@ -16,6 +16,8 @@ export interface ActivityRow {
 export type ActivityItem = Pick<ActivityRow, "id" | "created_at" | "amount" | "status" | "coins"> & { label: string };
 
 const TASK_PREFIX = "Task completed: ";
+/** The description daily_checkin writes on the streak bonus's ledger row. */
+const CHECKIN_BONUS_DESCRIPTION = "Check-in day 7 bonus";
 
 /** A readable label for a ledger row. */
 export function activityLabel(entry: Pick<ActivityRow, "transaction_type" | "description">): string {
@@ -36,7 +38,8 @@ export function activityLabel(entry: Pick<ActivityRow, "transaction_type" | "des
     case "postback_reversal":
       return "Offer reversed";
     case "bonus":
-      return "Bonus coins";
+      // daily_checkin's day 7 bonus says what it was for; add_user_coins writes "Bonus coins".
+      return entry.description === CHECKIN_BONUS_DESCRIPTION ? "Check-in day 7 bonus" : "Bonus coins";
     default:
       return entry.description;
   }

@@ -1,7 +1,7 @@
 // Withdrawals (docs/product.md, "Withdraw" and "Withdraw: the rules"): methods, the amount rule, statuses. Pure and
 // client-safe; the form's schema lives in routes/withdraw/withdrawal-form.ts so the page does not ship zod.
 
-import { formatDate } from "./dates";
+import { formatDate, formatDay } from "./dates";
 import { formatDollars } from "./money";
 
 export type PaymentMethod = "paypal" | "upi" | "bank";
@@ -125,12 +125,17 @@ export interface WithdrawalRow {
   sent_at?: string | null;
   settled_at?: string | null;
   failure_reason?: string | null;
+  /** Where it went, masked by the server (maskRecipient): "j•••@example.com". */
+  recipient?: string;
+  /** A pending one's "Expected by Nov 26" (withdrawalExpected), null once settled. */
+  expected?: string | null;
 }
 
 /**
  * The line under a withdrawal's status saying which step it is at: "In review" (a first cash-out,
- * or one the risk check holds), "Sending", "Paid on Nov 24, 2026", "Refused: …" (an operator said
- * no) or "Not paid: …" (the payment failed); a failed one's money is back in the balance.
+ * or one the risk check holds), "Sending" (approved), "Sent" (handed to PayPal, waiting for its
+ * answer), "Paid on Nov 24, 2026", "Refused: …" (an operator said no) or "Not paid: …" (the payment
+ * failed); a failed one's money is back in the balance.
  */
 export function withdrawalStep(row: WithdrawalRow): string | null {
   if (row.status === "completed") return row.settled_at ? `Paid on ${formatDate(row.settled_at)}` : "Paid";
@@ -138,6 +143,68 @@ export function withdrawalStep(row: WithdrawalRow): string | null {
     const why = row.failure_reason ? `: ${row.failure_reason}` : "";
     return `${row.review_state === "rejected" ? "Refused" : "Not paid"}${why}. The money is back in your balance.`;
   }
-  if (row.status === "pending") return row.review_state === "review" ? "In review" : "Sending";
+  if (row.status === "pending") {
+    if (row.review_state === "review") return "In review";
+    return row.sent_at ? "Sent" : "Sending";
+  }
   return null;
+}
+
+/** What each step means, in plain words, under the step (issue 18, item 3). */
+export function withdrawalStepMeaning(row: WithdrawalRow): string | null {
+  const method = METHOD_NAMES[row.payment_method] ?? "the payment service";
+  if (row.status === "completed") return `The money went to your ${method} account.`;
+  if (row.status === "failed") return null; // The step says it all: why, and that the money is back.
+  if (row.status !== "pending") return null;
+  if (row.review_state === "review") {
+    return "We check first cash-outs and unusual ones by hand before anything is sent.";
+  }
+  return row.sent_at
+    ? `We sent it; ${method} is confirming the payment.`
+    : `Approved; we are sending it to your ${method} account.`;
+}
+
+/** docs/product.md, "Withdraw": "Withdrawals are typically processed within 24-48 hours." */
+const PROCESSING_HOURS = 48;
+
+/**
+ * When a pending withdrawal should arrive, from its request and the 48 hours the notice promises:
+ * "Expected by Nov 26"; a review can take longer, and one past that day says it is late. Null once
+ * it is paid or failed.
+ */
+export function withdrawalExpected(row: Pick<WithdrawalRow, "created_at" | "status" | "review_state">, now: Date) {
+  if (row.status !== "pending") return null;
+  const due = new Date(new Date(row.created_at).getTime() + PROCESSING_HOURS * 60 * 60 * 1000);
+  const late = now.getTime() > due.getTime();
+  if (row.review_state === "review") {
+    return late
+      ? `Expected by ${formatDay(due.toISOString())}; this review is taking longer, your money is safe.`
+      : `Expected by ${formatDay(due.toISOString())}; a review can take longer.`;
+  }
+  return late
+    ? `Expected by ${formatDay(due.toISOString())}; it is taking longer than usual, your money is safe.`
+    : `Expected by ${formatDay(due.toISOString())}`;
+}
+
+const MASK = "•••";
+
+/**
+ * Where a withdrawal went, masked for the history: "j•••@example.com" (PayPal), "ab•••@upi" (UPI),
+ * "•••1234" (bank details: their last four letters or digits). Enough for the person to recognise
+ * their own address, never the whole of it; the mask's length says nothing of the address's.
+ */
+export function maskRecipient(method: PaymentMethod, recipient: string | null | undefined): string | null {
+  const text = (recipient ?? "").trim();
+  if (!text) return null;
+  if (method === "bank") {
+    const tail = text.replace(/[^0-9A-Za-z]/g, "").slice(-4);
+    return tail.length === 4 ? `${MASK}${tail}` : MASK;
+  }
+  const at = text.lastIndexOf("@");
+  const name = at === -1 ? text : text.slice(0, at);
+  const domain = at === -1 ? "" : text.slice(at);
+  // PayPal shows one character of the name; a UPI handle two (often a phone number: never more).
+  const shown = Array.from(name).slice(0, method === "upi" ? 2 : 1);
+  if (shown.length >= Array.from(name).length) shown.pop();
+  return `${shown.join("")}${MASK}${domain}`;
 }

@@ -1,11 +1,56 @@
-import type { PaymentMethod, WithdrawalRow } from "~/domain/withdrawals";
+import {
+  isPaymentMethod,
+  maskRecipient,
+  withdrawalExpected,
+  type PaymentMethod,
+  type WithdrawalRow,
+} from "~/domain/withdrawals";
 import { accountHash } from "./account-hash.server";
+import { dbCall } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
 import { getEnv } from "./env.server";
 
-export async function listWithdrawals(userId: string): Promise<WithdrawalRow[]> {
-  const db = await getDatabase();
-  return db.rpc<WithdrawalRow[]>("get_user_withdrawals", { p_user_id: userId });
+/** A withdrawal as the database returns it to this module: with its whole recipient. */
+type StoredWithdrawal = Omit<WithdrawalRow, "recipient" | "expected"> & { recipient: string | null };
+
+export function withdrawalsCall(userId: string) {
+  return dbCall<StoredWithdrawal[]>("get_user_withdrawals", { p_user_id: userId });
+}
+
+/**
+ * The history's rows: the recipient masked here ("j•••@example.com"), so the whole
+ * address never reaches the page, and a pending one's expected date.
+ */
+export async function historyRows(
+  rows: Promise<StoredWithdrawal[] | null>,
+  now = new Date(),
+): Promise<WithdrawalRow[]> {
+  return ((await rows) ?? []).map(({ recipient, ...row }) => ({
+    ...row,
+    recipient: maskRecipient(row.payment_method, recipient) ?? undefined,
+    expected: withdrawalExpected(row, now),
+  }));
+}
+
+/** The form's starting method and recipient: those of the last withdrawal (PayPal or UPI). */
+export interface LastRecipient {
+  method: "paypal" | "upi";
+  recipient: string;
+}
+
+export function lastRecipientCall(userId: string) {
+  return dbCall<{ payment_method: string; recipient: string | null } | null>("get_last_withdrawal_recipient", {
+    p_user_id: userId,
+  });
+}
+
+export async function lastRecipient(
+  read: Promise<{ payment_method: string; recipient: string | null } | null>,
+): Promise<LastRecipient | null> {
+  const last = await read;
+  // Bank is not offered in the selector (docs/product.md, "Withdraw: fields"): it is not prefilled.
+  if (!last?.recipient || !isPaymentMethod(last.payment_method) || last.payment_method === "bank") return null;
+  return { method: last.payment_method, recipient: last.recipient };
 }
 
 export interface WithdrawalRequest {

@@ -247,6 +247,127 @@ describe("Withdraw Money over plain HTTP", () => {
     expect((await client.visit("/")).html).not.toContain("Withdrawal failed");
   });
 
+  /** The history sheet's table: what it shows, without the form around it. */
+  async function historyTable(client: HttpClient) {
+    const { html: page } = await client.visit("/withdraw?history=1");
+    const table = /<table[\s\S]*<\/table>/.exec(page);
+    expect(table, "the history's table").not.toBeNull();
+    return table![0];
+  }
+
+  /** "Nov 26": the UTC day 48 hours after `iso`, as en-US writes it. */
+  function dayAfter48Hours(iso: string) {
+    return new Date(new Date(iso).getTime() + 48 * 3600 * 1000).toLocaleDateString("en-US", {
+      month: "short",
+      day: "numeric",
+      timeZone: "UTC",
+    });
+  }
+
+  it("shows each withdrawal's recipient masked in the history (j•••@example.com, ab•••@upi), never the whole address, nor another account's", async () => {
+    const { client } = await account(20);
+    await client.post("/withdraw", {
+      intent: "withdraw",
+      amount: "5",
+      method: "paypal",
+      paypalEmail: "john.smith@example.com",
+    });
+    await client.post("/withdraw", { intent: "withdraw", amount: "1", method: "upi", upiId: "abcdef@upi" });
+    const table = await historyTable(client);
+    expect(table).toContain("j•••@example.com");
+    expect(table).toContain("ab•••@upi");
+    expect(table).not.toContain("john.smith");
+    expect(table).not.toContain("abcdef");
+
+    const other = await account(20);
+    await other.client.post("/withdraw", { intent: "withdraw", amount: "2", method: "upi", upiId: "zyxw@okaxis" });
+    const page = (await other.client.visit("/withdraw?history=1")).html;
+    expect(page).toContain("zy•••@okaxis");
+    for (const theirs of ["john.smith", "j•••@example.com", "abcdef", "ab•••@upi"]) expect(page).not.toContain(theirs);
+  });
+
+  it("says what a pending withdrawal's step means and when it is expected: 48 hours after the request, longer in review", async () => {
+    try {
+      await app.sql("update app_config set review_first_withdrawal = true");
+      const { client, id } = await account(20);
+      await client.post("/withdraw", {
+        intent: "withdraw",
+        amount: "5",
+        method: "paypal",
+        paypalEmail: "me@example.com",
+      });
+      const [row] = await app.sql<{ id: string; created_at: Date }>(
+        "select id, created_at from withdrawals where user_id = $1",
+        [id],
+      );
+      const expected = dayAfter48Hours(row!.created_at.toISOString());
+      const inReview = await historyTable(client);
+      expect(inReview).toContain("In review");
+      expect(inReview).toContain("We check first cash-outs and unusual ones by hand before anything is sent.");
+      expect(inReview).toContain(`Expected by ${expected}; a review can take longer.`);
+
+      await app.sql("select approve_withdrawals(jsonb_build_array($1::text), 'ops-test')", [row!.id]);
+      const sending = await historyTable(client);
+      expect(sending).toContain("Sending");
+      expect(sending).toContain("Approved; we are sending it to your PayPal account.");
+      expect(sending).toContain(`Expected by ${expected}<`);
+    } finally {
+      await app.sql("select apply_demo_settings()");
+    }
+  });
+
+  it("shows a failed withdrawal's reason in the history and no expected date; a paid one the day it was paid", async () => {
+    const { client, id } = await account(20);
+    await client.post("/withdraw", { intent: "withdraw", amount: "6", method: "upi", upiId: "me@okaxis" });
+    await client.post("/withdraw", { intent: "withdraw", amount: "2", method: "upi", upiId: "me@okaxis" });
+    // A second cash-out minutes after the first waits for review (its risk score): approve both first.
+    await app.sql(
+      "select approve_withdrawals((select jsonb_agg(id) from withdrawals where user_id = $1), 'ops-test')",
+      [id],
+    );
+    const rows = await app.sql<{ id: string; amount: string }>(
+      "select id, amount from withdrawals where user_id = $1",
+      [id],
+    );
+    await app.sql("select settle_withdrawal($1, 'failed', null, 'Account closed')", [
+      rows.find((row) => Number(row.amount) === 6)!.id,
+    ]);
+    await app.sql("select settle_withdrawal($1, 'completed', 'UTR9')", [
+      rows.find((row) => Number(row.amount) === 2)!.id,
+    ]);
+    const table = await historyTable(client);
+    expect(table).toContain(html("Not paid: Account closed. The money is back in your balance."));
+    expect(table).toMatch(/Paid on [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+    expect(table).toContain("The money went to your UPI account.");
+    expect(table).not.toContain("Expected by");
+  });
+
+  it("starts the form with the last withdrawal's method and recipient, and after a refused post keeps what was typed", async () => {
+    const { client } = await account(20);
+    const fresh = (await client.visit("/withdraw")).html;
+    expect(fresh).toMatch(/<input[^>]*(checked=""[^>]*value="paypal"|value="paypal"[^>]*checked="")/);
+    await client.post("/withdraw", { intent: "withdraw", amount: "1", method: "upi", upiId: "name@okhdfcbank" });
+    const next = (await client.visit("/withdraw")).html;
+    expect(next).toMatch(/<input[^>]*(checked=""[^>]*value="upi"|value="upi"[^>]*checked="")/);
+    expect(next).not.toMatch(/<input[^>]*(checked=""[^>]*value="paypal"|value="paypal"[^>]*checked="")/);
+    expect(next).toMatch(
+      /<input[^>]*name="upiId"[^>]*value="name@okhdfcbank"|value="name@okhdfcbank"[^>]*name="upiId"/,
+    );
+    expect(next).not.toMatch(/name="amount"[^>]*value="1/);
+
+    const refused = await client.post("/withdraw", {
+      intent: "withdraw",
+      amount: "500",
+      method: "paypal",
+      paypalEmail: "typed@example.com",
+    });
+    expect(refused.status).toBe(400);
+    const body = await refused.text();
+    expect(body).toMatch(/<input[^>]*(checked=""[^>]*value="paypal"|value="paypal"[^>]*checked="")/);
+    expect(body).toContain('value="typed@example.com"');
+    expect(body).not.toContain('value="name@okhdfcbank"');
+  });
+
   it("offers bank transfer only through ?method=bank, with its $10.00 minimum and account details", async () => {
     const { client, id } = await account(15);
     const { html: page } = await client.visit("/withdraw?method=bank");

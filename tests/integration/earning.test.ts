@@ -96,18 +96,18 @@ describe.each([
     const userId = await provision(t);
     expect(await t.db.rpc("get_checkin_status", { p_user_id: userId })).toMatchObject({
       checked_in_today: false,
-      recent_dates: [],
+      streak_days: 0,
     });
     const result = await t.db.rpc<{ coins: number; amount: number; balance: number }>("daily_checkin", {
       p_user_id: userId,
     });
     expect(result).toMatchObject({ coins: 10, amount: 0.1, balance: 0.1 });
     expect(await refusal(t.db.rpc("daily_checkin", { p_user_id: userId }))).toBe("Already checked in today!");
-    const status = await t.db.rpc<{ checked_in_today: boolean; recent_dates: string[] }>("get_checkin_status", {
+    const status = await t.db.rpc<{ checked_in_today: boolean; streak_days: number }>("get_checkin_status", {
       p_user_id: userId,
     });
     expect(status.checked_in_today).toBe(true);
-    expect(status.recent_dates).toHaveLength(1);
+    expect(status.streak_days).toBe(1);
     expect(await summary(t, userId)).toMatchObject({ balance: 0.1, total_earned: 0.1 });
   });
 

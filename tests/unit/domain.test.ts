@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { REFERRAL_CODE_ALPHABET } from "~/domain/constants";
 import { formatDate, formatDay, formatUtcTime } from "~/domain/dates";
-import { cashOutHint, holdAmountInput } from "~/domain/withdrawals";
+import {
+  cashOutHint,
+  holdAmountInput,
+  maskRecipient,
+  withdrawalExpected,
+  withdrawalStep,
+  withdrawalStepMeaning,
+  type WithdrawalRow,
+} from "~/domain/withdrawals";
 import { activityLabel } from "~/domain/activity";
 import { defaultDisplayName, displayNameProblem, trimDisplayName } from "~/domain/display-name";
 import { escapeHiddenCharacters, hasHiddenCharacters } from "~/domain/hidden-characters";
@@ -110,6 +118,13 @@ describe("recent activity labels", () => {
         description: "Referral bonus: Security Team says call 555 joined",
       }),
     ).toBe("Referral bonus");
+  });
+
+  it("calls the check-in streak's bonus Check-in day 7 bonus, and other bonus rows Bonus coins", () => {
+    expect(activityLabel({ transaction_type: "bonus", description: "Check-in day 7 bonus" })).toBe(
+      "Check-in day 7 bonus",
+    );
+    expect(activityLabel({ transaction_type: "bonus", description: "Bonus coins" })).toBe("Bonus coins");
   });
 });
 
@@ -419,5 +434,98 @@ describe("cashOutHint: how far the available money is from the smallest cash-out
   });
   it("names the method with the smallest minimum among those offered (bank is not offered)", () => {
     expect(cashOutHint(2, { paypal: 3, upi: 4, bank: 1 })).toBe("$1.00 more to cash out with PayPal");
+  });
+});
+
+describe("maskRecipient: where a withdrawal went, recognisable but never whole (issue 18, item 3)", () => {
+  it("shows one character of a PayPal name and the whole domain", () => {
+    expect(maskRecipient("paypal", "john.smith@example.com")).toBe("j•••@example.com");
+    expect(maskRecipient("paypal", "  jo@example.com ")).toBe("j•••@example.com");
+  });
+
+  it("shows two characters of a UPI handle (often a phone number) and its provider", () => {
+    expect(maskRecipient("upi", "abcdef@upi")).toBe("ab•••@upi");
+    expect(maskRecipient("upi", "9876543210@ybl")).toBe("98•••@ybl");
+  });
+
+  it("never shows a whole name, however short, and the mask does not tell its length", () => {
+    expect(maskRecipient("paypal", "a@x.io")).toBe("•••@x.io");
+    expect(maskRecipient("upi", "ab@upi")).toBe("a•••@upi");
+    expect(maskRecipient("upi", "a@upi")).toBe("•••@upi");
+    expect(maskRecipient("paypal", "averyveryverylongname@example.com")).toBe("a•••@example.com");
+  });
+
+  it("shows the last four letters or digits of bank details, or only the mask", () => {
+    expect(maskRecipient("bank", "Jane Doe\nIBAN DE89 3704 0044 0532 0130 00")).toBe("•••3000");
+    expect(maskRecipient("bank", "12")).toBe("•••");
+  });
+
+  it("has nothing to show for a missing recipient", () => {
+    expect(maskRecipient("paypal", null)).toBeNull();
+    expect(maskRecipient("upi", "   ")).toBeNull();
+  });
+});
+
+describe("a withdrawal's step, its meaning and its expected date (issue 18, item 3; decision 068)", () => {
+  const row = (fields: Partial<WithdrawalRow>): WithdrawalRow => ({
+    id: "w",
+    created_at: "2026-11-24T10:00:00Z",
+    amount: 5,
+    payment_method: "paypal",
+    status: "pending",
+    review_state: "approved",
+    ...fields,
+  });
+  const now = new Date("2026-11-25T10:00:00Z");
+
+  it("gives every status a step and a plain meaning", () => {
+    const review = row({ review_state: "review" });
+    expect([withdrawalStep(review), withdrawalStepMeaning(review)]).toEqual([
+      "In review",
+      "We check first cash-outs and unusual ones by hand before anything is sent.",
+    ]);
+    const sending = row({});
+    expect([withdrawalStep(sending), withdrawalStepMeaning(sending)]).toEqual([
+      "Sending",
+      "Approved; we are sending it to your PayPal account.",
+    ]);
+    const sent = row({ sent_at: "2026-11-24T11:00:00Z", payment_method: "upi" });
+    expect([withdrawalStep(sent), withdrawalStepMeaning(sent)]).toEqual([
+      "Sent",
+      "We sent it; UPI is confirming the payment.",
+    ]);
+    const paid = row({ status: "completed", settled_at: "2026-11-25T09:00:00Z" });
+    expect([withdrawalStep(paid), withdrawalStepMeaning(paid)]).toEqual([
+      "Paid on Nov 25, 2026",
+      "The money went to your PayPal account.",
+    ]);
+    const failed = row({
+      status: "failed",
+      settled_at: "2026-11-25T09:00:00Z",
+      failure_reason: "Receiver unconfirmed",
+    });
+    expect(withdrawalStep(failed)).toBe("Not paid: Receiver unconfirmed. The money is back in your balance.");
+    const refused = row({ status: "failed", review_state: "rejected", failure_reason: "Under investigation" });
+    expect(withdrawalStep(refused)).toBe("Refused: Under investigation. The money is back in your balance.");
+  });
+
+  it("expects a pending one 48 hours after its request, says a review can take longer, and says when it is late", () => {
+    expect(withdrawalExpected(row({}), now)).toBe("Expected by Nov 26");
+    expect(withdrawalExpected(row({ created_at: "2026-11-24T23:30:00Z" }), now)).toBe("Expected by Nov 26");
+    expect(withdrawalExpected(row({ review_state: "review" }), now)).toBe(
+      "Expected by Nov 26; a review can take longer.",
+    );
+    const late = new Date("2026-11-26T10:00:01Z");
+    expect(withdrawalExpected(row({}), late)).toBe(
+      "Expected by Nov 26; it is taking longer than usual, your money is safe.",
+    );
+    expect(withdrawalExpected(row({ review_state: "review" }), late)).toBe(
+      "Expected by Nov 26; this review is taking longer, your money is safe.",
+    );
+  });
+
+  it("expects nothing of a paid or failed one", () => {
+    expect(withdrawalExpected(row({ status: "completed" }), now)).toBeNull();
+    expect(withdrawalExpected(row({ status: "failed" }), now)).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it, vi } from "vitest";
 import { literal, object, string } from "zod/mini";
-import { timeUntilNextCheckin } from "~/domain/checkin";
+import { checkinDayStates, checkinStreakLine, timeUntilNextCheckin } from "~/domain/checkin";
 import { formErrors } from "~/lib/form-replies";
 import { DbError } from "~/server/db/core.server";
 import { replyWithDbError } from "~/server/http/forms.server";
@@ -69,5 +69,44 @@ describe("the check-in day", () => {
     expect(timeUntilNextCheckin(new Date("2026-11-22T23:35:10Z"))).toBe("25 min");
     expect(timeUntilNextCheckin(new Date("2026-11-22T23:59:59Z"))).toBe("1 min");
     expect(timeUntilNextCheckin(new Date("2026-11-23T00:00:00Z"))).toBe("24 h");
+  });
+});
+
+describe("the check-in streak (docs/decisions/072)", () => {
+  const dollars = (coins: number) => `$${(coins / 100).toFixed(2)}`;
+  const streak = (streakDay: number, checkedInToday: boolean, bonusPaidToday = 0, bonusCoins = 50) => ({
+    streakDay,
+    checkedInToday,
+    bonusCoins,
+    bonusPaidToday,
+  });
+
+  it("marks the days before today done, today as today until checked in, and the rest ahead", () => {
+    expect(checkinDayStates(streak(3, false))).toEqual(["done", "done", "today", "ahead", "ahead", "ahead", "ahead"]);
+    expect(checkinDayStates(streak(3, true))).toEqual(["done", "done", "done", "ahead", "ahead", "ahead", "ahead"]);
+    expect(checkinDayStates(streak(1, false))).toEqual(["today", ...Array<string>(6).fill("ahead")]);
+    expect(checkinDayStates(streak(7, true))).toEqual(Array<string>(7).fill("done"));
+  });
+
+  it("says the day of 7 and how many more days in a row pay the bonus, in coins and dollars", () => {
+    expect(checkinStreakLine(streak(3, true), dollars)).toBe(
+      "Day 3 of 7 · check in 4 more days in a row for a 50-coin bonus ($0.50).",
+    );
+    expect(checkinStreakLine(streak(6, true), dollars)).toBe(
+      "Day 6 of 7 · check in 1 more day in a row for a 50-coin bonus ($0.50).",
+    );
+    expect(checkinStreakLine(streak(1, false), dollars)).toBe(
+      "Day 1 of 7 · check in today and 6 more days in a row for a 50-coin bonus ($0.50).",
+    );
+    expect(checkinStreakLine(streak(7, false), dollars)).toBe(
+      "Day 7 of 7 · check in today for a 50-coin bonus ($0.50).",
+    );
+  });
+
+  it("says on day 7 that the bonus was paid, and never promises a bonus of 0 coins", () => {
+    expect(checkinStreakLine(streak(7, true, 50), dollars)).toBe(
+      "Day 7 of 7 · your 50-coin bonus ($0.50) was paid today. Tomorrow starts a new week at Day 1.",
+    );
+    expect(checkinStreakLine(streak(4, false, 0, 0), dollars)).toBe("Day 4 of 7 of your check-in streak.");
   });
 });

@@ -1,5 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
+import type { CheckinDayState } from "~/domain/checkin";
 import { CHECKIN_DAY_COUNT } from "~/domain/constants";
 import { formErrors } from "~/lib/form-replies";
 import { FormBanner } from "~/components/forms/FormBanner";
@@ -14,12 +15,20 @@ export interface CheckinCardData {
   /** What the reward is in dollars ("$0.10"): coins meet dollars here first. */
   dollars: string;
   checkedInToday: boolean;
-  daysThisWeek: number;
+  /** D1 to D7 of the streak's week (docs/decisions/072). */
+  days: CheckinDayState[];
+  /** "Day 3 of 7 · check in 4 more days in a row for a 50-coin bonus ($0.50)". */
+  streakLine: string;
+  /** What day 7 pays (0: no bonus). */
+  bonusCoins: number;
   /** Until the next UTC day, e.g. "5 h". */
   nextCheckinIn: string;
 }
 
-/** docs/product.md, "Home: daily check-in": D1 to D7 (D7 highlighted), one check-in a day. */
+/**
+ * docs/product.md, "Home: daily check-in": D1 to D7 are the days of the streak's week, D7 carries the
+ * bonus; one check-in a day. Each circle says what it is in words, not colour alone.
+ */
 export function CheckinCard({
   data,
   lastResult,
@@ -44,14 +53,15 @@ export function CheckinCard({
       </div>
       {data ? (
         <>
-          <ol
-            className="mt-4 grid grid-cols-7 gap-1.5"
-            aria-label={`${data.daysThisWeek} of ${CHECKIN_DAY_COUNT} days checked in`}
-          >
-            {Array.from({ length: CHECKIN_DAY_COUNT }, (_, index) => (
-              <DayCircle key={index} day={index + 1} done={index < data.daysThisWeek} />
+          <ol className="mt-4 grid grid-cols-7 gap-1.5" aria-label="Your check-in streak this week">
+            {data.days.map((state, index) => (
+              <DayCircle key={index} day={index + 1} state={state} bonusCoins={data.bonusCoins} />
             ))}
           </ol>
+          <p className="mt-3 text-sm font-medium" data-testid="checkin-streak">
+            {data.streakLine}
+          </p>
+          <p className="mt-0.5 text-xs text-muted">Miss a day (UTC) and the streak starts again at Day 1.</p>
           <Form method="post" className="mt-4 space-y-3">
             <FormBanner title="Failed to check in. Please try again." errors={formErrors(lastResult, "checkin")} />
             <SubmitButton
@@ -75,19 +85,38 @@ export function CheckinCard({
   );
 }
 
-function DayCircle({ day, done }: { day: number; done: boolean }) {
-  const last = day === CHECKIN_DAY_COUNT;
+const STATE_WORDS: Record<CheckinDayState, string> = {
+  done: "checked in",
+  today: "today",
+  ahead: "ahead",
+};
+
+function DayCircle({ day, state, bonusCoins }: { day: number; state: CheckinDayState; bonusCoins: number }) {
+  const bonusDay = day === CHECKIN_DAY_COUNT && bonusCoins > 0;
+  const words = `Day ${day}, ${STATE_WORDS[state]}${bonusDay ? `, pays a ${bonusCoins}-coin bonus` : ""}`;
   return (
     <li
-      className={`flex aspect-square items-center justify-center rounded-full text-xs font-bold ${
-        done
+      className={`relative flex aspect-square flex-col items-center justify-center rounded-full text-xs font-bold ${
+        state === "done"
           ? "bg-brand-600 text-white"
-          : last
-            ? "bg-amber-100 text-amber-700 ring-2 ring-amber-400"
-            : "bg-gray-100 text-muted"
+          : state === "today"
+            ? "bg-white text-brand-700 ring-2 ring-brand-600"
+            : bonusDay
+              ? "bg-amber-100 text-amber-700 ring-2 ring-amber-400"
+              : "bg-gray-100 text-muted"
       }`}
     >
-      D{day}
+      {state === "done" ? <Icon name="check" className="size-3.5" aria-hidden="true" /> : null}
+      <span className="sr-only">{words}</span>
+      <span aria-hidden="true">D{day}</span>
+      {bonusDay ? (
+        <span
+          aria-hidden="true"
+          className="absolute -top-1 -right-1 inline-flex size-4 items-center justify-center rounded-full bg-amber-400 text-amber-950"
+        >
+          <Icon name="gift" className="size-3" />
+        </span>
+      ) : null}
     </li>
   );
 }

@@ -1,5 +1,5 @@
 import { discriminatedUnion } from "zod/mini";
-import { checkinFormSchema, timeUntilNextCheckin } from "~/domain/checkin";
+import { checkinDayStates, checkinFormSchema, checkinStreakLine, timeUntilNextCheckin } from "~/domain/checkin";
 import { QUICK_TASK_COUNT } from "~/domain/constants";
 import { quickStartFormSchema } from "~/domain/task-forms";
 import { requireUser } from "~/server/auth/session.server";
@@ -23,11 +23,20 @@ const LEADERBOARD_TEASER_SIZE = 3;
 
 async function loadCheckinCard(checkinStatus: Promise<CheckinStatus>) {
   const [status, config] = await Promise.all([checkinStatus, getAppConfig()]);
+  const dollars = (coins: number) => formatDollars(coinsToDollars(coins, config.coins_per_dollar));
+  const streak = {
+    streakDay: status.streak_day,
+    checkedInToday: status.checked_in_today,
+    bonusCoins: status.bonus_coins,
+    bonusPaidToday: status.bonus_paid_today,
+  };
   return {
     coins: config.checkin_coins,
-    dollars: formatDollars(coinsToDollars(config.checkin_coins, config.coins_per_dollar)),
+    dollars: dollars(config.checkin_coins),
     checkedInToday: status.checked_in_today,
-    daysThisWeek: status.recent_dates.length,
+    days: checkinDayStates(streak),
+    streakLine: checkinStreakLine(streak, dollars),
+    bonusCoins: status.bonus_coins,
     nextCheckinIn: timeUntilNextCheckin(new Date()),
   };
 }
@@ -105,7 +114,10 @@ export async function homeAction(request: Request) {
       return redirectWithFlash("/", {
         kind: "success",
         title: "Checked in!",
-        description: `You earned ${result.coins} coins.`,
+        description:
+          result.bonus_coins > 0
+            ? `You earned ${result.coins} coins and your ${result.bonus_coins}-coin day 7 bonus.`
+            : `You earned ${result.coins} coins.`,
       });
     } catch (error) {
       return replyWithDbError(submission, error, { fallback: "Please try again later.", context: "check-in" });

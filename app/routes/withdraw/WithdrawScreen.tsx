@@ -49,6 +49,8 @@ export interface WithdrawData {
   emailVerified: boolean;
   minimums: Record<PaymentMethod, number>;
   bankOffered: boolean;
+  /** The last withdrawal's method and recipient, the form's starting values. */
+  lastRecipient: { method: "paypal" | "upi"; recipient: string } | null;
 }
 
 /** docs/product.md, "Withdraw": balance, amount, method with its minimum, the method's recipient. */
@@ -102,6 +104,12 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
   );
 }
 
+/** The form starts where the last withdrawal went (server-side, so it works without JavaScript). */
+function startingValues(last: WithdrawData["lastRecipient"]): Partial<Record<keyof WithdrawalFields, string>> {
+  if (!last) return { method: "paypal" };
+  return { method: last.method, [last.method === "paypal" ? "paypalEmail" : "upiId"]: last.recipient };
+}
+
 /** `blocked`: the balance is negative (decision 065) or cash-outs are paused (068); the notice above says why, so the form stays visible but cannot be sent. */
 function WithdrawForm({
   data,
@@ -116,7 +124,7 @@ function WithdrawForm({
     id: "withdraw",
     fields: WITHDRAW_FIELDS,
     lastResult: lastResult?.initialValue?.intent === "withdraw" ? lastResult : undefined,
-    defaultValue: { method: "paypal" },
+    defaultValue: startingValues(data.lastRecipient),
   });
   const methods: PaymentMethod[] = data.bankOffered ? [...OFFERED_METHODS, "bank"] : [...OFFERED_METHODS];
   return (

@@ -6,6 +6,7 @@ import {
   statusTone,
   WITHDRAWAL_MESSAGES,
   withdrawalStep,
+  withdrawalStepMeaning,
   type WithdrawalRow,
 } from "~/domain/withdrawals";
 import { Icon } from "~/components/shared";
@@ -60,31 +61,41 @@ export function WithdrawalHistorySheet({ rows, closeHref }: { rows: WithdrawalRo
                 <th scope="col" className="pb-2 text-right font-medium">
                   Amount
                 </th>
-                <th scope="col" className="pb-2 pl-3 font-medium">
+                <th scope="col" className="pb-2 pl-3 font-medium max-[359px]:pl-2">
                   Method
                 </th>
-                <th scope="col" className="pb-2 pl-3 font-medium">
+                <th scope="col" className="pb-2 pl-3 font-medium max-[359px]:pl-2">
                   Status
                 </th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-line">
-              {rows.map((row) => (
-                <tr key={row.id}>
-                  <td className="py-2.5 whitespace-nowrap text-muted">{formatDate(row.created_at)}</td>
-                  <td className="py-2.5 text-right font-semibold">{formatDollars(row.amount)}</td>
-                  <td className="py-2.5 pl-3">{METHOD_NAMES[row.payment_method] ?? row.payment_method}</td>
-                  <td className="py-2.5 pl-3">
+            {rows.map((row) => (
+              // One group per withdrawal: its row of the spec's columns, then where it went, its
+              // step and what that means across the whole width (narrow screens have no room beside).
+              <tbody key={row.id} className="border-t border-line">
+                <tr>
+                  <td className="pt-2.5 align-top whitespace-nowrap text-muted max-[359px]:whitespace-normal">
+                    {formatDate(row.created_at)}
+                  </td>
+                  <td className="pt-2.5 text-right align-top font-semibold">{formatDollars(row.amount)}</td>
+                  <td className="pt-2.5 pl-3 align-top max-[359px]:pl-2">
+                    {METHOD_NAMES[row.payment_method] ?? row.payment_method}
+                  </td>
+                  <td className="pt-2.5 pl-3 align-top max-[359px]:pl-2">
                     <span
                       className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${TONE_STYLES[statusTone(row.status)]}`}
                     >
                       {row.status}
                     </span>
-                    <WithdrawalStepLine row={row} />
                   </td>
                 </tr>
-              ))}
-            </tbody>
+                <tr>
+                  <td colSpan={4} className="pt-1 pb-3 text-xs leading-snug">
+                    <WithdrawalDetails row={row} />
+                  </td>
+                </tr>
+              </tbody>
+            ))}
           </table>
         )}
       </div>
@@ -92,8 +103,19 @@ export function WithdrawalHistorySheet({ rows, closeHref }: { rows: WithdrawalRo
   );
 }
 
-/** Which step the withdrawal is at, under its status (docs/decisions/068). */
-function WithdrawalStepLine({ row }: { row: WithdrawalRow }) {
+/**
+ * Where the money went (masked by the server), the step the withdrawal is at (docs/decisions/068),
+ * what that step means, and for a pending one when it should arrive.
+ */
+function WithdrawalDetails({ row }: { row: WithdrawalRow }) {
   const step = withdrawalStep(row);
-  return step ? <p className="mt-1 text-xs leading-snug text-muted">{step}</p> : null;
+  const meaning = withdrawalStepMeaning(row);
+  return (
+    <>
+      {row.recipient ? <p className="break-all text-muted">To {row.recipient}</p> : null}
+      {step ? <p className="mt-0.5 font-semibold text-gray-800">{step}</p> : null}
+      {meaning ? <p className="text-muted">{meaning}</p> : null}
+      {row.expected ? <p className="text-muted">{row.expected}</p> : null}
+    </>
+  );
 }

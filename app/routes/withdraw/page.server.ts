@@ -6,22 +6,36 @@ import { cashOutHint, WITHDRAWAL_MESSAGES, withdrawalInitiated } from "~/domain/
 import { ensureEmailVerified, requestVerificationEmail } from "~/server/auth/email-verification.server";
 import { requireUser } from "~/server/auth/session.server";
 import { getAppConfig } from "~/server/config.server";
-import { optionalSection } from "~/server/db/reads.server";
+import { optionalSection, readTogether } from "~/server/db/reads.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
-import { loadUserSummary, moneyParts } from "~/server/users.server";
-import { listWithdrawals, paysRealMoney, requestWithdrawal } from "~/server/withdrawals.server";
+import { loadUserSummary, moneyParts, userSummaryCall } from "~/server/users.server";
+import {
+  historyRows,
+  lastRecipient,
+  lastRecipientCall,
+  paysRealMoney,
+  requestWithdrawal,
+  withdrawalsCall,
+} from "~/server/withdrawals.server";
 
 /** docs/product.md, "Withdraw"; the history sheet (`?history=1`) and the bank method (`?method=bank`) are URL state. */
 export async function loadWithdraw(request: Request) {
   const user = await requireUser(request);
   const url = new URL(request.url);
   const historyOpen = url.searchParams.get("history") === "1";
-  // The history is read beside the balance; only the email check waits for the profile.
-  const [summary, config, history] = await Promise.all([
-    loadUserSummary(user),
+  // The balance, the last recipient and the history in one round trip; only the email check waits
+  // for the profile.
+  const [summaryRead, lastRead, historyRead] = readTogether([
+    userSummaryCall(user.uid),
+    lastRecipientCall(user.uid),
+    historyOpen ? withdrawalsCall(user.uid) : null,
+  ]);
+  const [summary, config, last, history] = await Promise.all([
+    loadUserSummary(user, summaryRead),
     getAppConfig(),
-    historyOpen ? optionalSection("withdraw: history", listWithdrawals(user.uid)) : null,
+    optionalSection("withdraw: last recipient", lastRecipient(lastRead)),
+    historyOpen ? optionalSection("withdraw: history", historyRows(historyRead)) : null,
   ]);
   const emailVerified = await ensureEmailVerified(user.uid, summary.email_verified);
   return {
@@ -41,6 +55,8 @@ export async function loadWithdraw(request: Request) {
     bankOffered: url.searchParams.get("method") === "bank",
     historyOpen,
     history,
+    // The form starts with the last withdrawal's method and recipient (a refused post keeps what was typed).
+    lastRecipient: last,
   };
 }
 

@@ -10,5 +10,6 @@ CREATE OR REPLACE FUNCTION public.apply_production_settings()
 AS $function$
   update app_config set postback_hold_days = default, provider_hold_days = default,
                         bonus_unlock_ratio = default, referral_requires_earned = default,
-                        review_first_withdrawal = default, risk_review_threshold = default;
+                        review_first_withdrawal = default, risk_review_threshold = default,
+                        checkin_streak_bonus_coins = default;
 $function$;

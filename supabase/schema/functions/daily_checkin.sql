@@ -11,15 +11,25 @@ AS $function$
 declare
   v_coins integer := (select checkin_coins from app_config);
   v_today date := (now() at time zone 'UTC')::date;
+  -- Today's place in the week of the streak that yesterday's run continues.
+  v_day integer := checkin_streak(p_user_id, v_today - 1) % 7 + 1;
+  v_bonus integer := case when v_day = 7 then (select checkin_streak_bonus_coins from app_config) else 0 end;
+  v_result jsonb;
 begin
-  -- Racing check-ins queue on the unique (user_id, check_date) index; only one inserts.
-  insert into daily_checkins (user_id, check_date, coins_earned)
-  values (p_user_id, v_today, v_coins)
+  -- Racing check-ins queue on the unique (user_id, check_date) index; only one inserts, so only
+  -- one pays the bonus.
+  insert into daily_checkins (user_id, check_date, coins_earned, bonus_coins)
+  values (p_user_id, v_today, v_coins, v_bonus)
   on conflict (user_id, check_date) do nothing;
   if not found then
     raise exception 'Already checked in today!' using errcode = 'P0001', hint = 'already_checked_in';
   end if;
-  return ledger_move(p_user_id, 'checkin', v_coins, coins_to_dollars(v_coins), 'Daily check-in')
-         || jsonb_build_object('check_date', v_today);
+  v_result := ledger_move(p_user_id, 'checkin', v_coins, coins_to_dollars(v_coins), 'Daily check-in');
+  if v_bonus > 0 then
+    -- A 'bonus' row: bonus money (docs/decisions/066), unlocked as offer earnings clear.
+    v_result := v_result || jsonb_build_object('balance',
+      ledger_move(p_user_id, 'bonus', v_bonus, coins_to_dollars(v_bonus), 'Check-in day 7 bonus') -> 'balance');
+  end if;
+  return v_result || jsonb_build_object('check_date', v_today, 'streak_day', v_day, 'bonus_coins', v_bonus);
 end
 $function$;

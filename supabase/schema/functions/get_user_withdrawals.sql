@@ -10,7 +10,10 @@ CREATE OR REPLACE FUNCTION public.get_user_withdrawals(p_user_id text)
 AS $function$
 begin
   return coalesce(
-    (select jsonb_agg(withdrawal_json(w) order by w.created_at desc, l.id desc nulls last, w.id)
+    (select jsonb_agg(withdrawal_json(w)
+                      || jsonb_build_object('recipient', coalesce(w.recipient_email, w.recipient_upi,
+                                                                  w.recipient_bank_details ->> 'details'))
+                      order by w.created_at desc, l.id desc nulls last, w.id)
        from withdrawals w
        left join transaction_history l on l.withdrawal_id = w.id
       where w.user_id = p_user_id),

@@ -7,6 +7,8 @@ create table public.daily_checkins (
   check_date date not null,
   coins_earned integer not null,
   created_at timestamp with time zone default now() not null,
+  bonus_coins integer default 0 not null,
+  constraint daily_checkins_bonus_coins_check CHECK ((bonus_coins >= 0)),
   constraint daily_checkins_coins_earned_check CHECK ((coins_earned > 0)),
   constraint daily_checkins_pkey PRIMARY KEY (id),
   constraint daily_checkins_user_id_check_date_key UNIQUE (user_id, check_date),
