@@ -8,6 +8,7 @@ import { defineConfig } from "vitest/config";
 export const INTEGRATION_WITH_SERVICES = [
   "bonus-holds",
   "cash-out",
+  "checkin-streak",
   "concurrency",
   "database",
   "earning",
