@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { invitationChecklist, referralCondition, type Invitation } from "~/domain/referrals";
+import { invitationChecklist, referralCondition, type Invitation } from "~/domain/referral-promise";
 
 describe("what a referral promises, in plain words (docs/decisions/074)", () => {
   it("states the condition with coins of any kind on the demo settings and cleared offer dollars on production ones", () => {

@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Link } from "@remix-run/react";
 import { formatDollars, type MoneyParts } from "~/domain/money";
-import { invitationChecklist, type Invitation } from "~/domain/referrals";
+import { invitationChecklist, type Invitation } from "~/domain/referral-promise";
 import { VerifyEmailCard } from "~/components/VerifyEmailCard";
 import type { Task } from "~/domain/tasks";
 import { BalanceCard } from "~/components/BalanceCard";

@@ -1,7 +1,8 @@
 import { useNavigation, useRevalidator } from "@remix-run/react";
 import { formatDollars } from "~/domain/money";
 import { initials } from "~/domain/display-name";
-import { joinedLabel, REFERRAL_MESSAGES, referralCondition } from "~/domain/referrals";
+import { joinedLabel, REFERRAL_MESSAGES } from "~/domain/referrals";
+import { referralCondition } from "~/domain/referral-promise";
 import { shareReferral } from "~/lib/share-referral";
 import { useHydrated } from "~/lib/use-hydrated";
 import { ReferralCodeBox } from "~/components/ReferralCodeBox";

@@ -50,4 +50,3 @@ export const withdrawalFormSchema = object({
     }
   }),
 );
-
