@@ -29,13 +29,13 @@ export function RankBadge({ rank }: { rank: number }) {
   );
 }
 
+/** The signed-in person's own row below the board: no rank beyond the counted ones ("1,000+"). */
+type OwnLeaderboardRow = Omit<LeaderboardRow, "rank"> & { rank: number | null };
+
 /**
  * The Rank, User, Earnings table of docs/product.md, "Leaderboard" (and its first rows on Home);
  * `own`: the signed-in person's row when they are below the rows shown, after a gap.
  */
-/** The signed-in person's own row below the board: no rank beyond the counted ones ("1,000+"). */
-export type OwnLeaderboardRow = Omit<LeaderboardRow, "rank"> & { rank: number | null };
-
 export function LeaderboardTable({
   rows,
   own = null,

@@ -24,7 +24,7 @@ const leaderboard = memoize(
 );
 
 /** A person's own row below the board; `rank` is null beyond LEADERBOARD_COUNTED_RANKS ("1,000+"). */
-export type LeaderboardPosition = Omit<LeaderboardEntry, "rank"> & { rank: number | null };
+type LeaderboardPosition = Omit<LeaderboardEntry, "rank"> & { rank: number | null };
 
 // Live, not kept: the count of the people ahead stops at LEADERBOARD_COUNTED_RANKS index entries
 // (under a millisecond at a million earners, docs/benchmarks.md), so a person who just earned
