@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 
-// Words that fit the person (docs/decisions/070): the greeting and the leaderboard, over plain
+// Words that fit the person (docs/decisions/070, the leaderboard 075): the greeting and the leaderboard, over plain
 // HTTP, on an app with its own Postgres so the tests can arrange an account's age and earnings.
 describe("words that fit the person over plain HTTP", () => {
   let app: PostgresApp;
