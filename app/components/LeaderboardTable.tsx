@@ -1,3 +1,4 @@
+import { LEADERBOARD_BEYOND_COUNTED } from "~/content/leaderboard";
 import { formatDollars } from "~/domain/money";
 
 export interface LeaderboardRow {
@@ -28,8 +29,20 @@ export function RankBadge({ rank }: { rank: number }) {
   );
 }
 
-/** The Rank, User, Earnings table of docs/product.md, "Leaderboard" (and its first rows on Home). */
-export function LeaderboardTable({ rows }: { rows: readonly LeaderboardRow[] }) {
+/** The signed-in person's own row below the board: no rank beyond the counted ones ("1,000+"). */
+type OwnLeaderboardRow = Omit<LeaderboardRow, "rank"> & { rank: number | null };
+
+/**
+ * The Rank, User, Earnings table of docs/product.md, "Leaderboard" (and its first rows on Home);
+ * `own`: the signed-in person's row when they are below the rows shown, after a gap.
+ */
+export function LeaderboardTable({
+  rows,
+  own = null,
+}: {
+  rows: readonly LeaderboardRow[];
+  own?: OwnLeaderboardRow | null;
+}) {
   return (
     <table className="w-full text-left text-sm">
       <thead>
@@ -47,26 +60,47 @@ export function LeaderboardTable({ rows }: { rows: readonly LeaderboardRow[] }) 
       </thead>
       <tbody className="divide-y divide-line">
         {rows.map((row) => (
-          <tr
-            key={row.rank}
-            className={row.is_current_user ? "bg-brand-50" : undefined}
-            aria-current={row.is_current_user ? "true" : undefined}
-          >
-            <td className="py-2.5">
-              <RankBadge rank={row.rank} />
-            </td>
-            <td className="py-2.5 font-medium">
-              {row.username}
-              {row.is_current_user ? (
-                <span className="ml-2 rounded-full bg-brand-600 px-2 py-0.5 text-[11px] font-semibold text-white">
-                  You
-                </span>
-              ) : null}
-            </td>
-            <td className="py-2.5 text-right font-semibold text-money-600">{formatDollars(row.total_earned)}</td>
-          </tr>
+          <Row key={row.rank} row={row} />
         ))}
+        {own ? (
+          <>
+            {rows.length > 0 ? (
+              <tr aria-hidden="true">
+                <td colSpan={3} className="py-1 text-center text-muted">
+                  &middot;&middot;&middot;
+                </td>
+              </tr>
+            ) : null}
+            <Row row={own} />
+          </>
+        ) : null}
       </tbody>
     </table>
+  );
+}
+
+function Row({ row }: { row: OwnLeaderboardRow }) {
+  return (
+    <tr
+      className={row.is_current_user ? "bg-brand-50" : undefined}
+      aria-current={row.is_current_user ? "true" : undefined}
+    >
+      <td className="py-2.5">
+        {row.rank === null ? (
+          <span className="inline-flex h-8 items-center whitespace-nowrap rounded-full bg-gray-100 px-2 text-xs font-bold text-muted">
+            {LEADERBOARD_BEYOND_COUNTED}
+          </span>
+        ) : (
+          <RankBadge rank={row.rank} />
+        )}
+      </td>
+      <td className="py-2.5 font-medium">
+        {row.username}
+        {row.is_current_user ? (
+          <span className="ml-2 rounded-full bg-brand-600 px-2 py-0.5 text-[11px] font-semibold text-white">You</span>
+        ) : null}
+      </td>
+      <td className="py-2.5 text-right font-semibold text-money-600">{formatDollars(row.total_earned)}</td>
+    </tr>
   );
 }

@@ -7,6 +7,8 @@ export const REFERRAL_CODE_LENGTH = 7;
 /** Uppercase letters and digits without the look-alikes I, O, 0 and 1. */
 export const REFERRAL_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 export const LEADERBOARD_SIZE = 50;
+/** A person's own rank is counted exactly up to here; below it they read "1,000+" (decision 075). */
+export const LEADERBOARD_COUNTED_RANKS = 1_000;
 /** Firebase allows session cookies of at most 14 days. */
 export const SESSION_MAX_AGE_SECONDS = 14 * 24 * 60 * 60;
 /** An ID token older than this cannot be turned into a session (Firebase's own advice). */

@@ -2,9 +2,10 @@
 // The monthly leaderboard query (get_leaderboard(50), as the app calls it) with `users` people who
 // all earned this month (plus last month's history), and the plan of the query inside it.
 // `npm run bench` runs it with 1,000,000 users on a Postgres server; on its own
-// (`npm run bench:leaderboard [-- users]`, default 100,000) it runs on Postgres and PGlite.
+// (`npm run bench:leaderboard [-- users [postgres]]`, default 100,000) it runs on Postgres and PGlite.
+// Both also time get_leaderboard_position, the own-rank read, for people at several places.
 import { pathToFileURL } from "node:url";
-import { LEADERBOARD_SIZE } from "../../app/domain/constants.ts";
+import { LEADERBOARD_COUNTED_RANKS, LEADERBOARD_SIZE } from "../../app/domain/constants.ts";
 import { startPostgres } from "../lib/services.mjs";
 import { openPglite, openPostgres } from "../lib/database.mjs";
 
@@ -29,7 +30,7 @@ const seedSql = (/** @type {number} */ users) => `
 
 // Each call timed inside the database (clock_timestamp around it), which leaves out the round
 // trip and the client's own scheduling: on a busy machine those dominate a sub-millisecond query.
-const timedRuns = (/** @type {number} */ runs) => `
+const timedRuns = (/** @type {number} */ runs, call = `get_leaderboard(${LEADERBOARD_SIZE})`) => `
   create temporary table if not exists leaderboard_times (ms double precision);
   truncate leaderboard_times;
   do $$
@@ -38,12 +39,26 @@ const timedRuns = (/** @type {number} */ runs) => `
   begin
     for run in 1..${runs} loop
       t0 := clock_timestamp();
-      perform get_leaderboard(${LEADERBOARD_SIZE});
+      perform ${call};
       insert into leaderboard_times values (extract(epoch from clock_timestamp() - t0) * 1000);
     end loop;
   end
   $$;
 `;
+
+// The own-rank read (get_leaderboard_position, asked when a person is below the board) for people
+// at these places of the month's `earners`: its cost may grow with the rank, so the last one counts.
+const POSITION_RANKS = (/** @type {number} */ earners) =>
+  [
+    ...new Set([
+      LEADERBOARD_SIZE + 1,
+      LEADERBOARD_COUNTED_RANKS,
+      LEADERBOARD_COUNTED_RANKS + 1,
+      Math.floor(earners / 10),
+      Math.floor(earners / 2),
+      earners,
+    ]),
+  ].filter((rank) => rank > LEADERBOARD_SIZE && rank <= earners);
 
 /**
  * @param {number[]} sorted
@@ -56,7 +71,9 @@ function percentile(sorted, fraction) {
 /**
  * Seeds `db` (scripts/lib/database.mjs, freshly migrated) and times get_leaderboard(50).
  * @returns {Promise<{ database: string, users: number, seedSeconds: number, runs: number, timedIn: string, median: number, p95: number,
- *   max: number, roundTrip: { median: number, p95: number }, plan: string[], fromIndex: boolean }>}
+ *   max: number, roundTrip: { median: number, p95: number }, plan: string[], fromIndex: boolean,
+ *   positions: { rank: number, shown: unknown, runs: number, median: number, p95: number, max: number }[],
+ *   positionPlan: string[] }>}
  *   times in ms: in the database, and (roundTrip) as the client saw them.
  * @param {import("../lib/database.mjs").BenchDatabase} db
  * @param {{ users: number, runs?: number }} options
@@ -96,6 +113,56 @@ export async function measureLeaderboard(db, { users, runs = 200 }) {
   const scan = plan
     .map((line) => /Index (?:Only )?Scan using monthly_earnings_rank_idx .*rows=([\d.]+)/.exec(line))
     .find(Boolean);
+  const positions = [];
+  /** @type {string[]} */
+  let positionPlan = [];
+  // The last place is the number of earners (a random amount can round to $0.00, which ranks nowhere).
+  const [earners] = await db.query(
+    "select count(*)::int as n from monthly_earnings where month = current_month() and amount > 0",
+  );
+  for (const rank of POSITION_RANKS(Number(earners?.n))) {
+    // The person at this place (ties by user id, as the board breaks them; only earners rank).
+    const [person] = await db.query(
+      `select user_id from monthly_earnings where month = current_month() and amount > 0
+        order by amount desc, user_id offset ${rank - 1} limit 1`,
+    );
+    if (!person) continue;
+    const call = `get_leaderboard_position('${String(person.user_id)}', ${LEADERBOARD_COUNTED_RANKS})`;
+    const [answer] = await db.query(`select ${call} as position`);
+    const positionRuns = Math.min(runs, 50);
+    await db.exec(timedRuns(positionRuns, call));
+    const own = (await db.query("select ms from leaderboard_times order by ms")).map((row) => Number(row.ms));
+    /** @type {number[]} */
+    let times = own;
+    if (own.filter((ms) => ms > 0).length <= positionRuns / 2) {
+      times = [];
+      for (let run = 0; run < positionRuns; run++) {
+        const t0 = performance.now();
+        await db.query(`select ${call}`);
+        times.push(performance.now() - t0);
+      }
+      times.sort((a, b) => a - b);
+    }
+    // The plan of the function's own query for the last person measured (the lowest ranked).
+    const [positionFunction] = await db.query(
+      "select prosrc as source from pg_proc where proname = 'get_leaderboard_position'",
+    );
+    positionPlan = (
+      await db.query(
+        `explain (analyze, buffers, costs off) ${String(positionFunction?.source)
+          .replace(/\bp_user_id\b/g, `'${String(person.user_id)}'`)
+          .replace(/\bp_within\b/g, String(LEADERBOARD_COUNTED_RANKS))}`,
+      )
+    ).map((row) => String(row["QUERY PLAN"]));
+    positions.push({
+      rank,
+      shown: /** @type {{ rank?: unknown }} */ (answer?.position)?.rank ?? null,
+      runs: positionRuns,
+      median: percentile(times, 0.5),
+      p95: percentile(times, 0.95),
+      max: /** @type {number} */ (times.at(-1)),
+    });
+  }
   return {
     database: db.name,
     users,
@@ -112,6 +179,8 @@ export async function measureLeaderboard(db, { users, runs = 200 }) {
       scan !== null &&
       Number(scan[1]) <= LEADERBOARD_SIZE + 1 &&
       !plan.some((line) => /Seq Scan/.test(line)),
+    positions,
+    positionPlan,
   };
 }
 
@@ -122,12 +191,24 @@ export function describe(result) {
     `get_leaderboard(${LEADERBOARD_SIZE}) median ${result.median.toFixed(2)} ms, p95 ${result.p95.toFixed(2)} ms, ` +
     `max ${result.max.toFixed(2)} ms over ${result.runs} runs timed in ${result.timedIn}; round trip median ` +
     `${result.roundTrip.median.toFixed(2)} ms, p95 ${result.roundTrip.p95.toFixed(2)} ms\n` +
-    result.plan.map((line) => `    ${line}`).join("\n")
+    result.plan.map((line) => `    ${line}`).join("\n") +
+    result.positions
+      .map(
+        (position) =>
+          `\n  get_leaderboard_position of the person ranked ${position.rank.toLocaleString("en")} (shows ` +
+          `${position.shown ?? "no rank"}): median ${position.median.toFixed(2)} ms, p95 ${position.p95.toFixed(2)} ms, ` +
+          `max ${position.max.toFixed(2)} ms over ${position.runs} runs`,
+      )
+      .join("") +
+    (result.positionPlan.length
+      ? `\n  its plan for the last of them:\n${result.positionPlan.map((line) => `    ${line}`).join("\n")}`
+      : "")
   );
 }
 
 async function main() {
-  const users = Number(process.argv[2] ?? 100_000);
+  const [size, only] = process.argv.slice(2);
+  const users = Number(size ?? 100_000);
   const server = await startPostgres();
   try {
     const db = await openPostgres(server.url);
@@ -139,6 +220,8 @@ async function main() {
   } finally {
     await server.stop();
   }
+  // `-- 1000000 postgres`: the Postgres server only (PGlite seeds a million rows slowly).
+  if (only === "postgres") return;
   const pglite = await openPglite();
   try {
     console.log(describe(await measureLeaderboard(pglite, { users })));

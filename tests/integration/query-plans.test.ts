@@ -120,6 +120,40 @@ describe("query plans on Postgres", () => {
     }
   });
 
+  it("get_leaderboard_position counts at most 1,000 people ahead from the ranking index: exact to 1,000, no rank below", async () => {
+    // 5,000 earners this month, person n ranked n (amounts fall with n).
+    await client.query(`
+      set session_replication_role = replica;
+      insert into monthly_earnings (user_id, month, amount)
+      select 'rank-' || lpad(n::text, 4, '0'), current_month(), 10000 - n from generate_series(1, 5000) n;
+      set session_replication_role = default;
+      analyze monthly_earnings;`);
+    const rankOf = async (n: number) => {
+      const { rows } = await client.query<{ position: { rank: number | null; total_earned: number } }>(
+        "select get_leaderboard_position($1, 1000) as position",
+        [`rank-${String(n).padStart(4, "0")}`],
+      );
+      return rows[0]!.position;
+    };
+    expect(await rankOf(51)).toMatchObject({ rank: 51, total_earned: 9949 });
+    expect((await rankOf(1000)).rank).toBe(1000);
+    expect((await rankOf(1001)).rank).toBeNull();
+    await client.query("set auto_explain.log_analyze = on");
+    try {
+      plans.length = 0;
+      expect((await rankOf(5000)).rank).toBeNull();
+    } finally {
+      await client.query("set auto_explain.log_analyze = off");
+    }
+    const count = plans.find((plan) => /count\(\*\)/i.test(plan)) ?? plans.join("\n---\n");
+    expect(count, count).not.toMatch(/Seq Scan on monthly_earnings/);
+    const read = /Index (?:Only )?Scan using monthly_earnings_rank_idx on monthly_earnings ahead .*?rows=(\d+)/.exec(
+      count,
+    );
+    expect(read, count).not.toBeNull();
+    expect(Number(read![1])).toBeLessThanOrEqual(1000);
+  });
+
   it("withdrawal_risk reads each signal from its index, not the whole tables", async () => {
     // 3,000 accounts: households of three share an address range (the first refers the second),
     // pairs share a payout address, one in 20 is on a carrier's NAT; each has a device, a ledger, a

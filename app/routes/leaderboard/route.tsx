@@ -5,39 +5,62 @@ import { Card } from "~/components/ui/Card";
 import { Icon } from "~/components/ui/Icon";
 import { PageHeader } from "~/components/ui/PageHeader";
 import { SectionError } from "~/components/ui/SectionError";
-import { LEADERBOARD_TIPS } from "~/content/leaderboard";
+import {
+  LEADERBOARD_INTRO,
+  LEADERBOARD_NOT_RANKED,
+  LEADERBOARD_OUTSIDE_COUNTED,
+  LEADERBOARD_TIPS,
+  leaderboardUpdated,
+} from "~/content/leaderboard";
 import { pageMeta } from "~/lib/meta";
 import { requireUser } from "~/server/auth/session.server";
 import { optionalSection } from "~/server/db/reads.server";
-import { getLeaderboard } from "~/server/leaderboard.server";
+import { getLeaderboardPage } from "~/server/leaderboard.server";
 
 export const meta: MetaFunction = () => pageMeta("Leaderboard");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   // A failing leaderboard shows the spec's failure text; the tips and the shell still work.
-  const rows = await optionalSection("leaderboard", getLeaderboard(user.uid));
-  return { rows };
+  const board = await optionalSection("leaderboard", getLeaderboardPage(user.uid));
+  return { board };
 }
 
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/shared";
 
 export default function LeaderboardRoute() {
-  const { rows } = useLoaderData<typeof loader>();
+  const { board } = useLoaderData<typeof loader>();
   return (
     <div className="space-y-4">
       <PageHeader title="Leaderboard" />
       <div className="flex items-center gap-3 rounded-2xl bg-gradient-to-br from-amber-400 to-orange-500 p-4 text-white shadow-lg shadow-orange-500/20">
         <Icon name="trophy" className="size-8 shrink-0" />
-        <p className="text-sm font-medium">The top earners this month. Earn more to see your name here.</p>
+        <p className="text-sm font-medium">{LEADERBOARD_INTRO}</p>
       </div>
       <Card>
-        {rows === null ? (
+        {board === null ? (
           <SectionError title="Couldn't load leaderboard" description="Please try again later" />
-        ) : rows.length > 0 ? (
-          <LeaderboardTable rows={rows} />
         ) : (
-          <p className="py-6 text-center text-sm text-muted">No data available</p>
+          <>
+            {board.rows.length > 0 || board.own ? (
+              <LeaderboardTable rows={board.rows} own={board.own} />
+            ) : (
+              <p className="py-6 text-center text-sm text-muted">No data available</p>
+            )}
+            {board.own === null && !board.rows.some((row) => row.is_current_user) ? (
+              <p className="mt-3 text-sm text-muted" data-testid="not-ranked">
+                {LEADERBOARD_NOT_RANKED}
+              </p>
+            ) : null}
+            {board.own && board.own.rank === null ? (
+              <p className="mt-3 text-sm text-muted" data-testid="outside-counted">
+                {LEADERBOARD_OUTSIDE_COUNTED}
+              </p>
+            ) : null}
+            <p className="mt-3 text-xs text-muted" data-testid="leaderboard-updated">
+              {leaderboardUpdated(board.updatedMinutesAgo)}
+            </p>
+          </>
         )}
       </Card>
       <Card>
