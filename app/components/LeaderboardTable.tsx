@@ -1,4 +1,3 @@
-import { LEADERBOARD_BEYOND_COUNTED } from "~/content/leaderboard";
 import { formatDollars } from "~/domain/money";
 
 export interface LeaderboardRow {
@@ -29,8 +28,12 @@ export function RankBadge({ rank }: { rank: number }) {
   );
 }
 
-/** The signed-in person's own row below the board: no rank beyond the counted ones ("1,000+"). */
-type OwnLeaderboardRow = Omit<LeaderboardRow, "rank"> & { rank: number | null };
+/**
+ * The signed-in person's own row below the board: no rank beyond the counted ones, where
+ * `beyondLabel` ("1,000+") shows instead (the words come from the page, so that Home's teaser
+ * does not carry them).
+ */
+type OwnLeaderboardRow = Omit<LeaderboardRow, "rank"> & { rank: number | null; beyondLabel?: string };
 
 /**
  * The Rank, User, Earnings table of docs/product.md, "Leaderboard" (and its first rows on Home);
@@ -88,7 +91,7 @@ function Row({ row }: { row: OwnLeaderboardRow }) {
       <td className="py-2.5">
         {row.rank === null ? (
           <span className="inline-flex h-8 items-center whitespace-nowrap rounded-full bg-gray-100 px-2 text-xs font-bold text-muted">
-            {LEADERBOARD_BEYOND_COUNTED}
+            {row.beyondLabel}
           </span>
         ) : (
           <RankBadge rank={row.rank} />

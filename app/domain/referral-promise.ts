@@ -42,8 +42,14 @@ export interface Invitation {
   target: number;
 }
 
+export interface InvitationChecklist {
+  headline: string;
+  steps: InvitationStep[];
+  note: string;
+}
+
 /** Home's checklist for a person who joined with a friend's code, until both bonuses are paid. */
-export function invitationChecklist(invited: Invitation): { headline: string; steps: InvitationStep[]; note: string } {
+export function invitationChecklist(invited: Invitation): InvitationChecklist {
   const earned = Math.min(invited.progress, invited.target);
   const work: InvitationStep = invited.requires_earned
     ? {

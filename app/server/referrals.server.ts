@@ -1,3 +1,4 @@
+import type { Invitation } from "~/domain/referral-promise";
 import { dbCall } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
 import { getEnv } from "./env.server";
@@ -17,24 +18,12 @@ export function referralsCall(userId: string) {
   return dbCall<ReferralRow[]>("get_referrals", { p_user_id: userId });
 }
 
-/** What a person who joined with a code is promised, and how far they are (get_referral_status). */
-export interface InvitationStatus {
-  credited: boolean;
-  you_get: number;
-  friend_gets: number;
-  email_verified: boolean;
-  /** Strict settings: dollars of cleared offer earnings count; else coins of any kind. */
-  requires_earned: boolean;
-  progress: number;
-  target: number;
-}
-
 export interface ReferralStatus {
   /** As a referrer: the friends who joined and whose bonus is not paid yet, and what it will be. */
   pending_count: number;
   pending_amount: number;
   /** As the friend: null when the account joined without a code. */
-  invited: InvitationStatus | null;
+  invited: Invitation | null;
 }
 
 /** Home's referral parts: the pending bonus beside the earned one, and the invited person's steps. */

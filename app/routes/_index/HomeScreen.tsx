@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Link } from "@remix-run/react";
 import { formatDollars, type MoneyParts } from "~/domain/money";
-import { invitationChecklist, type Invitation } from "~/domain/referral-promise";
+import type { InvitationChecklist } from "~/domain/referral-promise";
 import { VerifyEmailCard } from "~/components/VerifyEmailCard";
 import type { Task } from "~/domain/tasks";
 import { BalanceCard } from "~/components/BalanceCard";
@@ -32,7 +32,7 @@ export interface HomeData {
   /** The referral bonus of friends who joined but have not qualified yet. */
   referralPending: number;
   /** For an account that joined with a code, until both bonuses are paid. */
-  invitation: Invitation | null;
+  invitation: InvitationChecklist | null;
   /** Null when that part failed to load; the rest of Home still shows. */
   checkin: CheckinCardData | null;
   quickTasks: Task[] | null;
@@ -119,8 +119,7 @@ export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: 
 }
 
 /** A person who joined with a friend's code: what each gets, and the steps left (docs/decisions/074). */
-function InvitationCard({ invitation }: { invitation: Invitation }) {
-  const { headline, steps, note } = invitationChecklist(invitation);
+function InvitationCard({ invitation: { headline, steps, note } }: { invitation: InvitationChecklist }) {
   return (
     <Card>
       <div className="flex items-start gap-3">

@@ -11,6 +11,7 @@ import { getLeaderboard } from "~/server/leaderboard.server";
 import { optionalSection, readTogether } from "~/server/db/reads.server";
 import { findTask, listTasksForUser, taskCompletionsCall } from "~/server/tasks.server";
 import { referralStatusCall } from "~/server/referrals.server";
+import { invitationChecklist } from "~/domain/referral-promise";
 import { ensureEmailVerified, requestVerificationEmail } from "~/server/auth/email-verification.server";
 import { sendVerificationFormSchema, verificationEmailSent } from "~/domain/verification-form";
 import { loadUserSummary, moneyParts, userSummaryCall } from "~/server/users.server";
@@ -80,7 +81,8 @@ export async function loadHome(request: Request) {
     referralBonus: summary.referral_earned,
     referralPending: referral?.pending_amount ?? 0,
     // Until both bonuses are paid: what the person and their friend get, and the steps left.
-    invitation: referral?.invited && !referral.invited.credited ? referral.invited : null,
+    // (Worded here: Home's browser code carries no referral rules.)
+    invitation: referral?.invited && !referral.invited.credited ? invitationChecklist(referral.invited) : null,
     checkin,
     quickTasks:
       tasks && tasks.source !== "unavailable"

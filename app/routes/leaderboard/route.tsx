@@ -6,6 +6,7 @@ import { Icon } from "~/components/ui/Icon";
 import { PageHeader } from "~/components/ui/PageHeader";
 import { SectionError } from "~/components/ui/SectionError";
 import {
+  LEADERBOARD_BEYOND_COUNTED,
   LEADERBOARD_INTRO,
   LEADERBOARD_NOT_RANKED,
   LEADERBOARD_OUTSIDE_COUNTED,
@@ -43,7 +44,10 @@ export default function LeaderboardRoute() {
         ) : (
           <>
             {board.rows.length > 0 || board.own ? (
-              <LeaderboardTable rows={board.rows} own={board.own} />
+              <LeaderboardTable
+                rows={board.rows}
+                own={board.own && { ...board.own, beyondLabel: LEADERBOARD_BEYOND_COUNTED }}
+              />
             ) : (
               <p className="py-6 text-center text-sm text-muted">No data available</p>
             )}
