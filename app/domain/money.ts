@@ -94,6 +94,11 @@ export function lockedBonusLine(money: MoneyParts): MoneyLine | null {
   return { label, detail: `earn ${formatDollars(more)} more from offers to unlock it` };
 }
 
+/** "Rewards are in coins: 100 coins = $1.00.": Earn's tasks pay coins; this says what they are worth. */
+export function coinValueLine(coinsPerDollar: number): string {
+  return `Rewards are in coins: ${formatCoins(coinsPerDollar)} = $1.00.`;
+}
+
 /** "Amounts are in dollars: 100 coins = $1.00.": what links the coins a task pays to the balance. */
 export function coinRateLine(coinsPerDollar: number): string {
   return `Amounts are in dollars: ${formatCoins(coinsPerDollar)} = $1.00.`;

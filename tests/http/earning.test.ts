@@ -60,6 +60,12 @@ describe("earning over plain HTTP", () => {
     expect(await unknown.text()).toContain("This task is no longer available");
   });
 
+  it("says on Earn, beside the earning potential, what coins are worth: 100 coins = $1.00", async () => {
+    const { client } = await signedInClient();
+    const body = await (await client.get("/earn")).text();
+    expect(body).toContain('data-testid="coin-value">Rewards are in coins: 100 coins = $1.00.</span>');
+  });
+
   it("searches and filters tasks through the URL, with the earning potential of what is listed", async () => {
     const client = new HttpClient();
     const all = await (await client.get("/earn")).text();

@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { formErrors } from "~/lib/form-replies";
 import { Form, Link, useSubmit } from "@remix-run/react";
 import { useRef } from "react";
-import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
+import { coinsToDollars, coinValueLine, formatCoins, formatDollars } from "~/domain/money";
 import { TASK_FILTERS, groupTasks, type Task, type TaskFilter } from "~/domain/tasks";
 import { earnHref } from "~/domain/urls";
 import { Icon } from "~/components/ui/Icon";
@@ -138,6 +138,9 @@ function TaskGroups({
             <span>
               Earning Potential: <strong data-testid="earning-potential">{formatCoins(potential)}</strong> (
               {formatDollars(coinsToDollars(potential, coinsPerDollar))}) from the tasks below
+              <span className="block text-xs text-emerald-700" data-testid="coin-value">
+                {coinValueLine(coinsPerDollar)}
+              </span>
             </span>
           </p>
           <ul aria-label="Tasks" className="space-y-2.5">
