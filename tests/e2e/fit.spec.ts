@@ -54,3 +54,35 @@ test("at 390 px the Profile tabs and the Personal Information heading each stay 
   }
   expect(await lines(page.getByRole("heading", { name: "Personal Information" }))).toBe(1);
 });
+
+test('at 320 px a 50-character name shows whole in the Profile header, "\'s Profile" right after it and the Settings gear beside it', async ({
+  page,
+  signedIn,
+  baseURL,
+}) => {
+  await page.setViewportSize({ width: 320, height: 568 });
+  await signedIn("fit-name");
+  const name = "Bartholomew Maximilian Featherstonehaugh-Ramsbury";
+  expect(name).toHaveLength(50);
+  const saved = await page.request.post("/profile", {
+    form: { intent: "update-name", displayName: name },
+    headers: { origin: new URL(baseURL!).origin, "sec-fetch-site": "same-origin" },
+    maxRedirects: 0,
+  });
+  expect(saved.status()).toBe(302);
+  await page.goto("/profile");
+  const heading = page.getByRole("heading", { level: 1 });
+  await expect(heading).toHaveText(`${name}'s Profile`);
+  // Nothing cut: the heading and every part of it fit their boxes, and the heading ends before the gear.
+  const cut = await heading.evaluate(
+    (element) =>
+      [element, ...element.querySelectorAll("*")].filter((part) => part.scrollWidth > part.clientWidth).length,
+  );
+  expect(cut).toBe(0);
+  const [headingBox, gearBox] = [
+    await heading.boundingBox(),
+    await page.getByRole("link", { name: "Settings" }).boundingBox(),
+  ];
+  expect(headingBox!.x + headingBox!.width).toBeLessThanOrEqual(gearBox!.x);
+  expect(gearBox!.width).toBeGreaterThanOrEqual(40);
+});

@@ -44,12 +44,12 @@ export function ProfileHeader({ name }: { name: string }) {
   return (
     <PageHeader
       title={`${name}'s Profile`}
-      truncateBefore="'s Profile"
+      wrap
       action={
         <Link
           to="/settings"
           aria-label="Settings"
-          className="inline-flex size-10 items-center justify-center rounded-full text-ink hover:bg-black/5 active:bg-black/10"
+          className="inline-flex size-10 shrink-0 items-center justify-center rounded-full text-ink hover:bg-black/5 active:bg-black/10"
         >
           <Icon name="settings" className="size-5" />
         </Link>
