@@ -31,9 +31,8 @@ export interface InvitationStep {
   detail?: string;
 }
 
-/** get_referral_status's `invited`: what a person who joined with a code is promised and how far they are. */
+/** get_referral_status's `invited`: what a person who joined with a code is promised and how far they are, until it is paid. */
 export interface Invitation {
-  credited: boolean;
   you_get: number;
   friend_gets: number;
   email_verified: boolean;

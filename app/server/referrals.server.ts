@@ -22,7 +22,7 @@ export interface ReferralStatus {
   /** As a referrer: the friends who joined and whose bonus is not paid yet, and what it will be. */
   pending_count: number;
   pending_amount: number;
-  /** As the friend: null when the account joined without a code. */
+  /** As the friend: null when the account joined without a code, and once the bonuses are paid. */
   invited: Invitation | null;
 }
 

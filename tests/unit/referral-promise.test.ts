@@ -14,7 +14,6 @@ describe("what a referral promises, in plain words (docs/decisions/074)", () => 
   });
 
   const invited: Invitation = {
-    credited: false,
     you_get: 1,
     friend_gets: 5,
     email_verified: false,

@@ -82,7 +82,7 @@ export async function loadHome(request: Request) {
     referralPending: referral?.pending_amount ?? 0,
     // Until both bonuses are paid: what the person and their friend get, and the steps left.
     // (Worded here: Home's browser code carries no referral rules.)
-    invitation: referral?.invited && !referral.invited.credited ? invitationChecklist(referral.invited) : null,
+    invitation: referral?.invited ? invitationChecklist(referral.invited) : null,
     checkin,
     quickTasks:
       tasks && tasks.source !== "unavailable"
