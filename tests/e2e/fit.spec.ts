@@ -62,7 +62,7 @@ test('at 320 px a 50-character name shows whole in the Profile header, "\'s Prof
 }) => {
   await page.setViewportSize({ width: 320, height: 568 });
   await signedIn("fit-name");
-  const name = "Bartholomew Maximilian Featherstonehaugh-Ramsbury";
+  const name = "Bartholomew Maximilian Featherstonehaugh-Ramsburys";
   expect(name).toHaveLength(50);
   const saved = await page.request.post("/profile", {
     form: { intent: "update-name", displayName: name },
