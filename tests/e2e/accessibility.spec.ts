@@ -3,11 +3,13 @@ import { expect, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { NOT_SCREENS, SCREENS } from "./screens";
+import { coverageProblems } from "./coverage";
 import { openScreen, test } from "./viewers";
 import { ROUTES_DIR, routeModules } from "../support/route-modules";
 
 // Every screen (tests/e2e/screens.ts), with JavaScript on and off: axe-core finds no serious or
-// critical violation, and every element that Tab reaches shows a focus indicator.
+// critical violation, every element that Tab reaches shows a focus indicator, and nothing is
+// covered or too small to tap (tests/e2e/coverage.ts; one page load for all three).
 
 test("the screen list covers every page module in app/routes (a new page must be added to tests/e2e/screens.ts)", () => {
   const modules = routeModules();
@@ -103,7 +105,7 @@ for (const screen of SCREENS) {
     // (Fixture callbacks are named `provide` here: the React hooks lint reads `use` as React's.)
     test.use({ storageState: async ({ viewers }, provide) => provide(viewers[screen.viewer]) });
 
-    test(`${screen.name}: axe-core finds no serious or critical violation, and each element Tab reaches shows a focus indicator`, async ({
+    test(`${screen.name}: axe-core finds no serious or critical violation, each element Tab reaches shows a focus indicator, and at 320, 390 and 1280 px no content is under a fixed element at the end of the page nor any control once scrolled to, with every tap target 44 × 44 px or that much room at 320 and 390 px`, async ({
       page,
       baseURL,
       javaScriptEnabled,
@@ -129,6 +131,8 @@ for (const screen of SCREENS) {
         .filter((stop) => stop.focused === "|" || stop.focused === stop.blurred)
         .map((stop) => `${stop.element}: ${stop.focused}`);
       expect(unmarked, "elements with no visible focus indicator").toEqual([]);
+
+      expect(await coverageProblems(page), "covered or too small").toEqual([]);
     });
   });
 }

@@ -1,11 +1,10 @@
-import { expect, type Page } from "@playwright/test";
-import { SCREENS } from "./screens";
-import { openScreen, test } from "./viewers";
+import type { Page } from "@playwright/test";
 
-// Every screen, with JavaScript on and off, at a small phone, a common phone and a desktop:
-// nothing of the page is under a fixed element (the bottom bar, the floating profile button, a
-// toast) at the end of the page, nothing a person can press is under one once scrolled to, and on
-// the phone widths every tap target is big enough for a finger.
+// What covers what on a screen (tests/e2e/accessibility.spec.ts runs it on every screen, with
+// JavaScript on and off), at a small phone, a common phone and a desktop: nothing of the page is
+// under a fixed element (the bottom bar, the floating profile button, a toast) at the end of the
+// page, nothing a person can press is under one once scrolled to, and on the phone widths every
+// tap target is big enough for a finger.
 
 const WIDTHS = [
   { width: 320, height: 568, phone: true },
@@ -127,32 +126,22 @@ function inspect(page: Page, checkTapSize: boolean): Promise<Findings> {
   );
 }
 
-for (const screen of SCREENS) {
-  test.describe(`${screen.name} (${screen.path}, ${screen.viewer})`, () => {
-    test.use({ storageState: async ({ viewers }, provide) => provide(viewers[screen.viewer]) });
-
-    test(`${screen.name}: at 320, 390 and 1280 px no content is under a fixed element at the end of the page nor any control once scrolled to, and at 320 and 390 px every tap target is 44 × 44 px or has that much room`, async ({
-      page,
-      baseURL,
-      javaScriptEnabled,
-    }) => {
-      await openScreen(page, screen, baseURL!, javaScriptEnabled);
-      const problems: string[] = [];
-      for (const { width, height, phone } of WIDTHS) {
-        await page.setViewportSize({ width, height });
-        // Transitions that follow the width (the bottom bar becoming a side bar) settle first.
-        await page.evaluate(() =>
-          Promise.all(
-            document
-              .getAnimations()
-              .filter((animation) => animation instanceof CSSTransition)
-              .map((animation) => animation.finished),
-          ),
-        );
-        const { covered, small, endCovered } = await inspect(page, phone);
-        problems.push(...[...endCovered, ...covered, ...small].map((line) => `${width} px: ${line}`));
-      }
-      expect(problems).toEqual([]);
-    });
-  });
+/** At each width, what is covered or too small, one line each ("320 px: button "Save" is under …"). */
+export async function coverageProblems(page: Page): Promise<string[]> {
+  const problems: string[] = [];
+  for (const { width, height, phone } of WIDTHS) {
+    await page.setViewportSize({ width, height });
+    // Transitions that follow the width (the bottom bar becoming a side bar) settle first.
+    await page.evaluate(() =>
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => animation instanceof CSSTransition)
+          .map((animation) => animation.finished),
+      ),
+    );
+    const { covered, small, endCovered } = await inspect(page, phone);
+    problems.push(...[...endCovered, ...covered, ...small].map((line) => `${width} px: ${line}`));
+  }
+  return problems;
 }
