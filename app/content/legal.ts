@@ -1,6 +1,8 @@
 // Text of the /legal page: three tabs, each with five sections (the page numbers them).
 
-export type LegalTabId = "terms" | "privacy" | "cookies";
+import { LEGAL_HEADINGS, type LegalTabId } from "./legal-headings";
+
+export type { LegalTabId } from "./legal-headings";
 
 export interface LegalSection {
   title: string;
@@ -18,9 +20,7 @@ export interface LegalDocument {
 const UPDATED = "November 22, 2026";
 
 const TERMS: LegalDocument = {
-  id: "terms",
-  tab: "Terms",
-  title: "Terms of Service",
+  ...LEGAL_HEADINGS.terms,
   updated: UPDATED,
   sections: [
     {
@@ -64,9 +64,7 @@ const TERMS: LegalDocument = {
 };
 
 const PRIVACY: LegalDocument = {
-  id: "privacy",
-  tab: "Privacy",
-  title: "Privacy Policy",
+  ...LEGAL_HEADINGS.privacy,
   updated: UPDATED,
   sections: [
     {
@@ -109,9 +107,7 @@ const PRIVACY: LegalDocument = {
 };
 
 const COOKIES: LegalDocument = {
-  id: "cookies",
-  tab: "Cookies",
-  title: "Cookie Policy",
+  ...LEGAL_HEADINGS.cookies,
   updated: UPDATED,
   sections: [
     {

@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import type { NotificationPreferences } from "~/domain/notifications";
-import { LEGAL_DOCUMENTS } from "~/content/legal";
+import { LEGAL_HEADINGS } from "~/content/legal-headings";
 import type { GoogleSignInConfig } from "~/lib/google-sign-in.client";
 import { formErrors } from "~/lib/form-replies";
 import type { PushConfig } from "~/lib/push.client";
@@ -79,7 +79,7 @@ function LegalLinks() {
     <Card>
       <h2 className="text-base font-bold">Legal</h2>
       <ul className="mt-2 divide-y divide-line">
-        {LEGAL_DOCUMENTS.map((document) => (
+        {Object.values(LEGAL_HEADINGS).map((document) => (
           <li key={document.id}>
             <Link
               to={`/legal?tab=${document.id}`}
