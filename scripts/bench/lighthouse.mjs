@@ -3,6 +3,10 @@
 // app's pages, several runs each; a page's score in each category is the median of its runs.
 // Chromium is started here with a debugging port, which Lighthouse drives; each run starts
 // from empty storage and cache (Lighthouse resets them), so every run is a first visit.
+// Lighthouse keeps cookies, so a signed-in page's session goes into the browser's cookie jar before
+// its runs (and the jar is emptied before a signed-out page's): a Cookie header added by
+// Lighthouse would reach the page's own requests but not the service worker's, and the worker
+// fetches every page load once it is installed, which then arrived signed out.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -50,6 +54,42 @@ async function startChromium() {
   };
 }
 
+/**
+ * Replaces the browser's cookies with `cookies`, through the browser's DevTools endpoint.
+ * @param {number} port
+ * @param {{ name: string, value: string, url: string }[]} cookies
+ */
+async function setBrowserCookies(port, cookies) {
+  const { webSocketDebuggerUrl } = await (await fetch(`http://127.0.0.1:${port}/json/version`)).json();
+  const socket = new WebSocket(webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    socket.addEventListener("open", resolve, { once: true });
+    socket.addEventListener("error", reject, { once: true });
+  });
+  try {
+    const commands = [
+      { id: 1, method: "Storage.clearCookies", params: {} },
+      { id: 2, method: "Storage.setCookies", params: { cookies } },
+    ];
+    for (const command of commands) {
+      const answer = new Promise((resolve, reject) => {
+        const onMessage = (/** @type {MessageEvent} */ event) => {
+          const message = JSON.parse(String(event.data));
+          if (message.id !== command.id) return;
+          socket.removeEventListener("message", onMessage);
+          if (message.error) reject(new Error(`${command.method}: ${message.error.message}`));
+          else resolve(message.result);
+        };
+        socket.addEventListener("message", onMessage);
+      });
+      socket.send(JSON.stringify(command));
+      await answer;
+    }
+  } finally {
+    socket.close();
+  }
+}
+
 /** @param {number[]} values */
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -57,7 +97,7 @@ function median(values) {
 }
 
 /**
- * @param {{ baseUrl: string, pages: { path: string, cookie?: string }[], runs?: number, log?: (line: string) => void }} options
+ * @param {{ baseUrl: string, pages: { path: string, cookies?: { name: string, value: string, url: string }[] }[], runs?: number, log?: (line: string) => void }} options
  * @returns {Promise<{ path: string, scores: Record<string, number>, runs: Record<string, number>[], failing: Record<string, string[]> }[]>}
  *   scores 0–100 per category (the median); `failing` names the audits below 1 in the median run of a category.
  */
@@ -70,13 +110,13 @@ export async function measureLighthouse({ baseUrl, pages, runs = 5, log = () => 
       const runScores = [];
       /** @type {NonNullable<Awaited<ReturnType<typeof lighthouse>>>["lhr"][]} */
       const reports = [];
+      await setBrowserCookies(chromium.port, page.cookies ?? []);
       for (let run = 0; run < runs; run++) {
         const result = await lighthouse(baseUrl + page.path, {
           port: chromium.port,
           output: "json",
           logLevel: "error",
           onlyCategories: CATEGORIES,
-          extraHeaders: page.cookie ? { Cookie: page.cookie } : undefined,
         });
         const lhr = result?.lhr;
         if (!lhr) throw new Error(`Lighthouse gave no result for ${page.path}`);

@@ -398,7 +398,7 @@ async function main() {
             baseUrl: app.url,
             pages: LIGHTHOUSE_PAGES.map((page) => ({
               path: page,
-              cookie: page === "/auth" ? undefined : cookies.header,
+              cookies: page === "/auth" ? [] : cookies.list,
             })),
             runs,
             log,
