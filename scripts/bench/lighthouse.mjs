@@ -130,7 +130,9 @@ export async function measureLighthouse({ baseUrl, pages, runs = 5, log = () => 
         runScores.push(scores);
         reports.push(lhr);
         log(
-          `  ${page.path.padEnd(10)} run ${run + 1}/${runs}: ${CATEGORIES.map((id) => `${id} ${scores[id]}`).join(", ")}`,
+          `  ${page.path.padEnd(10)} run ${run + 1}/${runs}: ${CATEGORIES.map((id) => `${id} ${scores[id]}`).join(", ")}` +
+            ` (first paint ${lhr.audits["first-contentful-paint"]?.displayValue ?? "?"},` +
+            ` server ${lhr.audits["server-response-time"]?.numericValue?.toFixed(0) ?? "?"} ms)`,
         );
       }
       const scores = Object.fromEntries(CATEGORIES.map((id) => [id, median(runScores.map((run) => run[id] ?? 0))]));
