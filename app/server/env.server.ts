@@ -1,5 +1,6 @@
 import { withoutTrailingSlashes } from "~/domain/text";
 import { z } from "zod";
+import { readWalls, type ConfiguredWall } from "./walls/registry.server";
 
 // Read once at start: a missing or malformed variable stops the server with its name.
 const DEV_SESSION_SECRET = "dev-only-session-secret-not-for-production-use";
@@ -282,7 +283,10 @@ function pushConfig(
   };
 }
 
-export type Env = z.output<typeof envSchema>;
+export type Env = z.output<typeof envSchema> & {
+  /** The offer walls WALL_{NAME}_ENABLED turns on (app/server/walls/registry.server.ts). */
+  walls: ConfiguredWall[];
+};
 
 export class EnvError extends Error {
   name = "EnvError";
@@ -291,8 +295,14 @@ export class EnvError extends Error {
 /** Parses an environment; throws an EnvError whose message names every bad variable. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = envSchema.safeParse(source);
-  if (result.success) return result.data;
-  const lines = result.error.issues.map((issue) => `  ${issue.path.join(".") || "environment"}: ${issue.message}`);
+  const walls = readWalls(source);
+  if (result.success && walls.problems.length === 0) return { ...result.data, walls: walls.walls };
+  const lines = [
+    ...(result.success ? [] : result.error.issues).map(
+      (issue) => `  ${issue.path.join(".") || "environment"}: ${issue.message}`,
+    ),
+    ...walls.problems.map((problem) => `  ${problem.variable}: ${problem.message}`),
+  ];
   throw new EnvError(`Invalid environment:\n${lines.join("\n")}`);
 }
 

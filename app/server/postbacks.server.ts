@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import { MAX_REWARD_COINS, TASK_ID_PATTERN } from "~/domain/tasks";
 import { ruleViolation } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
@@ -7,6 +7,8 @@ import { hitRateLimit, RATE_LIMITS } from "./http/rate-limit.server";
 import { plainText } from "./http/responses.server";
 import { logValue } from "./log.server";
 import { configuredProvider } from "./offers.server";
+import { postbackSignature } from "./walls/networks/custom.server";
+import { configuredWall, wallPostbackResponse } from "./walls/postbacks.server";
 
 /**
  * Provider postbacks (server-to-server credits; docs/offer-provider.md). Parameters:
@@ -15,32 +17,6 @@ import { configuredProvider } from "./offers.server";
  * provider adds, and sig: the hex HMAC-SHA256, keyed with OFFER_POSTBACK_SECRET, of the canonical
  * string below. Each name may appear once, across the query string and the body together.
  */
-
-/** RFC 3986 percent-encoding: every UTF-8 byte but A-Z a-z 0-9 - . _ ~ as %XX (uppercase hex). */
-export function percentEncode(value: string): string {
-  return encodeURIComponent(value).replace(
-    /[!'()*]/g,
-    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-}
-
-/**
- * What is signed: every parameter but sig as `percentEncode(key)=percentEncode(value)`, sorted by
- * that encoded key (plain ASCII order), joined with `&`. `=` and `&` inside a key or value are
- * encoded, so one string stands for one set of parameters only.
- */
-export function canonicalPostback(params: ReadonlyMap<string, string>): string {
-  return [...params]
-    .filter(([key]) => key !== "sig")
-    .map(([key, value]) => [percentEncode(key), percentEncode(value)] as const)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([key, value]) => `${key}=${value}`)
-    .join("&");
-}
-
-export function postbackSignature(params: ReadonlyMap<string, string>, secret: string): string {
-  return createHmac("sha256", secret).update(canonicalPostback(params)).digest("hex");
-}
 
 const SIGNATURE = /^[0-9a-f]{64}$/i;
 
@@ -144,6 +120,9 @@ function earlyAnswer(request: Request, status: number, body: string) {
  * against the provider's rate limit (RATE_LIMITS.postback): 429 with Retry-After past it.
  */
 export async function postbackResponse(request: Request, providerName: string | undefined): Promise<Response> {
+  // An offer wall the operator turned on (WALL_{NAME}_ENABLED) speaks its own network's protocol.
+  const wall = configuredWall(providerName);
+  if (wall) return wallPostbackResponse(request, wall);
   const config = configuredProvider(providerName);
   if (!config) return earlyAnswer(request, 404, "Unknown provider");
   if (!config.postbackSecret) return earlyAnswer(request, 503, "Postbacks are not configured");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isListableOffer, MAX_REWARD_COINS } from "~/domain/tasks";
-import { canonicalPostback, percentEncode, postbackSignature } from "~/server/postbacks.server";
+import { canonicalPostback, percentEncode, postbackSignature } from "~/server/walls/networks/custom.server";
 
 describe("postback signing (docs/offer-provider.md)", () => {
   it("signs the documented example: the canonical string and its HMAC-SHA256", () => {

@@ -15,6 +15,7 @@ create table public.user_profiles (
   payouts_paused_at timestamp with time zone,
   banned_at timestamp with time zone,
   ban_reason text,
+  wall_id text default ('w'::text || replace((gen_random_uuid())::text, '-'::text, ''::text)) not null,
   constraint user_profiles_ban_reason_check CHECK ((length(ban_reason) <= 500)),
   constraint user_profiles_display_name_check CHECK ((NOT (clean_display_name(display_name) IS DISTINCT FROM display_name))),
   constraint user_profiles_pkey PRIMARY KEY (id),
@@ -26,6 +27,7 @@ create table public.user_profiles (
 
 CREATE INDEX user_profiles_email_lower_idx ON public.user_profiles USING btree (lower(email));
 CREATE UNIQUE INDEX user_profiles_identity_hash_key ON public.user_profiles USING btree (identity_hash);
+CREATE UNIQUE INDEX user_profiles_wall_id_key ON public.user_profiles USING btree (wall_id);
 CREATE INDEX user_profiles_without_identity_idx ON public.user_profiles USING btree (id) WHERE ((identity_hash IS NULL) AND (email IS NOT NULL));
 
 CREATE TRIGGER user_profiles_deactivated_end_sessions AFTER UPDATE OF preferences ON public.user_profiles FOR EACH ROW WHEN ((((new.preferences ->> 'is_active'::text) = 'false'::text) AND ((old.preferences ->> 'is_active'::text) IS DISTINCT FROM 'false'::text))) EXECUTE FUNCTION notify_sessions_ended();

@@ -1,0 +1,169 @@
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { MAX_REWARD_COINS } from "~/domain/tasks";
+
+/**
+ * An offer wall network, as the app sees it (docs/offer-walls.md): one module per network under
+ * app/server/walls/networks/, each reading and verifying postbacks exactly as that network's own
+ * documentation signs them. Adding a network is one module, its entry in the registry and its tests.
+ */
+export interface WallNetwork<Config = WallSettings> {
+  /** The {network} of /api/{network}/postback and of WALL_{NAME}_… (lower case, letters and digits). */
+  name: string;
+  /** The network's own name, as people know it. */
+  label: string;
+  /** The settings it needs, by the suffix of their variable (WALL_BITLABS_APP_SECRET: "APP_SECRET"). */
+  settings: readonly WallSetting[];
+  /** The addresses its postbacks come from, as the network publishes them (empty: none published). */
+  senderAddresses: readonly string[];
+  /** The settings, checked (`settings` has said which are required): what the other methods get. */
+  configure(settings: WallSettings): Config;
+  /** The wall's page for one person, by their wall id (never the account's id or email); none for a network without a wall page. */
+  wallUrl?(config: Config, wallUserId: string): string;
+  /** Verifies a postback and says what it asks for. Never throws on what a sender controls. */
+  readPostback(request: PostbackRequest, config: Config): PostbackReading;
+  /** The answer that tells the network a postback was taken (a repeat included), so it stops retrying. */
+  accepted: { status: 200; body: string };
+}
+
+export interface WallSetting {
+  /** The variable is WALL_{NAME}_{suffix}. */
+  suffix: string;
+  /** What it is, in the network's own words, for the message when it is missing. */
+  meaning: string;
+  required: boolean;
+  /** A secret: never logged, and removed from the postback log. */
+  secret?: boolean;
+  /** The fewest characters it may have (a token of the operator's own). */
+  minLength?: number;
+}
+
+export type WallSettings = Readonly<Record<string, string | undefined>>;
+
+/** A postback as it arrived. */
+export interface PostbackRequest {
+  method: string;
+  /**
+   * The URL the network called, as it signed it: the app's public address (PUBLIC_URL, else the
+   * request's own) with the path and the query string exactly as received.
+   */
+  url: string;
+  /** The query string's parameters, decoded, in the order sent. */
+  query: readonly (readonly [string, string])[];
+  /** A form body's parameters (POST), decoded, in the order sent. */
+  body: readonly (readonly [string, string])[];
+  headers: Headers;
+}
+
+/** What a postback asks for, once verified. */
+export type PostbackReading =
+  | {
+      kind: "credit" | "reversal";
+      /** The network's id of the credit (a reversal names the credit it takes back). */
+      transactionId: string;
+      /** The person's wall id, as the network sends it back. */
+      wallUserId: string;
+      /** Whole coins, positive (a reversal's too). */
+      coins: number;
+      /** What the network pays the app, in dollars, when it says so. */
+      payoutUsd: number | null;
+      offerId: string | null;
+      offerName: string | null;
+    }
+  /** Verified, but nothing to pay (a pending conversion, an event worth nothing): answered as taken. */
+  | { kind: "ignored"; reason: string; transactionId: string | null; wallUserId: string | null }
+  /** Not taken: 403 for a signature that does not match, 400 for what cannot be read. */
+  | { kind: "refused"; status: 400 | 403; reason: string };
+
+export const refused = (status: 400 | 403, reason: string): PostbackReading => ({ kind: "refused", status, reason });
+
+/** Each name once across the query and the body, or null when a name repeats (which one was signed?). */
+export function uniqueParameters(request: PostbackRequest): Map<string, string> | null {
+  const params = new Map<string, string>();
+  for (const [key, value] of [...request.query, ...request.body]) {
+    if (params.has(key)) return null;
+    params.set(key, value);
+  }
+  return params;
+}
+
+/** Hex digests compared in constant time, case aside; anything but hex of the right length is simply unequal. */
+export function sameHex(given: string | null | undefined, expected: string): boolean {
+  if (typeof given !== "string" || given.length !== expected.length || !/^[0-9a-f]+$/i.test(given)) return false;
+  return timingSafeEqual(Buffer.from(given.toLowerCase(), "hex"), Buffer.from(expected.toLowerCase(), "hex"));
+}
+
+export const md5Hex = (text: string) => createHash("md5").update(text, "utf8").digest("hex");
+export const sha256Hex = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+export const hmacHex = (algorithm: "sha1" | "sha256", key: string, text: string) =>
+  createHmac(algorithm, key).update(text, "utf8").digest("hex");
+
+const MAX_ID_LENGTH = 200;
+const hasControlCharacter = (value: string) =>
+  [...value].some((character) => character < " " || character === "\u007f");
+
+/** A transaction, user or offer id as a network sends it: some text, not too long, no control characters. */
+export function validId(value: string | undefined | null): value is string {
+  return (
+    typeof value === "string" && value.trim() !== "" && value.length <= MAX_ID_LENGTH && !hasControlCharacter(value)
+  );
+}
+
+/**
+ * An amount of coins as networks write it ("500", "500.00", "-250", "12.7"): its sign, and its whole
+ * coins rounded down (a fraction of a coin is not paid, and a reversal takes back what the credit
+ * gave); null for anything that is not a plain decimal number or is beyond MAX_REWARD_COINS.
+ */
+export function parseCoins(value: string | undefined | null): { negative: boolean; coins: number } | null {
+  if (typeof value !== "string" || !/^[+-]?[0-9]{1,12}(\.[0-9]{1,12})?$/.test(value)) return null;
+  const number = Number(value);
+  const coins = Math.floor(Math.abs(number));
+  if (coins > MAX_REWARD_COINS) return null;
+  return { negative: number < 0, coins };
+}
+
+/** Dollars as networks write them ("0.36", "-0.36"); null when absent or not a plain number. */
+export function parseUsd(value: string | undefined | null): number | null {
+  if (typeof value !== "string" || !/^[+-]?[0-9]{1,9}(\.[0-9]{1,12})?$/.test(value)) return null;
+  return Math.abs(Number(value));
+}
+
+/** The offer's id and name when sent and readable; else null. */
+export function optionalText(value: string | undefined | null, maxLength = MAX_ID_LENGTH): string | null {
+  if (typeof value !== "string" || value.trim() === "" || hasControlCharacter(value)) return null;
+  return value.length > maxLength ? value.slice(0, maxLength) : value;
+}
+
+/**
+ * The common tail of every network's reading: the ids checked, the coins read, a zero amount
+ * ignored (networks send events worth nothing).
+ */
+export function creditOrReversal(parts: {
+  reversal: boolean;
+  transactionId: string | undefined | null;
+  wallUserId: string | undefined | null;
+  coins: { coins: number } | null;
+  payoutUsd?: string | null;
+  offerId?: string | null;
+  offerName?: string | null;
+}): PostbackReading {
+  if (!validId(parts.transactionId)) return refused(400, "missing or unreadable transaction id");
+  if (!validId(parts.wallUserId)) return refused(400, "missing or unreadable user id");
+  if (parts.coins === null) return refused(400, "missing or unreadable amount");
+  if (parts.coins.coins === 0) {
+    return {
+      kind: "ignored",
+      reason: "worth no coins",
+      transactionId: parts.transactionId,
+      wallUserId: parts.wallUserId,
+    };
+  }
+  return {
+    kind: parts.reversal ? "reversal" : "credit",
+    transactionId: parts.transactionId,
+    wallUserId: parts.wallUserId,
+    coins: parts.coins.coins,
+    payoutUsd: parseUsd(parts.payoutUsd),
+    offerId: optionalText(parts.offerId),
+    offerName: optionalText(parts.offerName),
+  };
+}

@@ -1,0 +1,58 @@
+import {
+  creditOrReversal,
+  md5Hex,
+  parseCoins,
+  refused,
+  sameHex,
+  uniqueParameters,
+  type WallNetwork,
+} from "../network.server";
+
+/**
+ * Revlum (developer.revlum.com, "Postback", "Security"). Postbacks come as GET with macros or as a
+ * POST form; the parameters are subId (the person), transId, reward (in the app's currency,
+ * always positive), payout (dollars), offerId, offerName, status (1 a conversion, 2 a chargeback
+ * of the same transId), debug (1 for a test) and signature = md5(subId + transId + reward + the
+ * app's secret key). Revlum's reference answers "ok".
+ */
+export const revlum: WallNetwork<{ appId: string; secret: string }> = {
+  name: "revlum",
+  label: "Revlum",
+  settings: [
+    { suffix: "APP_ID", meaning: "the app's id", required: true },
+    { suffix: "SECRET", meaning: "the app's secret key, which signs postbacks", required: true, secret: true },
+  ],
+  // Revlum's reference postback handler allows this one address.
+  senderAddresses: ["209.159.156.198"],
+  configure: (settings) => ({ appId: settings.APP_ID ?? "", secret: settings.SECRET ?? "" }),
+  wallUrl: ({ appId }, wallUserId) =>
+    `https://revlum.com/offerwall/${encodeURIComponent(appId)}?${new URLSearchParams({ user_id: wallUserId })}`,
+  readPostback(request, { secret }) {
+    const params = uniqueParameters(request);
+    if (!params) return refused(400, "a parameter appears twice");
+    const signed = ["subId", "transId", "reward"].map((name) => params.get(name) ?? "").join("");
+    if (!sameHex(params.get("signature"), md5Hex(signed + secret))) {
+      return refused(403, "signature does not match md5(subId + transId + reward + secret)");
+    }
+    if (params.get("debug") === "1") {
+      return {
+        kind: "ignored",
+        reason: "a test postback",
+        transactionId: params.get("transId") ?? null,
+        wallUserId: params.get("subId") ?? null,
+      };
+    }
+    const status = params.get("status");
+    if (status !== "1" && status !== "2") return refused(400, "status must be 1 or 2");
+    return creditOrReversal({
+      reversal: status === "2",
+      transactionId: params.get("transId"),
+      wallUserId: params.get("subId"),
+      coins: parseCoins(params.get("reward")),
+      payoutUsd: params.get("payout"),
+      offerId: params.get("offerId"),
+      offerName: params.get("offerName"),
+    });
+  },
+  accepted: { status: 200, body: "ok" },
+};

@@ -1,0 +1,61 @@
+import {
+  creditOrReversal,
+  md5Hex,
+  parseCoins,
+  refused,
+  sameHex,
+  uniqueParameters,
+  type WallNetwork,
+} from "../network.server";
+
+/**
+ * Torox, formerly OfferToro (offertoro.com/docs, "Postback"; Torox kept the format). Postbacks
+ * are GET with id (the conversion), oid (the offer), amount (in the app's currency), user_id,
+ * payout (dollars), o_name and sig = md5(oid + "-" + user_id + "-" + the app placement's secret
+ * key). The signature covers neither the amount nor the conversion id, so the sender allowlist
+ * (WALL_TOROX_ALLOWED_ADDRESSES) is what stops a changed amount: docs/offer-walls.md says so.
+ * A reversal repeats the conversion's id with a negative amount. Torox wants the body "1".
+ */
+export const torox: WallNetwork<{ secret: string; publisherId: string; appId: string }> = {
+  name: "torox",
+  label: "Torox",
+  settings: [
+    { suffix: "PUBLISHER_ID", meaning: "the publisher id (Account)", required: true },
+    { suffix: "APP_ID", meaning: "the app placement's id", required: true },
+    {
+      suffix: "SECRET",
+      meaning: "the app placement's secret key, which signs postbacks",
+      required: true,
+      secret: true,
+    },
+  ],
+  // Not on Torox's own pages: the address integrations of OfferToro allow (docs/offer-walls.md).
+  senderAddresses: ["54.175.173.245"],
+  configure: (settings) => ({
+    secret: settings.SECRET ?? "",
+    publisherId: settings.PUBLISHER_ID ?? "",
+    appId: settings.APP_ID ?? "",
+  }),
+  wallUrl: ({ publisherId, appId }, wallUserId) =>
+    `https://torox.io/ifr/show/${encodeURIComponent(publisherId)}/${encodeURIComponent(wallUserId)}/${encodeURIComponent(appId)}`,
+  readPostback(request, { secret }) {
+    const params = uniqueParameters(request);
+    if (!params) return refused(400, "a parameter appears twice");
+    const offerId = params.get("oid") ?? "";
+    const userId = params.get("user_id") ?? "";
+    if (!sameHex(params.get("sig"), md5Hex(`${offerId}-${userId}-${secret}`))) {
+      return refused(403, "sig does not match md5(oid-user_id-secret)");
+    }
+    const coins = parseCoins(params.get("amount"));
+    return creditOrReversal({
+      reversal: coins?.negative === true,
+      transactionId: params.get("id"),
+      wallUserId: userId,
+      coins,
+      payoutUsd: params.get("payout"),
+      offerId,
+      offerName: params.get("o_name"),
+    });
+  },
+  accepted: { status: 200, body: "1" },
+};

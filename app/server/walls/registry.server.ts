@@ -1,0 +1,125 @@
+import { isIP } from "node:net";
+import type { WallNetwork, WallSettings } from "./network.server";
+import { adgate } from "./networks/adgate.server";
+import { ayetstudios } from "./networks/ayetstudios.server";
+import { bitlabs } from "./networks/bitlabs.server";
+import { custom } from "./networks/custom.server";
+import { lootably } from "./networks/lootably.server";
+import { revlum } from "./networks/revlum.server";
+import { torox } from "./networks/torox.server";
+
+/** Every network the app can take postbacks from, by name. */
+export const WALL_NETWORKS: readonly WallNetwork<unknown>[] = [
+  bitlabs,
+  ayetstudios,
+  adgate,
+  torox,
+  lootably,
+  revlum,
+  custom,
+] as WallNetwork<unknown>[];
+
+/** Postbacks a network may send in a minute before it is asked to retry later, unless its setting says otherwise. */
+export const DEFAULT_POSTBACKS_PER_MINUTE = 6_000;
+
+/** A network the operator turned on, with its settings checked. */
+export interface ConfiguredWall {
+  network: WallNetwork<unknown>;
+  /** What the network's methods get (its settings, checked). */
+  config: unknown;
+  /** Where its postbacks may come from: empty means from anywhere (checked only when TRUST_PROXY tells the client's address). */
+  allowedAddresses: readonly string[];
+  /** Days its credits are held before they can be withdrawn; null: the app's default. */
+  holdDays: number | null;
+  postbacksPerMinute: number;
+  /** The names of the secret settings' values, so the postback log can remove them. */
+  secrets: readonly string[];
+}
+
+export interface WallProblem {
+  variable: string;
+  message: string;
+}
+
+const variable = (network: WallNetwork<unknown>, suffix: string) => `WALL_${network.name.toUpperCase()}_${suffix}`;
+
+function wholeNumber(
+  source: Record<string, string | undefined>,
+  name: string,
+  bounds: { min: number; max: number },
+  problems: WallProblem[],
+): number | null {
+  const value = source[name]?.trim();
+  if (!value) return null;
+  if (!/^[0-9]{1,9}$/.test(value) || Number(value) < bounds.min || Number(value) > bounds.max) {
+    problems.push({ variable: name, message: `must be a whole number from ${bounds.min} to ${bounds.max}` });
+    return null;
+  }
+  return Number(value);
+}
+
+/**
+ * The walls WALL_{NAME}_ENABLED=true turns on, from the environment. Each one's settings are
+ * WALL_{NAME}_{SETTING} (the network module lists them), plus WALL_{NAME}_ALLOWED_ADDRESSES
+ * (comma-separated; the network's published addresses when unset, "any" for none),
+ * WALL_{NAME}_HOLD_DAYS and WALL_{NAME}_POSTBACKS_PER_MINUTE. Whatever is wrong comes back as
+ * problems naming the variable, and the server does not start (env.server.ts).
+ */
+export function readWalls(source: Record<string, string | undefined>): {
+  walls: ConfiguredWall[];
+  problems: WallProblem[];
+} {
+  const walls: ConfiguredWall[] = [];
+  const problems: WallProblem[] = [];
+  for (const network of WALL_NETWORKS) {
+    const enabledName = variable(network, "ENABLED");
+    const enabled = source[enabledName]?.trim();
+    if (!enabled || enabled === "false") continue;
+    if (enabled !== "true") {
+      problems.push({ variable: enabledName, message: "must be true or false" });
+      continue;
+    }
+    const settings: Record<string, string | undefined> = {};
+    const before = problems.length;
+    for (const setting of network.settings) {
+      const name = variable(network, setting.suffix);
+      const value = source[name]?.trim() || undefined;
+      if (value === undefined) {
+        if (setting.required) problems.push({ variable: name, message: `is required: ${setting.meaning}` });
+        continue;
+      }
+      if (setting.minLength !== undefined && value.length < setting.minLength) {
+        problems.push({ variable: name, message: `must be at least ${setting.minLength} characters` });
+      }
+      settings[setting.suffix] = value;
+    }
+    const addressesName = variable(network, "ALLOWED_ADDRESSES");
+    const listed = source[addressesName]?.trim();
+    let allowedAddresses: string[] = [...network.senderAddresses];
+    if (listed === "any") allowedAddresses = [];
+    else if (listed) {
+      allowedAddresses = listed.split(",").map((address) => address.trim());
+      const wrong = allowedAddresses.filter((address) => isIP(address) === 0);
+      if (wrong.length > 0) {
+        problems.push({
+          variable: addressesName,
+          message: `not an IP address: ${wrong.join(", ")} ("any" allows every address)`,
+        });
+      }
+    }
+    const holdDays = wholeNumber(source, variable(network, "HOLD_DAYS"), { min: 0, max: 365 }, problems);
+    const postbacksPerMinute =
+      wholeNumber(source, variable(network, "POSTBACKS_PER_MINUTE"), { min: 1, max: 1_000_000 }, problems) ??
+      DEFAULT_POSTBACKS_PER_MINUTE;
+    if (problems.length > before) continue;
+    walls.push({
+      network,
+      config: network.configure(settings as WallSettings),
+      allowedAddresses,
+      holdDays,
+      postbacksPerMinute,
+      secrets: network.settings.filter((setting) => setting.secret).map((setting) => settings[setting.suffix] ?? ""),
+    });
+  }
+  return { walls, problems };
+}

@@ -1,0 +1,263 @@
+import { createHash, createHmac } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
+
+// Offer walls turned on by configuration (WALL_{NAME}_…, docs/offer-walls.md), their postbacks sent
+// to the running app as each network signs them, and what the database then holds. The signatures
+// are made here from each network's documented formula, apart from the app's code.
+
+const KEYS = {
+  bitlabs: "bitlabs-app-secret-1",
+  ayet: "ayet-publisher-api-key-1",
+  revlum: "revlum-secret-1",
+  torox: "torox-secret-1",
+  lootably: "lootably-postback-secret-1",
+  adgate: "adgate-token-0123456789",
+};
+const AYET_SENDER = "158.69.185.134";
+const REVLUM_SENDER = "209.159.156.198";
+const TOROX_SENDER = "54.175.173.245";
+
+const md5 = (text: string) => createHash("md5").update(text).digest("hex");
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+const hmac = (algorithm: string, key: string, text: string) => createHmac(algorithm, key).update(text).digest("hex");
+
+describe("offer walls: postbacks from BitLabs, ayeT-Studios, AdGate, Torox, Lootably and Revlum over HTTP", () => {
+  let app: PostgresApp;
+  let person: { uid: string; wallId: string; email: string };
+  let seq = 0;
+  const tx = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++seq}`;
+
+  /** GET /api/{network}/postback?{query}, from `sender` (the proxy's X-Forwarded-For). */
+  const send = (network: string, query: string, init: { sender?: string; headers?: Record<string, string> } = {}) =>
+    fetch(`${app.url}/api/${network}/postback?${query}`, {
+      headers: { ...(init.sender ? { "x-forwarded-for": init.sender } : {}), ...init.headers },
+    });
+
+  const bitlabs = (params: Record<string, string>) => {
+    const unsigned = `${app.url}/api/bitlabs/postback?${new URLSearchParams(params)}`;
+    return fetch(`${unsigned}&hash=${hmac("sha1", KEYS.bitlabs, unsigned)}`);
+  };
+
+  const ayet = (params: Record<string, string>, sender = AYET_SENDER) => {
+    const sorted = new URLSearchParams(Object.entries(params).sort(([a], [b]) => (a < b ? -1 : 1))).toString();
+    return send("ayetstudios", new URLSearchParams(params).toString(), {
+      sender,
+      headers: { "X-Ayetstudios-Security-Hash": hmac("sha256", KEYS.ayet, sorted) },
+    });
+  };
+
+  /** What the ledger holds for a network's transaction: its credits and reversals. */
+  const recorded = (network: string, transaction: string) =>
+    app.sql<{ kind: string; coins: number; user_id: string; amount: string }>(
+      "select kind, coins, user_id, amount::text from provider_postbacks where provider = $1 and transaction_id = $2 order by id",
+      [network, transaction],
+    );
+
+  beforeAll(async () => {
+    app = await startPostgresApp({
+      TRUST_PROXY: "1",
+      WALL_BITLABS_ENABLED: "true",
+      WALL_BITLABS_APP_TOKEN: "bitlabs-token",
+      WALL_BITLABS_APP_SECRET: KEYS.bitlabs,
+      WALL_BITLABS_HOLD_DAYS: "0",
+      WALL_AYETSTUDIOS_ENABLED: "true",
+      WALL_AYETSTUDIOS_API_KEY: KEYS.ayet,
+      WALL_AYETSTUDIOS_ADSLOT_ID: "923",
+      WALL_REVLUM_ENABLED: "true",
+      WALL_REVLUM_APP_ID: "rv-app",
+      WALL_REVLUM_SECRET: KEYS.revlum,
+      WALL_TOROX_ENABLED: "true",
+      WALL_TOROX_PUBLISHER_ID: "14",
+      WALL_TOROX_APP_ID: "5",
+      WALL_TOROX_SECRET: KEYS.torox,
+      WALL_LOOTABLY_ENABLED: "true",
+      WALL_LOOTABLY_PLACEMENT_ID: "pl-1",
+      WALL_LOOTABLY_POSTBACK_SECRET: KEYS.lootably,
+      WALL_LOOTABLY_POSTBACKS_PER_MINUTE: "3",
+      WALL_ADGATE_ENABLED: "true",
+      WALL_ADGATE_WALL_CODE: "nq6Upw",
+      WALL_ADGATE_POSTBACK_TOKEN: KEYS.adgate,
+      WALL_ADGATE_ALLOWED_ADDRESSES: "any",
+    });
+    const { email } = await app.signUp();
+    const [row] = await app.sql<{ id: string; wall_id: string }>(
+      "select id, wall_id from user_profiles where email = $1",
+      [email],
+    );
+    person = { uid: row!.id, wallId: row!.wall_id, email };
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it("gives each person a random wall id that is neither their account id nor their email", () => {
+    expect(person.wallId).toMatch(/^w[0-9a-f]{32}$/);
+    expect(person.wallId).not.toContain(person.uid);
+    expect(person.wallId).not.toContain(person.email.split("@")[0]!);
+  });
+
+  it("BitLabs: a signed callback credits the person once; its repeat is answered the same and changes nothing", async () => {
+    const id = tx("o");
+    const params = { uid: person.wallId, tx: id, val: "150.00", raw: "1.50", type: "COMPLETE", offer_name: "Puzzle" };
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const response = await bitlabs(params);
+      expect([response.status, await response.text()]).toEqual([200, "OK"]);
+    }
+    expect(await recorded("bitlabs", id)).toEqual([
+      { kind: "credit", coins: 150, user_id: person.uid, amount: "1.50" },
+    ]);
+    const [ledger] = await app.sql<{ n: number; description: string; cleared: boolean }>(
+      "select count(*)::int as n, max(description) as description, bool_and(available_at <= now()) as cleared from transaction_history where user_id = $1 and transaction_type = 'postback'",
+      [person.uid],
+    );
+    expect(ledger).toMatchObject({ description: "Offer completed via BitLabs: Puzzle", cleared: true });
+  });
+
+  it("BitLabs: a reconciliation (its own tx, negative value, ref) takes back the completion it names", async () => {
+    const id = tx("o");
+    await bitlabs({ uid: person.wallId, tx: id, val: "80" });
+    const response = await bitlabs({ uid: person.wallId, tx: `r${id}`, val: "-80", ref: id, type: "RECONCILIATION" });
+    expect(response.status).toBe(200);
+    expect((await recorded("bitlabs", id)).map((row) => [row.kind, row.amount])).toEqual([
+      ["credit", "0.80"],
+      ["reversal", "-0.80"],
+    ]);
+  });
+
+  it("BitLabs: a changed value, an unknown wall id and the account's own id are refused, and nothing is recorded", async () => {
+    const id = tx("o");
+    const unsigned = `${app.url}/api/bitlabs/postback?${new URLSearchParams({ uid: person.wallId, tx: id, val: "10" })}`;
+    const tampered = await fetch(
+      `${unsigned.replace("val=10", "val=9999")}&hash=${hmac("sha1", KEYS.bitlabs, unsigned)}`,
+    );
+    expect([tampered.status, await tampered.text()]).toEqual([403, "Invalid signature"]);
+    const stranger = await bitlabs({ uid: "w00000000000000000000000000000000", tx: id, val: "10" });
+    expect([stranger.status, await stranger.text()]).toEqual([400, "Unknown user"]);
+    const byAccountId = await bitlabs({ uid: person.uid, tx: id, val: "10" });
+    expect(byAccountId.status).toBe(400);
+    expect(await recorded("bitlabs", id)).toEqual([]);
+  });
+
+  it("ayeT-Studios: credits from a published address with the header signature, and reverses an r- chargeback", async () => {
+    const id = tx("ay");
+    const credit = await ayet({
+      transaction_id: id,
+      external_identifier: person.wallId,
+      currency_amount: "360",
+      is_chargeback: "0",
+    });
+    expect([credit.status, await credit.text()]).toEqual([200, "OK"]);
+    const chargeback = await ayet({
+      transaction_id: `r-${id}`,
+      external_identifier: person.wallId,
+      currency_amount: "-360",
+      is_chargeback: "1",
+    });
+    expect(chargeback.status).toBe(200);
+    expect((await recorded("ayetstudios", id)).map((row) => row.kind)).toEqual(["credit", "reversal"]);
+  });
+
+  it("ayeT-Studios: a correctly signed postback from an address ayeT does not publish is refused with 403", async () => {
+    const id = tx("ay");
+    const response = await ayet(
+      { transaction_id: id, external_identifier: person.wallId, currency_amount: "10", is_chargeback: "0" },
+      "203.0.113.50",
+    );
+    expect([response.status, await response.text()]).toEqual([403, "Sender not allowed"]);
+    expect(await recorded("ayetstudios", id)).toEqual([]);
+  });
+
+  it("Revlum: answers ok, takes the form as a POST too, and status 2 reverses the same transId", async () => {
+    const id = tx("REV");
+    const fields = (status: string) => ({
+      subId: person.wallId,
+      transId: id,
+      reward: "25.0",
+      payout: "0.25",
+      status,
+      signature: md5(`${person.wallId}${id}25.0${KEYS.revlum}`),
+    });
+    const credit = await fetch(`${app.url}/api/revlum/postback`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": REVLUM_SENDER },
+      body: new URLSearchParams(fields("1")),
+    });
+    expect([credit.status, await credit.text()]).toEqual([200, "ok"]);
+    const reversal = await send("revlum", new URLSearchParams(fields("2")).toString(), { sender: REVLUM_SENDER });
+    expect([reversal.status, await reversal.text()]).toEqual([200, "ok"]);
+    expect((await recorded("revlum", id)).map((row) => [row.kind, row.coins])).toEqual([
+      ["credit", 25],
+      ["reversal", 25],
+    ]);
+  });
+
+  it("Torox: md5(oid-user_id-secret) credits the conversion and is answered 1", async () => {
+    const id = tx("tx");
+    const query = new URLSearchParams({
+      id,
+      oid: "9001",
+      amount: "35",
+      user_id: person.wallId,
+      sig: md5(`9001-${person.wallId}-${KEYS.torox}`),
+    });
+    const response = await send("torox", query.toString(), { sender: TOROX_SENDER });
+    expect([response.status, await response.text()]).toEqual([200, "1"]);
+    expect((await recorded("torox", id)).map((row) => row.coins)).toEqual([35]);
+  });
+
+  it("AdGate: the operator's token in the URL; approved credits, pending pays nothing, another token is refused", async () => {
+    const id = tx("ag");
+    const query = (state: string, token = KEYS.adgate) =>
+      new URLSearchParams({
+        token,
+        conversion_id: id,
+        user_id: person.wallId,
+        points: "250",
+        payout: "2.50",
+        state,
+      }).toString();
+    expect((await send("adgate", query("pending"))).status).toBe(200);
+    expect(await recorded("adgate", id)).toEqual([]);
+    expect((await send("adgate", query("approved", "adgate-token-9999999999"))).status).toBe(403);
+    expect((await send("adgate", query("approved"))).status).toBe(200);
+    expect((await recorded("adgate", id)).map((row) => row.coins)).toEqual([250]);
+  });
+
+  it("Lootably: sha256 postbacks are taken up to the network's own allowance a minute, then 429 with Retry-After", async () => {
+    const statuses: number[] = [];
+    for (let index = 0; index < 4; index++) {
+      const fields = {
+        userID: person.wallId,
+        transactionID: tx("lt"),
+        ip: "198.51.100.7",
+        revenue: "0.10",
+        currencyReward: "10",
+      };
+      const hash = sha256(`${fields.userID}${fields.ip}${fields.revenue}${fields.currencyReward}${KEYS.lootably}`);
+      const response = await send("lootably", new URLSearchParams({ ...fields, status: "1", hash }).toString());
+      statuses.push(response.status);
+      if (response.status === 429) expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it("scopes transaction ids per network: the same id from two networks is two credits", async () => {
+    const id = tx("shared");
+    await bitlabs({ uid: person.wallId, tx: id, val: "5" });
+    const query = new URLSearchParams({
+      id,
+      oid: "1",
+      amount: "5",
+      user_id: person.wallId,
+      sig: md5(`1-${person.wallId}-${KEYS.torox}`),
+    });
+    await send("torox", query.toString(), { sender: TOROX_SENDER });
+    const rows = await app.sql<{ provider: string }>(
+      "select provider from provider_postbacks where transaction_id = $1 order by provider",
+      [id],
+    );
+    expect(rows.map((row) => row.provider)).toEqual(["bitlabs", "torox"]);
+  });
+});
