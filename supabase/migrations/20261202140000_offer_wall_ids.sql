@@ -1,3 +1,4 @@
+-- Redefines: public.record_postback
 -- Issue 19, item 1: offer walls by configuration (docs/offer-walls.md).
 --
 -- - Networks never see an account's id or email: each person has a wall id, random and stable
