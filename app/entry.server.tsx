@@ -21,6 +21,7 @@ import { closeAllStreams } from "./server/live-events.server";
 import { logValue } from "./server/log.server";
 import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.server";
 import { startReferralSettlement } from "./server/referrals.server";
+import { wallFrameOrigins } from "./server/walls/pages.server";
 
 // Validate the environment when the server starts: a bad variable stops it with its name.
 try {
@@ -119,7 +120,13 @@ export default function handleRequest(
       const body = new PassThrough();
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
       for (const [name, value] of Object.entries(
-        documentSecurityHeaders(nonce, features, getEnv(), stylesheetHashSource(stylesHref)),
+        documentSecurityHeaders(
+          nonce,
+          features,
+          getEnv(),
+          stylesheetHashSource(stylesHref),
+          wallFrameOrigins(new URL(request.url).pathname),
+        ),
       )) {
         responseHeaders.set(name, value);
       }

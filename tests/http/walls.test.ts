@@ -1,5 +1,6 @@
 import { createHash, createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { HttpClient } from "../support/http";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 
 // Offer walls turned on by configuration (WALL_{NAME}_…, docs/offer-walls.md), their postbacks sent
@@ -24,7 +25,7 @@ const hmac = (algorithm: string, key: string, text: string) => createHmac(algori
 
 describe("offer walls: postbacks from BitLabs, ayeT-Studios, AdGate, Torox, Lootably and Revlum over HTTP", () => {
   let app: PostgresApp;
-  let person: { uid: string; wallId: string; email: string };
+  let person: { uid: string; wallId: string; email: string; client: HttpClient };
   let seq = 0;
   const tx = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++seq}`;
 
@@ -80,12 +81,12 @@ describe("offer walls: postbacks from BitLabs, ayeT-Studios, AdGate, Torox, Loot
       WALL_ADGATE_POSTBACK_TOKEN: KEYS.adgate,
       WALL_ADGATE_ALLOWED_ADDRESSES: "any",
     });
-    const { email } = await app.signUp();
+    const { email, client } = await app.signUp();
     const [row] = await app.sql<{ id: string; wall_id: string }>(
       "select id, wall_id from user_profiles where email = $1",
       [email],
     );
-    person = { uid: row!.id, wallId: row!.wall_id, email };
+    person = { uid: row!.id, wallId: row!.wall_id, email, client };
   }, 120_000);
 
   afterAll(async () => {
@@ -259,5 +260,34 @@ describe("offer walls: postbacks from BitLabs, ayeT-Studios, AdGate, Torox, Loot
       [id],
     );
     expect(rows.map((row) => row.provider)).toEqual(["bitlabs", "torox"]);
+  });
+
+  it("Earn lists a card per wall that has a page, each linking to /earn/walls/{network}", async () => {
+    const page = await (await person.client.get("/earn")).text();
+    expect(page).toContain("Offer walls");
+    const links = [...page.matchAll(/href="\/earn\/walls\/([a-z0-9]+)"/g)].map((match) => match[1]);
+    expect(links).toEqual(["bitlabs", "ayetstudios", "adgate", "torox", "lootably", "revlum"]);
+  });
+
+  it("/earn/walls/bitlabs frames the person's wall by wall id, and its policy allows that origin's frames only", async () => {
+    const response = await person.client.get("/earn/walls/bitlabs");
+    expect(response.status).toBe(200);
+    const page = await response.text();
+    const src = `https://web.bitlabs.ai/?uid=${person.wallId}&amp;token=bitlabs-token`;
+    expect(page).toContain(`<iframe src="${src}"`);
+    expect(page).toContain(`href="${src}" target="_blank" rel="noopener noreferrer"`);
+    expect(page).not.toContain(person.uid);
+    const policy = response.headers.get("content-security-policy") ?? "";
+    expect(policy).toContain("frame-src https://web.bitlabs.ai;");
+    const earnPolicy = (await person.client.get("/earn")).headers.get("content-security-policy") ?? "";
+    expect(earnPolicy).toContain("frame-src 'none'");
+  });
+
+  it("answers 404 for a network that is not turned on, and sends a signed-out visitor to sign in", async () => {
+    expect((await person.client.get("/earn/walls/cpxresearch")).status).toBe(404);
+    expect((await person.client.get("/earn/walls/custom")).status).toBe(404);
+    const signedOut = await fetch(`${app.url}/earn/walls/bitlabs`, { redirect: "manual" });
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.headers.get("location")).toBe("/auth?redirectTo=%2Fearn%2Fwalls%2Fbitlabs");
   });
 });

@@ -24,6 +24,7 @@ export function EarnScreen({
   source,
   potential,
   coinsPerDollar,
+  walls,
   lastResult,
 }: {
   q: string;
@@ -34,6 +35,8 @@ export function EarnScreen({
   source: "provider" | "fallback" | "unavailable";
   potential: number;
   coinsPerDollar: number;
+  /** The offer walls turned on: a card each (none: no section). */
+  walls: { name: string; label: string }[];
   lastResult?: SubmissionResult<string[]>;
 }) {
   const submit = useSubmit();
@@ -42,6 +45,7 @@ export function EarnScreen({
     <div className="space-y-4">
       <PageHeader title="Earn Rewards" />
       <FormBanner errors={formErrors(lastResult)} />
+      {walls.length > 0 ? <OfferWalls walls={walls} /> : null}
       <Form method="get" role="search" className="relative">
         {type !== "all" ? <input type="hidden" name="type" value={type} /> : null}
         <Icon
@@ -179,5 +183,35 @@ function TaskGroups({
         </section>
       ) : null}
     </>
+  );
+}
+
+/** A card per offer wall: each opens the network's own page of offers inside the app. */
+function OfferWalls({ walls }: { walls: { name: string; label: string }[] }) {
+  return (
+    <section aria-labelledby="offer-walls" className="space-y-2.5">
+      <h2 id="offer-walls" className="text-sm font-semibold text-muted">
+        Offer walls
+      </h2>
+      <ul className="grid gap-2.5 sm:grid-cols-2">
+        {walls.map((wall) => (
+          <li key={wall.name}>
+            <Link
+              to={`/earn/walls/${wall.name}`}
+              className="flex min-h-16 items-center gap-3 rounded-2xl border border-line bg-white p-3.5 shadow-sm transition hover:border-brand-300 active:scale-[0.98]"
+            >
+              <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
+                <Icon name="compass" className="size-5" />
+              </span>
+              <span className="min-w-0 flex-1">
+                <span className="block truncate font-semibold">{wall.label}</span>
+                <span className="block text-xs text-muted">More offers, paid in coins</span>
+              </span>
+              <Icon name="forward" className="size-5 shrink-0 text-gray-400" />
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

@@ -1,3 +1,4 @@
+import { wallCards } from "~/server/walls/pages.server";
 import { redirect } from "@remix-run/node";
 import type { Flash } from "~/domain/flash";
 import { TASK_ALREADY_REWARDED } from "~/domain/identity";
@@ -85,6 +86,8 @@ export async function loadEarn(request: Request) {
     potential: earningPotential(tasks),
     coinsPerDollar: config.coins_per_dollar,
     dialogTask,
+    // The offer walls the operator turned on (docs/offer-walls.md), each opened at /earn/walls/{name}.
+    walls: wallCards(),
   };
 }
 

@@ -36,6 +36,7 @@ export default function EarnRoute() {
         source={data.source}
         potential={data.potential}
         coinsPerDollar={data.coinsPerDollar}
+        walls={data.walls}
         // A reply about a task that is not on screen (gone from the list) shows above the list.
         lastResult={data.dialogTask ? undefined : lastResult}
       />

@@ -57,13 +57,15 @@ export function contentSecurityPolicy(
   env: PolicyEnv,
   devOrigin: string | undefined = process.env.REMIX_DEV_ORIGIN,
   stylesheetHash: string | null = null,
+  frameOrigins: readonly string[] = [],
 ): string {
   const script = ["'self'", `'nonce-${nonce}'`];
   // The stylesheet's hash as well as the nonce: a root error boundary re-renders the whole document
   // in the browser, which cannot know the nonce, so it puts the same CSS back and the hash allows it.
   const style = ["'self'", `'nonce-${nonce}'`, ...(stylesheetHash ? [stylesheetHash] : [])];
   const connect = ["'self'"];
-  const frame: string[] = [];
+  // An offer wall's page frames that network's wall, and nothing else does (docs/offer-walls.md).
+  const frame: string[] = [...frameOrigins];
   // The app's one service worker (/service-worker.js: the offline page, and push), registered from
   // every page; no other worker, and none from elsewhere.
   const worker = ["'self'"];
@@ -110,9 +112,10 @@ export function documentSecurityHeaders(
   features: ReadonlySet<DocumentFeature>,
   env: PolicyEnv,
   stylesheetHash: string | null = null,
+  frameOrigins: readonly string[] = [],
 ): Record<string, string> {
   return {
-    "Content-Security-Policy": contentSecurityPolicy(nonce, features, env, undefined, stylesheetHash),
+    "Content-Security-Policy": contentSecurityPolicy(nonce, features, env, undefined, stylesheetHash, frameOrigins),
     ...otherHeaders(env),
   };
 }

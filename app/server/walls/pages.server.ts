@@ -1,0 +1,35 @@
+import { getDatabase } from "../db/database.server";
+import { getEnv } from "../env.server";
+import type { ConfiguredWall } from "./registry.server";
+
+/** The walls people can open (turned on, with a wall page), as Earn lists them. */
+export function wallCards(): { name: string; label: string }[] {
+  return getEnv()
+    .walls.filter((wall) => wall.network.wallUrl !== undefined)
+    .map(({ network }) => ({ name: network.name, label: network.label }));
+}
+
+function openableWall(name: string | undefined): ConfiguredWall | null {
+  return getEnv().walls.find((wall) => wall.network.name === name && wall.network.wallUrl !== undefined) ?? null;
+}
+
+const WALL_PAGE = /^\/earn\/walls\/([a-z0-9]+)\/?$/;
+
+/**
+ * The origins /earn/walls/{network} may frame: that network's wall only (entry.server.tsx puts
+ * them in the page's frame-src). Every other page frames nothing.
+ */
+export function wallFrameOrigins(pathname: string): string[] {
+  const wall = openableWall(WALL_PAGE.exec(pathname)?.[1]);
+  const url = wall?.network.wallUrl?.(wall.config, "w");
+  return url ? [new URL(url).origin] : [];
+}
+
+/** The wall's page for the signed-in person (by their wall id), or null when no such wall is on. */
+export async function wallPage(name: string | undefined, userId: string) {
+  const wall = openableWall(name);
+  if (!wall?.network.wallUrl) return null;
+  const wallId = await (await getDatabase()).rpc<string | null>("get_wall_id", { p_user_id: userId });
+  if (!wallId) return null;
+  return { name: wall.network.name, label: wall.network.label, url: wall.network.wallUrl(wall.config, wallId) };
+}
