@@ -24,3 +24,11 @@ const PAGE_FEATURES: Record<string, readonly DocumentFeature[]> = {
 export function pageFeatures(pathname: string): readonly DocumentFeature[] {
   return PAGE_FEATURES[withoutTrailingSlashes(pathname)] ?? [];
 }
+
+/**
+ * The network of an offer wall's page (/earn/walls/{network}), else null. Its policy frames that
+ * network's wall, which no other document allows, so it too is entered with a document load.
+ */
+export function offerWallOf(pathname: string): string | null {
+  return /^\/earn\/walls\/([a-z0-9]+)\/?$/.exec(pathname)?.[1] ?? null;
+}

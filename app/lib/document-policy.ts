@@ -1,9 +1,9 @@
 import type { ClientLoaderFunctionArgs } from "@remix-run/react";
-import { pageFeatures } from "~/domain/document-policy";
+import { offerWallOf, pageFeatures } from "~/domain/document-policy";
 
 // A document keeps the Content-Security-Policy it was served with through client-side
 // navigations, and that policy allows only what its own page needs. So a page that needs more
-// (Google sign-in on /auth, web push on /profile) is entered with a document load when the
+// (Google sign-in on /auth, web push on /profile, an offer wall's frame) is entered with a document load when the
 // document in the browser was served for another page.
 
 let servedFor: string | undefined;
@@ -15,6 +15,8 @@ export function rememberDocumentPage(pathname: string) {
 
 /** Whether moving to `url` needs a document load: its page needs what this document's policy does not allow. */
 export function needsDocumentLoad(url: URL): boolean {
+  const wall = offerWallOf(url.pathname);
+  if (wall !== null && (servedFor === undefined || offerWallOf(servedFor) !== wall)) return true;
   const served = servedFor === undefined ? [] : pageFeatures(servedFor);
   return pageFeatures(url.pathname).some((feature) => !served.includes(feature));
 }

@@ -1,3 +1,4 @@
+import { offerWallOf } from "~/domain/document-policy";
 import { getDatabase } from "../db/database.server";
 import { getEnv } from "../env.server";
 import type { ConfiguredWall } from "./registry.server";
@@ -13,14 +14,12 @@ function openableWall(name: string | undefined): ConfiguredWall | null {
   return getEnv().walls.find((wall) => wall.network.name === name && wall.network.wallUrl !== undefined) ?? null;
 }
 
-const WALL_PAGE = /^\/earn\/walls\/([a-z0-9]+)\/?$/;
-
 /**
  * The origins /earn/walls/{network} may frame: that network's wall only (entry.server.tsx puts
  * them in the page's frame-src). Every other page frames nothing.
  */
 export function wallFrameOrigins(pathname: string): string[] {
-  const wall = openableWall(WALL_PAGE.exec(pathname)?.[1]);
+  const wall = openableWall(offerWallOf(pathname) ?? undefined);
   const url = wall?.network.wallUrl?.(wall.config, "w");
   return url ? [new URL(url).origin] : [];
 }
