@@ -290,4 +290,52 @@ describe("offer walls: postbacks from BitLabs, ayeT-Studios, AdGate, Torox, Loot
     expect(signedOut.status).toBe(302);
     expect(signedOut.headers.get("location")).toBe("/auth?redirectTo=%2Fearn%2Fwalls%2Fbitlabs");
   });
+
+  it("logs every postback with its verdict, person and coins, with the wall's secret token removed", async () => {
+    const id = tx("log");
+    const query = (state: string, token = KEYS.adgate) =>
+      new URLSearchParams({ token, conversion_id: id, user_id: person.wallId, points: "40", state }).toString();
+    await send("adgate", query("approved"));
+    await send("adgate", query("approved"));
+    await send("adgate", query("rejected"));
+    await send("adgate", query("approved", "adgate-token-9999999999"));
+    const rows = await app.sql<{
+      verdict: string;
+      reason: string | null;
+      user_id: string | null;
+      coins: number | null;
+      query: string;
+    }>(
+      "select verdict, reason, user_id, coins, query from postback_log where network = 'adgate' and query like $1 order by id",
+      [`%${id}%`],
+    );
+    expect(rows.map((row) => [row.verdict, row.user_id, row.coins])).toEqual([
+      ["credited", person.uid, 40],
+      ["duplicate", person.uid, 40],
+      ["reversed", person.uid, 40],
+      ["refused", null, null],
+    ]);
+    expect(rows[3]!.reason).toBe("the postback token does not match");
+    for (const row of rows.slice(0, 3)) {
+      expect(row.query).toContain("token=%5Bremoved%5D");
+      expect(row.query).not.toContain(KEYS.adgate);
+    }
+  });
+
+  it("logs a refused sender with its address and the reason", async () => {
+    const id = tx("ay");
+    await ayet(
+      { transaction_id: id, external_identifier: person.wallId, currency_amount: "10", is_chargeback: "0" },
+      "203.0.113.77",
+    );
+    const [row] = await app.sql<{ verdict: string; reason: string; client_address: string }>(
+      "select verdict, reason, client_address from postback_log where network = 'ayetstudios' and query like $1",
+      [`%${id}%`],
+    );
+    expect(row).toEqual({
+      verdict: "refused",
+      reason: "sender 203.0.113.77 not allowed",
+      client_address: "203.0.113.77",
+    });
+  });
 });

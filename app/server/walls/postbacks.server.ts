@@ -51,25 +51,90 @@ function describe(wall: ConfiguredWall, reading: Extract<PostbackReading, { kind
     : `Offer reversed by ${wall.network.label}${offer}`;
 }
 
+type Verdict = "credited" | "reversed" | "duplicate" | "ignored" | "refused";
+
+/** What the log keeps of one postback (the wall's secrets removed from what was sent). */
+interface LogEntry {
+  verdict: Verdict;
+  reason: string | null;
+  wallId: string | null;
+  transactionId: string | null;
+  coins: number | null;
+}
+
+/** The parameters as sent, with any value that is one of the wall's secrets (AdGate's token) removed. */
+function withoutSecrets(pairs: readonly (readonly [string, string])[], secrets: readonly string[]): string {
+  return new URLSearchParams(
+    pairs.map(([key, value]) => [key, secrets.includes(value) ? "[removed]" : value] as [string, string]),
+  ).toString();
+}
+
+/** One entry in postback_log. A failure to write it is logged and does not change the answer. */
+async function logPostback(request: Request, wall: ConfiguredWall, received: PostbackRequest | null, entry: LogEntry) {
+  try {
+    await (
+      await getDatabase()
+    ).rpc("log_postback", {
+      p_network: wall.network.name,
+      p_client_address: clientAddress(request),
+      p_method: request.method,
+      p_query: withoutSecrets([...new URL(request.url).searchParams], wall.secrets),
+      p_body: received ? withoutSecrets(received.body, wall.secrets) : "",
+      p_verdict: entry.verdict,
+      p_reason: entry.reason,
+      p_wall_id: entry.wallId,
+      p_transaction_id: entry.transactionId,
+      p_coins: entry.coins,
+    });
+  } catch (error) {
+    console.error(`postback from ${wall.network.name}: could not be logged:`, (error as Error).message);
+  }
+}
+
+const refusal = (reason: string): LogEntry => ({
+  verdict: "refused",
+  reason,
+  wallId: null,
+  transactionId: null,
+  coins: null,
+});
+
 /**
  * GET or POST /api/{network}/postback for a configured offer wall: the sender's address checked,
  * the postback read and verified as the network signs it, counted against the network's allowance
  * (WALL_{NAME}_POSTBACKS_PER_MINUTE), then recorded once per network and transaction. Whatever was
- * taken, a repeat included, gets the answer the network expects, so it stops retrying.
+ * taken, a repeat included, gets the answer the network expects, so it stops retrying. Every
+ * request, refused ones included, is written to postback_log.
  */
 export async function wallPostbackResponse(request: Request, wall: ConfiguredWall): Promise<Response> {
   const { network } = wall;
-  if (request.method !== "GET" && request.method !== "POST") return plainText(405, "Method not allowed");
+  const answer = async (received: PostbackRequest | null, entry: LogEntry, response: Response) => {
+    if (entry.verdict === "refused") console.warn(`postback from ${network.name} refused: ${entry.reason}`);
+    await logPostback(request, wall, received, entry);
+    return response;
+  };
+  const accepted = () => plainText(network.accepted.status, network.accepted.body);
+
+  if (request.method !== "GET" && request.method !== "POST") {
+    return answer(null, refusal(`method ${request.method}`), plainText(405, "Method not allowed"));
+  }
   if (!senderAllowed(request, wall)) {
-    console.warn(`postback from ${network.name} refused: sender ${logValue(clientAddress(request))} not allowed`);
-    return plainText(403, "Sender not allowed");
+    return answer(
+      null,
+      // The address is one addressKey read (an IP): nothing in it to escape.
+      refusal(`sender ${clientAddress(request)} not allowed`),
+      plainText(403, "Sender not allowed"),
+    );
   }
   const received = await postbackRequest(request);
-  if (received === null) return plainText(413, "Payload too large");
+  if (received === null) return answer(null, refusal("body over 64 KB"), plainText(413, "Payload too large"));
   const reading = network.readPostback(received, wall.config);
   if (reading.kind === "refused") {
-    console.warn(`postback from ${network.name} refused: ${reading.reason}`);
-    return plainText(reading.status, reading.status === 403 ? "Invalid signature" : "Invalid postback");
+    return answer(
+      received,
+      refusal(reading.reason),
+      plainText(reading.status, reading.status === 403 ? "Invalid signature" : "Invalid postback"),
+    );
   }
   // Counted once verified: forged requests cost no database call and cannot use up the allowance.
   const limit = await hitRateLimit(
@@ -79,13 +144,33 @@ export async function wallPostbackResponse(request: Request, wall: ConfiguredWal
   if (!limit.allowed) {
     const response = plainText(429, "Too many requests");
     response.headers.set("Retry-After", String(Math.max(1, Math.ceil(limit.retryAfterSeconds))));
-    return response;
+    return answer(received, refusal("over the network's postbacks per minute"), response);
   }
-  if (reading.kind === "ignored") return plainText(network.accepted.status, network.accepted.body);
+  if (reading.kind === "ignored") {
+    return answer(
+      received,
+      {
+        verdict: "ignored",
+        reason: reading.reason,
+        wallId: reading.wallUserId,
+        transactionId: reading.transactionId,
+        coins: null,
+      },
+      accepted(),
+    );
+  }
+  const entry = (verdict: Verdict, reason: string | null = null): LogEntry => ({
+    verdict,
+    reason,
+    wallId: reading.wallUserId,
+    transactionId: reading.transactionId,
+    coins: reading.coins,
+  });
+  let recorded: { duplicate: boolean };
   try {
-    await (
+    recorded = await (
       await getDatabase()
-    ).rpc("record_wall_postback", {
+    ).rpc<{ duplicate: boolean }>("record_wall_postback", {
       p_network: network.name,
       p_transaction_id: reading.transactionId,
       p_wall_id: reading.wallUserId,
@@ -96,10 +181,14 @@ export async function wallPostbackResponse(request: Request, wall: ConfiguredWal
     });
   } catch (error) {
     if (ruleViolation(error)?.rule === "account_not_found") {
-      console.warn(`postback from ${network.name} refused: no one has wall id ${logValue(reading.wallUserId)}`);
-      return plainText(400, "Unknown user");
+      return answer(
+        received,
+        entry("refused", `no one has wall id ${logValue(reading.wallUserId)}`),
+        plainText(400, "Unknown user"),
+      );
     }
     throw error;
   }
-  return plainText(network.accepted.status, network.accepted.body);
+  const verdict = recorded.duplicate ? "duplicate" : reading.kind === "credit" ? "credited" : "reversed";
+  return answer(received, entry(verdict), accepted());
 }

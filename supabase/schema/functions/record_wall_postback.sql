@@ -15,6 +15,7 @@ begin
     raise exception 'Account not found' using errcode = 'P0001', hint = 'account_not_found';
   end if;
   return record_postback(p_network, p_transaction_id, v_user_id, p_coins, p_reversal, p_description,
-                         null, p_hold_days);
+                         null, p_hold_days)
+         || jsonb_build_object('user_id', v_user_id);
 end
 $function$;
