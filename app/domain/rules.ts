@@ -54,6 +54,7 @@ const RULE_MESSAGES = {
   // Rules only the server or an operator can break: a person sees the caller's generic text.
   invalid_reward: "Invalid reward",
   invalid_coins: "Coins must be a positive whole number",
+  invalid_hold_days: "A hold is 0 to 365 days",
   user_id_required: "User id is required",
   referral_codes_exhausted: "Could not generate a unique referral code",
   invalid_settlement_status: "Invalid status",

@@ -28,6 +28,8 @@ const TABLES = [
   "identities",
   "identity_rewards",
   "account_signals",
+  // Every offer wall postback (docs/offer-walls.md).
+  "postback_log",
 ];
 
 let userCounter = 0;
