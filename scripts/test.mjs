@@ -148,6 +148,11 @@ async function main() {
       // Tests read the leaderboard right after earning: no 15-minute cache here.
       LEADERBOARD_REFRESH_SECONDS: "0",
       PGLITE_DATA_DIR: path.join(workDir, "pglite"),
+      // One offer wall turned on, so Earn's "Offer walls" section and the wall's page are screens
+      // the suites visit (docs/offer-walls.md).
+      WALL_BITLABS_ENABLED: "true",
+      WALL_BITLABS_APP_TOKEN: "test-bitlabs-token",
+      WALL_BITLABS_APP_SECRET: "test-bitlabs-secret",
     },
   });
   cleanups.push(app.stop);

@@ -24,6 +24,12 @@ export const SCREENS: readonly Screen[] = [
   { route: "auth/route.tsx", name: "Sign Up from a share link", path: "/auth?ref=ABCD2345", viewer: "visitor" },
   { route: "earn/route.tsx", name: "Earn Rewards", path: "/earn", viewer: "member" },
   {
+    route: "earn_.walls.$network/route.tsx",
+    name: "Offer wall (BitLabs)",
+    path: "/earn/walls/bitlabs",
+    viewer: "member",
+  },
+  {
     route: "earn/route.tsx",
     name: "Earn Rewards, filtered with no match",
     path: "/earn?q=zzzz&type=survey",
