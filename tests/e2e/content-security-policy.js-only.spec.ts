@@ -238,3 +238,29 @@ test("signing in from /auth?redirectTo=/profile lands on Profile through a docum
   expect(await stillSameDocument(page)).toBe(false);
   expect(problems).toEqual([]);
 });
+
+test("an offer wall's page is entered from Earn with a document load: its policy frames that network's wall, the wall shows, nothing is refused", async ({
+  page,
+  signedIn,
+}) => {
+  const problems = await watchPolicy(page);
+  // The wall is outside this machine: a stand-in answers for it.
+  await page.route("https://web.bitlabs.ai/**", (route) =>
+    route.fulfill({ contentType: "text/html", body: "<p>BitLabs stand-in</p>" }),
+  );
+  await signedIn("walls");
+  await page.goto("/earn");
+  await hydrated(page);
+  await markDocument(page);
+
+  const documentLoad = page.waitForResponse((response) => response.request().resourceType() === "document");
+  await page.getByRole("link", { name: /BitLabs/ }).click();
+  const response = await documentLoad;
+  expect(new URL(response.url()).pathname).toBe("/earn/walls/bitlabs");
+  expect(response.headers()["content-security-policy"]).toContain("frame-src https://web.bitlabs.ai;");
+  await expect(page.getByRole("heading", { name: "BitLabs offers" })).toBeVisible();
+  await hydrated(page);
+  expect(await stillSameDocument(page)).toBe(false);
+  await expect(page.frameLocator('iframe[title="BitLabs offer wall"]').getByText("BitLabs stand-in")).toBeVisible();
+  expect(problems).toEqual([]);
+});
