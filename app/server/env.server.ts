@@ -1,6 +1,6 @@
 import { withoutTrailingSlashes } from "~/domain/text";
 import { z } from "zod";
-import { readWalls, type ConfiguredWall } from "./walls/registry.server";
+import { DEFAULT_POSTBACKS_PER_MINUTE, readWalls, type ConfiguredWall } from "./walls/registry.server";
 
 // Read once at start: a missing or malformed variable stops the server with its name.
 const DEV_SESSION_SECRET = "dev-only-session-secret-not-for-production-use";
@@ -106,6 +106,10 @@ const envVariables = z.object({
   FIREBASE_MESSAGING_SENDER_ID: optionalText,
   FIREBASE_VAPID_KEY: optionalText,
   OFFER_POSTBACK_SECRET: optionalText.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  // The provider's postbacks a minute before it is asked to retry later (as WALL_{NAME}_POSTBACKS_PER_MINUTE).
+  OFFER_POSTBACKS_PER_MINUTE: optionalText
+    .transform((value) => (value === undefined ? DEFAULT_POSTBACKS_PER_MINUTE : Number(value)))
+    .pipe(z.number("must be a whole number").int().min(1).max(1_000_000)),
   // Notifications (docs/notifications.md): email through SMTP, push through FCM HTTP v1 with the service account.
   SMTP_URL: optionalText.pipe(
     z
@@ -221,6 +225,7 @@ const envSchema = envVariables
             apiUrl: env.OFFER_PROVIDER_API_URL!,
             apiKey: env.OFFER_PROVIDER_API_KEY ?? null,
             postbackSecret: env.OFFER_POSTBACK_SECRET ?? null,
+            postbacksPerMinute: env.OFFER_POSTBACKS_PER_MINUTE,
             refreshMs: env.OFFER_REFRESH_SECONDS * 1000,
           }
         : null,

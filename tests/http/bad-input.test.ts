@@ -804,7 +804,10 @@ const pushCases = [
 // GET or POST /api/{provider}/postback, signed by the provider; plain-text answers. The base names
 // nobody, so a postback whose other values are fine is an unknown user: nothing is ever credited.
 const text = say;
-const INVALID_POSTBACK = text("Invalid postback");
+/** A postback refused for what it holds says why, in the network adapter's words. */
+const invalidPostback = (reason: string) => text(`Invalid postback: ${reason}`);
+const UNREADABLE_AMOUNT = invalidPostback("missing or unreadable amount");
+const TWICE = invalidPostback("a parameter appears twice");
 const POSTBACK: [string, string][] = [
   ["user_id", "nobody-bad-input"],
   ["transaction_id", "tx-bad-input"],
@@ -826,37 +829,50 @@ function postback(what: string, pairs: [string, string][], answer: Answer): Case
     : send(`POST, ${what}`, { form: pairs }, answer);
 }
 // Ids of up to 200 characters; any well-formed one is an unknown user.
-const ids: FieldSpec["values"] = NUMBER_AND_TEXT.map(([label, value]) => [
-  label,
-  value,
-  value.length > 200 ? INVALID_POSTBACK : text("Unknown user"),
-]);
+const ids = (name: string): FieldSpec["values"] =>
+  NUMBER_AND_TEXT.map(([label, value]) => [
+    label,
+    value,
+    value.length > 200 ? invalidPostback(`missing or unreadable ${name}`) : text("Unknown user"),
+  ]);
+const UNREADABLE_USER_ID = invalidPostback("missing or unreadable user id");
+const UNREADABLE_TRANSACTION_ID = invalidPostback("missing or unreadable transaction id");
+const NOT_A_TASK_ID = invalidPostback("an offer_id that is no task id");
+const BAD_STATUS = invalidPostback("status must be completed or reversed");
 const postbackCases = [
   ...badFields(
     POSTBACK,
     {
-      user_id: { wrong: INVALID_POSTBACK, nul: INVALID_POSTBACK, values: ids },
-      transaction_id: { wrong: INVALID_POSTBACK, nul: INVALID_POSTBACK, values: ids },
+      user_id: { wrong: UNREADABLE_USER_ID, nul: UNREADABLE_USER_ID, values: ids("user id") },
+      transaction_id: {
+        wrong: UNREADABLE_TRANSACTION_ID,
+        nul: UNREADABLE_TRANSACTION_ID,
+        values: ids("transaction id"),
+      },
       // -1 is a reversal, below.
       amount: {
-        wrong: "Invalid amount",
-        nul: "Invalid amount",
-        values: NUMBER_AND_TEXT.filter(([label]) => label !== "-1"),
+        wrong: UNREADABLE_AMOUNT,
+        nul: UNREADABLE_AMOUNT,
+        values: NUMBER_AND_TEXT.filter(([label]) => label !== "-1").map(([label, value]) => [
+          label,
+          value,
+          value === "0" ? invalidPostback("an amount of zero coins") : UNREADABLE_AMOUNT,
+        ]),
       },
       offer_id: {
-        wrong: INVALID_POSTBACK,
-        nul: INVALID_POSTBACK,
+        wrong: NOT_A_TASK_ID,
+        nul: NOT_A_TASK_ID,
         blank: null,
         values: NUMBER_AND_TEXT.filter(([, value]) => !/^[\w.:-]{1,100}$/.test(value)),
       },
       status: {
-        wrong: "Invalid status",
-        nul: "Invalid status",
+        wrong: BAD_STATUS,
+        nul: BAD_STATUS,
         blank: null,
         values: [...NUMBER_AND_TEXT, ["COMPLETED", "COMPLETED"]],
       },
     },
-    text("Duplicate parameter"),
+    TWICE,
   ).map(([what, body, answer]) => {
     const pairs = "form" in body ? body.form : [];
     // A repeated name is refused before the signature is looked at; everything else is signed.
@@ -878,19 +894,10 @@ const postbackCases = [
     signed([...POSTBACK.slice(0, 2), ["amount", "-1"]]),
     text("Unknown user"),
   ),
-  postback(
-    "an amount over 10,000,000",
-    signed([...POSTBACK.slice(0, 2), ["amount", "10000001"]]),
-    text("Invalid amount"),
-  ),
+  postback("an amount over 10,000,000", signed([...POSTBACK.slice(0, 2), ["amount", "10000001"]]), UNREADABLE_AMOUNT),
   ...(
     [
-      [
-        "a name in the query string and again in the body",
-        { form: signed(POSTBACK) },
-        text("Duplicate parameter"),
-        "?user_id=x",
-      ],
+      ["a name in the query string and again in the body", { form: signed(POSTBACK) }, TWICE, "?user_id=x"],
       ["a JSON body", { json: Object.fromEntries(signed(POSTBACK)) }, text("Invalid signature", 403), ""],
       ["an empty body", { raw: "", type: "application/x-www-form-urlencoded" }, text("Invalid signature", 403), ""],
       [

@@ -8,7 +8,6 @@ import { emulatorHost, signUpDirect } from "../support/emulator";
 import { HttpClient, html, landing, uniqueEmail } from "../support/http";
 import { ruleMessage } from "~/domain/rules";
 import { fallbackTasks } from "~/domain/tasks";
-import { RATE_LIMITS } from "~/server/http/rate-limit.server";
 import { postChunked } from "../support/chunked";
 import { eventually } from "../support/wait";
 import { signedPostbackQuery, signPostback, startOfferProvider } from "../support/offer-provider";
@@ -205,9 +204,12 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
     const unknownUser = await get({ user_id: "nobody-here", transaction_id: "tx-x", amount: "10" });
     expect([unknownUser.status, await unknownUser.text()]).toEqual([400, "Unknown user"]);
     const badAmount = await get({ user_id: user.uid, transaction_id: "tx-y", amount: "12.5" });
-    expect([badAmount.status, await badAmount.text()]).toEqual([400, "Invalid amount"]);
+    expect([badAmount.status, await badAmount.text()]).toEqual([400, "Invalid postback: missing or unreadable amount"]);
     const badStatus = await get({ user_id: user.uid, transaction_id: "tx-z", amount: "10", status: "maybe" });
-    expect([badStatus.status, await badStatus.text()]).toEqual([400, "Invalid status"]);
+    expect([badStatus.status, await badStatus.text()]).toEqual([
+      400,
+      "Invalid postback: status must be completed or reversed",
+    ]);
     expect(await balanceCents(user.client)).toBe(before);
   });
 
@@ -217,13 +219,13 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
     const sig = sign(signed);
     const twiceInQuery = `${new URLSearchParams({ ...signed, sig })}&transaction_id=other-${Date.now()}`;
     const first = await fetch(new URL(`/api/acme/postback?${twiceInQuery}`, app.url));
-    expect([first.status, await first.text()]).toEqual([400, "Duplicate parameter"]);
+    expect([first.status, await first.text()]).toEqual([400, "Invalid postback: a parameter appears twice"]);
     const across = await fetch(new URL(`/api/acme/postback?transaction_id=other-${Date.now()}`, app.url), {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ ...signed, sig }).toString(),
     });
-    expect([across.status, await across.text()]).toEqual([400, "Duplicate parameter"]);
+    expect([across.status, await across.text()]).toEqual([400, "Invalid postback: a parameter appears twice"]);
     expect(await balanceCents(user.client)).toBe(before);
     // The signed set alone is fine.
     expect(await (await fetch(new URL(`/api/acme/postback?${signedQuery(signed)}`, app.url))).text()).toBe("OK");
@@ -289,20 +291,21 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
       "99999999999999",
     ]) {
       const response = await get(amount === undefined ? {} : { amount });
-      expect([amount, response.status, await response.text()]).toEqual([amount, 400, "Invalid amount"]);
+      const reason = amount === "0" || amount === "-0" ? "an amount of zero coins" : "missing or unreadable amount";
+      expect([amount, response.status, await response.text()]).toEqual([amount, 400, `Invalid postback: ${reason}`]);
     }
     expect(await balanceCents(user.client)).toBe(before);
     expect(await (await get({ amount: "35" })).text()).toBe("OK");
     expect(await balanceCents(user.client)).toBe(before + 35);
   });
 
-  it("logs a refused postback's transaction id escaped: a newline in it cannot forge a log line", async () => {
+  it("logs a refused postback without the sender's text: a newline in its transaction id cannot forge a log line", async () => {
     const forgedLine = "ERROR forged: payout sent to attacker";
     const params = { user_id: user.uid, transaction_id: `tx-log\n${forgedLine}`, amount: "10" };
     const response = await fetch(new URL(`/api/acme/postback?${signedQuery(params, "wrong-secret")}`, app.url));
     expect(response.status).toBe(403);
-    await eventually(() => app.stderr().includes(`(transaction "tx-log\\n${forgedLine}")`), {
-      what: "the refusal, escaped, in the server's log",
+    await eventually(() => app.stderr().includes("postback from acme refused: bad or missing signature"), {
+      what: "the refusal in the server's log",
     });
     expect(
       app
@@ -373,19 +376,22 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
 });
 
 describe("postbacks are rate-limited per provider", () => {
+  // Below the default (6,000), so the test sends few.
+  const POSTBACKS_PER_MINUTE = 150;
   let app: PostgresApp;
   beforeAll(async () => {
     app = await startPostgresApp({
       OFFER_PROVIDER: "acme",
       OFFER_PROVIDER_API_URL: "http://127.0.0.1:9/offers",
       OFFER_POSTBACK_SECRET: SECRET,
+      OFFER_POSTBACKS_PER_MINUTE: String(POSTBACKS_PER_MINUTE),
     });
   }, 120_000);
   afterAll(async () => {
     await app?.stop();
   });
 
-  it("answers 429 plain text with Retry-After past RATE_LIMITS.postback signed postbacks a minute; forged ones use up nothing", async () => {
+  it("answers 429 plain text with Retry-After past OFFER_POSTBACKS_PER_MINUTE signed postbacks a minute; forged ones use up nothing", async () => {
     const forged = () => fetch(new URL("/api/acme/postback?user_id=u&transaction_id=t&amount=1&sig=00", app.url));
     const signed = () =>
       fetch(
@@ -408,12 +414,12 @@ describe("postbacks are rate-limited per provider", () => {
       await Promise.all(Array.from({ length: 8 }, worker));
     };
     // The window is fixed, on whole minutes: flood within one, or the limit starts over midway.
-    const window = RATE_LIMITS.postback.windowSeconds * 1000;
+    const window = 60_000;
     if (Date.now() % window > window - 20_000) {
       await new Promise((resolve) => setTimeout(resolve, window - (Date.now() % window) + 100));
     }
-    await flood(forged, RATE_LIMITS.postback.limit, 403);
-    await flood(signed, RATE_LIMITS.postback.limit, 400);
+    await flood(forged, POSTBACKS_PER_MINUTE, 403);
+    await flood(signed, POSTBACKS_PER_MINUTE, 400);
     const limited = await signed();
     expect(limited.status).toBe(429);
     expect(limited.headers.get("content-type")).toMatch(/^text\/plain/);
@@ -499,5 +505,33 @@ describe("a reversal after a cash-out, over HTTP on Postgres", () => {
     expect(await balance(id)).toBe(-7.5);
     expect((await client.visit("/withdraw")).html).toMatch(/data-testid="balance">-\$7\.50</);
     expect((await app.sql("select verify_all_balances() as audit"))[0]).toEqual({ audit: [] });
+  });
+
+  it("writes every provider postback to the postback log with its verdict and the account it named, a repeat as duplicate and a forged one as refused without a person", async () => {
+    const { email } = await app.signUp();
+    const [profile] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
+    const id = profile!.id;
+    const transaction = `tx-log-${Date.now()}`;
+    const credit = { user_id: id, transaction_id: transaction, amount: "40" };
+    expect(await postback(credit)).toBe("OK");
+    expect(await postback(credit)).toBe("OK");
+    expect(await postback({ ...credit, amount: "-40" })).toBe("OK");
+    const forged = await fetch(
+      new URL(`/api/acme/postback?${signedQuery({ ...credit, amount: "4000" }, "a-wrong-secret-000")}`, app.url),
+    );
+    expect(forged.status).toBe(403);
+    const entries = await app.sql<{ verdict: string; user_id: string | null; coins: number | null; query: string }>(
+      `select verdict, user_id, coins, query from postback_log
+        where network = 'acme' and query like '%' || $1 || '%' order by id`,
+      [transaction],
+    );
+    expect(entries.map(({ verdict, user_id, coins }) => [verdict, user_id, coins])).toEqual([
+      ["credited", id, 40],
+      ["duplicate", id, 40],
+      ["reversed", id, 40],
+      ["refused", null, null],
+    ]);
+    // The provider's secret never reaches the log; its signature is not a secret and stays.
+    expect(entries.every(({ query }) => !query.includes(SECRET))).toBe(true);
   });
 });

@@ -36,8 +36,6 @@ export const RATE_LIMITS = {
   signUpFromAddress: { name: "sign-up-address", limit: 20, windowSeconds: HOUR, sliding: true },
   // Per client address: stops one sender from mailing a list of addresses.
   passwordResetFromAddress: { name: "password-reset-address", limit: 20, windowSeconds: HOUR, sliding: true },
-  // Per offer provider: generous, providers retry in bursts; only a runaway sender is stopped.
-  postback: { name: "postback", limit: 600, windowSeconds: 60 },
   // Per user: each request sends an e-mail.
   verificationEmail: { name: "verification-email", limit: 3, windowSeconds: HOUR, sliding: true },
   // For everyone together: codes are 7 of 32 symbols, so guessing at this pace finds nothing.

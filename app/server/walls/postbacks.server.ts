@@ -57,7 +57,6 @@ type Verdict = "credited" | "reversed" | "duplicate" | "ignored" | "refused";
 interface LogEntry {
   verdict: Verdict;
   reason: string | null;
-  wallId: string | null;
   transactionId: string | null;
   coins: number | null;
 }
@@ -69,20 +68,27 @@ function withoutSecrets(pairs: readonly (readonly [string, string])[], secrets: 
   ).toString();
 }
 
-/** One entry in postback_log. A failure to write it is logged and does not change the answer. */
+/** The request as the log keeps it: the sender, the method, and what was sent with the wall's secrets removed. */
+function loggedRequest(request: Request, wall: ConfiguredWall, received: PostbackRequest | null) {
+  return {
+    p_client_address: clientAddress(request),
+    p_method: request.method,
+    p_query: withoutSecrets([...new URL(request.url).searchParams], wall.secrets),
+    p_body: received ? withoutSecrets(received.body, wall.secrets) : "",
+  };
+}
+
+/** One entry in postback_log for what was not recorded. A failure to write it is logged and does not change the answer. */
 async function logPostback(request: Request, wall: ConfiguredWall, received: PostbackRequest | null, entry: LogEntry) {
   try {
     await (
       await getDatabase()
     ).rpc("log_postback", {
       p_network: wall.network.name,
-      p_client_address: clientAddress(request),
-      p_method: request.method,
-      p_query: withoutSecrets([...new URL(request.url).searchParams], wall.secrets),
-      p_body: received ? withoutSecrets(received.body, wall.secrets) : "",
+      ...loggedRequest(request, wall, received),
       p_verdict: entry.verdict,
       p_reason: entry.reason,
-      p_wall_id: entry.wallId,
+      p_user_id: null,
       p_transaction_id: entry.transactionId,
       p_coins: entry.coins,
     });
@@ -94,7 +100,6 @@ async function logPostback(request: Request, wall: ConfiguredWall, received: Pos
 const refusal = (reason: string): LogEntry => ({
   verdict: "refused",
   reason,
-  wallId: null,
   transactionId: null,
   coins: null,
 });
@@ -133,7 +138,9 @@ export async function wallPostbackResponse(request: Request, wall: ConfiguredWal
     return answer(
       received,
       refusal(reading.reason),
-      plainText(reading.status, reading.status === 403 ? "Invalid signature" : "Invalid postback"),
+      // What cannot be read is said (fixed words, nothing the sender wrote), so whoever sets up the
+      // network's postback URL sees why; a signature that does not match is only that.
+      plainText(reading.status, reading.status === 403 ? "Invalid signature" : `Invalid postback: ${reading.reason}`),
     );
   }
   // Counted once verified: forged requests cost no database call and cannot use up the allowance.
@@ -152,43 +159,44 @@ export async function wallPostbackResponse(request: Request, wall: ConfiguredWal
       {
         verdict: "ignored",
         reason: reading.reason,
-        wallId: reading.wallUserId,
         transactionId: reading.transactionId,
         coins: null,
       },
       accepted(),
     );
   }
-  const entry = (verdict: Verdict, reason: string | null = null): LogEntry => ({
-    verdict,
-    reason,
-    wallId: reading.wallUserId,
-    transactionId: reading.transactionId,
-    coins: reading.coins,
-  });
-  let recorded: { duplicate: boolean };
+  // Recorded and logged in one call (take_postback): the log cannot say "credited" for a credit
+  // rolled back, and a postback costs one round trip after its allowance.
+  let taken: { verdict: Verdict };
   try {
-    recorded = await (
+    taken = await (
       await getDatabase()
-    ).rpc<{ duplicate: boolean }>("record_wall_postback", {
+    ).rpc<{ verdict: Verdict }>("take_postback", {
       p_network: network.name,
       p_transaction_id: reading.transactionId,
-      p_wall_id: reading.wallUserId,
+      p_person: reading.wallUserId,
+      p_person_is_account: wall.isOfferProvider,
       p_coins: reading.coins,
       p_reversal: reading.kind === "reversal",
       p_description: describe(wall, reading),
       p_hold_days: wall.holdDays,
+      // A wall's offer ids are its own; only the offer provider's name tasks of Earn.
+      p_offer_id: wall.isOfferProvider ? reading.offerId : null,
+      p_offer_name: reading.offerName,
+      ...loggedRequest(request, wall, received),
     });
   } catch (error) {
-    if (ruleViolation(error)?.rule === "account_not_found") {
-      return answer(
-        received,
-        entry("refused", `no one has wall id ${logValue(reading.wallUserId)}`),
-        plainText(400, "Unknown user"),
-      );
-    }
-    throw error;
+    const rule = ruleViolation(error)?.rule;
+    if (!rule) throw error;
+    return answer(
+      received,
+      { ...refusal(`refused by the ledger: ${rule}`), transactionId: reading.transactionId, coins: reading.coins },
+      plainText(400, "Invalid postback"),
+    );
   }
-  const verdict = recorded.duplicate ? "duplicate" : reading.kind === "credit" ? "credited" : "reversed";
-  return answer(received, entry(verdict), accepted());
+  if (taken.verdict === "refused") {
+    console.warn(`postback from ${network.name} refused: no one has id ${logValue(reading.wallUserId)}`);
+    return plainText(400, "Unknown user");
+  }
+  return accepted();
 }

@@ -32,6 +32,12 @@ export interface ConfiguredWall {
   /** Days its credits are held before they can be withdrawn; null: the app's default. */
   holdDays: number | null;
   postbacksPerMinute: number;
+  /**
+   * The offer provider of OFFER_PROVIDER (app/server/postbacks.server.ts), not a wall: its
+   * postbacks name people by account id, as its protocol always has, and their offer_id is a task
+   * of its offers list. A wall's name people by wall id, and their offers are the network's own.
+   */
+  isOfferProvider: boolean;
   /** The names of the secret settings' values, so the postback log can remove them. */
   secrets: readonly string[];
 }
@@ -118,6 +124,7 @@ export function readWalls(source: Record<string, string | undefined>): {
       allowedAddresses,
       holdDays,
       postbacksPerMinute,
+      isOfferProvider: false,
       secrets: network.settings.filter((setting) => setting.secret).map((setting) => settings[setting.suffix] ?? ""),
     });
   }

@@ -11,12 +11,14 @@ create table public.provider_postbacks (
   amount numeric(12,2) default 0 not null,
   created_at timestamp with time zone default now() not null,
   available_at timestamp with time zone,
+  offer_name text,
   constraint provider_postbacks_kind_check CHECK ((kind = ANY (ARRAY['credit'::text, 'reversal'::text]))),
   constraint provider_postbacks_pkey PRIMARY KEY (id),
   constraint provider_postbacks_provider_transaction_id_kind_key UNIQUE (provider, transaction_id, kind),
   constraint provider_postbacks_user_fk FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE SET NULL
 );
 
+CREATE INDEX provider_postbacks_user_credits_idx ON public.provider_postbacks USING btree (user_id, created_at DESC) WHERE (kind = 'credit'::text);
 CREATE INDEX provider_postbacks_user_reversals_idx ON public.provider_postbacks USING btree (user_id) WHERE (kind = 'reversal'::text);
 
 -- Row level security: on
