@@ -38,6 +38,12 @@ const RULE_MESSAGES = {
   // Profile (docs/product.md, "Profile: help and support" words the feedback rule; the rest are ours).
   feedback_fields_required: "Please fill out all fields",
   feedback_too_long: "Your message can be at most 2,000 characters (your name 100, your email 254)",
+  // My offers: a missing-credit report (docs/offer-walls.md).
+  missing_credit_fields_required: "Please fill out all fields",
+  missing_credit_too_long: "The offer's name can be at most 200 characters, and what you did 2,000",
+  missing_credit_date_out_of_range: "Please pick the day you completed the offer, within the last 90 days",
+  too_many_missing_credit_reports:
+    "You have 5 reports waiting for an answer. We answer those first; you can send another once one is answered.",
   invalid_display_name: "Your display name must be 1 to 50 characters",
   // Control, zero-width and text-direction characters (hidden-characters.ts), in a name or a recipient.
   display_name_hidden_characters: "Your display name cannot contain invisible or control characters",

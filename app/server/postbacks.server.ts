@@ -19,6 +19,7 @@ function offerProviderWall(name: string, secret: string, postbacksPerMinute: num
     holdDays: null,
     postbacksPerMinute,
     isOfferProvider: true,
+    supportUrl: null,
     secrets: [secret],
   };
 }

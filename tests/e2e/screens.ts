@@ -29,6 +29,13 @@ export const SCREENS: readonly Screen[] = [
     path: "/earn/walls/bitlabs",
     viewer: "member",
   },
+  { route: "earn_.offers/route.tsx", name: "My offers", path: "/earn/offers", viewer: "member" },
+  {
+    route: "earn_.offers/route.tsx",
+    name: "My offers, reporting a missing BitLabs credit",
+    path: "/earn/offers?report=bitlabs",
+    viewer: "member",
+  },
   {
     route: "earn/route.tsx",
     name: "Earn Rewards, filtered with no match",

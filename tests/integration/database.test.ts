@@ -30,6 +30,8 @@ const TABLES = [
   "account_signals",
   // Every offer wall postback (docs/offer-walls.md).
   "postback_log",
+  // "Report missing credit" (docs/offer-walls.md).
+  "missing_credit_reports",
 ];
 
 let userCounter = 0;

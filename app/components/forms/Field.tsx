@@ -9,7 +9,7 @@ const CONTROL =
   "aria-[invalid=true]:border-red-400";
 const INPUT = `${CONTROL} h-12 disabled:bg-gray-50 disabled:text-muted`;
 
-type InputType = "text" | "email" | "password" | "search" | "tel" | "url";
+type InputType = "text" | "email" | "password" | "search" | "tel" | "url" | "date";
 
 /** The label above a control, and below it the hint and the errors that the control's description points at. */
 function Labelled({

@@ -45,6 +45,15 @@ export function EarnScreen({
     <div className="space-y-4">
       <PageHeader title="Earn Rewards" />
       <FormBanner errors={formErrors(lastResult)} />
+      {/* Each offer credit and whether it is still pending; missing-credit reports (issue 19, item 4). */}
+      <Link
+        to="/earn/offers"
+        className="flex min-h-12 items-center gap-3 rounded-2xl border border-line bg-white px-3.5 py-2 text-sm font-semibold shadow-sm transition hover:border-brand-300 active:scale-[0.98]"
+      >
+        <Icon name="history" className="size-5 text-brand-700" />
+        <span className="flex-1">My offers: credits, pending coins and missing credits</span>
+        <Icon name="forward" className="size-5 shrink-0 text-gray-400" />
+      </Link>
       {walls.length > 0 ? <OfferWalls walls={walls} /> : null}
       <Form method="get" role="search" className="relative">
         {type !== "all" ? <input type="hidden" name="type" value={type} /> : null}

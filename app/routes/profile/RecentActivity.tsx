@@ -16,7 +16,17 @@ export function RecentActivity({ items }: { items: ActivityItem[] | null }) {
   }, [failed]);
   return (
     <Card>
-      <h2 className="text-base font-bold">Recent Activity</h2>
+      <div className="flex items-center justify-between gap-3">
+        <h2 className="text-base font-bold">Recent Activity</h2>
+        {/* Each offer credit with its network and whether it is still pending (issue 19, item 4). */}
+        <Link
+          to="/earn/offers"
+          className="inline-flex min-h-11 items-center gap-1 text-sm font-semibold text-brand-700 hover:underline"
+        >
+          My offers
+          <Icon name="forward" className="size-4" />
+        </Link>
+      </div>
       {items === null ? (
         // docs/product.md, "Profile: recent activity": the "Transaction Error" card with the message and Try Again.
         <div role="alert" className="mt-3 rounded-xl bg-red-50 p-4 text-sm text-red-800">

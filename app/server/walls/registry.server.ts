@@ -38,6 +38,8 @@ export interface ConfiguredWall {
    * of its offers list. A wall's name people by wall id, and their offers are the network's own.
    */
   isOfferProvider: boolean;
+  /** Where people ask the network about a missing credit (WALL_{NAME}_SUPPORT_URL), when the operator gives one. */
+  supportUrl: string | null;
   /** The names of the secret settings' values, so the postback log can remove them. */
   secrets: readonly string[];
 }
@@ -48,6 +50,15 @@ export interface WallProblem {
 }
 
 const variable = (network: WallNetwork<unknown>, suffix: string) => `WALL_${network.name.toUpperCase()}_${suffix}`;
+
+/** An https address, when the variable is set. */
+function httpsUrl(source: Record<string, string | undefined>, name: string, problems: WallProblem[]): string | null {
+  const value = source[name]?.trim();
+  if (!value) return null;
+  if (URL.canParse(value) && new URL(value).protocol === "https:") return value;
+  problems.push({ variable: name, message: "must be an https:// address" });
+  return null;
+}
 
 function wholeNumber(
   source: Record<string, string | undefined>,
@@ -68,7 +79,7 @@ function wholeNumber(
  * The walls WALL_{NAME}_ENABLED=true turns on, from the environment. Each one's settings are
  * WALL_{NAME}_{SETTING} (the network module lists them), plus WALL_{NAME}_ALLOWED_ADDRESSES
  * (comma-separated; the network's published addresses when unset, "any" for none),
- * WALL_{NAME}_HOLD_DAYS and WALL_{NAME}_POSTBACKS_PER_MINUTE. Whatever is wrong comes back as
+ * WALL_{NAME}_HOLD_DAYS, WALL_{NAME}_POSTBACKS_PER_MINUTE and WALL_{NAME}_SUPPORT_URL. Whatever is wrong comes back as
  * problems naming the variable, and the server does not start (env.server.ts).
  */
 export function readWalls(source: Record<string, string | undefined>): {
@@ -117,6 +128,7 @@ export function readWalls(source: Record<string, string | undefined>): {
     const postbacksPerMinute =
       wholeNumber(source, variable(network, "POSTBACKS_PER_MINUTE"), { min: 1, max: 1_000_000 }, problems) ??
       DEFAULT_POSTBACKS_PER_MINUTE;
+    const supportUrl = httpsUrl(source, variable(network, "SUPPORT_URL"), problems);
     if (problems.length > before) continue;
     walls.push({
       network,
@@ -125,6 +137,7 @@ export function readWalls(source: Record<string, string | undefined>): {
       holdDays,
       postbacksPerMinute,
       isOfferProvider: false,
+      supportUrl,
       secrets: network.settings.filter((setting) => setting.secret).map((setting) => settings[setting.suffix] ?? ""),
     });
   }

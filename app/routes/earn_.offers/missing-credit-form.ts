@@ -1,0 +1,28 @@
+// My offers' missing-credit report, checked by the server (the page posts plain HTML, with or
+// without JavaScript). Messages the database also enforces come from its rules (rules.ts).
+import { literal, object, optional, pipe, string, transform } from "zod/mini";
+import { ruleMessage } from "~/domain/rules";
+
+const FILL_ALL = ruleMessage("missing_credit_fields_required");
+
+const text = pipe(
+  optional(string(FILL_ALL)),
+  transform((value) => (value ?? "").trim()),
+);
+
+export const missingCreditFormSchema = object({
+  intent: literal("report-missing-credit"),
+  network: text,
+  offerName: text,
+  completedOn: text,
+  details: text,
+});
+
+export const MISSING_CREDIT_FIELDS = ["offerName", "completedOn", "details"] as const;
+
+export const MISSING_CREDIT_MESSAGES = {
+  fillAll: FILL_ALL,
+  unknownNetwork: "Please choose one of the networks listed on this page.",
+  failed: "Your report could not be sent. Please try again.",
+  sent: "Report sent",
+} as const;
