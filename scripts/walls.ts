@@ -184,6 +184,12 @@ async function simulate(rest: string[], values: Values, json: boolean) {
   if (coins === undefined) throw new UsageError("simulate needs --coins N");
   const amount = simulatedCoins(coins);
   const env = getEnv();
+  // The app must be running, and an embedded PGlite data directory is one process's only.
+  if (env.database.kind === "pglite") {
+    throw new UsageError(
+      "simulate needs the running app's database at the same time, which the embedded PGlite cannot share: run the app on Postgres (DATABASE_URL) or Supabase",
+    );
+  }
   const wall = enabledWall(env.walls, rest[0]!);
   const targetUrl = appAddress(text(values.url) ?? env.publicUrl ?? DEFAULT_APP_URL);
   const reversed = text(values.reverse);

@@ -224,6 +224,11 @@ describe("npm run walls: simulate sends a network's signed postback to a running
       await walls(["simulate", "torox", "--user", person.email, "--coins", "5", "--url", "http://127.0.0.1:1"]),
       /could not reach http:\/\/127\.0\.0\.1:1/,
     );
+    // An empty DATABASE_URL: the embedded PGlite.
+    expectOneLineError(
+      await runOperator("", ["simulate", "torox", ...base], WALLS, "build/walls.js"),
+      /the embedded PGlite cannot share/,
+    );
     expectOneLineError(await walls(["log", "--user", "nobody@example.com"]), /no account has the email/);
     expectOneLineError(await walls(["log", "--network", "nosuch"]), /unknown network "nosuch"/);
     expectOneLineError(await walls(["log", "--limit", "5000"]), /--limit must be a whole number from 1 to 1000/);

@@ -9,6 +9,7 @@ import { custom, postbackSignature } from "~/server/walls/networks/custom.server
 import { lootably } from "~/server/walls/networks/lootably.server";
 import { revlum } from "~/server/walls/networks/revlum.server";
 import { torox } from "~/server/walls/networks/torox.server";
+import { WALL_NETWORKS } from "~/server/walls/registry.server";
 
 // Each network's postbacks as its own documentation signs them (docs/offer-walls.md). The formulas
 // are written out here with node:crypto, apart from the modules under test; where a network's
@@ -564,6 +565,10 @@ describe("simulatedPostback, the inverse of readPostback (npm run walls -- simul
       pairs.map(([key, value]) => [key, value === from ? to : value] as const);
     return { ...request, url: request.url.replaceAll(from, to), query: swap(request.query), body: swap(request.body) };
   }
+
+  it("covers every network in the registry", () => {
+    expect(NETWORKS.map(([network]) => network.name)).toEqual(WALL_NETWORKS.map((network) => network.name));
+  });
 
   for (const [network, settings, otherSettings] of NETWORKS) {
     const config = network.configure(settings);
