@@ -42,6 +42,7 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=40s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The operator commands are in the build too: `docker exec <container> node build/payouts.js list`,
+# `docker exec <container> node build/walls.js log --refused`,
 # and `docker run --rm -e DATABASE_URL=... <image> node build/migrate.js` for deployments that apply
 # the migrations as a step of their own and run the servers with MIGRATE_ON_START=false.
 CMD ["node_modules/.bin/remix-serve", "build/index.js"]

@@ -4,9 +4,9 @@
 import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
 import { escapeHiddenCharacters } from "~/domain/hidden-characters";
-import { ruleViolation, DbError, MigrationsPendingError, type Database } from "~/server/db/core.server";
+import type { Database } from "~/server/db/core.server";
 import { openDatabase } from "~/server/db/database.server";
-import { EnvError, getEnv } from "~/server/env.server";
+import { getEnv } from "~/server/env.server";
 import {
   createOperator,
   OperatorError,
@@ -19,7 +19,8 @@ import {
   type SendResult,
   type SyncResult,
 } from "~/server/payouts/operator.server";
-import { createPayPalClient, PayPalError } from "~/server/payouts/paypal.server";
+import { createPayPalClient } from "~/server/payouts/paypal.server";
+import { complain, runOperatorCommand, say, sayJson, table, UsageError, when } from "./lib/operator-output";
 
 const USAGE = `Usage: npm run payouts -- <command> [options]
 
@@ -81,57 +82,15 @@ const COMMAND_OPTIONS: Record<string, OptionName[]> = {
 
 const NEEDS_PAYPAL = new Set(["send", "sync"]);
 
-/** An operator's mistake in the command line itself: usage follows the message. */
-class UsageError extends OperatorError {}
-
 // ------------------------------------------------------------------------------------------------
-// Output
-//
-// Everything goes out line by line through say/complain, which write every hidden character
-// (controls, bidi overrides, zero-width characters) as an escape (`\u001b`, `\n`, `\u202e`):
-// recipients are typed by users, and one with ESC[2K or ESC[8m in it erased or hid the lines
-// around it, the abuse warnings among them. Rows stored before SQL refused them may hold such
-// characters still.
-
-/** Lines on stdout; a line break inside one is shown as `\n`, never obeyed. */
-function say(...lines: string[]) {
-  console.log(lines.map(escapeHiddenCharacters).join("\n"));
-}
-
-/** One line on stderr, escaped as say does. */
-function complain(line: string) {
-  console.error(escapeHiddenCharacters(line));
-}
-
-/** JSON, indented; JSON.stringify already escapes C0 controls, say the rest (as \uXXXX, still JSON). */
-function sayJson(value: unknown) {
-  say(...JSON.stringify(value, null, 2).split("\n"));
-}
+// Output (through say and complain: scripts/lib/operator-output.ts)
 
 /** "$12.50", "-$10.00" (a reversal, a negative balance). */
 const money = (amount: number) => `${Number(amount) < 0 ? "-" : ""}$${Math.abs(Number(amount)).toFixed(2)}`;
 
-/** "2026-11-23 10:04 UTC" from a timestamp. */
-function when(timestamp: string | null): string {
-  if (!timestamp) return "";
-  return new Date(timestamp).toISOString().slice(0, 16).replace("T", " ") + " UTC";
-}
-
 function age(since: string, now = Date.now()): string {
   const days = Math.floor((now - Date.parse(since)) / 86_400_000);
   return days < 1 ? "less than a day old" : `${days} ${days === 1 ? "day" : "days"} old`;
-}
-
-/** Aligned columns; cells are escaped first, so the widths are those that will show. */
-function table(header: string[], rows: string[][]): string[] {
-  const shown = rows.map((row) => row.map(escapeHiddenCharacters));
-  const widths = header.map((title, column) => Math.max(title.length, ...shown.map((row) => row[column]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, column) => cell.padEnd(widths[column]!))
-      .join("  ")
-      .trimEnd();
-  return [line(header), ...shown.map(line)];
 }
 
 function earnings(bySource: Record<string, number>): string {
@@ -446,20 +405,6 @@ async function run(command: string, rest: string[], values: Partial<Record<Optio
   }
 }
 
-/** One line for the operator: what went wrong, in words they can act on. */
-function describe(error: unknown): string {
-  if (error instanceof OperatorError || error instanceof EnvError || error instanceof PayPalError) return error.message;
-  const violation = ruleViolation(error);
-  if (violation) return violation.message;
-  if (error instanceof MigrationsPendingError) return error.message;
-  if (error instanceof DbError) {
-    return error.unavailable ? `cannot reach the database (${error.message})` : `database: ${error.message}`;
-  }
-  // A Response is what the server's modules throw for an unreachable service.
-  if (error instanceof Response) return `service unavailable (${error.status})`;
-  return error instanceof Error ? error.message : String(error);
-}
-
 async function main(argv: string[]): Promise<number> {
   const { command, rest, values } = parse(argv);
   if (!command || values.help) {
@@ -469,10 +414,4 @@ async function main(argv: string[]): Promise<number> {
   return run(command, rest, values);
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (error) {
-  complain(`error: ${describe(error)}`);
-  if (error instanceof UsageError) complain("Run `npm run payouts -- --help` for the commands.");
-  process.exitCode = error instanceof UsageError ? 2 : 1;
-}
+await runOperatorCommand("payouts", () => main(process.argv.slice(2)));

@@ -115,7 +115,7 @@ async function main() {
     await vitestStep(["unit"].filter(wants), {}, filesOf);
     return;
   }
-  // The server and the operator command (build/payouts.js), which the HTTP tests run.
+  // The server and the operator commands (build/payouts.js, build/walls.js), which the HTTP tests run.
   const build = () => run("npm", ["run", "--silent", "build"], { VITE_CJS_IGNORE_WARNING: "true" });
   if (!(await step("build", async () => (await build()) === 0))) return;
 

@@ -61,6 +61,7 @@ const RULE_MESSAGES = {
   invalid_reward: "Invalid reward",
   invalid_coins: "Coins must be a positive whole number",
   invalid_hold_days: "A hold is 0 to 365 days",
+  invalid_log_limit: "A limit is 1 to 1000 entries",
   user_id_required: "User id is required",
   referral_codes_exhausted: "Could not generate a unique referral code",
   invalid_settlement_status: "Invalid status",

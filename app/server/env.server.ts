@@ -98,8 +98,8 @@ const envVariables = z.object({
   PAYPAL_MODE: optionalText.pipe(z.enum(["sandbox", "live"], "must be sandbox or live").optional()),
   PAYPAL_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   PAYPAL_WEBHOOK_ID: optionalText,
-  // Set by the operator command (build/payouts.js), which reaches the database and PayPal only:
-  // it needs no session secret and no Firebase.
+  // Set by the operator commands (build/payouts.js, build/walls.js), which reach the database,
+  // PayPal and the offer walls only: they need no session secret and no Firebase.
   APP_ROLE: z.enum(["server", "operator"]).default("server"),
   ACCOUNT_HASH_SECRET: optionalText.pipe(z.string().min(32, "must be at least 32 characters").optional()),
   FIREBASE_APP_ID: optionalText,

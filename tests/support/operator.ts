@@ -8,12 +8,18 @@ export interface OperatorRun {
 }
 
 /**
- * Runs the built operator command (`node build/payouts.js ...args`, what `npm run payouts --`
- * runs) against `databaseUrl`, with `env` added (a local PayPal's settings, OPERATOR_NAME).
+ * Runs a built operator command (`node build/payouts.js ...args`, what `npm run payouts --` runs,
+ * unless `command` names another: build/walls.js) against `databaseUrl`, with `env` added (a local
+ * PayPal's settings, OPERATOR_NAME, a wall's settings).
  */
-export function runOperator(databaseUrl: string, args: string[], env: Record<string, string> = {}) {
+export function runOperator(
+  databaseUrl: string,
+  args: string[],
+  env: Record<string, string> = {},
+  command = "build/payouts.js",
+) {
   return new Promise<OperatorRun>((resolve) => {
-    const child = spawn(process.execPath, ["build/payouts.js", ...args], {
+    const child = spawn(process.execPath, [command, ...args], {
       env: {
         PATH: process.env.PATH,
         NODE_ENV: "production",

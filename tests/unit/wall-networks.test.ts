@@ -1,6 +1,6 @@
 import { createHash, createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { PostbackRequest, WallNetwork } from "~/server/walls/network.server";
+import type { OutgoingPostback, PostbackRequest, SimulatedPostback, WallNetwork } from "~/server/walls/network.server";
 import { parseCoins } from "~/server/walls/network.server";
 import { adgate } from "~/server/walls/networks/adgate.server";
 import { ayetSignedString, ayetstudios } from "~/server/walls/networks/ayetstudios.server";
@@ -9,6 +9,7 @@ import { custom, postbackSignature } from "~/server/walls/networks/custom.server
 import { lootably } from "~/server/walls/networks/lootably.server";
 import { revlum } from "~/server/walls/networks/revlum.server";
 import { torox } from "~/server/walls/networks/torox.server";
+import { WALL_NETWORKS } from "~/server/walls/registry.server";
 
 // Each network's postbacks as its own documentation signs them (docs/offer-walls.md). The formulas
 // are written out here with node:crypto, apart from the modules under test; where a network's
@@ -510,4 +511,97 @@ describe("what every network shares", () => {
       expect(reading.kind, network.name).toBe("refused");
     }
   });
+});
+
+describe("simulatedPostback, the inverse of readPostback (npm run walls -- simulate)", () => {
+  // Each network with settings it accepts, and the same settings with its secret changed.
+  const NETWORKS: [WallNetwork<unknown>, Record<string, string>, Record<string, string>][] = [
+    [bitlabs, { APP_TOKEN: "t", APP_SECRET: "bitlabs-secret" }, { APP_TOKEN: "t", APP_SECRET: "other-secret" }],
+    [ayetstudios, { API_KEY: "ayet-key", ADSLOT_ID: "923" }, { API_KEY: "other-key", ADSLOT_ID: "923" }],
+    [
+      adgate,
+      { WALL_CODE: "nq6Upw", POSTBACK_TOKEN: "tok-8f2a91c3d4e5f607" },
+      { WALL_CODE: "nq6Upw", POSTBACK_TOKEN: "tok-0000000000000000" },
+    ],
+    [
+      torox,
+      { PUBLISHER_ID: "14", APP_ID: "5", SECRET: "torox-secret" },
+      { PUBLISHER_ID: "14", APP_ID: "5", SECRET: "other" },
+    ],
+    [
+      lootably,
+      { PLACEMENT_ID: "pl_1", POSTBACK_SECRET: "lootably-secret" },
+      { PLACEMENT_ID: "pl_1", POSTBACK_SECRET: "other" },
+    ],
+    [revlum, { APP_ID: "app-1", SECRET: "revlum-secret" }, { APP_ID: "app-1", SECRET: "other" }],
+    [custom, { SECRET: "example-postback-secret" }, { SECRET: "another-postback-secret" }],
+  ] as [WallNetwork<unknown>, Record<string, string>, Record<string, string>][];
+
+  const postback = (kind: "credit" | "reversal"): SimulatedPostback => ({
+    kind,
+    transactionId: "sim-7f3a",
+    wallUserId: "w0123456789abcdef0123456789abcdef",
+    coins: 250,
+    offerId: "simulated",
+    offerName: "Test offer & more",
+    appUrl: APP,
+  });
+
+  /** The postback as the app receives it (postbacks.server.ts): its URL rebuilt on the public address. */
+  function received(outgoing: OutgoingPostback): PostbackRequest {
+    const url = new URL(`${APP}${outgoing.pathAndQuery}`);
+    return {
+      method: outgoing.method,
+      url: `${APP}${url.pathname}${url.search}`,
+      query: [...url.searchParams],
+      body: outgoing.body === null ? [] : [...new URLSearchParams(outgoing.body)],
+      headers: new Headers(outgoing.headers),
+    };
+  }
+
+  /** The same request with the wall user id changed wherever it is sent. */
+  function forWallUser(request: PostbackRequest, from: string, to: string): PostbackRequest {
+    const swap = (pairs: readonly (readonly [string, string])[]) =>
+      pairs.map(([key, value]) => [key, value === from ? to : value] as const);
+    return { ...request, url: request.url.replaceAll(from, to), query: swap(request.query), body: swap(request.body) };
+  }
+
+  it("covers every network in the registry", () => {
+    expect(NETWORKS.map(([network]) => network.name)).toEqual(WALL_NETWORKS.map((network) => network.name));
+  });
+
+  for (const [network, settings, otherSettings] of NETWORKS) {
+    const config = network.configure(settings);
+    const expected = (kind: "credit" | "reversal") => ({
+      kind,
+      transactionId: "sim-7f3a",
+      wallUserId: "w0123456789abcdef0123456789abcdef",
+      coins: 250,
+    });
+
+    it(`${network.name}: reads back the same credit and the same reversal it builds, at /api/${network.name}/postback`, () => {
+      for (const kind of ["credit", "reversal"] as const) {
+        const outgoing = network.simulatedPostback(config, postback(kind));
+        expect(outgoing.pathAndQuery).toMatch(new RegExp(`^/api/${network.name}/postback(\\?|$)`));
+        expect(network.readPostback(received(outgoing), config), kind).toMatchObject(expected(kind));
+      }
+    });
+
+    it(`${network.name}: refuses its postback when the app holds another secret`, () => {
+      const outgoing = network.simulatedPostback(config, postback("credit"));
+      expect(network.readPostback(received(outgoing), network.configure(otherSettings))).toMatchObject({
+        kind: "refused",
+        status: 403,
+      });
+    });
+
+    // AdGate signs nothing (its token is the whole check), so another user id is not a forgery it can see.
+    if (network !== adgate) {
+      it(`${network.name}: refuses its postback once the wall user id in it is changed`, () => {
+        const outgoing = network.simulatedPostback(config, postback("credit"));
+        const tampered = forWallUser(received(outgoing), postback("credit").wallUserId, "w_someone_else");
+        expect(network.readPostback(tampered, config)).toMatchObject({ kind: "refused", status: 403 });
+      });
+    }
+  }
 });

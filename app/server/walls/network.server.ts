@@ -21,6 +21,11 @@ export interface WallNetwork<Config = WallSettings> {
   wallUrl?(config: Config, wallUserId: string): string;
   /** Verifies a postback and says what it asks for. Never throws on what a sender controls. */
   readPostback(request: PostbackRequest, config: Config): PostbackReading;
+  /**
+   * The inverse of readPostback: the postback this network would send for `postback`, signed as
+   * its documentation says, its reversal in the network's own form (`npm run walls -- simulate`).
+   */
+  simulatedPostback(config: Config, postback: SimulatedPostback): OutgoingPostback;
   /** The answer that tells the network a postback was taken (a repeat included), so it stops retrying. */
   accepted: { status: 200; body: string };
 }
@@ -52,6 +57,44 @@ export interface PostbackRequest {
   /** A form body's parameters (POST), decoded, in the order sent. */
   body: readonly (readonly [string, string])[];
   headers: Headers;
+}
+
+/** What `simulatedPostback` is asked to send. */
+export interface SimulatedPostback {
+  kind: "credit" | "reversal";
+  /** The credit's id (a reversal names the credit it takes back, as readPostback reads it). */
+  transactionId: string;
+  wallUserId: string;
+  /** Whole coins, positive (a reversal's too). */
+  coins: number;
+  offerId: string;
+  offerName: string;
+  /** The app's public address as the network calls it, without a trailing slash (BitLabs signs the whole URL). */
+  appUrl: string;
+}
+
+/** A postback ready to send to the app at `{app address}{pathAndQuery}`. */
+export interface OutgoingPostback {
+  method: "GET" | "POST";
+  /** /api/{network}/postback and the query string, exactly as the network calls it. */
+  pathAndQuery: string;
+  headers: Record<string, string>;
+  /** A form body (application/x-www-form-urlencoded) for a POST; null for a GET. */
+  body: string | null;
+}
+
+/** A GET of `network`'s postback route with `params` as its query string, in this order. */
+export function getPostback(
+  network: string,
+  params: readonly (readonly [string, string])[],
+  headers: Record<string, string> = {},
+): OutgoingPostback {
+  return {
+    method: "GET",
+    pathAndQuery: `/api/${network}/postback?${new URLSearchParams(params as [string, string][])}`,
+    headers,
+    body: null,
+  };
 }
 
 /** What a postback asks for, once verified. */

@@ -1,5 +1,12 @@
 import { timingSafeEqual } from "node:crypto";
-import { creditOrReversal, parseCoins, refused, uniqueParameters, type WallNetwork } from "../network.server";
+import {
+  creditOrReversal,
+  getPostback,
+  parseCoins,
+  refused,
+  uniqueParameters,
+  type WallNetwork,
+} from "../network.server";
 
 function sameSecret(given: string | undefined, expected: string): boolean {
   const a = Buffer.from(given ?? "");
@@ -58,6 +65,16 @@ export const adgate: WallNetwork<{ postbackToken: string; wallCode: string }> = 
       payoutUsd: params.get("payout"),
       offerName: params.get("offer_title"),
     });
+  },
+  simulatedPostback({ postbackToken }, postback) {
+    return getPostback("adgate", [
+      ["token", postbackToken],
+      ["conversion_id", postback.transactionId],
+      ["user_id", postback.wallUserId],
+      ["points", String(postback.coins)],
+      ["state", postback.kind === "reversal" ? "rejected" : "approved"],
+      ["offer_title", postback.offerName],
+    ]);
   },
   accepted: { status: 200, body: "OK" },
 };

@@ -1,5 +1,6 @@
 import {
   creditOrReversal,
+  getPostback,
   hmacHex,
   parseCoins,
   refused,
@@ -25,6 +26,10 @@ export function ayetSignedString(params: ReadonlyMap<string, string>): string {
     .map(([key, value]) => `${phpUrlencode(key)}=${phpUrlencode(value)}`)
     .join("&");
 }
+
+/** The X-Ayetstudios-Security-Hash of a callback: the hex HMAC-SHA256 of its signed string, keyed with the API key. */
+const ayetHash = (apiKey: string, params: ReadonlyMap<string, string>) =>
+  hmacHex("sha256", apiKey, ayetSignedString(params));
 
 /**
  * ayeT-Studios (docs.ayetstudios.com: "Offerwall callbacks", "HMAC security hash", "IP whitelist").
@@ -65,9 +70,7 @@ export const ayetstudios: WallNetwork<{ apiKey: string; adSlotId: string }> = {
     if (request.body.length > 0) return refused(400, "ayeT-Studios callbacks carry no body");
     const params = uniqueParameters(request);
     if (!params) return refused(400, "a parameter appears twice");
-    if (
-      !sameHex(request.headers.get("x-ayetstudios-security-hash"), hmacHex("sha256", apiKey, ayetSignedString(params)))
-    ) {
+    if (!sameHex(request.headers.get("x-ayetstudios-security-hash"), ayetHash(apiKey, params))) {
       return refused(403, "the X-Ayetstudios-Security-Hash header does not match");
     }
     const reversal = params.get("is_chargeback") === "1";
@@ -83,6 +86,18 @@ export const ayetstudios: WallNetwork<{ apiKey: string; adSlotId: string }> = {
       offerId: params.get("offer_id"),
       offerName: params.get("offer_name"),
     });
+  },
+  simulatedPostback({ apiKey }, postback) {
+    const chargeback = postback.kind === "reversal";
+    const params: [string, string][] = [
+      ["transaction_id", chargeback ? `r-${postback.transactionId}` : postback.transactionId],
+      ["external_identifier", postback.wallUserId],
+      ["currency_amount", chargeback ? `-${postback.coins}` : String(postback.coins)],
+      ["is_chargeback", chargeback ? "1" : "0"],
+      ["offer_id", postback.offerId],
+      ["offer_name", postback.offerName],
+    ];
+    return getPostback("ayetstudios", params, { "X-Ayetstudios-Security-Hash": ayetHash(apiKey, new Map(params)) });
   },
   accepted: { status: 200, body: "OK" },
 };

@@ -1,5 +1,6 @@
 import {
   creditOrReversal,
+  getPostback,
   hmacHex,
   parseCoins,
   refused,
@@ -7,6 +8,9 @@ import {
   uniqueParameters,
   type WallNetwork,
 } from "../network.server";
+
+/** BitLabs' hash of a callback: the hex HMAC-SHA1 of the URL it calls, keyed with the app secret. */
+const bitlabsHash = (appSecret: string, url: string) => hmacHex("sha1", appSecret, url);
 
 /**
  * BitLabs (developer.bitlabs.ai: "Callbacks", "Securing callbacks through hashing", "Offer
@@ -37,7 +41,7 @@ export const bitlabs: WallNetwork<{ appToken: string; appSecret: string }> = {
     const hash = marker === -1 ? null : request.url.slice(marker + "&hash=".length);
     // The hash is the last parameter: anything after it was not signed.
     if (hash === null || hash.includes("&")) return refused(403, "no hash at the end of the URL");
-    if (!sameHex(hash, hmacHex("sha1", appSecret, request.url.slice(0, marker)))) {
+    if (!sameHex(hash, bitlabsHash(appSecret, request.url.slice(0, marker)))) {
       return refused(403, "the hash does not match the URL");
     }
     const params = uniqueParameters(request);
@@ -57,6 +61,21 @@ export const bitlabs: WallNetwork<{ appToken: string; appSecret: string }> = {
       offerId: params.get("offer_id"),
       offerName: params.get("offer_name"),
     });
+  },
+  simulatedPostback({ appSecret }, postback) {
+    const reversal = postback.kind === "reversal";
+    const unsigned = getPostback("bitlabs", [
+      ["uid", postback.wallUserId],
+      // A reconciliation has a transaction id of its own and names the completion in ref.
+      ["tx", reversal ? `r${postback.transactionId}` : postback.transactionId],
+      ["val", reversal ? `-${postback.coins}` : String(postback.coins)],
+      ["ref", reversal ? postback.transactionId : ""],
+      ["type", reversal ? "RECONCILIATION" : "COMPLETE"],
+      ["offer_id", postback.offerId],
+      ["offer_name", postback.offerName],
+    ]);
+    const hash = bitlabsHash(appSecret, `${postback.appUrl}${unsigned.pathAndQuery}`);
+    return { ...unsigned, pathAndQuery: `${unsigned.pathAndQuery}&hash=${hash}` };
   },
   accepted: { status: 200, body: "OK" },
 };

@@ -1,6 +1,14 @@
 import { TASK_ID_PATTERN } from "~/domain/tasks";
 import { createHmac } from "node:crypto";
-import { creditOrReversal, parseCoins, refused, sameHex, uniqueParameters, type WallNetwork } from "../network.server";
+import {
+  creditOrReversal,
+  getPostback,
+  parseCoins,
+  refused,
+  sameHex,
+  uniqueParameters,
+  type WallNetwork,
+} from "../network.server";
 
 /** RFC 3986 percent-encoding: every UTF-8 byte but A-Z a-z 0-9 - . _ ~ as %XX (uppercase hex). */
 export function percentEncode(value: string): string {
@@ -59,6 +67,16 @@ export const custom: WallNetwork<{ secret: string }> = {
       coins,
       offerId,
     });
+  },
+  simulatedPostback({ secret }, postback) {
+    // No offer_id: in this protocol it names one of the app's tasks, which a simulated offer is not.
+    const params: [string, string][] = [
+      ["user_id", postback.wallUserId],
+      ["transaction_id", postback.transactionId],
+      ["amount", postback.kind === "reversal" ? `-${postback.coins}` : String(postback.coins)],
+      ["status", postback.kind === "reversal" ? "reversed" : "completed"],
+    ];
+    return getPostback("custom", [...params, ["sig", postbackSignature(new Map(params), secret)]]);
   },
   accepted: { status: 200, body: "OK" },
 };

@@ -1,5 +1,6 @@
 import {
   creditOrReversal,
+  getPostback,
   parseCoins,
   refused,
   sameHex,
@@ -7,6 +8,12 @@ import {
   uniqueParameters,
   type WallNetwork,
 } from "../network.server";
+
+/** Lootably's hash: sha256(userID + ip + revenue + currencyReward + secret) of the strings as sent, hex. */
+function lootablyHash(params: ReadonlyMap<string, string>, postbackSecret: string): string {
+  const signed = ["userID", "ip", "revenue", "currencyReward"].map((name) => params.get(name) ?? "").join("");
+  return sha256Hex(signed + postbackSecret);
+}
 
 /**
  * Lootably (documentation.lootably.com, "Postbacks"; its package lootably-postback-hash). Postbacks
@@ -39,8 +46,7 @@ export const lootably: WallNetwork<{ placementId: string; postbackSecret: string
   readPostback(request, { postbackSecret }) {
     const params = uniqueParameters(request);
     if (!params) return refused(400, "a parameter appears twice");
-    const signed = ["userID", "ip", "revenue", "currencyReward"].map((name) => params.get(name) ?? "").join("");
-    if (!sameHex(params.get("hash"), sha256Hex(signed + postbackSecret))) {
+    if (!sameHex(params.get("hash"), lootablyHash(params, postbackSecret))) {
       return refused(403, "hash does not match sha256(userID + ip + revenue + currencyReward + secret)");
     }
     const coins = parseCoins(params.get("currencyReward"));
@@ -55,6 +61,21 @@ export const lootably: WallNetwork<{ placementId: string; postbackSecret: string
       offerId: params.get("offerID"),
       offerName: params.get("offerName"),
     });
+  },
+  simulatedPostback({ postbackSecret }, postback) {
+    const params: [string, string][] = [
+      ["userID", postback.wallUserId],
+      ["transactionID", postback.transactionId],
+      // The person's address when they took the offer: a simulated postback has none.
+      ["ip", "0.0.0.0"],
+      ["revenue", "0.00"],
+      ["currencyReward", String(postback.coins)],
+      ["offerID", postback.offerId],
+      ["offerName", postback.offerName],
+      // A chargeback repeats the transaction with status 0.
+      ["status", postback.kind === "reversal" ? "0" : "1"],
+    ];
+    return getPostback("lootably", [...params, ["hash", lootablyHash(new Map(params), postbackSecret)]]);
   },
   accepted: { status: 200, body: "1" },
 };

@@ -8,6 +8,11 @@ import {
   type WallNetwork,
 } from "../network.server";
 
+/** Revlum's signature: md5(subId + transId + reward + secret), hex. */
+function revlumSignature(params: ReadonlyMap<string, string>, secret: string): string {
+  return md5Hex(["subId", "transId", "reward"].map((name) => params.get(name) ?? "").join("") + secret);
+}
+
 /**
  * Revlum (developer.revlum.com, "Postback", "Security"). Postbacks come as GET with macros or as a
  * POST form; the parameters are subId (the person), transId, reward (in the app's currency,
@@ -30,8 +35,7 @@ export const revlum: WallNetwork<{ appId: string; secret: string }> = {
   readPostback(request, { secret }) {
     const params = uniqueParameters(request);
     if (!params) return refused(400, "a parameter appears twice");
-    const signed = ["subId", "transId", "reward"].map((name) => params.get(name) ?? "").join("");
-    if (!sameHex(params.get("signature"), md5Hex(signed + secret))) {
+    if (!sameHex(params.get("signature"), revlumSignature(params, secret))) {
       return refused(403, "signature does not match md5(subId + transId + reward + secret)");
     }
     if (params.get("debug") === "1") {
@@ -53,6 +57,24 @@ export const revlum: WallNetwork<{ appId: string; secret: string }> = {
       offerId: params.get("offerId"),
       offerName: params.get("offerName"),
     });
+  },
+  simulatedPostback({ secret }, postback) {
+    const params: [string, string][] = [
+      ["subId", postback.wallUserId],
+      ["transId", postback.transactionId],
+      // Always positive: status says whether it is a chargeback.
+      ["reward", String(postback.coins)],
+      ["offerId", postback.offerId],
+      ["offerName", postback.offerName],
+      ["status", postback.kind === "reversal" ? "2" : "1"],
+    ];
+    // Revlum posts a form as well as calling a URL with macros: the form, so both ways are exercised.
+    return {
+      method: "POST",
+      pathAndQuery: "/api/revlum/postback",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams([...params, ["signature", revlumSignature(new Map(params), secret)]]).toString(),
+    };
   },
   accepted: { status: 200, body: "ok" },
 };

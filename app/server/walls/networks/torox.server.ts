@@ -1,5 +1,6 @@
 import {
   creditOrReversal,
+  getPostback,
   md5Hex,
   parseCoins,
   refused,
@@ -7,6 +8,9 @@ import {
   uniqueParameters,
   type WallNetwork,
 } from "../network.server";
+
+/** Torox's sig: md5(oid + "-" + user_id + "-" + secret), hex. */
+const toroxSig = (offerId: string, userId: string, secret: string) => md5Hex(`${offerId}-${userId}-${secret}`);
 
 /**
  * Torox, formerly OfferToro (offertoro.com/docs, "Postback"; Torox kept the format). Postbacks
@@ -43,7 +47,7 @@ export const torox: WallNetwork<{ secret: string; publisherId: string; appId: st
     if (!params) return refused(400, "a parameter appears twice");
     const offerId = params.get("oid") ?? "";
     const userId = params.get("user_id") ?? "";
-    if (!sameHex(params.get("sig"), md5Hex(`${offerId}-${userId}-${secret}`))) {
+    if (!sameHex(params.get("sig"), toroxSig(offerId, userId, secret))) {
       return refused(403, "sig does not match md5(oid-user_id-secret)");
     }
     const coins = parseCoins(params.get("amount"));
@@ -56,6 +60,16 @@ export const torox: WallNetwork<{ secret: string; publisherId: string; appId: st
       offerId,
       offerName: params.get("o_name"),
     });
+  },
+  simulatedPostback({ secret }, postback) {
+    return getPostback("torox", [
+      ["id", postback.transactionId],
+      ["oid", postback.offerId],
+      ["amount", postback.kind === "reversal" ? `-${postback.coins}` : String(postback.coins)],
+      ["user_id", postback.wallUserId],
+      ["o_name", postback.offerName],
+      ["sig", toroxSig(postback.offerId, postback.wallUserId, secret)],
+    ]);
   },
   accepted: { status: 200, body: "1" },
 };

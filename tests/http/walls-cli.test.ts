@@ -1,0 +1,237 @@
+import { createHmac } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runOperator } from "../support/operator";
+import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
+
+// `npm run walls` (build/walls.js) against an app with BitLabs, Torox and Revlum turned on, on a
+// scratch Postgres database: simulate sends each network's signed postback over HTTP as the network
+// would, and log reads postback_log back through list_postback_log.
+
+const WALLS = {
+  WALL_BITLABS_ENABLED: "true",
+  WALL_BITLABS_APP_TOKEN: "bitlabs-token",
+  WALL_BITLABS_APP_SECRET: "bitlabs-cli-secret",
+  WALL_TOROX_ENABLED: "true",
+  WALL_TOROX_PUBLISHER_ID: "14",
+  WALL_TOROX_APP_ID: "5",
+  WALL_TOROX_SECRET: "torox-cli-secret",
+  WALL_REVLUM_ENABLED: "true",
+  WALL_REVLUM_APP_ID: "rv-app",
+  WALL_REVLUM_SECRET: "revlum-cli-secret",
+};
+
+interface Simulation {
+  network: string;
+  kind: string;
+  transactionId: string;
+  coins: number;
+  status: number;
+  body: string;
+  accepted: boolean;
+  account: { user_id: string; email: string; wall_id: string };
+}
+
+interface LogEntry {
+  network: string;
+  verdict: string;
+  reason: string | null;
+  user_id: string | null;
+  email: string | null;
+  transaction_id: string | null;
+  coins: number | null;
+}
+
+describe("npm run walls: simulate sends a network's signed postback to a running app, log reads the postback log", () => {
+  let app: PostgresApp;
+  let person: { uid: string; email: string };
+  let other: { uid: string; email: string };
+
+  /** `node build/walls.js ...args` with the app's database and, unless told, the app's wall settings. */
+  const walls = (args: string[], env: Record<string, string> = WALLS) =>
+    runOperator(app.scratchUrl, args, env, "build/walls.js");
+
+  /** The command's --json answer; fails the test when it exits otherwise than `code`. */
+  async function wallsJson<T>(args: string[], code = 0, env?: Record<string, string>): Promise<T> {
+    const result = await walls([...args, "--json"], env);
+    expect(result.code, result.stderr).toBe(code);
+    return JSON.parse(result.stdout) as T;
+  }
+
+  const simulate = (network: string, email: string, coins: number, reverse?: string) =>
+    wallsJson<Simulation>([
+      "simulate",
+      network,
+      "--user",
+      email,
+      "--coins",
+      String(coins),
+      "--url",
+      app.url,
+      ...(reverse ? ["--reverse", reverse] : []),
+    ]);
+
+  /** One line on stderr, `error: ...`, no stack trace, and a non-zero exit. */
+  function expectOneLineError(result: { code: number | null; stderr: string }, message: string | RegExp) {
+    expect(result.code).not.toBe(0);
+    const [first] = result.stderr.trim().split("\n");
+    expect(first).toMatch(/^error: /);
+    expect(first).toMatch(message);
+    expect(result.stderr).not.toMatch(/\n\s+at |node:internal|\.js:\d+/);
+  }
+
+  const recorded = (network: string, transaction: string) =>
+    app.sql<{ kind: string; coins: number; user_id: string }>(
+      "select kind, coins, user_id from provider_postbacks where provider = $1 and transaction_id = $2 order by id",
+      [network, transaction],
+    );
+
+  async function signUp() {
+    const { email } = await app.signUp();
+    const [row] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
+    return { uid: row!.id, email };
+  }
+
+  beforeAll(async () => {
+    app = await startPostgresApp(WALLS);
+    person = await signUp();
+    other = await signUp();
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it("simulate credits the person once through the app for BitLabs, Torox and Revlum, and --reverse takes each back", async () => {
+    for (const network of ["bitlabs", "torox", "revlum"]) {
+      const credit = await simulate(network, person.email, 250);
+      expect(credit, network).toMatchObject({ network, kind: "credit", status: 200, accepted: true });
+      expect(credit.account.user_id).toBe(person.uid);
+      expect(credit.transactionId).toMatch(/^sim-/);
+      expect(await recorded(network, credit.transactionId), network).toEqual([
+        { kind: "credit", coins: 250, user_id: person.uid },
+      ]);
+
+      const reversal = await simulate(network, person.email, 250, credit.transactionId);
+      expect(reversal, network).toMatchObject({
+        kind: "reversal",
+        transactionId: credit.transactionId,
+        accepted: true,
+      });
+      expect(
+        (await recorded(network, credit.transactionId)).map((row) => row.kind),
+        network,
+      ).toEqual(["credit", "reversal"]);
+    }
+  });
+
+  it("simulate prints the new transaction id, the app's answer, and how to take it back", async () => {
+    const result = await walls(["simulate", "torox", "--user", other.email, "--coins", "40", "--url", app.url]);
+    expect(result.code, result.stderr).toBe(0);
+    const transaction = /^transaction (sim-\S+)$/m.exec(result.stdout)?.[1];
+    expect(transaction).toBeDefined();
+    expect(result.stdout).toContain("answer: 200 1");
+    expect(result.stdout).toContain("Taken: the app answered as the network expects.");
+    expect(result.stdout).toContain(`--reverse ${transaction}`);
+    expect(await recorded("torox", transaction!)).toEqual([{ kind: "credit", coins: 40, user_id: other.uid }]);
+  });
+
+  it("simulate exits 1 when the app refuses the postback (its secret differs from the command's), and nothing is credited", async () => {
+    const result = await walls(["simulate", "bitlabs", "--user", person.email, "--coins", "10", "--url", app.url], {
+      ...WALLS,
+      WALL_BITLABS_APP_SECRET: "not-the-app-secret",
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("answer: 403 Invalid signature");
+    expect(result.stdout).toContain("Not taken");
+    const transaction = /^transaction (sim-\S+)$/m.exec(result.stdout)![1]!;
+    expect(await recorded("bitlabs", transaction)).toEqual([]);
+  });
+
+  it("log lists the simulated postbacks newest first with the person's email; --network and --user narrow it", async () => {
+    const all = await wallsJson<LogEntry[]>(["log"]);
+    expect(all.length).toBeGreaterThanOrEqual(8);
+    // The last one sent: the refused BitLabs postback of the test before.
+    expect(all[0]).toMatchObject({ network: "bitlabs", verdict: "refused" });
+
+    const mine = await wallsJson<LogEntry[]>(["log", "--user", person.email]);
+    expect(mine.every((entry) => entry.user_id === person.uid && entry.email === person.email)).toBe(true);
+    expect(mine.map((entry) => [entry.network, entry.verdict, entry.coins])).toEqual([
+      ["revlum", "reversed", 250],
+      ["revlum", "credited", 250],
+      ["torox", "reversed", 250],
+      ["torox", "credited", 250],
+      ["bitlabs", "reversed", 250],
+      ["bitlabs", "credited", 250],
+    ]);
+
+    const torox = await wallsJson<LogEntry[]>(["log", "--network", "torox"]);
+    expect(torox.map((entry) => [entry.verdict, entry.email])).toEqual([
+      ["credited", other.email],
+      ["reversed", person.email],
+      ["credited", person.email],
+    ]);
+    const toroxOfOther = await wallsJson<LogEntry[]>(["log", "--network", "torox", "--user", other.email]);
+    expect(toroxOfOther).toHaveLength(1);
+    expect(await wallsJson<LogEntry[]>(["log", "--limit", "2"])).toHaveLength(2);
+  });
+
+  it("log shows the entries as a table of time, network, verdict, reason, user, transaction, coins and sender", async () => {
+    const result = await walls(["log", "--user", other.email]);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trim().split("\n");
+    expect(lines[0]).toBe(`1 postback (${other.email}), newest first`);
+    expect(lines[2]).toMatch(/^RECEIVED\s+NETWORK\s+VERDICT\s+REASON\s+USER\s+TRANSACTION\s+COINS\s+FROM$/);
+    expect(lines[3]).toMatch(
+      new RegExp(
+        `^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\\s+torox\\s+credited\\s+${other.email}\\s+sim-\\S+\\s+40$`,
+      ),
+    );
+  });
+
+  it("log --refused shows a forged postback with its reason, and no taken one", async () => {
+    const unsigned = `${app.url}/api/bitlabs/postback?uid=w_forged&tx=forged-1&val=99999`;
+    const forged = await fetch(
+      `${unsigned}&hash=${createHmac("sha1", "a-guessed-secret").update(unsigned).digest("hex")}`,
+    );
+    expect(forged.status).toBe(403);
+
+    const refused = await wallsJson<LogEntry[]>(["log", "--refused"]);
+    expect(refused.every((entry) => entry.verdict === "refused")).toBe(true);
+    expect(refused[0]).toMatchObject({ network: "bitlabs", reason: "the hash does not match the URL", user_id: null });
+    expect(refused).toHaveLength(2);
+    const text = await walls(["log", "--refused", "--network", "bitlabs"]);
+    expect(text.stdout).toContain("the hash does not match the URL");
+    expect(text.stdout).not.toContain("credited");
+  });
+
+  it("ends an operator's mistake with one line on stderr and a non-zero exit", async () => {
+    const base = ["--user", person.email, "--coins", "5", "--url", app.url];
+    expectOneLineError(await walls(["simulate", "nosuch", ...base]), /unknown network "nosuch"/);
+    expectOneLineError(
+      await walls(["simulate", "ayetstudios", ...base]),
+      /the ayetstudios wall is not enabled here: set WALL_AYETSTUDIOS_ENABLED=true/,
+    );
+    expectOneLineError(
+      await walls(["simulate", "torox", "--user", "nobody@example.com", "--coins", "5", "--url", app.url]),
+      /no account has the email nobody@example\.com/,
+    );
+    expectOneLineError(
+      await walls(["simulate", "torox", "--user", person.email, "--coins", "0"]),
+      /--coins must be a whole number/,
+    );
+    expectOneLineError(await walls(["simulate", "torox", "--user", person.email]), /simulate needs --coins N/);
+    expectOneLineError(
+      await walls(["simulate", "torox", "--user", person.email, "--coins", "5", "--url", "http://127.0.0.1:1"]),
+      /could not reach http:\/\/127\.0\.0\.1:1/,
+    );
+    // An empty DATABASE_URL: the embedded PGlite.
+    expectOneLineError(
+      await runOperator("", ["simulate", "torox", ...base], WALLS, "build/walls.js"),
+      /the embedded PGlite cannot share/,
+    );
+    expectOneLineError(await walls(["log", "--user", "nobody@example.com"]), /no account has the email/);
+    expectOneLineError(await walls(["log", "--network", "nosuch"]), /unknown network "nosuch"/);
+    expectOneLineError(await walls(["log", "--limit", "5000"]), /--limit must be a whole number from 1 to 1000/);
+    expectOneLineError(await walls(["log", "--coins", "5"]), /--coins does not go with log/);
+  });
+});
