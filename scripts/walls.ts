@@ -4,6 +4,7 @@
 // one line on stderr and a non-zero exit, never a stack trace.
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
+import { escapeHiddenCharacters } from "~/domain/hidden-characters";
 import type { Database } from "~/server/db/core.server";
 import { openDatabase } from "~/server/db/database.server";
 import { getEnv } from "~/server/env.server";
@@ -11,8 +12,10 @@ import {
   accountByEmail,
   enabledWall,
   knownNetwork,
+  listMissingCreditReports,
   listPostbackLog,
   MAX_LOG_ENTRIES,
+  type MissingCreditTicket,
   simulatedCoins,
   simulatePostback,
   type PostbackLogEntry,
@@ -25,6 +28,9 @@ const USAGE = `Usage: npm run walls -- <command> [options]
   log [--network N] [--refused] [--user EMAIL] [--limit N]
                              the postback log, newest first: when, network, verdict, reason,
                              person, transaction, coins, sender (default 50 entries, at most ${MAX_LOG_ENTRIES})
+  reports [--all] [--limit N]
+                             missing-credit reports people sent from My offers, the longest
+                             waiting first: open ones, or --all
   simulate <network> --user EMAIL --coins N [--reverse TX] [--url BASE]
                              send the network's postback, signed as it signs them, to a running
                              app: a credit with a new transaction id (printed), or with --reverse
@@ -39,6 +45,7 @@ The wall's settings are read from the environment as the server reads them (WALL
 const OPTIONS = {
   network: { type: "string" },
   refused: { type: "boolean" },
+  all: { type: "boolean" },
   user: { type: "string" },
   limit: { type: "string" },
   coins: { type: "string" },
@@ -53,6 +60,7 @@ type Values = Partial<Record<OptionName, string | boolean>>;
 
 const COMMAND_OPTIONS: Record<string, OptionName[]> = {
   log: ["network", "refused", "user", "limit"],
+  reports: ["all", "limit"],
   simulate: ["user", "coins", "reverse", "url"],
 };
 
@@ -127,6 +135,21 @@ function printLog(entries: PostbackLogEntry[], filters: string[]) {
   );
 }
 
+function printReports(reports: MissingCreditTicket[], all: boolean) {
+  if (reports.length === 0) return say(all ? "No missing-credit report on record." : "No open missing-credit report.");
+  const noun = reports.length === 1 ? "report" : "reports";
+  say(`${reports.length} ${all ? "" : "open "}${noun}, the longest waiting first`, "");
+  for (const report of reports) {
+    say(
+      `#${report.id}  ${when(report.created_at)}  ${report.network}  ${report.status}  ${report.email ?? report.user_id ?? "(account deleted)"}`,
+      // What a person typed: terminal control characters shown, never run (hidden-characters.ts).
+      `  offer: ${escapeHiddenCharacters(report.offer_name)} (completed ${report.completed_on})`,
+      ...report.details.split("\n").map((line) => `  ${escapeHiddenCharacters(line)}`),
+      "",
+    );
+  }
+}
+
 function printSimulation(result: SimulationResult, undo: string | null) {
   const what = result.kind === "credit" ? "credit" : "reversal";
   say(
@@ -156,7 +179,9 @@ async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
 
 async function log(rest: string[], values: Values, json: boolean) {
   if (rest.length > 0) throw new UsageError(`log takes no arguments, got "${rest[0]}"`);
-  const network = text(values.network) === undefined ? null : knownNetwork(text(values.network)!);
+  const provider = getEnv().offerProvider?.name;
+  const network =
+    text(values.network) === undefined ? null : knownNetwork(text(values.network)!, provider ? [provider] : []);
   const limit = logLimit(text(values.limit));
   const refusedOnly = values.refused === true;
   const email = text(values.user);
@@ -173,6 +198,16 @@ async function log(rest: string[], values: Values, json: boolean) {
       filters.filter((filter): filter is string => filter !== null),
     );
   }
+  return 0;
+}
+
+async function reports(rest: string[], values: Values, json: boolean) {
+  if (rest.length > 0) throw new UsageError(`reports takes no arguments, got "${rest[0]}"`);
+  const limit = logLimit(text(values.limit));
+  const all = values.all === true;
+  const found = await withDatabase((db) => listMissingCreditReports(db, { openOnly: !all, limit }));
+  if (json) sayJson(found);
+  else printReports(found, all);
   return 0;
 }
 
@@ -222,7 +257,8 @@ async function main(argv: string[]): Promise<number> {
   // The database and the walls' settings only: no session secret, no Firebase.
   process.env.APP_ROLE = "operator";
   const json = values.json === true;
-  return command === "log" ? log(rest, values, json) : simulate(rest, values, json);
+  if (command === "log") return log(rest, values, json);
+  return command === "reports" ? reports(rest, values, json) : simulate(rest, values, json);
 }
 
 await runOperatorCommand("walls", () => main(process.argv.slice(2)));

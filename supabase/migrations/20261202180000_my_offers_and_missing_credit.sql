@@ -5,7 +5,9 @@
 --   coins, when it was credited, until when it is held, and when it was reversed (if it was).
 -- - missing_credit_reports: "I did an offer and got nothing", per network, for the operator's
 --   support inbox (status open, answered or closed). report_missing_credit(...) checks it and
---   allows 5 open reports a person; get_missing_credit_reports(person) lists theirs.
+--   allows 5 open reports a person; get_missing_credit_reports(person) lists theirs, and
+--   list_missing_credit_reports(open only, limit) everyone's, oldest open first, for the operator
+--   (`npm run walls -- reports`, and the console to come).
 
 create function public.get_offer_credits(p_user_id text, p_limit integer default 100)
  returns jsonb
@@ -99,9 +101,29 @@ as $function$
            order by created_at desc, id desc limit 50) r
 $function$;
 
+create function public.list_missing_credit_reports(p_open_only boolean, p_limit integer)
+ returns jsonb
+ language sql
+ stable security definer
+ set search_path to 'public', 'pg_temp'
+as $function$
+  select coalesce(jsonb_agg(jsonb_build_object('id', r.id, 'created_at', r.created_at, 'network', r.network,
+                                               'offer_name', r.offer_name, 'completed_on', r.completed_on,
+                                               'details', r.details, 'status', r.status, 'user_id', r.user_id,
+                                               'email', p.email)
+                            order by r.created_at, r.id), '[]')
+    from (select * from missing_credit_reports
+           where not coalesce(p_open_only, true) or status = 'open'
+           order by created_at, id
+           limit least(greatest(coalesce(p_limit, 50), 1), 1000)) r
+    left join user_profiles p on p.id = r.user_id
+$function$;
+
 revoke all on function public.get_offer_credits(text, integer) from public, anon, authenticated;
 grant execute on function public.get_offer_credits(text, integer) to service_role;
 revoke all on function public.report_missing_credit(text, text, text, date, text) from public, anon, authenticated;
 grant execute on function public.report_missing_credit(text, text, text, date, text) to service_role;
 revoke all on function public.get_missing_credit_reports(text) from public, anon, authenticated;
 grant execute on function public.get_missing_credit_reports(text) to service_role;
+revoke all on function public.list_missing_credit_reports(boolean, integer) from public, anon, authenticated;
+grant execute on function public.list_missing_credit_reports(boolean, integer) to service_role;

@@ -234,4 +234,34 @@ describe("npm run walls: simulate sends a network's signed postback to a running
     expectOneLineError(await walls(["log", "--limit", "5000"]), /--limit must be a whole number from 1 to 1000/);
     expectOneLineError(await walls(["log", "--coins", "5"]), /--coins does not go with log/);
   });
+
+  it("reports lists the missing-credit reports people sent from My offers, the longest waiting first, open ones unless --all, with control characters shown escaped", async () => {
+    const { client, email } = await app.signUp();
+    const today = new Date().toISOString().slice(0, 10);
+    for (const offerName of ["Castle Clash", "Word Hunt\u001b[2J"]) {
+      const sent = await client.post("/earn/offers?report=torox", {
+        intent: "report-missing-credit",
+        network: "torox",
+        offerName,
+        completedOn: today,
+        details: "Installed it.\nReached level 5.",
+      });
+      expect(sent.status).toBe(302);
+    }
+    await app.sql("update missing_credit_reports set status = 'answered' where offer_name = 'Castle Clash'");
+
+    const open = await wallsJson<{ offer_name: string; email: string; status: string }[]>(["reports"]);
+    expect(open.map((report) => [report.offer_name, report.email, report.status])).toEqual([
+      ["Word Hunt\u001b[2J", email, "open"],
+    ]);
+    const all = await wallsJson<{ offer_name: string }[]>(["reports", "--all"]);
+    expect(all.map((report) => report.offer_name)).toEqual(["Castle Clash", "Word Hunt\u001b[2J"]);
+
+    const printed = await walls(["reports"]);
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(printed.stdout).toMatch(new RegExp(`^#\\d+ .* torox {2}open {2}${email}$`, "m"));
+    expect(printed.stdout).toContain("  Installed it.\n  Reached level 5.");
+    expect(printed.stdout).not.toContain("\u001b");
+    expect(printed.stdout).toContain("offer: Word Hunt");
+  });
 });

@@ -32,6 +32,30 @@ export interface PostbackLogEntry {
 
 export const MAX_LOG_ENTRIES = 1000;
 
+/** One missing-credit report (My offers), as list_missing_credit_reports gives it. */
+export interface MissingCreditTicket {
+  id: number;
+  created_at: string;
+  network: string;
+  offer_name: string;
+  completed_on: string;
+  details: string;
+  status: "open" | "answered" | "closed";
+  user_id: string | null;
+  email: string | null;
+}
+
+/** Reports oldest first (the longest waiting at the top), open ones only unless `all`. */
+export function listMissingCreditReports(
+  db: Database,
+  filter: { openOnly: boolean; limit: number },
+): Promise<MissingCreditTicket[]> {
+  return db.rpc<MissingCreditTicket[]>("list_missing_credit_reports", {
+    p_open_only: filter.openOnly,
+    p_limit: filter.limit,
+  });
+}
+
 /** The newest entries first, at most `limit`, of one network, refused ones only, or one person's, as asked. */
 export function listPostbackLog(
   db: Database,
@@ -62,15 +86,12 @@ export async function accountByEmail(db: Database, email: string): Promise<WallA
   return accounts[0]!;
 }
 
-/** A network's name as the operator types it, checked against those the app knows. */
-export function knownNetwork(name: string): string {
-  const network = WALL_NETWORKS.find((candidate) => candidate.name === name.toLowerCase());
-  if (!network) {
-    throw new WallOperatorError(
-      `unknown network "${name}" (one of ${WALL_NETWORKS.map((candidate) => candidate.name).join(", ")})`,
-    );
-  }
-  return network.name;
+/** A network's name as the operator types it, checked against those the app knows (and `others`: the offer provider's). */
+export function knownNetwork(name: string, others: readonly string[] = []): string {
+  const names = [...WALL_NETWORKS.map((candidate) => candidate.name), ...others];
+  const network = names.find((candidate) => candidate === name.toLowerCase());
+  if (!network) throw new WallOperatorError(`unknown network "${name}" (one of ${names.join(", ")})`);
+  return network;
 }
 
 /** The wall as this environment configures it, as the server reads it (WALL_{NAME}_…). */
