@@ -117,7 +117,7 @@ function OfferCredits({ data }: { data: MyOffersData }) {
 function StatusBadge({ status }: { status: ReturnType<typeof offerCreditStatus> }) {
   const [words, tone] =
     status.kind === "reversed"
-      ? ["Reversed by the network", "bg-red-50 text-red-700"]
+      ? ["Reversed", "bg-red-50 text-red-700"]
       : status.kind === "pending"
         ? [`Pending until ${formatDate(status.until)}`, "bg-amber-50 text-amber-800"]
         : ["Available", "bg-emerald-50 text-emerald-800"];
@@ -178,7 +178,7 @@ function ReportForm({
           {network.wallPath ? (
             <li>
               <Link to={network.wallPath} className="font-semibold text-brand-700 hover:underline">
-                Open {network.label}&apos;s wall
+                Open the {network.label} wall
               </Link>{" "}
               and use its Help or Support link.
             </li>
@@ -241,21 +241,21 @@ function YourReports({ reports, labels }: { reports: MissingCreditReport[] | nul
       ) : (
         <ul className="mt-2 divide-y divide-line" aria-label="Your reports">
           {reports.map((report) => (
-            <li key={report.id} className="flex items-start justify-between gap-3 py-3">
-              <div className="min-w-0">
-                <p className="break-words text-sm font-medium text-ink">{report.offer_name}</p>
-                <p className="text-xs text-muted">
-                  {labels[report.network] ?? report.network} · done {formatDate(report.completed_on)} · sent{" "}
-                  {formatDate(report.created_at)}
-                </p>
-              </div>
-              <span
-                className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-semibold ${
-                  report.status === "open" ? "bg-amber-50 text-amber-800" : "bg-gray-100 text-muted"
-                }`}
-              >
-                {MISSING_CREDIT_STATUS_WORDS[report.status]}
-              </span>
+            <li key={report.id} className="py-3">
+              <p className="break-words text-sm font-medium text-ink">{report.offer_name}</p>
+              <p className="text-xs text-muted">
+                {labels[report.network] ?? report.network} · done {formatDate(report.completed_on)} · sent{" "}
+                {formatDate(report.created_at)}
+              </p>
+              <p className="mt-1">
+                <span
+                  className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${
+                    report.status === "open" ? "bg-amber-50 text-amber-800" : "bg-gray-100 text-muted"
+                  }`}
+                >
+                  {MISSING_CREDIT_STATUS_WORDS[report.status]}
+                </span>
+              </p>
             </li>
           ))}
         </ul>
