@@ -47,6 +47,14 @@ export interface WallProblem {
   message: string;
 }
 
+function isHttpUrl(value: string): boolean {
+  try {
+    return ["http:", "https:"].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
 const variable = (network: WallNetwork<unknown>, suffix: string) => `WALL_${network.name.toUpperCase()}_${suffix}`;
 
 function wholeNumber(
@@ -97,7 +105,19 @@ export function readWalls(source: Record<string, string | undefined>): {
       if (setting.minLength !== undefined && value.length < setting.minLength) {
         problems.push({ variable: name, message: `must be at least ${setting.minLength} characters` });
       }
+      if (setting.url && !isHttpUrl(value)) {
+        problems.push({ variable: name, message: "must be an http or https URL" });
+      }
       settings[setting.suffix] = value;
+    }
+    for (const setting of network.settings) {
+      if (setting.with && settings[setting.suffix] !== undefined && settings[setting.with] === undefined) {
+        const needed = network.settings.find((other) => other.suffix === setting.with);
+        problems.push({
+          variable: variable(network, setting.with),
+          message: `is required with ${variable(network, setting.suffix)}: ${needed?.meaning ?? setting.with}`,
+        });
+      }
     }
     const addressesName = variable(network, "ALLOWED_ADDRESSES");
     const listed = source[addressesName]?.trim();
