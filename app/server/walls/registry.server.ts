@@ -145,7 +145,11 @@ export function readWalls(source: Record<string, string | undefined>): {
       holdDays,
       postbacksPerMinute,
       isOfferProvider: false,
-      secrets: network.settings.filter((setting) => setting.secret).map((setting) => settings[setting.suffix] ?? ""),
+      // An optional secret left unset is no secret: "" would blank every empty parameter in the log.
+      secrets: network.settings.flatMap((setting) => {
+        const value = setting.secret ? settings[setting.suffix] : undefined;
+        return value === undefined ? [] : [value];
+      }),
     });
   }
   return { walls, problems };
