@@ -164,7 +164,9 @@ describe("offer walls' offers: AdGate and Lootably catalogues listed in Earn, fr
       expect(page).toContain("Install Chess Pro");
       expect(page).toContain("Reach level 10 in Tower Clash");
       expect(app.stderr()).toContain("offer wall adgate, offers API, attempt 1: an answer not in the documented shape");
-      expect(app.stderr()).toContain("offer wall lootably, offers API, attempt 1: Lootably refused the request: Invalid API key.");
+      expect(app.stderr()).toContain(
+        "offer wall lootably, offers API, attempt 1: Lootably refused the request: Invalid API key.",
+      );
     } finally {
       adgate.state.mode = "ok";
       lootably.state.mode = "ok";

@@ -36,7 +36,13 @@ export const ADGATE_CATALOGUE = [
     ],
   },
   // Worth nothing: not listed.
-  { id: 41003, name: "Free Trial", anchor: "Free Trial", click_url: "https://wall.adgaterewards.example/c/3", points: 0 },
+  {
+    id: 41003,
+    name: "Free Trial",
+    anchor: "Free Trial",
+    click_url: "https://wall.adgaterewards.example/c/3",
+    points: 0,
+  },
 ];
 
 export const LOOTABLY_CATALOGUE = [
@@ -81,17 +87,26 @@ function answer(exchange: Exchange, mode: OffersApiMode, ok: unknown, refusal: u
 
 /** AdGate's Offers API v3 at `${url}/v3/offers`. */
 export async function startAdgateOffersApi() {
-  const state = { mode: "ok" as OffersApiMode, catalogue: ADGATE_CATALOGUE as unknown[], queries: [] as URLSearchParams[] };
+  const state = {
+    mode: "ok" as OffersApiMode,
+    catalogue: ADGATE_CATALOGUE as unknown[],
+    queries: [] as URLSearchParams[],
+  };
   const server = await startHttpStandIn((exchange) => {
     const url = new URL(exchange.incoming.url ?? "/", "http://stand-in.local");
     state.queries.push(url.searchParams);
     if (exchange.request.method !== "GET" || url.pathname !== "/v3/offers") {
       return exchange.json(404, { status: "error", message: "Not found" });
     }
-    answer(exchange, state.mode, { status: "success", data: state.catalogue }, {
-      status: "error",
-      message: "Invalid API key",
-    });
+    answer(
+      exchange,
+      state.mode,
+      { status: "success", data: state.catalogue },
+      {
+        status: "error",
+        message: "Invalid API key",
+      },
+    );
   });
   return { url: `${server.url}/v3/offers`, state, requests: server.requests, close: server.close };
 }

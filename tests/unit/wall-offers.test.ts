@@ -163,7 +163,11 @@ describe("Lootably Catalogue API: POST {placementID, apiKey}; {success: true, da
 });
 
 describe("the offers settings (WALL_ADGATE_…, WALL_LOOTABLY_…)", () => {
-  const ADGATE = { WALL_ADGATE_ENABLED: "true", WALL_ADGATE_WALL_CODE: "c", WALL_ADGATE_POSTBACK_TOKEN: "t".repeat(16) };
+  const ADGATE = {
+    WALL_ADGATE_ENABLED: "true",
+    WALL_ADGATE_WALL_CODE: "c",
+    WALL_ADGATE_POSTBACK_TOKEN: "t".repeat(16),
+  };
 
   it("are optional: a wall without them is on, lists no offers, and has no empty secret to remove from the log", () => {
     const { walls, problems } = readWalls(ADGATE);

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { openWallOffer } from "./page.server";
 
-export const loader = ({ request, params }: LoaderFunctionArgs) => openWallOffer(request, params.network, params.offerId);
+export const loader = ({ request, params }: LoaderFunctionArgs) =>
+  openWallOffer(request, params.network, params.offerId);
 
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/shared";
 

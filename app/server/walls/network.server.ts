@@ -169,7 +169,9 @@ export function listableCoins(value: unknown): number | null {
 export function parseAnswer<T>(schema: z.ZodType<T>, payload: unknown): T {
   const result = schema.safeParse(payload);
   if (result.success) return result.data;
-  const issues = result.error.issues.slice(0, 3).map((issue) => `${issue.path.join(".") || "answer"}: ${issue.message}`);
+  const issues = result.error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.join(".") || "answer"}: ${issue.message}`);
   throw new Error(`an answer not in the documented shape (${issues.join("; ")})`);
 }
 

@@ -88,7 +88,12 @@ export const adgate: WallNetwork<{
       secret: true,
       with: "AFFILIATE_ID",
     },
-    { suffix: "OFFERS_API_URL", meaning: `the Offers API (default ${ADGATE_OFFERS_API_URL})`, required: false, url: true },
+    {
+      suffix: "OFFERS_API_URL",
+      meaning: `the Offers API (default ${ADGATE_OFFERS_API_URL})`,
+      required: false,
+      url: true,
+    },
   ],
   // docs.adgatemedia.com, "Postback information".
   senderAddresses: ["52.42.57.125"],

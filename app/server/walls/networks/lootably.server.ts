@@ -66,7 +66,12 @@ export const lootably: WallNetwork<{
       required: false,
       secret: true,
     },
-    { suffix: "OFFERS_API_URL", meaning: `the Offers API (default ${LOOTABLY_OFFERS_API_URL})`, required: false, url: true },
+    {
+      suffix: "OFFERS_API_URL",
+      meaning: `the Offers API (default ${LOOTABLY_OFFERS_API_URL})`,
+      required: false,
+      url: true,
+    },
   ],
   // Lootably publishes no postback addresses.
   senderAddresses: [],
