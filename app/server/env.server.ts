@@ -218,6 +218,8 @@ const envSchema = envVariables
             : null,
       },
       leaderboardRefreshMs: env.LEADERBOARD_REFRESH_SECONDS * 1000,
+      // How long one list of offers is served: the provider's, and each offer wall's catalogue.
+      offerRefreshMs: env.OFFER_REFRESH_SECONDS * 1000,
       referralSettleIntervalMs: env.REFERRAL_SETTLE_INTERVAL_SECONDS * 1000,
       offerProvider: env.OFFER_PROVIDER
         ? {

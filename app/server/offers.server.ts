@@ -11,6 +11,29 @@ const RETRY_TTL_MS = 30 * 1000;
 // before they show the last good list (tests/resilience/outages.test.ts: within 3 s).
 const PROVIDER_DEADLINE_MS = 1_500;
 
+/**
+ * `load` tried twice, both within PROVIDER_DEADLINE_MS, each failure logged after `label`; null
+ * when neither succeeded. The offer walls' catalogues are fetched the same way (walls/offers.server.ts).
+ */
+export async function fetchWithinDeadline<T>(
+  label: string,
+  load: (signal: AbortSignal) => Promise<T>,
+): Promise<T | null> {
+  const deadline = AbortSignal.timeout(PROVIDER_DEADLINE_MS);
+  for (let attempt = 1; attempt <= 2 && !deadline.aborted; attempt++) {
+    try {
+      return await load(deadline);
+    } catch (error) {
+      console.error(`${label}, attempt ${attempt}:`, (error as Error).message);
+    }
+  }
+  return null;
+}
+
+/** How long a fetched list is served: `refreshMs` when fresh; while its source fails, RETRY_TTL_MS at most, so it is tried again soon. */
+export const servedForMs = (fresh: boolean, refreshMs: number) =>
+  fresh ? refreshMs : Math.min(refreshMs, RETRY_TTL_MS);
+
 /** The configured offer provider when `name` is it (the {provider} of /api/{provider}/...), else null. */
 export function configuredProvider(name: string | undefined) {
   const provider = getEnv().offerProvider;
@@ -66,21 +89,18 @@ const taskList = memoize<{ list: TaskList; fresh: boolean }>(
   (loaded) => {
     const refreshMs = getEnv().offerProvider?.refreshMs;
     if (refreshMs === undefined) return FALLBACK_TTL_MS;
-    return loaded.fresh ? refreshMs : Math.min(refreshMs, RETRY_TTL_MS);
+    return servedForMs(loaded.fresh, refreshMs);
   },
   async () => {
     const provider = getEnv().offerProvider;
     if (!provider) return { list: FALLBACK(), fresh: true };
-    const deadline = AbortSignal.timeout(PROVIDER_DEADLINE_MS);
-    for (let attempt = 1; attempt <= 2 && !deadline.aborted; attempt++) {
-      try {
-        const offers = await fetchProviderOffers(provider.apiUrl, provider.apiKey, deadline);
-        const list: TaskList = { tasks: offers.map(offerToTask), source: "provider", offers };
-        lastGood = { provider: provider.name, list };
-        return { list, fresh: true };
-      } catch (error) {
-        console.error(`offer provider ${provider.name}, attempt ${attempt}:`, (error as Error).message);
-      }
+    const offers = await fetchWithinDeadline(`offer provider ${provider.name}`, (signal) =>
+      fetchProviderOffers(provider.apiUrl, provider.apiKey, signal),
+    );
+    if (offers) {
+      const list: TaskList = { tasks: offers.map(offerToTask), source: "provider", offers };
+      lastGood = { provider: provider.name, list };
+      return { list, fresh: true };
     }
     const kept = lastGood?.provider === provider.name ? lastGood.list : null;
     return { list: kept ?? UNAVAILABLE(), fresh: false };

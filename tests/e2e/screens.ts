@@ -37,6 +37,13 @@ export const SCREENS: readonly Screen[] = [
     viewer: "member",
   },
   {
+    // It only redirects to a listed offer's network (BitLabs lists none), so what it draws is its 404.
+    route: "earn_.walls.$network_.offers.$offerId/route.tsx",
+    name: "Offer wall offer, not listed (404)",
+    path: "/earn/walls/bitlabs/offers/none",
+    viewer: "member",
+  },
+  {
     route: "earn/route.tsx",
     name: "Earn Rewards, filtered with no match",
     path: "/earn?q=zzzz&type=survey",

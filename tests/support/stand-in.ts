@@ -66,6 +66,8 @@ export interface Exchange {
   incoming: http.IncomingMessage;
   /** Answers `status` with `body` as JSON (content-type application/json unless `headers` say otherwise). */
   json(status: number, body: unknown, headers?: Record<string, string>): void;
+  /** Answers `status` with `body` as it is (JSON that does not parse, say). */
+  text(status: number, body: string, headers?: Record<string, string>): void;
   /** Drops the connection without an answer. */
   drop(): void;
 }
@@ -87,14 +89,16 @@ export async function startHttpStandIn(handle: (exchange: Exchange) => void) {
             status: 0,
           };
           requests.push(request);
+          const text = (status: number, body: string, headers?: Record<string, string>) => {
+            request.status = status;
+            response.writeHead(status, { "content-type": "application/json", ...headers });
+            response.end(body);
+          };
           handle({
             request,
             incoming,
-            json(status, body, headers) {
-              request.status = status;
-              response.writeHead(status, { "content-type": "application/json", ...headers });
-              response.end(JSON.stringify(body));
-            },
+            json: (status, body, headers) => text(status, JSON.stringify(body), headers),
+            text,
             drop() {
               request.status = "dropped";
               incoming.socket.destroy();

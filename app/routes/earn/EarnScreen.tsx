@@ -25,6 +25,7 @@ export function EarnScreen({
   potential,
   coinsPerDollar,
   walls,
+  wallOffers,
   lastResult,
 }: {
   q: string;
@@ -37,6 +38,8 @@ export function EarnScreen({
   coinsPerDollar: number;
   /** The offer walls turned on: a card each (none: no section). */
   walls: { name: string; label: string }[];
+  /** The offers of the walls with an offers API: a list each, under the walls (none: nothing). */
+  wallOffers: WallOfferList[];
   lastResult?: SubmissionResult<string[]>;
 }) {
   const submit = useSubmit();
@@ -55,6 +58,9 @@ export function EarnScreen({
         <Icon name="forward" className="size-5 shrink-0 text-gray-400" />
       </Link>
       {walls.length > 0 ? <OfferWalls walls={walls} /> : null}
+      {wallOffers.map((list) => (
+        <WallOffers key={list.name} list={list} coinsPerDollar={coinsPerDollar} />
+      ))}
       <Form method="get" role="search" className="relative">
         {type !== "all" ? <input type="hidden" name="type" value={type} /> : null}
         <Icon
@@ -218,6 +224,56 @@ function OfferWalls({ walls }: { walls: { name: string; label: string }[] }) {
               </span>
               <Icon name="forward" className="size-5 shrink-0 text-gray-400" />
             </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+interface WallOfferList {
+  name: string;
+  label: string;
+  offers: { id: string; title: string; description: string; coins: number }[];
+}
+
+/**
+ * A wall's offers, from its offers API: each a plain link (JavaScript or not) to the app's route
+ * that sends the person to the network with their wall id. The network's postback pays it.
+ */
+function WallOffers({ list, coinsPerDollar }: { list: WallOfferList; coinsPerDollar: number }) {
+  const headingId = `wall-offers-${list.name}`;
+  return (
+    <section aria-labelledby={headingId} className="space-y-2.5">
+      <div>
+        <h2 id={headingId} className="text-sm font-semibold text-muted">
+          Offers from {list.label}
+        </h2>
+        <p className="text-xs text-muted">Coins arrive once {list.label} confirms the offer.</p>
+      </div>
+      <ul aria-label={`Offers from ${list.label}`} className="space-y-2.5">
+        {list.offers.map((offer) => (
+          <li key={offer.id}>
+            <a
+              href={`/earn/walls/${list.name}/offers/${encodeURIComponent(offer.id)}`}
+              className="flex items-center gap-3 rounded-2xl border border-line bg-white p-3 shadow-sm transition hover:border-brand-200 active:scale-[0.99]"
+            >
+              <span className="inline-flex size-11 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
+                <Icon name="compass" className="size-5" />
+              </span>
+              <span className="min-w-0 flex-1">
+                <span className="block truncate text-sm font-semibold text-ink">{offer.title}</span>
+                {offer.description ? (
+                  <span className="block truncate text-xs text-muted">{offer.description}</span>
+                ) : null}
+                <span className="mt-0.5 block text-xs text-muted">
+                  <span className="font-semibold text-money-600">+{formatCoins(offer.coins)}</span>
+                  <span aria-hidden="true"> · </span>
+                  {formatDollars(coinsToDollars(offer.coins, coinsPerDollar))}
+                </span>
+              </span>
+              <Icon name="forward" className="size-5 shrink-0 text-muted" />
+            </a>
           </li>
         ))}
       </ul>

@@ -1,4 +1,5 @@
 import { wallCards } from "~/server/walls/pages.server";
+import { wallOfferLists } from "~/server/walls/offers.server";
 import { redirect } from "@remix-run/node";
 import type { Flash } from "~/domain/flash";
 import { TASK_ALREADY_REWARDED } from "~/domain/identity";
@@ -22,6 +23,9 @@ import {
   taskStartCall,
 } from "~/server/tasks.server";
 import { ruleMessage } from "~/domain/rules";
+
+/** How many of a wall's offers Earn lists. */
+const WALL_OFFERS_SHOWN = 5;
 
 const PENDING_AGAIN = "You finished this offer. Its coins arrive as soon as the offer provider confirms it.";
 
@@ -61,10 +65,11 @@ export async function loadEarn(request: Request) {
         calls: readTogether([taskCompletionsCall(user.uid), dialogId ? taskStartCall(user.uid, dialogId) : null]),
       }
     : null;
-  const [list, startRow, config] = await Promise.all([
+  const [list, startRow, config, wallOffers] = await Promise.all([
     optionalSection("earn: tasks", reads ? listTasksForUser(reads.uid, reads.calls[0]) : listTasks()),
     optionalSection("earn: task start", reads ? reads.calls[1] : Promise.resolve(null)),
     getAppConfig(),
+    optionalSection("earn: offer walls' offers", wallOfferLists()),
   ]);
   // No offers had from the configured provider yet: the list failed (the fallback tasks never stand in).
   const failed = list === null || list.source === "unavailable";
@@ -88,6 +93,15 @@ export async function loadEarn(request: Request) {
     dialogTask,
     // The offer walls the operator turned on (docs/offer-walls.md), each opened at /earn/walls/{name}.
     walls: wallCards(),
+    // The offers of the walls with an offers API (docs/offer-walls.md, "Offers in Earn"), the first
+    // few of each: the wall's own page has them all. Their click URLs stay on the server.
+    wallOffers: (wallOffers ?? []).map(({ name, label, offers }) => ({
+      name,
+      label,
+      offers: offers
+        .slice(0, WALL_OFFERS_SHOWN)
+        .map(({ id, name: title, description, coins }) => ({ id, title, description, coins })),
+    })),
   };
 }
 

@@ -37,6 +37,7 @@ export default function EarnRoute() {
         potential={data.potential}
         coinsPerDollar={data.coinsPerDollar}
         walls={data.walls}
+        wallOffers={data.wallOffers}
         // A reply about a task that is not on screen (gone from the list) shows above the list.
         lastResult={data.dialogTask ? undefined : lastResult}
       />

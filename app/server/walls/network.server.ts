@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import type { z } from "zod";
 import { MAX_REWARD_COINS } from "~/domain/tasks";
 
 /**
@@ -28,6 +29,36 @@ export interface WallNetwork<Config = WallSettings> {
   simulatedPostback(config: Config, postback: SimulatedPostback): OutgoingPostback;
   /** The answer that tells the network a postback was taken (a repeat included), so it stops retrying. */
   accepted: { status: 200; body: string };
+  /**
+   * The network's catalogue of offers, for a network with an offers API: Earn lists them, each
+   * opening the network's click URL; they pay only by postback (docs/offer-walls.md, "Offers in Earn").
+   */
+  offers?: WallOffersApi<Config>;
+}
+
+/** How the app reads one network's catalogue of offers (app/server/walls/offers.server.ts fetches and caches it). */
+export interface WallOffersApi<Config> {
+  /** The request for the whole catalogue, or null when the optional settings it needs are not set. */
+  request(config: Config): { url: string; init: RequestInit } | null;
+  /** The answer's JSON as offers; throws on an answer it cannot read (a failure, like a 500). */
+  read(payload: unknown): WallOffer[];
+  /** An offer's click URL for one person, by their wall id (never the account's id or email). */
+  clickUrl(clickUrlTemplate: string, wallUserId: string): string;
+}
+
+/** One offer of a network's catalogue, as the app keeps it. */
+export interface WallOffer {
+  /** The network's name (its WallNetwork.name). */
+  network: string;
+  id: string;
+  name: string;
+  description: string;
+  /** Whole coins, at least 1: what the network's postback pays when it is completed. */
+  coins: number;
+  /** What the network pays the app, in dollars, when it says so. */
+  payoutUsd: number | null;
+  /** The click URL as the network gave it, before the person's wall id is put in. */
+  clickUrlTemplate: string;
 }
 
 export interface WallSetting {
@@ -40,6 +71,10 @@ export interface WallSetting {
   secret?: boolean;
   /** The fewest characters it may have (a token of the operator's own). */
   minLength?: number;
+  /** An http or https address (an API's, which tests point at a stand-in). */
+  url?: boolean;
+  /** Another setting (its suffix) this one needs: setting one without the other is a mistake. */
+  with?: string;
 }
 
 export type WallSettings = Readonly<Record<string, string | undefined>>;
@@ -162,6 +197,37 @@ export function parseCoins(value: string | undefined | null): { negative: boolea
   const coins = Math.floor(Math.abs(number));
   if (coins > MAX_REWARD_COINS) return null;
   return { negative: number < 0, coins };
+}
+
+/**
+ * An offer's reward in whole coins as a catalogue gives it (a number, or a plain decimal string),
+ * rounded down as the postback's are; null unless it is from 1 to MAX_REWARD_COINS (not listed).
+ */
+export function listableCoins(value: unknown): number | null {
+  const parsed = parseCoins(typeof value === "number" && Number.isFinite(value) ? String(value) : (value as string));
+  return parsed && !parsed.negative && parsed.coins >= 1 ? parsed.coins : null;
+}
+
+/** A catalogue's answer read with `schema`; anything else throws, saying what did not match (the log shows it). */
+export function parseAnswer<T>(schema: z.ZodType<T>, payload: unknown): T {
+  const result = schema.safeParse(payload);
+  if (result.success) return result.data;
+  const issues = result.error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.join(".") || "answer"}: ${issue.message}`);
+  throw new Error(`an answer not in the documented shape (${issues.join("; ")})`);
+}
+
+/**
+ * A catalogue's offers: each read with `schema` and turned into a WallOffer by `toOffer`; one that
+ * does not match, or that `toOffer` turns down (no coins, no way to name the person), is left out.
+ */
+export function listOffers<T>(items: readonly unknown[], schema: z.ZodType<T>, toOffer: (item: T) => WallOffer | null) {
+  return items.flatMap((item) => {
+    const result = schema.safeParse(item);
+    const offer = result.success ? toOffer(result.data) : null;
+    return offer ? [offer] : [];
+  });
 }
 
 /** Dollars as networks write them ("0.36", "-0.36"); null when absent or not a plain number. */

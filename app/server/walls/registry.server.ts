@@ -49,6 +49,14 @@ export interface WallProblem {
   message: string;
 }
 
+function isHttpUrl(value: string): boolean {
+  try {
+    return ["http:", "https:"].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
 const variable = (network: WallNetwork<unknown>, suffix: string) => `WALL_${network.name.toUpperCase()}_${suffix}`;
 
 /** An https address, when the variable is set. */
@@ -108,7 +116,19 @@ export function readWalls(source: Record<string, string | undefined>): {
       if (setting.minLength !== undefined && value.length < setting.minLength) {
         problems.push({ variable: name, message: `must be at least ${setting.minLength} characters` });
       }
+      if (setting.url && !isHttpUrl(value)) {
+        problems.push({ variable: name, message: "must be an http or https URL" });
+      }
       settings[setting.suffix] = value;
+    }
+    for (const setting of network.settings) {
+      if (setting.with && settings[setting.suffix] !== undefined && settings[setting.with] === undefined) {
+        const needed = network.settings.find((other) => other.suffix === setting.with);
+        problems.push({
+          variable: variable(network, setting.with),
+          message: `is required with ${variable(network, setting.suffix)}: ${needed?.meaning ?? setting.with}`,
+        });
+      }
     }
     const addressesName = variable(network, "ALLOWED_ADDRESSES");
     const listed = source[addressesName]?.trim();
@@ -138,7 +158,11 @@ export function readWalls(source: Record<string, string | undefined>): {
       postbacksPerMinute,
       isOfferProvider: false,
       supportUrl,
-      secrets: network.settings.filter((setting) => setting.secret).map((setting) => settings[setting.suffix] ?? ""),
+      // An optional secret left unset is no secret: "" would blank every empty parameter in the log.
+      secrets: network.settings.flatMap((setting) => {
+        const value = setting.secret ? settings[setting.suffix] : undefined;
+        return value === undefined ? [] : [value];
+      }),
     });
   }
   return { walls, problems };

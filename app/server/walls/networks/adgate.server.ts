@@ -1,12 +1,46 @@
 import { timingSafeEqual } from "node:crypto";
+import { z } from "zod";
 import {
   creditOrReversal,
   getPostback,
+  listableCoins,
+  listOffers,
+  optionalText,
+  parseAnswer,
   parseCoins,
+  parseUsd,
   refused,
   uniqueParameters,
+  validId,
   type WallNetwork,
 } from "../network.server";
+
+/** AdGate's Offers API v3 (docs.prodegeads.com, "Offers API"): the catalogue, meant to be fetched from a backend every ten minutes or so. */
+export const ADGATE_OFFERS_API_URL = "https://api.adgatemedia.com/v3/offers";
+
+const amount = z.union([z.number(), z.string()]);
+
+// The documentation in our sources lists the request, not the answer: these fields are those
+// integrations of v3 read (docs/offer-walls.md, "Offers in Earn"). Unknown fields are ignored.
+const adgateAnswer = z.object({ status: z.literal("success"), data: z.array(z.unknown()) });
+const adgateOffer = z.object({
+  id: z.union([z.number().int(), z.string()]),
+  name: z.string(),
+  /** The title AdGate shows people (its User Based API calls it so). */
+  anchor: z.string().nullish(),
+  description: z.string().nullish(),
+  click_url: z.url({ protocol: /^https?$/ }),
+  points: amount.nullish(),
+  payout: amount.nullish(),
+  events: z.array(z.object({ points: amount.nullish(), payout: amount.nullish() })).nullish(),
+});
+
+/** The offer's points, else the sum of its events' (the most it can pay); likewise its payout. */
+function total(offer: z.output<typeof adgateOffer>, field: "points" | "payout"): string | number | null {
+  if (offer[field] !== null && offer[field] !== undefined) return offer[field];
+  const values = (offer.events ?? []).map((event) => Number(event[field]));
+  return values.length > 0 && values.every(Number.isFinite) ? values.reduce((sum, value) => sum + value, 0) : null;
+}
 
 function sameSecret(given: string | undefined, expected: string): boolean {
   const a = Buffer.from(given ?? "");
@@ -24,7 +58,13 @@ function sameSecret(given: string | undefined, expected: string): boolean {
  * reversals only to a URL with {state}, so a postback without it is refused. It resends until it
  * gets a 200, up to 5 times, 5 minutes apart.
  */
-export const adgate: WallNetwork<{ postbackToken: string; wallCode: string }> = {
+export const adgate: WallNetwork<{
+  postbackToken: string;
+  wallCode: string;
+  affiliateId: string | null;
+  apiKey: string | null;
+  offersApiUrl: string;
+}> = {
   name: "adgate",
   label: "AdGate Media",
   settings: [
@@ -36,10 +76,35 @@ export const adgate: WallNetwork<{ postbackToken: string; wallCode: string }> = 
       secret: true,
       minLength: 16,
     },
+    {
+      suffix: "AFFILIATE_ID",
+      meaning: "the affiliate id (the Offers API page), which lists AdGate's offers in Earn",
+      required: false,
+      with: "API_KEY",
+    },
+    {
+      suffix: "API_KEY",
+      meaning: "the Offers API key (the Offers API page), which lists AdGate's offers in Earn",
+      required: false,
+      secret: true,
+      with: "AFFILIATE_ID",
+    },
+    {
+      suffix: "OFFERS_API_URL",
+      meaning: `the Offers API (default ${ADGATE_OFFERS_API_URL})`,
+      required: false,
+      url: true,
+    },
   ],
   // docs.adgatemedia.com, "Postback information".
   senderAddresses: ["52.42.57.125"],
-  configure: (settings) => ({ postbackToken: settings.POSTBACK_TOKEN ?? "", wallCode: settings.WALL_CODE ?? "" }),
+  configure: (settings) => ({
+    postbackToken: settings.POSTBACK_TOKEN ?? "",
+    wallCode: settings.WALL_CODE ?? "",
+    affiliateId: settings.AFFILIATE_ID ?? null,
+    apiKey: settings.API_KEY ?? null,
+    offersApiUrl: settings.OFFERS_API_URL ?? ADGATE_OFFERS_API_URL,
+  }),
   wallUrl: ({ wallCode }, wallUserId) =>
     `https://wall.adgaterewards.com/${encodeURIComponent(wallCode)}/${encodeURIComponent(wallUserId)}`,
   readPostback(request, { postbackToken }) {
@@ -77,4 +142,41 @@ export const adgate: WallNetwork<{ postbackToken: string; wallCode: string }> = 
     ]);
   },
   accepted: { status: 200, body: "OK" },
+  offers: {
+    request({ affiliateId, apiKey, wallCode, offersApiUrl }) {
+      if (!affiliateId || !apiKey) return null;
+      const url = new URL(offersApiUrl);
+      for (const [name, value] of Object.entries({ aff: affiliateId, api_key: apiKey, wall_code: wallCode })) {
+        url.searchParams.set(name, value);
+      }
+      return { url: url.toString(), init: { headers: { accept: "application/json" } } };
+    },
+    read(payload) {
+      const answer = parseAnswer(adgateAnswer, payload);
+      return listOffers(answer.data, adgateOffer, (offer) => {
+        const coins = listableCoins(total(offer, "points"));
+        const id = String(offer.id);
+        const name = optionalText(offer.anchor) ?? optionalText(offer.name);
+        if (coins === null || !validId(id) || !name) return null;
+        const payout = total(offer, "payout");
+        return {
+          network: "adgate",
+          id,
+          name,
+          description: optionalText(offer.description, 500) ?? "",
+          coins,
+          payoutUsd: payout === null ? null : parseUsd(String(payout)),
+          clickUrlTemplate: offer.click_url,
+        };
+      });
+    },
+    // The person goes in s1, the sub-id AdGate's postback returns as {s1} (our user_id). That a v3
+    // click_url takes it as an s1 query parameter is what integrations do (some find "s1=" at its
+    // end and fill it in); AdGate's pages in our sources do not say: unconfirmed.
+    clickUrl(clickUrlTemplate, wallUserId) {
+      const url = new URL(clickUrlTemplate);
+      url.searchParams.set("s1", wallUserId);
+      return url.toString();
+    },
+  },
 };

@@ -1,11 +1,18 @@
+import { z } from "zod";
 import {
   creditOrReversal,
   getPostback,
+  listableCoins,
+  listOffers,
+  optionalText,
+  parseAnswer,
   parseCoins,
+  parseUsd,
   refused,
   sameHex,
   sha256Hex,
   uniqueParameters,
+  validId,
   type WallNetwork,
 } from "../network.server";
 
@@ -15,6 +22,27 @@ function lootablyHash(params: ReadonlyMap<string, string>, postbackSecret: strin
   return sha256Hex(signed + postbackSecret);
 }
 
+/** Lootably's Offers API (documentation.lootably.com, "Offers API"): the Catalogue API when the body has no userData. */
+export const LOOTABLY_OFFERS_API_URL = "https://api.lootably.com/api/v2/offers/get";
+
+/** Where a Catalogue API link wants the user's id. */
+const USER_ID_MACRO = "{userID}";
+
+// The answer as Lootably's package lootably-api-types describes it. Unknown fields are ignored.
+const lootablyAnswer = z.discriminatedUnion("success", [
+  z.object({ success: z.literal(true), data: z.object({ offers: z.array(z.unknown()) }) }),
+  z.object({ success: z.literal(false), message: z.string().nullish() }),
+]);
+const lootablyOffer = z.object({
+  offerID: z.union([z.string(), z.number()]),
+  name: z.string(),
+  description: z.string().nullish(),
+  // A number, or "variable" (an amount known only at completion: not listed).
+  currencyReward: z.union([z.number(), z.string()]),
+  revenue: z.union([z.number(), z.string()]).nullish(),
+  link: z.url({ protocol: /^https?$/ }),
+});
+
 /**
  * Lootably (documentation.lootably.com, "Postbacks"; its package lootably-postback-hash). Postbacks
  * are GET, with the macros docs/offer-walls.md gives:
@@ -23,7 +51,12 @@ function lootablyHash(params: ReadonlyMap<string, string>, postbackSecret: strin
  * SHA-256 of the strings as received, hex. A chargeback repeats the transaction with status 0 (or
  * a negative reward).
  */
-export const lootably: WallNetwork<{ placementId: string; postbackSecret: string }> = {
+export const lootably: WallNetwork<{
+  placementId: string;
+  postbackSecret: string;
+  apiKey: string | null;
+  offersApiUrl: string;
+}> = {
   name: "lootably",
   label: "Lootably",
   settings: [
@@ -34,12 +67,26 @@ export const lootably: WallNetwork<{ placementId: string; postbackSecret: string
       required: true,
       secret: true,
     },
+    {
+      suffix: "API_KEY",
+      meaning: "the placement's API key (its API tab), which lists Lootably's offers in Earn",
+      required: false,
+      secret: true,
+    },
+    {
+      suffix: "OFFERS_API_URL",
+      meaning: `the Offers API (default ${LOOTABLY_OFFERS_API_URL})`,
+      required: false,
+      url: true,
+    },
   ],
   // Lootably publishes no postback addresses.
   senderAddresses: [],
   configure: (settings) => ({
     placementId: settings.PLACEMENT_ID ?? "",
     postbackSecret: settings.POSTBACK_SECRET ?? "",
+    apiKey: settings.API_KEY ?? null,
+    offersApiUrl: settings.OFFERS_API_URL ?? LOOTABLY_OFFERS_API_URL,
   }),
   wallUrl: ({ placementId }, wallUserId) =>
     `https://wall.lootably.com/?${new URLSearchParams({ placementID: placementId, sid: wallUserId })}`,
@@ -78,4 +125,42 @@ export const lootably: WallNetwork<{ placementId: string; postbackSecret: string
     return getPostback("lootably", [...params, ["hash", lootablyHash(new Map(params), postbackSecret)]]);
   },
   accepted: { status: 200, body: "1" },
+  offers: {
+    request({ placementId, apiKey, offersApiUrl }) {
+      if (!apiKey) return null;
+      // The Catalogue API: no userData, so the answer is every offer of the placement, cacheable.
+      return {
+        url: offersApiUrl,
+        init: {
+          method: "POST",
+          headers: { accept: "application/json", "content-type": "application/json" },
+          body: JSON.stringify({ placementID: placementId, apiKey }),
+        },
+      };
+    },
+    read(payload) {
+      const answer = parseAnswer(lootablyAnswer, payload);
+      if (!answer.success) throw new Error(`Lootably refused the request: ${answer.message ?? "no message"}`);
+      return listOffers(answer.data.offers, lootablyOffer, (offer) => {
+        const coins = listableCoins(offer.currencyReward);
+        const id = String(offer.offerID);
+        const name = optionalText(offer.name);
+        // A link without the macro could not say who clicked, so its postback could pay no one.
+        if (coins === null || !validId(id) || !name || !offer.link.includes(USER_ID_MACRO)) return null;
+        return {
+          network: "lootably",
+          id,
+          name,
+          description: optionalText(offer.description, 500) ?? "",
+          coins,
+          payoutUsd: typeof offer.revenue === "number" ? Math.abs(offer.revenue) : parseUsd(offer.revenue),
+          clickUrlTemplate: offer.link,
+        };
+      });
+    },
+    // The Catalogue API's links carry {userID} for the app to fill in, as integrations of it read
+    // Lootably's answer; its own pages in our sources do not show a link: unconfirmed.
+    clickUrl: (clickUrlTemplate, wallUserId) =>
+      clickUrlTemplate.replaceAll(USER_ID_MACRO, encodeURIComponent(wallUserId)),
+  },
 };

@@ -1,0 +1,80 @@
+import { memoize } from "../cache.server";
+import { getEnv } from "../env.server";
+import { fetchWithinDeadline, servedForMs } from "../offers.server";
+import type { WallOffer, WallOffersApi } from "./network.server";
+import type { ConfiguredWall } from "./registry.server";
+
+// The offer walls' catalogues (docs/offer-walls.md, "Offers in Earn"), fetched on the server and
+// cached like the offer provider's offers (offers.server.ts): fresh for OFFER_REFRESH_SECONDS, the
+// same deadline and one retry, and while a network fails, its last good list, tried again soon.
+
+/** A wall whose offers Earn lists: turned on, with a wall page, an offers API and the settings it needs. */
+interface ListingWall {
+  wall: ConfiguredWall;
+  api: WallOffersApi<unknown>;
+  request: { url: string; init: RequestInit };
+}
+
+function listingWalls(): ListingWall[] {
+  return getEnv().walls.flatMap((wall) => {
+    const api = wall.network.offers;
+    const request = wall.network.wallUrl ? api?.request(wall.config) : null;
+    return api && request ? [{ wall, api, request }] : [];
+  });
+}
+
+/** Each network's last good catalogue, by name: served while a refresh fails. */
+const lastGood = new Map<string, WallOffer[]>();
+
+async function fetchCatalogue({ wall, api, request }: ListingWall): Promise<{ offers: WallOffer[]; fresh: boolean }> {
+  const name = wall.network.name;
+  const offers = await fetchWithinDeadline(`offer wall ${name}, offers API`, async (signal) => {
+    const response = await fetch(request.url, { ...request.init, signal });
+    if (!response.ok) throw new Error(`answered ${response.status}`);
+    // Unreadable JSON or an answer in another shape throws: a failure like a 500.
+    return api.read(await response.json());
+  });
+  if (offers) {
+    lastGood.set(name, offers);
+    return { offers, fresh: true };
+  }
+  return { offers: lastGood.get(name) ?? [], fresh: false };
+}
+
+const catalogues = new Map<string, ReturnType<typeof memoize<{ offers: WallOffer[]; fresh: boolean }>>>();
+
+function catalogue(listing: ListingWall) {
+  const name = listing.wall.network.name;
+  let cached = catalogues.get(name);
+  if (!cached) {
+    cached = memoize(
+      (loaded) => servedForMs(loaded.fresh, getEnv().offerRefreshMs),
+      () => fetchCatalogue(listing),
+    );
+    catalogues.set(name, cached);
+  }
+  return cached.get();
+}
+
+/** The offers of every wall that lists them, by network (a network with none, for now, is left out). */
+export async function wallOfferLists(): Promise<{ name: string; label: string; offers: WallOffer[] }[]> {
+  const lists = await Promise.all(
+    listingWalls().map(async (listing) => ({
+      name: listing.wall.network.name,
+      label: listing.wall.network.label,
+      offers: (await catalogue(listing)).offers,
+    })),
+  );
+  return lists.filter((list) => list.offers.length > 0);
+}
+
+/** One listed offer, with its network's click URL for a wall id, or null when no wall lists it. */
+export async function findWallOffer(
+  network: string | undefined,
+  offerId: string | undefined,
+): Promise<{ offer: WallOffer; clickUrl: (wallUserId: string) => string } | null> {
+  const listing = listingWalls().find((candidate) => candidate.wall.network.name === network);
+  if (!listing) return null;
+  const offer = (await catalogue(listing)).offers.find((candidate) => candidate.id === offerId);
+  return offer ? { offer, clickUrl: (wallUserId) => listing.api.clickUrl(offer.clickUrlTemplate, wallUserId) } : null;
+}
