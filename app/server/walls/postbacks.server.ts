@@ -97,6 +97,27 @@ async function logPostback(request: Request, wall: ConfiguredWall, received: Pos
   }
 }
 
+// Refusals are written by whoever sends them. Past this many a minute for one network (on one
+// server), a flood of forged postbacks costs no database write and no log line each; one line says
+// the rest of the minute's are not recorded. Networks' own retries never come near it.
+export const REFUSALS_LOGGED_PER_MINUTE = 600;
+const refusalMinutes = new Map<string, { minute: number; logged: number }>();
+
+/** Whether this refusal is recorded: the first REFUSALS_LOGGED_PER_MINUTE of each clock minute, per network. */
+function refusalRecorded(network: string): boolean {
+  const minute = Math.floor(Date.now() / 60_000);
+  const counted = refusalMinutes.get(network);
+  const current = counted?.minute === minute ? counted : { minute, logged: 0 };
+  refusalMinutes.set(network, current);
+  current.logged += 1;
+  if (current.logged === REFUSALS_LOGGED_PER_MINUTE + 1) {
+    console.warn(
+      `postback from ${network}: over ${REFUSALS_LOGGED_PER_MINUTE} refused this minute; the rest of this minute's are not logged`,
+    );
+  }
+  return current.logged <= REFUSALS_LOGGED_PER_MINUTE;
+}
+
 const refusal = (reason: string): LogEntry => ({
   verdict: "refused",
   reason,
@@ -114,6 +135,7 @@ const refusal = (reason: string): LogEntry => ({
 export async function wallPostbackResponse(request: Request, wall: ConfiguredWall): Promise<Response> {
   const { network } = wall;
   const answer = async (received: PostbackRequest | null, entry: LogEntry, response: Response) => {
+    if (entry.verdict === "refused" && !refusalRecorded(network.name)) return response;
     if (entry.verdict === "refused") console.warn(`postback from ${network.name} refused: ${entry.reason}`);
     await logPostback(request, wall, received, entry);
     return response;
