@@ -18,6 +18,9 @@ const WALLS = {
   WALL_REVLUM_ENABLED: "true",
   WALL_REVLUM_APP_ID: "rv-app",
   WALL_REVLUM_SECRET: "revlum-cli-secret",
+  WALL_ADGEM_ENABLED: "true",
+  WALL_ADGEM_APP_ID: "31",
+  WALL_ADGEM_POSTBACK_KEY: "adgem-cli-key",
 };
 
 interface Simulation {
@@ -101,7 +104,12 @@ describe("npm run walls: simulate sends a network's signed postback to a running
     await app?.stop();
   });
 
-  it("simulate credits the person once through the app for BitLabs, Torox and Revlum, and --reverse takes each back", async () => {
+  it("simulate credits the person once through the app for BitLabs, Torox, Revlum and AdGem, and --reverse takes each back (AdGem has no reversal)", async () => {
+    const credit = await simulate("adgem", person.email, 250);
+    expect(credit).toMatchObject({ network: "adgem", kind: "credit", status: 200, accepted: true });
+    expect(await recorded("adgem", credit.transactionId)).toEqual([
+      { kind: "credit", coins: 250, user_id: person.uid },
+    ]);
     for (const network of ["bitlabs", "torox", "revlum"]) {
       const credit = await simulate(network, person.email, 250);
       expect(credit, network).toMatchObject({ network, kind: "credit", status: 200, accepted: true });
@@ -149,7 +157,7 @@ describe("npm run walls: simulate sends a network's signed postback to a running
 
   it("log lists the simulated postbacks newest first with the person's email; --network and --user narrow it", async () => {
     const all = await wallsJson<LogEntry[]>(["log"]);
-    expect(all.length).toBeGreaterThanOrEqual(8);
+    expect(all.length).toBeGreaterThanOrEqual(9);
     // The last one sent: the refused BitLabs postback of the test before.
     expect(all[0]).toMatchObject({ network: "bitlabs", verdict: "refused" });
 
@@ -162,6 +170,7 @@ describe("npm run walls: simulate sends a network's signed postback to a running
       ["torox", "credited", 250],
       ["bitlabs", "reversed", 250],
       ["bitlabs", "credited", 250],
+      ["adgem", "credited", 250],
     ]);
 
     const torox = await wallsJson<LogEntry[]>(["log", "--network", "torox"]);
@@ -220,6 +229,10 @@ describe("npm run walls: simulate sends a network's signed postback to a running
       /--coins must be a whole number/,
     );
     expectOneLineError(await walls(["simulate", "torox", "--user", person.email]), /simulate needs --coins N/);
+    expectOneLineError(
+      await walls(["simulate", "adgem", ...base, "--reverse", "sim-anything"]),
+      /adgem documents no reversal postback, so there is none to send/,
+    );
     expectOneLineError(
       await walls(["simulate", "torox", "--user", person.email, "--coins", "5", "--url", "http://127.0.0.1:1"]),
       /could not reach http:\/\/127\.0\.0\.1:1/,

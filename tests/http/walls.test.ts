@@ -15,6 +15,7 @@ const KEYS = {
   torox: "torox-secret-1",
   lootably: "lootably-postback-secret-1",
   adgate: "adgate-token-0123456789",
+  adgem: "adgem-postback-key-1",
 };
 const AYET_SENDER = "158.69.185.134";
 const REVLUM_SENDER = "209.159.156.198";
@@ -24,7 +25,7 @@ const md5 = (text: string) => createHash("md5").update(text).digest("hex");
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const hmac = (algorithm: string, key: string, text: string) => createHmac(algorithm, key).update(text).digest("hex");
 
-describe("offer walls: postbacks from BitLabs, ayeT-Studios, AdGate, Torox, Lootably and Revlum over HTTP", () => {
+describe("offer walls: postbacks from BitLabs, ayeT-Studios, AdGate, Torox, Lootably, Revlum and AdGem over HTTP", () => {
   let app: PostgresApp;
   let person: { uid: string; wallId: string; email: string; client: HttpClient };
   let seq = 0;
@@ -81,6 +82,9 @@ describe("offer walls: postbacks from BitLabs, ayeT-Studios, AdGate, Torox, Loot
       WALL_ADGATE_WALL_CODE: "nq6Upw",
       WALL_ADGATE_POSTBACK_TOKEN: KEYS.adgate,
       WALL_ADGATE_ALLOWED_ADDRESSES: "any",
+      WALL_ADGEM_ENABLED: "true",
+      WALL_ADGEM_APP_ID: "31",
+      WALL_ADGEM_POSTBACK_KEY: KEYS.adgem,
     });
     const { email, client } = await app.signUp();
     const [row] = await app.sql<{ id: string; wall_id: string }>(
@@ -267,7 +271,7 @@ describe("offer walls: postbacks from BitLabs, ayeT-Studios, AdGate, Torox, Loot
     const page = await (await person.client.get("/earn")).text();
     expect(page).toContain("Offer walls");
     const links = [...page.matchAll(/href="\/earn\/walls\/([a-z0-9]+)"/g)].map((match) => match[1]);
-    expect(links).toEqual(["bitlabs", "ayetstudios", "adgate", "torox", "lootably", "revlum"]);
+    expect(links).toEqual(["bitlabs", "ayetstudios", "adgate", "torox", "lootably", "revlum", "adgem"]);
   });
 
   it("/earn/walls/bitlabs frames the person's wall by wall id, and its policy allows that origin's frames only", async () => {
@@ -321,6 +325,39 @@ describe("offer walls: postbacks from BitLabs, ayeT-Studios, AdGate, Torox, Loot
       expect(row.query).toContain("token=%5Bremoved%5D");
       expect(row.query).not.toContain(KEYS.adgate);
     }
+  });
+
+  it("AdGem: a postback verified over its whole URL credits once, a repeat changes nothing, a changed amount is refused, and a negative amount (no documented reversal) is refused", async () => {
+    const adgem = (params: Record<string, string>, key = KEYS.adgem) => {
+      const unsigned = `${app.url}/api/adgem/postback?${new URLSearchParams(params)}`;
+      return fetch(`${unsigned}&verifier=${hmac("sha256", key, unsigned)}`);
+    };
+    const id = tx("ag");
+    const params = {
+      transaction_id: id,
+      player_id: person.wallId,
+      amount: "120",
+      payout: "1.20",
+      request_id: `r-${id}`,
+    };
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const response = await adgem(params);
+      expect([response.status, await response.text()]).toEqual([200, "OK"]);
+    }
+    expect(await recorded("adgem", id)).toEqual([{ kind: "credit", coins: 120, user_id: person.uid, amount: "1.20" }]);
+    const forged = await adgem({ ...params, transaction_id: tx("ag") }, "a-guessed-key");
+    expect(forged.status).toBe(403);
+    const unsigned = `${app.url}/api/adgem/postback?${new URLSearchParams({ ...params, transaction_id: tx("ag") })}`;
+    const changed = await fetch(
+      `${unsigned.replace("amount=120", "amount=12000")}&verifier=${hmac("sha256", KEYS.adgem, unsigned)}`,
+    );
+    expect(changed.status).toBe(403);
+    const negative = await adgem({ ...params, amount: "-120" });
+    expect([negative.status, await negative.text()]).toEqual([
+      400,
+      "Invalid postback: AdGem documents no reversal postback: a negative amount",
+    ]);
+    expect(await recorded("adgem", id)).toHaveLength(1);
   });
 
   it("logs a refused sender with its address and the reason", async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { OutgoingPostback, PostbackRequest, SimulatedPostback, WallNetwork } from "~/server/walls/network.server";
 import { parseCoins } from "~/server/walls/network.server";
 import { adgate } from "~/server/walls/networks/adgate.server";
+import { adgem } from "~/server/walls/networks/adgem.server";
 import { ayetSignedString, ayetstudios } from "~/server/walls/networks/ayetstudios.server";
 import { bitlabs } from "~/server/walls/networks/bitlabs.server";
 import { custom, postbackSignature } from "~/server/walls/networks/custom.server";
@@ -465,6 +466,82 @@ describe("Revlum: signature = md5(subId + transId + reward + secret); status 2 i
   });
 });
 
+describe("AdGem: verifier = hex HMAC-SHA256 of the whole postback URL, keyed with the Postback Key", () => {
+  const settings = { APP_ID: "31", POSTBACK_KEY: "mykey" };
+  /** A v2 postback to `path` as AdGem sends it: the query in this order, then `&verifier=`. */
+  function postback(query: [string, string][], key = "mykey"): PostbackRequest {
+    const unsigned = get("/api/adgem/postback", query);
+    const verifier = hmac("sha256", key, unsigned.url);
+    return { ...unsigned, url: `${unsigned.url}&verifier=${verifier}`, query: [...query, ["verifier", verifier]] };
+  }
+  const credit: [string, string][] = [
+    ["amount", "150"],
+    ["player_id", "w0123456789abcdef0123456789abcdef"],
+    ["request_id", "abc"],
+    ["transaction_id", "t1"],
+    ["payout", "1.50"],
+    ["offer_name", "Farm Story"],
+  ];
+
+  it("signs the formula's own illustration: mykey over https://example.com/pb?amount=150&player_id=user_1&request_id=abc&transaction_id=t1", () => {
+    // AdGem prints no worked value; this is the documented formula (HMAC-SHA256 of the URL, lowercase hex) worked once.
+    expect(
+      hmac("sha256", "mykey", "https://example.com/pb?amount=150&player_id=user_1&request_id=abc&transaction_id=t1"),
+    ).toBe("33037e4405ddecae8dee7fa21d9e79e345da22ba4d45bb6073981b367e760887");
+  });
+
+  it("reads a credit: the transaction, the player's wall id, whole coins, the dollars and the offer", () => {
+    expect(read(adgem, settings, postback(credit))).toEqual({
+      kind: "credit",
+      transactionId: "t1",
+      wallUserId: "w0123456789abcdef0123456789abcdef",
+      coins: 150,
+      payoutUsd: 1.5,
+      offerId: null,
+      offerName: "Farm Story",
+    });
+  });
+
+  it("refuses another key's verifier, a changed amount, a verifier that is not last, a POST, and a negative amount (no reversal is documented)", () => {
+    expect(read(adgem, settings, postback(credit, "other-key"))).toMatchObject({ kind: "refused", status: 403 });
+    const signed = postback(credit);
+    const changed = { ...signed, url: signed.url.replace("amount=150", "amount=15000") };
+    expect(read(adgem, settings, changed)).toMatchObject({ kind: "refused", status: 403 });
+    expect(read(adgem, settings, { ...signed, url: `${signed.url}&extra=1` })).toMatchObject({
+      kind: "refused",
+      status: 403,
+    });
+    expect(read(adgem, settings, { ...signed, method: "POST" })).toMatchObject({ kind: "refused", status: 400 });
+    const negative: [string, string][] = credit.map(([key, value]) => [key, key === "amount" ? "-150" : value]);
+    expect(read(adgem, settings, postback(negative))).toMatchObject({ kind: "refused", status: 400 });
+  });
+
+  it("pays nothing for a nonpayable install goal", () => {
+    expect(read(adgem, settings, postback([...credit, ["nonpayable_install_goal", "true"]]))).toMatchObject({
+      kind: "ignored",
+      transactionId: "t1",
+    });
+  });
+
+  it("opens api.adgem.com/v1/wall with the app id and the wall id as playerid, and builds no reversal to simulate", () => {
+    const config = adgem.configure(settings);
+    expect(adgem.wallUrl!(config, "w0123456789abcdef0123456789abcdef")).toBe(
+      "https://api.adgem.com/v1/wall?appid=31&playerid=w0123456789abcdef0123456789abcdef",
+    );
+    expect(
+      adgem.simulatedPostback(config, {
+        kind: "reversal",
+        transactionId: "t1",
+        wallUserId: "w0",
+        coins: 1,
+        offerId: "o",
+        offerName: "o",
+        appUrl: APP,
+      }),
+    ).toBeNull();
+  });
+});
+
 describe("the app's own protocol as one more network", () => {
   const settings = { SECRET: "example-postback-secret" };
   function signed(query: [string, string][]): PostbackRequest {
@@ -534,6 +611,7 @@ describe("simulatedPostback, the inverse of readPostback (npm run walls -- simul
       { PLACEMENT_ID: "pl_1", POSTBACK_SECRET: "other" },
     ],
     [revlum, { APP_ID: "app-1", SECRET: "revlum-secret" }, { APP_ID: "app-1", SECRET: "other" }],
+    [adgem, { APP_ID: "31", POSTBACK_KEY: "adgem-key" }, { APP_ID: "31", POSTBACK_KEY: "other-key" }],
     [custom, { SECRET: "example-postback-secret" }, { SECRET: "another-postback-secret" }],
   ] as [WallNetwork<unknown>, Record<string, string>, Record<string, string>][];
 
@@ -579,16 +657,18 @@ describe("simulatedPostback, the inverse of readPostback (npm run walls -- simul
       coins: 250,
     });
 
-    it(`${network.name}: reads back the same credit and the same reversal it builds, at /api/${network.name}/postback`, () => {
-      for (const kind of ["credit", "reversal"] as const) {
-        const outgoing = network.simulatedPostback(config, postback(kind));
+    // AdGem documents no reversal postback: it builds none.
+    const kinds = network === adgem ? (["credit"] as const) : (["credit", "reversal"] as const);
+    it(`${network.name}: reads back the same ${kinds.join(" and the same ")} it builds, at /api/${network.name}/postback`, () => {
+      for (const kind of kinds) {
+        const outgoing = network.simulatedPostback(config, postback(kind))!;
         expect(outgoing.pathAndQuery).toMatch(new RegExp(`^/api/${network.name}/postback(\\?|$)`));
         expect(network.readPostback(received(outgoing), config), kind).toMatchObject(expected(kind));
       }
     });
 
     it(`${network.name}: refuses its postback when the app holds another secret`, () => {
-      const outgoing = network.simulatedPostback(config, postback("credit"));
+      const outgoing = network.simulatedPostback(config, postback("credit"))!;
       expect(network.readPostback(received(outgoing), network.configure(otherSettings))).toMatchObject({
         kind: "refused",
         status: 403,
@@ -598,7 +678,7 @@ describe("simulatedPostback, the inverse of readPostback (npm run walls -- simul
     // AdGate signs nothing (its token is the whole check), so another user id is not a forgery it can see.
     if (network !== adgate) {
       it(`${network.name}: refuses its postback once the wall user id in it is changed`, () => {
-        const outgoing = network.simulatedPostback(config, postback("credit"));
+        const outgoing = network.simulatedPostback(config, postback("credit"))!;
         const tampered = forWallUser(received(outgoing), postback("credit").wallUserId, "w_someone_else");
         expect(network.readPostback(tampered, config)).toMatchObject({ kind: "refused", status: 403 });
       });

@@ -24,9 +24,10 @@ export interface WallNetwork<Config = WallSettings> {
   readPostback(request: PostbackRequest, config: Config): PostbackReading;
   /**
    * The inverse of readPostback: the postback this network would send for `postback`, signed as
-   * its documentation says, its reversal in the network's own form (`npm run walls -- simulate`).
+   * its documentation says, its reversal in the network's own form (`npm run walls -- simulate`);
+   * null for a reversal from a network that documents none.
    */
-  simulatedPostback(config: Config, postback: SimulatedPostback): OutgoingPostback;
+  simulatedPostback(config: Config, postback: SimulatedPostback): OutgoingPostback | null;
   /** The answer that tells the network a postback was taken (a repeat included), so it stops retrying. */
   accepted: { status: 200; body: string };
   /**

@@ -146,7 +146,7 @@ export async function simulatePostback(parts: {
   targetUrl: string;
 }): Promise<SimulationResult> {
   const { network, config } = parts.wall;
-  const outgoing: OutgoingPostback = network.simulatedPostback(config, {
+  const outgoing: OutgoingPostback | null = network.simulatedPostback(config, {
     kind: parts.kind,
     transactionId: parts.transactionId,
     wallUserId: parts.account.wall_id,
@@ -154,6 +154,11 @@ export async function simulatePostback(parts: {
     appUrl: parts.appUrl,
     ...SIMULATED_OFFER,
   });
+  if (!outgoing) {
+    throw new WallOperatorError(
+      `${network.name} documents no reversal postback, so there is none to send: reversals come through its dashboard`,
+    );
+  }
   const url = `${parts.targetUrl}${outgoing.pathAndQuery}`;
   let response: Response;
   try {

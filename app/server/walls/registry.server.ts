@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import type { WallNetwork, WallSettings } from "./network.server";
 import { adgate } from "./networks/adgate.server";
+import { adgem } from "./networks/adgem.server";
 import { ayetstudios } from "./networks/ayetstudios.server";
 import { bitlabs } from "./networks/bitlabs.server";
 import { custom } from "./networks/custom.server";
@@ -16,6 +17,7 @@ export const WALL_NETWORKS: readonly WallNetwork<unknown>[] = [
   torox,
   lootably,
   revlum,
+  adgem,
   custom,
 ] as WallNetwork<unknown>[];
 
