@@ -52,7 +52,7 @@ function sameSecret(given: string | undefined, expected: string): boolean {
  * AdGate Media, now Prodege (docs.prodegeads.com: "Postback information"). Postbacks are GET and
  * unsigned: AdGate's advice is a postback URL only AdGate knows, and its one sender address.
  * So the URL carries a token of the operator's (WALL_ADGATE_POSTBACK_TOKEN), and the macros
- * (docs/offer-walls.md):
+ * (docs/walls/adgate.md):
  *   ?token=…&conversion_id={conversion_id}&user_id={s1}&points={points}&payout={payout}&state={state}&offer_title={vc_title}
  * state is approved, pending (paid later: nothing yet) or rejected (a reversal). AdGate sends
  * reversals only to a URL with {state}, so a postback without it is refused. It resends until it

@@ -33,7 +33,7 @@ const ayetHash = (apiKey: string, params: ReadonlyMap<string, string>) =>
 
 /**
  * ayeT-Studios (docs.ayetstudios.com: "Offerwall callbacks", "HMAC security hash", "IP whitelist").
- * Callbacks are GET to the placement's callback URL, with these macros (docs/offer-walls.md):
+ * Callbacks are GET to the placement's callback URL, with these macros (docs/walls/ayetstudios.md):
  *   ?transaction_id={transaction_id}&external_identifier={external_identifier}&currency_amount={currency_amount}&payout_usd={payout_usd}&is_chargeback={is_chargeback}&offer_id={offer_id}&offer_name={offer_name}
  * Every callback carries the header X-Ayetstudios-Security-Hash: the hex HMAC-SHA256, keyed with
  * the publisher API key, of the query's parameters sorted by name. A reversal ("Enable Reversal

@@ -15,7 +15,7 @@ const bitlabsHash = (appSecret: string, url: string) => hmacHex("sha1", appSecre
 /**
  * BitLabs (developer.bitlabs.ai: "Callbacks", "Securing callbacks through hashing", "Offer
  * callbacks"). Callbacks are GET; the URL's parameter names are the operator's choice in the
- * dashboard, and these are the ones docs/offer-walls.md gives:
+ * dashboard, and these are the ones docs/walls/bitlabs.md gives:
  *   ?uid=[%UID%]&tx=[%TX%]&val=[%VAL%]&raw=[%RAW%]&ref=[%REF%]&type=[%TYPE%]&offer_id=[%OFFER_ID%]&offer_name=[%OFFER_NAME%]
  * BitLabs appends `&hash=`: the hex HMAC-SHA1, keyed with the app secret, of the whole URL as it
  * called it (scheme, host, path and query), without that `&hash=…`.

@@ -45,7 +45,7 @@ const lootablyOffer = z.object({
 
 /**
  * Lootably (documentation.lootably.com, "Postbacks"; its package lootably-postback-hash). Postbacks
- * are GET, with the macros docs/offer-walls.md gives:
+ * are GET, with the macros docs/walls/lootably.md gives:
  *   ?userID={userID}&transactionID={transactionID}&ip={ip}&revenue={revenue}&currencyReward={currencyReward}&offerID={offerID}&offerName={offerName}&status={status}&hash={hash}
  * hash = sha256(userID + ip + revenue + currencyReward + the placement's postback secret), plain
  * SHA-256 of the strings as received, hex. A chargeback repeats the transaction with status 0 (or

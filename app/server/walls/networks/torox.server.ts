@@ -17,7 +17,7 @@ const toroxSig = (offerId: string, userId: string, secret: string) => md5Hex(`${
  * are GET with id (the conversion), oid (the offer), amount (in the app's currency), user_id,
  * payout (dollars), o_name and sig = md5(oid + "-" + user_id + "-" + the app placement's secret
  * key). The signature covers neither the amount nor the conversion id, so the sender allowlist
- * (WALL_TOROX_ALLOWED_ADDRESSES) is what stops a changed amount: docs/offer-walls.md says so.
+ * (WALL_TOROX_ALLOWED_ADDRESSES) is what stops a changed amount: docs/walls/torox.md says so.
  * A reversal repeats the conversion's id with a negative amount. Torox wants the body "1".
  */
 export const torox: WallNetwork<{ secret: string; publisherId: string; appId: string }> = {
@@ -33,7 +33,7 @@ export const torox: WallNetwork<{ secret: string; publisherId: string; appId: st
       secret: true,
     },
   ],
-  // Not on Torox's own pages: the address integrations of OfferToro allow (docs/offer-walls.md).
+  // Not on Torox's own pages: the address integrations of OfferToro allow (docs/walls/torox.md).
   senderAddresses: ["54.175.173.245"],
   configure: (settings) => ({
     secret: settings.SECRET ?? "",
