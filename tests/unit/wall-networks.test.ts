@@ -1,7 +1,7 @@
 import { createHash, createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { OutgoingPostback, PostbackRequest, SimulatedPostback, WallNetwork } from "~/server/walls/network.server";
-import { parseCoins } from "~/server/walls/network.server";
+import { creditOrReversal, parseCoins } from "~/server/walls/network.server";
 import { adgate } from "~/server/walls/networks/adgate.server";
 import { adgem } from "~/server/walls/networks/adgem.server";
 import { ayetSignedString, ayetstudios } from "~/server/walls/networks/ayetstudios.server";
@@ -166,6 +166,24 @@ describe("ayeT-Studios: X-Ayetstudios-Security-Hash = HMAC-SHA256 of the sorted 
     const signed = new URLSearchParams(sorted).toString();
     return get("/api/ayetstudios/postback", query, { "X-Ayetstudios-Security-Hash": hmac("sha256", key, signed) });
   }
+
+  it("refuses a signed callback with a negative amount that is no chargeback (is_chargeback=0), rather than paying its size", () => {
+    const reading = read(
+      ayetstudios,
+      settings,
+      callback([
+        ["transaction_id", "381f9934"],
+        ["external_identifier", "w_ab12"],
+        ["currency_amount", "-360"],
+        ["is_chargeback", "0"],
+      ]),
+    );
+    expect(reading).toEqual({
+      kind: "refused",
+      status: 400,
+      reason: "a negative amount on a postback that is no reversal",
+    });
+  });
 
   it("builds the documentation's sorted string for its example callback, and its HMAC", () => {
     const params = new Map([
@@ -576,6 +594,24 @@ describe("what every network shares", () => {
     expect(parseCoins("-150.00")).toEqual({ negative: true, coins: 150 });
     for (const bad of ["", "1e3", "0x10", "12,5", " 5", "Infinity", "10000001", undefined])
       expect(parseCoins(bad)).toBeNull();
+  });
+
+  it("refuses a credit whose amount is negative on every network that reads the reversal elsewhere (a state, a status, a prefix), and takes a reversal's amount either way", () => {
+    const parts = { transactionId: "t1", wallUserId: "w_1", payoutUsd: null, offerId: null, offerName: null };
+    expect(creditOrReversal({ ...parts, reversal: false, coins: parseCoins("-250") })).toEqual({
+      kind: "refused",
+      status: 400,
+      reason: "a negative amount on a postback that is no reversal",
+    });
+    for (const amount of ["-250", "250"]) {
+      expect(creditOrReversal({ ...parts, reversal: true, coins: parseCoins(amount) })).toMatchObject({
+        kind: "reversal",
+        coins: 250,
+      });
+    }
+    expect(creditOrReversal({ ...parts, reversal: false, coins: parseCoins("-0.5") })).toMatchObject({
+      kind: "ignored",
+    });
   });
 
   it("refuses an unsigned request that sends one parameter twice, on every network", () => {

@@ -245,13 +245,14 @@ export function optionalText(value: string | undefined | null, maxLength = MAX_I
 
 /**
  * The common tail of every network's reading: the ids checked, the coins read, a zero amount
- * ignored (networks send events worth nothing).
+ * ignored (networks send events worth nothing). A credit with a negative amount says two things
+ * at once (the network's own reversal form says otherwise): refused, never paid as its size.
  */
 export function creditOrReversal(parts: {
   reversal: boolean;
   transactionId: string | undefined | null;
   wallUserId: string | undefined | null;
-  coins: { coins: number } | null;
+  coins: { coins: number; negative: boolean } | null;
   payoutUsd?: string | null;
   offerId?: string | null;
   offerName?: string | null;
@@ -259,6 +260,9 @@ export function creditOrReversal(parts: {
   if (!validId(parts.transactionId)) return refused(400, "missing or unreadable transaction id");
   if (!validId(parts.wallUserId)) return refused(400, "missing or unreadable user id");
   if (parts.coins === null) return refused(400, "missing or unreadable amount");
+  if (!parts.reversal && parts.coins.negative && parts.coins.coins > 0) {
+    return refused(400, "a negative amount on a postback that is no reversal");
+  }
   if (parts.coins.coins === 0) {
     return {
       kind: "ignored",
