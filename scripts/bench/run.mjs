@@ -3,7 +3,7 @@
 // PGlite and on a Postgres server (and bigger ones for the leaderboard and risk parts), measures, prints one table where each figure stands beside its
 // budget with PASS or FAIL, writes bench-results.json, and exits 1 when a budget is missed.
 //
-//   npm run bench                           everything (about ten minutes on two cores)
+//   npm run bench                           everything (about ten minutes on two cores, and a minute and a half for ingest)
 //   npm run bench -- --only=js,throughput   some parts: dev, js, throughput, lighthouse, leaderboard, risk, ingest
 //   npm run bench -- --evaluate=FILE        judges a saved result file again, measuring nothing
 //
