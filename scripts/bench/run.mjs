@@ -486,15 +486,16 @@ async function main() {
     await part("postback ingestion on Postgres", unmeasured, async () => {
       // A database of its own: the throughput part's reads see none of these writes, and these counts start at zero.
       const databaseUrl = await databaseOfItsOwn("ingest");
+      const { measureIngest, seedPostbackHistory, loadPostbackPool } = await tools.ingest();
       const db = await openPostgres(databaseUrl);
       try {
         await seed(db, { users, ledgerRows, person: account() });
+        await seedPostbackHistory(db);
       } finally {
         await db.close();
       }
-      const { measureIngest } = await tools.ingest();
       const { processTree } = await tools.throughput();
-      const { benchWallSettings } = await (await tools.ingest()).loadPostbackPool(workDir);
+      const { benchWallSettings } = await loadPostbackPool(workDir);
       await withApp("Postgres (ingest)", { DATABASE_URL: databaseUrl, ...benchWallSettings() }, async (app) => {
         const result = await measureIngest({
           baseUrl: app.url,
