@@ -20,9 +20,19 @@ declare module "pngjs" {
 
 declare module "autocannon" {
   interface Histogram {
+    p50: number;
     p99: number;
+    max: number;
   }
-  interface Result {
+  /** A request as autocannon builds it; `setupRequest` returns the next one to send. */
+  interface Request {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    setupRequest?: (request: Request) => Request;
+  }
+  export interface Result {
     "2xx": number;
     non2xx: number;
     errors: number;
@@ -36,6 +46,7 @@ declare module "autocannon" {
     headers?: Record<string, string>;
     connections?: number;
     duration?: number;
+    requests?: Request[];
   }): Promise<Result>;
   export default autocannon;
 }

@@ -13,6 +13,16 @@ export const BUDGETS = {
   leaderboardP95Ms: 5,
   /** withdrawal_risk (run by every withdrawal) with 1,000,000 users and 20,000,000 ledger rows: p95 in ms, from indexes. */
   riskP95Ms: 20,
+  /** Signed postbacks from a mix of networks taken by one production server on Postgres, per second. */
+  ingestPostbacksPerSecond: 1_000,
+  /** ... and their p99 latency in ms. */
+  ingestP99Ms: 100,
+  /** ... with no answer but 2xx and no connection error. */
+  ingestFailures: 0,
+  /** ... every credit and reversal recorded once, each moving money once, each request logged once. */
+  ingestNotExactlyOnce: 0,
+  /** ... and every balance equal to its ledger afterwards (verify_all_balances). */
+  ingestAuditFindings: 0,
   /** `npm run dev` on a cold checkout: seconds to the first 200 on /. */
   devFirst200Seconds: 20,
 } as const;
@@ -33,7 +43,7 @@ export interface Figure {
   group: string;
   label: string;
   value: number | null;
-  unit: "KB" | "%" | "ms" | "s" | "req/s" | "";
+  unit: "KB" | "%" | "ms" | "s" | "req/s" | "postbacks/s" | "";
   budget?: Budget;
   /** Shown beside the figure: what it was measured from (req/s, p99, the plan). */
   detail?: string;

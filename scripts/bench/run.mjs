@@ -3,8 +3,8 @@
 // PGlite and on a Postgres server (and bigger ones for the leaderboard and risk parts), measures, prints one table where each figure stands beside its
 // budget with PASS or FAIL, writes bench-results.json, and exits 1 when a budget is missed.
 //
-//   npm run bench                           everything (about ten minutes on two cores)
-//   npm run bench -- --only=js,throughput   some parts: dev, js, throughput, lighthouse, leaderboard, risk
+//   npm run bench                           everything (about ten minutes on two cores, and a minute and a half for ingest)
+//   npm run bench -- --only=js,throughput   some parts: dev, js, throughput, lighthouse, leaderboard, risk, ingest
 //   npm run bench -- --evaluate=FILE        judges a saved result file again, measuring nothing
 //
 // The budgets are in scripts/bench/budgets.ts. The figures come from:
@@ -14,6 +14,7 @@
 //   lighthouse   scripts/bench/lighthouse.mjs   Lighthouse mobile, median of 5 runs
 //   leaderboard  scripts/bench/leaderboard.mjs  get_leaderboard with 1,000,000 users, on Postgres
 //   risk         scripts/bench/risk.mjs         withdrawal_risk with 1,000,000 users, 20,000,000 ledger rows
+//   ingest       scripts/bench/ingest.mjs       signed postbacks of five networks, 50 connections for 30 s, on Postgres
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -39,7 +40,7 @@ import { describe as describeLeaderboard, measureLeaderboard } from "./leaderboa
 import { describe as describeRisk, measureRisk } from "./risk.mjs";
 import { seed } from "./seed.mjs";
 
-const PARTS = ["dev", "js", "throughput", "lighthouse", "leaderboard", "risk"];
+const PARTS = ["dev", "js", "throughput", "lighthouse", "leaderboard", "risk", "ingest"];
 const { values: options } = parseArgs({
   options: {
     only: { type: "string" },
@@ -50,9 +51,10 @@ const { values: options } = parseArgs({
     "leaderboard-users": { type: "string", default: "1000000" },
     "risk-users": { type: "string", default: "1000000" },
     "risk-ledger-rows": { type: "string", default: "20000000" },
-    connections: { type: "string", default: "20" },
+    // Unset, each part has its own: throughput 20 connections for 2 s a run, ingest 50 for 30 s.
+    connections: { type: "string" },
     rounds: { type: "string", default: "4" },
-    seconds: { type: "string", default: "2" },
+    seconds: { type: "string" },
     "lighthouse-runs": { type: "string", default: "5" },
   },
 });
@@ -71,13 +73,21 @@ const parts = options.only ? options.only.split(",").map((part) => part.trim()) 
 for (const part of parts) if (!PARTS.includes(part)) throw new Error(`unknown part "${part}" (${PARTS.join(", ")})`);
 const wants = (/** @type {string} */ part) => parts.includes(part);
 const number = (/** @type {keyof typeof options} */ name) => Number(options[name]);
+/** An option the parts give different defaults: `fallback` unless it was given. */
+const numberOr = (/** @type {"connections" | "seconds"} */ name, /** @type {number} */ fallback) =>
+  options[name] === undefined ? fallback : Number(options[name]);
+const throughputLoad = { connections: numberOr("connections", 20), seconds: numberOr("seconds", 2) };
+const ingestLoad = { connections: numberOr("connections", 50), seconds: numberOr("seconds", 30) };
 
 // What the tests need too (scripts/test-all.sh installs both): refuse at once, not halfway.
 /** @type {string[]} */
 const missing = [];
 if ((wants("js") || wants("lighthouse")) && !existsSync(process.env.CHROME_PATH ?? CHROMIUM_PATH))
   missing.push("chromium");
-if ((wants("throughput") || wants("leaderboard") || wants("risk")) && !existsSync("/usr/lib/postgresql"))
+if (
+  (wants("throughput") || wants("leaderboard") || wants("risk") || wants("ingest")) &&
+  !existsSync("/usr/lib/postgresql")
+)
   missing.push("postgresql");
 if (missing.length > 0) {
   console.error(
@@ -157,6 +167,7 @@ const tools = {
   pageScripts: async () => (await import("./js-size.mjs")).measurePageScripts,
   lighthouse: () => import("./lighthouse.mjs"),
   throughput: () => import("./throughput.mjs"),
+  ingest: () => import("./ingest.mjs"),
 };
 
 /**
@@ -201,7 +212,7 @@ async function main() {
     });
   }
 
-  const needsApp = wants("js") || wants("throughput") || wants("lighthouse");
+  const needsApp = wants("js") || wants("throughput") || wants("lighthouse") || wants("ingest");
   if (!needsApp && !wants("leaderboard") && !wants("risk")) return;
   if (needsApp) {
     sampleLoad("build");
@@ -212,7 +223,7 @@ async function main() {
   log("▶ starting the Auth emulator and a Postgres server");
   const [emulator, postgres] = await Promise.all([
     needsApp ? startAuthEmulator({ port: await freePort(), quiet: true }) : null,
-    wants("throughput") || wants("leaderboard") || wants("risk") ? startPostgres() : null,
+    wants("throughput") || wants("leaderboard") || wants("risk") || wants("ingest") ? startPostgres() : null,
   ]);
   if (emulator) cleanups.push(emulator.stop);
   if (postgres) cleanups.push(postgres.stop);
@@ -230,8 +241,18 @@ async function main() {
     if (!postgres) throw new Error("no Postgres server was started");
     return postgres;
   };
+  /** A new database `name` on the Postgres server, for a part that wants its data apart: its URL. */
+  const databaseOfItsOwn = async (/** @type {string} */ name) => {
+    const admin = new pg.Client({ connectionString: server().url });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(server().url);
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
   const pgliteDir = path.join(workDir, "pglite");
-  if (needsApp) {
+  if (wants("js") || wants("throughput") || wants("lighthouse")) {
     log(`▶ seeding ${users.toLocaleString("en")} users and ${ledgerRows.toLocaleString("en")} ledger rows`);
     /** @param {() => Promise<import("../lib/database.mjs").BenchDatabase>} open */
     const seedInto = async (open) => {
@@ -286,7 +307,7 @@ async function main() {
    * @param {() => number[]} pids
    */
   const throughput = async (database, app, cookies, pids) => {
-    const group = `Throughput on ${database}, ${number("connections")} connections: req/s as a share of ${THROUGHPUT_BASELINE}'s`;
+    const group = `Throughput on ${database}, ${throughputLoad.connections} connections: req/s as a share of ${THROUGHPUT_BASELINE}'s`;
     /** @returns {Unmeasured[]} */
     const unmeasured = () =>
       THROUGHPUT_PAGES.map((page) => ({
@@ -304,9 +325,9 @@ async function main() {
         pages: THROUGHPUT_PAGES,
         cookie: cookies.header,
         pids,
-        connections: number("connections"),
+        connections: throughputLoad.connections,
         rounds: number("rounds"),
-        seconds: number("seconds"),
+        seconds: throughputLoad.seconds,
         log,
       });
       // A page can answer 200 and still have lost a part (the notices, say) to the load: the server says so.
@@ -339,7 +360,7 @@ async function main() {
     });
   };
 
-  if (needsApp) {
+  if (wants("js") || wants("throughput") || wants("lighthouse")) {
     await withApp("PGlite", { PGLITE_DATA_DIR: pgliteDir }, async (app, cookies) => {
       if (wants("js")) {
         const group = "JavaScript before any interaction (gzip, transferred)";
@@ -431,6 +452,98 @@ async function main() {
     );
   }
 
+  if (wants("ingest")) {
+    const { connections, seconds } = ingestLoad;
+    const group = `Postback ingestion on Postgres, ${connections} connections for ${seconds} s, one server`;
+    /** @returns {Unmeasured[]} */
+    const unmeasured = () => [
+      {
+        group,
+        label: "signed postbacks taken per second",
+        unit: "postbacks/s",
+        budget: { limit: BUDGETS.ingestPostbacksPerSecond, kind: "min" },
+      },
+      { group, label: "p99 latency", unit: "ms", budget: { limit: BUDGETS.ingestP99Ms, kind: "max" } },
+      {
+        group,
+        label: "answers not 2xx, connection errors",
+        unit: "",
+        budget: { limit: BUDGETS.ingestFailures, kind: "max" },
+      },
+      {
+        group,
+        label: "credits, reversals, ledger rows, log rows not exactly once",
+        unit: "",
+        budget: { limit: BUDGETS.ingestNotExactlyOnce, kind: "max" },
+      },
+      {
+        group,
+        label: "ledger audit findings afterwards",
+        unit: "",
+        budget: { limit: BUDGETS.ingestAuditFindings, kind: "max" },
+      },
+    ];
+    await part("postback ingestion on Postgres", unmeasured, async () => {
+      // A database of its own: the throughput part's reads see none of these writes, and these counts start at zero.
+      const databaseUrl = await databaseOfItsOwn("ingest");
+      const { measureIngest, seedPostbackHistory, loadPostbackPool } = await tools.ingest();
+      const db = await openPostgres(databaseUrl);
+      try {
+        await seed(db, { users, ledgerRows, person: account() });
+        await seedPostbackHistory(db);
+      } finally {
+        await db.close();
+      }
+      const { processTree } = await tools.throughput();
+      const { benchWallSettings } = await loadPostbackPool(workDir);
+      await withApp("Postgres (ingest)", { DATABASE_URL: databaseUrl, ...benchWallSettings() }, async (app) => {
+        const result = await measureIngest({
+          baseUrl: app.url,
+          databaseUrl,
+          workDir,
+          pids: () => [/** @type {number} */ (app.pid), ...processTree(server().pid())],
+          connections,
+          seconds,
+          log,
+        });
+        details.ingest = result;
+        const { run } = result;
+        const [perSecond, p99, failures, exactlyOnce, audit] = unmeasured();
+        figures.push(
+          {
+            .../** @type {Unmeasured} */ (perSecond),
+            value: run.perSecond,
+            detail:
+              `${run.answered.toLocaleString("en")} answered, p50 ${run.p50} ms; ${result.networks.join(", ")}; ` +
+              `${result.cpuMsPerPostback?.toFixed(2) ?? "?"} ms CPU/postback (app and Postgres)`,
+          },
+          { .../** @type {Unmeasured} */ (p99), value: run.p99, detail: `max ${run.max} ms` },
+          {
+            .../** @type {Unmeasured} */ (failures),
+            value: run.non2xx + run.errors,
+            detail: `${run.non2xx} not 2xx, ${run.errors} errors; ${JSON.stringify(run.statusCodes)}`,
+          },
+          {
+            .../** @type {Unmeasured} */ (exactlyOnce),
+            value: result.notExactlyOnce,
+            detail:
+              `${result.uniqueCredits.toLocaleString("en")} credits, ${result.uniqueReversals.toLocaleString("en")} ` +
+              `reversals of ${result.sent.toLocaleString("en")} sent; log ${JSON.stringify(result.verdicts)}` +
+              (result.notExactlyOnce > 0 ? `; ${JSON.stringify(result.mismatches)}` : ""),
+          },
+          { .../** @type {Unmeasured} */ (audit), value: result.auditFindings, detail: "verify_all_balances()" },
+          {
+            group,
+            label: "/healthz on the same server (for comparison)",
+            unit: "req/s",
+            value: result.health.perSecond,
+            detail: `p50 ${result.health.p50} ms, p99 ${result.health.p99} ms`,
+          },
+        );
+      });
+    });
+  }
+
   if (wants("leaderboard")) {
     const leaderboardUsers = number("leaderboard-users");
     const group = `Leaderboard query, ${leaderboardUsers.toLocaleString("en")} users who earned this month`;
@@ -445,14 +558,7 @@ async function main() {
       },
     ];
     await part("leaderboard at scale", unmeasured, async () => {
-      // A database of its own on the same server.
-      const admin = new pg.Client({ connectionString: server().url });
-      await admin.connect();
-      await admin.query("create database leaderboard");
-      await admin.end();
-      const url = new URL(server().url);
-      url.pathname = "/leaderboard";
-      const db = await openPostgres(url.toString());
+      const db = await openPostgres(await databaseOfItsOwn("leaderboard"));
       try {
         const result = await measureLeaderboard(db, { users: leaderboardUsers });
         details.leaderboard = result;
@@ -481,14 +587,7 @@ async function main() {
     /** @returns {Unmeasured[]} */
     const unmeasured = () => [{ group, label, unit: "ms", budget: { limit: BUDGETS.riskP95Ms, kind: "max" } }];
     await part("withdrawal risk at scale", unmeasured, async () => {
-      // A database of its own on the same server.
-      const admin = new pg.Client({ connectionString: server().url });
-      await admin.connect();
-      await admin.query("create database risk");
-      await admin.end();
-      const url = new URL(server().url);
-      url.pathname = "/risk";
-      const result = await measureRisk({ url: url.toString(), users: riskUsers, ledgerRows: riskRows });
+      const result = await measureRisk({ url: await databaseOfItsOwn("risk"), users: riskUsers, ledgerRows: riskRows });
       details.risk = result;
       log(describeRisk(result));
       figures.push({
@@ -541,9 +640,10 @@ const report = {
     leaderboardUsers: number("leaderboard-users"),
     riskUsers: number("risk-users"),
     riskLedgerRows: number("risk-ledger-rows"),
-    connections: number("connections"),
+    connections: throughputLoad.connections,
     rounds: number("rounds"),
-    secondsPerRound: number("seconds"),
+    secondsPerRound: throughputLoad.seconds,
+    ingest: ingestLoad,
     lighthouseRuns: number("lighthouse-runs"),
   },
   budgets: BUDGETS,

@@ -19,7 +19,7 @@ const TICKS_PER_SECOND = 100;
  * CPU seconds (user + system) used so far by the processes `pids()` names, or null off Linux.
  * @param {() => number[]} pids
  */
-function cpuSeconds(pids) {
+export function cpuSeconds(pids) {
   try {
     let ticks = 0;
     for (const pid of pids()) {

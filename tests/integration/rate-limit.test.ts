@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDatabase } from "~/server/db/database.server";
-import { hitRateLimit, RATE_LIMITS } from "~/server/http/rate-limit.server";
+import { hitRateLimit, leasedRateLimit, RATE_LIMITS } from "~/server/http/rate-limit.server";
 import { dbRefusal, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
 
 // hitRateLimit reaches the app's database through getDatabase(); here that is the test database.
@@ -129,6 +129,46 @@ describe.each([
     expect(row).toEqual({ hits: rule.limit, window_seconds: rule.windowSeconds });
   });
 
+  it("leasedRateLimit takes a hundredth of the limit at a time (take_rate_limit_hits) and lets exactly `limit` through", async () => {
+    let calls = 0;
+    vi.mocked(getDatabase).mockResolvedValue({
+      ...t.db,
+      rpc: (name: string, args?: Record<string, unknown>) => (calls++, t.db.rpc(name, args)),
+    } as typeof t.db);
+    // An hour's window: the run does not straddle one (a straddle would let a second window's through).
+    const rule = { name: newKey("leased"), limit: 250, windowSeconds: 3600 };
+    const results = [];
+    for (let i = 0; i < rule.limit + 1; i++) results.push(await leasedRateLimit(rule, "network"));
+    expect(results.filter((result) => result.allowed)).toHaveLength(rule.limit);
+    const refused = results.at(-1)!;
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(refused.retryAfterSeconds).toBeLessThanOrEqual(rule.windowSeconds);
+    // Leases of 2 (250 / 100): 125 calls, and one more that found the window full.
+    expect(calls).toBe(126);
+    const [row] = await t.sql<{ hits: number }>(
+      "select sum(hits)::int as hits from rate_limit_windows where key = $1",
+      [`${rule.name}:network`],
+    );
+    expect(row).toEqual({ hits: rule.limit });
+  });
+
+  it("take_rate_limit_hits grants what is left of the window when fewer than asked, then nothing", async () => {
+    const key = newKey("hits");
+    const take = (hits: number) =>
+      t.db.rpc<{ granted: number; retry_after_seconds: number }>("take_rate_limit_hits", {
+        p_key: key,
+        p_limit: 5,
+        p_window_seconds: 3600,
+        p_hits: hits,
+      });
+    expect(await take(3)).toMatchObject({ granted: 3, retry_after_seconds: 0 });
+    expect(await take(3)).toMatchObject({ granted: 2, retry_after_seconds: 0 });
+    const none = await take(1);
+    expect(none.granted).toBe(0);
+    expect(none.retry_after_seconds).toBeGreaterThanOrEqual(1);
+  });
+
   it.each([
     ["a missing key", { p_key: null }],
     ["a blank key", { p_key: "   " }],
@@ -241,6 +281,21 @@ describe("hit_rate_limit under concurrency on a Postgres server", () => {
     const results = await Promise.all(Array.from({ length: 100 }, () => hit(t, key, 10, 3600, false, 30)));
     expect(results.filter((result) => result.allowed)).toHaveLength(10);
     expect(await storedWindows(t, key)).toEqual([[at(0), 10]]);
+  });
+
+  it("grants exactly 10 hits in all to 100 concurrent take_rate_limit_hits of 3 on one key with limit 10", async () => {
+    const key = newKey("race-leases");
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        t.db.rpc<{ granted: number }>("take_rate_limit_hits", {
+          p_key: key,
+          p_limit: 10,
+          p_window_seconds: 3600,
+          p_hits: 3,
+        }),
+      ),
+    );
+    expect(results.reduce((sum, result) => sum + result.granted, 0)).toBe(10);
   });
 
   it("allows exactly 5 of 100 concurrent hits when half of a previous window of 10 still counts (sliding window)", async () => {

@@ -3,7 +3,7 @@ import { getDatabase } from "../db/database.server";
 import { getEnv } from "../env.server";
 import { readBodyText } from "../http/body.server";
 import { addressKey, clientAddress } from "../http/client-address.server";
-import { hitRateLimit } from "../http/rate-limit.server";
+import { leasedRateLimit } from "../http/rate-limit.server";
 import { plainText } from "../http/responses.server";
 import { logValue } from "../log.server";
 import type { PostbackReading, PostbackRequest } from "./network.server";
@@ -166,7 +166,8 @@ export async function wallPostbackResponse(request: Request, wall: ConfiguredWal
     );
   }
   // Counted once verified: forged requests cost no database call and cannot use up the allowance.
-  const limit = await hitRateLimit(
+  // Leased: a database call per hundredth of the allowance, not per postback (rate-limit.server.ts).
+  const limit = await leasedRateLimit(
     { name: `postback-${network.name}`, limit: wall.postbacksPerMinute, windowSeconds: 60 },
     network.name,
   );

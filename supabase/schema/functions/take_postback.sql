@@ -22,13 +22,9 @@ begin
     return jsonb_build_object('verdict', 'refused', 'reason', 'account_not_found');
   end if;
   v_result := record_postback(p_network, p_transaction_id, v_user_id, p_coins, p_reversal, p_description,
-                              p_offer_id, p_hold_days);
+                              p_offer_id, p_hold_days, p_offer_name);
   v_verdict := case when (v_result ->> 'duplicate')::boolean then 'duplicate'
                     when p_reversal then 'reversed' else 'credited' end;
-  if v_verdict = 'credited' and p_offer_name is not null then
-    update provider_postbacks set offer_name = left(p_offer_name, 200)
-     where provider = p_network and transaction_id = p_transaction_id and kind = 'credit';
-  end if;
   perform log_postback(p_network, p_client_address, p_method, p_query, p_body, v_verdict, null, v_user_id,
                        p_transaction_id, p_coins);
   return v_result || jsonb_build_object('verdict', v_verdict, 'user_id', v_user_id);

@@ -1,0 +1,241 @@
+// @ts-check
+// Postback ingestion (issue 19, section 5): signed postbacks from a mix of networks, sent by
+// autocannon to one production server on Postgres, then checked: every credit and reversal
+// recorded exactly once, every balance equal to its ledger, every request sent written to
+// postback_log once. The postbacks are built beforehand (scripts/bench/postback-pool.ts, by each
+// network's own simulatedPostback), so the load generator only sends bytes.
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import autocannon from "autocannon";
+import { build } from "esbuild";
+import pg from "pg";
+import { cpuSeconds } from "./throughput.mjs";
+
+/** @typedef {import("./postback-pool.ts").PooledPostback} PooledPostback */
+
+/** Shares of the pool: networks retry (repeats) and take credits back (reversals). */
+const REPEAT_SHARE = 0.1;
+const REVERSAL_SHARE = 0.05;
+const WARM_UP_SECONDS = 3;
+/** Postbacks taken before the run, in provider_postbacks and postback_log alike. */
+const HISTORY_ROWS = 100_000;
+
+/**
+ * The postbacks of the last weeks, as a live database holds them, then VACUUM ANALYZE of everything:
+ * on empty tables the planner's statistics say "tiny", and the statements of take_postback (plans
+ * cached per connection) scan whole tables that grow by a thousand rows a second; and the fresh
+ * server's first autovacuum round, a minute after it started, would otherwise vacuum and analyze
+ * every table just seeded in the middle of the run. The ledger is not touched: these are
+ * bookkeeping rows only. Before the app server starts (VACUUM beside its start-up work can deadlock).
+ * @param {import("../lib/database.mjs").BenchDatabase} db
+ */
+export async function seedPostbackHistory(db) {
+  const [people] = await db.query("select count(*)::int as n from user_profiles");
+  await db.query(
+    `insert into provider_postbacks (provider, transaction_id, kind, user_id, coins, amount, available_at, created_at)
+     select (array['bitlabs', 'torox', 'lootably', 'revlum', 'custom'])[1 + i % 5], 'history-' || i, 'credit',
+            'bench-' || (1 + i % ($2::int - 1)), 100, 1.00, now() - make_interval(days => i % 30),
+            now() - make_interval(days => i % 30)
+       from generate_series(1, $1::int) i`,
+    [HISTORY_ROWS, people?.n],
+  );
+  await db.query(
+    `insert into postback_log (received_at, network, method, query, body, verdict, transaction_id, coins)
+     select created_at, provider, 'GET', 'history', '', 'credited', transaction_id, coins
+       from provider_postbacks where transaction_id like 'history-%'`,
+  );
+  await db.query("vacuum analyze");
+}
+
+/** What the run is checked against: counts taken before and after it. */
+const COUNTS = `select (select count(*) from provider_postbacks where kind = 'credit')::int as credits,
+                       (select count(*) from transaction_history where transaction_type = 'postback')::int as credit_rows,
+                       (select count(*) from provider_postbacks where kind = 'reversal' and amount < 0)::int as reversals,
+                       (select count(*) from transaction_history where transaction_type = 'postback_reversal')::int as reversal_rows`;
+
+/**
+ * scripts/bench/postback-pool.ts bundled into `workDir` and loaded: the network modules import
+ * through `~/`, which only a bundler resolves.
+ * @param {string} workDir
+ * @returns {Promise<typeof import("./postback-pool.ts")>}
+ */
+export async function loadPostbackPool(workDir) {
+  const outfile = path.join(workDir, "postback-pool.mjs");
+  await build({
+    entryPoints: ["scripts/bench/postback-pool.ts"],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node22",
+    tsconfig: "tsconfig.json",
+    logLevel: "warning",
+  });
+  return import(pathToFileURL(outfile).href);
+}
+
+/**
+ * autocannon sending the pool in order from `start.next` on, each connection taking the next
+ * postback as it sends one (so no two requests share a place in the pool).
+ * @param {{ baseUrl: string, pool: PooledPostback[], cursor: { next: number }, connections: number, seconds: number }} options
+ */
+function sendPool({ baseUrl, pool, cursor, connections, seconds }) {
+  return autocannon({
+    url: baseUrl,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        // Called once for every request written (autocannon builds each just before sending it).
+        setupRequest: (request) => {
+          const postback = /** @type {PooledPostback} */ (pool[cursor.next++ % pool.length]);
+          return {
+            ...request,
+            method: postback.method,
+            path: postback.pathAndQuery,
+            headers: postback.headers,
+            body: postback.body ?? undefined,
+          };
+        },
+      },
+    ],
+  });
+}
+
+/**
+ * @param {import("autocannon").Result} result
+ */
+function summary(result) {
+  const answered = result["2xx"] + result.non2xx;
+  return {
+    perSecond: answered / result.duration,
+    answered,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count])),
+  };
+}
+
+/**
+ * Waits until postback_log stops growing: requests cut off when autocannon stopped may still be
+ * being taken by the server.
+ * @param {pg.Client} client
+ */
+async function settledLogCount(client) {
+  let last = -1;
+  for (;;) {
+    const { rows } = await client.query("select count(*)::int as n from postback_log");
+    const count = /** @type {number} */ (rows[0].n);
+    if (count === last) return count;
+    last = count;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
+/**
+ * @param {{ baseUrl: string, databaseUrl: string, workDir: string, pids: () => number[], connections: number,
+ *           seconds: number, log?: (line: string) => void }} options
+ */
+export async function measureIngest({ baseUrl, databaseUrl, workDir, pids, connections, seconds, log = () => {} }) {
+  const { postbackPool } = await loadPostbackPool(workDir);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows: people } = await client.query("select wall_id from user_profiles order by id");
+    const wallIds = people.map((row) => /** @type {string} */ (row.wall_id));
+    // Room for 3,000 a second, warm-up included; beyond it the pool starts again (all repeats then).
+    const pool = postbackPool({
+      appUrl: baseUrl,
+      wallIds,
+      size: Math.max(20_000, 3_000 * (seconds + WARM_UP_SECONDS)),
+      repeatShare: REPEAT_SHARE,
+      reversalShare: REVERSAL_SHARE,
+    });
+    const networks = [...new Set(pool.map((postback) => postback.network))];
+    log(
+      `  ${pool.length.toLocaleString("en")} signed postbacks from ${networks.join(", ")} for ` +
+        `${wallIds.length.toLocaleString("en")} people`,
+    );
+    const logBefore = await settledLogCount(client);
+    const before = /** @type {Record<string, number>} */ ((await client.query(COUNTS)).rows[0]);
+    const cursor = { next: 0 };
+    // Warm-up (the JIT, the pool's connections): its postbacks are checked with the rest.
+    await sendPool({ baseUrl, pool, cursor, connections, seconds: WARM_UP_SECONDS });
+    const cpuBefore = cpuSeconds(pids);
+    const run = summary(await sendPool({ baseUrl, pool, cursor, connections, seconds }));
+    const cpuAfter = cpuSeconds(pids);
+    log(
+      `  ${run.perSecond.toFixed(0)} postbacks/s, p50 ${run.p50} ms, p99 ${run.p99} ms, ` +
+        `${run.non2xx} not 2xx, ${run.errors} errors (${JSON.stringify(run.statusCodes)})`,
+    );
+
+    // Exactly once: what was sent, against what the database holds.
+    const sent = cursor.next;
+    const logged = (await settledLogCount(client)) - logBefore;
+    /** @type {Map<string, PooledPostback>} */
+    const expected = new Map();
+    for (let index = 0; index < sent; index++) {
+      const postback = /** @type {PooledPostback} */ (pool[index % pool.length]);
+      expected.set(`${postback.network} ${postback.transactionId} ${postback.kind}`, postback);
+    }
+    const { rows: recorded } = await client.query(
+      `select provider || ' ' || transaction_id || ' ' || kind as key, count(*)::int as n
+         from provider_postbacks where transaction_id like 'bench-%' group by provider, transaction_id, kind`,
+    );
+    const recordedCounts = new Map(
+      recorded.map((row) => [/** @type {string} */ (row.key), /** @type {number} */ (row.n)]),
+    );
+    const missing = [...expected.keys()].filter((key) => !recordedCounts.has(key)).length;
+    const unexpected = [...recordedCounts.keys()].filter((key) => !expected.has(key)).length;
+    const doubled = [...recordedCounts.values()].filter((count) => count !== 1).length;
+    // Each recorded credit moved money once, and each reversal of a credit took it back once.
+    const after = /** @type {Record<string, number>} */ ((await client.query(COUNTS)).rows[0]);
+    /** @type {Record<string, number>} */
+    const money = Object.fromEntries(Object.keys(after).map((key) => [key, (after[key] ?? 0) - (before[key] ?? 0)]));
+    const { rows: audit } = await client.query("select jsonb_array_length(verify_all_balances()) as findings");
+    const { rows: verdicts } = await client.query(
+      "select verdict, count(*)::int as n from postback_log where query <> 'history' group by verdict order by verdict",
+    );
+    const byVerdict = Object.fromEntries(verdicts.map((row) => [row.verdict, row.n]));
+    const mismatches = {
+      missing,
+      unexpected,
+      doubled,
+      creditLedgerRows: Math.abs((money.credit_rows ?? 0) - (money.credits ?? 0)),
+      reversalLedgerRows: Math.abs((money.reversal_rows ?? 0) - (money.reversals ?? 0)),
+      logRows: Math.abs(logged - sent),
+    };
+    const notExactlyOnce = Object.values(mismatches).reduce((sum, count) => sum + count, 0);
+
+    // For comparison: the cheapest route, on the same server.
+    const health = summary(await autocannon({ url: `${baseUrl}/healthz`, connections, duration: seconds }));
+    log(`  /healthz ${health.perSecond.toFixed(0)} req/s, p99 ${health.p99} ms`);
+
+    return {
+      networks,
+      people: wallIds.length,
+      poolSize: pool.length,
+      run,
+      cpuMsPerPostback:
+        cpuBefore !== null && cpuAfter !== null && run.answered > 0
+          ? ((cpuAfter - cpuBefore) * 1000) / run.answered
+          : null,
+      sent,
+      logged,
+      answered: run.answered,
+      uniqueCredits: [...expected.values()].filter((postback) => postback.kind === "credit").length,
+      uniqueReversals: [...expected.values()].filter((postback) => postback.kind === "reversal").length,
+      ledger: money,
+      verdicts: byVerdict,
+      mismatches,
+      notExactlyOnce,
+      auditFindings: /** @type {number} */ (audit[0]?.findings),
+      health,
+    };
+  } finally {
+    await client.end();
+  }
+}

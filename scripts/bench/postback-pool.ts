@@ -1,0 +1,137 @@
+// The postbacks `npm run bench -- --only=ingest` sends (scripts/bench/ingest.mjs): each one built
+// and signed by its network's own simulatedPostback, as that network sends it, so the bench holds
+// no signing code of its own. Bundled by ingest.mjs with esbuild (the network modules import
+// through `~/`), never part of the app.
+import type { OutgoingPostback, WallNetwork } from "~/server/walls/network.server";
+import { bitlabs } from "~/server/walls/networks/bitlabs.server";
+import { custom } from "~/server/walls/networks/custom.server";
+import { lootably } from "~/server/walls/networks/lootably.server";
+import { revlum } from "~/server/walls/networks/revlum.server";
+import { torox } from "~/server/walls/networks/torox.server";
+
+/** The networks of the mix, GET and POST, hashed URLs and signed parameters; `custom` is the app's own protocol. */
+const NETWORKS = [bitlabs, torox, lootably, revlum, custom] as WallNetwork<unknown>[];
+
+/**
+ * The server's WALL_… settings for the mix: any sender (the bench has no proxy, so no address to
+ * check), no hold, and an allowance far above what one instance can take, so what is measured is
+ * the ingestion, not the limit.
+ */
+export function benchWallSettings(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const network of NETWORKS) {
+    const prefix = `WALL_${network.name.toUpperCase()}_`;
+    env[`${prefix}ENABLED`] = "true";
+    env[`${prefix}ALLOWED_ADDRESSES`] = "any";
+    env[`${prefix}HOLD_DAYS`] = "0";
+    env[`${prefix}POSTBACKS_PER_MINUTE`] = "1000000";
+    for (const setting of network.settings)
+      env[`${prefix}${setting.suffix}`] = `bench-${network.name}-${setting.suffix}-0123456789`.toLowerCase();
+  }
+  return env;
+}
+
+/** One request of the pool, and what it should leave in provider_postbacks. */
+export interface PooledPostback extends OutgoingPostback {
+  network: string;
+  transactionId: string;
+  kind: "credit" | "reversal";
+  /** A repeat of a postback sent before (the network retrying). */
+  repeat: boolean;
+}
+
+/** A small deterministic generator, so two runs send the same mix. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * `size` postbacks for `wallIds` (people's wall ids; the custom protocol names them by wall id too
+ * when it is a wall): credits across the networks in turn, `repeatShare` of them a repeat of a
+ * postback sent shortly before (some while the first is still being taken), `reversalShare` a
+ * reversal of a credit sent a while before (well taken by then, as networks reverse days later).
+ * @public (used by scripts/bench/ingest.mjs through the bundle, which knip cannot follow)
+ */
+export function postbackPool(options: {
+  appUrl: string;
+  wallIds: readonly string[];
+  size: number;
+  repeatShare: number;
+  reversalShare: number;
+}): PooledPostback[] {
+  const settings = benchWallSettings();
+  const configs = NETWORKS.map((network) => {
+    const prefix = `WALL_${network.name.toUpperCase()}_`;
+    const own = Object.fromEntries(
+      network.settings.map((setting) => [setting.suffix, settings[prefix + setting.suffix]]),
+    );
+    return { network, config: network.configure(own) };
+  });
+  const next = random(19);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)] as T;
+  const pool: PooledPostback[] = [];
+  /** Credits not reversed yet, oldest first. */
+  const credits: { index: number; wallUserId: string; coins: number; networkIndex: number }[] = [];
+  // Reversals name credits at least this far back: taken long before, even at 50 requests in flight.
+  const reversalDistance = 2_000;
+  let sequence = 0;
+  while (pool.length < options.size) {
+    const roll = next();
+    const earlier = pool.length > 0 ? pool[Math.max(0, pool.length - 1 - Math.floor(next() * 200))] : undefined;
+    if (roll < options.repeatShare && earlier) {
+      pool.push({ ...earlier, repeat: true });
+      continue;
+    }
+    const oldest = credits[0];
+    if (roll < options.repeatShare + options.reversalShare && oldest && oldest.index < pool.length - reversalDistance) {
+      const credit = credits.shift()!;
+      const { network, config } = configs[credit.networkIndex]!;
+      const transactionId = pool[credit.index]!.transactionId;
+      pool.push({
+        ...network.simulatedPostback(config, {
+          kind: "reversal",
+          transactionId,
+          wallUserId: credit.wallUserId,
+          coins: credit.coins,
+          offerId: `offer-${credit.index % 97}`,
+          offerName: "Bench offer",
+          appUrl: options.appUrl,
+        }),
+        network: network.name,
+        transactionId,
+        kind: "reversal",
+        repeat: false,
+      });
+      continue;
+    }
+    const networkIndex = sequence % configs.length;
+    const { network, config } = configs[networkIndex]!;
+    const wallUserId = pick(options.wallIds);
+    const coins = 10 + Math.floor(next() * 490);
+    const transactionId = `bench-${++sequence}`;
+    credits.push({ index: pool.length, wallUserId, coins, networkIndex });
+    pool.push({
+      ...network.simulatedPostback(config, {
+        kind: "credit",
+        transactionId,
+        wallUserId,
+        coins,
+        offerId: `offer-${pool.length % 97}`,
+        offerName: "Bench offer",
+        appUrl: options.appUrl,
+      }),
+      network: network.name,
+      transactionId,
+      kind: "credit",
+      repeat: false,
+    });
+  }
+  return pool;
+}
