@@ -94,6 +94,7 @@ export function postbackPool(options: {
       const credit = credits.shift()!;
       const { network, config } = configs[credit.networkIndex]!;
       const transactionId = pool[credit.index]!.transactionId;
+      // Every network of the mix documents its reversal, so each builds one.
       pool.push({
         ...network.simulatedPostback(config, {
           kind: "reversal",
@@ -103,7 +104,7 @@ export function postbackPool(options: {
           offerId: `offer-${credit.index % 97}`,
           offerName: "Bench offer",
           appUrl: options.appUrl,
-        }),
+        })!,
         network: network.name,
         transactionId,
         kind: "reversal",
@@ -126,7 +127,7 @@ export function postbackPool(options: {
         offerId: `offer-${pool.length % 97}`,
         offerName: "Bench offer",
         appUrl: options.appUrl,
-      }),
+      })!,
       network: network.name,
       transactionId,
       kind: "credit",
