@@ -25,7 +25,8 @@ export function benchWallSettings(): Record<string, string> {
     env[`${prefix}ALLOWED_ADDRESSES`] = "any";
     env[`${prefix}HOLD_DAYS`] = "0";
     env[`${prefix}POSTBACKS_PER_MINUTE`] = "1000000";
-    for (const setting of network.settings)
+    // The required ones only: an optional one (an offers API's address or key) turns on more than postbacks.
+    for (const setting of network.settings.filter((candidate) => candidate.required))
       env[`${prefix}${setting.suffix}`] = `bench-${network.name}-${setting.suffix}-0123456789`.toLowerCase();
   }
   return env;
