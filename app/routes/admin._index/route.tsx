@@ -31,12 +31,14 @@ export default function AdminHomeRoute() {
         </dl>
       </section>
       <p className="text-sm text-muted">
-        Every operator action is recorded in the{" "}
-        <Link to="/admin/audit" className="font-medium text-brand-700 underline">
-          audit log
-        </Link>
-        , which nobody can change.
+        Every operator action is recorded in the audit log, in the same transaction as the change; nobody can edit it.
       </p>
+      <Link
+        to="/admin/audit"
+        className="inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline underline-offset-2"
+      >
+        Open the audit log
+      </Link>
     </div>
   );
 }

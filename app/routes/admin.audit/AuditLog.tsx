@@ -50,7 +50,13 @@ export function AuditLog({
           {paged ? "No older entries." : "No operator action has been recorded yet."}
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-2xl border border-line bg-white shadow-sm">
+        // Focusable, so a keyboard can scroll the table sideways on a narrow screen.
+        <div
+          className="overflow-x-auto rounded-2xl border border-line bg-white shadow-sm"
+          tabIndex={0}
+          role="region"
+          aria-label="Operator actions"
+        >
           <table className="w-full min-w-[56rem] text-left text-sm">
             <caption className="sr-only">Operator actions, newest first</caption>
             <thead className="border-b border-line bg-gray-50 text-xs font-semibold tracking-wide text-muted uppercase">
@@ -105,12 +111,15 @@ export function AuditLog({
       {paged || olderBefore !== null ? (
         <nav aria-label="Audit log pages" className="flex gap-4 text-sm font-medium">
           {paged ? (
-            <Link to="/admin/audit" className="text-brand-700 underline">
+            <Link to="/admin/audit" className="inline-flex min-h-11 items-center text-brand-700 underline">
               Newest entries
             </Link>
           ) : null}
           {olderBefore !== null ? (
-            <Link to={`/admin/audit?before=${olderBefore}`} className="text-brand-700 underline">
+            <Link
+              to={`/admin/audit?before=${olderBefore}`}
+              className="inline-flex min-h-11 items-center text-brand-700 underline"
+            >
               Older entries
             </Link>
           ) : null}

@@ -50,7 +50,7 @@ export function AdminScreen({
           </p>
           <Link
             to="/"
-            className="font-medium text-brand-700 underline-offset-2 hover:underline lg:mt-3 lg:inline-block"
+            className="inline-flex min-h-11 items-center font-medium text-brand-700 underline-offset-2 hover:underline lg:mt-2"
           >
             Back to the app
           </Link>
