@@ -41,6 +41,7 @@ describe("the operator console lets in only accounts whose role claim and databa
       expect(response.status, `${who}: ${path}`).toBe(404);
       expect(page, `${who}: ${path}`).toContain("Oops! Page not found");
       expect(page, `${who}: ${path}`).not.toMatch(/Operator console|Audit log|audit-entry/);
+      expect(page, `${who}: ${path}`).toContain("<title>Rewards</title>");
       expect(response.headers.get("location"), `${who}: ${path}`).toBeNull();
     }
     // The data requests a browser with JavaScript makes for the same pages answer 404 too, with no data.

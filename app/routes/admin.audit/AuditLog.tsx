@@ -94,7 +94,7 @@ export function AuditLog({
                       <span className="block text-xs text-muted">{entry.actor_user_id}</span>
                     ) : null}
                   </td>
-                  <td className="px-4 py-3 font-medium">{entry.action.replace("_", " ")}</td>
+                  <td className="px-4 py-3 font-medium whitespace-nowrap">{entry.action.replace("_", " ")}</td>
                   <td className="px-4 py-3 [overflow-wrap:anywhere]">
                     {entry.record_kind ? `${entry.record_kind} ` : ""}
                     {entry.email ?? entry.record_id ?? ""}

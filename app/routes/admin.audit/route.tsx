@@ -1,7 +1,10 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { pageMeta } from "~/lib/meta";
 import { AuditLog } from "./AuditLog";
 import { loadAuditLog } from "./page.server";
+
+export const meta: MetaFunction = ({ error }) => pageMeta(error ? undefined : "Audit log · Operator console");
 
 export const loader = ({ request }: LoaderFunctionArgs) => loadAuditLog(request);
 

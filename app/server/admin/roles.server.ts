@@ -33,6 +33,8 @@ export async function grantOperatorRole(
   db: Database,
   change: { userId: string; email: string; role: OperatorRole; actor: string },
 ): Promise<RoleChange> {
+  // Firebase asked first: a profile whose Firebase account is gone gets no row it could never use.
+  await getAdminAuth().getUser(change.userId);
   const result = await db.rpc<{ previous_role: OperatorRole | null; changed: boolean }>("grant_operator_role", {
     p_actor: change.actor,
     p_user_id: change.userId,
