@@ -412,6 +412,31 @@ const earnCases = pageCases(
   },
 );
 
+// My offers' missing-credit report (docs/offer-walls.md), for the offer provider's network: a
+// network it does not list and a day that is no date are refused; no case sends a whole valid
+// report, so none is recorded (five open reports would refuse the rest).
+const MISSING_CREDIT_DAY = new Date().toISOString().slice(0, 10);
+const myOffersCases = pageCases("earn_.offers/route.tsx", "member", [
+  {
+    name: "Report missing credit",
+    path: "/earn/offers?report=acme",
+    valid: {
+      intent: "report-missing-credit",
+      network: "acme",
+      offerName: "Spin the wheel",
+      completedOn: MISSING_CREDIT_DAY,
+      details: "I finished it and got nothing",
+    },
+    fields: {
+      network: { wrong: "Please choose one of the networks listed on this page." },
+      completedOn: {
+        wrong: ruleMessage("missing_credit_date_out_of_range"),
+        blank: ruleMessage("missing_credit_fields_required"),
+      },
+    },
+  },
+]);
+
 // Log out reads no fields: whatever is posted, this device is signed out (a few signed in, each
 // by an account of its own, since a log out ends every session of the account).
 const LOGGED_OUT: Answer = { redirect: "/auth", flash: AUTH_MESSAGES.loggedOut };
@@ -1103,6 +1128,7 @@ const CASES: Case[] = [
   ...homeCases,
   ...authCases,
   ...earnCases,
+  ...myOffersCases,
   ...logoutCases,
   ...profileCases,
   ...settingsCases,
