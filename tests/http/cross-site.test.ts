@@ -13,6 +13,7 @@ const PAGE_ACTIONS: Record<string, string> = {
   "_index/route.tsx": "/?index",
   "auth/route.tsx": "/auth",
   "earn/route.tsx": "/earn",
+  "earn_.offers/route.tsx": "/earn/offers?report=acme",
   "logout/route.tsx": "/logout",
   "profile/route.tsx": "/profile",
   "settings/route.tsx": "/settings",
