@@ -39,7 +39,7 @@ function parse(argv: string[]) {
   }
 }
 
-function describe(change: RoleChange): string {
+function summary(change: RoleChange): string {
   if (!change.changed) {
     return change.role
       ? `${change.email} already holds the ${change.role} role (claim set again, sessions ended).`
@@ -80,7 +80,7 @@ async function main(argv: string[]): Promise<number> {
     await db.close();
   }
   if (json) sayJson(change);
-  else say(describe(change));
+  else say(summary(change));
   return 0;
 }
 

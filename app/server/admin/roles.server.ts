@@ -6,7 +6,8 @@ import type { Database } from "../db/core.server";
  * Granting and revoking operator roles (`npm run operator`, docs/operator-console.md): the
  * `operators` row and its audit entry in one SQL call, then the Firebase custom claim `role`, then
  * the person's sessions revoked, so that the next sign-in carries the new claim. The row is
- * changed first: a claim alone lets nobody in, so a failure half way never opens the console.
+ * changed before the claim: a claim alone lets nobody in, so a failure half way never opens the
+ * console (and a revoke closes it at once).
  */
 
 /** An operator's mistake (an unknown role): the one line they read. */
