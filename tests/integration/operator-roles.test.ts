@@ -198,6 +198,27 @@ describe("operator roles and the audit log in SQL", () => {
     expect((await dbRefusal(list(null, 2, member))).hint).toBe("operator_role_required");
   });
 
+  it("list_operator_actions names the record of entries written before record_kind existed (a withdrawal, else an account)", async () => {
+    const [reader, person] = [await provision(), await provision()];
+    await grant(reader, "support");
+    const withdrawalId = "6f1d7a52-3c0e-4a8e-9a55-0d4c1a2b3c4d";
+    await t.sql(
+      "insert into operator_actions (actor, action, user_id, reason) values ('ops', 'pause', $1, 'checking')",
+      [person],
+    );
+    await t.sql(
+      "insert into operator_actions (actor, action, user_id, withdrawal_id) values ('ops', 'approve', $1, $2)",
+      [person, withdrawalId],
+    );
+    const [approve, pause] = await t.db.rpc<AuditEntry[]>("list_operator_actions", {
+      p_operator_id: reader,
+      p_before: null,
+      p_limit: 2,
+    });
+    expect(approve).toMatchObject({ action: "approve", record_kind: "withdrawal", record_id: withdrawalId });
+    expect(pause).toMatchObject({ action: "pause", record_kind: "account", record_id: person, reason: "checking" });
+  });
+
   it("deleting an operator's account takes the role away and keeps the audit entries", async () => {
     const userId = await provision();
     await grant(userId, "owner");
