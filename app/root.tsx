@@ -76,17 +76,20 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
-function useBareScreen(): boolean {
-  return useMatches().some((match) => (match.handle as ShellHandle | undefined)?.bareScreen(match.data) === true);
+function useShellHandles() {
+  const matches = useMatches();
+  const says = (question: "bareScreen" | "wideScreen") =>
+    matches.some((match) => (match.handle as ShellHandle | undefined)?.[question]?.(match.data) === true);
+  return { bare: says("bareScreen"), wide: says("wideScreen") };
 }
 
 export default function App() {
   const rootData = useRouteLoaderData<typeof loader>("root");
-  const bare = useBareScreen();
+  const { bare, wide } = useShellHandles();
   return (
     <>
       <NavigationProgress />
-      <AppShell showNav={!bare} signedIn={rootData?.signedIn ?? false} messages={rootData?.messages ?? []}>
+      <AppShell showNav={!bare} wide={wide} signedIn={rootData?.signedIn ?? false} messages={rootData?.messages ?? []}>
         <Outlet />
       </AppShell>
     </>

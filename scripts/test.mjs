@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort, startAppServer, startAuthEmulator, startPostgres } from "./lib/services.mjs";
+import { makeConsoleOperator } from "./lib/console-operator.mjs";
 import { openPglite } from "./lib/database.mjs";
 
 const started = Date.now();
@@ -131,6 +132,10 @@ async function main() {
   // withdraw what they have just earned (holds and locked bonus: tests/integration/bonus-holds.test.ts).
   const appDatabase = await openPglite(path.join(workDir, "pglite"));
   await appDatabase.query("select apply_demo_settings()");
+  // The browser suites' owner of the operator console (scripts/lib/console-operator.mjs).
+  const consoleOperator = wants("e2e")
+    ? await makeConsoleOperator({ emulatorHost: emulator.host, database: appDatabase })
+    : null;
   await appDatabase.close();
 
   const appPort = await freePort();
@@ -159,7 +164,14 @@ async function main() {
   console.log(`app server on ${app.url}, Auth emulator on ${emulator.host}, Postgres on port ${postgres.port}`);
   timings.push(["services (Auth emulator, Postgres, the app server)", (Date.now() - servicesBegin) / 1000]);
 
-  const testEnv = { ...sharedEnv, APP_URL: app.url };
+  const testEnv = {
+    ...sharedEnv,
+    APP_URL: app.url,
+    ...(consoleOperator && {
+      E2E_OPERATOR_EMAIL: consoleOperator.email,
+      E2E_OPERATOR_PASSWORD: consoleOperator.password,
+    }),
+  };
   await vitestStep(["unit", "integration", "http", "image", "resilience"].filter(wants), testEnv, filesOf);
   if (wants("e2e")) {
     const report = path.join(workDir, "playwright.json");

@@ -10,15 +10,18 @@ import { Icon } from "./ui/Icon";
  * button above it; from `lg` up: the same bar as a side bar, the column beside it and the button
  * in the margin to the column's right. Fixed things never sit over the end of the page: the
  * column's bottom padding reserves their height (docs/decisions/073-nothing-covers-the-page.md).
+ * `wide` (the operator console, which draws its own navigation): the whole width, no column.
  */
 export function AppShell({
   children,
   showNav,
+  wide = false,
   signedIn,
   messages,
 }: {
   children: ReactNode;
   showNav: boolean;
+  wide?: boolean;
   signedIn: boolean;
   messages: readonly Flash[];
 }) {
@@ -31,9 +34,13 @@ export function AppShell({
       : "pb-8";
   return (
     <div className={`min-h-dvh bg-canvas ${showNav ? "lg:pl-60" : ""}`}>
-      <div className="mx-auto flex min-h-dvh w-full max-w-md flex-col bg-canvas sm:border-x sm:border-line lg:max-w-xl">
-        <main className={`flex-1 px-5 pt-6 ${reserve} ${showNav ? "lg:px-8 lg:pb-12" : ""}`}>{children}</main>
-      </div>
+      {wide ? (
+        <main className="min-h-dvh">{children}</main>
+      ) : (
+        <div className="mx-auto flex min-h-dvh w-full max-w-md flex-col bg-canvas sm:border-x sm:border-line lg:max-w-xl">
+          <main className={`flex-1 px-5 pt-6 ${reserve} ${showNav ? "lg:px-8 lg:pb-12" : ""}`}>{children}</main>
+        </div>
+      )}
       {showProfileButton ? (
         <Link
           to="/profile"

@@ -73,6 +73,9 @@ const RULE_MESSAGES = {
   reason_required: "A reason is required",
   invalid_reason: "The reason must be at most 500 characters, without hidden characters",
   audit_append_only: "The operator actions cannot be changed",
+  // The operator console's roles (docs/operator-console.md): support < finance < owner.
+  invalid_operator_role: "The role must be owner, finance or support",
+  operator_role_required: "Your operator role does not allow this",
   ledger_append_only: "The transaction history cannot be changed",
   invalid_rate_limit: "Invalid rate limit",
   invalid_delivery_claim: "Invalid delivery claim",

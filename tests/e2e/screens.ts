@@ -2,8 +2,11 @@
 // The list is checked against app/routes: each route module is either drawn by at least one screen
 // here or named in NOT_SCREENS with the reason, so a new page fails that check until it is added.
 
-/** Who looks at the screen: a first visit, a visitor who has seen the onboarding, or an account (with a verified email or not). */
-export type Viewer = "first-visit" | "visitor" | "member" | "verified-member";
+/**
+ * Who looks at the screen: a first visit, a visitor who has seen the onboarding, an account (with a
+ * verified email or not), or an owner of the operator console.
+ */
+export type Viewer = "first-visit" | "visitor" | "member" | "verified-member" | "operator";
 
 export interface Screen {
   /** The route module that draws it, relative to app/routes ("withdraw/route.tsx", "offline.ts"). */
@@ -99,6 +102,11 @@ export const SCREENS: readonly Screen[] = [
     crossSitePost: true,
   },
   { route: "offline.ts", name: "the offline page", path: "/offline", viewer: "visitor" },
+  // The operator console (docs/operator-console.md): its frame and pages as an owner sees them, and
+  // the 404 page it answers a member.
+  { route: "admin._index/route.tsx", name: "Operator console, home", path: "/admin", viewer: "operator" },
+  { route: "admin.audit/route.tsx", name: "Operator console, audit log", path: "/admin/audit", viewer: "operator" },
+  { route: "admin/route.tsx", name: "Operator console to a member: the 404 page", path: "/admin", viewer: "member" },
 ];
 
 /** Route modules that draw no screen of their own, and why. */

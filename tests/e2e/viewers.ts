@@ -1,12 +1,16 @@
 import { test as base, expect, type Browser, type BrowserContextOptions, type Page } from "@playwright/test";
 import type { Screen, Viewer } from "./screens";
-import { openVerificationLink, signUpOverHttp } from "./support";
+import { openVerificationLink, signInOverHttp, signUpOverHttp } from "./support";
 
 // The suites that visit every screen (tests/e2e/screens.ts) as its kind of viewer.
 
 type StorageState = Exclude<BrowserContextOptions["storageState"], string | undefined>;
 
-/** One browser state per kind of viewer, made once per worker (two sign-ups, one email verified). */
+/**
+ * One browser state per kind of viewer, made once per worker (two sign-ups, one email verified, and
+ * a sign-in as the console's owner, whom `npm test` makes before the app starts:
+ * scripts/lib/console-operator.mjs).
+ */
 async function viewerStates(browser: Browser, baseURL: string): Promise<Record<Viewer, StorageState>> {
   const visitor: StorageState = {
     cookies: [{ name: "hasSeenOnboarding", value: "true", ...cookieScope(baseURL) }],
@@ -26,8 +30,25 @@ async function viewerStates(browser: Browser, baseURL: string): Promise<Record<V
     await context.close();
     return state;
   };
+  const operator = async () => {
+    const email = process.env.E2E_OPERATOR_EMAIL;
+    const password = process.env.E2E_OPERATOR_PASSWORD;
+    if (!email || !password) throw new Error("E2E_OPERATOR_EMAIL is not set: run the browser tests through `npm test`");
+    const context = await browser.newContext({ baseURL });
+    const page = await context.newPage();
+    await signInOverHttp(page, email, password, baseURL);
+    const state = await context.storageState();
+    await context.close();
+    return state;
+  };
   const [unverified, verified] = [await member(false), await member(true)];
-  return { "first-visit": { cookies: [], origins: [] }, visitor, member: unverified, "verified-member": verified };
+  return {
+    "first-visit": { cookies: [], origins: [] },
+    visitor,
+    member: unverified,
+    "verified-member": verified,
+    operator: await operator(),
+  };
 }
 
 function cookieScope(baseURL: string) {

@@ -32,6 +32,8 @@ const TABLES = [
   "postback_log",
   // "Report missing credit" (docs/offer-walls.md).
   "missing_credit_reports",
+  // The operator console's roles (docs/operator-console.md).
+  "operators",
 ];
 
 let userCounter = 0;

@@ -74,3 +74,16 @@ export function withSignInAge(idToken: string, seconds: number): string {
   claims.auth_time = claims.iat - seconds;
   return `${header}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.`;
 }
+
+/** Sets an account's custom claims, as firebase-admin's setCustomUserClaims does (the emulator takes `Bearer owner` as the admin). */
+export async function setCustomClaims(uid: string, claims: Record<string, unknown>) {
+  const response = await fetch(
+    `http://${emulatorHost()}/identitytoolkit.googleapis.com/v1/projects/${PROJECT_ID}/accounts:update`,
+    {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer owner" },
+      body: JSON.stringify({ localId: uid, customAttributes: JSON.stringify(claims) }),
+    },
+  );
+  if (!response.ok) throw new Error(`setting claims: HTTP ${response.status} ${await response.text()}`);
+}

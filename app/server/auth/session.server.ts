@@ -1,5 +1,6 @@
 import { createCookie, redirect } from "@remix-run/node";
 import { MAX_ID_TOKEN_AGE_SECONDS, SESSION_MAX_AGE_SECONDS } from "~/domain/constants";
+import { isOperatorRole, type OperatorRole } from "~/domain/operator-roles";
 import { getDatabase } from "../db/database.server";
 import { announceSessionsEnded, subscribeToSessionEnds } from "../db/live.server";
 import { getEnv } from "../env.server";
@@ -14,6 +15,10 @@ export interface SessionUser {
   uid: string;
   email: string | null;
   name: string | null;
+  /** The operator console's role claim (docs/operator-console.md); the console also checks the database row. */
+  role: OperatorRole | null;
+  /** When the person last typed their password or signed in with Google (seconds since the epoch). */
+  authTime: number;
 }
 
 // The value is a Firebase session cookie (a JWT signed by Google), verified on every read.
@@ -90,6 +95,8 @@ async function verifySession(token: string): Promise<SessionUser | null> {
       uid: claims.uid,
       email: typeof claims.email === "string" ? claims.email : null,
       name: typeof claims.name === "string" ? claims.name : null,
+      role: isOperatorRole(claims.role) ? claims.role : null,
+      authTime: claims.auth_time,
     };
   } catch (error) {
     // Firebase unreachable must not silently sign people out: the page answers 503 instead.

@@ -10,10 +10,17 @@ create table public.operator_actions (
   withdrawal_id uuid,
   reason text,
   detail jsonb default '{}'::jsonb not null,
-  constraint operator_actions_action_check CHECK ((action = ANY (ARRAY['approve'::text, 'reject'::text, 'pause'::text, 'resume'::text, 'ban'::text, 'unban'::text]))),
+  actor_user_id text,
+  record_kind text,
+  record_id text,
+  before jsonb,
+  after jsonb,
+  constraint operator_actions_action_check CHECK ((action = ANY (ARRAY['approve'::text, 'reject'::text, 'pause'::text, 'resume'::text, 'ban'::text, 'unban'::text, 'grant_role'::text, 'revoke_role'::text]))),
   constraint operator_actions_actor_check CHECK (((length(actor) >= 1) AND (length(actor) <= 100))),
   constraint operator_actions_pkey PRIMARY KEY (id),
-  constraint operator_actions_reason_check CHECK ((length(reason) <= 500))
+  constraint operator_actions_reason_check CHECK ((length(reason) <= 500)),
+  constraint operator_actions_record_id_check CHECK (((length(record_id) >= 1) AND (length(record_id) <= 200))),
+  constraint operator_actions_record_kind_check CHECK (((length(record_kind) >= 1) AND (length(record_kind) <= 50)))
 );
 
 CREATE INDEX operator_actions_user_idx ON public.operator_actions USING btree (user_id, at DESC);
