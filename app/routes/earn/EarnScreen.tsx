@@ -54,7 +54,10 @@ export function EarnScreen({
         className="flex min-h-12 items-center gap-3 rounded-2xl border border-line bg-white px-3.5 py-2 text-sm font-semibold shadow-sm transition hover:border-brand-300 active:scale-[0.98]"
       >
         <Icon name="history" className="size-5 text-brand-700" />
-        <span className="flex-1">My offers: credits, pending coins and missing credits</span>
+        <span className="min-w-0 flex-1">
+          <span className="block">My offers</span>
+          <span className="block text-xs font-normal text-muted">Credits, pending coins, missing credits</span>
+        </span>
         <Icon name="forward" className="size-5 shrink-0 text-gray-400" />
       </Link>
       {walls.length > 0 ? <OfferWalls walls={walls} /> : null}
