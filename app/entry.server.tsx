@@ -10,7 +10,7 @@ import { NonceContext } from "./lib/nonce";
 import { closeDatabase, getDatabase } from "./server/db/database.server";
 import { EnvError, getEnv } from "./server/env.server";
 import { answerCrossSitePostsInTheApp } from "./server/http/cross-site.server";
-import { guardIncomingRequests } from "./server/http/incoming.server";
+import { answerEarly, guardIncomingRequests } from "./server/http/incoming.server";
 import { createNonce, documentSecurityHeaders } from "./server/http/security-headers.server";
 import { deviceId } from "./server/auth/device-id.server";
 import { shutDownGracefully } from "./server/http/shutdown.server";
@@ -19,6 +19,7 @@ import stylesHref from "./styles/app.css";
 import { backfillIdentities } from "./server/identity-backfill.server";
 import { closeAllStreams } from "./server/live-events.server";
 import { logValue } from "./server/log.server";
+import { postbackRoute } from "./server/postbacks.server";
 import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.server";
 import { startReferralSettlement } from "./server/referrals.server";
 import { wallFrameOrigins } from "./server/walls/pages.server";
@@ -36,6 +37,9 @@ try {
 
 // nosniff on every response; a path too long to route cheaply is answered 414 before Remix sees it.
 guardIncomingRequests();
+
+// Offer networks' postbacks skip Express and Remix's per-request work (docs/benchmarks.md).
+answerEarly("postbacks", postbackRoute);
 
 // A form posted from another site gets the app's 403 page rather than the runtime's empty 500.
 answerCrossSitePostsInTheApp();

@@ -1,4 +1,5 @@
 import { discardBody } from "./http/body.server";
+import type { EarlyRoute } from "./http/incoming.server";
 import { plainText } from "./http/responses.server";
 import { configuredProvider } from "./offers.server";
 import { custom } from "./walls/networks/custom.server";
@@ -46,3 +47,17 @@ export async function postbackResponse(request: Request, providerName: string | 
     offerProviderWall(provider.name, provider.postbackSecret, provider.postbacksPerMinute),
   );
 }
+
+// Every name a provider or wall can have (env.server.ts: lowercase letters, digits, "-").
+const POSTBACK_PATH = /^\/api\/([a-z0-9-]{2,40})\/postback$/;
+
+/**
+ * /api/{provider}/postback answered before Express and Remix (incoming.server.ts): networks send
+ * postbacks by the thousand, and their work (static-file lookup, access log, Remix's routing) was
+ * as much CPU as the postback's own. Any other spelling (a trailing slash, capitals) still reaches
+ * the route module, which answers the same.
+ */
+export const postbackRoute: EarlyRoute = (path) => {
+  const name = POSTBACK_PATH.exec(path)?.[1];
+  return name === undefined ? null : (request) => postbackResponse(request, name);
+};

@@ -1,4 +1,5 @@
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
+import { createReadableStreamFromReadable } from "@remix-run/node";
 
 // No page of the app has a path near these; real ones are under 100 bytes and 5 segments.
 export const MAX_PATH_LENGTH = 2048;
@@ -37,6 +38,87 @@ function refuseLongPath(response: ServerResponse) {
 }
 
 /**
+ * A route answered before Express and Remix: for a request's path (before `?`), the function that
+ * answers it, or null to leave the request to them. For machine-to-machine calls where their
+ * per-request work (static-file lookup, access log, compression, Remix's routing and its Request)
+ * costs more CPU than the answer itself.
+ */
+export type EarlyRoute = (path: string) => ((request: Request) => Promise<Response>) | null;
+
+// Kept on globalThis, by name: `remix dev` loads each rebuild's server module again, and the
+// request event's interceptor (installed once per process) must call the newest handlers.
+function earlyRoutes(): Map<string, EarlyRoute> {
+  const store = globalThis as typeof globalThis & { __earlyRoutes?: Map<string, EarlyRoute> };
+  return (store.__earlyRoutes ??= new Map());
+}
+
+/** Registers (or, under the same name, replaces) a route answered before Express and Remix. */
+export function answerEarly(name: string, route: EarlyRoute): void {
+  earlyRoutes().set(name, route);
+}
+
+function earlyAnswerer(target: string) {
+  const query = target.search(/[?#]/);
+  const path = query === -1 ? target : target.slice(0, query);
+  for (const route of earlyRoutes().values()) {
+    const answerer = route(path);
+    if (answerer) return answerer;
+  }
+  return null;
+}
+
+/** The request as Remix's Express adapter builds it (the same URL, headers, body and abort signal). */
+function fetchRequest(request: IncomingMessage, response: ServerResponse): Request {
+  const headers = new Headers();
+  const raw = request.rawHeaders;
+  for (let index = 0; index + 1 < raw.length; index += 2) headers.append(raw[index]!, raw[index + 1]!);
+  const controller = new AbortController();
+  response.once("close", () => {
+    if (!response.writableFinished) controller.abort();
+  });
+  const init: RequestInit & { duplex?: "half" } = { method: request.method, headers, signal: controller.signal };
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    init.body = createReadableStreamFromReadable(request);
+    init.duplex = "half";
+  }
+  return new Request(`http://${request.headers.host || "localhost"}${request.url ?? "/"}`, init);
+}
+
+async function sendAnswer(response: ServerResponse, answer: Response): Promise<void> {
+  const body = answer.body ? Buffer.from(await answer.arrayBuffer()) : undefined;
+  for (const [name, value] of answer.headers) if (name !== "set-cookie") response.setHeader(name, value);
+  const cookies = answer.headers.getSetCookie();
+  if (cookies.length) response.setHeader("Set-Cookie", cookies);
+  response.writeHead(answer.status);
+  response.end(body);
+}
+
+/** Answers with the early route; what it throws is answered as Remix answers a resource route's throw. */
+async function answerEarlyRequest(
+  answerer: (request: Request) => Promise<Response>,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const fetchable = fetchRequest(request, response);
+  let answer: Response;
+  try {
+    answer = await answerer(fetchable);
+  } catch (error) {
+    if (error instanceof Response) answer = error;
+    else {
+      if (!fetchable.signal.aborted) console.error(`${request.method} ${(request.url ?? "").split("?")[0]}:`, error);
+      answer = new Response("Unexpected Server Error", { status: 500, headers: { "Content-Type": "text/plain" } });
+    }
+  }
+  try {
+    await sendAnswer(response, answer);
+  } catch {
+    // The client went away while the answer was being written: nothing is left to tell it.
+    response.destroy();
+  }
+}
+
+/**
  * What every request meets before Express and Remix see it:
  *
  * - `X-Content-Type-Options: nosniff` on every response, the static files, JSON and plain-text
@@ -44,6 +126,7 @@ function refuseLongPath(response: ServerResponse) {
  * - A path over MAX_PATH_LENGTH or MAX_PATH_SEGMENTS is answered 414 at once. Remix's route
  *   discovery matches one partial manifest per segment, in time that grows with the square of the
  *   segment count (8,100 segments held the event loop 3.5 s, and every other request with it).
+ * - A path an early route claims (answerEarly) is answered by it.
  *
  * remix-serve (the design's server) makes the HTTP server itself and offers no hook before its
  * Express app, so the one `request` event of Node's HTTP servers is intercepted here, once per
@@ -60,6 +143,11 @@ export function guardIncomingRequests(): void {
       withNosniff(response);
       if (isPathTooLong(request.url ?? "")) {
         refuseLongPath(response);
+        return true;
+      }
+      const answerer = earlyAnswerer(request.url ?? "");
+      if (answerer) {
+        void answerEarlyRequest(answerer, request, response);
         return true;
       }
     }
