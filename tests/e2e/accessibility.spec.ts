@@ -1,15 +1,28 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Page, type Route } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { NOT_SCREENS, SCREENS } from "./screens";
 import { coverageProblems } from "./coverage";
-import { openScreen, test } from "./viewers";
+import { openScreen, test as viewerTest } from "./viewers";
 import { ROUTES_DIR, routeModules } from "../support/route-modules";
 
 // Every screen (tests/e2e/screens.ts), with JavaScript on and off: axe-core finds no serious or
 // critical violation, every element that Tab reaches shows a focus indicator, and nothing is
 // covered or too small to tap (tests/e2e/coverage.ts; one page load for all three).
+
+// A page with JavaScript on, one per worker, where the documents of pages without JavaScript are
+// copied for axe (a page and its renderer made per test cost a second each).
+const test = viewerTest.extend<object, { scriptedCopy: Page }>({
+  scriptedCopy: [
+    async ({ browser }, provide) => {
+      const context = await browser.newContext({ javaScriptEnabled: true });
+      await provide(await context.newPage());
+      await context.close();
+    },
+    { scope: "worker" },
+  ],
+});
 
 test("the screen list covers every page module in app/routes (a new page must be added to tests/e2e/screens.ts)", () => {
   const modules = routeModules();
@@ -28,22 +41,20 @@ test("the screen list covers every page module in app/routes (a new page must be
  * without JavaScript never settles; so there, the document the browser built without scripts is
  * copied, its script tags left out, into a page of the same size where axe can run, and analysed.
  */
-async function axe(page: Page, javaScriptEnabled: boolean) {
+async function axe(page: Page, javaScriptEnabled: boolean, copy: Page) {
   if (javaScriptEnabled) return new AxeBuilder({ page }).analyze();
   const html = (await page.content()).replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "");
-  const context = await page
-    .context()
-    .browser()!
-    .newContext({ javaScriptEnabled: true, viewport: page.viewportSize() });
+  await copy.setViewportSize(page.viewportSize()!);
+  const url = page.url();
+  const document = (route: Route) => route.fulfill({ contentType: "text/html; charset=utf-8", body: html });
+  await copy.route(url, document);
   try {
-    const copy = await context.newPage();
-    await copy.route(page.url(), (route) => route.fulfill({ contentType: "text/html; charset=utf-8", body: html }));
-    await copy.goto(page.url());
+    await copy.goto(url);
     await copy.waitForLoadState("load");
     expect(await copy.locator("script").count()).toBe(0);
     return await new AxeBuilder({ page: copy }).analyze();
   } finally {
-    await context.close();
+    await copy.unroute(url, document);
   }
 }
 
@@ -109,9 +120,10 @@ for (const screen of SCREENS) {
       page,
       baseURL,
       javaScriptEnabled,
+      scriptedCopy,
     }) => {
       await openScreen(page, screen, baseURL!, javaScriptEnabled);
-      const results = await axe(page, javaScriptEnabled);
+      const results = await axe(page, javaScriptEnabled, scriptedCopy);
       const serious = results.violations
         .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
         .flatMap((violation) =>
