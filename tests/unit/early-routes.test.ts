@@ -82,9 +82,11 @@ describe("routes answered before Express and Remix (answerEarly)", () => {
     }
   });
 
-  it("sends every Set-Cookie header the route sets", async () => {
+  it("sends every Set-Cookie header the route sets, and the body with its length", async () => {
     const response = await fetch(`${base}/early/cookies`);
     expect(response.headers.getSetCookie()).toEqual(["a=1; Path=/", "b=2; Path=/"]);
+    expect(response.headers.get("content-length")).toBe("3");
+    expect(await response.text()).toBe("two");
   });
 
   it("answers a thrown error 500 Unexpected Server Error with no detail of it, and logs it on the server", async () => {

@@ -89,6 +89,7 @@ async function sendAnswer(response: ServerResponse, answer: Response): Promise<v
   for (const [name, value] of answer.headers) if (name !== "set-cookie") response.setHeader(name, value);
   const cookies = answer.headers.getSetCookie();
   if (cookies.length) response.setHeader("Set-Cookie", cookies);
+  if (body) response.setHeader("Content-Length", body.byteLength);
   response.writeHead(answer.status);
   response.end(body);
 }
