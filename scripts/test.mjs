@@ -170,6 +170,7 @@ async function main() {
     ...(consoleOperator && {
       E2E_OPERATOR_EMAIL: consoleOperator.email,
       E2E_OPERATOR_PASSWORD: consoleOperator.password,
+      E2E_OPERATOR_ID: consoleOperator.uid,
     }),
   };
   await vitestStep(["unit", "integration", "http", "image", "resilience"].filter(wants), testEnv, filesOf);

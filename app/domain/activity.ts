@@ -53,3 +53,15 @@ export function activityItem({ id, created_at, amount, status, coins, ...entry }
 export function withSign(amount: number, format: (value: number) => string): string {
   return amount < 0 ? `−${format(-amount)}` : `+${format(amount)}`;
 }
+
+/** Every kind of ledger row (transaction_history.transaction_type), as the operator console filters them. */
+export const LEDGER_TYPES = [
+  "checkin",
+  "task",
+  "referral",
+  "referral_bonus",
+  "bonus",
+  "postback",
+  "postback_reversal",
+  "withdrawal",
+] as const;

@@ -28,3 +28,8 @@ export function formatUtcTime(iso: string): string {
   const two = (value: number) => String(value).padStart(2, "0");
   return `${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())} UTC`;
 }
+
+/** "2026-11-23 10:04:31 UTC": a moment to the second, the same on the server and in every browser. */
+export function formatTimestamp(iso: string): string {
+  return new Date(iso).toISOString().slice(0, 19).replace("T", " ") + " UTC";
+}

@@ -46,5 +46,5 @@ export async function makeConsoleOperator({ emulatorHost, database }) {
   );
   await database.query("select provision_user($1, $2, 'Console Owner', null, true, null)", [uid, email]);
   await database.query("select grant_operator_role('npm test', $1, 'owner')", [uid]);
-  return { email, password };
+  return { email, password, uid };
 }

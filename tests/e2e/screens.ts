@@ -106,6 +106,18 @@ export const SCREENS: readonly Screen[] = [
   // the 404 page it answers a member.
   { route: "admin._index/route.tsx", name: "Operator console, home", path: "/admin", viewer: "operator" },
   { route: "admin.audit/route.tsx", name: "Operator console, audit log", path: "/admin/audit", viewer: "operator" },
+  {
+    route: "admin.people/route.tsx",
+    name: "Operator console, people found by a search",
+    path: `/admin/people?q=${encodeURIComponent(process.env.E2E_OPERATOR_EMAIL ?? "")}`,
+    viewer: "operator",
+  },
+  {
+    route: "admin.people_.$userId/route.tsx",
+    name: "Operator console, a person's page",
+    path: `/admin/people/${process.env.E2E_OPERATOR_ID ?? "unknown"}`,
+    viewer: "operator",
+  },
   { route: "admin/route.tsx", name: "Operator console to a member: the 404 page", path: "/admin", viewer: "member" },
 ];
 

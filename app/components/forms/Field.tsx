@@ -9,6 +9,9 @@ const CONTROL =
   "aria-[invalid=true]:border-red-400";
 const INPUT = `${CONTROL} h-12 disabled:bg-gray-50 disabled:text-muted`;
 
+/** The look of a text input, for one laid out by hand (a search box beside its button). */
+export const INPUT_CLASS = INPUT;
+
 type InputType = "text" | "email" | "password" | "search" | "tel" | "url" | "date";
 
 /** The label above a control, and below it the hint and the errors that the control's description points at. */

@@ -1,4 +1,6 @@
 import { Link } from "@remix-run/react";
+import { ConsoleEmpty, ConsoleTable } from "~/components/admin/ConsoleTable";
+import { formatTimestamp } from "~/domain/dates";
 
 /** One entry as the page shows it (app/server/admin/audit-log.server.ts, AuditEntry). */
 interface Entry {
@@ -13,11 +15,6 @@ interface Entry {
   reason: string | null;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
-}
-
-/** "2026-11-23 10:04:31 UTC": the same on the server and in every browser's time zone. */
-function when(timestamp: string): string {
-  return new Date(timestamp).toISOString().slice(0, 19).replace("T", " ") + " UTC";
 }
 
 /** A before or after value, as short text ("role: owner"). */
@@ -46,67 +43,32 @@ export function AuditLog({
         appended in the same transaction as the change and can never be edited or deleted.
       </p>
       {entries.length === 0 ? (
-        <p className="rounded-2xl border border-line bg-white p-5 text-sm text-muted">
-          {paged ? "No older entries." : "No operator action has been recorded yet."}
-        </p>
+        <ConsoleEmpty>{paged ? "No older entries." : "No operator action has been recorded yet."}</ConsoleEmpty>
       ) : (
-        // Focusable, so a keyboard can scroll the table sideways on a narrow screen.
-        <div
-          className="overflow-x-auto rounded-2xl border border-line bg-white shadow-sm"
-          tabIndex={0}
-          role="region"
-          aria-label="Operator actions"
+        <ConsoleTable
+          label="Operator actions"
+          caption="Operator actions, newest first"
+          columns={["When", "Operator", "Action", "Record", "Before", "After", "Reason"]}
+          minWidth="min-w-[56rem]"
         >
-          <table className="w-full min-w-[56rem] text-left text-sm">
-            <caption className="sr-only">Operator actions, newest first</caption>
-            <thead className="border-b border-line bg-gray-50 text-xs font-semibold tracking-wide text-muted uppercase">
-              <tr>
-                <th scope="col" className="px-4 py-3">
-                  When
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Operator
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Action
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Record
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Before
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  After
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Reason
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-line">
-              {entries.map((entry) => (
-                <tr key={entry.id} data-testid="audit-entry" className="align-top">
-                  <td className="px-4 py-3 whitespace-nowrap tabular-nums">{when(entry.at)}</td>
-                  <td className="px-4 py-3 [overflow-wrap:anywhere]">
-                    {entry.actor}
-                    {entry.actor_user_id ? (
-                      <span className="block text-xs text-muted">{entry.actor_user_id}</span>
-                    ) : null}
-                  </td>
-                  <td className="px-4 py-3 font-medium whitespace-nowrap">{entry.action.replace("_", " ")}</td>
-                  <td className="px-4 py-3 [overflow-wrap:anywhere]">
-                    {entry.record_kind ? `${entry.record_kind} ` : ""}
-                    {entry.email ?? entry.record_id ?? ""}
-                  </td>
-                  <td className="px-4 py-3">{state(entry.before)}</td>
-                  <td className="px-4 py-3">{state(entry.after)}</td>
-                  <td className="px-4 py-3 [overflow-wrap:anywhere]">{entry.reason ?? "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+          {entries.map((entry) => (
+            <tr key={entry.id} data-testid="audit-entry" className="align-top">
+              <td className="px-4 py-3 whitespace-nowrap tabular-nums">{formatTimestamp(entry.at)}</td>
+              <td className="px-4 py-3 [overflow-wrap:anywhere]">
+                {entry.actor}
+                {entry.actor_user_id ? <span className="block text-xs text-muted">{entry.actor_user_id}</span> : null}
+              </td>
+              <td className="px-4 py-3 font-medium whitespace-nowrap">{entry.action.replace("_", " ")}</td>
+              <td className="px-4 py-3 [overflow-wrap:anywhere]">
+                {entry.record_kind ? `${entry.record_kind} ` : ""}
+                {entry.email ?? entry.record_id ?? ""}
+              </td>
+              <td className="px-4 py-3">{state(entry.before)}</td>
+              <td className="px-4 py-3">{state(entry.after)}</td>
+              <td className="px-4 py-3 [overflow-wrap:anywhere]">{entry.reason ?? "—"}</td>
+            </tr>
+          ))}
+        </ConsoleTable>
       )}
       {paged || olderBefore !== null ? (
         <nav aria-label="Audit log pages" className="flex gap-4 text-sm font-medium">

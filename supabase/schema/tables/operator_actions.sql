@@ -23,6 +23,7 @@ create table public.operator_actions (
   constraint operator_actions_record_kind_check CHECK (((length(record_kind) >= 1) AND (length(record_kind) <= 50)))
 );
 
+CREATE INDEX operator_actions_record_idx ON public.operator_actions USING btree (record_id, id DESC) WHERE (record_id IS NOT NULL);
 CREATE INDEX operator_actions_user_idx ON public.operator_actions USING btree (user_id, at DESC);
 
 CREATE TRIGGER operator_actions_append_only BEFORE DELETE OR UPDATE ON public.operator_actions FOR EACH ROW EXECUTE FUNCTION operator_actions_append_only();

@@ -16,5 +16,6 @@ create table public.user_feedback (
 );
 
 CREATE INDEX user_feedback_email_created_idx ON public.user_feedback USING btree (email, created_at DESC);
+CREATE INDEX user_feedback_user_idx ON public.user_feedback USING btree (user_id, created_at DESC);
 
 -- Row level security: on

@@ -1,0 +1,57 @@
+import type { ReactNode } from "react";
+
+/**
+ * A wide table of the operator console in a box that scrolls sideways on a narrow screen
+ * (focusable, so a keyboard can scroll it too), with its caption for screen readers.
+ */
+export function ConsoleTable({
+  label,
+  caption,
+  columns,
+  minWidth = "min-w-[48rem]",
+  children,
+}: {
+  label: string;
+  caption: string;
+  columns: readonly string[];
+  minWidth?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div
+      className="overflow-x-auto rounded-2xl border border-line bg-white shadow-sm"
+      tabIndex={0}
+      role="region"
+      aria-label={label}
+    >
+      <table className={`w-full ${minWidth} text-left text-sm`}>
+        <caption className="sr-only">{caption}</caption>
+        <thead className="border-b border-line bg-gray-50 text-xs font-semibold tracking-wide text-muted uppercase">
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col" className="px-4 py-3">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-line">{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A section of a console page: a white card with its heading. */
+export function ConsoleSection({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="space-y-3">
+      <h2 className="text-lg font-bold tracking-tight">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** What a list says when it has nothing to show. */
+export function ConsoleEmpty({ children }: { children: ReactNode }) {
+  return <p className="rounded-2xl border border-line bg-white p-5 text-sm text-muted">{children}</p>;
+}

@@ -1,0 +1,145 @@
+// @ts-check
+// Screenshots of the operator console, to look at before calling a console page done (the
+// developers' guide asks for 320, 390 and 1280 px). Builds nothing: run `npm run build` first.
+//
+//   node scripts/console-screens.mjs [out-dir] [path ...]
+//
+// Starts the Auth emulator, a throwaway Postgres and the production server on it, seeds an owner
+// and a few people with money, withdrawals in review, linked accounts and tickets, then saves
+// <out-dir>/<name>-<width>.png for each console page (every page when no path is given). Paths may
+// name a seeded person as {person}: `/admin/people/{person}`.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { chromium } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./lib/chromium.mjs";
+import { openPostgres } from "./lib/database.mjs";
+import { freePort, PROJECT_ID, startAppServer, startAuthEmulator, startPostgres } from "./lib/services.mjs";
+
+const PAGES = [
+  "/admin",
+  "/admin/people",
+  "/admin/people?q=farmer%40gmail.com",
+  "/admin/people/{person}",
+  "/admin/people/no-such-person",
+  "/admin/audit",
+];
+const WIDTHS = [320, 390, 1280];
+const PASSWORD = "console-screens-pass";
+
+const [outDir = "/tmp/console-screens", ...asked] = process.argv.slice(2);
+const pages = asked.length > 0 ? asked : PAGES;
+
+/**
+ * @param {string} emulatorHost
+ * @param {string} email
+ * @param {Record<string, unknown>} [claims]
+ */
+async function emulatorAccount(emulatorHost, email, claims) {
+  const base = `http://${emulatorHost}/identitytoolkit.googleapis.com/v1`;
+  const made = await fetch(`${base}/accounts:signUp?key=demo-api-key`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password: PASSWORD, returnSecureToken: true }),
+  });
+  const uid = String(/** @type {{ localId: string }} */ (await made.json()).localId);
+  await fetch(`${base}/projects/${PROJECT_ID}/accounts:update`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: "Bearer owner" },
+    body: JSON.stringify({
+      localId: uid,
+      emailVerified: true,
+      ...(claims && { customAttributes: JSON.stringify(claims) }),
+    }),
+  });
+  return uid;
+}
+
+/**
+ * People with something to show: money, a withdrawal in review, a second account on the same
+ * device, feedback and a missing-credit report. Returns the first person's id.
+ * @param {{ query: (sql: string, values?: unknown[]) => Promise<unknown> }} db
+ * @param {string} emulatorHost
+ */
+async function seed(db, emulatorHost) {
+  const device = "a".repeat(64);
+  // The demo settings (bonus money withdrawable), and every first cash-out reviewed.
+  const people = [];
+  for (const [index, email] of ["farmer@gmail.com", "f.armer+2@gmail.com", "ana.lopez@example.com"].entries()) {
+    const uid = await emulatorAccount(emulatorHost, email);
+    // The second is an alias of the first inbox: made before the identity rule would refuse it.
+    await db.query("select provision_user($1, $2, $3, null, true, null)", [uid, email, email.split("@")[0]]);
+    await db.query("select add_user_coins($1, $2)", [uid, 1200 + index * 350]);
+    await db.query("select record_account_signals($1, $2)", [uid, JSON.stringify([{ kind: "device", hash: device }])]);
+    people.push(uid);
+  }
+  const [farmer, alias] = people;
+  await db.query("select apply_demo_settings()");
+  await db.query("update app_config set review_first_withdrawal = true");
+  await db.query("select create_withdrawal($1, 6, 'upi', null, 'farmer@okaxis', null, null)", [farmer]);
+  await db.query("select create_withdrawal($1, 5, 'paypal', 'f.armer@gmail.com', null, null, null)", [alias]);
+  await db.query("select submit_feedback($1, 'Farmer', 'farmer@gmail.com', 'My survey from BitLabs never paid out.')", [
+    farmer,
+  ]);
+  await db.query(
+    "select report_missing_credit($1, 'bitlabs', 'Survey: shopping habits', current_date - 2, 'Finished all 20 questions.')",
+    [farmer],
+  );
+  return /** @type {string} */ (farmer);
+}
+
+const [emulator, postgres] = await Promise.all([
+  startAuthEmulator({ port: await freePort(), quiet: true }),
+  startPostgres(),
+]);
+/** @type {Awaited<ReturnType<typeof startAppServer>> | null} */
+let app = null;
+try {
+  app = await startAppServer({
+    port: await freePort(),
+    env: {
+      NODE_ENV: "production",
+      SESSION_SECRET: "console-screens-secret-of-32-characters",
+      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+      FIREBASE_PROJECT_ID: PROJECT_ID,
+      DATABASE_URL: postgres.url,
+    },
+  });
+  const db = await openPostgres(postgres.url);
+  const ownerEmail = "owner@example.com";
+  const owner = await emulatorAccount(emulator.host, ownerEmail, { role: "owner" });
+  await db.query("select provision_user($1, $2, 'Olivia Owner', null, true, null)", [owner, ownerEmail]);
+  await db.query("select grant_operator_role('console-screens', $1, 'owner')", [owner]);
+  const person = await seed(db, emulator.host);
+
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await context.addCookies([{ name: "hasSeenOnboarding", value: "true", url: app.url }]);
+  await page.goto(`${app.url}/auth`);
+  await page.getByLabel("Email").fill(ownerEmail);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await page.waitForURL(`${app.url}/`);
+  mkdirSync(outDir, { recursive: true });
+  for (const wanted of pages) {
+    const target = wanted.replace("{person}", person);
+    const name =
+      wanted
+        .replace(/^\//, "")
+        .replace(/[^a-z0-9]+/gi, "-")
+        .replace(/-+$/, "") || "root";
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: width === 1280 ? 900 : 844 });
+      await page.goto(`${app.url}${target}`);
+      const file = path.join(outDir, `${name}-${width}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      console.log(file);
+    }
+  }
+  await browser.close();
+  await db.close();
+} finally {
+  await app?.stop();
+  await emulator.stop();
+  await postgres.stop();
+}

@@ -1,0 +1,34 @@
+import type { OperatorRole } from "~/domain/operator-roles";
+import { setCustomClaims } from "./emulator";
+import { HttpClient } from "./http";
+import type { PostgresApp } from "./postgres-app";
+
+const PASSWORD = "s3cret-pass";
+
+/** A browser signed in to `app` as `email` (a new session: it carries the account's claims as they are now). */
+export async function signInAs(app: PostgresApp, email: string): Promise<HttpClient> {
+  const client = new HttpClient(app.url);
+  client.cookies.set("hasSeenOnboarding", "true");
+  const response = await client.post("/auth", { intent: "signin", email, password: PASSWORD });
+  if (response.status !== 302) throw new Error(`sign-in of ${email}: HTTP ${response.status}`);
+  return client;
+}
+
+/** A new account signed in on `app`, with its id. */
+export async function newMember(app: PostgresApp, fields: Record<string, string> = {}) {
+  const { client, email, response } = await app.signUp(fields);
+  if (response.status !== 302) throw new Error(`sign-up of ${email}: HTTP ${response.status}`);
+  const [row] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
+  return { client, email, uid: row!.id };
+}
+
+/**
+ * A new account holding `role` in both places the console checks (the Firebase claim and the
+ * operators row, as `npm run operator -- grant` leaves them), signed in afresh so its session has the claim.
+ */
+export async function newOperator(app: PostgresApp, role: OperatorRole) {
+  const { email, uid } = await newMember(app);
+  await setCustomClaims(uid, { role });
+  await app.sql("select grant_operator_role('console-test', $1, $2)", [uid, role]);
+  return { client: await signInAs(app, email), email, uid };
+}
