@@ -302,7 +302,7 @@ async function run(command: string, rest: string[], values: Partial<Record<Optio
   }
 
   // Who did it, in the operator log (operator_actions).
-  const actor = process.env.OPERATOR_NAME?.trim() || userInfo().username;
+  const actor = { name: process.env.OPERATOR_NAME?.trim() || userInfo().username, userId: null };
   const db: Database = await openDatabase(env);
   try {
     const operator = createOperator({ db, paypal: env.paypal ? createPayPalClient(env.paypal) : null });
@@ -392,6 +392,7 @@ async function run(command: string, rest: string[], values: Partial<Record<Optio
           reference: values.reference as string | undefined,
           reason: values.reason as string | undefined,
           force: values.force === true,
+          actor,
         });
         if (json) print(result);
         else if (result.changed) say(`Withdrawal ${result.id} is now ${result.status}.`);

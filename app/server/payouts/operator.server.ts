@@ -151,6 +151,15 @@ function withdrawalId(input: string): string {
   return id;
 }
 
+/**
+ * Who acts: the name the audit log records, and the signed-in operator's account when the console
+ * acts (the database then checks their role); the command line names only a name.
+ */
+export interface Actor {
+  name: string;
+  userId: string | null;
+}
+
 export function createOperator({ db, paypal }: { db: Database; paypal: PayPalClient | null }) {
   const review = (status: WithdrawalStatus | null, method: PaymentMethod | null) =>
     db.rpc<ReviewedWithdrawal[]>("operator_withdrawals", { p_status: status, p_method: method });
@@ -336,7 +345,12 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
     async settle(
       id: string,
       status: string,
-      { reference, reason, force = false }: { reference?: string; reason?: string; force?: boolean } = {},
+      {
+        reference,
+        reason,
+        force = false,
+        actor,
+      }: { reference?: string; reason?: string; force?: boolean; actor?: Actor } = {},
     ): Promise<SettleResult> {
       const withdrawal = withdrawalId(id);
       if (status !== "completed" && status !== "failed") {
@@ -367,6 +381,8 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
           p_status: status,
           p_reference: reference ?? null,
           p_reason: reason ?? null,
+          p_actor: actor?.name ?? null,
+          p_actor_user_id: actor?.userId ?? null,
         });
       } catch (error) {
         if (ruleViolation(error)?.rule === "withdrawal_not_found")
@@ -381,23 +397,25 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
     },
 
     /** Approves withdrawals waiting for review (each once); one result per id. */
-    approve(ids: string[], actor: string): Promise<ApproveResult[]> {
+    approve(ids: string[], actor: Actor): Promise<ApproveResult[]> {
       if (ids.length === 0) throw new OperatorError("Name the withdrawals to approve");
       return db.rpc<ApproveResult[]>("approve_withdrawals", {
         p_ids: [...new Set(ids.map(withdrawalId))],
-        p_actor: actor,
+        p_actor: actor.name,
+        p_actor_user_id: actor.userId,
       });
     },
 
     /** Refuses a withdrawal not yet sent: refunded through the ledger, the owner told why. */
-    async reject(id: string, reason: string | undefined, actor: string): Promise<SettleResult> {
+    async reject(id: string, reason: string | undefined, actor: Actor): Promise<SettleResult> {
       const withdrawal = withdrawalId(id);
       if (!reason?.trim()) throw new OperatorError("reject needs --reason: the owner is told it");
       try {
         return await db.rpc<SettleResult>("reject_withdrawal", {
           p_withdrawal_id: withdrawal,
           p_reason: reason,
-          p_actor: actor,
+          p_actor: actor.name,
+          p_actor_user_id: actor.userId,
         });
       } catch (error) {
         if (ruleViolation(error)?.rule === "withdrawal_not_found")
@@ -411,26 +429,32 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
       userId: string,
       paused: boolean,
       reason: string | undefined,
-      actor: string,
+      actor: Actor,
     ): Promise<{ user_id: string; paused: boolean; changed: boolean }> {
       if (paused && !reason?.trim()) throw new OperatorError("pause needs --reason (kept in the operator log)");
       return db.rpc("set_payouts_paused", {
         p_user_id: accountId(userId),
         p_paused: paused,
         p_reason: reason ?? null,
-        p_actor: actor,
+        p_actor: actor.name,
+        p_actor_user_id: actor.userId,
       });
     },
 
     /** Closes an account: sign-in refused, its sessions ended, its unsent withdrawals refused and refunded. */
-    ban(userId: string, reason: string | undefined, actor: string): Promise<BanResult> {
+    ban(userId: string, reason: string | undefined, actor: Actor): Promise<BanResult> {
       if (!reason?.trim())
         throw new OperatorError("ban needs --reason (the owner is told it with each refused withdrawal)");
-      return db.rpc<BanResult>("ban_account", { p_user_id: accountId(userId), p_reason: reason, p_actor: actor });
+      return db.rpc<BanResult>("ban_account", {
+        p_user_id: accountId(userId),
+        p_reason: reason,
+        p_actor: actor.name,
+        p_actor_user_id: actor.userId,
+      });
     },
 
-    unban(userId: string, actor: string): Promise<{ user_id: string; changed: boolean }> {
-      return db.rpc("unban_account", { p_user_id: accountId(userId), p_actor: actor });
+    unban(userId: string, actor: Actor): Promise<{ user_id: string; changed: boolean }> {
+      return db.rpc("unban_account", { p_user_id: accountId(userId), p_actor: actor.name, p_actor_user_id: actor.userId });
     },
   };
 }

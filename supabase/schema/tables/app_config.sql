@@ -22,6 +22,8 @@ create table public.app_config (
   risk_review_threshold integer default 50 not null,
   review_first_withdrawal boolean default true not null,
   checkin_streak_bonus_coins integer default 50 not null,
+  adjustment_approval_above numeric(12,2) default 50 not null,
+  constraint app_config_adjustment_approval_above_check CHECK (((adjustment_approval_above >= (0)::numeric) AND (adjustment_approval_above <= (1000000)::numeric))),
   constraint app_config_bonus_unlock_ratio_check CHECK ((bonus_unlock_ratio >= (0)::numeric)),
   constraint app_config_checkin_coins_check CHECK ((checkin_coins > 0)),
   constraint app_config_checkin_streak_bonus_coins_check CHECK (((checkin_streak_bonus_coins >= 0) AND (checkin_streak_bonus_coins <= 100000))),

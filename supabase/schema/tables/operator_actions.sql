@@ -15,7 +15,7 @@ create table public.operator_actions (
   record_id text,
   before jsonb,
   after jsonb,
-  constraint operator_actions_action_check CHECK ((action = ANY (ARRAY['approve'::text, 'reject'::text, 'pause'::text, 'resume'::text, 'ban'::text, 'unban'::text, 'grant_role'::text, 'revoke_role'::text]))),
+  constraint operator_actions_action_check CHECK ((action ~ '^[a-z][a-z_]{0,39}$'::text)),
   constraint operator_actions_actor_check CHECK (((length(actor) >= 1) AND (length(actor) <= 100))),
   constraint operator_actions_pkey PRIMARY KEY (id),
   constraint operator_actions_reason_check CHECK ((length(reason) <= 500)),
