@@ -454,7 +454,11 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
     },
 
     unban(userId: string, actor: Actor): Promise<{ user_id: string; changed: boolean }> {
-      return db.rpc("unban_account", { p_user_id: accountId(userId), p_actor: actor.name, p_actor_user_id: actor.userId });
+      return db.rpc("unban_account", {
+        p_user_id: accountId(userId),
+        p_actor: actor.name,
+        p_actor_user_id: actor.userId,
+      });
     },
   };
 }
