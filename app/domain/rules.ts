@@ -76,6 +76,8 @@ const RULE_MESSAGES = {
   // The operator console's roles (docs/operator-console.md): support < finance < owner.
   invalid_operator_role: "The role must be owner, finance or support",
   operator_role_required: "Your operator role does not allow this",
+  operator_self_action: "Operators cannot do this to their own account",
+  invalid_withdrawal_view: "Unknown list of withdrawals",
   ledger_append_only: "The transaction history cannot be changed",
   invalid_rate_limit: "Invalid rate limit",
   invalid_delivery_claim: "Invalid delivery claim",

@@ -1,5 +1,5 @@
 import type { OperatorRole } from "~/domain/operator-roles";
-import { setCustomClaims } from "./emulator";
+import { emulatorHost, setCustomClaims } from "./emulator";
 import { HttpClient } from "./http";
 import type { PostgresApp } from "./postgres-app";
 
@@ -31,4 +31,30 @@ export async function newOperator(app: PostgresApp, role: OperatorRole) {
   await setCustomClaims(uid, { role });
   await app.sql("select grant_operator_role('console-test', $1, $2)", [uid, role]);
   return { client: await signInAs(app, email), email, uid };
+}
+
+/**
+ * Makes `client`'s session look signed in `seconds` ago, as a console left open that long: the
+ * emulator's session cookies are unsigned JWTs (firebase-admin checks no signature against it), so
+ * their `auth_time` is set back, and the account's `validSince` with it (a session signed in
+ * before validSince counts as revoked).
+ */
+export async function ageSession(client: HttpClient, uid: string, seconds: number) {
+  const raw = client.cookies.get("__session");
+  if (!raw) throw new Error("no session cookie to age");
+  const jwt = JSON.parse(Buffer.from(decodeURIComponent(raw), "base64").toString("utf8")) as string;
+  const [header, payload] = jwt.split(".");
+  const claims = JSON.parse(Buffer.from(payload!, "base64url").toString()) as { auth_time: number };
+  claims.auth_time -= seconds;
+  const aged = `${header}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.`;
+  client.cookies.set("__session", encodeURIComponent(Buffer.from(JSON.stringify(aged)).toString("base64")));
+  const response = await fetch(
+    `http://${emulatorHost()}/identitytoolkit.googleapis.com/v1/projects/${process.env.FIREBASE_PROJECT_ID ?? "demo-rewards"}/accounts:update`,
+    {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer owner" },
+      body: JSON.stringify({ localId: uid, validSince: String(claims.auth_time - 60) }),
+    },
+  );
+  if (!response.ok) throw new Error(`validSince: HTTP ${response.status} ${await response.text()}`);
 }

@@ -145,18 +145,27 @@ export class StaleSignInError extends Error {
  * persistence (the screen shows no "remember me" control).
  */
 export async function startSession(idToken: string, options: { redirectTo: string; flash: Flash }): Promise<Response> {
+  const headers = new Headers();
+  headers.append("Set-Cookie", await sessionCookieFor(idToken));
+  headers.append("Set-Cookie", await setFlash(options.flash));
+  // Whoever signs in (from a shared link to /auth, say) has no need for the onboarding slides.
+  headers.append("Set-Cookie", seenOnboardingCookie());
+  return redirect(options.redirectTo, { headers });
+}
+
+/**
+ * The session cookie (its Set-Cookie header) for a fresh ID token: verified, and refused as
+ * StaleSignInError when its sign-in is older than MAX_ID_TOKEN_AGE_SECONDS. Also what renews the
+ * operator console's session after the password is typed again (its `auth_time` is then now).
+ */
+export async function sessionCookieFor(idToken: string): Promise<string> {
   const auth = getAdminAuth();
   const claims = await auth.verifyIdToken(idToken, true);
   if (Date.now() / 1000 - claims.auth_time > MAX_ID_TOKEN_AGE_SECONDS) {
     throw new StaleSignInError("Recent sign-in required");
   }
   const value = await auth.createSessionCookie(idToken, { expiresIn: SESSION_MAX_AGE_SECONDS * 1000 });
-  const headers = new Headers();
-  headers.append("Set-Cookie", await sessionCookie().serialize(value, { maxAge: SESSION_MAX_AGE_SECONDS }));
-  headers.append("Set-Cookie", await setFlash(options.flash));
-  // Whoever signs in (from a shared link to /auth, say) has no need for the onboarding slides.
-  headers.append("Set-Cookie", seenOnboardingCookie());
-  return redirect(options.redirectTo, { headers });
+  return sessionCookie().serialize(value, { maxAge: SESSION_MAX_AGE_SECONDS });
 }
 
 export function clearedSessionCookie(): Promise<string> {

@@ -144,6 +144,26 @@ export interface SettleResult {
   changed: boolean;
 }
 
+/** UPI and bank withdrawals to pay by hand, as the CSV `export-upi` (and the console's export) writes. */
+export function unpaidWithdrawalsCsv(
+  withdrawals: readonly Pick<
+    ReviewedWithdrawal,
+    "id" | "created_at" | "amount" | "payment_method" | "recipient" | "email"
+  >[],
+): string {
+  return toCsv(
+    ["id", "created_at", "amount", "method", "upi_id_or_bank_details", "email"],
+    withdrawals.map((withdrawal) => [
+      withdrawal.id,
+      withdrawal.created_at,
+      Number(withdrawal.amount).toFixed(2),
+      withdrawal.payment_method,
+      withdrawal.recipient,
+      withdrawal.email,
+    ]),
+  );
+}
+
 /** A withdrawal id as the database writes it, or an OperatorError. */
 function withdrawalId(input: string): string {
   const id = input.trim().toLowerCase();
@@ -322,18 +342,7 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
           (withdrawal.payment_method === "upi" || withdrawal.payment_method === "bank") &&
           withdrawal.review_state === "approved",
       );
-      const csv = toCsv(
-        ["id", "created_at", "amount", "method", "upi_id_or_bank_details", "email"],
-        withdrawals.map((withdrawal) => [
-          withdrawal.id,
-          withdrawal.created_at,
-          Number(withdrawal.amount).toFixed(2),
-          withdrawal.payment_method,
-          withdrawal.recipient,
-          withdrawal.email,
-        ]),
-      );
-      return { csv, withdrawals };
+      return { csv: unpaidWithdrawalsCsv(withdrawals), withdrawals };
     },
 
     /**

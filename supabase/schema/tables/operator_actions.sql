@@ -25,6 +25,7 @@ create table public.operator_actions (
 
 CREATE INDEX operator_actions_record_idx ON public.operator_actions USING btree (record_id, id DESC) WHERE (record_id IS NOT NULL);
 CREATE INDEX operator_actions_user_idx ON public.operator_actions USING btree (user_id, at DESC);
+CREATE INDEX operator_actions_withdrawal_idx ON public.operator_actions USING btree (withdrawal_id, id DESC) WHERE (withdrawal_id IS NOT NULL);
 
 CREATE TRIGGER operator_actions_append_only BEFORE DELETE OR UPDATE ON public.operator_actions FOR EACH ROW EXECUTE FUNCTION operator_actions_append_only();
 

@@ -43,8 +43,10 @@ END)),
   constraint withdrawals_user_fk FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE SET NULL
 );
 
+CREATE INDEX withdrawals_pending_created_idx ON public.withdrawals USING btree (created_at, id) WHERE (status = 'pending'::text);
 CREATE INDEX withdrawals_recipient_hash_idx ON public.withdrawals USING btree (recipient_hash);
 CREATE INDEX withdrawals_review_queue_idx ON public.withdrawals USING btree (created_at) WHERE (review_state = 'review'::text);
+CREATE INDEX withdrawals_settled_created_idx ON public.withdrawals USING btree (status, created_at DESC, id DESC) WHERE (status <> 'pending'::text);
 CREATE INDEX withdrawals_status_method_idx ON public.withdrawals USING btree (status, payment_method, created_at);
 CREATE INDEX withdrawals_user_created_idx ON public.withdrawals USING btree (user_id, created_at DESC);
 

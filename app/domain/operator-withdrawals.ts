@@ -1,0 +1,133 @@
+// The operator console's withdrawals (docs/operator-console.md, "Withdrawals"): the lists an
+// operator works through, their filters as the URL carries them, and one withdrawal as
+// operator_withdrawal_row returns it. Shared by the server module that reads them and the pages.
+
+/** The lists: three queues worked oldest first, and the history newest first. */
+export const WITHDRAWAL_VIEWS = [
+  { value: "review", label: "In review", queue: true },
+  { value: "unpaid", label: "Approved, unpaid", queue: true },
+  { value: "sent", label: "With PayPal", queue: true },
+  { value: "paid", label: "Paid", queue: false },
+  { value: "failed", label: "Failed or refused", queue: false },
+  { value: "all", label: "All", queue: false },
+] as const;
+export type WithdrawalView = (typeof WITHDRAWAL_VIEWS)[number]["value"];
+
+export const PAYMENT_METHOD_LABELS = { paypal: "PayPal", upi: "UPI", bank: "Bank" } as const;
+export type PaymentMethodName = keyof typeof PAYMENT_METHOD_LABELS;
+
+/** "Older than": how long a withdrawal has waited, in hours. */
+export const WITHDRAWAL_AGES = [
+  { hours: 24, label: "1 day" },
+  { hours: 48, label: "2 days" },
+  { hours: 168, label: "7 days" },
+] as const;
+
+export interface WithdrawalFilters {
+  view: WithdrawalView;
+  method: PaymentMethodName | null;
+  minAgeHours: number | null;
+}
+
+/** The filters a URL carries; anything else (edited by hand) falls back to the review queue, every method, any age. */
+export function readWithdrawalFilters(params: URLSearchParams): WithdrawalFilters {
+  const view = WITHDRAWAL_VIEWS.find((candidate) => candidate.value === params.get("view"))?.value ?? "review";
+  const method = params.get("method");
+  const age = Number(params.get("age"));
+  return {
+    view,
+    method: method !== null && Object.hasOwn(PAYMENT_METHOD_LABELS, method) ? (method as PaymentMethodName) : null,
+    minAgeHours: WITHDRAWAL_AGES.some((candidate) => candidate.hours === age) ? age : null,
+  };
+}
+
+/** The query string of `filters` (the review queue, every method and any age say nothing). */
+export function withdrawalFiltersQuery(filters: WithdrawalFilters): URLSearchParams {
+  const query = new URLSearchParams();
+  if (filters.view !== "review") query.set("view", filters.view);
+  if (filters.method) query.set("method", filters.method);
+  if (filters.minAgeHours) query.set("age", String(filters.minAgeHours));
+  return query;
+}
+
+export interface LinkedAccount {
+  /** An account id, or the words "a deleted account". */
+  id: string;
+  /** Null for a deleted account. */
+  email: string | null;
+}
+
+/** One term of a withdrawal's risk score (withdrawal_risk), with the accounts behind it. */
+export interface ReviewReason {
+  code: string;
+  points: number;
+  detail: string;
+  linked: LinkedAccount[];
+}
+
+export interface ConsoleWithdrawal {
+  id: string;
+  created_at: string;
+  user_id: string | null;
+  email: string | null;
+  account_created_at: string | null;
+  amount: number;
+  payment_method: PaymentMethodName;
+  recipient: string;
+  status: "pending" | "completed" | "failed";
+  review_state: "review" | "approved" | "rejected";
+  risk_score: number | null;
+  risk_reasons: ReviewReason[];
+  reviewed_at: string | null;
+  reviewed_by: string | null;
+  sent_at: string | null;
+  payout_batch_id: string | null;
+  payout_status: string | null;
+  settled_at: string | null;
+  reference: string | null;
+  failure_reason: string | null;
+  payouts_paused: boolean;
+  banned: boolean;
+  balance: number;
+  first_withdrawal: boolean;
+}
+
+/** Where a withdrawal stands, in the console's words. */
+export function withdrawalStage(withdrawal: Pick<ConsoleWithdrawal, "status" | "review_state" | "sent_at">): string {
+  if (withdrawal.status === "completed") return "Paid";
+  if (withdrawal.status === "failed") return withdrawal.review_state === "rejected" ? "Refused" : "Failed";
+  if (withdrawal.review_state === "review") return "In review";
+  return withdrawal.sent_at ? "With PayPal" : "Approved, unpaid";
+}
+
+export interface WithdrawalCounts {
+  review: number;
+  review_oldest_at: string | null;
+  unpaid: number;
+  unpaid_oldest_at: string | null;
+  sent: number;
+}
+
+/** What can be done to a withdrawal now, by whom may act on money (finance or owner). */
+export function withdrawalActions(
+  withdrawal: Pick<ConsoleWithdrawal, "status" | "review_state" | "sent_at" | "payment_method">,
+) {
+  const pending = withdrawal.status === "pending";
+  const approved = pending && withdrawal.review_state === "approved";
+  return {
+    approve: pending && withdrawal.review_state === "review",
+    reject: pending && withdrawal.sent_at === null,
+    pay: approved && withdrawal.payment_method === "paypal" && withdrawal.sent_at === null,
+    markPaid: approved && withdrawal.payment_method !== "paypal",
+    markFailed: approved && withdrawal.payment_method !== "paypal",
+  };
+}
+
+/** How long since `iso`, roughly: "12 min", "5 h", "3 days". */
+export function waitedFor(iso: string, now: string): string {
+  const minutes = Math.max(0, Math.floor((Date.parse(now) - Date.parse(iso)) / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  return `${Math.floor(hours / 24)} days`;
+}

@@ -1,0 +1,37 @@
+// The console's withdrawal forms, checked by the server (the pages post plain HTML, with or
+// without JavaScript). One schema for the list's bulk approval and the withdrawal page's actions.
+import { discriminatedUnion, literal, object, optional, pipe, string, transform } from "zod/mini";
+
+const text = pipe(
+  optional(string()),
+  transform((value) => (value ?? "").trim()),
+);
+
+/** A password is checked as typed (spaces are part of it). */
+const password = pipe(
+  optional(string()),
+  transform((value) => value ?? ""),
+);
+
+/** The list's checkboxes are named `select-<withdrawal id>`: one name each, so no name repeats. */
+export const SELECT_PREFIX = "select-";
+
+export const bulkApproveSchema = object({ intent: literal("approve-selected"), password });
+
+export const WITHDRAWAL_MESSAGES = {
+  noneSelected: "Select the withdrawals to approve.",
+  tooMany: "Approve at most 50 withdrawals at a time.",
+  reasonRequired: "Write the reason: the person is told it.",
+  reasonTooLong: "The reason can be at most 500 characters.",
+  referenceRequired: "Enter the payment's reference (the UTR or the bank's transaction id).",
+  referenceTooLong: "The reference can be at most 200 characters.",
+  failed: "That could not be done. Please try again.",
+} as const;
+
+export const withdrawalActionSchema = discriminatedUnion("intent", [
+  object({ intent: literal("approve"), password }),
+  object({ intent: literal("pay"), password }),
+  object({ intent: literal("reject"), reason: text, password }),
+  object({ intent: literal("mark-paid"), reference: text, password }),
+  object({ intent: literal("mark-failed"), reason: text, password }),
+]);

@@ -1,0 +1,271 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { Form, Link } from "@remix-run/react";
+import { ConsoleEmpty, ConsoleTable } from "~/components/admin/ConsoleTable";
+import { PasswordAgain } from "~/components/admin/PasswordAgain";
+import { ReviewReasons } from "~/components/admin/ReviewReasons";
+import { FormBanner } from "~/components/forms/FormBanner";
+import { SubmitButton } from "~/components/forms/SubmitButton";
+import { buttonClass } from "~/components/ui/button";
+import { formatTimestamp } from "~/domain/dates";
+import { formatDollars } from "~/domain/money";
+import {
+  PAYMENT_METHOD_LABELS,
+  WITHDRAWAL_AGES,
+  WITHDRAWAL_VIEWS,
+  withdrawalFiltersQuery,
+  withdrawalStage,
+  waitedFor,
+  type ConsoleWithdrawal,
+  type WithdrawalCounts,
+  type WithdrawalFilters,
+} from "~/domain/operator-withdrawals";
+import { SELECT_PREFIX } from "~/domain/withdrawal-review-forms";
+
+const CELL = "px-4 py-3";
+
+function ViewTabs({ filters, counts }: { filters: WithdrawalFilters; counts: WithdrawalCounts }) {
+  const badge: Partial<Record<WithdrawalFilters["view"], number>> = {
+    review: counts.review,
+    unpaid: counts.unpaid,
+    sent: counts.sent,
+  };
+  return (
+    <nav aria-label="Withdrawal lists" className="-mx-1 flex gap-1 overflow-x-auto pb-1">
+      {WITHDRAWAL_VIEWS.map((view) => {
+        const query = withdrawalFiltersQuery({ ...filters, view: view.value }).toString();
+        const current = view.value === filters.view;
+        return (
+          <Link
+            key={view.value}
+            to={`/admin/withdrawals${query ? `?${query}` : ""}`}
+            aria-current={current ? "page" : undefined}
+            className={`inline-flex h-11 shrink-0 items-center gap-2 rounded-xl px-3.5 text-sm font-medium whitespace-nowrap ${
+              current ? "bg-brand-600 text-white" : "border border-line bg-white text-ink hover:bg-gray-50"
+            }`}
+          >
+            {view.label}
+            {badge[view.value] !== undefined ? (
+              <span
+                className={`rounded-full px-2 text-xs font-semibold tabular-nums ${current ? "bg-white/20" : "bg-gray-100 text-muted"}`}
+              >
+                {badge[view.value]}
+              </span>
+            ) : null}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}
+
+function Filters({ filters }: { filters: WithdrawalFilters }) {
+  return (
+    <Form method="get" className="flex flex-wrap items-end gap-3">
+      {filters.view !== "review" ? <input type="hidden" name="view" value={filters.view} /> : null}
+      <div>
+        <label htmlFor="withdrawal-method" className="mb-1 block text-sm font-medium">
+          Method
+        </label>
+        <select
+          id="withdrawal-method"
+          name="method"
+          defaultValue={filters.method ?? ""}
+          className="h-11 rounded-xl border border-line bg-white px-3 text-sm"
+        >
+          <option value="">Every method</option>
+          {Object.entries(PAYMENT_METHOD_LABELS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor="withdrawal-age" className="mb-1 block text-sm font-medium">
+          Waiting
+        </label>
+        <select
+          id="withdrawal-age"
+          name="age"
+          defaultValue={filters.minAgeHours ?? ""}
+          className="h-11 rounded-xl border border-line bg-white px-3 text-sm"
+        >
+          <option value="">Any time</option>
+          {WITHDRAWAL_AGES.map((age) => (
+            <option key={age.hours} value={age.hours}>
+              More than {age.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" className={buttonClass({ tone: "secondary", size: "md" })}>
+        Show
+      </button>
+    </Form>
+  );
+}
+
+function Flags({ withdrawal }: { withdrawal: ConsoleWithdrawal }) {
+  const flags = [
+    withdrawal.first_withdrawal ? "first cash-out" : null,
+    withdrawal.payouts_paused ? "cash-outs paused" : null,
+    withdrawal.banned ? "account closed" : null,
+    withdrawal.balance < 0 ? `balance ${formatDollars(withdrawal.balance)}` : null,
+  ].filter((flag): flag is string => flag !== null);
+  if (flags.length === 0) return null;
+  return <span className="block text-xs font-semibold text-amber-800">{flags.join(" · ")}</span>;
+}
+
+function Row({ withdrawal, selectable, now }: { withdrawal: ConsoleWithdrawal; selectable: boolean; now: string }) {
+  const checkboxId = `${SELECT_PREFIX}${withdrawal.id}`;
+  return (
+    <tr data-testid="withdrawal-row" className="align-top">
+      {selectable ? (
+        <td className={CELL}>
+          <input
+            id={checkboxId}
+            type="checkbox"
+            name={checkboxId}
+            aria-label={`Select ${formatDollars(withdrawal.amount)} to ${withdrawal.email ?? "a deleted account"}`}
+            className="size-5 accent-brand-600"
+          />
+        </td>
+      ) : null}
+      <td className={`${CELL} whitespace-nowrap tabular-nums`}>
+        {formatTimestamp(withdrawal.created_at)}
+        <span className="block text-xs text-muted">waiting {waitedFor(withdrawal.created_at, now)}</span>
+      </td>
+      <td className={`${CELL} min-w-48 [overflow-wrap:anywhere]`}>
+        {withdrawal.user_id ? (
+          <Link
+            to={`/admin/people/${encodeURIComponent(withdrawal.user_id)}`}
+            className="font-medium text-brand-700 underline underline-offset-2"
+          >
+            {withdrawal.email ?? withdrawal.user_id}
+          </Link>
+        ) : (
+          <span className="text-muted">a deleted account</span>
+        )}
+        <Flags withdrawal={withdrawal} />
+      </td>
+      <td className={`${CELL} font-semibold whitespace-nowrap tabular-nums`}>{formatDollars(withdrawal.amount)}</td>
+      <td className={`${CELL} min-w-40 [overflow-wrap:anywhere]`}>
+        {PAYMENT_METHOD_LABELS[withdrawal.payment_method]}
+        <span className="block text-xs text-muted">{withdrawal.recipient}</span>
+      </td>
+      <td className={`${CELL} min-w-64`}>
+        <ReviewReasons score={withdrawal.risk_score} reasons={withdrawal.risk_reasons} />
+      </td>
+      <td className={`${CELL} whitespace-nowrap`}>
+        {withdrawalStage(withdrawal)}
+        <Link
+          to={`/admin/withdrawals/${withdrawal.id}`}
+          className="mt-1 flex min-h-11 items-center font-medium text-brand-700 underline underline-offset-2"
+        >
+          Open<span className="sr-only"> the withdrawal of {formatDollars(withdrawal.amount)}</span>
+        </Link>
+      </td>
+    </tr>
+  );
+}
+
+export function WithdrawalsScreen({
+  filters,
+  page,
+  counts,
+  paged,
+  canAct,
+  needsPassword,
+  now,
+  lastResult,
+}: {
+  filters: WithdrawalFilters;
+  page: { rows: ConsoleWithdrawal[]; next: { at: string; id: string } | null };
+  counts: WithdrawalCounts;
+  paged: boolean;
+  canAct: boolean;
+  needsPassword: boolean;
+  now: string;
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
+  const bulk = canAct && filters.view === "review" && page.rows.length > 0;
+  const query = withdrawalFiltersQuery(filters);
+  const passwordErrors = lastResult?.error?.password ?? undefined;
+  const table = (
+    <ConsoleTable
+      label="Withdrawals"
+      caption={`${WITHDRAWAL_VIEWS.find((view) => view.value === filters.view)!.label}, ${
+        WITHDRAWAL_VIEWS.find((view) => view.value === filters.view)!.queue ? "oldest first" : "newest first"
+      }`}
+      columns={[...(bulk ? ["Select"] : []), "Asked", "Account", "Amount", "Paid to", "Review", "Stage"]}
+      minWidth="min-w-[64rem]"
+    >
+      {page.rows.map((withdrawal) => (
+        <Row key={withdrawal.id} withdrawal={withdrawal} selectable={bulk} now={now} />
+      ))}
+    </ConsoleTable>
+  );
+  return (
+    <div className="space-y-5">
+      <header className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight">Withdrawals</h1>
+          <p className="mt-1 text-sm text-muted">
+            {counts.review} in review
+            {counts.review_oldest_at ? `, the oldest waiting ${waitedFor(counts.review_oldest_at, now)}` : ""};{" "}
+            {counts.unpaid} approved and unpaid; {counts.sent} with PayPal.
+          </p>
+        </div>
+        {canAct ? (
+          // A plain form: the answer is a file to save, not a page.
+          <form method="post" action="/admin/withdrawals.csv">
+            <button type="submit" className={buttonClass({ tone: "secondary", size: "md" })}>
+              Export unpaid UPI and bank (CSV)
+            </button>
+          </form>
+        ) : null}
+      </header>
+      <ViewTabs filters={filters} counts={counts} />
+      <Filters filters={filters} />
+      {page.rows.length === 0 ? (
+        <ConsoleEmpty>{paged ? "No more withdrawals in this list." : "No withdrawal in this list."}</ConsoleEmpty>
+      ) : bulk ? (
+        <Form method="post" className="space-y-3" aria-describedby={lastResult?.error?.[""] ? "bulk-error" : undefined}>
+          <FormBanner id="bulk-error" errors={lastResult?.error?.[""] ?? undefined} />
+          {table}
+          <div className="flex flex-wrap items-end gap-3">
+            {needsPassword || passwordErrors ? <PasswordAgain id="bulk-password" errors={passwordErrors} /> : null}
+            <SubmitButton intent="approve-selected" pendingText="Approving…" look={{ size: "md" }}>
+              Approve selected
+            </SubmitButton>
+            <p className="text-xs text-muted">
+              PayPal ones are paid at once; UPI and bank ones wait to be paid by hand.
+            </p>
+          </div>
+        </Form>
+      ) : (
+        table
+      )}
+      {paged || page.next ? (
+        <nav aria-label="Withdrawal pages" className="flex gap-4 text-sm font-medium">
+          {paged ? (
+            <Link
+              to={`/admin/withdrawals${query.size ? `?${query}` : ""}`}
+              className="text-brand-700 underline underline-offset-2"
+            >
+              First page
+            </Link>
+          ) : null}
+          {page.next ? (
+            <Link
+              to={`/admin/withdrawals?${new URLSearchParams([...query, ["at", page.next.at], ["id", page.next.id]])}`}
+              className="text-brand-700 underline underline-offset-2"
+            >
+              Next page
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,323 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { Form, Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { ConsoleEmpty, ConsoleSection, ConsoleTable } from "~/components/admin/ConsoleTable";
+import { PasswordAgain } from "~/components/admin/PasswordAgain";
+import { ReviewReasons } from "~/components/admin/ReviewReasons";
+import { ErrorList } from "~/components/forms/ErrorList";
+import { FormBanner } from "~/components/forms/FormBanner";
+import { SubmitButton } from "~/components/forms/SubmitButton";
+import { formatTimestamp } from "~/domain/dates";
+import { formatDollars } from "~/domain/money";
+import {
+  PAYMENT_METHOD_LABELS,
+  withdrawalActions,
+  withdrawalStage,
+  type ConsoleWithdrawal,
+} from "~/domain/operator-withdrawals";
+
+type Detail = ConsoleWithdrawal & {
+  actions: { id: number; at: string; actor: string; action: string; reason: string | null }[];
+};
+
+const TEXTAREA =
+  "block w-full rounded-xl border border-line bg-white px-3 py-2 text-base focus:border-brand-500 focus:ring-4 " +
+  "focus:ring-brand-100 focus:outline-none aria-[invalid=true]:border-red-400";
+const INPUT = TEXTAREA.replace("py-2", "h-11");
+
+/** The reply to this form only: a page has several, each shows only what its own post was told. */
+function replyTo(lastResult: SubmissionResult<string[]> | undefined, intent: string) {
+  return lastResult?.initialValue?.intent === intent ? lastResult : undefined;
+}
+
+/** One of the page's money forms: its fields, the password when the sign-in is old, its button. */
+function ActionForm({
+  intent,
+  title,
+  help,
+  button,
+  pendingText,
+  tone = "primary",
+  needsPassword,
+  lastResult,
+  children,
+}: {
+  intent: string;
+  title: string;
+  help: string;
+  button: string;
+  pendingText: string;
+  tone?: "primary" | "danger" | "secondary";
+  needsPassword: boolean;
+  lastResult: SubmissionResult<string[]> | undefined;
+  children?: ReactNode;
+}) {
+  const reply = replyTo(lastResult, intent);
+  const passwordErrors = reply?.error?.password ?? undefined;
+  return (
+    <Form
+      method="post"
+      className="space-y-3 rounded-2xl border border-line bg-white p-5 shadow-sm"
+      data-testid={`form-${intent}`}
+    >
+      <div>
+        <h3 className="text-base font-bold">{title}</h3>
+        <p className="mt-0.5 text-sm text-muted">{help}</p>
+      </div>
+      <FormBanner errors={reply?.error?.[""] ?? undefined} />
+      {children}
+      {needsPassword || passwordErrors ? <PasswordAgain id={`${intent}-password`} errors={passwordErrors} /> : null}
+      <SubmitButton intent={intent} pendingText={pendingText} look={{ tone, size: "md" }}>
+        {button}
+      </SubmitButton>
+    </Form>
+  );
+}
+
+/** A labelled text field of an action form, with its errors. */
+function ActionField({
+  intent,
+  name,
+  label,
+  multiline = false,
+  lastResult,
+}: {
+  intent: string;
+  name: string;
+  label: string;
+  multiline?: boolean;
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
+  const reply = replyTo(lastResult, intent);
+  const id = `${intent}-${name}`;
+  const errors = reply?.error?.[name] ?? undefined;
+  const value = typeof reply?.initialValue?.[name] === "string" ? (reply.initialValue[name] as string) : undefined;
+  const aria = {
+    "aria-invalid": errors?.length ? true : undefined,
+    "aria-describedby": errors?.length ? `${id}-error` : undefined,
+  };
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium">
+        {label}
+      </label>
+      {multiline ? (
+        <textarea id={id} name={name} rows={3} maxLength={500} defaultValue={value} className={TEXTAREA} {...aria} />
+      ) : (
+        <input id={id} name={name} type="text" maxLength={200} defaultValue={value} className={INPUT} {...aria} />
+      )}
+      <ErrorList id={`${id}-error`} errors={errors} />
+    </div>
+  );
+}
+
+function Actions({
+  withdrawal,
+  needsPassword,
+  lastResult,
+}: {
+  withdrawal: Detail;
+  needsPassword: boolean;
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
+  const can = withdrawalActions(withdrawal);
+  const paypal = withdrawal.payment_method === "paypal";
+  const common = { needsPassword, lastResult };
+  if (!Object.values(can).some(Boolean)) {
+    return (
+      <p className="text-sm text-muted">
+        {withdrawal.status === "pending"
+          ? "PayPal has this payout: its webhook (or npm run payouts -- sync) settles it."
+          : "This withdrawal is settled: nothing more can be done to it."}
+      </p>
+    );
+  }
+  return (
+    <div className="grid gap-4 lg:grid-cols-2">
+      {can.approve ? (
+        <ActionForm
+          intent="approve"
+          title={paypal ? "Approve and pay" : "Approve"}
+          help={
+            paypal
+              ? `Pays ${formatDollars(withdrawal.amount)} to ${withdrawal.recipient} through PayPal now.`
+              : "It then waits in Approved, unpaid, to be paid by hand and marked paid."
+          }
+          button={paypal ? "Approve and pay with PayPal" : "Approve"}
+          pendingText="Approving…"
+          {...common}
+        />
+      ) : null}
+      {can.pay ? (
+        <ActionForm
+          intent="pay"
+          title="Pay with PayPal"
+          help={`Approved but not sent yet. Sends ${formatDollars(withdrawal.amount)} to ${withdrawal.recipient}; PayPal is never asked twice for one withdrawal.`}
+          button="Pay with PayPal"
+          pendingText="Sending…"
+          {...common}
+        />
+      ) : null}
+      {can.markPaid ? (
+        <ActionForm
+          intent="mark-paid"
+          title="Mark paid"
+          help={`Once you have sent ${formatDollars(withdrawal.amount)} to ${withdrawal.recipient} yourself.`}
+          button="Mark paid"
+          pendingText="Saving…"
+          {...common}
+        >
+          <ActionField
+            intent="mark-paid"
+            name="reference"
+            label="Payment reference (UTR or bank transaction id)"
+            lastResult={lastResult}
+          />
+        </ActionForm>
+      ) : null}
+      {can.markFailed ? (
+        <ActionForm
+          intent="mark-failed"
+          title="Could not pay"
+          help="The money goes back to their balance, and they are told the reason."
+          button="Mark not paid"
+          pendingText="Saving…"
+          tone="secondary"
+          {...common}
+        >
+          <ActionField
+            intent="mark-failed"
+            name="reason"
+            label="Reason (they see it)"
+            multiline
+            lastResult={lastResult}
+          />
+        </ActionForm>
+      ) : null}
+      {can.reject ? (
+        <ActionForm
+          intent="reject"
+          title="Refuse"
+          help="The money goes back to their balance, and they are told the reason in a notice."
+          button="Refuse withdrawal"
+          pendingText="Refusing…"
+          tone="danger"
+          {...common}
+        >
+          <ActionField intent="reject" name="reason" label="Reason (they see it)" multiline lastResult={lastResult} />
+        </ActionForm>
+      ) : null}
+    </div>
+  );
+}
+
+export function WithdrawalPage({
+  id,
+  withdrawal,
+  canAct,
+  needsPassword,
+  lastResult,
+}: {
+  id: string;
+  withdrawal: Detail | null;
+  canAct: boolean;
+  needsPassword: boolean;
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
+  if (!withdrawal) {
+    return (
+      <div className="max-w-2xl space-y-4">
+        <h1 className="text-2xl font-bold tracking-tight">No such withdrawal</h1>
+        <p className="text-sm text-muted [overflow-wrap:anywhere]">{`No withdrawal has the id “${id}”.`}</p>
+        <Link to="/admin/withdrawals" className="text-sm font-medium text-brand-700 underline underline-offset-2">
+          Back to the withdrawals
+        </Link>
+      </div>
+    );
+  }
+  const rows: [string, ReactNode][] = [
+    [
+      "Account",
+      withdrawal.user_id ? (
+        <Link
+          to={`/admin/people/${encodeURIComponent(withdrawal.user_id)}`}
+          className="font-medium text-brand-700 underline underline-offset-2"
+        >
+          {withdrawal.email ?? withdrawal.user_id}
+        </Link>
+      ) : (
+        "a deleted account"
+      ),
+    ],
+    ["Paid to", `${PAYMENT_METHOD_LABELS[withdrawal.payment_method]}: ${withdrawal.recipient}`],
+    ["Asked", formatTimestamp(withdrawal.created_at)],
+    ["Their balance now", formatDollars(withdrawal.balance)],
+  ];
+  if (withdrawal.reviewed_at)
+    rows.push(["Reviewed", `${formatTimestamp(withdrawal.reviewed_at)} by ${withdrawal.reviewed_by ?? "—"}`]);
+  if (withdrawal.sent_at) {
+    rows.push([
+      "Sent to PayPal",
+      `${formatTimestamp(withdrawal.sent_at)}, batch ${withdrawal.payout_batch_id ?? "—"}, ${withdrawal.payout_status ?? "no status yet"}`,
+    ]);
+  }
+  if (withdrawal.settled_at) rows.push(["Settled", formatTimestamp(withdrawal.settled_at)]);
+  if (withdrawal.reference) rows.push(["Reference", withdrawal.reference]);
+  if (withdrawal.failure_reason) rows.push(["Reason", withdrawal.failure_reason]);
+  return (
+    <div className="space-y-8">
+      <header className="space-y-2">
+        <Link to="/admin/withdrawals" className="text-sm font-medium text-brand-700 underline underline-offset-2">
+          Withdrawals
+        </Link>
+        <h1 className="text-2xl font-bold tracking-tight">
+          {formatDollars(withdrawal.amount)} by {PAYMENT_METHOD_LABELS[withdrawal.payment_method]}
+        </h1>
+        <p className="text-sm font-semibold" data-testid="withdrawal-stage">
+          {withdrawalStage(withdrawal)}
+          {withdrawal.first_withdrawal && withdrawal.status === "pending" ? " · first cash-out" : ""}
+          {withdrawal.payouts_paused ? " · cash-outs paused" : ""}
+          {withdrawal.banned ? " · account closed" : ""}
+        </p>
+      </header>
+      <dl className="grid gap-x-6 gap-y-2 rounded-2xl border border-line bg-white p-5 text-sm shadow-sm sm:grid-cols-[auto_1fr]">
+        {rows.map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="text-muted">{label}</dt>
+            <dd className="[overflow-wrap:anywhere]">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <ConsoleSection title="Review">
+        <div className="rounded-2xl border border-line bg-white p-5 text-sm shadow-sm">
+          <ReviewReasons score={withdrawal.risk_score} reasons={withdrawal.risk_reasons} />
+        </div>
+      </ConsoleSection>
+      {canAct ? (
+        <ConsoleSection title="Act">
+          <Actions withdrawal={withdrawal} needsPassword={needsPassword} lastResult={lastResult} />
+        </ConsoleSection>
+      ) : null}
+      <ConsoleSection title="What operators did">
+        {withdrawal.actions.length === 0 ? (
+          <ConsoleEmpty>No operator has acted on this withdrawal.</ConsoleEmpty>
+        ) : (
+          <ConsoleTable
+            label="Operator actions on this withdrawal"
+            caption="Operator actions, newest first"
+            columns={["When", "Operator", "Action", "Reason"]}
+          >
+            {withdrawal.actions.map((action) => (
+              <tr key={action.id} data-testid="withdrawal-action" className="align-top">
+                <td className="px-4 py-3 whitespace-nowrap tabular-nums">{formatTimestamp(action.at)}</td>
+                <td className="px-4 py-3 [overflow-wrap:anywhere]">{action.actor}</td>
+                <td className="px-4 py-3">{action.action.replaceAll("_", " ")}</td>
+                <td className="px-4 py-3 [overflow-wrap:anywhere]">{action.reason ?? "—"}</td>
+              </tr>
+            ))}
+          </ConsoleTable>
+        )}
+      </ConsoleSection>
+    </div>
+  );
+}
