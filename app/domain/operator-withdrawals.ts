@@ -81,6 +81,8 @@ export interface ConsoleWithdrawal {
   reviewed_at: string | null;
   reviewed_by: string | null;
   sent_at: string | null;
+  /** PayPal was asked to pay it then, and no answer is recorded yet (claim_payout). */
+  payout_claimed_at: string | null;
   payout_batch_id: string | null;
   payout_status: string | null;
   settled_at: string | null;

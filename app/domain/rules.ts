@@ -69,6 +69,8 @@ const RULE_MESSAGES = {
   withdrawal_not_pending: "Withdrawal is not pending",
   withdrawal_not_approved: "Withdrawal is waiting for review: approve it first",
   withdrawal_sent: "Withdrawal was sent to PayPal: sync it, or settle it by hand once checked in PayPal",
+  withdrawal_sending:
+    "PayPal is being asked to pay this withdrawal, or was asked and has not answered: pay it again to learn PayPal's answer before refusing it",
   operator_required: "Operator name required",
   reason_required: "A reason is required",
   invalid_reason: "The reason must be at most 500 characters, without hidden characters",

@@ -11,6 +11,12 @@
 -- - settle_withdrawal takes the actor too: a withdrawal marked paid or failed by hand (the
 --   command's `settle`, the console's "Mark paid") is audited as `mark_paid` or `mark_failed`.
 --   PayPal's own settlements (apply_paypal_payout) name no actor and write no audit entry.
+-- - A PayPal payout is claimed before PayPal is asked (withdrawals.payout_claimed_at, claim_payout)
+--   and released only when PayPal refuses it for certain (release_payout). While claimed, nothing
+--   refunds it (reject_withdrawal, ban_account, settle_withdrawal as failed by hand): an operator
+--   refusing a withdrawal while another's "Approve and pay" waits for PayPal's answer would
+--   otherwise refund money that PayPal then pays. Sending again learns PayPal's answer (the
+--   withdrawal id is the payout's idempotency key), which is the way out of a claim left by a crash.
 -- - app_config.adjustment_approval_above: a balance adjustment larger than this (in dollars, either
 --   way) waits for a second operator's approval (the console's People section).
 
@@ -21,6 +27,44 @@ alter table public.operator_actions
 alter table public.app_config
   add column adjustment_approval_above numeric(12,2) not null default 50
     check (adjustment_approval_above >= 0 and adjustment_approval_above <= 1000000);
+
+alter table public.withdrawals add column payout_claimed_at timestamptz;
+
+create function public.claim_payout(p_withdrawal_id uuid)
+  returns jsonb
+  language plpgsql
+  security definer
+  set search_path = public, pg_temp
+as $$
+declare
+  v_withdrawal withdrawals;
+begin
+  select * into v_withdrawal from withdrawals where id = p_withdrawal_id for update;
+  if not found then
+    raise exception 'Withdrawal not found' using errcode = 'P0001', hint = 'withdrawal_not_found';
+  end if;
+  if v_withdrawal.status <> 'pending' then
+    raise exception 'Withdrawal is not pending' using errcode = 'P0001', hint = 'withdrawal_not_pending';
+  end if;
+  if v_withdrawal.review_state <> 'approved' then
+    raise exception 'Withdrawal is not approved' using errcode = 'P0001', hint = 'withdrawal_not_approved';
+  end if;
+  update withdrawals set payout_claimed_at = coalesce(payout_claimed_at, now())
+   where id = p_withdrawal_id
+  returning * into v_withdrawal;
+  return withdrawal_json(v_withdrawal);
+end
+$$;
+
+-- PayPal refused the payout for certain: nothing was paid, the withdrawal may be refunded again.
+create function public.release_payout(p_withdrawal_id uuid)
+  returns void
+  language sql
+  security definer
+  set search_path = public, pg_temp
+as $$
+  update withdrawals set payout_claimed_at = null where id = p_withdrawal_id and sent_at is null;
+$$;
 
 drop function public.approve_withdrawals(jsonb, text);
 create function public.approve_withdrawals(p_ids jsonb, p_actor text, p_actor_user_id text default null)
@@ -139,6 +183,9 @@ begin
   if v_withdrawal.sent_at is not null then
     raise exception 'Withdrawal was sent' using errcode = 'P0001', hint = 'withdrawal_sent';
   end if;
+  if v_withdrawal.payout_claimed_at is not null then
+    raise exception 'Withdrawal is being paid' using errcode = 'P0001', hint = 'withdrawal_sending';
+  end if;
   perform reject_withdrawal_locked(v_withdrawal, v_reason, v_actor, p_actor_user_id);
   select * into v_withdrawal from withdrawals where id = p_withdrawal_id;
   return withdrawal_json(v_withdrawal) || jsonb_build_object('changed', true);
@@ -212,7 +259,8 @@ begin
   for v_withdrawal in
     select * from withdrawals where user_id = p_user_id and status = 'pending' order by created_at for update
   loop
-    if v_withdrawal.sent_at is null then
+    -- One PayPal has, or may have (a claimed payout), is PayPal's to settle: listed, not refunded.
+    if v_withdrawal.sent_at is null and v_withdrawal.payout_claimed_at is null then
       perform reject_withdrawal_locked(v_withdrawal, 'Account closed: ' || v_reason, v_actor, p_actor_user_id);
       v_rejected := v_rejected || to_jsonb(v_withdrawal.id);
     else
@@ -292,6 +340,11 @@ begin
   if p_status = 'completed' and v_withdrawal.review_state <> 'approved' then
     raise exception 'Withdrawal is not approved' using errcode = 'P0001', hint = 'withdrawal_not_approved';
   end if;
+  -- Failed by hand while PayPal may be paying it (claimed, no answer recorded): refunding would pay twice.
+  if p_status = 'failed' and v_actor is not null and v_withdrawal.payout_claimed_at is not null
+     and v_withdrawal.sent_at is null then
+    raise exception 'Withdrawal is being paid' using errcode = 'P0001', hint = 'withdrawal_sending';
+  end if;
   v_before := v_withdrawal;
   update withdrawals
      set status = p_status,
@@ -338,3 +391,7 @@ revoke all on function public.unban_account(text, text, text) from public, anon,
 grant execute on function public.unban_account(text, text, text) to service_role;
 revoke all on function public.settle_withdrawal(uuid, text, text, text, text, text) from public, anon, authenticated;
 grant execute on function public.settle_withdrawal(uuid, text, text, text, text, text) to service_role;
+revoke all on function public.claim_payout(uuid) from public, anon, authenticated;
+grant execute on function public.claim_payout(uuid) to service_role;
+revoke all on function public.release_payout(uuid) from public, anon, authenticated;
+grant execute on function public.release_payout(uuid) to service_role;

@@ -49,6 +49,7 @@ as $$
            'reviewed_at', p_withdrawal.reviewed_at,
            'reviewed_by', p_withdrawal.reviewed_by,
            'sent_at', p_withdrawal.sent_at,
+           'payout_claimed_at', p_withdrawal.payout_claimed_at,
            'payout_batch_id', p_withdrawal.payout_batch_id,
            'payout_status', p_withdrawal.payout_status,
            'settled_at', p_withdrawal.settled_at,

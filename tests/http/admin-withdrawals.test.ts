@@ -4,6 +4,7 @@ import { HttpClient, html } from "../support/http";
 import { ledgerAudit } from "../support/ledger-audit";
 import { startPayPalStandIn, type PayPalStandIn } from "../support/paypal";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
+import { eventually } from "../support/wait";
 
 // Withdrawals in the operator console (docs/operator-console.md, "Withdrawals"), over HTTP with
 // JavaScript off on the production build with its own Postgres and a local PayPal: the review
@@ -329,6 +330,39 @@ describe("the console's withdrawals", () => {
       expect(entries.filter((action) => action === "reject").length).toBeLessThanOrEqual(1);
     }
     expect((await ledgerAudit(app.sql)).problems).toEqual([]);
+  });
+
+  it("a refusal while PayPal is still answering an Approve and pay is refused: PayPal pays once and nothing is refunded", async () => {
+    const other = await newOperator(app, "finance");
+    const person = await withdrawal(6, paypalTo("slow"));
+    paypal.state.payoutDelayMs = 1_500;
+    try {
+      const approving = finance.client.post(`/admin/withdrawals/${person.id}`, { intent: "approve" });
+      await eventually(
+        async () =>
+          (
+            await app.sql<{ claimed: boolean }>(
+              "select payout_claimed_at is not null as claimed from withdrawals where id = $1",
+              [person.id],
+            )
+          )[0]!.claimed,
+        { what: "the payout's claim" },
+      );
+      const refusing = await other.client.post(`/admin/withdrawals/${person.id}`, {
+        intent: "reject",
+        reason: "Too late",
+      });
+      expect(refusing.status).toBe(400);
+      expect(await refusing.text()).toContain("PayPal is being asked to pay this withdrawal");
+      expect((await approving).status).toBe(302);
+    } finally {
+      paypal.state.payoutDelayMs = 0;
+    }
+    expect(paypal.payoutsMade(person.id)).toBe(1);
+    expect(await state(person.id)).toMatchObject({ status: "pending", review_state: "approved" });
+    expect((await state(person.id)).sent_at).not.toBeNull();
+    expect(await balance(person.uid)).toBe(0);
+    expect((await audit(person.id)).map((entry) => entry.action)).toEqual(["approve"]);
   });
 
   it("a member gets the normal 404 page for every withdrawal URL, and so does a post", async () => {

@@ -129,6 +129,8 @@ export async function startPayPalStandIn({
     verification: "auto" as "auto" | "SUCCESS" | "FAILURE",
     /** The text of each `webhook_event` it was asked to verify, as it arrived. */
     verifiedEvents: [] as string[],
+    /** How long a payout's answer takes after the payout is made (a slow PayPal), in ms. */
+    payoutDelayMs: 0,
   };
 
   const error = (status: number, name: string, message: string, details?: unknown[]): Answer => ({
@@ -327,9 +329,12 @@ export async function startPayPalStandIn({
       return;
     }
     const answer = route(incoming, request.path, request.body);
-    if (failure?.kind === "drop") drop();
-    else if (failure?.kind === "500") json(500, internalError);
-    else json(answer.status, answer.body, answer.headers);
+    const delay = request.method === "POST" && request.path === "/v1/payments/payouts" ? state.payoutDelayMs : 0;
+    setTimeout(() => {
+      if (failure?.kind === "drop") drop();
+      else if (failure?.kind === "500") json(500, internalError);
+      else json(answer.status, answer.body, answer.headers);
+    }, delay);
   });
   const { url, requests } = server;
 

@@ -261,6 +261,12 @@ export function WithdrawalPage({
       `${formatTimestamp(withdrawal.sent_at)}, batch ${withdrawal.payout_batch_id ?? "—"}, ${withdrawal.payout_status ?? "no status yet"}`,
     ]);
   }
+  if (withdrawal.payout_claimed_at && !withdrawal.sent_at && withdrawal.status === "pending") {
+    rows.push([
+      "PayPal",
+      `Asked to pay it at ${formatTimestamp(withdrawal.payout_claimed_at)}, no answer recorded: Pay with PayPal again to learn PayPal's answer (it never pays twice).`,
+    ]);
+  }
   if (withdrawal.settled_at) rows.push(["Settled", formatTimestamp(withdrawal.settled_at)]);
   if (withdrawal.reference) rows.push(["Reference", withdrawal.reference]);
   if (withdrawal.failure_reason) rows.push(["Reason", withdrawal.failure_reason]);

@@ -207,6 +207,16 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
   async function sendOne(paypalClient: PayPalClient, withdrawal: ReviewedWithdrawal): Promise<SendResult> {
     const { id } = withdrawal;
     if (withdrawal.sent_at) return { id, result: "already_sent", batchId: withdrawal.payout_batch_id };
+    // Claimed before PayPal is asked: while the answer is awaited (or unknown), nothing refunds it.
+    try {
+      await db.rpc("claim_payout", { p_withdrawal_id: id });
+    } catch (error) {
+      const rule = ruleViolation(error)?.rule;
+      if (rule === "withdrawal_not_pending" || rule === "withdrawal_not_approved") {
+        return { id, result: "error", error: `Withdrawal ${id} was settled or refused meanwhile: nothing was sent` };
+      }
+      throw error;
+    }
     let batch: { batchId: string; batchStatus: string };
     try {
       batch = await paypalClient.createPayout({
@@ -217,10 +227,16 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
       });
     } catch (error) {
       if (!(error instanceof PayPalError)) throw error;
-      if (!error.refused) return { id, result: "error", error: error.message };
+      // No answer (network, 5xx after the retries): PayPal may have paid. The claim stays; sending
+      // again asks with the same request id and learns PayPal's answer.
+      if (!error.refused)
+        return { id, result: "error", error: `${error.message}: send it again to learn PayPal's answer` };
       // PayPal already holds a batch with this id that was made with another request id (its
       // request-id memory has expired): the money may have left. Nothing is sent again.
-      const earlier = error.issues.includes("SENDER_BATCH_ID_ALREADY_USED")
+      const alreadyUsed = error.issues.includes("SENDER_BATCH_ID_ALREADY_USED");
+      // Refused for certain: nothing left, so the withdrawal may be refunded or sent again.
+      if (!alreadyUsed) await db.rpc("release_payout", { p_withdrawal_id: id });
+      const earlier = alreadyUsed
         ? "; PayPal already has a payout for this withdrawal: find it in PayPal, then settle the withdrawal by hand"
         : "";
       return { id, result: "refused", error: error.message + earlier, paypalName: error.paypalName };
@@ -373,6 +389,8 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
       if ((reason?.trim().length ?? 0) > MAX_REASON_LENGTH) {
         throw new OperatorError(`The reason can be at most ${MAX_REASON_LENGTH} characters`);
       }
+      // Checked in PayPal by the operator: a claim left by a payout whose answer never came is let go.
+      if (force) await db.rpc("release_payout", { p_withdrawal_id: withdrawal });
       if (!force) {
         const sent = (await review("pending", "paypal")).find(
           (candidate) => candidate.id === withdrawal && candidate.sent_at,

@@ -33,7 +33,8 @@ begin
   for v_withdrawal in
     select * from withdrawals where user_id = p_user_id and status = 'pending' order by created_at for update
   loop
-    if v_withdrawal.sent_at is null then
+    -- One PayPal has, or may have (a claimed payout), is PayPal's to settle: listed, not refunded.
+    if v_withdrawal.sent_at is null and v_withdrawal.payout_claimed_at is null then
       perform reject_withdrawal_locked(v_withdrawal, 'Account closed: ' || v_reason, v_actor, p_actor_user_id);
       v_rejected := v_rejected || to_jsonb(v_withdrawal.id);
     else

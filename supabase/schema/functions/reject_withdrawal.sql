@@ -30,6 +30,9 @@ begin
   if v_withdrawal.sent_at is not null then
     raise exception 'Withdrawal was sent' using errcode = 'P0001', hint = 'withdrawal_sent';
   end if;
+  if v_withdrawal.payout_claimed_at is not null then
+    raise exception 'Withdrawal is being paid' using errcode = 'P0001', hint = 'withdrawal_sending';
+  end if;
   perform reject_withdrawal_locked(v_withdrawal, v_reason, v_actor, p_actor_user_id);
   select * into v_withdrawal from withdrawals where id = p_withdrawal_id;
   return withdrawal_json(v_withdrawal) || jsonb_build_object('changed', true);

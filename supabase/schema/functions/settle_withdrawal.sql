@@ -30,6 +30,11 @@ begin
   if p_status = 'completed' and v_withdrawal.review_state <> 'approved' then
     raise exception 'Withdrawal is not approved' using errcode = 'P0001', hint = 'withdrawal_not_approved';
   end if;
+  -- Failed by hand while PayPal may be paying it (claimed, no answer recorded): refunding would pay twice.
+  if p_status = 'failed' and v_actor is not null and v_withdrawal.payout_claimed_at is not null
+     and v_withdrawal.sent_at is null then
+    raise exception 'Withdrawal is being paid' using errcode = 'P0001', hint = 'withdrawal_sending';
+  end if;
   v_before := v_withdrawal;
   update withdrawals
      set status = p_status,

@@ -23,6 +23,7 @@ create table public.withdrawals (
   review_state text default 'approved'::text not null,
   reviewed_at timestamp with time zone,
   reviewed_by text,
+  payout_claimed_at timestamp with time zone,
   constraint withdrawals_amount_check CHECK ((amount > (0)::numeric)),
   constraint withdrawals_check3 CHECK (((status = 'pending'::text) = (settled_at IS NULL))),
   constraint withdrawals_failure_reason_check CHECK ((length(failure_reason) <= 500)),
