@@ -7,7 +7,7 @@
 // Starts the Auth emulator, a throwaway Postgres and the production server on it, seeds an owner
 // and a few people with money, withdrawals in review, linked accounts and tickets, then saves
 // <out-dir>/<name>-<width>.png for each console page (every page when no path is given). Paths may
-// name a seeded person as {person}: `/admin/people/{person}`.
+// name a seeded person as {person} and their withdrawal in review as {withdrawal}: `/admin/people/{person}`.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
@@ -21,6 +21,9 @@ const PAGES = [
   "/admin/people?q=farmer%40gmail.com",
   "/admin/people/{person}",
   "/admin/people/no-such-person",
+  "/admin/withdrawals",
+  "/admin/withdrawals?view=all",
+  "/admin/withdrawals/{withdrawal}",
   "/admin/audit",
 ];
 const WIDTHS = [320, 390, 1280];
@@ -56,7 +59,7 @@ async function emulatorAccount(emulatorHost, email, claims) {
 
 /**
  * People with something to show: money, a withdrawal in review, a second account on the same
- * device, feedback and a missing-credit report. Returns the first person's id.
+ * device, feedback and a missing-credit report. Returns the first person's id and their withdrawal's.
  * @param {{ query: (sql: string, values?: unknown[]) => Promise<unknown> }} db
  * @param {string} emulatorHost
  */
@@ -75,7 +78,9 @@ async function seed(db, emulatorHost) {
   const [farmer, alias] = people;
   await db.query("select apply_demo_settings()");
   await db.query("update app_config set review_first_withdrawal = true");
-  await db.query("select create_withdrawal($1, 6, 'upi', null, 'farmer@okaxis', null, null)", [farmer]);
+  const [withdrawal] = /** @type {{ id: string }[]} */ (
+    await db.query("select create_withdrawal($1, 6, 'upi', null, 'farmer@okaxis', null, null) ->> 'id' as id", [farmer])
+  );
   await db.query("select create_withdrawal($1, 5, 'paypal', 'f.armer@gmail.com', null, null, null)", [alias]);
   await db.query("select submit_feedback($1, 'Farmer', 'farmer@gmail.com', 'My survey from BitLabs never paid out.')", [
     farmer,
@@ -84,7 +89,7 @@ async function seed(db, emulatorHost) {
     "select report_missing_credit($1, 'bitlabs', 'Survey: shopping habits', current_date - 2, 'Finished all 20 questions.')",
     [farmer],
   );
-  return /** @type {string} */ (farmer);
+  return { person: /** @type {string} */ (farmer), withdrawal: /** @type {{ id: string }} */ (withdrawal).id };
 }
 
 const [emulator, postgres] = await Promise.all([
@@ -109,7 +114,7 @@ try {
   const owner = await emulatorAccount(emulator.host, ownerEmail, { role: "owner" });
   await db.query("select provision_user($1, $2, 'Olivia Owner', null, true, null)", [owner, ownerEmail]);
   await db.query("select grant_operator_role('console-screens', $1, 'owner')", [owner]);
-  const person = await seed(db, emulator.host);
+  const seeded = await seed(db, emulator.host);
 
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const context = await browser.newContext();
@@ -122,7 +127,7 @@ try {
   await page.waitForURL(`${app.url}/`);
   mkdirSync(outDir, { recursive: true });
   for (const wanted of pages) {
-    const target = wanted.replace("{person}", person);
+    const target = wanted.replace("{person}", seeded.person).replace("{withdrawal}", seeded.withdrawal);
     const name =
       wanted
         .replace(/^\//, "")

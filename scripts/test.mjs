@@ -171,6 +171,7 @@ async function main() {
       E2E_OPERATOR_EMAIL: consoleOperator.email,
       E2E_OPERATOR_PASSWORD: consoleOperator.password,
       E2E_OPERATOR_ID: consoleOperator.uid,
+      E2E_REVIEW_WITHDRAWAL_ID: consoleOperator.withdrawalId,
     }),
   };
   await vitestStep(["unit", "integration", "http", "image", "resilience"].filter(wants), testEnv, filesOf);

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireOperator } from "~/server/admin/access.server";
 import { exportUnpaidCsv } from "~/server/admin/withdrawals.server";
-import { methodNotAllowed } from "~/server/http/responses.server";
-import { assertSameOrigin } from "~/server/http/same-origin.server";
+import { jsonError, methodNotAllowed } from "~/server/http/responses.server";
+import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/server/http/same-origin.server";
 
 /**
  * POST /admin/withdrawals.csv: the approved, unpaid UPI and bank withdrawals to pay by hand, as a
@@ -10,7 +10,8 @@ import { assertSameOrigin } from "~/server/http/same-origin.server";
  * audit log records who took which (operator_export_unpaid). A POST: it writes that entry.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  assertSameOrigin(request);
+  if (request.method !== "POST") return methodNotAllowed("POST");
+  if (!isSameOrigin(request)) return jsonError(403, CROSS_SITE_MESSAGE);
   const operator = await requireOperator(request, "finance");
   const { csv } = await exportUnpaidCsv(operator);
   const day = new Date().toISOString().slice(0, 10);

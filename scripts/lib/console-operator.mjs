@@ -25,7 +25,8 @@ async function emulator(emulatorHost, path, body, headers = {}) {
 }
 
 /**
- * Makes the console operator; returns the credentials the browser suites sign in with.
+ * Makes the console operator and a withdrawal waiting for review; returns the credentials the
+ * browser suites sign in with, and the withdrawal's id.
  * @param {{ emulatorHost: string, database: { query: (sql: string, values?: unknown[]) => Promise<unknown> } }} parts
  */
 export async function makeConsoleOperator({ emulatorHost, database }) {
@@ -46,5 +47,24 @@ export async function makeConsoleOperator({ emulatorHost, database }) {
   );
   await database.query("select provision_user($1, $2, 'Console Owner', null, true, null)", [uid, email]);
   await database.query("select grant_operator_role('npm test', $1, 'owner')", [uid]);
-  return { email, password, uid };
+  // A person whose first cash-out waits for review, for the console's withdrawal pages.
+  const person = `console-person-${Date.now().toString(36)}`;
+  await database.query("select provision_user($1, $2, 'Console Person', null, true, null)", [
+    person,
+    `${person}@example.com`,
+  ]);
+  await database.query("select add_user_coins($1, 700)", [person]);
+  const settings = /** @type {{ review_first_withdrawal: boolean }[]} */ (
+    await database.query("select review_first_withdrawal from app_config")
+  );
+  const reviewFirst = settings[0]?.review_first_withdrawal ?? false;
+  await database.query("update app_config set review_first_withdrawal = true");
+  const [withdrawal] = /** @type {{ id: string }[]} */ (
+    await database.query(
+      "select (create_withdrawal($1, 6, 'upi', null, 'console.person@okaxis', null, null)) ->> 'id' as id",
+      [person],
+    )
+  );
+  await database.query("update app_config set review_first_withdrawal = $1", [reviewFirst]);
+  return { email, password, uid, withdrawalId: /** @type {{ id: string }} */ (withdrawal).id };
 }

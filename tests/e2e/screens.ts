@@ -118,11 +118,24 @@ export const SCREENS: readonly Screen[] = [
     path: `/admin/people/${process.env.E2E_OPERATOR_ID ?? "unknown"}`,
     viewer: "operator",
   },
+  {
+    route: "admin.withdrawals/route.tsx",
+    name: "Operator console, the review queue",
+    path: "/admin/withdrawals",
+    viewer: "operator",
+  },
+  {
+    route: "admin.withdrawals_.$withdrawalId/route.tsx",
+    name: "Operator console, a withdrawal in review",
+    path: `/admin/withdrawals/${process.env.E2E_REVIEW_WITHDRAWAL_ID ?? "unknown"}`,
+    viewer: "operator",
+  },
   { route: "admin/route.tsx", name: "Operator console to a member: the 404 page", path: "/admin", viewer: "member" },
 ];
 
 /** Route modules that draw no screen of their own, and why. */
 export const NOT_SCREENS: Readonly<Record<string, string>> = {
+  "admin.withdrawals[.csv].ts": "the CSV file of unpaid UPI and bank withdrawals",
   "api.$provider.complete.ts": "JSON API for the offer provider's client",
   "api.$provider.offers.ts": "JSON API for the offer provider's client",
   "api.$provider.postback.ts": "plain-text answers to the offer provider's server",

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from "vi
 import { AUTH_MESSAGES } from "~/domain/auth";
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import { FEEDBACK_MESSAGES } from "~/routes/profile/profile-forms";
+import { WITHDRAWAL_MESSAGES } from "~/domain/withdrawal-review-forms";
 import { ruleMessage } from "~/domain/rules";
 import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from "~/server/http/body.server";
 import { UNREADABLE_FORM_MESSAGE } from "~/server/http/forms.server";
@@ -20,6 +21,7 @@ import {
   type Body,
   type Value,
 } from "../support/bad-input";
+import { newOperator } from "../support/console";
 import { uniqueEmail } from "../support/http";
 import { ledgerAudit } from "../support/ledger-audit";
 import { signPostback, startOfferProvider } from "../support/offer-provider";
@@ -46,7 +48,15 @@ const NUMBER_AND_TEXT = [...entries(NUMBERS), ...entries(TEXTS)];
 
 /** Who sends a request: the cookies it carries. */
 type Who =
-  "newcomer" | "visitor" | "member" | "unverified" | "forged" | "provider" | `leaver${number}` | `deleter${number}`;
+  | "newcomer"
+  | "visitor"
+  | "member"
+  | "unverified"
+  | "forged"
+  | "provider"
+  | "operator"
+  | `leaver${number}`
+  | `deleter${number}`;
 
 /**
  * What a route must answer. `message` is read the route's way: the text of a page, `{ success:
@@ -1110,7 +1120,183 @@ const resourceCases = [
   ...otherMethods("api.$provider.offers.ts", "/api/acme/offers", "GET"),
 ];
 
-// Pages without an action: a form posted to them is answered by the page, not by a crash.
+// The operator console (docs/operator-console.md), as an owner signed in moments ago (no password
+// needed). Anyone else gets the console's 404 for every URL. The withdrawal page's cases act on a
+// withdrawal already paid, so a form that gets past its fields changes nothing (409); the list's
+// bulk approval names withdrawals that do not exist.
+const NOT_FOUND_PAGE = say("Oops! Page not found", 404);
+const PAID_WITHDRAWAL = "00000000-0000-4000-8000-00000000b4d1";
+const ALREADY_PAID = say("This withdrawal is already paid: nothing changed.", 409);
+const NO_SUCH_SELECTION = `select-00000000-0000-4000-8000-0000000000b1`;
+const NOTHING_APPROVED: Answer = { redirect: "/admin/withdrawals", flash: "Nothing was approved" };
+const consoleListCases = pageCases(
+  "admin.withdrawals/route.tsx",
+  "operator",
+  [
+    {
+      name: "Approve selected",
+      path: "/admin/withdrawals",
+      valid: { intent: "approve-selected", [NO_SUCH_SELECTION]: "on", password: "" },
+      fields: {
+        [NO_SUCH_SELECTION]: {
+          wrong: NOTHING_APPROVED,
+          blank: say(WITHDRAWAL_MESSAGES.noneSelected),
+          whitespace: NOTHING_APPROVED,
+        },
+        password: { wrong: NOTHING_APPROVED, blank: NOTHING_APPROVED },
+      },
+    },
+  ],
+  {
+    signedOut: { path: "/admin/withdrawals", answer: NOT_FOUND_PAGE },
+    extra: [
+      route(
+        "admin.withdrawals/route.tsx",
+        "POST",
+        "/admin/withdrawals",
+        "operator",
+      )(
+        "a selection that names no withdrawal id",
+        form({ intent: "approve-selected", "select-7d1f0c9e": "on" }),
+        UNREADABLE,
+      ),
+      route(
+        "admin.withdrawals/route.tsx",
+        "POST",
+        "/admin/withdrawals",
+        "operator",
+      )(
+        "51 withdrawals selected",
+        {
+          form: [
+            ["intent", "approve-selected"],
+            ...Array.from({ length: 51 }, (_, index): [string, string] => [
+              `select-00000000-0000-4000-8000-${String(index).padStart(12, "0")}`,
+              "on",
+            ]),
+          ],
+        },
+        say(WITHDRAWAL_MESSAGES.tooMany),
+      ),
+      route(
+        "admin.withdrawals/route.tsx",
+        "POST",
+        "/admin/withdrawals",
+        "member",
+      )("a member's post", form({ intent: "approve-selected", [NO_SUCH_SELECTION]: "on" }), NOT_FOUND_PAGE),
+    ],
+  },
+);
+const paidPath = `/admin/withdrawals/${PAID_WITHDRAWAL}`;
+const consoleWithdrawalCases = pageCases(
+  "admin.withdrawals_.$withdrawalId/route.tsx",
+  "operator",
+  [
+    {
+      name: "Approve",
+      path: paidPath,
+      valid: { intent: "approve" },
+      fields: { password: { wrong: ALREADY_PAID, blank: null } },
+    },
+    {
+      name: "Refuse",
+      path: paidPath,
+      valid: { intent: "reject", reason: "Alias of a closed account" },
+      fields: {
+        reason: {
+          wrong: ALREADY_PAID,
+          blank: WITHDRAWAL_MESSAGES.reasonRequired,
+          oversized: WITHDRAWAL_MESSAGES.reasonTooLong,
+        },
+      },
+    },
+    {
+      name: "Mark paid",
+      path: paidPath,
+      valid: { intent: "mark-paid", reference: "UTR 4109" },
+      fields: {
+        reference: {
+          wrong: ALREADY_PAID,
+          blank: WITHDRAWAL_MESSAGES.referenceRequired,
+          oversized: WITHDRAWAL_MESSAGES.referenceTooLong,
+          values: NUMBER_AND_TEXT.map(([label, value]): [string, string, Answer] => [
+            label,
+            value,
+            value.length > 200 ? say(WITHDRAWAL_MESSAGES.referenceTooLong) : ALREADY_PAID,
+          ]),
+        },
+      },
+    },
+    {
+      name: "Mark not paid",
+      path: paidPath,
+      valid: { intent: "mark-failed", reason: "UPI ID does not exist" },
+      fields: {
+        reason: {
+          wrong: ALREADY_PAID,
+          blank: WITHDRAWAL_MESSAGES.reasonRequired,
+          oversized: WITHDRAWAL_MESSAGES.reasonTooLong,
+        },
+      },
+    },
+  ],
+  {
+    signedOut: { path: paidPath, answer: NOT_FOUND_PAGE },
+    extra: [
+      route(
+        "admin.withdrawals_.$withdrawalId/route.tsx",
+        "POST",
+        "/admin/withdrawals/00000000-0000-4000-8000-00000000dead",
+        "operator",
+      )(
+        "Approve a withdrawal that does not exist",
+        form({ intent: "approve" }),
+        say(ruleMessage("withdrawal_not_found"), 404),
+      ),
+      route(
+        "admin.withdrawals_.$withdrawalId/route.tsx",
+        "POST",
+        "/admin/withdrawals/not-an-id",
+        "operator",
+      )(
+        "Approve at an address that is no withdrawal id",
+        form({ intent: "approve" }),
+        say(ruleMessage("withdrawal_not_found"), 404),
+      ),
+      route(
+        "admin.withdrawals_.$withdrawalId/route.tsx",
+        "POST",
+        paidPath,
+        "member",
+      )("a member's post", form({ intent: "approve" }), NOT_FOUND_PAGE),
+    ],
+  },
+);
+const CSV: Answer = { status: 200, contentType: "text/csv" };
+const exportCsv = route("admin.withdrawals[.csv].ts", "POST", "/admin/withdrawals.csv", "operator");
+const consoleExportCases: Case[] = [
+  ...unreadableBodies([["intent", "export"]], CSV, CSV).map(([what, body]) => exportCsv(what, body, CSV)),
+  ...NUMBER_AND_TEXT.map(([label, value]) => exportCsv(`a field ${label}`, form({ intent: value }), CSV)),
+  ...otherMethods("admin.withdrawals[.csv].ts", "/admin/withdrawals.csv", "POST", "operator"),
+  ...entries(TEXTS).map(([label, value]) =>
+    exportCsv(`a query ${label}`, form({}), CSV, { path: `/admin/withdrawals.csv?view=${encodeURIComponent(value)}` }),
+  ),
+  { ...exportCsv("posted from another site", form({}), say(CROSS_SITE_MESSAGE, 403)), headers: FOREIGN },
+  ...(["visitor", "forged", "member"] as const).flatMap((who) =>
+    unreadableBodies([["intent", "export"]], say("Not Found", 404), say("Not Found", 404))
+      .slice(0, 4)
+      .map(([what, body]) =>
+        route(
+          "admin.withdrawals[.csv].ts",
+          "POST",
+          "/admin/withdrawals.csv",
+          who,
+        )(`${who}: ${what}`, body, say("Not Found", 404)),
+      ),
+  ),
+];
+
+// Pages without an action: a form posted to them is answered by the page, not by a crash.// Pages without an action: a form posted to them is answered by the page, not by a crash.
 const noActionCases = (
   [
     ["legal/route.tsx", "/legal"],
@@ -1139,6 +1325,9 @@ const CASES: Case[] = [
   ...webhookCases,
   ...resourceCases,
   ...noActionCases,
+  ...consoleListCases,
+  ...consoleWithdrawalCases,
+  ...consoleExportCases,
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -1192,6 +1381,14 @@ describe("bad input, everywhere: malformed requests to every route with an actio
     });
     cookies.set("member", await account());
     cookies.set("unverified", await account(false));
+    const owner = await newOperator(app, "owner");
+    cookies.set("operator", new Map(owner.client.cookies));
+    // The console's withdrawal cases act on one already paid, which nothing can change.
+    await app.sql(
+      `insert into withdrawals (id, user_id, amount, payment_method, recipient_upi, status, settled_at, review_state)
+       values ($1, $2, 1, 'upi', 'paid@okaxis', 'completed', now(), 'approved')`,
+      [PAID_WITHDRAWAL, owner.uid],
+    );
     const ownAccounts = (who: Who) => who.startsWith("leaver") || who.startsWith("deleter");
     for (const who of new Set(CASES.map((c) => c.who).filter(ownAccounts))) {
       cookies.set(who, await account());

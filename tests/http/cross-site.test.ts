@@ -18,10 +18,14 @@ const PAGE_ACTIONS: Record<string, string> = {
   "profile/route.tsx": "/profile",
   "settings/route.tsx": "/settings",
   "withdraw/route.tsx": "/withdraw",
+  // The operator console (docs/operator-console.md): refused as cross-site before anyone's role is read.
+  "admin.withdrawals/route.tsx": "/admin/withdrawals",
+  "admin.withdrawals_.$withdrawalId/route.tsx": "/admin/withdrawals/00000000-0000-4000-8000-000000000000",
 };
 const API_ACTIONS: Record<string, string> = {
   "api.$provider.complete.ts": "/api/acme/complete",
   "api.push-tokens.ts": "/api/push-tokens",
+  "admin.withdrawals[.csv].ts": "/admin/withdrawals.csv",
 };
 const SIGNED_ENDPOINTS = ["api.$provider.postback.ts", "api.paypal.webhook.ts"];
 // Resource routes whose action only answers 405 "Use GET" (tests/http/bad-input.test.ts).

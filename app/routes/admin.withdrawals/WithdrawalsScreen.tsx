@@ -131,7 +131,7 @@ function Row({ withdrawal, selectable, now }: { withdrawal: ConsoleWithdrawal; s
           />
         </td>
       ) : null}
-      <td className={`${CELL} whitespace-nowrap tabular-nums`}>
+      <td className={`${CELL} min-w-28 tabular-nums`}>
         {formatTimestamp(withdrawal.created_at)}
         <span className="block text-xs text-muted">waiting {waitedFor(withdrawal.created_at, now)}</span>
       </td>
@@ -153,7 +153,7 @@ function Row({ withdrawal, selectable, now }: { withdrawal: ConsoleWithdrawal; s
         {PAYMENT_METHOD_LABELS[withdrawal.payment_method]}
         <span className="block text-xs text-muted">{withdrawal.recipient}</span>
       </td>
-      <td className={`${CELL} min-w-64`}>
+      <td className={`${CELL} min-w-60`}>
         <ReviewReasons score={withdrawal.risk_score} reasons={withdrawal.risk_reasons} />
       </td>
       <td className={`${CELL} whitespace-nowrap`}>
@@ -198,7 +198,7 @@ export function WithdrawalsScreen({
         WITHDRAWAL_VIEWS.find((view) => view.value === filters.view)!.queue ? "oldest first" : "newest first"
       }`}
       columns={[...(bulk ? ["Select"] : []), "Asked", "Account", "Amount", "Paid to", "Review", "Stage"]}
-      minWidth="min-w-[64rem]"
+      minWidth="min-w-[58rem]"
     >
       {page.rows.map((withdrawal) => (
         <Row key={withdrawal.id} withdrawal={withdrawal} selectable={bulk} now={now} />
@@ -227,6 +227,7 @@ export function WithdrawalsScreen({
       </header>
       <ViewTabs filters={filters} counts={counts} />
       <Filters filters={filters} />
+      {!bulk ? <FormBanner errors={lastResult?.error?.[""] ?? undefined} /> : null}
       {page.rows.length === 0 ? (
         <ConsoleEmpty>{paged ? "No more withdrawals in this list." : "No withdrawal in this list."}</ConsoleEmpty>
       ) : bulk ? (

@@ -47,7 +47,8 @@ export async function withdrawalsAction(request: Request) {
   if (submission.status !== "success") return rejectForm(submission, { formErrors: [WITHDRAWAL_MESSAGES.failed] });
   const ids: string[] = [];
   for (const name of fields.keys()) {
-    if (!name.startsWith(SELECT_PREFIX)) continue;
+    // A checkbox sends its value ("on") only when checked; an empty one is not a choice.
+    if (!name.startsWith(SELECT_PREFIX) || fields.get(name) === "") continue;
     const id = name.slice(SELECT_PREFIX.length);
     if (!UUID.test(id)) throw unreadableForm();
     ids.push(id);

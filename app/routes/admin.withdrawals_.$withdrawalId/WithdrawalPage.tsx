@@ -123,6 +123,40 @@ function Actions({
   const can = withdrawalActions(withdrawal);
   const paypal = withdrawal.payment_method === "paypal";
   const common = { needsPassword, lastResult };
+  const shown = {
+    approve: can.approve,
+    pay: can.pay,
+    reject: can.reject,
+    "mark-paid": can.markPaid,
+    "mark-failed": can.markFailed,
+  };
+  // A reply to a form no longer on the page (someone acted first): its words go above the forms.
+  const intent = lastResult?.initialValue?.intent;
+  const orphan =
+    typeof intent === "string" && !shown[intent as keyof typeof shown]
+      ? Object.values(lastResult?.error ?? {}).flatMap((errors) => errors ?? [])
+      : [];
+  return (
+    <div className="space-y-4">
+      <FormBanner errors={orphan.length ? orphan : undefined} />
+      <ActionForms withdrawal={withdrawal} can={can} paypal={paypal} common={common} lastResult={lastResult} />
+    </div>
+  );
+}
+
+function ActionForms({
+  withdrawal,
+  can,
+  paypal,
+  common,
+  lastResult,
+}: {
+  withdrawal: Detail;
+  can: ReturnType<typeof withdrawalActions>;
+  paypal: boolean;
+  common: { needsPassword: boolean; lastResult: SubmissionResult<string[]> | undefined };
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
   if (!Object.values(can).some(Boolean)) {
     return (
       <p className="text-sm text-muted">
@@ -228,6 +262,7 @@ export function WithdrawalPage({
     return (
       <div className="max-w-2xl space-y-4">
         <h1 className="text-2xl font-bold tracking-tight">No such withdrawal</h1>
+        <FormBanner errors={lastResult?.error?.[""] ?? undefined} />
         <p className="text-sm text-muted [overflow-wrap:anywhere]">{`No withdrawal has the id “${id}”.`}</p>
         <Link to="/admin/withdrawals" className="text-sm font-medium text-brand-700 underline underline-offset-2">
           Back to the withdrawals
