@@ -37,6 +37,9 @@ export function activityLabel(entry: Pick<ActivityRow, "transaction_type" | "des
       return "Offer completed";
     case "postback_reversal":
       return "Offer reversed";
+    case "adjustment":
+      // An operator's credit or debit (docs/operator-console.md, "People"); the amount's sign says which.
+      return "Correction by support";
     case "bonus":
       // daily_checkin's day 7 bonus says what it was for; add_user_coins writes "Bonus coins".
       return entry.description === CHECKIN_BONUS_DESCRIPTION ? "Check-in day 7 bonus" : "Bonus coins";
@@ -63,5 +66,6 @@ export const LEDGER_TYPES = [
   "bonus",
   "postback",
   "postback_reversal",
+  "adjustment",
   "withdrawal",
 ] as const;

@@ -134,3 +134,19 @@ export interface PersonPage {
   /** The `before` of the ledger's next (older) page, or null on the last. */
   olderBefore: number | null;
 }
+
+/** A balance adjustment (operator_adjustments): applied, waiting for a second operator, or declined. */
+export interface PersonAdjustment {
+  id: number;
+  amount: number;
+  kind: "earned" | "bonus";
+  reason: string;
+  state: "applied" | "awaiting_approval" | "declined";
+  requested_by: string;
+  requested_by_user_id: string;
+  requested_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  decision_reason: string | null;
+  missing_credit_report_id: number | null;
+}

@@ -80,6 +80,13 @@ const RULE_MESSAGES = {
   operator_role_required: "Your operator role does not allow this",
   operator_self_action: "Operators cannot do this to their own account",
   invalid_withdrawal_view: "Unknown list of withdrawals",
+  // Balance adjustments in the console (docs/operator-console.md, "People").
+  invalid_adjustment: "Enter an amount in dollars with at most two decimals, not zero, such as 5.00 or -2.50",
+  invalid_adjustment_kind: "Choose earned or bonus money",
+  adjustment_exceeds_earned: "This debit is more than the account was ever credited of that kind",
+  adjustment_not_found: "Adjustment not found",
+  second_operator_required: "Another operator must approve or decline an adjustment you asked for",
+  invalid_account_action: "Unknown account action",
   ledger_append_only: "The transaction history cannot be changed",
   invalid_rate_limit: "Invalid rate limit",
   invalid_delivery_claim: "Invalid delivery claim",

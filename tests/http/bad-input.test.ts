@@ -1272,6 +1272,92 @@ const consoleWithdrawalCases = pageCases(
     ],
   },
 );
+// A person's page, posted for an account that does not exist: each field's own check answers
+// first, then "Account not found" (404) for a form that passes them, so nothing can change.
+const NO_PERSON = "/admin/people/no-such-account";
+const ACCOUNT_GONE = say(ruleMessage("account_not_found"), 404);
+const REASON: FieldSpec = {
+  wrong: ACCOUNT_GONE,
+  blank: "Write the reason (it is kept in the audit log).",
+  oversized: "The reason can be at most 500 characters.",
+};
+const consolePersonCases = pageCases(
+  "admin.people_.$userId/route.tsx",
+  "operator",
+  [
+    {
+      name: "Adjust the balance",
+      path: NO_PERSON,
+      valid: { intent: "adjust", amount: "-2.50", kind: "bonus", reason: "Duplicate credit" },
+      fields: {
+        amount: {
+          wrong: ruleMessage("invalid_adjustment"),
+          values: [
+            ...NUMBER_AND_TEXT.filter(([label]) => label !== "-1"),
+            ["-1", "-1", ACCOUNT_GONE],
+            ["with a dollar sign", "$5"],
+          ],
+        },
+        kind: { wrong: ruleMessage("invalid_adjustment_kind"), values: [...NUMBER_AND_TEXT, ["EARNED", "EARNED"]] },
+        reason: REASON,
+      },
+    },
+    {
+      name: "Decline an adjustment",
+      path: NO_PERSON,
+      valid: { intent: "decline-adjustment", adjustment: "1", reason: "No evidence" },
+      fields: {
+        adjustment: {
+          wrong: "That adjustment is not waiting on this account.",
+          values: NUMBER_AND_TEXT.map(([label, value]): [string, string, Answer] => [
+            label,
+            value,
+            /^[1-9][0-9]{0,17}$/.test(value) ? ACCOUNT_GONE : say("That adjustment is not waiting on this account."),
+          ]),
+        },
+        reason: REASON,
+      },
+    },
+    {
+      name: "Pause cash-outs",
+      path: NO_PERSON,
+      valid: { intent: "pause", reason: "Checking" },
+      fields: { reason: REASON },
+    },
+    {
+      name: "Close the account",
+      path: NO_PERSON,
+      valid: { intent: "ban", reason: "Alias farm" },
+      fields: { reason: REASON },
+    },
+    {
+      name: "Add a note",
+      path: NO_PERSON,
+      valid: { intent: "note", note: "Called" },
+      fields: {
+        note: { wrong: ACCOUNT_GONE, blank: "Write the note.", oversized: "A note can be at most 500 characters." },
+      },
+    },
+  ],
+  {
+    signedOut: { path: NO_PERSON, answer: NOT_FOUND_PAGE },
+    extra: [
+      route(
+        "admin.people_.$userId/route.tsx",
+        "POST",
+        "/admin/people/bad%20id%3Cx%3E",
+        "operator",
+      )("a note at an address that is no account id", form({ intent: "note", note: "Called" }), ACCOUNT_GONE),
+      route(
+        "admin.people_.$userId/route.tsx",
+        "POST",
+        NO_PERSON,
+        "member",
+      )("a member's post", form({ intent: "note", note: "hi" }), NOT_FOUND_PAGE),
+    ],
+  },
+);
+
 const CSV: Answer = { status: 200, contentType: "text/csv" };
 const exportCsv = route("admin.withdrawals[.csv].ts", "POST", "/admin/withdrawals.csv", "operator");
 const consoleExportCases: Case[] = [
@@ -1328,6 +1414,7 @@ const CASES: Case[] = [
   ...consoleListCases,
   ...consoleWithdrawalCases,
   ...consoleExportCases,
+  ...consolePersonCases,
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ const PAGE_ACTIONS: Record<string, string> = {
   "settings/route.tsx": "/settings",
   "withdraw/route.tsx": "/withdraw",
   // The operator console (docs/operator-console.md): refused as cross-site before anyone's role is read.
+  "admin.people_.$userId/route.tsx": "/admin/people/no-such-account",
   "admin.withdrawals/route.tsx": "/admin/withdrawals",
   "admin.withdrawals_.$withdrawalId/route.tsx": "/admin/withdrawals/00000000-0000-4000-8000-000000000000",
 };

@@ -5,7 +5,10 @@ import { buttonClass } from "~/components/ui/button";
 import { activityLabel, LEDGER_TYPES } from "~/domain/activity";
 import { formatDate, formatTimestamp } from "~/domain/dates";
 import { formatCoins, formatDollars } from "~/domain/money";
-import type { PersonPage as Person, PersonProfile } from "~/domain/operator-people";
+import type { SubmissionResult } from "@conform-to/react";
+import { FormBanner } from "~/components/forms/FormBanner";
+import type { PersonAdjustment, PersonPage as Person, PersonProfile } from "~/domain/operator-people";
+import { PersonActions } from "./PersonActions";
 
 const CELL = "px-4 py-3";
 const WRAP = `${CELL} [overflow-wrap:anywhere]`;
@@ -123,6 +126,7 @@ const LEDGER_TYPE_LABELS: Record<(typeof LEDGER_TYPES)[number], string> = {
   bonus: "Bonus coins",
   postback: "Offers",
   postback_reversal: "Offer reversals",
+  adjustment: "Corrections by operators",
   withdrawal: "Withdrawals",
 };
 
@@ -425,18 +429,28 @@ function OperatorNotes({ person }: { person: Person }) {
 export function PersonPage({
   userId,
   person,
+  adjustments,
+  viewer,
   ledgerType,
   paged,
+  lastResult,
 }: {
   userId: string;
   person: Person | null;
+  adjustments: { approval_above: number; adjustments: PersonAdjustment[] } | null;
+  viewer: { uid: string; canMoveMoney: boolean; needsPassword: boolean };
   ledgerType: string | null;
   paged: boolean;
+  lastResult: SubmissionResult<string[]> | undefined;
 }) {
-  if (!person) {
+  if (!person || !adjustments) {
     return (
       <div className="max-w-2xl space-y-4">
         <h1 className="text-2xl font-bold tracking-tight">No such account</h1>
+        {/* A form posted for an account that is gone: every word of its reply. */}
+        <FormBanner
+          errors={lastResult?.error ? Object.values(lastResult.error).flatMap((errors) => errors ?? []) : undefined}
+        />
         <p className="text-sm text-muted [overflow-wrap:anywhere]">
           No account has the id “{userId}”. It may have been deleted; its money records stay in the ledger without it.
         </p>
@@ -459,6 +473,13 @@ export function PersonPage({
         <Standing profile={profile} />
       </header>
       <Money profile={profile} />
+      <PersonActions
+        profile={profile}
+        adjustments={adjustments.adjustments}
+        approvalAbove={adjustments.approval_above}
+        viewer={viewer}
+        lastResult={lastResult}
+      />
       <Identity profile={profile} />
       <Ledger person={person} ledgerType={ledgerType} paged={paged} />
       <Withdrawals person={person} />

@@ -1,12 +1,10 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { ActionField, ActionForm } from "~/components/admin/ActionForm";
 import { ConsoleEmpty, ConsoleSection, ConsoleTable } from "~/components/admin/ConsoleTable";
-import { PasswordAgain } from "~/components/admin/PasswordAgain";
 import { ReviewReasons } from "~/components/admin/ReviewReasons";
-import { ErrorList } from "~/components/forms/ErrorList";
 import { FormBanner } from "~/components/forms/FormBanner";
-import { SubmitButton } from "~/components/forms/SubmitButton";
 import { formatTimestamp } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
 import {
@@ -19,97 +17,6 @@ import {
 type Detail = ConsoleWithdrawal & {
   actions: { id: number; at: string; actor: string; action: string; reason: string | null }[];
 };
-
-const TEXTAREA =
-  "block w-full rounded-xl border border-line bg-white px-3 py-2 text-base focus:border-brand-500 focus:ring-4 " +
-  "focus:ring-brand-100 focus:outline-none aria-[invalid=true]:border-red-400";
-const INPUT = TEXTAREA.replace("py-2", "h-11");
-
-/** The reply to this form only: a page has several, each shows only what its own post was told. */
-function replyTo(lastResult: SubmissionResult<string[]> | undefined, intent: string) {
-  return lastResult?.initialValue?.intent === intent ? lastResult : undefined;
-}
-
-/** One of the page's money forms: its fields, the password when the sign-in is old, its button. */
-function ActionForm({
-  intent,
-  title,
-  help,
-  button,
-  pendingText,
-  tone = "primary",
-  needsPassword,
-  lastResult,
-  children,
-}: {
-  intent: string;
-  title: string;
-  help: string;
-  button: string;
-  pendingText: string;
-  tone?: "primary" | "danger" | "secondary";
-  needsPassword: boolean;
-  lastResult: SubmissionResult<string[]> | undefined;
-  children?: ReactNode;
-}) {
-  const reply = replyTo(lastResult, intent);
-  const passwordErrors = reply?.error?.password ?? undefined;
-  return (
-    <Form
-      method="post"
-      className="space-y-3 rounded-2xl border border-line bg-white p-5 shadow-sm"
-      data-testid={`form-${intent}`}
-    >
-      <div>
-        <h3 className="text-base font-bold">{title}</h3>
-        <p className="mt-0.5 text-sm text-muted">{help}</p>
-      </div>
-      <FormBanner errors={reply?.error?.[""] ?? undefined} />
-      {children}
-      {needsPassword || passwordErrors ? <PasswordAgain id={`${intent}-password`} errors={passwordErrors} /> : null}
-      <SubmitButton intent={intent} pendingText={pendingText} look={{ tone, size: "md" }}>
-        {button}
-      </SubmitButton>
-    </Form>
-  );
-}
-
-/** A labelled text field of an action form, with its errors. */
-function ActionField({
-  intent,
-  name,
-  label,
-  multiline = false,
-  lastResult,
-}: {
-  intent: string;
-  name: string;
-  label: string;
-  multiline?: boolean;
-  lastResult: SubmissionResult<string[]> | undefined;
-}) {
-  const reply = replyTo(lastResult, intent);
-  const id = `${intent}-${name}`;
-  const errors = reply?.error?.[name] ?? undefined;
-  const value = typeof reply?.initialValue?.[name] === "string" ? (reply.initialValue[name] as string) : undefined;
-  const aria = {
-    "aria-invalid": errors?.length ? true : undefined,
-    "aria-describedby": errors?.length ? `${id}-error` : undefined,
-  };
-  return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium">
-        {label}
-      </label>
-      {multiline ? (
-        <textarea id={id} name={name} rows={3} maxLength={500} defaultValue={value} className={TEXTAREA} {...aria} />
-      ) : (
-        <input id={id} name={name} type="text" maxLength={200} defaultValue={value} className={INPUT} {...aria} />
-      )}
-      <ErrorList id={`${id}-error`} errors={errors} />
-    </div>
-  );
-}
 
 function Actions({
   withdrawal,

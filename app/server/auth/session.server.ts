@@ -232,6 +232,20 @@ export async function signOutEverywhere(uid: string, request: Request): Promise<
 }
 
 /**
+ * An operator's "Sign out of every device" for someone else (docs/operator-console.md, "People"):
+ * every session of `uid` revoked with Firebase, again once the second of the first revocation is
+ * over (Firebase still accepts a session signed in within that second), and every server told.
+ */
+export async function endEverySessionOf(uid: string): Promise<void> {
+  const auth = getAdminAuth();
+  await auth.revokeRefreshTokens(uid);
+  await new Promise((resolve) => setTimeout(resolve, 1_050 - (Date.now() % 1_000)));
+  await auth.revokeRefreshTokens(uid);
+  forgetSessionsOf(uid);
+  await announceSignedOut(uid);
+}
+
+/**
  * Once Firebase has revoked a person's sessions or deleted the account: every instance forgets
  * what it verified for them and closes their live streams. Without the announcement (the database
  * unreachable) they stop within SESSION_VERIFY_CACHE_MS anyway, so a failure is only logged.
