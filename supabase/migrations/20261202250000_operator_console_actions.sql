@@ -1,3 +1,5 @@
+-- Redefines: public.approve_withdrawals, public.reject_withdrawal_locked, public.reject_withdrawal, public.set_payouts_paused, public.ban_account, public.unban_account, public.settle_withdrawal
+--
 -- Issue 20, the console's actions (docs/operator-console.md): the withdrawal and account actions
 -- that the command line already had become callable by a signed-in operator, checked in SQL.
 --
