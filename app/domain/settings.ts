@@ -365,7 +365,7 @@ export function formatSettingValue(setting: Setting, value: SettingValue, coinsP
     case "dollars":
       return formatDollars(Number(value));
     case "ratio":
-      return value === null ? `Empty: ${setting.empty ?? "none"}` : Number(value).toFixed(2);
+      return value === null ? `empty (${setting.empty ?? "none"})` : Number(value).toFixed(2);
     case "coins": {
       const coins = Number(value);
       if (setting.key === "coins_per_dollar") return `${plural(coins, "coin", "coins")} = $1.00`;

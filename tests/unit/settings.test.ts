@@ -133,7 +133,7 @@ describe("the console's settings", () => {
     expect(formatSettingValue(settingOf("provider_hold_days"), { bitlabs: 14 })).toBe("bitlabs: 14 days");
     expect(formatSettingValue(settingOf("provider_hold_days"), {})).toBe("None");
     expect(formatSettingValue(settingOf("bonus_unlock_ratio"), null)).toBe(
-      "Empty: all bonus money can be withdrawn at once",
+      "empty (all bonus money can be withdrawn at once)",
     );
   });
 

@@ -23,7 +23,7 @@ function Labelled({
 }: {
   field: FieldState;
   label: string;
-  hint: string | undefined;
+  hint: ReactNode;
   children: ReactNode;
 }) {
   return (
@@ -57,7 +57,7 @@ export function Field({
   field: FieldState;
   label: string;
   type?: InputType;
-  hint?: string;
+  hint?: ReactNode;
   icon?: IconName;
   /** Native attributes the field does not set (placeholder, autoComplete, inputMode, minLength, ...). */
   inputProps?: Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "className" | "defaultValue">;
@@ -94,7 +94,7 @@ export function TextareaField({
 }: {
   field: FieldState;
   label: string;
-  hint?: string;
+  hint?: ReactNode;
   textareaProps?: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "id" | "className" | "defaultValue">;
 }) {
   return (
@@ -122,7 +122,7 @@ export function SelectField({
 }: {
   field: FieldState;
   label: string;
-  hint?: string;
+  hint?: ReactNode;
   options: readonly { value: string; label: string }[];
   selectProps?: Omit<SelectHTMLAttributes<HTMLSelectElement>, "name" | "id" | "className" | "defaultValue">;
 }) {

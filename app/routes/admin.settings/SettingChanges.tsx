@@ -39,7 +39,7 @@ export function SettingChanges({
           label="Setting changes"
           caption="Changes of settings, newest first"
           columns={["When", "Operator", "Setting", "Before → after", "Reason"]}
-          minWidth="min-w-[52rem]"
+          minWidth="min-w-[56rem]"
         >
           {changes.map((change) => (
             <tr key={change.id} data-testid="setting-change" className="align-top">
@@ -48,13 +48,13 @@ export function SettingChanges({
                 {change.actor}
                 {change.actor_user_id ? <span className="block text-xs text-muted">{change.actor_user_id}</span> : null}
               </td>
-              <td className="px-4 py-3">
+              <td className="min-w-[15rem] px-4 py-3">
                 <span className="font-medium">
                   {isSettingKey(change.setting) ? settingOf(change.setting).label : change.setting}
                 </span>
                 <span className="block font-mono text-xs text-muted [overflow-wrap:anywhere]">{change.setting}</span>
               </td>
-              <td className="px-4 py-3 [overflow-wrap:anywhere]">
+              <td className="min-w-[11rem] px-4 py-3 [overflow-wrap:anywhere]">
                 {`${valueText(change.setting, change.before)} → ${valueText(change.setting, change.after)}`}
               </td>
               <td className="px-4 py-3 [overflow-wrap:anywhere]">{change.reason ?? "—"}</td>

@@ -1,5 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, useLocation } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { ConsoleSection } from "~/components/admin/ConsoleTable";
 import { Field, SelectField, TextareaField } from "~/components/forms/Field";
 import { FormBanner } from "~/components/forms/FormBanner";
@@ -95,7 +96,14 @@ function SettingsForm({ data, lastResult }: { data: SettingsPageData; lastResult
                   key={setting.key}
                   setting={setting}
                   field={fields[setting.key]}
-                  hint={`${setting.help} Now: ${formatSettingValue(setting, data.values[setting.key], coinsPerDollar)}.`}
+                  hint={
+                    <>
+                      {setting.help}
+                      <span className="mt-1 block font-semibold text-ink">
+                        {`Now: ${formatSettingValue(setting, data.values[setting.key], coinsPerDollar)}`}
+                      </span>
+                    </>
+                  }
                 />
               ))}
             </div>
@@ -128,7 +136,7 @@ function SettingsForm({ data, lastResult }: { data: SettingsPageData; lastResult
 }
 
 /** A setting's control: yes or no, the JSON of network holds, or a number in its unit. */
-function SettingField({ setting, field, hint }: { setting: Setting; field: FieldState; hint: string }) {
+function SettingField({ setting, field, hint }: { setting: Setting; field: FieldState; hint: ReactNode }) {
   const unit = UNIT_LABELS[setting.unit];
   const label = unit ? `${setting.label} (${unit})` : setting.label;
   if (setting.unit === "boolean") {
