@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, useLocation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ConsoleSection } from "~/components/admin/ConsoleTable";
 import { Field, SelectField, TextareaField } from "~/components/forms/Field";
@@ -45,7 +45,6 @@ export function SettingsPage({
   data: SettingsPageData;
   lastResult?: SubmissionResult<string[]>;
 }) {
-  const location = useLocation();
   return (
     <div className="space-y-8">
       <div className="max-w-3xl space-y-2">
@@ -56,8 +55,9 @@ export function SettingsPage({
         </p>
       </div>
       {data.canChange ? null : <Banner tone="info">Only an owner can change settings. You can read them here.</Banner>}
-      {/* A new page (after a save went through) is a fresh form; a refused one keeps what was typed. */}
-      <SettingsForm key={location.key} data={data} lastResult={lastResult} />
+      {/* Once a save changed the settings (a new version), a fresh form with their values; a refused
+          save keeps the same form, with what was typed and the focus on the first field it blames. */}
+      <SettingsForm key={data.version} data={data} lastResult={lastResult} />
       <ConsoleSection title="Changes">
         <SettingChanges changes={data.changes} olderBefore={data.olderBefore} paged={data.paged} />
       </ConsoleSection>
