@@ -1,7 +1,7 @@
 // The settings an owner changes in the operator console (docs/operator-console.md, "Settings"):
 // every column of app_config but its key, with what it means for people and money, its unit and
 // its bounds. One list for the page, its form schema and the words of a refused value; the
-// database's own check (app_setting_valid, supabase/migrations/20261202260000_operator_settings.sql)
+// database's own check (app_setting_valid, supabase/migrations/20261202300000_operator_settings.sql)
 // holds the same bounds, and tests/integration/operator-settings.test.ts holds the two equal.
 import { coinsToDollars, formatDollars } from "./money";
 

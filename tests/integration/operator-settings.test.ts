@@ -4,7 +4,7 @@ import { invalidSettingMessage, NOT_SETTINGS, SETTINGS, type Setting, type Setti
 import { ruleViolation } from "~/server/db/core.server";
 import { dbRefusal, openTestPglite, type TestDatabase } from "../support/db";
 
-// The console's settings in SQL (supabase/migrations/20261202260000_operator_settings.sql,
+// The console's settings in SQL (supabase/migrations/20261202300000_operator_settings.sql,
 // docs/operator-console.md, "Settings"): who may read and change them, the allow-list and the
 // bounds (the same as app/domain/settings.ts), one audit entry per changed setting in the same
 // transaction, and nothing written on a refusal.
