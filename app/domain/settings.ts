@@ -28,7 +28,7 @@ interface SettingBase {
 }
 
 interface NumberSetting extends SettingBase {
-  unit: "coins" | "dollars" | "days" | "hours" | "count" | "ratio";
+  unit: Exclude<SettingUnit, "boolean" | "json">;
   min: number;
   max: number;
   /** What an empty field means, for a setting that may be empty (null in the database). */
