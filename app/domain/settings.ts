@@ -257,6 +257,19 @@ export const NOT_SETTINGS: Readonly<Record<string, string>> = {
 export type SettingValue = number | boolean | null | Record<string, number>;
 export type SettingValues = Record<SettingKey, SettingValue>;
 
+/** One change of a setting, from the audit log (list_setting_changes): the page's list of changes. */
+export interface SettingChange {
+  id: number;
+  at: string;
+  actor: string;
+  actor_user_id: string | null;
+  /** The column; one the console no longer lists is shown as stored. */
+  setting: string;
+  before: SettingValue;
+  after: SettingValue;
+  reason: string | null;
+}
+
 export function isSettingKey(value: unknown): value is SettingKey {
   return typeof value === "string" && SETTINGS.some((setting) => setting.key === value);
 }

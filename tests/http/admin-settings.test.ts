@@ -119,23 +119,10 @@ describe("the console's settings", () => {
 
     expect(await config()).toMatchObject({ checkin_coins: 25, min_withdrawal_upi: "2.50" });
     const added = (await settingAudit()).slice(audit.length);
+    const entry = { actor_user_id: owner.uid, action: "set_setting", reason: "Spring promotion" };
     expect(added).toEqual([
-      {
-        actor_user_id: owner.uid,
-        action: "set_setting",
-        record_id: "checkin_coins",
-        before: { value: 10 },
-        after: { value: 25 },
-        reason: "Spring promotion",
-      },
-      {
-        actor_user_id: owner.uid,
-        action: "set_setting",
-        record_id: "min_withdrawal_upi",
-        before: { value: 1.0 },
-        after: { value: 2.5 },
-        reason: "Spring promotion",
-      },
+      { ...entry, record_id: "checkin_coins", before: { value: 10 }, after: { value: 25 } },
+      { ...entry, record_id: "min_withdrawal_upi", before: { value: 1.0 }, after: { value: 2.5 } },
     ]);
 
     expect((await member.client.visit("/")).html).toContain("Check In Now (+25 coins)");

@@ -1,19 +1,6 @@
-import { Link } from "@remix-run/react";
-import { ConsoleEmpty, ConsoleTable } from "~/components/admin/ConsoleTable";
+import { ConsoleEmpty, ConsolePager, ConsoleTable } from "~/components/admin/ConsoleTable";
 import { formatTimestamp } from "~/domain/dates";
-import { formatSettingValue, isSettingKey, settingOf, type SettingValue } from "~/domain/settings";
-
-/** One change as the page shows it (app/server/admin/settings.server.ts, SettingChange). */
-export interface SettingChangeRow {
-  id: number;
-  at: string;
-  actor: string;
-  actor_user_id: string | null;
-  setting: string;
-  before: SettingValue;
-  after: SettingValue;
-  reason: string | null;
-}
+import { formatSettingValue, isSettingKey, settingOf, type SettingChange, type SettingValue } from "~/domain/settings";
 
 /** A value in words; a column the console no longer lists, as stored. */
 function valueText(setting: string, value: SettingValue): string {
@@ -26,7 +13,7 @@ export function SettingChanges({
   olderBefore,
   paged,
 }: {
-  changes: readonly SettingChangeRow[];
+  changes: readonly SettingChange[];
   olderBefore: number | null;
   paged: boolean;
 }) {
@@ -62,23 +49,11 @@ export function SettingChanges({
           ))}
         </ConsoleTable>
       )}
-      {paged || olderBefore !== null ? (
-        <nav aria-label="Setting changes pages" className="flex gap-4 text-sm font-medium">
-          {paged ? (
-            <Link to="/admin/settings" className="inline-flex min-h-11 items-center text-brand-700 underline">
-              Newest changes
-            </Link>
-          ) : null}
-          {olderBefore !== null ? (
-            <Link
-              to={`/admin/settings?before=${olderBefore}`}
-              className="inline-flex min-h-11 items-center text-brand-700 underline"
-            >
-              Older changes
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <ConsolePager
+        label="Setting changes pages"
+        newest={paged ? { to: "/admin/settings", label: "Newest changes" } : null}
+        older={olderBefore !== null ? { to: `/admin/settings?before=${olderBefore}`, label: "Older changes" } : null}
+      />
     </div>
   );
 }

@@ -13,17 +13,18 @@ import {
   settingInputText,
   SAVE_SETTINGS_INTENT,
   type Setting,
+  type SettingChange,
   type SettingValues,
 } from "~/domain/settings";
 import { useFormState, type FieldState } from "~/lib/use-form";
-import { SettingChanges, type SettingChangeRow } from "./SettingChanges";
+import { SettingChanges } from "./SettingChanges";
 
 export interface SettingsPageData {
   values: SettingValues;
   version: string;
   /** An owner's page: the others read the settings, with the form disabled. */
   canChange: boolean;
-  changes: readonly SettingChangeRow[];
+  changes: readonly SettingChange[];
   olderBefore: number | null;
   paged: boolean;
 }

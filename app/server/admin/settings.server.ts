@@ -1,4 +1,10 @@
-import { isSettingKey, type SettingKey, type SettingValue, type SettingValues } from "~/domain/settings";
+import {
+  isSettingKey,
+  type SettingChange,
+  type SettingKey,
+  type SettingValue,
+  type SettingValues,
+} from "~/domain/settings";
 import { forgetAppConfig } from "../config.server";
 import { dbCall, ruleViolation, type DbError } from "../db/core.server";
 import { getDatabase } from "../db/database.server";
@@ -16,18 +22,6 @@ export interface StoredSettings {
   /** Every app_config column but its key, settings or not (a column the console does not list yet too). */
   settings: SettingValues & Record<string, unknown>;
   version: string;
-}
-
-/** One change of a setting, from the audit log. */
-export interface SettingChange {
-  id: number;
-  at: string;
-  actor: string;
-  actor_user_id: string | null;
-  setting: string;
-  before: SettingValue;
-  after: SettingValue;
-  reason: string | null;
 }
 
 export const SETTING_CHANGES_PAGE_SIZE = 20;
