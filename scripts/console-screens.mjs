@@ -24,6 +24,7 @@ const PAGES = [
   "/admin/withdrawals",
   "/admin/withdrawals?view=all",
   "/admin/withdrawals/{withdrawal}",
+  "/admin/settings",
   "/admin/audit",
 ];
 const WIDTHS = [320, 390, 1280];
@@ -115,6 +116,16 @@ try {
   await db.query("select provision_user($1, $2, 'Olivia Owner', null, true, null)", [owner, ownerEmail]);
   await db.query("select grant_operator_role('console-screens', $1, 'owner')", [owner]);
   const seeded = await seed(db, emulator.host);
+  // A few changes of settings, for the Settings page's list of changes.
+  await db.query(
+    `select operator_set_settings($1, 'Olivia Owner', '{"checkin_coins": 15, "provider_hold_days": {"bitlabs": 14}}',
+                                  'Spring promotion: a bigger check-in, and BitLabs reverses within two weeks')`,
+    [owner],
+  );
+  await db.query(
+    "select operator_set_settings($1, 'Olivia Owner', '{\"min_withdrawal_upi\": 2}', 'Fewer tiny UPI payouts')",
+    [owner],
+  );
 
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const context = await browser.newContext();

@@ -2,6 +2,7 @@
 // its HINT (supabase/migrations), and what a person is told when one is broken. This is the
 // only place that turns a broken rule into words; nothing reads the database's message text.
 import { tooManyAttemptsMessage } from "./rate-limit";
+import { invalidSettingMessage, isSettingKey, settingOf } from "./settings";
 
 /** The one rule message the browser needs (sign-up checks a code before posting), alone so it ships alone. */
 export const INVALID_REFERRAL_CODE_MESSAGE = "This referral code is not valid";
@@ -87,6 +88,13 @@ const RULE_MESSAGES = {
   adjustment_not_found: "Adjustment not found",
   second_operator_required: "Another operator must approve or decline an adjustment you asked for",
   invalid_account_action: "Unknown account action",
+  // The console's settings (docs/operator-console.md, "Settings"); the detail names the setting.
+  invalid_setting: (setting: string) =>
+    isSettingKey(setting) ? invalidSettingMessage(settingOf(setting)) : "This value is not allowed for the setting",
+  unknown_setting: "There is no such setting",
+  invalid_settings: "Settings are sent as an object of names and values",
+  settings_changed:
+    "Someone else saved the settings since you opened this page, so nothing was saved. Each field's “Now” line shows the current value: check your changes and save again.",
   ledger_append_only: "The transaction history cannot be changed",
   invalid_rate_limit: "Invalid rate limit",
   invalid_delivery_claim: "Invalid delivery claim",

@@ -24,3 +24,12 @@ export function getAppConfig(): Promise<AppConfig> {
   invalidation ??= subscribeToChannel("app_config", () => config.clear());
   return config.get();
 }
+
+/**
+ * Drops this server's copy at once, after a change it made itself (the console's settings): the
+ * next page it serves reads the new values without waiting for the database's announcement,
+ * which reaches the other servers.
+ */
+export function forgetAppConfig(): void {
+  config.clear();
+}

@@ -107,6 +107,12 @@ export const SCREENS: readonly Screen[] = [
   { route: "admin._index/route.tsx", name: "Operator console, home", path: "/admin", viewer: "operator" },
   { route: "admin.audit/route.tsx", name: "Operator console, audit log", path: "/admin/audit", viewer: "operator" },
   {
+    route: "admin.settings/route.tsx",
+    name: "Operator console, settings",
+    path: "/admin/settings",
+    viewer: "operator",
+  },
+  {
     route: "admin.people/route.tsx",
     name: "Operator console, people found by a search",
     path: `/admin/people?q=${encodeURIComponent(process.env.E2E_OPERATOR_EMAIL ?? "")}`,

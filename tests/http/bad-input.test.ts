@@ -6,6 +6,7 @@ import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import { FEEDBACK_MESSAGES } from "~/routes/profile/profile-forms";
 import { WITHDRAWAL_MESSAGES } from "~/domain/withdrawal-review-forms";
 import { ruleMessage } from "~/domain/rules";
+import { invalidSettingMessage, parseSettingInput, SETTINGS, type Setting } from "~/domain/settings";
 import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from "~/server/http/body.server";
 import { UNREADABLE_FORM_MESSAGE } from "~/server/http/forms.server";
 import { CROSS_SITE_MESSAGE } from "~/server/http/same-origin.server";
@@ -43,6 +44,8 @@ const OVERSIZED = "x".repeat(10_000);
 const NUL = "a\u0000b";
 /** Stands for a new address in each request (the sign-in limits count per address). */
 const FRESH_EMAIL = "{fresh-email}";
+/** Stands for the version of the settings as they are (the console's settings form carries it). */
+const SETTINGS_VERSION = "{settings-version}";
 const FOREIGN = { origin: "https://evil.example", "sec-fetch-site": "cross-site" };
 const NUMBER_AND_TEXT = [...entries(NUMBERS), ...entries(TEXTS)];
 
@@ -55,6 +58,7 @@ type Who =
   | "forged"
   | "provider"
   | "operator"
+  | "owner"
   | `leaver${number}`
   | `deleter${number}`;
 
@@ -734,6 +738,137 @@ const withdrawCases = pageCases(
   },
 );
 
+// The console's settings (docs/operator-console.md, "Settings"), posted by an owner. The form holds
+// the demo settings the app starts with, so it is valid but for the one field each case spoils;
+// nothing is ever saved (the ledger audit's fingerprint holds app_config and the audit log). One
+// setting of each kind of value gets every bad value; the others a few.
+const SETTINGS_FORM: Record<string, string> = {
+  intent: "save-settings",
+  coins_per_dollar: "100",
+  checkin_coins: "10",
+  checkin_streak_bonus_coins: "50",
+  referral_reward: "5.00",
+  referral_welcome_bonus: "1.00",
+  referral_qualifying_coins: "100",
+  referral_requires_earned: "no",
+  min_withdrawal_paypal: "5.00",
+  min_withdrawal_upi: "1.00",
+  min_withdrawal_bank: "10.00",
+  withdrawals_per_hour: "5",
+  risk_review_threshold: "50",
+  review_first_withdrawal: "no",
+  postback_hold_days: "0",
+  provider_hold_days: "",
+  bonus_unlock_ratio: "",
+  notice_delivery_attempts: "10",
+  notice_delivery_window_hours: "72",
+  notice_emails_per_address_per_day: "10",
+  adjustment_approval_above: "50.00",
+  reason: "Bad input",
+  version: SETTINGS_VERSION,
+};
+const EVERY_BAD_VALUE = new Set([
+  "checkin_coins",
+  "min_withdrawal_upi",
+  "bonus_unlock_ratio",
+  "review_first_withdrawal",
+  "provider_hold_days",
+]);
+const SOME_BAD_VALUES = new Set(["-1", "400 digits", "1e309 (past a double)", "markup (a script tag)"]);
+const STALE_FORM = "This page is out of date. Please reload it and make your change again.";
+
+function settingSpec(setting: Setting): FieldSpec {
+  const every = EVERY_BAD_VALUE.has(setting.key);
+  const outOfBounds: Value[] =
+    "min" in setting
+      ? [
+          [
+            "below its minimum",
+            String(Math.round((setting.min - (setting.unit === "dollars" ? 0.01 : 1)) * 100) / 100),
+          ],
+          ["above its maximum", String(setting.max + 1)],
+        ]
+      : setting.unit === "json"
+        ? [
+            ["a network in capitals", '{"BitLabs": 14}'],
+            ["a hold of 366 days", '{"bitlabs": 366}'],
+            ["a JSON array", "[]"],
+            ["JSON that does not parse", '{"bitlabs": 14'],
+          ]
+        : [
+            ["Yes", "Yes"],
+            ["true", "true"],
+          ];
+  const values = [
+    ...(every ? NUMBER_AND_TEXT : NUMBER_AND_TEXT.filter(([label]) => SOME_BAD_VALUES.has(label))),
+    ...outOfBounds,
+  ];
+  // An empty ratio or list of holds is a value (all bonus unlocked, no network holds).
+  const canBeEmpty = parseSettingInput(setting, "") !== undefined;
+  return {
+    wrong: invalidSettingMessage(setting),
+    blank: canBeEmpty || !every ? null : undefined,
+    whitespace: canBeEmpty || !every ? null : undefined,
+    oversized: every ? undefined : null,
+    // Only what the setting refuses: "0" is a hold of no days.
+    values: values.filter(([, value]) => parseSettingInput(setting, value) === undefined),
+  };
+}
+
+const NOT_FOUND_PAGE = say("Oops! Page not found", 404);
+const consoleSettings = route("admin.settings/route.tsx", "POST", "/admin/settings", "owner");
+const consoleSettingsCases = pageCases(
+  "admin.settings/route.tsx",
+  "owner",
+  [
+    {
+      name: "Save settings",
+      path: "/admin/settings",
+      valid: SETTINGS_FORM,
+      fields: {
+        ...Object.fromEntries(SETTINGS.map((setting) => [setting.key, settingSpec(setting)])),
+        reason: {
+          wrong: ruleMessage("invalid_reason"),
+          blank: ruleMessage("reason_required"),
+          // Any other text is a reason: only hidden characters and length are wrong.
+          values: [
+            ["of 501 characters", "r".repeat(501)],
+            ...withHidden(
+              [...entries(TEXTS).filter(([, value]) => hasHiddenCharacters(value)), ["with ESC[2K", "why\u001b[2K"]],
+              ruleMessage("invalid_reason"),
+            )!,
+          ],
+        },
+        version: {
+          wrong: STALE_FORM,
+          values: [
+            ...NUMBER_AND_TEXT,
+            ["in capitals", "ABCDEF0123456789ABCDEF0123456789"],
+            ["of 31 characters", "0".repeat(31)],
+            // Well formed, but not the settings as they are: another owner saved since.
+            ["of settings as they were before", "0".repeat(32), say(ruleMessage("settings_changed"), 409)],
+          ],
+        },
+      },
+    },
+  ],
+  {
+    // Anyone but an owner gets the console's 404, whatever they post.
+    signedOut: { path: "/admin/settings", answer: NOT_FOUND_PAGE },
+    extra: [
+      consoleSettings("a member's valid form", form(SETTINGS_FORM), NOT_FOUND_PAGE, { who: "member" }),
+      consoleSettings(
+        "a member's form with a bad value",
+        form({ ...SETTINGS_FORM, checkin_coins: "-1" }),
+        NOT_FOUND_PAGE,
+        {
+          who: "member",
+        },
+      ),
+    ],
+  },
+);
+
 // POST /api/{provider}/complete (JSON or a form; the user comes from the session).
 const GONE = say(TASK_GONE, 404);
 const complete = route("api.$provider.complete.ts", "POST", "/api/acme/complete", "member");
@@ -1124,7 +1259,6 @@ const resourceCases = [
 // needed). Anyone else gets the console's 404 for every URL. The withdrawal page's cases act on a
 // withdrawal already paid, so a form that gets past its fields changes nothing (409); the list's
 // bulk approval names withdrawals that do not exist.
-const NOT_FOUND_PAGE = say("Oops! Page not found", 404);
 const PAID_WITHDRAWAL = "00000000-0000-4000-8000-00000000b4d1";
 const ALREADY_PAID = say("This withdrawal is already paid: nothing changed.", 409);
 const NO_SUCH_SELECTION = `select-00000000-0000-4000-8000-0000000000b1`;
@@ -1405,6 +1539,7 @@ const CASES: Case[] = [
   ...profileCases,
   ...settingsCases,
   ...withdrawCases,
+  ...consoleSettingsCases,
   ...completeCases,
   ...pushCases,
   ...postbackCases,
@@ -1433,6 +1568,7 @@ describe("bad input, everywhere: malformed requests to every route with an actio
   let app: PostgresApp;
   let paypal: PayPalStandIn;
   let provider: Awaited<ReturnType<typeof startOfferProvider>>;
+  let settingsVersion = "";
   const cookies = new Map<Who, Map<string, string>>([
     ["newcomer", new Map()],
     ["provider", new Map()],
@@ -1467,9 +1603,12 @@ describe("bad input, everywhere: malformed requests to every route with an actio
       ...paypal.env,
     });
     cookies.set("member", await account());
+    const [settings] = await app.sql<{ version: string }>("select md5(to_jsonb(c)::text) as version from app_config c");
+    settingsVersion = settings!.version;
     cookies.set("unverified", await account(false));
     const owner = await newOperator(app, "owner");
     cookies.set("operator", new Map(owner.client.cookies));
+    cookies.set("owner", new Map(owner.client.cookies));
     // The console's withdrawal cases act on one already paid, which nothing can change.
     await app.sql(
       `insert into withdrawals (id, user_id, amount, payment_method, recipient_upi, status, settled_at, review_state)
@@ -1491,7 +1630,10 @@ describe("bad input, everywhere: malformed requests to every route with an actio
   /** Sends a case's request with its cookies and a same-origin browser's headers. */
   function send(c: Case, extraCookies = new Map<string, string>()) {
     const fresh = (pairs: [string, string][]) =>
-      pairs.map(([name, value]): [string, string] => [name, value === FRESH_EMAIL ? uniqueEmail("bad-input") : value]);
+      pairs.map(([name, value]): [string, string] => [
+        name,
+        value === FRESH_EMAIL ? uniqueEmail("bad-input") : value === SETTINGS_VERSION ? settingsVersion : value,
+      ]);
     const { body, type } = encodeBody(c.body && "form" in c.body ? { form: fresh(c.body.form) } : c.body);
     const jar = new Map([...cookies.get(c.who)!, ...extraCookies]);
     const cookie = [cookieHeader(jar), c.headers?.cookie].filter(Boolean).join("; ");

@@ -11,6 +11,7 @@ import { ROUTES_DIR, routeModules } from "../support/route-modules";
 // no visitor's cookies and prove themselves by signature instead.
 const PAGE_ACTIONS: Record<string, string> = {
   "_index/route.tsx": "/?index",
+  "admin.settings/route.tsx": "/admin/settings",
   "auth/route.tsx": "/auth",
   "earn/route.tsx": "/earn",
   "earn_.offers/route.tsx": "/earn/offers?report=acme",

@@ -238,4 +238,26 @@ describe("query plans on Postgres", () => {
     ])
       expect(all, `${index} not in the plans:\n${all}`).toContain(index);
   });
+
+  it("list_setting_changes reads the settings' audit entries from their partial index, not every operator action", async () => {
+    await client.query(`
+      insert into user_profiles (id, display_name, referral_code) values ('plans-owner', 'Owner', 'CCCCCCC');
+      insert into operators (user_id, role, granted_by) values ('plans-owner', 'owner', 'query-plans');
+      insert into operator_actions (actor, action, record_kind, record_id, before, after)
+      select 'ops', 'approve', 'withdrawal', 'w-' || n, '{}', '{}' from generate_series(1, 5000) n;
+      insert into operator_actions (actor, action, record_kind, record_id, before, after)
+      select 'ops', 'set_setting', 'setting', 'checkin_coins', jsonb_build_object('value', n), jsonb_build_object('value', n + 1)
+        from generate_series(1, 30) n;
+      analyze operator_actions;`);
+    plans.length = 0;
+    const { rows } = await client.query<{ changes: { after: number }[] }>(
+      "select list_setting_changes('plans-owner', null, 21) as changes",
+    );
+    expect(rows[0]!.changes).toHaveLength(21);
+    expect(rows[0]!.changes[0]!.after).toBe(31);
+    const read = plans.find((plan) => /operator_actions/.test(plan) && /setting/.test(plan));
+    expect(read, plans.join("\n---\n")).toBeDefined();
+    expect(read).toMatch(/operator_actions_setting_idx/);
+    expect(read).not.toMatch(/Seq Scan on operator_actions/);
+  });
 });

@@ -23,7 +23,10 @@ export async function ledgerAudit(sql: <R>(text: string) => Promise<R[]>) {
              'notification settings', (select md5(coalesce(string_agg(n::text, ',' order by user_id), ''))
                                         from notification_preferences n),
              'push tokens', (select count(*)::text from user_fcm_tokens),
-             'feedback', (select count(*)::text from user_feedback)
+             'feedback', (select count(*)::text from user_feedback),
+             'settings', (select md5(to_jsonb(c)::text) from app_config c),
+             -- An export changes nothing; its entry only records who took the payout addresses.
+             'operator actions', (select count(*)::text from operator_actions where action <> 'export_unpaid')
            ) as fingerprint`);
   const { mismatches, negative, fingerprint } = row!;
   return {

@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 
 /**
@@ -54,4 +55,32 @@ export function ConsoleSection({ title, children }: { title: string; children: R
 /** What a list says when it has nothing to show. */
 export function ConsoleEmpty({ children }: { children: ReactNode }) {
   return <p className="rounded-2xl border border-line bg-white p-5 text-sm text-muted">{children}</p>;
+}
+
+/**
+ * The links between the pages of a list paged by URL: back to the newest page (when on an older
+ * one) and on to the older one (when there is one). Nothing when there is only one page.
+ */
+export function ConsolePager({
+  label,
+  newest,
+  older,
+}: {
+  /** What the navigation is named for screen readers: "Audit log pages". */
+  label: string;
+  newest: { to: string; label: string } | null;
+  older: { to: string; label: string } | null;
+}) {
+  if (!newest && !older) return null;
+  return (
+    <nav aria-label={label} className="flex gap-4 text-sm font-medium">
+      {[newest, older].map((link) =>
+        link ? (
+          <Link key={link.to} to={link.to} className="inline-flex min-h-11 items-center text-brand-700 underline">
+            {link.label}
+          </Link>
+        ) : null,
+      )}
+    </nav>
+  );
 }

@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
 import { fieldAria, type FieldState } from "~/lib/use-form";
 import { Icon, type IconName } from "../ui/Icon";
 import { ErrorList } from "./ErrorList";
@@ -23,7 +23,7 @@ function Labelled({
 }: {
   field: FieldState;
   label: string;
-  hint: string | undefined;
+  hint: ReactNode;
   children: ReactNode;
 }) {
   return (
@@ -57,7 +57,7 @@ export function Field({
   field: FieldState;
   label: string;
   type?: InputType;
-  hint?: string;
+  hint?: ReactNode;
   icon?: IconName;
   /** Native attributes the field does not set (placeholder, autoComplete, inputMode, minLength, ...). */
   inputProps?: Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "className" | "defaultValue">;
@@ -94,7 +94,7 @@ export function TextareaField({
 }: {
   field: FieldState;
   label: string;
-  hint?: string;
+  hint?: ReactNode;
   textareaProps?: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "id" | "className" | "defaultValue">;
 }) {
   return (
@@ -108,6 +108,40 @@ export function TextareaField({
         {...textareaProps}
         className={`${CONTROL} py-3`}
       />
+    </Labelled>
+  );
+}
+
+/** A labelled native select wired to its form field, like Field: a choice among a few `options`. */
+export function SelectField({
+  field,
+  label,
+  hint,
+  options,
+  selectProps,
+}: {
+  field: FieldState;
+  label: string;
+  hint?: ReactNode;
+  options: readonly { value: string; label: string }[];
+  selectProps?: Omit<SelectHTMLAttributes<HTMLSelectElement>, "name" | "id" | "className" | "defaultValue">;
+}) {
+  return (
+    <Labelled field={field} label={label} hint={hint}>
+      <select
+        id={field.id}
+        name={field.name}
+        defaultValue={field.initialValue}
+        {...fieldAria(field, hint ? `${field.id}-hint` : undefined)}
+        {...selectProps}
+        className={`${INPUT} pr-10`}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
     </Labelled>
   );
 }

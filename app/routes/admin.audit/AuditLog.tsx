@@ -1,5 +1,4 @@
-import { Link } from "@remix-run/react";
-import { ConsoleEmpty, ConsoleTable } from "~/components/admin/ConsoleTable";
+import { ConsoleEmpty, ConsolePager, ConsoleTable } from "~/components/admin/ConsoleTable";
 import { formatTimestamp } from "~/domain/dates";
 
 /** One entry as the page shows it (app/server/admin/audit-log.server.ts, AuditEntry). */
@@ -70,23 +69,11 @@ export function AuditLog({
           ))}
         </ConsoleTable>
       )}
-      {paged || olderBefore !== null ? (
-        <nav aria-label="Audit log pages" className="flex gap-4 text-sm font-medium">
-          {paged ? (
-            <Link to="/admin/audit" className="inline-flex min-h-11 items-center text-brand-700 underline">
-              Newest entries
-            </Link>
-          ) : null}
-          {olderBefore !== null ? (
-            <Link
-              to={`/admin/audit?before=${olderBefore}`}
-              className="inline-flex min-h-11 items-center text-brand-700 underline"
-            >
-              Older entries
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <ConsolePager
+        label="Audit log pages"
+        newest={paged ? { to: "/admin/audit", label: "Newest entries" } : null}
+        older={olderBefore !== null ? { to: `/admin/audit?before=${olderBefore}`, label: "Older entries" } : null}
+      />
     </div>
   );
 }

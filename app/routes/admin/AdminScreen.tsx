@@ -7,12 +7,13 @@ const SECTIONS = [
   { to: "/admin", label: "Home", end: true },
   { to: "/admin/withdrawals", label: "Withdrawals", end: false },
   { to: "/admin/people", label: "People", end: false },
+  { to: "/admin/settings", label: "Settings", end: false },
   { to: "/admin/audit", label: "Audit log", end: false },
 ] as const;
 
 /**
  * The operator console's frame: desktop first, a side navigation beside wide pages; on a phone the
- * navigation is a row above the page.
+ * navigation sits above the page, wrapping onto a second row rather than hiding sections off the edge.
  */
 export function AdminScreen({
   operator,
@@ -28,7 +29,7 @@ export function AdminScreen({
         className="border-b border-line bg-white px-4 py-3 lg:fixed lg:inset-y-0 lg:left-0 lg:flex lg:w-64 lg:flex-col lg:border-r lg:border-b-0 lg:px-4 lg:py-6"
       >
         <p className="px-3 text-lg font-bold tracking-tight text-brand-700">Operator console</p>
-        <ul className="mt-2 flex gap-1 overflow-x-auto lg:mt-6 lg:flex-col">
+        <ul className="mt-2 flex flex-wrap gap-1 lg:mt-6 lg:flex-col lg:flex-nowrap">
           {SECTIONS.map((section) => (
             <li key={section.to}>
               <NavLink

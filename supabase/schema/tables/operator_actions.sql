@@ -24,6 +24,7 @@ create table public.operator_actions (
 );
 
 CREATE INDEX operator_actions_record_idx ON public.operator_actions USING btree (record_id, id DESC) WHERE (record_id IS NOT NULL);
+CREATE INDEX operator_actions_setting_idx ON public.operator_actions USING btree (id DESC) WHERE (record_kind = 'setting'::text);
 CREATE INDEX operator_actions_user_idx ON public.operator_actions USING btree (user_id, at DESC);
 CREATE INDEX operator_actions_withdrawal_idx ON public.operator_actions USING btree (withdrawal_id, id DESC) WHERE (withdrawal_id IS NOT NULL);
 

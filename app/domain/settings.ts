@@ -1,0 +1,395 @@
+// The settings an owner changes in the operator console (docs/operator-console.md, "Settings"):
+// every column of app_config but its key, with what it means for people and money, its unit and
+// its bounds. One list for the page, its form schema and the words of a refused value; the
+// database's own check (app_setting_valid, supabase/migrations/20261202300000_operator_settings.sql)
+// holds the same bounds, and tests/integration/operator-settings.test.ts holds the two equal.
+import { coinsToDollars, formatDollars } from "./money";
+
+export const SETTING_TOPICS = [
+  "Coins and rewards",
+  "Referrals",
+  "Cash-outs and review by risk",
+  "Holds and bonus money",
+  "Notices",
+  "Adjustments",
+] as const;
+export type SettingTopic = (typeof SETTING_TOPICS)[number];
+
+/** Whole numbers (coins, days, hours, count), money with cents (dollars, ratio), yes or no, or a JSON object. */
+type SettingUnit = "coins" | "dollars" | "days" | "hours" | "count" | "ratio" | "boolean" | "json";
+
+interface SettingBase {
+  /** The app_config column. */
+  key: string;
+  topic: SettingTopic;
+  label: string;
+  /** What it means for people and money, in plain words. */
+  help: string;
+}
+
+interface NumberSetting extends SettingBase {
+  unit: Exclude<SettingUnit, "boolean" | "json">;
+  min: number;
+  max: number;
+  /** What an empty field means, for a setting that may be empty (null in the database). */
+  empty?: string;
+}
+
+interface BooleanSetting extends SettingBase {
+  unit: "boolean";
+}
+
+interface JsonSetting extends SettingBase {
+  unit: "json";
+}
+
+export type Setting = NumberSetting | BooleanSetting | JsonSetting;
+
+/** The `intent` of the console's settings form (its Save button). */
+export const SAVE_SETTINGS_INTENT = "save-settings";
+
+/** A network's own hold: its name (as the walls and postbacks name it) and whole days. */
+export const NETWORK_HOLD_NAME = /^[a-z0-9-]{2,40}$/;
+export const NETWORK_HOLD_MAX_DAYS = 365;
+export const NETWORK_HOLDS_MAX = 50;
+const NETWORK_HOLDS_MAX_LENGTH = 4000;
+
+export const SETTINGS = [
+  {
+    key: "coins_per_dollar",
+    topic: "Coins and rewards",
+    label: "Coins per dollar",
+    unit: "coins",
+    min: 1,
+    max: 10_000,
+    help:
+      "How many coins make one dollar: at 100, 100 coins = $1.00. Balances are kept in dollars, so money " +
+      "already earned keeps its value; every reward counted in coins from now on (check-ins, the streak bonus, " +
+      "offers paid in coins) is worth more or less.",
+  },
+  {
+    key: "checkin_coins",
+    topic: "Coins and rewards",
+    label: "Daily check-in reward",
+    unit: "coins",
+    min: 1,
+    max: 100_000,
+    help: "Coins a person gets for checking in, once a day. Home shows the new amount at once.",
+  },
+  {
+    key: "checkin_streak_bonus_coins",
+    topic: "Coins and rewards",
+    label: "Streak bonus on day 7",
+    unit: "coins",
+    min: 0,
+    max: 100_000,
+    help: "Extra coins paid with the seventh check-in in a row, once a week, as bonus money. 0 pays no streak bonus.",
+  },
+  {
+    key: "referral_reward",
+    topic: "Referrals",
+    label: "Referral reward",
+    unit: "dollars",
+    min: 0,
+    max: 1_000,
+    help: "What the person who shared their code gets once the friend qualifies, as bonus money.",
+  },
+  {
+    key: "referral_welcome_bonus",
+    topic: "Referrals",
+    label: "Friend's welcome bonus",
+    unit: "dollars",
+    min: 0,
+    max: 1_000,
+    help: "What the friend who signed up with a code gets when they qualify, as bonus money. 0 pays none.",
+  },
+  {
+    key: "referral_qualifying_coins",
+    topic: "Referrals",
+    label: "Coins a friend must have",
+    unit: "coins",
+    min: 0,
+    max: 1_000_000,
+    help: "The friend qualifies, and both are paid, once they have this many coins (of which kind: the next setting).",
+  },
+  {
+    key: "referral_requires_earned",
+    topic: "Referrals",
+    label: "Only cleared offer earnings count",
+    unit: "boolean",
+    help:
+      "Yes: only the friend's offer earnings that have cleared their hold count toward those coins, so check-ins " +
+      "and bonuses cannot farm referral money. No: coins of any kind count.",
+  },
+  {
+    key: "min_withdrawal_paypal",
+    topic: "Cash-outs and review by risk",
+    label: "Smallest PayPal cash-out",
+    unit: "dollars",
+    min: 0.01,
+    max: 10_000,
+    help: "The least a person can withdraw to PayPal. The Withdraw screen shows it at once.",
+  },
+  {
+    key: "min_withdrawal_upi",
+    topic: "Cash-outs and review by risk",
+    label: "Smallest UPI cash-out",
+    unit: "dollars",
+    min: 0.01,
+    max: 10_000,
+    help: "The least a person can withdraw by UPI. The Withdraw screen shows it at once.",
+  },
+  {
+    key: "min_withdrawal_bank",
+    topic: "Cash-outs and review by risk",
+    label: "Smallest bank transfer",
+    unit: "dollars",
+    min: 0.01,
+    max: 10_000,
+    help: "The least a person can withdraw by bank transfer.",
+  },
+  {
+    key: "withdrawals_per_hour",
+    topic: "Cash-outs and review by risk",
+    label: "Cash-out requests per hour",
+    unit: "count",
+    min: 1,
+    max: 1_000,
+    help: "How many withdrawal requests one account may make in an hour; more are refused with the time to wait.",
+  },
+  {
+    key: "risk_review_threshold",
+    topic: "Cash-outs and review by risk",
+    label: "Risk score that needs review",
+    unit: "count",
+    min: 0,
+    max: 101,
+    help:
+      "A withdrawal whose risk score (0 to 100) is at least this waits for an operator's review; the others are " +
+      "approved at once. 0 sends every withdrawal to review; 101 sends none for its score.",
+  },
+  {
+    key: "review_first_withdrawal",
+    topic: "Cash-outs and review by risk",
+    label: "Review every first cash-out",
+    unit: "boolean",
+    help: "Yes: a person's first withdrawal always waits for review, whatever its score.",
+  },
+  {
+    key: "postback_hold_days",
+    topic: "Holds and bonus money",
+    label: "Hold on offer earnings",
+    unit: "days",
+    min: 0,
+    max: 365,
+    help:
+      "Days an offer's credit stays pending before it can be withdrawn, so that a network's reversal takes back " +
+      "pending money rather than money already paid out. Applies to new credits.",
+  },
+  {
+    key: "provider_hold_days",
+    topic: "Holds and bonus money",
+    label: "Holds of particular networks",
+    unit: "json",
+    help:
+      'A network\'s own hold in days, instead of the one above, as JSON: {"bitlabs": 14, "adgem": 30}. Leave it ' +
+      "empty for none. Applies to new credits.",
+  },
+  {
+    key: "bonus_unlock_ratio",
+    topic: "Holds and bonus money",
+    label: "Bonus unlocked per earned dollar",
+    unit: "ratio",
+    min: 0,
+    max: 100,
+    empty: "all bonus money can be withdrawn at once",
+    help:
+      "Bonus money (check-ins, referrals, streaks) can be withdrawn up to this many dollars per dollar of cleared " +
+      "offer earnings: at 1.00, $1 earned unlocks $1 of bonus. 0 keeps bonus money locked; leave it empty to " +
+      "unlock all bonus money at once. Applies at once.",
+  },
+  {
+    key: "notice_delivery_attempts",
+    topic: "Notices",
+    label: "Tries per notice",
+    unit: "count",
+    min: 1,
+    max: 100,
+    help: "How many times a notice's push message or email is tried before it is given up.",
+  },
+  {
+    key: "notice_delivery_window_hours",
+    topic: "Notices",
+    label: "Time to deliver a notice",
+    unit: "hours",
+    min: 1,
+    max: 8_760,
+    help: "Hours after which a notice not yet delivered is no longer sent by push or email.",
+  },
+  {
+    key: "notice_emails_per_address_per_day",
+    topic: "Notices",
+    label: "Notice emails per address a day",
+    unit: "count",
+    min: 0,
+    max: 1_000,
+    help: "How many notice emails one address may get in 24 hours. 0 sends none.",
+  },
+  {
+    key: "adjustment_approval_above",
+    topic: "Adjustments",
+    label: "Adjustments a second operator approves",
+    unit: "dollars",
+    min: 0,
+    max: 1_000_000,
+    help: "A balance adjustment larger than this, either way, waits for another operator's approval. 0: every one does.",
+  },
+] as const satisfies readonly Setting[];
+
+export type SettingKey = (typeof SETTINGS)[number]["key"];
+
+/** The columns of app_config that are not settings, and why. */
+export const NOT_SETTINGS: Readonly<Record<string, string>> = {
+  id: "the key that keeps app_config to one row",
+};
+
+/** A setting's value as the database holds it: a number, yes or no, null (an empty ratio) or {network: days}. */
+export type SettingValue = number | boolean | null | Record<string, number>;
+export type SettingValues = Record<SettingKey, SettingValue>;
+
+/** One change of a setting, from the audit log (list_setting_changes): the page's list of changes. */
+export interface SettingChange {
+  id: number;
+  at: string;
+  actor: string;
+  actor_user_id: string | null;
+  /** The column; one the console no longer lists is shown as stored. */
+  setting: string;
+  before: SettingValue;
+  after: SettingValue;
+  reason: string | null;
+}
+
+export function isSettingKey(value: unknown): value is SettingKey {
+  return typeof value === "string" && SETTINGS.some((setting) => setting.key === value);
+}
+
+export function settingOf(key: SettingKey): Setting {
+  return SETTINGS.find((setting) => setting.key === key)!;
+}
+
+const WHOLE = /^[0-9]{1,9}$/;
+const CENTS = /^[0-9]{1,9}(?:[.][0-9]{1,2})?$/;
+const NUMBER_FORMAT = new Intl.NumberFormat("en-US");
+
+/** What a refused value is told, from the setting's unit and bounds (the form's and the database's refusal alike). */
+export function invalidSettingMessage(setting: Setting): string {
+  switch (setting.unit) {
+    case "boolean":
+      return "Choose Yes or No";
+    case "json":
+      return (
+        'Write the holds as JSON, such as {"bitlabs": 14}: network names of 2 to 40 lowercase letters, digits or ' +
+        `dashes, each with whole days from 0 to ${NETWORK_HOLD_MAX_DAYS} (at most ${NETWORK_HOLDS_MAX} networks)`
+      );
+    case "dollars":
+      return `Enter an amount from ${formatDollars(setting.min)} to ${formatDollars(setting.max)}, with at most two decimals`;
+    case "ratio":
+      return (
+        `Enter a ratio from ${setting.min} to ${setting.max} with at most two decimals` +
+        (setting.empty ? ", or leave it empty" : "")
+      );
+    case "count":
+      return `Enter a whole number from ${NUMBER_FORMAT.format(setting.min)} to ${NUMBER_FORMAT.format(setting.max)}`;
+    default:
+      return `Enter a whole number of ${setting.unit} from ${NUMBER_FORMAT.format(setting.min)} to ${NUMBER_FORMAT.format(setting.max)}`;
+  }
+}
+
+/** The holds as typed (a JSON object of whole days), or null. Empty: none. */
+function parseNetworkHolds(text: string): Record<string, number> | null {
+  if (text === "") return {};
+  if (text.length > NETWORK_HOLDS_MAX_LENGTH) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return null;
+  const entries = Object.entries(parsed);
+  if (entries.length > NETWORK_HOLDS_MAX) return null;
+  const valid = entries.every(
+    ([name, days]) =>
+      NETWORK_HOLD_NAME.test(name) && Number.isInteger(days) && days >= 0 && days <= NETWORK_HOLD_MAX_DAYS,
+  );
+  return valid ? (Object.fromEntries(entries) as Record<string, number>) : null;
+}
+
+/**
+ * A setting's value from the text of its field (trimmed; missing is empty), or undefined when the
+ * text is no valid value: whole numbers and amounts in ASCII digits, within the bounds.
+ */
+export function parseSettingInput(setting: Setting, input: string | undefined): SettingValue | undefined {
+  const text = (input ?? "").trim();
+  switch (setting.unit) {
+    case "boolean":
+      return text === "yes" ? true : text === "no" ? false : undefined;
+    case "json":
+      return parseNetworkHolds(text) ?? undefined;
+    default: {
+      if (text === "" && setting.empty) return null;
+      const whole = setting.unit !== "dollars" && setting.unit !== "ratio";
+      if (!(whole ? WHOLE : CENTS).test(text)) return undefined;
+      const value = Number(text);
+      return value >= setting.min && value <= setting.max ? value : undefined;
+    }
+  }
+}
+
+/** The text a setting's field starts with: what parseSettingInput reads back as the same value. */
+export function settingInputText(setting: Setting, value: SettingValue): string {
+  if (setting.unit === "boolean") return value ? "yes" : "no";
+  if (setting.unit === "json") {
+    const holds = Object.entries((value ?? {}) as Record<string, number>);
+    return holds.length === 0 ? "" : `{${holds.map(([network, days]) => `"${network}": ${days}`).join(", ")}}`;
+  }
+  if (value === null) return "";
+  return setting.unit === "dollars" || setting.unit === "ratio" ? Number(value).toFixed(2) : String(value);
+}
+
+const plural = (count: number, one: string, many: string) =>
+  `${NUMBER_FORMAT.format(count)} ${count === 1 ? one : many}`;
+
+/**
+ * A setting's value in words: "10 coins ($0.10)", "$5.00", "7 days", "Yes", "bitlabs: 14 days".
+ * `coinsPerDollar` prices coins in dollars.
+ */
+export function formatSettingValue(setting: Setting, value: SettingValue, coinsPerDollar?: number): string {
+  switch (setting.unit) {
+    case "boolean":
+      return value ? "Yes" : "No";
+    case "json": {
+      const holds = Object.entries((value ?? {}) as Record<string, number>);
+      return holds.length === 0
+        ? "None"
+        : holds.map(([network, days]) => `${network}: ${plural(days, "day", "days")}`).join(", ");
+    }
+    case "dollars":
+      return formatDollars(Number(value));
+    case "ratio":
+      return value === null ? `empty (${setting.empty ?? "none"})` : Number(value).toFixed(2);
+    case "coins": {
+      const coins = Number(value);
+      if (setting.key === "coins_per_dollar") return `${plural(coins, "coin", "coins")} = $1.00`;
+      const worth = coinsPerDollar ? ` (${formatDollars(coinsToDollars(coins, coinsPerDollar))})` : "";
+      return `${plural(coins, "coin", "coins")}${worth}`;
+    }
+    case "days":
+      return plural(Number(value), "day", "days");
+    case "hours":
+      return plural(Number(value), "hour", "hours");
+    case "count":
+      return NUMBER_FORMAT.format(Number(value));
+  }
+}

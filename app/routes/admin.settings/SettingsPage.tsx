@@ -1,0 +1,175 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { ConsoleSection } from "~/components/admin/ConsoleTable";
+import { Field, SelectField, TextareaField } from "~/components/forms/Field";
+import { FormBanner } from "~/components/forms/FormBanner";
+import { SubmitButton } from "~/components/forms/SubmitButton";
+import { Banner } from "~/components/ui/Banner";
+import {
+  formatSettingValue,
+  SETTING_TOPICS,
+  SETTINGS,
+  settingInputText,
+  SAVE_SETTINGS_INTENT,
+  type Setting,
+  type SettingChange,
+  type SettingValues,
+} from "~/domain/settings";
+import { useFormState, type FieldState } from "~/lib/use-form";
+import { SettingChanges } from "./SettingChanges";
+
+export interface SettingsPageData {
+  values: SettingValues;
+  version: string;
+  /** An owner's page: the others read the settings, with the form disabled. */
+  canChange: boolean;
+  changes: readonly SettingChange[];
+  olderBefore: number | null;
+  paged: boolean;
+}
+
+const FIELDS = [...SETTINGS.map((setting) => setting.key), "reason"] as const;
+
+const UNIT_LABELS: Partial<Record<Setting["unit"], string>> = {
+  coins: "coins",
+  dollars: "US$",
+  days: "days",
+  hours: "hours",
+};
+
+/** The settings, grouped by topic, an owner's form to change them, and the changes made so far. */
+export function SettingsPage({
+  data,
+  lastResult,
+}: {
+  data: SettingsPageData;
+  lastResult?: SubmissionResult<string[]>;
+}) {
+  return (
+    <div className="space-y-8">
+      <div className="max-w-3xl space-y-2">
+        <h1 className="text-2xl font-bold tracking-tight">Settings</h1>
+        <p className="text-sm text-muted">
+          The rules rewards and cash-outs follow. A change applies at once, on every server; each one is recorded below
+          with who made it and why.
+        </p>
+      </div>
+      {data.canChange ? null : <Banner tone="info">Only an owner can change settings. You can read them here.</Banner>}
+      {/* Once a save changed the settings (a new version), a fresh form with their values; a refused
+          save keeps the same form, with what was typed and the focus on the first field it blames. */}
+      <SettingsForm key={data.version} data={data} lastResult={lastResult} />
+      <ConsoleSection title="Changes">
+        <SettingChanges changes={data.changes} olderBefore={data.olderBefore} paged={data.paged} />
+      </ConsoleSection>
+    </div>
+  );
+}
+
+function SettingsForm({ data, lastResult }: { data: SettingsPageData; lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useFormState({
+    id: "settings",
+    fields: FIELDS,
+    lastResult,
+    defaultValue: Object.fromEntries(
+      SETTINGS.map((setting) => [setting.key, settingInputText(setting, data.values[setting.key])]),
+    ),
+  });
+  const coinsPerDollar = Number(data.values.coins_per_dollar);
+  return (
+    <Form method="post" {...form.props}>
+      {/* The version of the values this form shows: a save that comes after another is refused, not merged. */}
+      <input type="hidden" name="version" value={data.version} />
+      <fieldset disabled={!data.canChange} className="min-w-0 space-y-6">
+        <FormBanner id={form.errorId} title="Nothing was saved" errors={form.errors} />
+        {SETTING_TOPICS.map((topic, index) => (
+          <section
+            key={topic}
+            aria-labelledby={`settings-topic-${index}`}
+            className="rounded-2xl border border-line bg-white p-5 shadow-sm sm:p-6"
+          >
+            <h2 id={`settings-topic-${index}`} className="text-lg font-bold tracking-tight">
+              {topic}
+            </h2>
+            <div className="mt-4 grid gap-x-10 gap-y-6 lg:grid-cols-2">
+              {SETTINGS.filter((setting) => setting.topic === topic).map((setting) => (
+                <SettingField
+                  key={setting.key}
+                  setting={setting}
+                  field={fields[setting.key]}
+                  hint={
+                    <>
+                      {setting.help}
+                      <span className="mt-1 block font-semibold text-ink">
+                        {`Now: ${formatSettingValue(setting, data.values[setting.key], coinsPerDollar)}`}
+                      </span>
+                    </>
+                  }
+                />
+              ))}
+            </div>
+          </section>
+        ))}
+        {data.canChange ? (
+          <section
+            aria-labelledby="settings-save"
+            className="space-y-5 rounded-2xl border border-line bg-white p-5 shadow-sm sm:p-6"
+          >
+            <h2 id="settings-save" className="text-lg font-bold tracking-tight">
+              Save
+            </h2>
+            <div className="max-w-2xl">
+              <Field
+                field={fields.reason}
+                label="Reason for the change"
+                hint="Recorded with every setting this save changes, in the audit log."
+                inputProps={{ autoComplete: "off" }}
+              />
+            </div>
+            <SubmitButton intent={SAVE_SETTINGS_INTENT} pendingText="Saving…">
+              Save settings
+            </SubmitButton>
+          </section>
+        ) : null}
+      </fieldset>
+    </Form>
+  );
+}
+
+/** A setting's control: yes or no, the JSON of network holds, or a number in its unit. */
+function SettingField({ setting, field, hint }: { setting: Setting; field: FieldState; hint: ReactNode }) {
+  const unit = UNIT_LABELS[setting.unit];
+  const label = unit ? `${setting.label} (${unit})` : setting.label;
+  if (setting.unit === "boolean") {
+    return (
+      <SelectField
+        field={field}
+        label={label}
+        hint={hint}
+        options={[
+          { value: "yes", label: "Yes" },
+          { value: "no", label: "No" },
+        ]}
+      />
+    );
+  }
+  if (setting.unit === "json") {
+    return (
+      <TextareaField
+        field={field}
+        label={label}
+        hint={hint}
+        textareaProps={{ rows: 2, spellCheck: false, autoCapitalize: "none", placeholder: '{"bitlabs": 14}' }}
+      />
+    );
+  }
+  const whole = setting.unit !== "dollars" && setting.unit !== "ratio";
+  return (
+    <Field
+      field={field}
+      label={label}
+      hint={hint}
+      inputProps={{ inputMode: whole ? "numeric" : "decimal", autoComplete: "off" }}
+    />
+  );
+}

@@ -1,0 +1,54 @@
+// The console's settings form (docs/operator-console.md, "Settings"), checked by the server: every
+// setting of app/domain/settings.ts by its own unit and bounds, the reason, and the version of the
+// settings the form was shown with. The database checks all of it again (operator_set_settings).
+import { literal, object, optional, pipe, regex, string, transform } from "zod/mini";
+import { hasHiddenCharacters } from "~/domain/hidden-characters";
+import { ruleMessage } from "~/domain/rules";
+import {
+  invalidSettingMessage,
+  parseSettingInput,
+  SAVE_SETTINGS_INTENT,
+  SETTINGS,
+  type Setting,
+  type SettingKey,
+  type SettingValue,
+} from "~/domain/settings";
+
+// operator_reason's limit.
+const REASON_MAX_LENGTH = 500;
+const STALE_FORM = "This page is out of date. Please reload it and make your change again.";
+
+function settingField(setting: Setting) {
+  return pipe(
+    optional(string()),
+    transform((input, ctx): SettingValue => {
+      const value = parseSettingInput(setting, input);
+      if (value === undefined) ctx.issues.push({ code: "custom", message: invalidSettingMessage(setting), input });
+      return value ?? null;
+    }),
+  );
+}
+
+const reason = pipe(
+  optional(string()),
+  transform((input, ctx) => {
+    const text = (input ?? "").trim();
+    if (text === "") ctx.issues.push({ code: "custom", message: ruleMessage("reason_required"), input });
+    else if (text.length > REASON_MAX_LENGTH || hasHiddenCharacters(text)) {
+      ctx.issues.push({ code: "custom", message: ruleMessage("invalid_reason"), input });
+    }
+    return text;
+  }),
+);
+
+const settingFields = Object.fromEntries(SETTINGS.map((setting) => [setting.key, settingField(setting)])) as Record<
+  SettingKey,
+  ReturnType<typeof settingField>
+>;
+
+export const settingsFormSchema = object({
+  intent: literal(SAVE_SETTINGS_INTENT),
+  ...settingFields,
+  reason,
+  version: string(STALE_FORM).check(regex(/^[0-9a-f]{32}$/, STALE_FORM)),
+});

@@ -1,0 +1,315 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ruleMessage } from "~/domain/rules";
+import { invalidSettingMessage, NOT_SETTINGS, SETTINGS, type Setting, type SettingValue } from "~/domain/settings";
+import { ruleViolation } from "~/server/db/core.server";
+import { dbRefusal, openTestPglite, type TestDatabase } from "../support/db";
+
+// The console's settings in SQL (supabase/migrations/20261202300000_operator_settings.sql,
+// docs/operator-console.md, "Settings"): who may read and change them, the allow-list and the
+// bounds (the same as app/domain/settings.ts), one audit entry per changed setting in the same
+// transaction, and nothing written on a refusal.
+
+let counter = 0;
+
+interface SettingsRead {
+  settings: Record<string, SettingValue>;
+  version: string;
+}
+interface SettingsSaved {
+  changed: { setting: string; before: SettingValue; after: SettingValue }[];
+  version: string;
+}
+interface AuditRow {
+  actor: string;
+  actor_user_id: string | null;
+  action: string;
+  record_kind: string;
+  record_id: string;
+  user_id: string | null;
+  reason: string | null;
+  before: unknown;
+  after: unknown;
+}
+
+describe("the console's settings in SQL", () => {
+  let t: TestDatabase;
+  let owner: string;
+  let finance: string;
+  let support: string;
+  let member: string;
+
+  async function person(role: string | null) {
+    const userId = `settings-${Date.now().toString(36)}-${++counter}`;
+    await t.db.rpc("provision_user", {
+      p_user_id: userId,
+      p_email: `${userId}@example.com`,
+      p_display_name: "Settings",
+      p_email_verified: true,
+      p_referral_code: null,
+      p_identity_hash: null,
+    });
+    if (role) await t.sql("select grant_operator_role('settings-test', $1, $2)", [userId, role]);
+    return userId;
+  }
+
+  beforeAll(async () => {
+    t = await openTestPglite();
+    [owner, finance, support, member] = [
+      await person("owner"),
+      await person("finance"),
+      await person("support"),
+      await person(null),
+    ];
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const read = (operatorId = owner) => t.db.rpc<SettingsRead>("operator_settings", { p_operator_id: operatorId });
+  const save = (
+    changes: unknown,
+    { operatorId = owner, reason = "Testing the settings", version = null as string | null } = {},
+  ) =>
+    t.db.rpc<SettingsSaved>("operator_set_settings", {
+      p_operator_id: operatorId,
+      p_actor: "Ana Owner",
+      p_changes: changes,
+      p_reason: reason,
+      p_version: version,
+    });
+  const settingAudit = () =>
+    t.sql<AuditRow>(
+      `select actor, actor_user_id, action, record_kind, record_id, user_id, reason, before, after
+         from operator_actions where record_kind = 'setting' order by id`,
+    );
+  /** The row as it is, and its transaction id (xmin): unchanged when nothing touched it. */
+  const snapshot = async () =>
+    (
+      await t.sql<{ row: Record<string, unknown>; xmin: string }>("select to_jsonb(c) as row, xmin from app_config c")
+    )[0]!;
+
+  /** The refusal, as the app reads it (its rule key and detail). */
+  async function refusal(promise: Promise<unknown>) {
+    const error = await dbRefusal(promise);
+    return { hint: error.hint, detail: error.details ?? null };
+  }
+
+  it("every operator role reads every app_config column but its key, with the row's version; a member cannot", async () => {
+    const columns = await t.sql<{ name: string }>(
+      `select column_name as name from information_schema.columns
+        where table_schema = 'public' and table_name = 'app_config' and column_name <> 'id'`,
+    );
+    for (const operatorId of [owner, finance, support]) {
+      const { settings, version } = await read(operatorId);
+      expect(Object.keys(settings).sort()).toEqual(columns.map(({ name }) => name).sort());
+      expect(version).toMatch(/^[0-9a-f]{32}$/);
+    }
+    expect((await refusal(read(member))).hint).toBe("operator_role_required");
+  });
+
+  it("the settings the console lists are exactly the columns the database lets it change", async () => {
+    const { settings } = await read();
+    expect(SETTINGS.map(({ key }) => key).sort()).toEqual(Object.keys(settings).sort());
+    expect(Object.keys(NOT_SETTINGS)).toEqual(["id"]);
+  });
+
+  /** Valid values a setting can be changed to, and values its bounds refuse (app/domain/settings.ts). */
+  function valuesOf(setting: Setting): { valid: SettingValue[]; invalid: unknown[] } {
+    switch (setting.unit) {
+      case "boolean":
+        return { valid: [true, false], invalid: ["yes", 1, null, [true]] };
+      case "json":
+        return {
+          valid: [{ bitlabs: 14, "ad-gem2": 0 }, { "ok-net": 365 }, {}],
+          invalid: [
+            [],
+            null,
+            "{}",
+            { Bitlabs: 14 },
+            { b: 14 },
+            { ["n".repeat(41)]: 1 },
+            { "ok-net": 366 },
+            { "ok-net": -1 },
+            { "ok-net": 1.5 },
+            { "ok-net": "14" },
+            Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`net-${i}`, 1])),
+          ],
+        };
+      default: {
+        const step = setting.unit === "dollars" || setting.unit === "ratio" ? 0.01 : 1;
+        const below = Math.round((setting.min - step) * 100) / 100;
+        const above = Math.round((setting.max + step) * 100) / 100;
+        return {
+          valid: [setting.max, setting.min, ...(setting.empty ? [null] : [])],
+          invalid: [
+            below,
+            above,
+            String(setting.min),
+            true,
+            ...(setting.empty ? [] : [null]),
+            // Finer than the unit: a third decimal of money, a fraction of a whole number.
+            step === 1 ? setting.min + 0.5 : setting.min + 0.001,
+          ],
+        };
+      }
+    }
+  }
+
+  for (const setting of SETTINGS) {
+    it(`${setting.key}: takes its bounds' values and refuses the others with invalid_setting, as the form words it`, async () => {
+      const { valid, invalid } = valuesOf(setting);
+      const original = (await read()).settings[setting.key];
+      for (const value of invalid) {
+        const before = await snapshot();
+        const error = await dbRefusal(save({ [setting.key]: value }));
+        expect({ hint: error.hint, detail: error.details }, JSON.stringify(value)).toEqual({
+          hint: "invalid_setting",
+          detail: setting.key,
+        });
+        expect(ruleViolation(error)?.message).toBe(invalidSettingMessage(setting));
+        expect(await snapshot()).toEqual(before);
+      }
+      for (const value of valid) {
+        await save({ [setting.key]: value });
+        const stored = (await read()).settings[setting.key];
+        expect(stored, JSON.stringify(value)).toEqual(value);
+      }
+      await save({ [setting.key]: original });
+    });
+  }
+
+  it("refuses a name that is no setting (the key, a column that does not exist, SQL) with unknown_setting, writing nothing", async () => {
+    for (const name of ["id", "nonsense", "checkin_coins; drop table app_config", "CHECKIN_COINS", ""]) {
+      const before = await snapshot();
+      const audit = await settingAudit();
+      // With a valid change beside it: all or nothing.
+      expect((await refusal(save({ checkin_coins: 77, [name]: 1 }))).hint, name).toBe("unknown_setting");
+      expect(await snapshot()).toEqual(before);
+      expect(await settingAudit()).toEqual(audit);
+    }
+    expect((await refusal(save([["checkin_coins", 5]]))).hint).toBe("invalid_settings");
+    expect((await refusal(save(null))).hint).toBe("invalid_settings");
+  });
+
+  it("only an owner changes settings: finance, support and a member are refused and nothing is written", async () => {
+    const before = await snapshot();
+    const audit = await settingAudit();
+    for (const operatorId of [finance, support, member, "no-such-account"]) {
+      expect((await refusal(save({ checkin_coins: 42 }, { operatorId }))).hint, operatorId).toBe(
+        "operator_role_required",
+      );
+    }
+    expect(await snapshot()).toEqual(before);
+    expect(await settingAudit()).toEqual(audit);
+  });
+
+  it("writes one audit entry per changed setting, with before, after and the reason; an unchanged value writes none", async () => {
+    await save({ checkin_coins: 10, min_withdrawal_upi: 1, review_first_withdrawal: false });
+    const audit = await settingAudit();
+    const saved = await save(
+      // 1.00 is the UPI minimum as it is: unchanged, though written another way.
+      { checkin_coins: 25, min_withdrawal_upi: 1.0, review_first_withdrawal: true, provider_hold_days: {} },
+      { reason: "  Spring promotion  " },
+    );
+    expect(saved.changed).toEqual([
+      { setting: "checkin_coins", before: 10, after: 25 },
+      { setting: "review_first_withdrawal", before: false, after: true },
+    ]);
+    const added = (await settingAudit()).slice(audit.length);
+    const common = {
+      actor: "Ana Owner",
+      actor_user_id: owner,
+      action: "set_setting",
+      record_kind: "setting",
+      user_id: null,
+      reason: "Spring promotion",
+    };
+    expect(added).toEqual([
+      { ...common, record_id: "checkin_coins", before: { value: 10 }, after: { value: 25 } },
+      { ...common, record_id: "review_first_withdrawal", before: { value: false }, after: { value: true } },
+    ]);
+    // The people's side reads the new value.
+    expect(await t.db.rpc("get_app_config")).toMatchObject({ checkin_coins: 25 });
+  });
+
+  it("a save that changes nothing writes no audit entry and does not touch the row", async () => {
+    const { settings } = await read();
+    const before = await snapshot();
+    const audit = await settingAudit();
+    const saved = await save(settings);
+    expect(saved.changed).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+    expect(await settingAudit()).toEqual(audit);
+  });
+
+  it("a refusal among valid changes writes nothing: no value, no audit entry", async () => {
+    const before = await snapshot();
+    const audit = await settingAudit();
+    const error = await dbRefusal(save({ checkin_coins: 55, postback_hold_days: 366, withdrawals_per_hour: 9 }));
+    expect({ hint: error.hint, detail: error.details }).toEqual({
+      hint: "invalid_setting",
+      detail: "postback_hold_days",
+    });
+    expect(await snapshot()).toEqual(before);
+    expect(await settingAudit()).toEqual(audit);
+  });
+
+  it("refuses a missing, blank or hidden-character reason and a missing actor, writing nothing", async () => {
+    const before = await snapshot();
+    for (const [reason, hint] of [
+      ["", "reason_required"],
+      ["   ", "reason_required"],
+      ["r".repeat(501), "invalid_reason"],
+      ["why\u202E", "invalid_reason"],
+    ] as const) {
+      expect((await refusal(save({ checkin_coins: 33 }, { reason }))).hint, reason).toBe(hint);
+    }
+    const noActor = t.db.rpc("operator_set_settings", {
+      p_operator_id: owner,
+      p_actor: " ",
+      p_changes: { checkin_coins: 33 },
+      p_reason: "why",
+    });
+    expect((await refusal(noActor)).hint).toBe("operator_required");
+    expect(await snapshot()).toEqual(before);
+    expect(ruleMessage("reason_required")).toBe("A reason is required");
+  });
+
+  it("refuses a save made from an older version of the settings (another owner saved since), writing nothing", async () => {
+    const { version: shown } = await read();
+    const saved = await save({ checkin_coins: 61 }, { version: shown });
+    expect(saved.version).toBe((await read()).version);
+    expect(saved.version).not.toBe(shown);
+    const before = await snapshot();
+    const audit = await settingAudit();
+    expect((await refusal(save({ checkin_coins: 62 }, { version: shown }))).hint).toBe("settings_changed");
+    expect(await snapshot()).toEqual(before);
+    expect(await settingAudit()).toEqual(audit);
+    // The version of the page as it is now is accepted.
+    expect((await save({ checkin_coins: 62 }, { version: saved.version })).changed).toHaveLength(1);
+  });
+
+  it("list_setting_changes reads only setting changes, newest first a page at a time, for every operator role", async () => {
+    await save({ withdrawals_per_hour: 6 });
+    await save({ withdrawals_per_hour: 7 });
+    await save({ withdrawals_per_hour: 8 });
+    const list = (before: number | null, limit: number, operatorId = support) =>
+      t.db.rpc<{ id: number; setting: string; before: SettingValue; after: SettingValue; reason: string }[]>(
+        "list_setting_changes",
+        { p_operator_id: operatorId, p_before: before, p_limit: limit },
+      );
+    const first = await list(null, 2);
+    expect(first.map(({ setting, before, after }) => ({ setting, before, after }))).toEqual([
+      { setting: "withdrawals_per_hour", before: 7, after: 8 },
+      { setting: "withdrawals_per_hour", before: 6, after: 7 },
+    ]);
+    const next = await list(first.at(-1)!.id, 1, finance);
+    expect(next).toHaveLength(1);
+    expect(next[0]!.id).toBeLessThan(first.at(-1)!.id);
+    const everything = await list(null, 1000);
+    expect(everything.every((change) => change.setting !== null)).toBe(true);
+    expect(everything).toHaveLength((await settingAudit()).length);
+    expect((await refusal(list(null, 2, member))).hint).toBe("operator_role_required");
+    expect((await refusal(list(null, 0))).hint).toBe("invalid_log_limit");
+  });
+});
