@@ -172,6 +172,8 @@ async function main() {
       E2E_OPERATOR_PASSWORD: consoleOperator.password,
       E2E_OPERATOR_ID: consoleOperator.uid,
       E2E_REVIEW_WITHDRAWAL_ID: consoleOperator.withdrawalId,
+      E2E_PERSON_ID: consoleOperator.personId,
+      E2E_TICKET_ID: consoleOperator.ticketId,
     }),
   };
   await vitestStep(["unit", "integration", "http", "image", "resilience"].filter(wants), testEnv, filesOf);

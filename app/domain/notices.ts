@@ -8,7 +8,8 @@ export type NoticeKind =
   | "referral_credited"
   | "welcome_bonus"
   | "task_reward"
-  | "postback_reward";
+  | "postback_reward"
+  | "support_reply";
 
 /** A notice the database wrote for a user (user_notices), with what its words need. */
 export interface UserNotice {
@@ -22,6 +23,9 @@ export interface UserNotice {
     refused?: boolean;
     coins?: number;
     title?: string;
+    /** A support reply: its words, and the ticket it answers. */
+    body?: string;
+    ticket_kind?: "feedback" | "missing_credit";
   };
   created_at: string;
 }
@@ -79,6 +83,9 @@ export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">): Flash 
           ? `You earned ${coins} (${amount}) for "${notice.data.title}".`
           : `You earned ${coins} (${amount}).`,
       };
+    case "support_reply":
+      // An operator's own words (the console's reply form); only operators write them.
+      return { kind: "info", title: "Support replied to you", description: notice.data.body ?? "" };
     case "postback_reward":
       return {
         kind: "success",
@@ -91,8 +98,10 @@ export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">): Flash 
 }
 
 /** The page a push or email about a notice opens. */
-export function noticeLinkPath(kind: NoticeKind): string {
-  switch (kind) {
+export function noticeLinkPath(notice: Pick<UserNotice, "kind" | "data">): string {
+  switch (notice.kind) {
+    case "support_reply":
+      return notice.data.ticket_kind === "missing_credit" ? "/earn/offers" : "/profile?tab=help";
     case "withdrawal_completed":
     case "withdrawal_failed":
       return "/withdraw?history=1";

@@ -1,3 +1,4 @@
+import type { SupportReply, TicketStatus } from "./support";
 // "My offers" (docs/offer-walls.md): what each offer credit is now, in words a person reads.
 // Client-safe: the page and its tests share it.
 
@@ -32,14 +33,16 @@ export interface MissingCreditReport {
   network: string;
   offer_name: string;
   completed_on: string;
-  status: "open" | "answered" | "closed";
+  status: TicketStatus;
+  /** What support wrote back, oldest first. */
+  replies: SupportReply[];
   created_at: string;
 }
 
 export const MISSING_CREDIT_STATUS_WORDS: Record<MissingCreditReport["status"], string> = {
   open: "Waiting for an answer",
-  answered: "Answered",
-  closed: "Closed",
+  waiting: "Answered",
+  resolved: "Resolved",
 };
 
 /** Networks look into the last few weeks only (report_missing_credit refuses older dates). */

@@ -88,6 +88,13 @@ const RULE_MESSAGES = {
   adjustment_not_found: "Adjustment not found",
   second_operator_required: "Another operator must approve or decline an adjustment you asked for",
   invalid_account_action: "Unknown account action",
+  // The support inbox (docs/operator-console.md, "Support inbox").
+  invalid_ticket_view: "Unknown list of tickets",
+  ticket_not_found: "Ticket not found",
+  ticket_person_gone: "The account that sent this was deleted: there is nobody to reply to",
+  ticket_message_required: "Write the message.",
+  invalid_ticket_message: "A message can be at most 2,000 characters, without hidden characters",
+  invalid_ticket_status: "The status must be open, waiting or resolved",
   // The console's settings (docs/operator-console.md, "Settings"); the detail names the setting.
   invalid_setting: (setting: string) =>
     isSettingKey(setting) ? invalidSettingMessage(settingOf(setting)) : "This value is not allowed for the setting",

@@ -1,11 +1,6 @@
+import type { FeedbackEntry } from "~/domain/support";
 import { dbCall } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
-
-export interface FeedbackRow {
-  id: number;
-  created_at: string;
-  message: string;
-}
 
 /** user_feedback (docs/product.md, "Data model"): saved with the account that sent it (rules in SQL). */
 export async function submitFeedback(userId: string, feedback: { name: string; email: string; message: string }) {
@@ -20,5 +15,5 @@ export async function submitFeedback(userId: string, feedback: { name: string; e
 
 /** The account's own earlier feedback, newest first (by account, not by email: docs/decisions/038). */
 export function feedbackCall(userId: string) {
-  return dbCall<FeedbackRow[]>("get_user_feedback", { p_user_id: userId });
+  return dbCall<FeedbackEntry[]>("get_user_feedback", { p_user_id: userId });
 }

@@ -66,5 +66,19 @@ export async function makeConsoleOperator({ emulatorHost, database }) {
     )
   );
   await database.query("update app_config set review_first_withdrawal = $1", [reviewFirst]);
-  return { email, password, uid, withdrawalId: /** @type {{ id: string }} */ (withdrawal).id };
+  // Their feedback, a ticket for the console's support pages.
+  const [ticket] = /** @type {{ id: string }[]} */ (
+    await database.query(
+      "select (submit_feedback($1, 'Console Person', $2, 'My survey never paid out.')) ->> 'id' as id",
+      [person, `${person}@example.com`],
+    )
+  );
+  return {
+    email,
+    password,
+    uid,
+    personId: person,
+    withdrawalId: /** @type {{ id: string }} */ (withdrawal).id,
+    ticketId: /** @type {{ id: string }} */ (ticket).id,
+  };
 }

@@ -126,6 +126,20 @@ begin
 end
 $$;
 
+-- A missing-credit report whose offer an adjustment credited is resolved (docs/operator-console.md,
+-- "Support inbox"; its status column takes `resolved` from 20261202330000 on).
+create function public.resolve_credited_report(p_report_id bigint)
+  returns void
+  language plpgsql
+  security definer
+  set search_path = public, pg_temp
+as $$
+begin
+  update missing_credit_reports set status = 'resolved', updated_at = now()
+   where id = p_report_id and status <> 'resolved';
+end
+$$;
+
 create function public.operator_adjust_balance(
   p_operator_id text,
   p_actor text,
@@ -165,6 +179,12 @@ begin
     raise exception 'Account not found' using errcode = 'P0001', hint = 'account_not_found';
   end if;
   select balance into v_before from user_balance where user_id = p_user_id for update;
+  -- A missing-credit report the adjustment answers is this account's own.
+  if p_missing_credit_report_id is not null
+     and not exists (select from missing_credit_reports
+                      where id = p_missing_credit_report_id and user_id = p_user_id) then
+    raise exception 'Ticket not found' using errcode = 'P0001', hint = 'ticket_not_found';
+  end if;
   if abs(p_amount) > v_limit then
     insert into balance_adjustments (user_id, amount, kind, reason, missing_credit_report_id, state, requested_by,
                                      requested_by_user_id)
@@ -185,6 +205,7 @@ begin
   values (p_user_id, p_amount, p_kind, v_reason, p_missing_credit_report_id, 'applied', v_actor, p_operator_id,
           now(), v_ledger_id)
   returning * into v_adjustment;
+  perform resolve_credited_report(p_missing_credit_report_id);
   insert into operator_actions (actor, actor_user_id, action, user_id, reason, record_kind, record_id, before, after,
                                 detail)
   values (v_actor, p_operator_id, 'adjust', p_user_id, v_reason, 'adjustment', v_adjustment.id::text,
@@ -246,6 +267,7 @@ begin
        set state = 'applied', decided_by = v_actor, decided_by_user_id = p_operator_id, decided_at = now(),
            decision_reason = v_reason, ledger_id = v_ledger_id
      where id = p_adjustment_id;
+    perform resolve_credited_report(v_adjustment.missing_credit_report_id);
   else
     v_after := v_before;
     update balance_adjustments
@@ -341,6 +363,7 @@ $$;
 revoke all on function public.operator_adjustments(text, text) from public, anon, authenticated;
 grant execute on function public.operator_adjustments(text, text) to service_role;
 revoke all on function public.transaction_history_kind() from public, anon, authenticated;
+revoke all on function public.resolve_credited_report(bigint) from public, anon, authenticated;
 revoke all on function public.ledger_adjust(text, numeric, text, text) from public, anon, authenticated;
 revoke all on function public.operator_adjust_balance(text, text, text, numeric, text, text, bigint)
   from public, anon, authenticated;

@@ -121,7 +121,7 @@ export const SCREENS: readonly Screen[] = [
   {
     route: "admin.people_.$userId/route.tsx",
     name: "Operator console, a person's page",
-    path: `/admin/people/${process.env.E2E_OPERATOR_ID ?? "unknown"}`,
+    path: `/admin/people/${process.env.E2E_PERSON_ID ?? "unknown"}`,
     viewer: "operator",
   },
   {
@@ -134,6 +134,18 @@ export const SCREENS: readonly Screen[] = [
     route: "admin.withdrawals_.$withdrawalId/route.tsx",
     name: "Operator console, a withdrawal in review",
     path: `/admin/withdrawals/${process.env.E2E_REVIEW_WITHDRAWAL_ID ?? "unknown"}`,
+    viewer: "operator",
+  },
+  {
+    route: "admin.support/route.tsx",
+    name: "Operator console, the support inbox",
+    path: "/admin/support",
+    viewer: "operator",
+  },
+  {
+    route: "admin.support_.$kind.$ticketId/route.tsx",
+    name: "Operator console, a feedback ticket",
+    path: `/admin/support/feedback/${process.env.E2E_TICKET_ID ?? "0"}`,
     viewer: "operator",
   },
   { route: "admin/route.tsx", name: "Operator console to a member: the 404 page", path: "/admin", viewer: "member" },

@@ -1492,6 +1492,74 @@ const consolePersonCases = pageCases(
   },
 );
 
+// A support ticket that does not exist: each field's own check answers first, then "Ticket not
+// found" (404), so nothing is written.
+const NO_TICKET = "/admin/support/feedback/999999999";
+const TICKET_GONE = say(ruleMessage("ticket_not_found"), 404);
+const ticketBody: FieldSpec = {
+  wrong: TICKET_GONE,
+  blank: "Write the message.",
+  oversized: "A message can be at most 2,000 characters.",
+};
+const consoleTicketCases = pageCases(
+  "admin.support_.$kind.$ticketId/route.tsx",
+  "operator",
+  [
+    { name: "Reply", path: NO_TICKET, valid: { intent: "reply", body: "Hello" }, fields: { body: ticketBody } },
+    { name: "Note", path: NO_TICKET, valid: { intent: "note", body: "Checked" }, fields: { body: ticketBody } },
+    {
+      name: "Status",
+      path: NO_TICKET,
+      valid: { intent: "status", status: "resolved" },
+      fields: {
+        status: {
+          wrong: "Choose open, waiting or resolved.",
+          values: [...NUMBER_AND_TEXT, ["closed", "closed"], ["RESOLVED", "RESOLVED"]],
+        },
+      },
+    },
+    {
+      name: "Assign",
+      path: NO_TICKET,
+      valid: { intent: "assign", to: "me" },
+      fields: { to: { wrong: "Take the ticket or hand it back.", values: [...NUMBER_AND_TEXT, ["ME", "ME"]] } },
+    },
+    {
+      name: "Credit the offer",
+      path: "/admin/support/missing-credit/999999999",
+      valid: { intent: "credit", amount: "1.20", reason: "Confirmed" },
+      fields: {
+        amount: {
+          wrong: "Enter the credit in dollars, more than zero, such as 1.20",
+          values: [...NUMBER_AND_TEXT.filter(([label]) => label !== "400 digits"), ["a negative", "-1.20"]],
+        },
+        reason: {
+          wrong: TICKET_GONE,
+          blank: "Write the reason (it is kept in the audit log).",
+          oversized: "The reason can be at most 500 characters.",
+        },
+      },
+    },
+  ],
+  {
+    signedOut: { path: NO_TICKET, answer: NOT_FOUND_PAGE },
+    extra: [
+      route(
+        "admin.support_.$kind.$ticketId/route.tsx",
+        "POST",
+        "/admin/support/other/1",
+        "operator",
+      )("a reply to a kind of ticket there is none of", form({ intent: "reply", body: "Hello" }), TICKET_GONE),
+      route(
+        "admin.support_.$kind.$ticketId/route.tsx",
+        "POST",
+        NO_TICKET,
+        "member",
+      )("a member's post", form({ intent: "reply", body: "hi" }), NOT_FOUND_PAGE),
+    ],
+  },
+);
+
 const CSV: Answer = { status: 200, contentType: "text/csv" };
 const exportCsv = route("admin.withdrawals[.csv].ts", "POST", "/admin/withdrawals.csv", "operator");
 const consoleExportCases: Case[] = [
@@ -1550,6 +1618,7 @@ const CASES: Case[] = [
   ...consoleWithdrawalCases,
   ...consoleExportCases,
   ...consolePersonCases,
+  ...consoleTicketCases,
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ const PAGE_ACTIONS: Record<string, string> = {
   "withdraw/route.tsx": "/withdraw",
   // The operator console (docs/operator-console.md): refused as cross-site before anyone's role is read.
   "admin.people_.$userId/route.tsx": "/admin/people/no-such-account",
+  "admin.support_.$kind.$ticketId/route.tsx": "/admin/support/feedback/999999999",
   "admin.withdrawals/route.tsx": "/admin/withdrawals",
   "admin.withdrawals_.$withdrawalId/route.tsx": "/admin/withdrawals/00000000-0000-4000-8000-000000000000",
 };

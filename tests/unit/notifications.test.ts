@@ -109,9 +109,23 @@ describe("the push and email of a notice", () => {
       "Your $7.50 PayPal withdrawal could not be paid, so the money is back in your balance.",
       "/withdraw?history=1",
     ],
+    [
+      "support_reply",
+      { ticket_kind: "feedback", ticket_id: 7, body: "We found your survey and credited it." },
+      "Support replied to you",
+      "We found your survey and credited it.",
+      "/profile?tab=help",
+    ],
+    [
+      "support_reply",
+      { ticket_kind: "missing_credit", ticket_id: 8, body: "BitLabs confirmed it." },
+      "Support replied to you",
+      "BitLabs confirmed it.",
+      "/earn/offers",
+    ],
   ])("words %s and links it to its page", (kind, data, title, body, path) => {
     expect(noticeMessage({ kind, data })).toMatchObject({ title, description: body });
-    expect(noticeLinkPath(kind)).toBe(path);
+    expect(noticeLinkPath({ kind, data })).toBe(path);
     expect(pushForNotice({ id: 1, kind, data }, "https://rewards.example")).toMatchObject({
       title,
       body,

@@ -6,7 +6,7 @@ import { ReviewReasons } from "~/components/admin/ReviewReasons";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { buttonClass } from "~/components/ui/button";
-import { formatTimestamp } from "~/domain/dates";
+import { formatTimestamp, waitedFor } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
 import {
   PAYMENT_METHOD_LABELS,
@@ -14,7 +14,6 @@ import {
   WITHDRAWAL_VIEWS,
   withdrawalFiltersQuery,
   withdrawalStage,
-  waitedFor,
   type ConsoleWithdrawal,
   type WithdrawalCounts,
   type WithdrawalFilters,

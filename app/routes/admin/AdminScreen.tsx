@@ -7,6 +7,7 @@ const SECTIONS = [
   { to: "/admin", label: "Home", end: true },
   { to: "/admin/withdrawals", label: "Withdrawals", end: false },
   { to: "/admin/people", label: "People", end: false },
+  { to: "/admin/support", label: "Support", end: false },
   { to: "/admin/settings", label: "Settings", end: false },
   { to: "/admin/audit", label: "Audit log", end: false },
 ] as const;

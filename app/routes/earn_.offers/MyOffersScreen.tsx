@@ -1,4 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
+import { SupportReplies } from "~/components/SupportReplies";
 import { Form, Link, useLocation } from "@remix-run/react";
 import { formatDate } from "~/domain/dates";
 import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
@@ -256,6 +257,7 @@ function YourReports({ reports, labels }: { reports: MissingCreditReport[] | nul
                   {MISSING_CREDIT_STATUS_WORDS[report.status]}
                 </span>
               </p>
+              <SupportReplies replies={report.replies} />
             </li>
           ))}
         </ul>

@@ -4,6 +4,8 @@ import { FAQ } from "~/content/faq";
 import { formatDate } from "~/domain/dates";
 import { useFormState } from "~/lib/use-form";
 import { Field, TextareaField } from "~/components/forms/Field";
+import { SupportReplies } from "~/components/SupportReplies";
+import type { FeedbackEntry } from "~/domain/support";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { buttonClass } from "~/components/shared";
@@ -17,7 +19,7 @@ export function HelpAndSupport({
   email,
   lastResult,
 }: {
-  feedback: { id: number; created_at: string; message: string }[] | null;
+  feedback: FeedbackEntry[] | null;
   name: string;
   email: string | null;
   lastResult?: SubmissionResult<string[]>;
@@ -64,7 +66,11 @@ export function HelpAndSupport({
               {feedback.map((row) => (
                 <tr key={row.id} className="align-top">
                   <td className="py-2.5 pr-3 whitespace-nowrap text-muted">{formatDate(row.created_at)}</td>
-                  <td className="py-2.5 break-words whitespace-pre-line">{row.message}</td>
+                  <td className="py-2.5">
+                    <p className="break-words whitespace-pre-line">{row.message}</p>
+                    <SupportReplies replies={row.replies} />
+                    {row.status === "resolved" ? <p className="mt-1 text-xs text-muted">Resolved</p> : null}
+                  </td>
                 </tr>
               ))}
             </tbody>

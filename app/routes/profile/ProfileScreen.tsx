@@ -1,4 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
+import type { FeedbackEntry } from "~/domain/support";
 import { Form, Link } from "@remix-run/react";
 import type { NotificationPreferences } from "~/domain/notifications";
 import type { GoogleSignInConfig } from "~/lib/google-sign-in.client";
@@ -24,7 +25,7 @@ export interface ProfileData {
   activity: ActivityItem[] | null;
   preferences: NotificationPreferences | null;
   signInMethods: { password: boolean; google: boolean } | null;
-  feedback: { id: number; created_at: string; message: string }[] | null;
+  feedback: FeedbackEntry[] | null;
   pushConfig: PushConfig | null;
   googleConfig: GoogleSignInConfig;
 }

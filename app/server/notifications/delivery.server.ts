@@ -27,7 +27,8 @@ export interface ClaimedNotice {
   preferences: {
     email: boolean;
     push: boolean;
-    category: "withdrawal" | "reward" | null;
+    /** `support`: a reply to the person's own message, which only the channel's switch governs. */
+    category: "withdrawal" | "reward" | "support" | null;
     category_enabled: boolean;
   };
   /** `attempt` counts this try; `tokens` are the devices this notice has not reached yet. */
@@ -229,6 +230,7 @@ export function startNoticeDelivery(options: NoticeDeliveryOptions) {
   function switchedOff(notice: ClaimedNotice, channel: "push" | "email"): string | null {
     if (!notice.preferences[channel]) return `${channel} notifications are off`;
     if (!notice.preferences.category) return "no notification setting covers this kind of notice";
+    if (notice.preferences.category === "support") return null;
     if (!notice.preferences.category_enabled) return `${notice.preferences.category} notifications are off`;
     return null;
   }

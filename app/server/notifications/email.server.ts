@@ -30,7 +30,7 @@ function escapeHtml(text: string): string {
 export function emailForNotice(notice: Pick<UserNotice, "kind" | "data">, publicUrl: string | null): EmailContent {
   const { title, description = "" } = noticeMessage(notice);
   const greeting = "Hi there,";
-  const link = publicUrl ? new URL(noticeLinkPath(notice.kind), publicUrl).toString() : null;
+  const link = publicUrl ? new URL(noticeLinkPath(notice), publicUrl).toString() : null;
   const settings = publicUrl ? new URL("/profile", publicUrl).toString() : null;
   const why = "You get this email because email notifications are on for your Rewards account.";
   const turnOff = "You can turn them off under Notification Settings on your Profile page";
@@ -52,7 +52,8 @@ export function emailForNotice(notice: Pick<UserNotice, "kind" | "data">, public
     '<html><body style="font-family:system-ui,-apple-system,sans-serif;line-height:1.5;color:#111827">',
     `<h1 style="font-size:20px">${escapeHtml(title)}</h1>`,
     paragraph(escapeHtml(greeting)),
-    paragraph(escapeHtml(description)),
+    // A reply keeps its line breaks.
+    paragraph(escapeHtml(description).replaceAll("\n", "<br>")),
     ...(link ? [paragraph(`<a href="${escapeHtml(link)}">Open Rewards</a>`)] : []),
     "<hr>",
     paragraph(escapeHtml(why), small),

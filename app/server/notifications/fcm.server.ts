@@ -59,7 +59,7 @@ export function serviceAccountAssertion(
 /** The push for a notice: the words of app/domain/notices.ts, and a link to the page it is about. */
 export function pushForNotice(notice: Pick<UserNotice, "id" | "kind" | "data">, publicUrl: string | null): PushContent {
   const { title, description } = noticeMessage(notice);
-  const link = publicUrl?.startsWith("https://") ? new URL(noticeLinkPath(notice.kind), publicUrl).toString() : null;
+  const link = publicUrl?.startsWith("https://") ? new URL(noticeLinkPath(notice), publicUrl).toString() : null;
   return {
     title,
     body: description ?? "",

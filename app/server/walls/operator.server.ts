@@ -40,7 +40,7 @@ export interface MissingCreditTicket {
   offer_name: string;
   completed_on: string;
   details: string;
-  status: "open" | "answered" | "closed";
+  status: "open" | "waiting" | "resolved";
   user_id: string | null;
   email: string | null;
 }

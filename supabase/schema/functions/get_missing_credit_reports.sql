@@ -10,7 +10,8 @@ CREATE OR REPLACE FUNCTION public.get_missing_credit_reports(p_user_id text)
 AS $function$
   select coalesce(jsonb_agg(jsonb_build_object('id', id, 'network', network, 'offer_name', offer_name,
                                                'completed_on', completed_on, 'status', status,
-                                               'created_at', created_at)
+                                               'created_at', created_at,
+                                               'replies', ticket_replies('missing_credit', id))
                             order by created_at desc, id desc), '[]')
     from (select * from missing_credit_reports where user_id = p_user_id
            order by created_at desc, id desc limit 50) r

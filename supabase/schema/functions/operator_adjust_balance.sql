@@ -33,6 +33,12 @@ begin
     raise exception 'Account not found' using errcode = 'P0001', hint = 'account_not_found';
   end if;
   select balance into v_before from user_balance where user_id = p_user_id for update;
+  -- A missing-credit report the adjustment answers is this account's own.
+  if p_missing_credit_report_id is not null
+     and not exists (select from missing_credit_reports
+                      where id = p_missing_credit_report_id and user_id = p_user_id) then
+    raise exception 'Ticket not found' using errcode = 'P0001', hint = 'ticket_not_found';
+  end if;
   if abs(p_amount) > v_limit then
     insert into balance_adjustments (user_id, amount, kind, reason, missing_credit_report_id, state, requested_by,
                                      requested_by_user_id)
@@ -53,6 +59,7 @@ begin
   values (p_user_id, p_amount, p_kind, v_reason, p_missing_credit_report_id, 'applied', v_actor, p_operator_id,
           now(), v_ledger_id)
   returning * into v_adjustment;
+  perform resolve_credited_report(p_missing_credit_report_id);
   insert into operator_actions (actor, actor_user_id, action, user_id, reason, record_kind, record_id, before, after,
                                 detail)
   values (v_actor, p_operator_id, 'adjust', p_user_id, v_reason, 'adjustment', v_adjustment.id::text,

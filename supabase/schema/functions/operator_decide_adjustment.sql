@@ -48,6 +48,7 @@ begin
        set state = 'applied', decided_by = v_actor, decided_by_user_id = p_operator_id, decided_at = now(),
            decision_reason = v_reason, ledger_id = v_ledger_id
      where id = p_adjustment_id;
+    perform resolve_credited_report(v_adjustment.missing_credit_report_id);
   else
     v_after := v_before;
     update balance_adjustments

@@ -10,15 +10,18 @@ create table public.missing_credit_reports (
   details text not null,
   status text default 'open'::text not null,
   created_at timestamp with time zone default now() not null,
+  assigned_to text,
+  updated_at timestamp with time zone default now() not null,
+  constraint missing_credit_reports_assigned_to_fkey FOREIGN KEY (assigned_to) REFERENCES user_profiles(id) ON DELETE SET NULL,
   constraint missing_credit_reports_details_check CHECK (((char_length(details) >= 1) AND (char_length(details) <= 2000))),
   constraint missing_credit_reports_network_check CHECK (((char_length(network) >= 1) AND (char_length(network) <= 100))),
   constraint missing_credit_reports_offer_name_check CHECK (((char_length(offer_name) >= 1) AND (char_length(offer_name) <= 200))),
   constraint missing_credit_reports_pkey PRIMARY KEY (id),
-  constraint missing_credit_reports_status_check CHECK ((status = ANY (ARRAY['open'::text, 'answered'::text, 'closed'::text]))),
+  constraint missing_credit_reports_status_check CHECK ((status = ANY (ARRAY['open'::text, 'waiting'::text, 'resolved'::text]))),
   constraint missing_credit_reports_user_id_fkey FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE CASCADE
 );
 
-CREATE INDEX missing_credit_reports_open_idx ON public.missing_credit_reports USING btree (created_at) WHERE (status = 'open'::text);
+CREATE INDEX missing_credit_reports_inbox_idx ON public.missing_credit_reports USING btree (status, created_at, id);
 CREATE INDEX missing_credit_reports_user_idx ON public.missing_credit_reports USING btree (user_id, created_at DESC);
 
 -- Row level security: on

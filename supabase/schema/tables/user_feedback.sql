@@ -8,14 +8,20 @@ create table public.user_feedback (
   email text not null,
   message text not null,
   created_at timestamp with time zone default now() not null,
+  status text default 'open'::text not null,
+  assigned_to text,
+  updated_at timestamp with time zone default now() not null,
+  constraint user_feedback_assigned_to_fkey FOREIGN KEY (assigned_to) REFERENCES user_profiles(id) ON DELETE SET NULL,
   constraint user_feedback_email_check CHECK ((length(TRIM(BOTH FROM email)) > 0)),
   constraint user_feedback_message_check CHECK ((length(TRIM(BOTH FROM message)) > 0)),
   constraint user_feedback_name_check CHECK ((length(TRIM(BOTH FROM name)) > 0)),
   constraint user_feedback_pkey PRIMARY KEY (id),
+  constraint user_feedback_status_check CHECK ((status = ANY (ARRAY['open'::text, 'waiting'::text, 'resolved'::text]))),
   constraint user_feedback_user_id_fkey FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE SET NULL
 );
 
 CREATE INDEX user_feedback_email_created_idx ON public.user_feedback USING btree (email, created_at DESC);
+CREATE INDEX user_feedback_inbox_idx ON public.user_feedback USING btree (status, created_at, id);
 CREATE INDEX user_feedback_user_idx ON public.user_feedback USING btree (user_id, created_at DESC);
 
 -- Row level security: on

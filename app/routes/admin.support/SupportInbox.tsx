@@ -1,0 +1,171 @@
+import { Form, Link } from "@remix-run/react";
+import { ConsoleEmpty, ConsoleTable } from "~/components/admin/ConsoleTable";
+import { buttonClass } from "~/components/ui/button";
+import { formatTimestamp, waitedFor } from "~/domain/dates";
+
+import {
+  TICKET_KIND_LABELS,
+  TICKET_STATUS_LABELS,
+  TICKET_VIEWS,
+  ticketFiltersQuery,
+  ticketPath,
+  type InboxTicket,
+  type TicketFilters,
+} from "~/domain/support";
+
+const CELL = "px-4 py-3";
+
+function Tabs({ filters }: { filters: TicketFilters }) {
+  return (
+    <nav aria-label="Ticket lists" className="-mx-1 flex gap-1 overflow-x-auto pb-1">
+      {TICKET_VIEWS.map((view) => {
+        const query = ticketFiltersQuery({ ...filters, view: view.value }).toString();
+        const current = view.value === filters.view;
+        return (
+          <Link
+            key={view.value}
+            to={`/admin/support${query ? `?${query}` : ""}`}
+            aria-current={current ? "page" : undefined}
+            className={`inline-flex h-11 shrink-0 items-center rounded-xl px-3.5 text-sm font-medium whitespace-nowrap ${
+              current ? "bg-brand-600 text-white" : "border border-line bg-white text-ink hover:bg-gray-50"
+            }`}
+          >
+            {view.label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}
+
+function Filters({ filters }: { filters: TicketFilters }) {
+  return (
+    <Form method="get" className="flex flex-wrap items-end gap-3">
+      {filters.view !== "open" ? <input type="hidden" name="view" value={filters.view} /> : null}
+      <div>
+        <label htmlFor="ticket-kind" className="mb-1 block text-sm font-medium">
+          Kind
+        </label>
+        <select
+          id="ticket-kind"
+          name="kind"
+          defaultValue={filters.kind ?? ""}
+          className="h-11 rounded-xl border border-line bg-white px-3 text-sm"
+        >
+          <option value="">Every kind</option>
+          <option value="feedback">{TICKET_KIND_LABELS.feedback}</option>
+          <option value="missing_credit">{TICKET_KIND_LABELS.missing_credit}</option>
+        </select>
+      </div>
+      <label className="flex h-11 items-center gap-2 text-sm font-medium">
+        <input
+          type="checkbox"
+          name="mine"
+          value="1"
+          defaultChecked={filters.mine}
+          className="size-5 accent-brand-600"
+        />
+        Assigned to me
+      </label>
+      <button type="submit" className={buttonClass({ tone: "secondary", size: "md" })}>
+        Show
+      </button>
+    </Form>
+  );
+}
+
+function Row({ ticket, now }: { ticket: InboxTicket; now: string }) {
+  return (
+    <tr data-testid="ticket-row" className="align-top">
+      <td className={`${CELL} min-w-28 tabular-nums`}>
+        {formatTimestamp(ticket.created_at)}
+        <span className="block text-xs text-muted">{waitedFor(ticket.created_at, now)} ago</span>
+      </td>
+      <td className={CELL}>{TICKET_KIND_LABELS[ticket.kind]}</td>
+      <td className={`${CELL} min-w-64 [overflow-wrap:anywhere]`}>
+        <Link
+          to={ticketPath(ticket.kind, ticket.id)}
+          className="font-medium text-brand-700 underline underline-offset-2"
+        >
+          {ticket.subject}
+        </Link>
+        {ticket.messages > 0 ? (
+          <span className="block text-xs text-muted">
+            {ticket.messages} message{ticket.messages === 1 ? "" : "s"} from operators
+          </span>
+        ) : null}
+      </td>
+      <td className={`${CELL} min-w-40 [overflow-wrap:anywhere]`}>{ticket.email ?? "a deleted account"}</td>
+      <td className={CELL}>{TICKET_STATUS_LABELS[ticket.status]}</td>
+      <td className={`${CELL} [overflow-wrap:anywhere]`}>{ticket.assigned_name ?? "—"}</td>
+    </tr>
+  );
+}
+
+export function SupportInbox({
+  filters,
+  page,
+  paged,
+  now,
+}: {
+  filters: TicketFilters;
+  page: { tickets: InboxTicket[]; next: { at: string; kind: string; id: number } | null };
+  paged: boolean;
+  now: string;
+}) {
+  const query = ticketFiltersQuery(filters);
+  return (
+    <div className="space-y-5">
+      <header>
+        <h1 className="text-2xl font-bold tracking-tight">Support</h1>
+        <p className="mt-1 text-sm text-muted">
+          Feedback and missing-credit reports. A reply reaches the person in the app and by email; a note stays with
+          operators.
+        </p>
+      </header>
+      <Tabs filters={filters} />
+      <Filters filters={filters} />
+      {page.tickets.length === 0 ? (
+        <ConsoleEmpty>{paged ? "No more tickets in this list." : "No ticket in this list."}</ConsoleEmpty>
+      ) : (
+        <ConsoleTable
+          label="Tickets"
+          caption={
+            filters.view === "open" || filters.view === "waiting" ? "Tickets, oldest first" : "Tickets, newest first"
+          }
+          columns={["Sent", "Kind", "About", "From", "Status", "Assigned"]}
+          minWidth="min-w-[52rem]"
+        >
+          {page.tickets.map((ticket) => (
+            <Row key={`${ticket.kind}-${ticket.id}`} ticket={ticket} now={now} />
+          ))}
+        </ConsoleTable>
+      )}
+      {paged || page.next ? (
+        <nav aria-label="Ticket pages" className="flex gap-4 text-sm font-medium">
+          {paged ? (
+            <Link
+              to={`/admin/support${query.size ? `?${query}` : ""}`}
+              className="text-brand-700 underline underline-offset-2"
+            >
+              First page
+            </Link>
+          ) : null}
+          {page.next ? (
+            <Link
+              to={`/admin/support?${new URLSearchParams([
+                ...query,
+                ["at", page.next.at],
+                ["k", page.next.kind],
+                ["id", String(page.next.id)],
+              ])}`}
+              className="text-brand-700 underline underline-offset-2"
+            >
+              Next page
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,224 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { Form, Link } from "@remix-run/react";
+import { ActionField, ActionForm, replyTo } from "~/components/admin/ActionForm";
+import { ConsoleSection } from "~/components/admin/ConsoleTable";
+import { FormBanner } from "~/components/forms/FormBanner";
+import { SubmitButton } from "~/components/forms/SubmitButton";
+import { formatDate, formatTimestamp } from "~/domain/dates";
+import { formatDollars } from "~/domain/money";
+import { TICKET_KIND_LABELS, TICKET_STATUS_LABELS, type TicketPage, type TicketStatus } from "~/domain/support";
+
+type Reply = SubmissionResult<string[]> | undefined;
+
+function WhatTheyWrote({ ticket }: { ticket: TicketPage }) {
+  const detail = ticket.detail;
+  return (
+    <div className="space-y-2 rounded-2xl border border-line bg-white p-5 text-sm shadow-sm">
+      <p className="text-xs font-semibold text-muted">
+        {ticket.person ? (
+          <Link
+            to={`/admin/people/${encodeURIComponent(ticket.person.id)}`}
+            className="text-brand-700 underline underline-offset-2"
+          >
+            {ticket.person.email ?? ticket.person.display_name}
+          </Link>
+        ) : (
+          "a deleted account"
+        )}{" "}
+        · {formatTimestamp(ticket.created_at)}
+      </p>
+      {"network" in detail ? (
+        <>
+          <p>
+            <span className="font-semibold">{detail.offer_name}</span> on {detail.network}, done{" "}
+            {formatDate(detail.completed_on)}
+          </p>
+          <p className="break-words whitespace-pre-line">{detail.details}</p>
+        </>
+      ) : (
+        <>
+          <p className="text-xs text-muted [overflow-wrap:anywhere]">
+            Signed “{detail.name}”, reply-to {detail.email} (replies go to the account&apos;s verified address)
+          </p>
+          <p className="break-words whitespace-pre-line">{ticket.subject}</p>
+        </>
+      )}
+    </div>
+  );
+}
+
+function Thread({ ticket }: { ticket: TicketPage }) {
+  if (ticket.messages.length === 0) return <p className="text-sm text-muted">No operator has written yet.</p>;
+  return (
+    <ol className="space-y-3">
+      {ticket.messages.map((message) => (
+        <li
+          key={message.id}
+          data-testid={message.internal ? "ticket-note" : "ticket-reply"}
+          className={`rounded-2xl border p-4 text-sm ${message.internal ? "border-amber-200 bg-amber-50" : "border-brand-100 bg-brand-50"}`}
+        >
+          <p className="text-xs font-semibold text-muted">
+            {message.internal ? "Note (operators only)" : "Reply"} · {message.operator_name} ·{" "}
+            {formatTimestamp(message.created_at)}
+          </p>
+          <p className="mt-1 break-words whitespace-pre-line">{message.body}</p>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** The small forms that change the ticket's status or who has it: one button each. */
+function StateButtons({ ticket, uid, lastResult }: { ticket: TicketPage; uid: string; lastResult: Reply }) {
+  const statuses = (["open", "waiting", "resolved"] as TicketStatus[]).filter((status) => status !== ticket.status);
+  const errors = [
+    ...(replyTo(lastResult, "status")?.error?.[""] ?? []),
+    ...(replyTo(lastResult, "assign")?.error?.[""] ?? []),
+  ];
+  return (
+    <div className="space-y-2">
+      <FormBanner errors={errors.length ? errors : undefined} />
+      <div className="flex flex-wrap gap-2">
+        {statuses.map((status) => (
+          <Form key={status} method="post">
+            <input type="hidden" name="status" value={status} />
+            <SubmitButton
+              intent="status"
+              pendingWith={{ status }}
+              pendingText="Saving…"
+              look={{ tone: status === "resolved" ? "primary" : "secondary", size: "md" }}
+            >
+              {status === "resolved" ? "Mark resolved" : status === "open" ? "Reopen" : "Mark waiting for them"}
+            </SubmitButton>
+          </Form>
+        ))}
+        <Form method="post">
+          <input type="hidden" name="to" value={ticket.assigned_to === uid ? "nobody" : "me"} />
+          <SubmitButton intent="assign" pendingText="Saving…" look={{ tone: "secondary", size: "md" }}>
+            {ticket.assigned_to === uid ? "Hand it back" : "Take it"}
+          </SubmitButton>
+        </Form>
+      </div>
+    </div>
+  );
+}
+
+export function TicketScreen({
+  ticket,
+  viewer,
+  lastResult,
+}: {
+  ticket: TicketPage | null;
+  viewer: { uid: string; canMoveMoney: boolean; needsPassword: boolean };
+  lastResult: Reply;
+}) {
+  if (!ticket) {
+    return (
+      <div className="max-w-2xl space-y-4">
+        <h1 className="text-2xl font-bold tracking-tight">No such ticket</h1>
+        <FormBanner
+          errors={lastResult?.error ? Object.values(lastResult.error).flatMap((errors) => errors ?? []) : undefined}
+        />
+        <Link to="/admin/support" className="text-sm font-medium text-brand-700 underline underline-offset-2">
+          Back to the inbox
+        </Link>
+      </div>
+    );
+  }
+  const canReply = ticket.person !== null;
+  return (
+    <div className="max-w-4xl space-y-8">
+      <header className="space-y-2">
+        <Link to="/admin/support" className="text-sm font-medium text-brand-700 underline underline-offset-2">
+          Support
+        </Link>
+        <h1 className="text-2xl font-bold tracking-tight [overflow-wrap:anywhere]">
+          {TICKET_KIND_LABELS[ticket.kind]}: {ticket.kind === "feedback" ? `#${ticket.id}` : ticket.subject}
+        </h1>
+        <p className="text-sm font-semibold" data-testid="ticket-status">
+          {TICKET_STATUS_LABELS[ticket.status]}
+          <span className="font-normal text-muted">
+            {" "}
+            · {ticket.assigned_name ? `assigned to ${ticket.assigned_name}` : "not assigned"}
+          </span>
+        </p>
+      </header>
+      <WhatTheyWrote ticket={ticket} />
+      <ConsoleSection title="Messages">
+        <Thread ticket={ticket} />
+      </ConsoleSection>
+      <ConsoleSection title="Answer">
+        <div className="grid gap-4 lg:grid-cols-2">
+          {canReply ? (
+            <ActionForm
+              intent="reply"
+              title="Reply to them"
+              help="They see it under their message, as a notice, and by email when their address is verified. The ticket then waits for them."
+              button="Send reply"
+              pendingText="Sending…"
+              lastResult={lastResult}
+            >
+              <ActionField intent="reply" name="body" label="Reply" multiline lastResult={lastResult} />
+            </ActionForm>
+          ) : (
+            <p className="text-sm text-muted">The account that sent this was deleted: there is nobody to reply to.</p>
+          )}
+          <ActionForm
+            intent="note"
+            title="Internal note"
+            help="Only operators see it."
+            button="Add note"
+            pendingText="Saving…"
+            tone="secondary"
+            lastResult={lastResult}
+          >
+            <ActionField intent="note" name="body" label="Note" multiline lastResult={lastResult} />
+          </ActionForm>
+          {ticket.kind === "missing_credit" &&
+          viewer.canMoveMoney &&
+          ticket.person &&
+          ticket.person.id !== viewer.uid ? (
+            <ActionForm
+              intent="credit"
+              title="Credit the offer"
+              help="Adds the offer's reward as earned money (a correction in their ledger) and resolves this report. Check the network's own records first."
+              button="Credit the offer"
+              pendingText="Crediting…"
+              needsPassword={viewer.needsPassword}
+              lastResult={lastResult}
+            >
+              <ActionField
+                intent="credit"
+                name="amount"
+                label="Amount in dollars"
+                hint="The offer's reward, such as 1.20."
+                inputMode="decimal"
+                lastResult={lastResult}
+              />
+              <ActionField
+                intent="credit"
+                name="reason"
+                label="Reason (kept in the audit log)"
+                multiline
+                lastResult={lastResult}
+              />
+            </ActionForm>
+          ) : null}
+        </div>
+        {ticket.adjustments && ticket.adjustments.length > 0 ? (
+          <ul className="text-sm">
+            {ticket.adjustments.map((adjustment) => (
+              <li key={adjustment.id}>
+                Credit of {formatDollars(adjustment.amount)} by {adjustment.requested_by}:{" "}
+                {adjustment.state === "awaiting_approval" ? "waiting for a second operator" : adjustment.state}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </ConsoleSection>
+      <ConsoleSection title="Status">
+        <StateButtons ticket={ticket} uid={viewer.uid} lastResult={lastResult} />
+      </ConsoleSection>
+    </div>
+  );
+}

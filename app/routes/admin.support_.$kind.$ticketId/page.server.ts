@@ -1,0 +1,159 @@
+import { data } from "@remix-run/node";
+import type { output } from "zod/mini";
+import type { Flash } from "~/domain/flash";
+import { formatDollars } from "~/domain/money";
+import { roleAtLeast, signedInRecently } from "~/domain/operator-roles";
+import { ruleMessage } from "~/domain/rules";
+import { ticketPath, type TicketKind, type TicketStatus } from "~/domain/support";
+import { requireOperator, type Operator } from "~/server/admin/access.server";
+import { adjustBalance } from "~/server/admin/people-actions.server";
+import { confirmRecentSignIn } from "~/server/admin/recent-sign-in.server";
+import { readTicket, updateTicket, writeOnTicket } from "~/server/admin/support.server";
+import { redirectWithFlash } from "~/server/http/flash.server";
+import { parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
+import { TICKET_MESSAGES, ticketActionSchema } from "./ticket-forms";
+
+const ROW_ID = /^[1-9][0-9]{0,17}$/;
+const DOLLARS = /^\d{1,7}(\.\d{1,2})?$/;
+const MAX_BODY = 2000;
+const MAX_REASON = 500;
+
+/** The ticket a URL names: /admin/support/feedback/12 or /admin/support/missing-credit/7. */
+function ticketOf(kind: string | undefined, id: string | undefined): { kind: TicketKind; id: number } | null {
+  const known = kind === "feedback" ? "feedback" : kind === "missing-credit" ? "missing_credit" : null;
+  return known && id !== undefined && ROW_ID.test(id) ? { kind: known, id: Number(id) } : null;
+}
+
+/**
+ * A ticket (docs/operator-console.md, "Support inbox"): what the person wrote, the operators'
+ * replies and notes, and the forms to answer it. Every role answers; crediting a missing offer is
+ * a money action (finance, recent sign-in).
+ */
+export async function loadTicket(request: Request, kind: string | undefined, id: string | undefined) {
+  const operator = await requireOperator(request, "support");
+  const named = ticketOf(kind, id);
+  const ticket = named ? await readTicket(operator.uid, named.kind, named.id) : null;
+  const viewer = {
+    uid: operator.uid,
+    canMoveMoney: roleAtLeast(operator.role, "finance"),
+    needsPassword: roleAtLeast(operator.role, "finance") && !signedInRecently(operator.authTime),
+  };
+  if (!ticket) return data({ ticket: null, viewer }, { status: 404 });
+  return { ticket, viewer };
+}
+
+type TicketForm = output<typeof ticketActionSchema>;
+
+function fieldProblems(form: TicketForm): Record<string, string[]> | null {
+  switch (form.intent) {
+    case "reply":
+    case "note":
+      if (!form.body) return { body: [TICKET_MESSAGES.bodyRequired] };
+      return form.body.length > MAX_BODY ? { body: [TICKET_MESSAGES.bodyTooLong] } : null;
+    case "status":
+      return ["open", "waiting", "resolved"].includes(form.status) ? null : { "": [TICKET_MESSAGES.status] };
+    case "assign":
+      return form.to === "me" || form.to === "nobody" ? null : { "": [TICKET_MESSAGES.assign] };
+    case "credit": {
+      const problems: Record<string, string[]> = {};
+      if (!DOLLARS.test(form.amount) || Number(form.amount) <= 0) problems.amount = [TICKET_MESSAGES.creditAmount];
+      if (!form.reason) problems.reason = [TICKET_MESSAGES.reasonRequired];
+      else if (form.reason.length > MAX_REASON) problems.reason = [TICKET_MESSAGES.reasonTooLong];
+      return Object.keys(problems).length ? problems : null;
+    }
+  }
+}
+
+export async function ticketAction(request: Request, kind: string | undefined, id: string | undefined) {
+  const operator = await requireOperator(request, "support");
+  const submission = await parseForm(request, ticketActionSchema);
+  if (submission.status !== "success") return rejectForm(submission, { formErrors: [TICKET_MESSAGES.failed] });
+  const form = submission.value;
+  if (form.intent === "credit" && !roleAtLeast(operator.role, "finance")) {
+    return rejectForm(submission, { formErrors: [ruleMessage("operator_role_required")] }, 403);
+  }
+  const problems = fieldProblems(form);
+  if (problems) {
+    const { "": formErrors, ...fieldErrors } = problems;
+    return rejectForm(submission, { formErrors, fieldErrors });
+  }
+  const named = ticketOf(kind, id);
+  const ticket = named ? await readTicket(operator.uid, named.kind, named.id) : null;
+  if (!ticket) return rejectForm(submission, { formErrors: [ruleMessage("ticket_not_found")] }, 404);
+  let setCookie: string | null = null;
+  if (form.intent === "credit") {
+    if (ticket.kind !== "missing_credit" || !ticket.person) {
+      return rejectForm(submission, { formErrors: [TICKET_MESSAGES.notMissingCredit] });
+    }
+    const signIn = await confirmRecentSignIn(request, operator, form.password || null);
+    if (!signIn.ok) return rejectForm(submission, { fieldErrors: { password: [signIn.problem] } }, signIn.status);
+    setCookie = signIn.setCookie;
+  }
+  let flash: Flash;
+  try {
+    flash = await act(operator, ticket, form);
+  } catch (error) {
+    return replyWithDbError(submission, error, {
+      fields: {
+        ticket_message_required: "body",
+        invalid_ticket_message: "body",
+        invalid_adjustment: "amount",
+        reason_required: "reason",
+        invalid_reason: "reason",
+        operator_self_action: "amount",
+      },
+      fallback: TICKET_MESSAGES.failed,
+      context: `console ticket ${form.intent}`,
+    });
+  }
+  return redirectWithFlash(ticketPath(ticket.kind, ticket.id), flash, setCookie ? { "Set-Cookie": setCookie } : {});
+}
+
+async function act(
+  operator: Operator,
+  ticket: { kind: TicketKind; id: number; person: { id: string } | null },
+  form: TicketForm,
+): Promise<Flash> {
+  switch (form.intent) {
+    case "reply":
+      await writeOnTicket(operator, ticket.kind, ticket.id, form.body, false);
+      return {
+        kind: "success",
+        title: "Reply sent",
+        description: "They see it in the app, and by email if their address is verified.",
+      };
+    case "note":
+      await writeOnTicket(operator, ticket.kind, ticket.id, form.body, true);
+      return { kind: "success", title: "Note added" };
+    case "status": {
+      const result = await updateTicket(operator, ticket.kind, ticket.id, { status: form.status as TicketStatus });
+      return {
+        kind: "success",
+        title: `Ticket ${result.status === "resolved" ? "resolved" : `marked ${result.status}`}`,
+      };
+    }
+    case "assign":
+      await updateTicket(operator, ticket.kind, ticket.id, { assign: form.to as "me" | "nobody" });
+      return { kind: "success", title: form.to === "me" ? "Ticket assigned to you" : "Ticket handed back" };
+    case "credit": {
+      const amount = Number(form.amount);
+      const result = await adjustBalance(operator, ticket.person!.id, {
+        amount,
+        kind: "earned",
+        reason: form.reason,
+        missingCreditReportId: ticket.id,
+      });
+      return result.state === "applied"
+        ? {
+            kind: "success",
+            title: `Credited ${formatDollars(amount)}`,
+            description: "The report is resolved; tell them in a reply.",
+          }
+        : {
+            kind: "info",
+            title: "Waiting for a second operator",
+            description: `${formatDollars(amount)} is more than ${formatDollars(result.limit ?? 0)}: another finance operator or owner approves it on the person's page.`,
+          };
+    }
+  }
+}

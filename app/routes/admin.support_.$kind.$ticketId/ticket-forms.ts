@@ -1,0 +1,32 @@
+// A support ticket's forms (docs/operator-console.md, "Support inbox"), checked by the server.
+import { discriminatedUnion, literal, object, optional, pipe, string, transform } from "zod/mini";
+
+const text = pipe(
+  optional(string()),
+  transform((value) => (value ?? "").trim()),
+);
+/** A password is checked as typed (spaces are part of it). */
+const password = pipe(
+  optional(string()),
+  transform((value) => value ?? ""),
+);
+
+export const ticketActionSchema = discriminatedUnion("intent", [
+  object({ intent: literal("reply"), body: text }),
+  object({ intent: literal("note"), body: text }),
+  object({ intent: literal("status"), status: text }),
+  object({ intent: literal("assign"), to: text }),
+  object({ intent: literal("credit"), amount: text, reason: text, password }),
+]);
+
+export const TICKET_MESSAGES = {
+  bodyRequired: "Write the message.",
+  bodyTooLong: "A message can be at most 2,000 characters.",
+  status: "Choose open, waiting or resolved.",
+  assign: "Take the ticket or hand it back.",
+  creditAmount: "Enter the credit in dollars, more than zero, such as 1.20",
+  reasonRequired: "Write the reason (it is kept in the audit log).",
+  reasonTooLong: "The reason can be at most 500 characters.",
+  notMissingCredit: "Only a missing-credit report can be credited.",
+  failed: "That could not be done. Please try again.",
+} as const;
