@@ -1,0 +1,161 @@
+import { expect, test, type Page } from "@playwright/test";
+import { newMember, newOperator } from "../support/console";
+import { HttpClient } from "../support/http";
+import { startPayPalStandIn, type PayPalStandIn } from "../support/paypal";
+import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
+import { startSmtpStandIn, type SmtpStandIn } from "../support/smtp";
+import { screenshot, signInOverHttp } from "./support";
+
+// The operator console's proof (issue 20), with JavaScript on and off, on an app of its own with
+// Postgres, a local PayPal and a local SMTP server: a finance operator reviews a flagged withdrawal
+// and refuses it, approves and pays a PayPal one, answers a ticket, and adjusts a balance that the
+// audit log then shows.
+test.describe.configure({ mode: "serial" });
+
+let app: PostgresApp;
+let paypal: PayPalStandIn;
+let smtp: SmtpStandIn;
+let finance: { email: string; uid: string };
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  [paypal, smtp] = await Promise.all([startPayPalStandIn(), startSmtpStandIn()]);
+  app = await startPostgresApp({
+    ...paypal.env,
+    SMTP_URL: smtp.url,
+    EMAIL_FROM: "Rewards <support@rewards.example>",
+    PUBLIC_URL: "https://rewards.example",
+    NOTIFY_RETRY_SECONDS: "1",
+  });
+  // Production's review rule: a first cash-out waits for an operator.
+  await app.sql("update app_config set review_first_withdrawal = true");
+  finance = await newOperator(app, "finance");
+});
+
+test.afterAll(async () => {
+  await app?.stop();
+  await paypal?.close();
+  await smtp?.close();
+});
+
+/** A verified member with `dollars` of bonus coins who asks to be paid `fields`: its account and withdrawal. */
+async function withdrawalOf(
+  dollars: number,
+  fields: Record<string, string>,
+  person?: Awaited<ReturnType<typeof newMember>>,
+) {
+  const owner = person ?? (await newMember(app));
+  await app.sql("select record_email_verified($1)", [owner.uid]);
+  await app.sql("select add_user_coins($1, $2)", [owner.uid, dollars * 100]);
+  const response = await owner.client.post("/withdraw", { intent: "withdraw", amount: String(dollars), ...fields });
+  expect(response.status).toBe(302);
+  const [row] = await app.sql<{ id: string }>(
+    "select id from withdrawals where user_id = $1 order by created_at desc limit 1",
+    [owner.uid],
+  );
+  return { ...owner, id: row!.id };
+}
+
+async function openConsole(page: Page, path: string) {
+  await signInOverHttp(page, finance.email, "s3cret-pass", app.url);
+  await page.goto(new URL(path, app.url).href);
+}
+
+test("an operator reviews a flagged withdrawal, sees the account made on the same browser, and refuses it: the person gets the money back and the notice", async ({
+  page,
+}) => {
+  const person = await newMember(app);
+  const sameBrowser = new HttpClient(app.url);
+  sameBrowser.cookies.set("hasSeenOnboarding", "true");
+  sameBrowser.cookies.set("__device", person.client.cookies.get("__device")!);
+  const aliasEmail = `alias.${Date.now().toString(36)}@example.com`;
+  await sameBrowser.post("/auth?tab=signup", { intent: "signup", email: aliasEmail, password: "s3cret-pass" });
+  const withdrawal = await withdrawalOf(
+    6,
+    { method: "upi", upiId: `flagged.${Date.now().toString(36)}@okaxis` },
+    person,
+  );
+
+  await openConsole(page, "/admin/withdrawals");
+  const row = page.getByTestId("withdrawal-row").filter({ hasText: person.email });
+  await expect(row.getByText(/signed in on the same device as 1 other account/)).toBeVisible();
+  await expect(row.getByRole("link", { name: aliasEmail })).toBeVisible();
+  await row.getByRole("link", { name: /^Open/ }).click();
+  await expect(page.getByTestId("withdrawal-stage")).toContainText("In review");
+  await page.getByLabel("Reason (they see it)").fill("Same browser as another account asking for money");
+  await page.getByRole("button", { name: "Refuse withdrawal" }).click();
+  await expect(page.getByText("Withdrawal refused").first()).toBeVisible();
+  await expect(page.getByTestId("withdrawal-stage")).toContainText("Refused");
+  await screenshot(page, "console-withdrawal-refused");
+
+  expect(await app.sql("select status, review_state from withdrawals where id = $1", [withdrawal.id])).toEqual([
+    { status: "failed", review_state: "rejected" },
+  ]);
+  expect(await app.sql("select balance::float from user_balance where user_id = $1", [person.uid])).toEqual([
+    { balance: 6 },
+  ]);
+  expect(
+    await app.sql("select kind, data ->> 'reason' as reason from user_notices where user_id = $1", [person.uid]),
+  ).toEqual([{ kind: "withdrawal_failed", reason: "Same browser as another account asking for money" }]);
+});
+
+test("an operator approves and pays a PayPal withdrawal: the local PayPal receives exactly one payout", async ({
+  page,
+}) => {
+  const withdrawal = await withdrawalOf(7, {
+    method: "paypal",
+    paypalEmail: `paid.${Date.now().toString(36)}@example.com`,
+  });
+  await openConsole(page, `/admin/withdrawals/${withdrawal.id}`);
+  await page.getByRole("button", { name: "Approve and pay with PayPal" }).click();
+  await expect(page.getByText("1 payout sent to PayPal").first()).toBeVisible();
+  await expect(page.getByTestId("withdrawal-stage")).toContainText("With PayPal");
+  expect(paypal.payoutsMade(withdrawal.id)).toBe(1);
+  // Nothing is left to press: paying twice is not on the page.
+  await expect(page.getByRole("button", { name: /Approve|Pay with PayPal/ })).toHaveCount(0);
+});
+
+test("an operator answers a ticket: the person sees the reply and the local SMTP server receives it", async ({
+  page,
+}) => {
+  const person = await newMember(app);
+  await app.sql("select record_email_verified($1)", [person.uid]);
+  await person.client.post("/profile?tab=help", {
+    intent: "feedback",
+    name: "Ana",
+    email: person.email,
+    message: `Where is my survey credit? (${person.email})`,
+  });
+  await openConsole(page, "/admin/support");
+  await page.getByRole("link", { name: `Where is my survey credit? (${person.email})` }).click();
+  await page.getByLabel("Reply", { exact: true }).fill("BitLabs screened you out of that survey, so it did not pay.");
+  await page.getByRole("button", { name: "Send reply" }).click();
+  await expect(page.getByText("Reply sent").first()).toBeVisible();
+  await expect(page.getByTestId("ticket-status")).toContainText("Waiting for them");
+  await expect.poll(() => smtp.mailTo(person.email).length, { timeout: 15_000 }).toBe(1);
+  expect(smtp.mailTo(person.email)[0]!.parsed.text).toContain(
+    "BitLabs screened you out of that survey, so it did not pay.",
+  );
+  const help = await person.client.visit("/profile?tab=help");
+  expect(help.html).toContain("BitLabs screened you out of that survey, so it did not pay.");
+});
+
+test("an operator adjusts a balance and finds the entry in the audit log", async ({ page }) => {
+  const person = await newMember(app);
+  await openConsole(page, `/admin/people/${person.uid}`);
+  const form = page.getByTestId("form-adjust");
+  await form.getByLabel("Amount in dollars").fill("2.50");
+  await form.getByLabel(/^Earned/).check();
+  await form.getByLabel("Reason (kept in the audit log)").fill(`Missing BitLabs credit for ${person.uid}`);
+  await form.getByRole("button", { name: "Adjust balance" }).click();
+  await expect(page.getByText("Balance adjusted by $2.50").first()).toBeVisible();
+  expect(await app.sql("select balance::float from user_balance where user_id = $1", [person.uid])).toEqual([
+    { balance: 2.5 },
+  ]);
+
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Audit log" }).click();
+  const entry = page.getByTestId("audit-entry").filter({ hasText: `Missing BitLabs credit for ${person.uid}` });
+  await expect(entry).toContainText("adjust");
+  await expect(entry).toContainText(finance.email);
+  await screenshot(page, "console-audit-adjustment");
+});
