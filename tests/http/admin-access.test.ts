@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isOperatorRole, OPERATOR_ROLES, roleAtLeast, type OperatorRole } from "~/domain/operator-roles";
+import { newMember, newOperator } from "../support/console";
 import { setCustomClaims } from "../support/emulator";
 import { HttpClient } from "../support/http";
 import { runOperator } from "../support/operator";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
+import { routeModules } from "../support/route-modules";
 
 // Who may enter the operator console (docs/operator-console.md, "Who may enter"), on a Postgres
 // app with the real Auth emulator: roles granted and revoked by the built command
@@ -184,5 +187,105 @@ describe("the operator console lets in only accounts whose role claim and databa
       /embedded PGlite/,
     );
     expect(await app.sql("select 1 from operators where user_id = $1", [person.uid])).toEqual([]);
+  });
+});
+
+// Every console route module, walked as a signed-out visitor, a plain member and each role: a new
+// /admin route fails the first test until it is listed here with who may open it.
+describe("every /admin route answers each kind of visitor as its section says", () => {
+  let app: PostgresApp;
+  let person: { uid: string };
+  let withdrawalId: string;
+  let ticketId: string;
+  const clients = new Map<string, HttpClient>();
+
+  /** Each console route module, a URL of it, and the least role that may open it. */
+  const pages = (): Record<string, { path: string; role: OperatorRole }> => ({
+    "admin/route.tsx": { path: "/admin", role: "support" },
+    "admin._index/route.tsx": { path: "/admin/", role: "support" },
+    "admin.audit/route.tsx": { path: "/admin/audit", role: "support" },
+    "admin.people/route.tsx": { path: `/admin/people?q=${person.uid}`, role: "support" },
+    "admin.people_.$userId/route.tsx": { path: `/admin/people/${person.uid}`, role: "support" },
+    "admin.withdrawals/route.tsx": { path: "/admin/withdrawals?view=all", role: "support" },
+    "admin.withdrawals_.$withdrawalId/route.tsx": { path: `/admin/withdrawals/${withdrawalId}`, role: "support" },
+    "admin.settings/route.tsx": { path: "/admin/settings", role: "support" },
+    "admin.support/route.tsx": { path: "/admin/support?view=all", role: "support" },
+    "admin.support_.$kind.$ticketId/route.tsx": { path: `/admin/support/feedback/${ticketId}`, role: "support" },
+  });
+  // Resource routes: what a GET and a POST get from someone who may use them.
+  const RESOURCES: Record<string, { path: string; role: OperatorRole }> = {
+    "admin.withdrawals[.csv].ts": { path: "/admin/withdrawals.csv", role: "finance" },
+  };
+
+  beforeAll(async () => {
+    app = await startPostgresApp();
+    const member = await newMember(app);
+    person = member;
+    clients.set("member", member.client);
+    const visitor = new HttpClient(app.url);
+    visitor.cookies.set("hasSeenOnboarding", "true");
+    clients.set("visitor", visitor);
+    for (const role of OPERATOR_ROLES) clients.set(role, (await newOperator(app, role)).client);
+    await app.sql("select record_email_verified($1)", [member.uid]);
+    await app.sql("select add_user_coins($1, 600)", [member.uid]);
+    await app.sql("update app_config set review_first_withdrawal = true");
+    await member.client.post("/withdraw", { intent: "withdraw", amount: "5", method: "upi", upiId: "walk@okaxis" });
+    await member.client.post("/profile?tab=help", {
+      intent: "feedback",
+      name: "Ana",
+      email: "ana@example.com",
+      message: "Hi",
+    });
+    withdrawalId = (await app.sql<{ id: string }>("select id from withdrawals where user_id = $1", [member.uid]))[0]!
+      .id;
+    ticketId = (
+      await app.sql<{ id: string }>("select id::text from user_feedback where user_id = $1", [member.uid])
+    )[0]!.id;
+  }, 120_000);
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it("lists every /admin route module", () => {
+    const consoleModules = routeModules().filter((file) => file.startsWith("admin"));
+    expect(consoleModules.sort()).toEqual([...Object.keys(pages()), ...Object.keys(RESOURCES)].sort());
+  });
+
+  for (const who of ["visitor", "member", ...OPERATOR_ROLES] as const) {
+    it(`${who}: every console page answers 200 to a role that may open it and the normal 404 page to everyone else`, async () => {
+      for (const [module, { path, role }] of Object.entries(pages())) {
+        const response = await clients.get(who)!.get(path);
+        const page = await response.text();
+        const allowed = isOperatorRole(who) && roleAtLeast(who, role);
+        expect(response.status, `${who} ${module} ${path}`).toBe(allowed ? 200 : 404);
+        if (allowed) expect(page, module).toContain("Operator console");
+        else expect(page, module).toContain("Oops! Page not found");
+      }
+      for (const [module, { path, role }] of Object.entries(RESOURCES)) {
+        const post = await clients.get(who)!.post(path, {});
+        const allowed = isOperatorRole(who) && roleAtLeast(who, role);
+        expect(post.status, `${who} POST ${module}`).toBe(allowed ? 200 : 404);
+        // A GET is a mistake of an operator's (405, use POST), and the 404 to anyone else.
+        const get = await clients.get(who)!.get(path);
+        expect(get.status, `${who} GET ${module}`).toBe(isOperatorRole(who) ? 405 : 404);
+      }
+    });
+  }
+
+  it("support may not use a finance action: the forms are not shown, and a post is refused without a change", async () => {
+    const support = clients.get("support")!;
+    const page = await (await support.get(`/admin/withdrawals/${withdrawalId}`)).text();
+    expect(page).not.toContain('data-testid="form-approve"');
+    expect((await support.post(`/admin/withdrawals/${withdrawalId}`, { intent: "approve" })).status).toBe(404);
+    const adjust = await support.post(`/admin/people/${person.uid}`, {
+      intent: "adjust",
+      amount: "1",
+      kind: "bonus",
+      reason: "x",
+    });
+    expect(adjust.status).toBe(403);
+    expect(await app.sql("select review_state from withdrawals where id = $1", [withdrawalId])).toEqual([
+      { review_state: "review" },
+    ]);
   });
 });
