@@ -32,8 +32,10 @@ const TABLES = [
   "postback_log",
   // "Report missing credit" (docs/offer-walls.md).
   "missing_credit_reports",
-  // The operator console's roles (docs/operator-console.md).
+  // The operator console (docs/operator-console.md): roles, balance adjustments, support messages.
   "operators",
+  "balance_adjustments",
+  "support_messages",
 ];
 
 let userCounter = 0;
