@@ -127,8 +127,6 @@ export const WALL_FORM_MESSAGES = {
   testWallOff: "Turn the wall on before sending it a test postback.",
   testAlreadySent: "This test postback was sent already",
   testFailed: "The test postback could not be sent. Please try again.",
-  recentSignIn:
-    "For your safety, changing a wall or sending a test postback needs a sign-in within the last 15 minutes: log out, sign in again, and send it again.",
 } as const;
 
 /** A secret as the console may show it: its last four characters when they were kept, else only that it is set. */

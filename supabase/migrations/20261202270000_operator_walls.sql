@@ -140,8 +140,9 @@ $$;
 
 -- Sets what the console overrides for one network, as a whole: p_enabled, p_hold_days,
 -- p_allowed_addresses and p_settings replace what was there (null and {} leave the environment's);
--- p_secrets (sealed) are set, and p_clear_secrets given back to the environment, the other secrets
--- kept. The app has checked the resulting wall can run (app/server/admin/walls.server.ts).
+-- p_secrets (sealed) are set, and p_clear_secrets (a JSON array of names) go back to the
+-- environment, the other secrets kept. The app has checked that the wall it leaves can run
+-- (app/server/admin/walls.server.ts).
 -- Returns {"changed": false} and writes nothing when nothing would change.
 create function public.operator_set_wall(
   p_operator_id text,
@@ -151,7 +152,7 @@ create function public.operator_set_wall(
   p_allowed_addresses text,
   p_settings jsonb,
   p_secrets jsonb,
-  p_clear_secrets text[],
+  p_clear_secrets jsonb,
   p_reason text
 )
   returns jsonb
@@ -162,7 +163,7 @@ as $$
 declare
   v_settings jsonb := coalesce(p_settings, '{}'::jsonb);
   v_new_secrets jsonb := coalesce(p_secrets, '{}'::jsonb);
-  v_clear text[] := coalesce(p_clear_secrets, '{}'::text[]);
+  v_clear text[];
   v_reason text;
   v_actor text;
   v_before wall_settings;
@@ -172,6 +173,13 @@ declare
 begin
   perform require_operator_role(p_operator_id, array['owner']);
   perform check_wall_network(p_network);
+  if coalesce(jsonb_typeof(p_clear_secrets), 'array') <> 'array' then
+    raise exception 'Invalid wall setting' using errcode = 'P0001', hint = 'invalid_wall_setting';
+  end if;
+  if exists (select from jsonb_array_elements(coalesce(p_clear_secrets, '[]'::jsonb)) e where jsonb_typeof(e) <> 'string') then
+    raise exception 'Invalid wall setting' using errcode = 'P0001', hint = 'invalid_wall_setting';
+  end if;
+  v_clear := array(select jsonb_array_elements_text(coalesce(p_clear_secrets, '[]'::jsonb)));
   if p_hold_days is not null and (p_hold_days < 0 or p_hold_days > 365) then
     raise exception 'Invalid hold' using errcode = 'P0001', hint = 'invalid_hold_days';
   end if;
@@ -427,9 +435,9 @@ revoke all on function public.wall_sealed_secrets_valid(jsonb) from public, anon
 revoke all on function public.wall_settings_public(public.wall_settings) from public, anon, authenticated;
 revoke all on function public.operator_name(text) from public, anon, authenticated;
 revoke all on function public.check_wall_network(text) from public, anon, authenticated;
-revoke all on function public.operator_set_wall(text, text, boolean, integer, text, jsonb, jsonb, text[], text)
+revoke all on function public.operator_set_wall(text, text, boolean, integer, text, jsonb, jsonb, jsonb, text)
   from public, anon, authenticated;
-grant execute on function public.operator_set_wall(text, text, boolean, integer, text, jsonb, jsonb, text[], text)
+grant execute on function public.operator_set_wall(text, text, boolean, integer, text, jsonb, jsonb, jsonb, text)
   to service_role;
 revoke all on function public.operator_reset_wall(text, text, text) from public, anon, authenticated;
 grant execute on function public.operator_reset_wall(text, text, text) to service_role;

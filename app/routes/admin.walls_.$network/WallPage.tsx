@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { Badge } from "~/components/admin/Badge";
+import { PasswordAgain } from "~/components/admin/PasswordAgain";
 import { ConsoleEmpty, ConsoleSection, ConsoleTable } from "~/components/admin/ConsoleTable";
 import { ErrorList } from "~/components/forms/ErrorList";
 import { Field, INPUT_CLASS, TextareaField } from "~/components/forms/Field";
@@ -31,6 +32,13 @@ const LINK = "font-medium text-brand-700 underline underline-offset-2";
 
 /** The reply to the form whose button sent `intent`, and no other's. */
 const replyTo = (reply: Reply, intent: string) => (reply?.initialValue?.intent === intent ? reply : undefined);
+
+const PASSWORD_BECAUSE = "changing a wall and sending a test postback need your password again.";
+
+/** The password field of an owner's form, while the sign-in is over 15 minutes old. */
+function Password({ formId, needed, errors }: { formId: string; needed: boolean; errors: string[] | undefined }) {
+  return needed ? <PasswordAgain id={`${formId}-password`} errors={errors} because={PASSWORD_BECAUSE} /> : null;
+}
 
 function Configuration({ view }: { view: WallView }) {
   return (
@@ -117,12 +125,23 @@ function EnabledChoice({
   );
 }
 
-function ChangeForm({ view, form: start, reply }: { view: WallView; form: WallForm; reply: Reply }) {
+function ChangeForm({
+  view,
+  form: start,
+  reply,
+  needsPassword,
+}: {
+  view: WallView;
+  form: WallForm;
+  reply: Reply;
+  needsPassword: boolean;
+}) {
   const names = [
     "enabled",
     "holdDays",
     "allowedAddresses",
     "reason",
+    "password",
     ...start.settings.map((setting) => settingField(setting.suffix)),
   ];
   const [form, fields] = useFormState({
@@ -199,6 +218,7 @@ function ChangeForm({ view, form: start, reply }: { view: WallView; form: WallFo
           label="Why (for the audit log)"
           textareaProps={{ maxLength: 500, rows: 2 }}
         />
+        <Password formId="wall-save" needed={needsPassword} errors={fields.password?.errors} />
         <SubmitButton intent="save" pendingText="Saving…" look={{ size: "md" }}>
           Save {view.label}
         </SubmitButton>
@@ -207,8 +227,12 @@ function ChangeForm({ view, form: start, reply }: { view: WallView; form: WallFo
   );
 }
 
-function ResetForm({ view, reply }: { view: WallView; reply: Reply }) {
-  const [form, fields] = useFormState({ id: "wall-reset", fields: ["reason"], lastResult: replyTo(reply, "reset") });
+function ResetForm({ view, reply, needsPassword }: { view: WallView; reply: Reply; needsPassword: boolean }) {
+  const [form, fields] = useFormState({
+    id: "wall-reset",
+    fields: ["reason", "password"],
+    lastResult: replyTo(reply, "reset"),
+  });
   return (
     <ConsoleSection title="Give it back to the environment">
       <Form
@@ -226,6 +250,7 @@ function ResetForm({ view, reply }: { view: WallView; reply: Reply }) {
           label="Why (for the audit log)"
           textareaProps={{ maxLength: 500, rows: 2 }}
         />
+        <Password formId="wall-reset" needed={needsPassword} errors={fields.password.errors} />
         <SubmitButton intent="reset" pendingText="Resetting…" look={{ tone: "secondary", size: "md" }}>
           Reset to the environment
         </SubmitButton>
@@ -234,10 +259,20 @@ function ResetForm({ view, reply }: { view: WallView; reply: Reply }) {
   );
 }
 
-function TestPostbackForm({ view, transaction, reply }: { view: WallView; transaction: string; reply: Reply }) {
+function TestPostbackForm({
+  view,
+  transaction,
+  reply,
+  needsPassword,
+}: {
+  view: WallView;
+  transaction: string;
+  reply: Reply;
+  needsPassword: boolean;
+}) {
   const [form, fields] = useFormState({
     id: "wall-test",
-    fields: ["email", "coins"],
+    fields: ["email", "coins", "password"],
     lastResult: replyTo(reply, "test-postback"),
   });
   return (
@@ -266,6 +301,7 @@ function TestPostbackForm({ view, transaction, reply }: { view: WallView; transa
             hint={`1 to ${TEST_POSTBACK_MAX_COINS.toLocaleString("en-US")} (100 coins are $1.00).`}
             inputProps={{ inputMode: "numeric", autoComplete: "off", maxLength: 4 }}
           />
+          <Password formId="wall-test" needed={needsPassword} errors={fields.password.errors} />
           <SubmitButton intent="test-postback" pendingText="Sending…" look={{ size: "md" }}>
             Send a test postback
           </SubmitButton>
@@ -476,6 +512,7 @@ export function WallPage({
   view,
   form,
   testTransaction,
+  needsPassword,
   filters,
   log,
   reply,
@@ -483,6 +520,7 @@ export function WallPage({
   view: WallView;
   form: WallForm | null;
   testTransaction: string | null;
+  needsPassword: boolean;
   filters: PostbackLogFilters;
   log: { entries: readonly PostbackLogRow[]; olderBefore: number | null; problems: { user?: string; tx?: string } };
   reply: Reply;
@@ -511,9 +549,11 @@ export function WallPage({
         ) : null}
       </header>
       <Configuration view={view} />
-      {form ? <ChangeForm view={view} form={form} reply={reply} /> : null}
-      {form && view.overridden ? <ResetForm view={view} reply={reply} /> : null}
-      {form && testTransaction ? <TestPostbackForm view={view} transaction={testTransaction} reply={reply} /> : null}
+      {form ? <ChangeForm view={view} form={form} reply={reply} needsPassword={needsPassword} /> : null}
+      {form && view.overridden ? <ResetForm view={view} reply={reply} needsPassword={needsPassword} /> : null}
+      {form && testTransaction ? (
+        <TestPostbackForm view={view} transaction={testTransaction} reply={reply} needsPassword={needsPassword} />
+      ) : null}
       <PostbackLog view={view} filters={filters} log={log} />
     </div>
   );

@@ -3,6 +3,7 @@ import { data } from "@remix-run/node";
 import { roleAtLeast, signedInRecently } from "~/domain/operator-roles";
 import { clearField, settingField, WALL_FORM_MESSAGES, type PostbackLogFilters } from "~/domain/operator-walls";
 import { requireOperator } from "~/server/admin/access.server";
+import { confirmRecentSignIn } from "~/server/admin/recent-sign-in.server";
 import {
   consoleNetwork,
   readPostbackLog,
@@ -54,6 +55,8 @@ export async function loadWall(request: Request, name: string | undefined) {
     form: owner ? detail.form : null,
     // A new one for each page: the test postback's transaction id, which a form sent twice repeats.
     testTransaction: owner ? `sim-${randomUUID()}` : null,
+    // Changing a wall or crediting an account asks for the password after 15 minutes (as money actions do).
+    needsPassword: owner && !signedInRecently(operator.authTime),
     filters,
     log,
   };
@@ -79,18 +82,22 @@ export async function wallAction(request: Request, name: string | undefined) {
   if (submission.status !== "success") {
     return rejectForm(submission, { formErrors: bannerErrors(submission, SHOWN_FIELDS(settings)), hideFields });
   }
-  if (!signedInRecently(operator.authTime)) {
-    return rejectForm(submission, { formErrors: [WALL_FORM_MESSAGES.recentSignIn], hideFields }, 403);
-  }
   const page = `/admin/walls/${network.name}`;
   const value = submission.value as Record<string, unknown> & { intent: string };
+  // The checks a person can fix came first (the form's), so a wrong value costs no password attempt.
+  const signIn = await confirmRecentSignIn(request, operator, (value.password as string) || null);
+  if (!signIn.ok) {
+    return rejectForm(submission, { fieldErrors: { password: [signIn.problem] }, hideFields }, signIn.status);
+  }
+  const renewed: HeadersInit = signIn.setCookie ? { "Set-Cookie": signIn.setCookie } : {};
   try {
     if (value.intent === "reset") {
       const { changed } = await resetWall(operator, network, value.reason as string);
-      return redirectWithFlash(page, {
-        kind: "success",
-        title: changed ? WALL_FORM_MESSAGES.reset : WALL_FORM_MESSAGES.resetNothing,
-      });
+      return redirectWithFlash(
+        page,
+        { kind: "success", title: changed ? WALL_FORM_MESSAGES.reset : WALL_FORM_MESSAGES.resetNothing },
+        renewed,
+      );
     }
     if (value.intent === "save") {
       const change: WallChange = {
@@ -107,11 +114,15 @@ export async function wallAction(request: Request, name: string | undefined) {
       };
       const result = await saveWall(operator, network, change);
       if (!result.saved) return rejectForm(submission, { ...result, hideFields });
-      return redirectWithFlash(page, {
-        kind: "success",
-        title: result.changed ? WALL_FORM_MESSAGES.saved : WALL_FORM_MESSAGES.unchanged,
-        description: result.changed ? `${network.label}: the change is recorded in the audit log.` : undefined,
-      });
+      return redirectWithFlash(
+        page,
+        {
+          kind: "success",
+          title: result.changed ? WALL_FORM_MESSAGES.saved : WALL_FORM_MESSAGES.unchanged,
+          description: result.changed ? `${network.label}: the change is recorded in the audit log.` : undefined,
+        },
+        renewed,
+      );
     }
     const transactionId = value.transaction as string;
     const sent = await sendTestPostback(operator, network, {
@@ -121,7 +132,9 @@ export async function wallAction(request: Request, name: string | undefined) {
     });
     const withTransaction = `${page}?tx=${encodeURIComponent(transactionId)}`;
     if (!sent.sent) {
-      if (sent.alreadySent) return redirectWithFlash(withTransaction, { kind: "info", title: sent.message });
+      if (sent.alreadySent) {
+        return redirectWithFlash(withTransaction, { kind: "info", title: sent.message }, renewed);
+      }
       return rejectForm(
         submission,
         sent.field ? { fieldErrors: { [sent.field]: [sent.message] } } : { formErrors: [sent.message] },
@@ -129,13 +142,17 @@ export async function wallAction(request: Request, name: string | undefined) {
     }
     // The app's own answer (a few words, such as "OK" or "Invalid signature"), and its log entry below.
     const answer = `${sent.status} ${sent.body.slice(0, 200)}`;
-    return redirectWithFlash(withTransaction, {
-      kind: sent.accepted ? "success" : "error",
-      title: sent.accepted
-        ? `Test postback taken: ${value.coins as number} coins to ${sent.email}`
-        : "Test postback refused",
-      description: `The app answered ${answer}. Its log entry is below.`,
-    });
+    return redirectWithFlash(
+      withTransaction,
+      {
+        kind: sent.accepted ? "success" : "error",
+        title: sent.accepted
+          ? `Test postback taken: ${value.coins as number} coins to ${sent.email}`
+          : "Test postback refused",
+        description: `The app answered ${answer}. Its log entry is below.`,
+      },
+      renewed,
+    );
   } catch (error) {
     return replyWithDbError(submission, error, {
       fields: { invalid_hold_days: "holdDays", account_not_found: "email" },
@@ -154,5 +171,6 @@ const SHOWN_FIELDS = (settings: readonly FormSetting[]) => [
   "reason",
   "email",
   "coins",
+  "password",
   ...settings.map((setting) => settingField(setting.suffix)),
 ];

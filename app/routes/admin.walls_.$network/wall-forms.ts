@@ -59,6 +59,12 @@ const holdDays = pipe(
   }),
 );
 
+/** A password is checked as typed (spaces are part of it): asked while the sign-in is over 15 minutes old. */
+const password = pipe(
+  optional(string()),
+  transform((value) => value ?? ""),
+);
+
 /** The network's settings as the save form names them. */
 export interface FormSetting {
   suffix: string;
@@ -72,6 +78,7 @@ function saveForm(settings: readonly FormSetting[]) {
     holdDays,
     allowedAddresses: plainText(2_000, M.allowedAddresses),
     reason,
+    password,
   };
   for (const setting of settings) {
     shape[settingField(setting.suffix)] = plainText(500, M.setting);
@@ -80,10 +87,11 @@ function saveForm(settings: readonly FormSetting[]) {
   return object(shape);
 }
 
-const resetForm = object({ intent: literal("reset"), reason });
+const resetForm = object({ intent: literal("reset"), reason, password });
 
 const testPostbackForm = object({
   intent: literal("test-postback"),
+  password,
   email: pipe(
     trimmed(M.testEmail),
     transform((value, ctx) => {

@@ -99,9 +99,11 @@ export function resolveWall(
 ): WallState {
   const { source, unreadable } = overlaidSource(network, env, override);
   const reading = readWall(network, source);
+  const unopened = unreadable.map((suffix) => ({ variable: variable(network, suffix), message: UNREADABLE_SECRET }));
+  // An unopened secret is that, not also a missing one.
   const problems = [
-    ...unreadable.map((suffix) => ({ variable: variable(network, suffix), message: UNREADABLE_SECRET })),
-    ...reading.problems,
+    ...unopened,
+    ...reading.problems.filter((problem) => !unopened.some((other) => other.variable === problem.variable)),
   ];
   const wall =
     reading.wall && unreadable.length === 0
