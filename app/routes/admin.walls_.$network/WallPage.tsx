@@ -277,7 +277,7 @@ function TestPostbackForm({
   });
   return (
     <ConsoleSection title="Send a test postback">
-      {view.on ? (
+      {view.on || replyTo(reply, "test-postback") ? (
         <Form
           method="post"
           {...form.props}
@@ -550,7 +550,10 @@ export function WallPage({
       </header>
       <Configuration view={view} />
       {form ? <ChangeForm view={view} form={form} reply={reply} needsPassword={needsPassword} /> : null}
-      {form && view.overridden ? <ResetForm view={view} reply={reply} needsPassword={needsPassword} /> : null}
+      {/* Shown while the console sets something, and to answer a reset sent from an older page. */}
+      {form && (view.overridden || replyTo(reply, "reset")) ? (
+        <ResetForm view={view} reply={reply} needsPassword={needsPassword} />
+      ) : null}
       {form && testTransaction ? (
         <TestPostbackForm view={view} transaction={testTransaction} reply={reply} needsPassword={needsPassword} />
       ) : null}

@@ -5,6 +5,7 @@ import { clearField, settingField, WALL_FORM_MESSAGES, type PostbackLogFilters }
 import { requireOperator } from "~/server/admin/access.server";
 import { confirmRecentSignIn } from "~/server/admin/recent-sign-in.server";
 import {
+  checkWallChange,
   consoleNetwork,
   readPostbackLog,
   resetWall,
@@ -84,7 +85,10 @@ export async function wallAction(request: Request, name: string | undefined) {
   }
   const page = `/admin/walls/${network.name}`;
   const value = submission.value as Record<string, unknown> & { intent: string };
-  // The checks a person can fix came first (the form's), so a wrong value costs no password attempt.
+  const change = value.intent === "save" ? wallChange(value, settings) : null;
+  // The checks a person can fix come before the password, so a wrong value costs no password attempt.
+  const wrong = change ? checkWallChange(network, change) : {};
+  if (Object.keys(wrong).length > 0) return rejectForm(submission, { fieldErrors: wrong, hideFields });
   const signIn = await confirmRecentSignIn(request, operator, (value.password as string) || null);
   if (!signIn.ok) {
     return rejectForm(submission, { fieldErrors: { password: [signIn.problem] }, hideFields }, signIn.status);
@@ -99,19 +103,7 @@ export async function wallAction(request: Request, name: string | undefined) {
         renewed,
       );
     }
-    if (value.intent === "save") {
-      const change: WallChange = {
-        enabled: value.enabled as WallChange["enabled"],
-        holdDays: value.holdDays as number | undefined,
-        allowedAddresses: value.allowedAddresses as string | undefined,
-        settings: Object.fromEntries(
-          settings.map((setting) => [setting.suffix, value[settingField(setting.suffix)] as string | undefined]),
-        ),
-        clear: settings
-          .filter((setting) => setting.secret && value[clearField(setting.suffix)] === "on")
-          .map((setting) => setting.suffix),
-        reason: value.reason as string,
-      };
+    if (change) {
       const result = await saveWall(operator, network, change);
       if (!result.saved) return rejectForm(submission, { ...result, hideFields });
       return redirectWithFlash(
@@ -161,6 +153,22 @@ export async function wallAction(request: Request, name: string | undefined) {
       hideFields,
     });
   }
+}
+
+/** The save form's values as the server module takes them. */
+function wallChange(value: Record<string, unknown>, settings: readonly FormSetting[]): WallChange {
+  return {
+    enabled: value.enabled as WallChange["enabled"],
+    holdDays: value.holdDays as number | undefined,
+    allowedAddresses: value.allowedAddresses as string | undefined,
+    settings: Object.fromEntries(
+      settings.map((setting) => [setting.suffix, value[settingField(setting.suffix)] as string | undefined]),
+    ),
+    clear: settings
+      .filter((setting) => setting.secret && value[clearField(setting.suffix)] === "on")
+      .map((setting) => setting.suffix),
+    reason: value.reason as string,
+  };
 }
 
 /** The fields with an input on the page (their errors show there; the rest go to the form's banner). */

@@ -304,9 +304,32 @@ function problemWords(network: WallNetwork<unknown>, message: string): string {
 }
 
 /**
- * Saves the owner's change to a network, with its audit entry: only when the wall it leaves can run
- * (turned on, every setting it needs set and right), else nothing changes and each problem is on
- * the field it names. Secrets are sealed here, before they leave the server.
+ * What is wrong with a change whatever else the wall has (each value on its own: the senders are IP
+ * addresses, a setting is as long as it must be), by field; empty when nothing is.
+ */
+export function checkWallChange(network: WallNetwork<unknown>, change: WallChange): Record<string, string[]> {
+  const fieldErrors: Record<string, string[]> = {};
+  if (change.allowedAddresses && change.allowedAddresses !== "any") {
+    const wrong = change.allowedAddresses
+      .split(",")
+      .map((address) => address.trim())
+      .filter((address) => isIP(address) === 0);
+    if (wrong.length > 0) fieldErrors.allowedAddresses = [`Not an IP address: ${wrong.join(", ")}.`];
+  }
+  for (const setting of formSettings(network)) {
+    const value = change.settings[setting.suffix];
+    if (value !== undefined && setting.minLength && value.length < setting.minLength) {
+      fieldErrors[settingField(setting.suffix)] = [`Must be at least ${setting.minLength} characters.`];
+    }
+  }
+  return fieldErrors;
+}
+
+/**
+ * Saves the owner's change to a network (checked by checkWallChange), with its audit entry: only
+ * when the wall it leaves can run (turned on, every setting it needs set and right), else nothing
+ * changes and each problem is on the field it names. Secrets are sealed here, before they leave
+ * the server.
  */
 export async function saveWall(
   operator: Operator,
@@ -315,21 +338,7 @@ export async function saveWall(
 ): Promise<WallChangeResult> {
   const fieldErrors: Record<string, string[]> = {};
   const blame = (field: string, message: string) => (fieldErrors[field] ??= []).push(message);
-  if (change.allowedAddresses && change.allowedAddresses !== "any") {
-    const wrong = change.allowedAddresses
-      .split(",")
-      .map((address) => address.trim())
-      .filter((address) => isIP(address) === 0);
-    if (wrong.length > 0) blame("allowedAddresses", `Not an IP address: ${wrong.join(", ")}.`);
-  }
   const settings = formSettings(network);
-  for (const setting of settings) {
-    const value = change.settings[setting.suffix];
-    if (value !== undefined && setting.minLength && value.length < setting.minLength) {
-      blame(settingField(setting.suffix), `Must be at least ${setting.minLength} characters.`);
-    }
-  }
-  if (Object.keys(fieldErrors).length > 0) return { saved: false, fieldErrors, formErrors: [] };
 
   // The wall as it would run: this change over what the console already holds (its secrets kept
   // unless given again or cleared), over the environment.
