@@ -58,6 +58,8 @@ export interface WallView {
   label: string;
   /** Turned on and usable: its postbacks are taken and Earn lists it. */
   on: boolean;
+  /** Turned on (by the console or the environment), whether or not it can run. */
+  enabled: boolean;
   /** Where "turned on" (or off) comes from. */
   enabledSource: SettingSource;
   /** Why a wall that is turned on is off, each naming its variable. */

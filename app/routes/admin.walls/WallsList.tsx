@@ -1,22 +1,11 @@
 import { Link } from "@remix-run/react";
 import { Badge } from "~/components/admin/Badge";
-import { SOURCE_LABELS, type WallSettingRow, type WallView } from "~/domain/operator-walls";
+import { WallSettingList } from "~/components/admin/WallSettingList";
+import type { WallView } from "~/domain/operator-walls";
 
 function State({ wall }: { wall: WallView }) {
   if (wall.on) return <Badge tone="green">On</Badge>;
   return wall.problems.length > 0 ? <Badge tone="red">Off: settings wrong</Badge> : <Badge tone="gray">Off</Badge>;
-}
-
-function Line({ row }: { row: WallSettingRow }) {
-  return (
-    <div className="grid grid-cols-[minmax(7rem,auto)_1fr] gap-x-3 py-1.5">
-      <dt className="text-muted">{row.label}</dt>
-      <dd className="min-w-0 [overflow-wrap:anywhere]">
-        {row.secret ? <span className="font-mono">{row.value}</span> : row.value}
-        <span className="ml-2 text-xs text-muted">{SOURCE_LABELS[row.source]}</span>
-      </dd>
-    </div>
-  );
 }
 
 /** Every network the app can take postbacks from, a card each: on or off, its settings and where they come from. */
@@ -47,15 +36,11 @@ export function WallsList({ walls }: { walls: readonly WallView[] }) {
               </h2>
               <State wall={wall} />
             </div>
-            <dl className="divide-y divide-line text-sm">
-              {wall.rows
-                .filter(
-                  (row) => !row.variable.endsWith("_POSTBACKS_PER_MINUTE") && !row.variable.endsWith("_SUPPORT_URL"),
-                )
-                .map((row) => (
-                  <Line key={row.variable} row={row} />
-                ))}
-            </dl>
+            <WallSettingList
+              rows={wall.rows.filter(
+                (row) => !row.variable.endsWith("_POSTBACKS_PER_MINUTE") && !row.variable.endsWith("_SUPPORT_URL"),
+              )}
+            />
             <div className="text-sm">
               <p className="text-muted">Postback URL</p>
               <code className="mt-1 block rounded-lg bg-gray-50 px-3 py-2 text-xs [overflow-wrap:anywhere]">

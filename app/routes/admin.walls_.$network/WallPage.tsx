@@ -3,6 +3,7 @@ import { Form, Link } from "@remix-run/react";
 import { Badge } from "~/components/admin/Badge";
 import { PasswordAgain } from "~/components/admin/PasswordAgain";
 import { ConsoleEmpty, ConsoleSection, ConsoleTable } from "~/components/admin/ConsoleTable";
+import { WallSettingList } from "~/components/admin/WallSettingList";
 import { ErrorList } from "~/components/forms/ErrorList";
 import { Field, INPUT_CLASS, TextareaField } from "~/components/forms/Field";
 import { FormBanner } from "~/components/forms/FormBanner";
@@ -14,7 +15,6 @@ import { formatTimestamp } from "~/domain/dates";
 import {
   clearField,
   settingField,
-  SOURCE_LABELS,
   TEST_POSTBACK_MAX_COINS,
   type PostbackLogFilters,
   type PostbackLogRow,
@@ -33,6 +33,12 @@ const LINK = "font-medium text-brand-700 underline underline-offset-2";
 /** The reply to the form whose button sent `intent`, and no other's. */
 const replyTo = (reply: Reply, intent: string) => (reply?.initialValue?.intent === intent ? reply : undefined);
 
+/** Where the wall's "turned on" or "off" comes from, in words. */
+const ENABLED_BY = { console: "in the console", environment: "by the environment", default: "by default" } as const;
+
+/** "the app's API token" → "The app's API token". */
+const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
 const PASSWORD_BECAUSE = "changing a wall and sending a test postback need your password again.";
 
 /** The password field of an owner's form, while the sign-in is over 15 minutes old. */
@@ -47,21 +53,9 @@ function Configuration({ view }: { view: WallView }) {
         A value set in the console wins over the environment&apos;s variable; what the console leaves unset comes from
         the environment. Secrets are never shown.
       </p>
-      <ConsoleTable
-        label={`${view.label} configuration`}
-        caption={`${view.label} configuration and where each value comes from`}
-        columns={["Setting", "Value", "From", "Variable"]}
-        minWidth="min-w-[40rem]"
-      >
-        {view.rows.map((row) => (
-          <tr key={row.variable} data-testid="wall-setting" className="align-top">
-            <td className={`${CELL} font-medium`}>{row.label}</td>
-            <td className={WRAP}>{row.secret ? <span className="font-mono">{row.value}</span> : row.value}</td>
-            <td className={CELL}>{SOURCE_LABELS[row.source]}</td>
-            <td className={`${WRAP} font-mono text-xs text-muted`}>{row.variable}</td>
-          </tr>
-        ))}
-      </ConsoleTable>
+      <div className="max-w-4xl rounded-2xl border border-line bg-white px-5 py-2 shadow-sm">
+        <WallSettingList rows={view.rows} variables />
+      </div>
       <div className="space-y-1 text-sm">
         <p className="font-semibold">Postback URL to paste in {view.label}&apos;s dashboard</p>
         <code
@@ -180,7 +174,7 @@ function ChangeForm({
                 field={field}
                 label={`${setting.label}${setting.secret ? " (secret)" : ""}`}
                 type={setting.secret ? "password" : "text"}
-                hint={`${setting.meaning}. ${setting.required ? "Required to turn it on. " : ""}Blank: ${setting.blankMeans}.`}
+                hint={`${sentence(setting.meaning)}. ${setting.required ? "Required to turn it on. " : ""}Blank: ${setting.blankMeans}.`}
                 inputProps={{
                   autoComplete: setting.secret ? "new-password" : "off",
                   maxLength: 500,
@@ -352,7 +346,7 @@ function LogFilters({
   const tx = filterField("tx");
   return (
     <Form method="get" action={`/admin/walls/${view.name}`} className="flex flex-wrap items-end gap-3" role="search">
-      <div className="min-w-0 flex-1 basis-56">
+      <div className="w-full min-w-0 sm:w-auto sm:flex-1 sm:basis-56">
         <label htmlFor={user.id} className="mb-1 block text-sm font-medium">
           Person (email or account id)
         </label>
@@ -368,7 +362,7 @@ function LogFilters({
         />
         <ErrorList id={user.errorId} errors={user.errors} />
       </div>
-      <div className="min-w-0 flex-1 basis-56">
+      <div className="w-full min-w-0 sm:w-auto sm:flex-1 sm:basis-56">
         <label htmlFor={tx.id} className="mb-1 block text-sm font-medium">
           Transaction
         </label>
@@ -411,13 +405,13 @@ function LogEntry({ name, entry, filters }: { name: string; entry: PostbackLogRo
   return (
     <tr data-testid="postback-entry" className="align-top">
       <td className={NUMBER}>{formatTimestamp(entry.received_at)}</td>
-      <td className={CELL}>
+      <td className={`${CELL} min-w-40`}>
         <Badge tone={VERDICT_TONES[entry.verdict]}>{entry.verdict}</Badge>
         {entry.reason ? (
           <span className="mt-1 block text-xs text-muted [overflow-wrap:anywhere]">{entry.reason}</span>
         ) : null}
       </td>
-      <td className={WRAP}>
+      <td className={`${CELL} min-w-40 break-words`}>
         {entry.user_id ? (
           <Link to={`/admin/people/${encodeURIComponent(entry.user_id)}`} className={LINK}>
             {entry.email ?? entry.user_id}
@@ -426,7 +420,7 @@ function LogEntry({ name, entry, filters }: { name: string; entry: PostbackLogRo
           "—"
         )}
       </td>
-      <td className={WRAP}>
+      <td className={`${WRAP} min-w-32`}>
         {entry.transaction_id ? (
           <Link to={logHref(name, { ...filters, tx: entry.transaction_id })} className={LINK}>
             <code>{entry.transaction_id}</code>
@@ -436,15 +430,17 @@ function LogEntry({ name, entry, filters }: { name: string; entry: PostbackLogRo
         )}
       </td>
       <td className={NUMBER}>{entry.coins === null ? "—" : formatCoins(entry.coins)}</td>
-      <td className={WRAP}>{entry.client_address ?? "—"}</td>
-      <td className={`${CELL} min-w-48`}>
+      <td className={`${CELL} min-w-32`}>
+        <span className="block whitespace-nowrap tabular-nums">{entry.client_address ?? "Not known"}</span>
         {sent ? (
-          <details>
-            <summary className="cursor-pointer text-sm font-medium">{entry.method}</summary>
+          <details className="mt-1">
+            <summary className="cursor-pointer text-xs font-medium text-brand-700">
+              {entry.method}: what was sent
+            </summary>
             <code className="mt-1 block text-xs [overflow-wrap:anywhere]">{sent}</code>
           </details>
         ) : (
-          entry.method
+          <span className="text-xs text-muted">{entry.method}</span>
         )}
       </td>
     </tr>
@@ -478,8 +474,8 @@ function PostbackLog({
         <ConsoleTable
           label={`${view.label} postback log`}
           caption={`${view.label} postbacks, newest first`}
-          columns={["Received", "Verdict", "Person", "Transaction", "Coins", "Sender", "Sent"]}
-          minWidth="min-w-[60rem]"
+          columns={["Received", "Verdict", "Person", "Transaction", "Coins", "Sender"]}
+          minWidth="min-w-[52rem]"
         >
           {log.entries.map((entry) => (
             <LogEntry key={entry.id} name={view.name} entry={entry} filters={filters} />
@@ -533,8 +529,16 @@ export function WallPage({
         </Link>
         <div className="flex flex-wrap items-center gap-3">
           <h1 className="text-2xl font-bold tracking-tight">{view.label}</h1>
-          {view.on ? <Badge tone="green">On</Badge> : <Badge tone="gray">Off</Badge>}
-          <span className="text-sm text-muted">{SOURCE_LABELS[view.enabledSource]}</span>
+          {view.on ? (
+            <Badge tone="green">On</Badge>
+          ) : view.problems.length > 0 ? (
+            <Badge tone="red">Off: settings wrong</Badge>
+          ) : (
+            <Badge tone="gray">Off</Badge>
+          )}
+          <span className="text-sm text-muted">
+            Turned {view.enabled ? "on" : "off"} {ENABLED_BY[view.enabledSource]}
+          </span>
         </div>
         {view.problems.length > 0 ? (
           <Banner tone="error" title="Turned on, but off: its settings are wrong">

@@ -54,7 +54,7 @@ const formSettings = (network: WallNetwork<unknown>) => network.settings.filter(
 /** "APP_SECRET" → "App secret". */
 function settingLabel(setting: WallSetting): string {
   const words = setting.suffix.toLowerCase().replaceAll("_", " ");
-  return (words.charAt(0).toUpperCase() + words.slice(1)).replace(/\b(api|id|url)\b/g, (word) => word.toUpperCase());
+  return (words.charAt(0).toUpperCase() + words.slice(1)).replace(/\b(api|id|url)\b/gi, (word) => word.toUpperCase());
 }
 
 const envValue = (network: WallNetwork<unknown>, suffix: string) =>
@@ -140,6 +140,7 @@ function view(state: WallState, override: PublicOverride | null, origin: string)
     name: network.name,
     label: network.label,
     on: state.wall !== null,
+    enabled: state.enabled,
     enabledSource: settingRows[0]!.source,
     problems: problemLines(state),
     postbackUrl: postbackUrl(network, origin),
