@@ -553,13 +553,29 @@ export function WallPage({
         ) : null}
       </header>
       <Configuration view={view} />
-      {form ? <ChangeForm view={view} form={form} reply={reply} needsPassword={needsPassword} /> : null}
+      {/* Keyed by the last change: once saved, the form starts again from what was saved, and a
+          secret typed into it (kept by the browser while the page stays) is gone. */}
+      {form ? (
+        <ChangeForm
+          key={view.updatedAt ?? "environment"}
+          view={view}
+          form={form}
+          reply={reply}
+          needsPassword={needsPassword}
+        />
+      ) : null}
       {/* Shown while the console sets something, and to answer a reset sent from an older page. */}
       {form && (view.overridden || replyTo(reply, "reset")) ? (
         <ResetForm view={view} reply={reply} needsPassword={needsPassword} />
       ) : null}
       {form && testTransaction ? (
-        <TestPostbackForm view={view} transaction={testTransaction} reply={reply} needsPassword={needsPassword} />
+        <TestPostbackForm
+          key={testTransaction}
+          view={view}
+          transaction={testTransaction}
+          reply={reply}
+          needsPassword={needsPassword}
+        />
       ) : null}
       <PostbackLog view={view} filters={filters} log={log} />
     </div>
