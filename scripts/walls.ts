@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { escapeHiddenCharacters } from "~/domain/hidden-characters";
+import type { PostbackLogEntry } from "~/domain/operator-walls";
 import type { Database } from "~/server/db/core.server";
 import { openDatabase } from "~/server/db/database.server";
 import { getEnv } from "~/server/env.server";
@@ -19,7 +20,6 @@ import {
   type MissingCreditTicket,
   simulatedCoins,
   simulatePostback,
-  type PostbackLogEntry,
   type SimulationResult,
 } from "~/server/walls/operator.server";
 import { runOperatorCommand, say, sayJson, table, UsageError, when } from "./lib/operator-output";

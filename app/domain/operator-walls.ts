@@ -75,12 +75,14 @@ export interface WallView {
   updatedBy: string | null;
 }
 
-/** One entry of a wall's postback log, as the console lists it. */
-export interface PostbackLogRow {
+/** One entry of the postback log (list_postback_log, operator_postback_log): a postback as the app took or refused it. */
+export interface PostbackLogEntry {
   id: number;
   received_at: string;
+  network: string;
   client_address: string | null;
   method: string;
+  /** What was sent, with the wall's secrets removed. */
   query: string;
   body: string;
   verdict: "credited" | "reversed" | "duplicate" | "ignored" | "refused";

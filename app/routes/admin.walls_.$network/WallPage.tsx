@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { Badge } from "~/components/admin/Badge";
 import { PasswordAgain } from "~/components/admin/PasswordAgain";
-import { ConsoleEmpty, ConsoleSection, ConsoleTable } from "~/components/admin/ConsoleTable";
+import { ConsoleEmpty, ConsolePager, ConsoleSection, ConsoleTable } from "~/components/admin/ConsoleTable";
 import { WallSettingList } from "~/components/admin/WallSettingList";
 import { ErrorList } from "~/components/forms/ErrorList";
 import { Field, INPUT_CLASS, TextareaField } from "~/components/forms/Field";
@@ -17,7 +17,7 @@ import {
   settingField,
   TEST_POSTBACK_MAX_COINS,
   type PostbackLogFilters,
-  type PostbackLogRow,
+  type PostbackLogEntry,
   type WallForm,
   type WallView,
 } from "~/domain/operator-walls";
@@ -326,6 +326,47 @@ function logHref(name: string, filters: PostbackLogFilters, before: number | nul
   return `/admin/walls/${name}${query ? `?${query}` : ""}`;
 }
 
+/** A text box of the log's filter form, with what is wrong with it under it. */
+function FilterBox({
+  name,
+  label,
+  value,
+  problem,
+  maxLength,
+}: {
+  name: "user" | "tx";
+  label: string;
+  value: string;
+  problem: string | undefined;
+  maxLength: number;
+}) {
+  const field = {
+    id: `log-${name}`,
+    name,
+    errorId: `log-${name}-error`,
+    errors: problem ? [problem] : undefined,
+    initialValue: value,
+  };
+  return (
+    <div className="w-full min-w-0 sm:w-auto sm:flex-1 sm:basis-56">
+      <label htmlFor={field.id} className="mb-1 block text-sm font-medium">
+        {label}
+      </label>
+      <input
+        id={field.id}
+        name={name}
+        type="search"
+        defaultValue={value}
+        maxLength={maxLength}
+        autoComplete="off"
+        className={INPUT_CLASS}
+        {...fieldAria(field)}
+      />
+      <ErrorList id={field.errorId} errors={field.errors} />
+    </div>
+  );
+}
+
 function LogFilters({
   view,
   filters,
@@ -335,49 +376,16 @@ function LogFilters({
   filters: PostbackLogFilters;
   problems: { user?: string; tx?: string };
 }) {
-  const filterField = (name: "user" | "tx") => ({
-    id: `log-${name}`,
-    name,
-    errorId: `log-${name}-error`,
-    errors: problems[name] ? [problems[name]] : undefined,
-    initialValue: filters[name],
-  });
-  const user = filterField("user");
-  const tx = filterField("tx");
   return (
     <Form method="get" action={`/admin/walls/${view.name}`} className="flex flex-wrap items-end gap-3" role="search">
-      <div className="w-full min-w-0 sm:w-auto sm:flex-1 sm:basis-56">
-        <label htmlFor={user.id} className="mb-1 block text-sm font-medium">
-          Person (email or account id)
-        </label>
-        <input
-          id={user.id}
-          name="user"
-          type="search"
-          defaultValue={filters.user}
-          maxLength={320}
-          autoComplete="off"
-          className={INPUT_CLASS}
-          {...fieldAria(user)}
-        />
-        <ErrorList id={user.errorId} errors={user.errors} />
-      </div>
-      <div className="w-full min-w-0 sm:w-auto sm:flex-1 sm:basis-56">
-        <label htmlFor={tx.id} className="mb-1 block text-sm font-medium">
-          Transaction
-        </label>
-        <input
-          id={tx.id}
-          name="tx"
-          type="search"
-          defaultValue={filters.tx}
-          maxLength={200}
-          autoComplete="off"
-          className={INPUT_CLASS}
-          {...fieldAria(tx)}
-        />
-        <ErrorList id={tx.errorId} errors={tx.errors} />
-      </div>
+      <FilterBox
+        name="user"
+        label="Person (email or account id)"
+        value={filters.user}
+        problem={problems.user}
+        maxLength={320}
+      />
+      <FilterBox name="tx" label="Transaction" value={filters.tx} problem={problems.tx} maxLength={200} />
       <label className="flex h-12 items-center gap-2 text-sm font-medium">
         <input
           type="checkbox"
@@ -400,7 +408,7 @@ function LogFilters({
   );
 }
 
-function LogEntry({ name, entry, filters }: { name: string; entry: PostbackLogRow; filters: PostbackLogFilters }) {
+function LogEntry({ name, entry, filters }: { name: string; entry: PostbackLogEntry; filters: PostbackLogFilters }) {
   const sent = [entry.query, entry.body].filter(Boolean).join(" · ");
   return (
     <tr data-testid="postback-entry" className="align-top">
@@ -454,7 +462,7 @@ function PostbackLog({
 }: {
   view: WallView;
   filters: PostbackLogFilters;
-  log: { entries: readonly PostbackLogRow[]; olderBefore: number | null; problems: { user?: string; tx?: string } };
+  log: { entries: readonly PostbackLogEntry[]; olderBefore: number | null; problems: { user?: string; tx?: string } };
 }) {
   const filtered = filters.refused || filters.user !== "" || filters.tx !== "";
   const paged = filters.before !== null;
@@ -482,23 +490,13 @@ function PostbackLog({
           ))}
         </ConsoleTable>
       )}
-      {paged || log.olderBefore !== null ? (
-        <nav aria-label="Postback log pages" className="flex gap-4 text-sm">
-          {paged ? (
-            <Link to={logHref(view.name, filters)} className={`${LINK} inline-flex min-h-11 items-center`}>
-              Newest entries
-            </Link>
-          ) : null}
-          {log.olderBefore !== null ? (
-            <Link
-              to={logHref(view.name, filters, log.olderBefore)}
-              className={`${LINK} inline-flex min-h-11 items-center`}
-            >
-              Older entries
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <ConsolePager
+        label="Postback log pages"
+        newest={paged ? { to: logHref(view.name, filters), label: "Newest entries" } : null}
+        older={
+          log.olderBefore !== null ? { to: logHref(view.name, filters, log.olderBefore), label: "Older entries" } : null
+        }
+      />
     </ConsoleSection>
   );
 }
@@ -518,7 +516,7 @@ export function WallPage({
   testTransaction: string | null;
   needsPassword: boolean;
   filters: PostbackLogFilters;
-  log: { entries: readonly PostbackLogRow[]; olderBefore: number | null; problems: { user?: string; tx?: string } };
+  log: { entries: readonly PostbackLogEntry[]; olderBefore: number | null; problems: { user?: string; tx?: string } };
   reply: Reply;
 }) {
   return (

@@ -6,7 +6,7 @@ import {
   settingField,
   WALL_FORM_MESSAGES,
   type PostbackLogFilters,
-  type PostbackLogRow,
+  type PostbackLogEntry,
   type SettingSource,
   type WallForm,
   type WallSettingRow,
@@ -236,7 +236,7 @@ async function filteredPerson(user: string): Promise<{ userId: string } | { prob
 }
 
 export interface PostbackLogPage {
-  entries: PostbackLogRow[];
+  entries: PostbackLogEntry[];
   /** The next (older) page's `before`, or null on the last. */
   olderBefore: number | null;
   /** What is wrong with a filter, by its field: the page shows it there and lists nothing. */
@@ -257,7 +257,7 @@ export async function readPostbackLog(
   if (problems.user || problems.tx) return { entries: [], olderBefore: null, problems };
   const entries = await (
     await getDatabase()
-  ).rpc<PostbackLogRow[]>("operator_postback_log", {
+  ).rpc<PostbackLogEntry[]>("operator_postback_log", {
     p_operator_id: operatorId,
     p_network: network.name,
     p_refused_only: filters.refused,

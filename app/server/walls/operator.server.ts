@@ -1,3 +1,4 @@
+import type { PostbackLogEntry } from "~/domain/operator-walls";
 import { MAX_REWARD_COINS } from "~/domain/tasks";
 import type { Database } from "../db/core.server";
 import type { OutgoingPostback } from "./network.server";
@@ -12,23 +13,6 @@ import { WALL_NETWORKS } from "./registry.server";
  */
 export class WallOperatorError extends Error {
   name = "WallOperatorError";
-}
-
-/** One entry of list_postback_log: a postback as the app took or refused it. */
-export interface PostbackLogEntry {
-  id: number;
-  received_at: string;
-  network: string;
-  client_address: string | null;
-  method: string;
-  query: string;
-  body: string;
-  verdict: "credited" | "reversed" | "duplicate" | "ignored" | "refused";
-  reason: string | null;
-  user_id: string | null;
-  email: string | null;
-  transaction_id: string | null;
-  coins: number | null;
 }
 
 export const MAX_LOG_ENTRIES = 1000;
