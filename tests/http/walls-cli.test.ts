@@ -262,7 +262,7 @@ describe("npm run walls: simulate sends a network's signed postback to a running
       });
       expect(sent.status).toBe(302);
     }
-    await app.sql("update missing_credit_reports set status = 'answered' where offer_name = 'Castle Clash'");
+    await app.sql("update missing_credit_reports set status = 'resolved' where offer_name = 'Castle Clash'");
 
     const open = await wallsJson<{ offer_name: string; email: string; status: string }[]>(["reports"]);
     expect(open.map((report) => [report.offer_name, report.email, report.status])).toEqual([
