@@ -72,7 +72,7 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   console.error(`${request.method} ${logValue(new URL(request.url).pathname)}:`, error);
 };
 
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -84,6 +84,8 @@ export default function handleRequest(
   // policy allows what this page needs (domain/document-policy.ts), its error pages included.
   const nonce = createNonce();
   const features = new Set(pageFeatures(new URL(request.url).pathname));
+  // An offer wall's page frames that wall's origin (the walls as configured now; none elsewhere).
+  const frameOrigins = await wallFrameOrigins(new URL(request.url).pathname).catch(() => []);
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     // Rendered to the end (or failed): nothing is left to abort. A timer still pending would keep
@@ -124,13 +126,7 @@ export default function handleRequest(
       const body = new PassThrough();
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
       for (const [name, value] of Object.entries(
-        documentSecurityHeaders(
-          nonce,
-          features,
-          getEnv(),
-          stylesheetHashSource(stylesHref),
-          wallFrameOrigins(new URL(request.url).pathname),
-        ),
+        documentSecurityHeaders(nonce, features, getEnv(), stylesheetHashSource(stylesHref), frameOrigins),
       )) {
         responseHeaders.set(name, value);
       }

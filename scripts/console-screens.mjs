@@ -26,6 +26,9 @@ const PAGES = [
   "/admin/withdrawals/{withdrawal}",
   "/admin/settings",
   "/admin/audit",
+  "/admin/walls",
+  "/admin/walls/bitlabs",
+  "/admin/walls/bitlabs?refused=1",
 ];
 const WIDTHS = [320, 390, 1280];
 const PASSWORD = "console-screens-pass";
@@ -93,6 +96,41 @@ async function seed(db, emulatorHost) {
   return { person: /** @type {string} */ (farmer), withdrawal: /** @type {{ id: string }} */ (withdrawal).id };
 }
 
+/**
+ * The Walls pages with something to show: BitLabs' hold set in the console, Revlum turned on in the
+ * console without its secret (a wall that cannot run), and BitLabs' postback log.
+ * @param {{ query: (sql: string, values?: unknown[]) => Promise<unknown> }} db
+ * @param {string} owner
+ * @param {string} person
+ */
+async function seedWalls(db, owner, person) {
+  await db.query(
+    "select operator_set_wall($1, 'bitlabs', null, 3, null, '{}'::jsonb, '{}'::jsonb, '[]'::jsonb, 'Three days, as BitLabs reverses within them')",
+    [owner],
+  );
+  await db.query(
+    "select operator_set_wall($1, 'revlum', true, null, null, '{}'::jsonb, '{}'::jsonb, '[]'::jsonb, 'Trying Revlum')",
+    [owner],
+  );
+  const entries = [
+    ["credited", null, person, "a1f0c2d9-5b7e-4c61-9d3a", 150],
+    ["duplicate", null, person, "a1f0c2d9-5b7e-4c61-9d3a", 150],
+    ["refused", "the hash does not match the URL", null, null, null],
+    ["ignored", "a test callback", null, "debug-7", null],
+    ["refused", 'no one has wall id "w00000000000000000000000000000000"', null, "b77c", null],
+  ];
+  for (const [verdict, reason, user, transaction, coins] of entries) {
+    await db.query("select log_postback('bitlabs', '203.0.113.7', 'GET', $1, '', $2, $3, $4, $5, $6)", [
+      `uid=w3f2&tx=${transaction ?? ""}&val=${coins ?? 0}&hash=9c1e…`,
+      verdict,
+      reason,
+      user,
+      transaction,
+      coins,
+    ]);
+  }
+}
+
 const [emulator, postgres] = await Promise.all([
   startAuthEmulator({ port: await freePort(), quiet: true }),
   startPostgres(),
@@ -108,6 +146,11 @@ try {
       FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
       FIREBASE_PROJECT_ID: PROJECT_ID,
       DATABASE_URL: postgres.url,
+      // A wall turned on by the environment, so the Walls pages have one that runs (and a log).
+      WALL_BITLABS_ENABLED: "true",
+      WALL_BITLABS_APP_TOKEN: "bitlabs-app-token-0001",
+      WALL_BITLABS_APP_SECRET: "bitlabs-app-secret-for-screens",
+      WALL_REVLUM_APP_ID: "rv-app",
     },
   });
   const db = await openPostgres(postgres.url);
@@ -126,6 +169,7 @@ try {
     "select operator_set_settings($1, 'Olivia Owner', '{\"min_withdrawal_upi\": 2}', 'Fewer tiny UPI payouts')",
     [owner],
   );
+  await seedWalls(db, owner, seeded.person);
 
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const context = await browser.newContext();

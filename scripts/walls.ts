@@ -5,9 +5,11 @@
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { escapeHiddenCharacters } from "~/domain/hidden-characters";
+import type { PostbackLogEntry } from "~/domain/operator-walls";
 import type { Database } from "~/server/db/core.server";
 import { openDatabase } from "~/server/db/database.server";
 import { getEnv } from "~/server/env.server";
+import { loadWallStates } from "~/server/walls/configured.server";
 import {
   accountByEmail,
   enabledWall,
@@ -18,7 +20,6 @@ import {
   type MissingCreditTicket,
   simulatedCoins,
   simulatePostback,
-  type PostbackLogEntry,
   type SimulationResult,
 } from "~/server/walls/operator.server";
 import { runOperatorCommand, say, sayJson, table, UsageError, when } from "./lib/operator-output";
@@ -40,7 +41,8 @@ const USAGE = `Usage: npm run walls -- <command> [options]
 
   --json                     machine-readable output
 
-The wall's settings are read from the environment as the server reads them (WALL_{NAME}_…).`;
+The wall's settings are read as the server reads them: the environment's WALL_{NAME}_…, and the
+operator console's settings over them.`;
 
 const OPTIONS = {
   network: { type: "string" },
@@ -225,10 +227,14 @@ async function simulate(rest: string[], values: Values, json: boolean) {
       "simulate needs the running app's database at the same time, which the embedded PGlite cannot share: run the app on Postgres (DATABASE_URL) or Supabase",
     );
   }
-  const wall = enabledWall(env.walls, rest[0]!);
+  const network = knownNetwork(rest[0]!);
   const targetUrl = appAddress(text(values.url) ?? env.publicUrl ?? DEFAULT_APP_URL);
   const reversed = text(values.reverse);
-  const account = await withDatabase((db) => accountByEmail(db, email));
+  // The wall as the server runs it: the environment's settings and the console's over them.
+  const { wall, account } = await withDatabase(async (db) => ({
+    wall: enabledWall(await loadWallStates(db, process.env, env.accountHashSecret), network),
+    account: await accountByEmail(db, email),
+  }));
   const result = await simulatePostback({
     wall,
     account,

@@ -102,6 +102,10 @@ const RULE_MESSAGES = {
   invalid_settings: "Settings are sent as an object of names and values",
   settings_changed:
     "Someone else saved the settings since you opened this page, so nothing was saved. Each field's “Now” line shows the current value: check your changes and save again.",
+  // Offer walls in the console (docs/operator-console.md, "Walls"): the app checks first, with its own words.
+  unknown_wall: "Unknown offer wall",
+  invalid_wall_setting: "A wall setting is not valid",
+  invalid_test_postback: "Invalid test postback",
   ledger_append_only: "The transaction history cannot be changed",
   invalid_rate_limit: "Invalid rate limit",
   invalid_delivery_claim: "Invalid delivery claim",

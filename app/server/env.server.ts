@@ -291,7 +291,10 @@ function pushConfig(
 }
 
 export type Env = z.output<typeof envSchema> & {
-  /** The offer walls WALL_{NAME}_ENABLED turns on (app/server/walls/registry.server.ts). */
+  /**
+   * The offer walls the environment alone turns on (WALL_{NAME}_ENABLED), checked at start. The app
+   * runs the walls of app/server/walls/configured.server.ts: these, with the console's settings over them.
+   */
   walls: ConfiguredWall[];
 };
 

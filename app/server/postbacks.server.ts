@@ -3,7 +3,8 @@ import type { EarlyRoute } from "./http/incoming.server";
 import { plainText } from "./http/responses.server";
 import { configuredProvider } from "./offers.server";
 import { custom } from "./walls/networks/custom.server";
-import { configuredWall, wallPostbackResponse } from "./walls/postbacks.server";
+import { configuredWall } from "./walls/configured.server";
+import { wallPostbackResponse } from "./walls/postbacks.server";
 import type { ConfiguredWall } from "./walls/registry.server";
 
 /**
@@ -32,12 +33,12 @@ function earlyAnswer(request: Request, status: number, body: string) {
 }
 
 /**
- * GET or POST /api/{provider}/postback: an offer wall the operator turned on (WALL_{NAME}_ENABLED)
- * or the offer provider. What can be checked without the body is checked first (the name and its
+ * GET or POST /api/{provider}/postback: an offer wall the operator turned on (in the console, or
+ * WALL_{NAME}_ENABLED) or the offer provider. What can be checked without the body is checked first (the name and its
  * secret), so a refused request costs no reading.
  */
 export async function postbackResponse(request: Request, providerName: string | undefined): Promise<Response> {
-  const wall = configuredWall(providerName);
+  const wall = await configuredWall(providerName);
   if (wall) return wallPostbackResponse(request, wall);
   const provider = configuredProvider(providerName);
   if (!provider) return earlyAnswer(request, 404, "Unknown provider");

@@ -148,6 +148,14 @@ export const SCREENS: readonly Screen[] = [
     path: `/admin/support/feedback/${process.env.E2E_TICKET_ID ?? "0"}`,
     viewer: "operator",
   },
+  // BitLabs is turned on by the browser suites' environment (scripts/test.mjs).
+  { route: "admin.walls/route.tsx", name: "Operator console, walls", path: "/admin/walls", viewer: "operator" },
+  {
+    route: "admin.walls_.$network/route.tsx",
+    name: "Operator console, a wall's page (BitLabs)",
+    path: "/admin/walls/bitlabs",
+    viewer: "operator",
+  },
   { route: "admin/route.tsx", name: "Operator console to a member: the 404 page", path: "/admin", viewer: "member" },
 ];
 

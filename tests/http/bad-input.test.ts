@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from "vi
 import { AUTH_MESSAGES } from "~/domain/auth";
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import { FEEDBACK_MESSAGES } from "~/routes/profile/profile-forms";
+import { WALL_FORM_MESSAGES } from "~/domain/operator-walls";
 import { WITHDRAWAL_MESSAGES } from "~/domain/withdrawal-review-forms";
 import { ruleMessage } from "~/domain/rules";
 import { invalidSettingMessage, parseSettingInput, SETTINGS, type Setting } from "~/domain/settings";
@@ -1584,7 +1585,109 @@ const consoleExportCases: Case[] = [
   ),
 ];
 
-// Pages without an action: a form posted to them is answered by the page, not by a crash.// Pages without an action: a form posted to them is answered by the page, not by a crash.
+// Pages without an action: a form posted to them is answered by the page, not by a crash.// A wall's page in the operator console (docs/operator-console.md, "Walls"): an owner's three
+// forms, each refused on the field it blames before any password or database; everyone else gets
+// the app's 404 page. No case saves, resets or sends anything.
+const WALL_PAGE = "/admin/walls/bitlabs";
+const hiddenOnly = (answer: string) =>
+  withHidden(
+    entries(TEXTS).filter(([, value]) => hasHiddenCharacters(value)),
+    answer,
+  )!;
+const wallReason: FieldSpec = {
+  wrong: WALL_FORM_MESSAGES.reason,
+  blank: WALL_FORM_MESSAGES.reasonMissing,
+  values: [...hiddenOnly(WALL_FORM_MESSAGES.reason), ["of 501 characters", "r".repeat(501)]],
+};
+const NOT_AN_ADDRESS = "Not an IP address:";
+const wallCases = pageCases(
+  "admin.walls_.$network/route.tsx",
+  "owner",
+  [
+    {
+      name: "save a wall",
+      path: WALL_PAGE,
+      valid: {
+        intent: "save",
+        enabled: "off",
+        holdDays: "3",
+        allowedAddresses: "any",
+        setting_APP_TOKEN: "bitlabs-token",
+        reason: "Checking bad input",
+      },
+      fields: {
+        enabled: { wrong: WALL_FORM_MESSAGES.enabled },
+        // Blank is the environment's: only wrong values are sent (0 days is a hold).
+        holdDays: {
+          wrong: WALL_FORM_MESSAGES.holdDays,
+          blank: null,
+          values: NUMBER_AND_TEXT.filter(([, value]) => value !== "0"),
+        },
+        allowedAddresses: {
+          wrong: NOT_AN_ADDRESS,
+          blank: null,
+          oversized: WALL_FORM_MESSAGES.allowedAddresses,
+          values: withHidden(NUMBER_AND_TEXT, WALL_FORM_MESSAGES.allowedAddresses),
+        },
+        setting_APP_TOKEN: {
+          wrong: WALL_FORM_MESSAGES.setting,
+          blank: null,
+          values: [...hiddenOnly(WALL_FORM_MESSAGES.setting), ["of 501 characters", "t".repeat(501)]],
+        },
+        reason: wallReason,
+      },
+    },
+    {
+      name: "reset to the environment",
+      path: WALL_PAGE,
+      valid: { intent: "reset", reason: "Checking bad input" },
+      fields: { reason: wallReason },
+    },
+    {
+      name: "send a test postback",
+      path: WALL_PAGE,
+      valid: {
+        intent: "test-postback",
+        email: "someone@example.com",
+        coins: "5",
+        transaction: "sim-00000000-0000-4000-8000-000000000000",
+      },
+      fields: {
+        email: { wrong: WALL_FORM_MESSAGES.testEmail },
+        coins: { wrong: WALL_FORM_MESSAGES.testCoins, values: [...NUMBER_AND_TEXT, ["1,001", "1001"]] },
+        transaction: { wrong: WALL_FORM_MESSAGES.testStale },
+      },
+    },
+  ],
+  {
+    signedOut: { path: WALL_PAGE, answer: NOT_FOUND_PAGE },
+    extra: [
+      // A member, and a network the app does not know: the 404 page, whatever is sent.
+      ...[
+        form({ intent: "save", enabled: "on", setting_APP_SECRET: "s3cret-of-a-member", reason: "x" }),
+        form({ intent: "reset", reason: "x" }),
+        form({ intent: "test-postback", email: "someone@example.com", coins: "5" }),
+      ].map((body, i) =>
+        route(
+          "admin.walls_.$network/route.tsx",
+          "POST",
+          WALL_PAGE,
+          "member",
+        )(`a member's form ${i + 1}`, body, NOT_FOUND_PAGE),
+      ),
+      ...["nosuch", "BITLABS", "%3Cscript%3E"].map((name) =>
+        route(
+          "admin.walls_.$network/route.tsx",
+          "POST",
+          `/admin/walls/${name}`,
+          "owner",
+        )(`a network named ${name}`, form({ intent: "reset", reason: "x" }), NOT_FOUND_PAGE),
+      ),
+    ],
+  },
+);
+
+// Pages without an action: a form posted to them is answered by the page, not by a crash.
 const noActionCases = (
   [
     ["legal/route.tsx", "/legal"],
@@ -1619,6 +1722,7 @@ const CASES: Case[] = [
   ...consoleExportCases,
   ...consolePersonCases,
   ...consoleTicketCases,
+  ...wallCases,
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -1669,6 +1773,10 @@ describe("bad input, everywhere: malformed requests to every route with an actio
       OFFER_POSTBACK_SECRET: SECRET,
       // Only the cases' own limits count here: several hundred sign-ins come in a few seconds.
       AUTH_GLOBAL_LIMIT_PER_MINUTE: "100000",
+      // A wall turned on, so its console page offers the test postback form (no case sends one).
+      WALL_BITLABS_ENABLED: "true",
+      WALL_BITLABS_APP_TOKEN: "bad-input-bitlabs-token",
+      WALL_BITLABS_APP_SECRET: "bad-input-bitlabs-secret",
       ...paypal.env,
     });
     cookies.set("member", await account());

@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sealWallSecret } from "~/server/walls/sealed-secrets.server";
 import { runOperator } from "../support/operator";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 
@@ -218,7 +219,7 @@ describe("npm run walls: simulate sends a network's signed postback to a running
     expectOneLineError(await walls(["simulate", "nosuch", ...base]), /unknown network "nosuch"/);
     expectOneLineError(
       await walls(["simulate", "ayetstudios", ...base]),
-      /the ayetstudios wall is not enabled here: set WALL_AYETSTUDIOS_ENABLED=true/,
+      /the ayetstudios wall is not enabled here: turn it on in the console \(\/admin\/walls\/ayetstudios\) or set WALL_AYETSTUDIOS_ENABLED=true/,
     );
     expectOneLineError(
       await walls(["simulate", "torox", "--user", "nobody@example.com", "--coins", "5", "--url", app.url]),
@@ -276,5 +277,38 @@ describe("npm run walls: simulate sends a network's signed postback to a running
     expect(printed.stdout).toContain("  Installed it.\n  Reached level 5.");
     expect(printed.stdout).not.toContain("\u001b");
     expect(printed.stdout).toContain("offer: Word Hunt");
+  });
+  it("simulate signs with the secret set in the operator console, as the server runs the wall, given the server's key", async () => {
+    // The app's key (its SESSION_SECRET, tests/support/app-server.ts): ACCOUNT_HASH_SECRET defaults to it.
+    const serverKey = "second-app-secret-of-at-least-32-chars";
+    const owner = await signUp();
+    await app.sql("select grant_operator_role('cli-test', $1, 'owner')", [owner.uid]);
+    const consoleKey = "adgem-key-set-in-the-console";
+    await app.sql(
+      "select operator_set_wall($1, 'adgem', null, null, null, '{}'::jsonb, $2::jsonb, '[]'::jsonb, 'Rotated the key')",
+      [
+        owner.uid,
+        JSON.stringify({
+          POSTBACK_KEY: { sealed: sealWallSecret(consoleKey, "adgem", "POSTBACK_KEY", serverKey), hint: null },
+        }),
+      ],
+    );
+    try {
+      const args = ["simulate", "adgem", "--user", person.email, "--coins", "15", "--url", app.url, "--json"];
+      const taken = await walls(args, { ...WALLS, SESSION_SECRET: serverKey });
+      expect(taken.code, taken.stderr).toBe(0);
+      const result = JSON.parse(taken.stdout) as Simulation;
+      expect([result.status, result.body]).toEqual([200, "OK"]);
+      expect(await recorded("adgem", result.transactionId)).toEqual([
+        { kind: "credit", coins: 15, user_id: person.uid },
+      ]);
+      // Another key cannot open the console's secret: the command says so rather than sign with the environment's.
+      expectOneLineError(
+        await walls(args, WALLS),
+        /the adgem wall is turned on but cannot run: WALL_ADGEM_POSTBACK_KEY was set in the console but cannot be opened/,
+      );
+    } finally {
+      await app.sql("select operator_reset_wall($1, 'adgem', 'Back to the environment')", [owner.uid]);
+    }
   });
 });

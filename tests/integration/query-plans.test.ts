@@ -260,4 +260,40 @@ describe("query plans on Postgres", () => {
     expect(read).toMatch(/operator_actions_setting_idx/);
     expect(read).not.toMatch(/Seq Scan on operator_actions/);
   });
+
+  it("the console's postback log reads a network's refused entries (another network's flood aside), one transaction's and one person's through their indexes", async () => {
+    await client.query(`
+      insert into user_profiles (id, display_name, referral_code) values ('log-owner', 'Owner', 'LGWNRAB'),
+                                                                         ('log-person', 'Person', 'LGPRSAB');
+      insert into operators (user_id, role, granted_by) values ('log-owner', 'owner', 'test');
+      insert into postback_log (network, received_at, method, query, body, verdict, reason, user_id, transaction_id, coins)
+      select case when n % 2 = 0 then 'bitlabs' else 'revlum' end, now() - make_interval(secs => n), 'GET', '', '',
+             -- Revlum flooded with forged postbacks; BitLabs refused now and then.
+             case when (n % 2 = 1 and n % 3 = 0) or n % 100 = 0 then 'refused' else 'credited' end, null,
+             case when n % 1000 = 2 then 'log-person' end, 'tx-' || n, 10
+        from generate_series(1, 20000) n;`);
+    // What autovacuum does to a table that is only ever appended to.
+    await client.query("vacuum analyze postback_log");
+    const read = async (filters: string) => {
+      plans.length = 0;
+      const { rows } = await client.query<{ log: { id: number }[] }>(
+        `select operator_postback_log('log-owner', 'bitlabs', ${filters}, null, 50) as log`,
+      );
+      return {
+        log: rows[0]!.log,
+        plan: plans.find((plan) => /from postback_log/i.test(plan) && /limit/i.test(plan)) ?? plans.join("\n---\n"),
+      };
+    };
+    const refused = await read("true, null, null");
+    expect(refused.log).toHaveLength(50);
+    expect(refused.plan).toMatch(/postback_log_network_refused_idx/);
+    const transaction = await read("false, null, 'tx-4000'");
+    expect(transaction.log).toHaveLength(1);
+    expect(transaction.plan).toMatch(/postback_log_network_transaction_idx/);
+    const person = await read("false, 'log-person', null");
+    expect(person.log.length).toBeGreaterThan(0);
+    expect(person.plan).toMatch(/postback_log_user_idx/);
+    for (const plan of [refused.plan, transaction.plan, person.plan])
+      expect(plan).not.toMatch(/Seq Scan on postback_log/);
+  });
 });

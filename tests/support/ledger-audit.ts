@@ -26,7 +26,8 @@ export async function ledgerAudit(sql: <R>(text: string) => Promise<R[]>) {
              'feedback', (select count(*)::text from user_feedback),
              'settings', (select md5(to_jsonb(c)::text) from app_config c),
              -- An export changes nothing; its entry only records who took the payout addresses.
-             'operator actions', (select count(*)::text from operator_actions where action <> 'export_unpaid')
+             'operator actions', (select count(*)::text from operator_actions where action <> 'export_unpaid'),
+             'wall settings', (select md5(coalesce(string_agg(w::text, ',' order by network), '')) from wall_settings w)
            ) as fingerprint`);
   const { mismatches, negative, fingerprint } = row!;
   return {

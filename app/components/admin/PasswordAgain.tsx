@@ -5,15 +5,23 @@ import { ErrorList } from "../forms/ErrorList";
  * minutes (app/server/admin/recent-sign-in.server.ts): checked in the same post, so nothing typed
  * in the form is lost.
  */
-export function PasswordAgain({ id, errors }: { id: string; errors: readonly string[] | undefined }) {
+export function PasswordAgain({
+  id,
+  errors,
+  because = "approving, paying, refusing and adjusting money need your password again.",
+}: {
+  id: string;
+  errors: readonly string[] | undefined;
+  /** What needs it, to end "You signed in more than 15 minutes ago: …". */
+  because?: string;
+}) {
   return (
     <div className="rounded-xl border border-amber-200 bg-amber-50 p-3">
       <label htmlFor={id} className="block text-sm font-semibold text-amber-900">
         Your password
       </label>
       <p id={`${id}-hint`} className="mt-0.5 text-xs text-amber-900">
-        You signed in more than 15 minutes ago: approving, paying, refusing and adjusting money need your password
-        again.
+        You signed in more than 15 minutes ago: {because}
       </p>
       <input
         id={id}

@@ -1,5 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { Badge } from "~/components/admin/Badge";
 import { ConsoleEmpty, ConsoleSection, ConsoleTable } from "~/components/admin/ConsoleTable";
 import { buttonClass } from "~/components/ui/button";
 import { activityLabel, LEDGER_TYPES } from "~/domain/activity";
@@ -23,21 +24,6 @@ function PersonLink({ id, email }: { id: string; email: string | null }) {
     >
       {email ?? id}
     </Link>
-  );
-}
-
-function Badge({ tone, children }: { tone: "red" | "amber" | "green" | "gray" | "brand"; children: ReactNode }) {
-  const tones = {
-    red: "bg-red-50 text-red-700 ring-red-200",
-    amber: "bg-amber-50 text-amber-800 ring-amber-200",
-    green: "bg-green-50 text-green-700 ring-green-200",
-    gray: "bg-gray-50 text-muted ring-line",
-    brand: "bg-brand-50 text-brand-700 ring-brand-200",
-  } as const;
-  return (
-    <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${tones[tone]}`}>
-      {children}
-    </span>
   );
 }
 

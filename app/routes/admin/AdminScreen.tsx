@@ -9,6 +9,7 @@ const SECTIONS = [
   { to: "/admin/people", label: "People", end: false },
   { to: "/admin/support", label: "Support", end: false },
   { to: "/admin/settings", label: "Settings", end: false },
+  { to: "/admin/walls", label: "Walls", end: false },
   { to: "/admin/audit", label: "Audit log", end: false },
 ] as const;
 

@@ -65,11 +65,12 @@ export async function loadEarn(request: Request) {
         calls: readTogether([taskCompletionsCall(user.uid), dialogId ? taskStartCall(user.uid, dialogId) : null]),
       }
     : null;
-  const [list, startRow, config, wallOffers] = await Promise.all([
+  const [list, startRow, config, wallOffers, walls] = await Promise.all([
     optionalSection("earn: tasks", reads ? listTasksForUser(reads.uid, reads.calls[0]) : listTasks()),
     optionalSection("earn: task start", reads ? reads.calls[1] : Promise.resolve(null)),
     getAppConfig(),
     optionalSection("earn: offer walls' offers", wallOfferLists()),
+    optionalSection("earn: offer walls", wallCards()),
   ]);
   // No offers had from the configured provider yet: the list failed (the fallback tasks never stand in).
   const failed = list === null || list.source === "unavailable";
@@ -92,7 +93,7 @@ export async function loadEarn(request: Request) {
     coinsPerDollar: config.coins_per_dollar,
     dialogTask,
     // The offer walls the operator turned on (docs/offer-walls.md), each opened at /earn/walls/{name}.
-    walls: wallCards(),
+    walls: walls ?? [],
     // The offers of the walls with an offers API (docs/offer-walls.md, "Offers in Earn"), the first
     // few of each: the wall's own page has them all. Their click URLs stay on the server.
     wallOffers: (wallOffers ?? []).map(({ name, label, offers }) => ({

@@ -32,13 +32,13 @@ export async function loadMyOffers(request: Request) {
     optionalSection("my offers: reports", reportsRead),
     getAppConfig(),
   ]);
-  const networks = reportableNetworks();
+  const networks = await reportableNetworks();
   const reporting = new URL(request.url).searchParams.get("report");
   const now = Date.now();
   return {
     credits,
     reports,
-    labels: networkLabels(),
+    labels: networkLabels(networks),
     networks,
     reportingNetwork: networks.find((network) => network.name === reporting) ?? null,
     coinsPerDollar: config.coins_per_dollar,
@@ -59,7 +59,7 @@ export async function myOffersAction(request: Request) {
     return rejectForm(submission, { formErrors: bannerErrors(submission, MISSING_CREDIT_FIELDS) });
   }
   const report = submission.value;
-  const network = reportableNetworks().find((candidate) => candidate.name === report.network);
+  const network = (await reportableNetworks()).find((candidate) => candidate.name === report.network);
   if (!network) return rejectForm(submission, { formErrors: [MISSING_CREDIT_MESSAGES.unknownNetwork] });
   const blank = MISSING_CREDIT_FIELDS.filter((field) => !report[field]);
   if (blank.length > 0) {

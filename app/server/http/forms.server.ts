@@ -116,10 +116,12 @@ export function bannerErrors(submission: AnySubmission, shown: readonly string[]
 /** A refused submission: 400 with what the form should show (Conform renders it, with or without JavaScript). */
 export function rejectForm(
   submission: AnySubmission,
-  errors: { formErrors?: string[]; fieldErrors?: Record<string, string[]> } = {},
+  errors: { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] } = {},
   status = 400,
 ) {
-  return data<SubmissionResult<string[]>>(submission.reply({ ...errors, hideFields: ["password"] }), { status });
+  // A password, or a secret (`hideFields`), is never sent back into the page.
+  const hideFields = ["password", ...(errors.hideFields ?? [])];
+  return data<SubmissionResult<string[]>>(submission.reply({ ...errors, hideFields }), { status });
 }
 
 /**
@@ -130,17 +132,24 @@ export function rejectForm(
 export function replyWithDbError(
   submission: AnySubmission,
   error: unknown,
-  { fields = {}, fallback, context }: { fields?: Partial<Record<RuleKey, string>>; fallback: string; context: string },
+  {
+    fields = {},
+    fallback,
+    context,
+    hideFields,
+  }: { fields?: Partial<Record<RuleKey, string>>; fallback: string; context: string; hideFields?: string[] },
 ) {
   if (error instanceof Response) throw error;
   const violation = ruleViolation(error);
   if (!violation) {
     console.error(`${context}:`, error);
-    return rejectForm(submission, { formErrors: [fallback] }, 500);
+    return rejectForm(submission, { formErrors: [fallback], hideFields }, 500);
   }
   const field = fields[violation.rule];
   return rejectForm(
     submission,
-    field ? { fieldErrors: { [field]: [violation.message] } } : { formErrors: [violation.message] },
+    field
+      ? { fieldErrors: { [field]: [violation.message] }, hideFields }
+      : { formErrors: [violation.message], hideFields },
   );
 }

@@ -119,6 +119,26 @@ async function answerEarlyRequest(
   }
 }
 
+// The HTTP server this process answers on (the first that received a request), on globalThis as the
+// interceptor is: one per process.
+const listening = ((globalThis as typeof globalThis & { __listeningServer?: { server?: Server } }).__listeningServer ??=
+  {});
+
+/**
+ * This server's own address over loopback (`http://127.0.0.1:3000`), once it has received a request;
+ * null before. What the app sends to itself goes there: never to an address a request named.
+ */
+export function ownAddress(): string | null {
+  const address = listening.server?.address();
+  if (!address || typeof address === "string") return null;
+  const host = ["0.0.0.0", "::", ""].includes(address.address)
+    ? "127.0.0.1"
+    : address.family === "IPv6"
+      ? `[${address.address}]`
+      : address.address;
+  return `http://${host}:${address.port}`;
+}
+
 /**
  * What every request meets before Express and Remix see it:
  *
@@ -141,6 +161,7 @@ export function guardIncomingRequests(): void {
   Server.prototype.emit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
     if (event === "request") {
       const [request, response] = args as [IncomingMessage, ServerResponse];
+      listening.server ??= this;
       withNosniff(response);
       if (isPathTooLong(request.url ?? "")) {
         refuseLongPath(response);

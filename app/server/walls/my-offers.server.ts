@@ -2,6 +2,7 @@ import type { MissingCreditReport, OfferCredit } from "~/domain/offer-credits";
 import { dbCall } from "../db/core.server";
 import { getDatabase } from "../db/database.server";
 import { getEnv } from "../env.server";
+import { currentWalls } from "./configured.server";
 
 /** A network people can report a missing credit for: a wall turned on, or the offer provider. */
 export interface ReportableNetwork {
@@ -13,9 +14,9 @@ export interface ReportableNetwork {
   supportUrl: string | null;
 }
 
-export function reportableNetworks(): ReportableNetwork[] {
+export async function reportableNetworks(): Promise<ReportableNetwork[]> {
   const env = getEnv();
-  const walls = env.walls.map(({ network, supportUrl }) => ({
+  const walls = (await currentWalls()).map(({ network, supportUrl }) => ({
     name: network.name,
     label: network.label,
     wallPath: network.wallUrl ? `/earn/walls/${network.name}` : null,
@@ -28,8 +29,8 @@ export function reportableNetworks(): ReportableNetwork[] {
 }
 
 /** The network's own name for a credit's provider (one turned off since keeps its stored name). */
-export function networkLabels(): Record<string, string> {
-  return Object.fromEntries(reportableNetworks().map((network) => [network.name, network.label]));
+export function networkLabels(networks: readonly ReportableNetwork[]): Record<string, string> {
+  return Object.fromEntries(networks.map((network) => [network.name, network.label]));
 }
 
 /** The person's offer credits, newest first (at most 100). */

@@ -14,6 +14,12 @@ export interface WallNetwork<Config = WallSettings> {
   label: string;
   /** The settings it needs, by the suffix of their variable (WALL_BITLABS_APP_SECRET: "APP_SECRET"). */
   settings: readonly WallSetting[];
+  /**
+   * The query string to paste after the postback URL in the network's dashboard, with its macros
+   * (docs/walls/{name}.md), or null when the network adds its own parameters. A secret of the
+   * operator's that it carries stands as a placeholder: the console shows it, never the secret.
+   */
+  postbackQuery: string | null;
   /** The addresses its postbacks come from, as the network publishes them (empty: none published). */
   senderAddresses: readonly string[];
   /** The settings, checked (`settings` has said which are required): what the other methods get. */

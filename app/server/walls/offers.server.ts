@@ -1,5 +1,6 @@
 import { memoize } from "../cache.server";
 import { getEnv } from "../env.server";
+import { currentWalls } from "./configured.server";
 import { fetchWithinDeadline, servedForMs } from "../offers.server";
 import type { WallOffer, WallOffersApi } from "./network.server";
 import type { ConfiguredWall } from "./registry.server";
@@ -15,8 +16,8 @@ interface ListingWall {
   request: { url: string; init: RequestInit };
 }
 
-function listingWalls(): ListingWall[] {
-  return getEnv().walls.flatMap((wall) => {
+async function listingWalls(): Promise<ListingWall[]> {
+  return (await currentWalls()).flatMap((wall) => {
     const api = wall.network.offers;
     const request = wall.network.wallUrl ? api?.request(wall.config) : null;
     return api && request ? [{ wall, api, request }] : [];
@@ -59,7 +60,7 @@ function catalogue(listing: ListingWall) {
 /** The offers of every wall that lists them, by network (a network with none, for now, is left out). */
 export async function wallOfferLists(): Promise<{ name: string; label: string; offers: WallOffer[] }[]> {
   const lists = await Promise.all(
-    listingWalls().map(async (listing) => ({
+    (await listingWalls()).map(async (listing) => ({
       name: listing.wall.network.name,
       label: listing.wall.network.label,
       offers: (await catalogue(listing)).offers,
@@ -73,7 +74,7 @@ export async function findWallOffer(
   network: string | undefined,
   offerId: string | undefined,
 ): Promise<{ offer: WallOffer; clickUrl: (wallUserId: string) => string } | null> {
-  const listing = listingWalls().find((candidate) => candidate.wall.network.name === network);
+  const listing = (await listingWalls()).find((candidate) => candidate.wall.network.name === network);
   if (!listing) return null;
   const offer = (await catalogue(listing)).offers.find((candidate) => candidate.id === offerId);
   return offer ? { offer, clickUrl: (wallUserId) => listing.api.clickUrl(offer.clickUrlTemplate, wallUserId) } : null;

@@ -1,6 +1,8 @@
+import type { PostbackLogEntry } from "~/domain/operator-walls";
 import { MAX_REWARD_COINS } from "~/domain/tasks";
 import type { Database } from "../db/core.server";
 import type { OutgoingPostback } from "./network.server";
+import type { WallState } from "./overrides.server";
 import type { ConfiguredWall } from "./registry.server";
 import { WALL_NETWORKS } from "./registry.server";
 
@@ -11,23 +13,6 @@ import { WALL_NETWORKS } from "./registry.server";
  */
 export class WallOperatorError extends Error {
   name = "WallOperatorError";
-}
-
-/** One entry of list_postback_log: a postback as the app took or refused it. */
-export interface PostbackLogEntry {
-  id: number;
-  received_at: string;
-  network: string;
-  client_address: string | null;
-  method: string;
-  query: string;
-  body: string;
-  verdict: "credited" | "reversed" | "duplicate" | "ignored" | "refused";
-  reason: string | null;
-  user_id: string | null;
-  email: string | null;
-  transaction_id: string | null;
-  coins: number | null;
 }
 
 export const MAX_LOG_ENTRIES = 1000;
@@ -94,16 +79,18 @@ export function knownNetwork(name: string, others: readonly string[] = []): stri
   return network;
 }
 
-/** The wall as this environment configures it, as the server reads it (WALL_{NAME}_…). */
-export function enabledWall(walls: readonly ConfiguredWall[], name: string): ConfiguredWall {
+/** The wall as the server runs it: the environment's WALL_{NAME}_… and the console's settings over them. */
+export function enabledWall(states: readonly WallState[], name: string): ConfiguredWall {
   const network = knownNetwork(name);
-  const wall = walls.find((candidate) => candidate.network.name === network);
-  if (!wall) {
-    throw new WallOperatorError(
-      `the ${network} wall is not enabled here: set WALL_${network.toUpperCase()}_ENABLED=true and its settings (docs/offer-walls.md)`,
-    );
+  const state = states.find((candidate) => candidate.network.name === network);
+  if (state?.wall) return state.wall;
+  if (state?.enabled) {
+    const problems = state.problems.map((problem) => `${problem.variable} ${problem.message}`).join("; ");
+    throw new WallOperatorError(`the ${network} wall is turned on but cannot run: ${problems}`);
   }
-  return wall;
+  throw new WallOperatorError(
+    `the ${network} wall is not enabled here: turn it on in the console (/admin/walls/${network}) or set WALL_${network.toUpperCase()}_ENABLED=true and its settings (docs/offer-walls.md)`,
+  );
 }
 
 /** Coins as the operator types them: a whole number from 1 to MAX_REWARD_COINS. */
@@ -116,6 +103,9 @@ export function simulatedCoins(value: string): number {
 
 // A simulated postback's offer, as the network names it: the person's history says it was a test.
 const SIMULATED_OFFER = { offerId: "simulated", offerName: "Test postback (npm run walls -- simulate)" };
+
+/** The offer a test postback sent from the operator console names. */
+export const CONSOLE_TEST_OFFER = { offerId: "simulated", offerName: "Test postback (operator console)" };
 
 export interface SimulationResult {
   network: string;
@@ -144,6 +134,8 @@ export async function simulatePostback(parts: {
   coins: number;
   appUrl: string;
   targetUrl: string;
+  /** The offer it names (default: the command's). */
+  offer?: { offerId: string; offerName: string };
 }): Promise<SimulationResult> {
   const { network, config } = parts.wall;
   const outgoing: OutgoingPostback | null = network.simulatedPostback(config, {
@@ -152,7 +144,7 @@ export async function simulatePostback(parts: {
     wallUserId: parts.account.wall_id,
     coins: parts.coins,
     appUrl: parts.appUrl,
-    ...SIMULATED_OFFER,
+    ...(parts.offer ?? SIMULATED_OFFER),
   });
   if (!outgoing) {
     throw new WallOperatorError(

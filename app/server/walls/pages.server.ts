@@ -1,26 +1,31 @@
 import { offerWallOf } from "~/domain/document-policy";
 import { getDatabase } from "../db/database.server";
-import { getEnv } from "../env.server";
+import { currentWalls } from "./configured.server";
 import { findWallOffer } from "./offers.server";
 import type { ConfiguredWall } from "./registry.server";
 
 /** The walls people can open (turned on, with a wall page), as Earn lists them. */
-export function wallCards(): { name: string; label: string }[] {
-  return getEnv()
-    .walls.filter((wall) => wall.network.wallUrl !== undefined)
+export async function wallCards(): Promise<{ name: string; label: string }[]> {
+  return (await currentWalls())
+    .filter((wall) => wall.network.wallUrl !== undefined)
     .map(({ network }) => ({ name: network.name, label: network.label }));
 }
 
-function openableWall(name: string | undefined): ConfiguredWall | null {
-  return getEnv().walls.find((wall) => wall.network.name === name && wall.network.wallUrl !== undefined) ?? null;
+async function openableWall(name: string | undefined): Promise<ConfiguredWall | null> {
+  return (
+    (await currentWalls()).find((wall) => wall.network.name === name && wall.network.wallUrl !== undefined) ?? null
+  );
 }
 
 /**
  * The origins /earn/walls/{network} may frame: that network's wall only (entry.server.tsx puts
  * them in the page's frame-src). Every other page frames nothing.
  */
-export function wallFrameOrigins(pathname: string): string[] {
-  const wall = openableWall(offerWallOf(pathname) ?? undefined);
+export async function wallFrameOrigins(pathname: string): Promise<string[]> {
+  const name = offerWallOf(pathname);
+  // Every other page frames nothing, and asks nothing of the walls.
+  if (name === null) return [];
+  const wall = await openableWall(name);
   const url = wall?.network.wallUrl?.(wall.config, "w");
   return url ? [new URL(url).origin] : [];
 }
@@ -32,7 +37,7 @@ async function wallIdOf(userId: string) {
 
 /** The wall's page for the signed-in person (by their wall id), or null when no such wall is on. */
 export async function wallPage(name: string | undefined, userId: string) {
-  const wall = openableWall(name);
+  const wall = await openableWall(name);
   if (!wall?.network.wallUrl) return null;
   const wallId = await wallIdOf(userId);
   if (!wallId) return null;

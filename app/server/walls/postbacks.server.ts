@@ -9,11 +9,6 @@ import { logValue } from "../log.server";
 import type { PostbackReading, PostbackRequest } from "./network.server";
 import type { ConfiguredWall } from "./registry.server";
 
-/** The configured wall named `name` (the {provider} of /api/{provider}/postback), or null. */
-export function configuredWall(name: string | undefined): ConfiguredWall | null {
-  return getEnv().walls.find((wall) => wall.network.name === name) ?? null;
-}
-
 /** The postback as the network signed it: the app's public address, the path and the query as received. */
 async function postbackRequest(request: Request): Promise<PostbackRequest | null> {
   const received = new URL(request.url);

@@ -59,7 +59,9 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-const variable = (network: WallNetwork<unknown>, suffix: string) => `WALL_${network.name.toUpperCase()}_${suffix}`;
+/** WALL_{NAME}_{SUFFIX}: the variable of one of a network's settings. */
+export const variable = (network: WallNetwork<unknown>, suffix: string) =>
+  `WALL_${network.name.toUpperCase()}_${suffix}`;
 
 /** An https address, when the variable is set. */
 function httpsUrl(source: Record<string, string | undefined>, name: string, problems: WallProblem[]): string | null {
@@ -85,74 +87,79 @@ function wholeNumber(
   return Number(value);
 }
 
-/**
- * The walls WALL_{NAME}_ENABLED=true turns on, from the environment. Each one's settings are
- * WALL_{NAME}_{SETTING} (the network module lists them), plus WALL_{NAME}_ALLOWED_ADDRESSES
- * (comma-separated; the network's published addresses when unset, "any" for none),
- * WALL_{NAME}_HOLD_DAYS, WALL_{NAME}_POSTBACKS_PER_MINUTE and WALL_{NAME}_SUPPORT_URL. Whatever is wrong comes back as
- * problems naming the variable, and the server does not start (env.server.ts).
- */
-export function readWalls(source: Record<string, string | undefined>): {
-  walls: ConfiguredWall[];
+/** What reading one network's settings found: its wall when it is turned on and right, else what is wrong. */
+export interface WallReading {
+  /** Turned on by WALL_{NAME}_ENABLED (or the console's value standing in for it). */
+  enabled: boolean;
+  wall: ConfiguredWall | null;
   problems: WallProblem[];
-} {
-  const walls: ConfiguredWall[] = [];
+}
+
+/**
+ * One network's settings from `source`, WALL_{NAME}_{SETTING} (the network module lists them),
+ * plus WALL_{NAME}_ALLOWED_ADDRESSES (comma-separated; the network's published addresses when
+ * unset, "any" for none), WALL_{NAME}_HOLD_DAYS, WALL_{NAME}_POSTBACKS_PER_MINUTE and
+ * WALL_{NAME}_SUPPORT_URL, checked only when WALL_{NAME}_ENABLED is true. Whatever is wrong comes
+ * back as problems naming the variable, and the wall is not turned on.
+ */
+export function readWall(network: WallNetwork<unknown>, source: Record<string, string | undefined>): WallReading {
   const problems: WallProblem[] = [];
-  for (const network of WALL_NETWORKS) {
-    const enabledName = variable(network, "ENABLED");
-    const enabled = source[enabledName]?.trim();
-    if (!enabled || enabled === "false") continue;
-    if (enabled !== "true") {
-      problems.push({ variable: enabledName, message: "must be true or false" });
+  const enabledName = variable(network, "ENABLED");
+  const enabled = source[enabledName]?.trim();
+  if (!enabled || enabled === "false") return { enabled: false, wall: null, problems };
+  if (enabled !== "true") {
+    problems.push({ variable: enabledName, message: "must be true or false" });
+    return { enabled: false, wall: null, problems };
+  }
+  const settings: Record<string, string | undefined> = {};
+  for (const setting of network.settings) {
+    const name = variable(network, setting.suffix);
+    const value = source[name]?.trim() || undefined;
+    if (value === undefined) {
+      if (setting.required) problems.push({ variable: name, message: `is required: ${setting.meaning}` });
       continue;
     }
-    const settings: Record<string, string | undefined> = {};
-    const before = problems.length;
-    for (const setting of network.settings) {
-      const name = variable(network, setting.suffix);
-      const value = source[name]?.trim() || undefined;
-      if (value === undefined) {
-        if (setting.required) problems.push({ variable: name, message: `is required: ${setting.meaning}` });
-        continue;
-      }
-      if (setting.minLength !== undefined && value.length < setting.minLength) {
-        problems.push({ variable: name, message: `must be at least ${setting.minLength} characters` });
-      }
-      if (setting.url && !isHttpUrl(value)) {
-        problems.push({ variable: name, message: "must be an http or https URL" });
-      }
-      settings[setting.suffix] = value;
+    if (setting.minLength !== undefined && value.length < setting.minLength) {
+      problems.push({ variable: name, message: `must be at least ${setting.minLength} characters` });
     }
-    for (const setting of network.settings) {
-      if (setting.with && settings[setting.suffix] !== undefined && settings[setting.with] === undefined) {
-        const needed = network.settings.find((other) => other.suffix === setting.with);
-        problems.push({
-          variable: variable(network, setting.with),
-          message: `is required with ${variable(network, setting.suffix)}: ${needed?.meaning ?? setting.with}`,
-        });
-      }
+    if (setting.url && !isHttpUrl(value)) {
+      problems.push({ variable: name, message: "must be an http or https URL" });
     }
-    const addressesName = variable(network, "ALLOWED_ADDRESSES");
-    const listed = source[addressesName]?.trim();
-    let allowedAddresses: string[] = [...network.senderAddresses];
-    if (listed === "any") allowedAddresses = [];
-    else if (listed) {
-      allowedAddresses = listed.split(",").map((address) => address.trim());
-      const wrong = allowedAddresses.filter((address) => isIP(address) === 0);
-      if (wrong.length > 0) {
-        problems.push({
-          variable: addressesName,
-          message: `not an IP address: ${wrong.join(", ")} ("any" allows every address)`,
-        });
-      }
+    settings[setting.suffix] = value;
+  }
+  for (const setting of network.settings) {
+    if (setting.with && settings[setting.suffix] !== undefined && settings[setting.with] === undefined) {
+      const needed = network.settings.find((other) => other.suffix === setting.with);
+      problems.push({
+        variable: variable(network, setting.with),
+        message: `is required with ${variable(network, setting.suffix)}: ${needed?.meaning ?? setting.with}`,
+      });
     }
-    const holdDays = wholeNumber(source, variable(network, "HOLD_DAYS"), { min: 0, max: 365 }, problems);
-    const postbacksPerMinute =
-      wholeNumber(source, variable(network, "POSTBACKS_PER_MINUTE"), { min: 1, max: 1_000_000 }, problems) ??
-      DEFAULT_POSTBACKS_PER_MINUTE;
-    const supportUrl = httpsUrl(source, variable(network, "SUPPORT_URL"), problems);
-    if (problems.length > before) continue;
-    walls.push({
+  }
+  const addressesName = variable(network, "ALLOWED_ADDRESSES");
+  const listed = source[addressesName]?.trim();
+  let allowedAddresses: string[] = [...network.senderAddresses];
+  if (listed === "any") allowedAddresses = [];
+  else if (listed) {
+    allowedAddresses = listed.split(",").map((address) => address.trim());
+    const wrong = allowedAddresses.filter((address) => isIP(address) === 0);
+    if (wrong.length > 0) {
+      problems.push({
+        variable: addressesName,
+        message: `not an IP address: ${wrong.join(", ")} ("any" allows every address)`,
+      });
+    }
+  }
+  const holdDays = wholeNumber(source, variable(network, "HOLD_DAYS"), { min: 0, max: 365 }, problems);
+  const postbacksPerMinute =
+    wholeNumber(source, variable(network, "POSTBACKS_PER_MINUTE"), { min: 1, max: 1_000_000 }, problems) ??
+    DEFAULT_POSTBACKS_PER_MINUTE;
+  const supportUrl = httpsUrl(source, variable(network, "SUPPORT_URL"), problems);
+  if (problems.length > 0) return { enabled: true, wall: null, problems };
+  return {
+    enabled: true,
+    problems,
+    wall: {
       network,
       config: network.configure(settings as WallSettings),
       allowedAddresses,
@@ -160,12 +167,32 @@ export function readWalls(source: Record<string, string | undefined>): {
       postbacksPerMinute,
       isOfferProvider: false,
       supportUrl,
-      // An optional secret left unset is no secret: "" would blank every empty parameter in the log.
-      secrets: network.settings.flatMap((setting) => {
-        const value = setting.secret ? settings[setting.suffix] : undefined;
-        return value === undefined ? [] : [value];
-      }),
-    });
-  }
-  return { walls, problems };
+      secrets: secretValues(network, source),
+    },
+  };
+}
+
+/** The values of the network's secret settings that `source` sets (the postback log removes them). */
+export function secretValues(network: WallNetwork<unknown>, source: Record<string, string | undefined>): string[] {
+  // An optional secret left unset is no secret: "" would blank every empty parameter in the log.
+  return network.settings.flatMap((setting) => {
+    const value = setting.secret ? source[variable(network, setting.suffix)]?.trim() : undefined;
+    return value ? [value] : [];
+  });
+}
+
+/**
+ * The walls WALL_{NAME}_ENABLED=true turns on, from the environment alone, and every problem. The
+ * server does not start while there is one (env.server.ts); the console's settings are laid over
+ * these once the database is open (configured.server.ts).
+ */
+export function readWalls(source: Record<string, string | undefined>): {
+  walls: ConfiguredWall[];
+  problems: WallProblem[];
+} {
+  const readings = WALL_NETWORKS.map((network) => readWall(network, source));
+  return {
+    walls: readings.flatMap((reading) => (reading.wall ? [reading.wall] : [])),
+    problems: readings.flatMap((reading) => reading.problems),
+  };
 }

@@ -96,6 +96,8 @@ export const adgate: WallNetwork<{
       url: true,
     },
   ],
+  postbackQuery:
+    "token={your postback token}&conversion_id={conversion_id}&user_id={s1}&points={points}&payout={payout}&state={state}&offer_title={vc_title}",
   // docs.adgatemedia.com, "Postback information".
   senderAddresses: ["52.42.57.125"],
   configure: (settings) => ({

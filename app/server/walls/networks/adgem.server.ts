@@ -34,6 +34,8 @@ export const adgem: WallNetwork<{ appId: string; postbackKey: string }> = {
       secret: true,
     },
   ],
+  postbackQuery:
+    "transaction_id={transaction_id}&player_id={player_id}&amount={amount}&payout={payout}&offer_id={offer_id}&offer_name={offer_name}",
   // AdGem gives its postbacks' address on request (support@adgem.com), so none is set by default.
   senderAddresses: [],
   configure: (settings) => ({ appId: settings.APP_ID ?? "", postbackKey: settings.POSTBACK_KEY ?? "" }),

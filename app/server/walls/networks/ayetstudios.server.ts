@@ -52,6 +52,8 @@ export const ayetstudios: WallNetwork<{ apiKey: string; adSlotId: string }> = {
     },
     { suffix: "ADSLOT_ID", meaning: "the id of the web offerwall's AdSlot", required: true },
   ],
+  postbackQuery:
+    "transaction_id={transaction_id}&external_identifier={external_identifier}&currency_amount={currency_amount}&payout_usd={payout_usd}&is_chargeback={is_chargeback}&offer_id={offer_id}&offer_name={offer_name}",
   // docs.ayetstudios.com, "IP whitelist" (list of 2025-01-30).
   senderAddresses: [
     "51.79.101.241",

@@ -30,6 +30,8 @@ export const bitlabs: WallNetwork<{ appToken: string; appSecret: string }> = {
     { suffix: "APP_TOKEN", meaning: "the app's API token (Apps → your app → Integration)", required: true },
     { suffix: "APP_SECRET", meaning: "the app's secret key, which signs callbacks", required: true, secret: true },
   ],
+  postbackQuery:
+    "uid=[%UID%]&tx=[%TX%]&val=[%VAL%]&raw=[%RAW%]&ref=[%REF%]&type=[%TYPE%]&offer_id=[%OFFER_ID%]&offer_name=[%OFFER_NAME%]",
   // BitLabs publishes no sender addresses.
   senderAddresses: [],
   configure: (settings) => ({ appToken: settings.APP_TOKEN ?? "", appSecret: settings.APP_SECRET ?? "" }),

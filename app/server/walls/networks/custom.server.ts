@@ -46,6 +46,7 @@ export const custom: WallNetwork<{ secret: string }> = {
   name: "custom",
   label: "Offer provider",
   settings: [{ suffix: "SECRET", meaning: "the postback secret", required: true, secret: true, minLength: 16 }],
+  postbackQuery: null,
   senderAddresses: [],
   configure: (settings) => ({ secret: settings.SECRET ?? "" }),
   readPostback(request, { secret }) {

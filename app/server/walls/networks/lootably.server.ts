@@ -80,6 +80,8 @@ export const lootably: WallNetwork<{
       url: true,
     },
   ],
+  postbackQuery:
+    "userID={userID}&transactionID={transactionID}&ip={ip}&revenue={revenue}&currencyReward={currencyReward}&offerID={offerID}&offerName={offerName}&status={status}&hash={hash}",
   // Lootably publishes no postback addresses.
   senderAddresses: [],
   configure: (settings) => ({

@@ -27,6 +27,7 @@ export const revlum: WallNetwork<{ appId: string; secret: string }> = {
     { suffix: "APP_ID", meaning: "the app's id", required: true },
     { suffix: "SECRET", meaning: "the app's secret key, which signs postbacks", required: true, secret: true },
   ],
+  postbackQuery: null,
   // Revlum's reference postback handler allows this one address.
   senderAddresses: ["209.159.156.198"],
   configure: (settings) => ({ appId: settings.APP_ID ?? "", secret: settings.SECRET ?? "" }),

@@ -33,6 +33,7 @@ export const torox: WallNetwork<{ secret: string; publisherId: string; appId: st
       secret: true,
     },
   ],
+  postbackQuery: null,
   // Not on Torox's own pages: the address integrations of OfferToro allow (docs/walls/torox.md).
   senderAddresses: ["54.175.173.245"],
   configure: (settings) => ({
