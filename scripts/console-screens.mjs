@@ -7,7 +7,8 @@
 // Starts the Auth emulator, a throwaway Postgres and the production server on it, seeds an owner
 // and a few people with money, withdrawals in review, linked accounts and tickets, then saves
 // <out-dir>/<name>-<width>.png for each console page (every page when no path is given). Paths may
-// name a seeded person as {person} and their withdrawal in review as {withdrawal}: `/admin/people/{person}`.
+// name a seeded person as {person}, their withdrawal in review as {withdrawal} and their
+// missing-credit report as {ticket}: `/admin/people/{person}`, `/admin/support/{ticket}`.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
@@ -24,6 +25,8 @@ const PAGES = [
   "/admin/withdrawals",
   "/admin/withdrawals?view=all",
   "/admin/withdrawals/{withdrawal}",
+  "/admin/support",
+  "/admin/support/{ticket}",
   "/admin/settings",
   "/admin/audit",
   "/admin/walls",
@@ -89,11 +92,17 @@ async function seed(db, emulatorHost) {
   await db.query("select submit_feedback($1, 'Farmer', 'farmer@gmail.com', 'My survey from BitLabs never paid out.')", [
     farmer,
   ]);
-  await db.query(
-    "select report_missing_credit($1, 'bitlabs', 'Survey: shopping habits', current_date - 2, 'Finished all 20 questions.')",
-    [farmer],
+  const [report] = /** @type {{ id: string }[]} */ (
+    await db.query(
+      "select report_missing_credit($1, 'bitlabs', 'Survey: shopping habits', current_date - 2, 'Finished all 20 questions.') ->> 'id' as id",
+      [farmer],
+    )
   );
-  return { person: /** @type {string} */ (farmer), withdrawal: /** @type {{ id: string }} */ (withdrawal).id };
+  return {
+    person: /** @type {string} */ (farmer),
+    withdrawal: /** @type {{ id: string }} */ (withdrawal).id,
+    ticket: `missing-credit/${/** @type {{ id: string }} */ (report).id}`,
+  };
 }
 
 /**
@@ -182,7 +191,10 @@ try {
   await page.waitForURL(`${app.url}/`);
   mkdirSync(outDir, { recursive: true });
   for (const wanted of pages) {
-    const target = wanted.replace("{person}", seeded.person).replace("{withdrawal}", seeded.withdrawal);
+    const target = wanted
+      .replace("{person}", seeded.person)
+      .replace("{withdrawal}", seeded.withdrawal)
+      .replace("{ticket}", seeded.ticket);
     const name =
       wanted
         .replace(/^\//, "")

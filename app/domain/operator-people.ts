@@ -2,6 +2,8 @@
 // operator_find_people and operator_person return it: shared by the server module that reads it
 // and the pages that draw it.
 
+import type { TicketKind, TicketStatus } from "./support";
+
 /** One account a search found, and which of its keys matched. */
 export interface FoundPerson {
   id: string;
@@ -103,11 +105,11 @@ export interface SharedSignal {
 }
 
 export interface PersonTicket {
-  kind: "feedback" | "missing_credit";
+  kind: TicketKind;
   id: number;
   created_at: string;
   subject: string;
-  status: string | null;
+  status: TicketStatus | null;
 }
 
 export interface PersonAction {

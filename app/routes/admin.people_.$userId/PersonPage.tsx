@@ -9,6 +9,7 @@ import { formatCoins, formatDollars } from "~/domain/money";
 import type { SubmissionResult } from "@conform-to/react";
 import { FormBanner } from "~/components/forms/FormBanner";
 import type { PersonAdjustment, PersonPage as Person, PersonProfile } from "~/domain/operator-people";
+import { TICKET_STATUS_LABELS, ticketPath } from "~/domain/support";
 import { PersonActions } from "./PersonActions";
 
 const CELL = "px-4 py-3";
@@ -376,8 +377,15 @@ function Tickets({ person }: { person: Person }) {
             <tr key={`${ticket.kind}-${ticket.id}`} className="align-top">
               <td className={NUMBER}>{formatTimestamp(ticket.created_at)}</td>
               <td className={CELL}>{ticket.kind === "feedback" ? "Feedback" : "Missing credit"}</td>
-              <td className={WRAP}>{ticket.subject}</td>
-              <td className={CELL}>{ticket.status ?? "—"}</td>
+              <td className={WRAP}>
+                <Link
+                  to={ticketPath(ticket.kind, ticket.id)}
+                  className="font-medium text-brand-700 underline underline-offset-2"
+                >
+                  {ticket.subject}
+                </Link>
+              </td>
+              <td className={CELL}>{ticket.status ? TICKET_STATUS_LABELS[ticket.status] : "—"}</td>
             </tr>
           ))}
         </ConsoleTable>

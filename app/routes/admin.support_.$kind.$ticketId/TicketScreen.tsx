@@ -133,7 +133,9 @@ export function TicketScreen({
           Support
         </Link>
         <h1 className="text-2xl font-bold tracking-tight [overflow-wrap:anywhere]">
-          {TICKET_KIND_LABELS[ticket.kind]}: {ticket.kind === "feedback" ? `#${ticket.id}` : ticket.subject}
+          {"network" in ticket.detail
+            ? `Missing credit: ${ticket.detail.offer_name} (${ticket.detail.network})`
+            : `${TICKET_KIND_LABELS[ticket.kind]} #${ticket.id}`}
         </h1>
         <p className="text-sm font-semibold" data-testid="ticket-status">
           {TICKET_STATUS_LABELS[ticket.status]}

@@ -106,7 +106,7 @@ begin
     'tickets', coalesce((
       select jsonb_agg(t order by t ->> 'created_at' desc)
         from (select jsonb_build_object('kind', 'feedback', 'id', f.id, 'created_at', f.created_at,
-                                        'subject', left(f.message, 120), 'status', null) as t
+                                        'subject', left(f.message, 120), 'status', f.status) as t
                 from (select * from user_feedback where user_id = p_user_id order by created_at desc limit 20) f
               union all
               select jsonb_build_object('kind', 'missing_credit', 'id', r.id, 'created_at', r.created_at,
