@@ -159,3 +159,18 @@ test("an operator adjusts a balance and finds the entry in the audit log", async
   await expect(entry).toContainText(finance.email);
   await screenshot(page, "console-audit-adjustment");
 });
+
+test("the withdrawal list filters by URL: with JavaScript a chosen method applies at once, without it the Show button applies it", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  await withdrawalOf(5, { method: "upi", upiId: `filter.${Date.now().toString(36)}@okaxis` });
+  await openConsole(page, "/admin/withdrawals?view=all");
+  await page.getByLabel("Method").selectOption("paypal");
+  if (!javaScriptEnabled) await page.getByRole("button", { name: "Show" }).click();
+  await expect(page).toHaveURL(/[?&]method=paypal/);
+  const rows = page.getByTestId("withdrawal-row");
+  await expect(rows.first()).toBeVisible();
+  for (const row of await rows.all()) await expect(row).toContainText("PayPal");
+  await expect(rows.filter({ hasText: "UPI" })).toHaveCount(0);
+});

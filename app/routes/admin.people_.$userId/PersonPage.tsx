@@ -1,4 +1,5 @@
-import { Form, Link } from "@remix-run/react";
+import { Link } from "@remix-run/react";
+import { FilterForm } from "~/components/admin/FilterForm";
 import type { ReactNode } from "react";
 import { Badge } from "~/components/admin/Badge";
 import { ConsoleEmpty, ConsoleSection, ConsoleTable } from "~/components/admin/ConsoleTable";
@@ -122,7 +123,7 @@ function Ledger({ person, ledgerType, paged }: { person: Person; ledgerType: str
   const typeQuery = ledgerType ? `type=${ledgerType}&` : "";
   return (
     <ConsoleSection title="Ledger">
-      <Form method="get" action={base} className="flex flex-wrap items-end gap-2">
+      <FilterForm action={base} className="flex flex-wrap items-end gap-2">
         <div>
           <label htmlFor="ledger-type" className="mb-1 block text-sm font-medium">
             Kind of movement
@@ -144,7 +145,7 @@ function Ledger({ person, ledgerType, paged }: { person: Person; ledgerType: str
         <button type="submit" className={buttonClass({ tone: "secondary", size: "md" })}>
           Show
         </button>
-      </Form>
+      </FilterForm>
       {person.ledger.length === 0 ? (
         <ConsoleEmpty>{paged ? "No older rows." : "No movement of this kind."}</ConsoleEmpty>
       ) : (

@@ -1,4 +1,5 @@
-import { Form, Link } from "@remix-run/react";
+import { Link } from "@remix-run/react";
+import { FilterForm } from "~/components/admin/FilterForm";
 import { ConsoleEmpty, ConsoleTable } from "~/components/admin/ConsoleTable";
 import { buttonClass } from "~/components/ui/button";
 import { formatTimestamp, waitedFor } from "~/domain/dates";
@@ -40,7 +41,7 @@ function Tabs({ filters }: { filters: TicketFilters }) {
 
 function Filters({ filters }: { filters: TicketFilters }) {
   return (
-    <Form method="get" className="flex flex-wrap items-end gap-3">
+    <FilterForm className="flex flex-wrap items-end gap-3">
       {filters.view !== "open" ? <input type="hidden" name="view" value={filters.view} /> : null}
       <div>
         <label htmlFor="ticket-kind" className="mb-1 block text-sm font-medium">
@@ -70,7 +71,7 @@ function Filters({ filters }: { filters: TicketFilters }) {
       <button type="submit" className={buttonClass({ tone: "secondary", size: "md" })}>
         Show
       </button>
-    </Form>
+    </FilterForm>
   );
 }
 

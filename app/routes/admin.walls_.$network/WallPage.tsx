@@ -1,4 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
+import { FilterForm } from "~/components/admin/FilterForm";
 import { Form, Link } from "@remix-run/react";
 import { Badge } from "~/components/admin/Badge";
 import { PasswordAgain } from "~/components/admin/PasswordAgain";
@@ -377,7 +378,7 @@ function LogFilters({
   problems: { user?: string; tx?: string };
 }) {
   return (
-    <Form method="get" action={`/admin/walls/${view.name}`} className="flex flex-wrap items-end gap-3" role="search">
+    <FilterForm action={`/admin/walls/${view.name}`} className="flex flex-wrap items-end gap-3" role="search">
       <FilterBox
         name="user"
         label="Person (email or account id)"
@@ -404,7 +405,7 @@ function LogFilters({
           Clear filters
         </Link>
       ) : null}
-    </Form>
+    </FilterForm>
   );
 }
 

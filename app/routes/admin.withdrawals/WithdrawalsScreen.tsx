@@ -1,4 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
+import { FilterForm } from "~/components/admin/FilterForm";
 import { Form, Link } from "@remix-run/react";
 import { ConsoleEmpty, ConsoleTable } from "~/components/admin/ConsoleTable";
 import { PasswordAgain } from "~/components/admin/PasswordAgain";
@@ -59,7 +60,7 @@ function ViewTabs({ filters, counts }: { filters: WithdrawalFilters; counts: Wit
 
 function Filters({ filters }: { filters: WithdrawalFilters }) {
   return (
-    <Form method="get" className="flex flex-wrap items-end gap-3">
+    <FilterForm className="flex flex-wrap items-end gap-3">
       {filters.view !== "review" ? <input type="hidden" name="view" value={filters.view} /> : null}
       <div>
         <label htmlFor="withdrawal-method" className="mb-1 block text-sm font-medium">
@@ -100,7 +101,7 @@ function Filters({ filters }: { filters: WithdrawalFilters }) {
       <button type="submit" className={buttonClass({ tone: "secondary", size: "md" })}>
         Show
       </button>
-    </Form>
+    </FilterForm>
   );
 }
 
