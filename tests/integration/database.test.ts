@@ -36,6 +36,8 @@ const TABLES = [
   "operators",
   "balance_adjustments",
   "support_messages",
+  // Offer walls' settings made in the console (docs/offer-walls.md).
+  "wall_settings",
 ];
 
 let userCounter = 0;
