@@ -34,9 +34,10 @@ export function formatTimestamp(iso: string): string {
   return new Date(iso).toISOString().slice(0, 19).replace("T", " ") + " UTC";
 }
 
-/** How long since `iso`, roughly: "12 min", "5 h", "3 days". */
+/** How long since `iso`, roughly: "under a minute", "12 min", "5 h", "3 days". */
 export function waitedFor(iso: string, now: string): string {
   const minutes = Math.max(0, Math.floor((Date.parse(now) - Date.parse(iso)) / 60_000));
+  if (minutes < 1) return "under a minute";
   if (minutes < 60) return `${minutes} min`;
   const hours = Math.floor(minutes / 60);
   if (hours < 48) return `${hours} h`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { REFERRAL_CODE_ALPHABET } from "~/domain/constants";
-import { formatDate, formatDay, formatUtcTime } from "~/domain/dates";
+import { formatDate, formatDay, formatTimestamp, formatUtcTime, waitedFor } from "~/domain/dates";
 import {
   cashOutHint,
   holdAmountInput,
@@ -125,6 +125,30 @@ describe("recent activity labels", () => {
       "Check-in day 7 bonus",
     );
     expect(activityLabel({ transaction_type: "bonus", description: "Bonus coins" })).toBe("Bonus coins");
+  });
+
+  it("calls an operator's credit or debit Correction by support, whatever the reason written in its row", () => {
+    expect(
+      activityLabel({ transaction_type: "adjustment", description: "Balance correction: BitLabs survey 88" }),
+    ).toBe("Correction by support");
+  });
+});
+
+describe("the operator console's times", () => {
+  const now = "2026-11-27T12:00:00.000Z";
+  it("says how long something has waited, roughly, from under a minute to days", () => {
+    expect(waitedFor("2026-11-27T11:59:30.000Z", now)).toBe("under a minute");
+    expect(waitedFor("2026-11-27T11:48:00.000Z", now)).toBe("12 min");
+    expect(waitedFor("2026-11-27T07:00:00.000Z", now)).toBe("5 h");
+    expect(waitedFor("2026-11-25T13:00:00.000Z", now)).toBe("47 h");
+    expect(waitedFor("2026-11-24T12:00:00.000Z", now)).toBe("3 days");
+    // A clock a moment ahead never says "-1 min".
+    expect(waitedFor("2026-11-27T12:00:05.000Z", now)).toBe("under a minute");
+  });
+
+  it("writes a moment to the second in UTC, the same on the server and in the browser", () => {
+    expect(formatTimestamp("2026-11-23T10:04:31.987+00:00")).toBe("2026-11-23 10:04:31 UTC");
+    expect(formatTimestamp("2026-11-23T11:04:31+01:00")).toBe("2026-11-23 10:04:31 UTC");
   });
 });
 

@@ -83,7 +83,7 @@ function Row({ ticket, now }: { ticket: InboxTicket; now: string }) {
         <span className="block text-xs text-muted">{waitedFor(ticket.created_at, now)} ago</span>
       </td>
       <td className={CELL}>{TICKET_KIND_LABELS[ticket.kind]}</td>
-      <td className={`${CELL} min-w-64 [overflow-wrap:anywhere]`}>
+      <td className={`${CELL} min-w-56 [overflow-wrap:anywhere]`}>
         <Link
           to={ticketPath(ticket.kind, ticket.id)}
           className="font-medium text-brand-700 underline underline-offset-2"
@@ -96,7 +96,7 @@ function Row({ ticket, now }: { ticket: InboxTicket; now: string }) {
           </span>
         ) : null}
       </td>
-      <td className={`${CELL} min-w-40 [overflow-wrap:anywhere]`}>{ticket.email ?? "a deleted account"}</td>
+      <td className={`${CELL} min-w-52 [overflow-wrap:anywhere]`}>{ticket.email ?? "a deleted account"}</td>
       <td className={CELL}>{TICKET_STATUS_LABELS[ticket.status]}</td>
       <td className={`${CELL} [overflow-wrap:anywhere]`}>{ticket.assigned_name ?? "—"}</td>
     </tr>
