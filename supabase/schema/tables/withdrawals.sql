@@ -51,4 +51,6 @@ CREATE INDEX withdrawals_settled_created_idx ON public.withdrawals USING btree (
 CREATE INDEX withdrawals_status_method_idx ON public.withdrawals USING btree (status, payment_method, created_at);
 CREATE INDEX withdrawals_user_created_idx ON public.withdrawals USING btree (user_id, created_at DESC);
 
+CREATE TRIGGER withdrawals_dashboard AFTER INSERT OR DELETE OR UPDATE OF status, review_state, sent_at, settled_at, amount ON public.withdrawals FOR EACH ROW EXECUTE FUNCTION dashboard_withdrawal_counts();
+
 -- Row level security: on
