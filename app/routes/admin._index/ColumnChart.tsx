@@ -27,6 +27,7 @@ export function ColumnChart({
   days,
   series,
   format,
+  minimumTop = 1,
 }: {
   id: string;
   title: string;
@@ -37,9 +38,11 @@ export function ColumnChart({
   series: readonly ChartSeries[];
   /** Writes a value (and an axis label) out; values are whole numbers (people, or cents). */
   format: (value: number) => string;
+  /** The axis's top when every value is smaller (an empty chart of money reads $0 to $1, not to 1 cent). */
+  minimumTop?: number;
 }) {
   const totals = columnTotals(series.map((one) => one.values));
-  const max = niceCeiling(Math.max(0, ...totals));
+  const max = niceCeiling(Math.max(minimumTop, ...totals));
   const width = Math.max(1, days.length) * SLOT;
   const columns = stackedColumns(
     series.map((one) => one.values),

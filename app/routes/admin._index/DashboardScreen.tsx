@@ -202,9 +202,7 @@ function Withdrawals({ data }: { data: DashboardData }) {
           testId="figure-review"
           detail={
             review.oldest_at ? (
-              <span data-testid="figure-review-oldest">
-                the oldest waiting {waitedFor(review.oldest_at, data.as_of)}
-              </span>
+              <span data-testid="figure-review-oldest">{`the oldest waiting ${waitedFor(review.oldest_at, data.as_of)}`}</span>
             ) : (
               "none waiting"
             )
@@ -379,6 +377,7 @@ export function DashboardScreen({
           days={days}
           series={[{ label: "Paid out", fill: "fill-money-600", swatch: "bg-money-600", values: paid }]}
           format={formatCents}
+          minimumTop={100}
         />
       </div>
       <ColumnChart
@@ -388,6 +387,7 @@ export function DashboardScreen({
         days={days}
         series={credited}
         format={formatCents}
+        minimumTop={100}
       />
     </div>
   );
