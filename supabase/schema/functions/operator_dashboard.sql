@@ -99,7 +99,7 @@ begin
         'n', coalesce((v_totals -> 'withdrawals:unpaid' ->> 'n')::bigint, 0),
         'amount', coalesce((v_totals -> 'withdrawals:unpaid' ->> 'amount')::numeric, 0),
         'oldest_at', (select min(w.created_at) from withdrawals w
-                       where w.status = 'pending' and w.review_state <> 'review' and w.sent_at is null)),
+                       where w.status = 'pending' and w.review_state = 'approved' and w.sent_at is null)),
       'sent', jsonb_build_object(
         'n', coalesce((v_totals -> 'withdrawals:sent' ->> 'n')::bigint, 0),
         'amount', coalesce((v_totals -> 'withdrawals:sent' ->> 'amount')::numeric, 0))));

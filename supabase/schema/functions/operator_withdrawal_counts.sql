@@ -17,7 +17,7 @@ begin
                                    where w.review_state = 'review' and w.status = 'pending'),
              'unpaid', coalesce(sum(n) filter (where metric = 'withdrawals:unpaid'), 0),
              'unpaid_oldest_at', (select min(w.created_at) from withdrawals w
-                                   where w.status = 'pending' and w.review_state <> 'review' and w.sent_at is null),
+                                   where w.status = 'pending' and w.review_state = 'approved' and w.sent_at is null),
              'sent', coalesce(sum(n) filter (where metric = 'withdrawals:sent'), 0))
       from dashboard_counts
      where metric in ('withdrawals:review', 'withdrawals:unpaid', 'withdrawals:sent') and bucket = '-infinity');
