@@ -97,18 +97,22 @@ as $$
               else 'unpaid' end
 $$;
 
--- Adds to this backend's own counter row (no other running transaction writes it).
-create function public.dashboard_add(p_metric text, p_bucket timestamptz, p_n bigint, p_coins bigint, p_amount numeric)
+-- Adds to this backend's own counter rows (no other running transaction writes them), in one
+-- statement however many counters a write moves: the i-th counter of `p_metrics` (null: none) in
+-- the i-th bucket gets the i-th how many, coins and dollars; counters that sum to nothing are left.
+create function public.dashboard_add(p_metrics text[], p_buckets timestamptz[], p_n bigint[], p_coins bigint[],
+                                     p_amounts numeric[])
   returns void
   language plpgsql
   set search_path = public, pg_temp
 as $$
 begin
-  if p_n = 0 and p_coins = 0 and p_amount = 0 then
-    return;
-  end if;
   insert into dashboard_counts as c (metric, bucket, writer, n, coins, amount)
-  values (p_metric, p_bucket, pg_backend_pid(), p_n, p_coins, p_amount)
+  select d.metric, d.bucket, pg_backend_pid(), sum(d.n), sum(d.coins), sum(d.amount)
+    from unnest(p_metrics, p_buckets, p_n, p_coins, p_amounts) as d(metric, bucket, n, coins, amount)
+   where d.metric is not null
+   group by d.metric, d.bucket
+  having sum(d.n) <> 0 or sum(d.coins) <> 0 or sum(d.amount) <> 0
   on conflict (metric, bucket, writer) do update
     set n = c.n + excluded.n, coins = c.coins + excluded.coins, amount = c.amount + excluded.amount;
 end
@@ -141,13 +145,16 @@ create function public.dashboard_profile_counts()
 as $$
 begin
   -- Accounts that exist: a deleted account no longer counts, on the day it signed up either.
-  if tg_op in ('UPDATE', 'DELETE') then
-    perform dashboard_add('signups', dashboard_day(old.created_at), -1, 0, 0);
-    perform dashboard_add('accounts', '-infinity', -1, 0, 0);
-  end if;
-  if tg_op in ('INSERT', 'UPDATE') then
-    perform dashboard_add('signups', dashboard_day(new.created_at), 1, 0, 0);
-    perform dashboard_add('accounts', '-infinity', 1, 0, 0);
+  if tg_op = 'INSERT' then
+    perform dashboard_add(array['signups', 'accounts'], array[dashboard_day(new.created_at), '-infinity'],
+                          array[1, 1], array[0, 0], array[0, 0]);
+  elsif tg_op = 'DELETE' then
+    perform dashboard_add(array['signups', 'accounts'], array[dashboard_day(old.created_at), '-infinity'],
+                          array[-1, -1], array[0, 0], array[0, 0]);
+  else
+    perform dashboard_add(array['signups', 'signups'],
+                          array[dashboard_day(old.created_at), dashboard_day(new.created_at)],
+                          array[-1, 1], array[0, 0], array[0, 0]);
   end if;
   return null;
 end
@@ -172,12 +179,13 @@ begin
   if tg_op <> 'DELETE' then
     v_new := new.balance;
   end if;
-  perform dashboard_add('balances', '-infinity',
-                        (v_new is not null)::integer - (v_old is not null)::integer, 0,
-                        coalesce(v_new, 0) - coalesce(v_old, 0));
-  perform dashboard_add('negative_balances', '-infinity',
-                        coalesce((v_new < 0)::integer, 0) - coalesce((v_old < 0)::integer, 0), 0,
-                        least(coalesce(v_new, 0), 0) - least(coalesce(v_old, 0), 0));
+  perform dashboard_add(
+    array['balances', 'negative_balances'],
+    array['-infinity', '-infinity']::timestamptz[],
+    array[(v_new is not null)::integer - (v_old is not null)::integer,
+          coalesce((v_new < 0)::integer, 0) - coalesce((v_old < 0)::integer, 0)],
+    array[0, 0],
+    array[coalesce(v_new, 0) - coalesce(v_old, 0), least(coalesce(v_new, 0), 0) - least(coalesce(v_old, 0), 0)]);
   return null;
 end
 $$;
@@ -196,13 +204,13 @@ as $$
 begin
   if tg_op = 'INSERT' then
     -- Withdrawals are counted from the withdrawals table, by their stage and when they settled.
-    if new.transaction_type <> 'withdrawal' then
-      perform dashboard_add('ledger:' || new.transaction_type, dashboard_day(new.created_at), 1,
-                            coalesce(new.coins, 0), new.amount);
-    end if;
-    if new.kind = 'earned' and new.user_id is not null then
-      perform dashboard_add('held', dashboard_hour(new.available_at), 0, 0, new.amount);
-    end if;
+    perform dashboard_add(
+      array[case when new.transaction_type <> 'withdrawal' then 'ledger:' || new.transaction_type end,
+            case when new.kind = 'earned' and new.user_id is not null then 'held' end],
+      array[dashboard_day(new.created_at), dashboard_hour(new.available_at)],
+      array[1, 0],
+      array[coalesce(new.coins, 0), 0],
+      array[new.amount, new.amount]);
     -- What the person did themselves: not a referral credit (their friend's doing), a bonus an
     -- operator gave, or a reversal (the network's).
     if new.user_id is not null and new.transaction_type in ('checkin', 'task', 'postback', 'withdrawal') then
@@ -211,7 +219,8 @@ begin
     end if;
   elsif old.kind = 'earned' and old.user_id is not null and new.user_id is null then
     -- The account was deleted: nothing of its money is owed any more, held or not.
-    perform dashboard_add('held', dashboard_hour(old.available_at), 0, 0, -old.amount);
+    perform dashboard_add(array['held'], array[dashboard_hour(old.available_at)], array[0], array[0],
+                          array[-old.amount]);
   end if;
   return null;
 end
@@ -231,32 +240,28 @@ declare
   v_new_stage text;
   v_old_settled text;
   v_new_settled text;
+  v_old_amount numeric := 0;
+  v_new_amount numeric := 0;
 begin
   if tg_op <> 'INSERT' then
-    v_old_stage := dashboard_withdrawal_stage(old.status, old.review_state, old.sent_at);
+    v_old_stage := 'withdrawals:' || dashboard_withdrawal_stage(old.status, old.review_state, old.sent_at);
     v_old_settled := case old.status when 'completed' then 'withdrawals:paid' when 'failed' then 'withdrawals:failed' end;
+    v_old_amount := old.amount;
   end if;
   if tg_op <> 'DELETE' then
-    v_new_stage := dashboard_withdrawal_stage(new.status, new.review_state, new.sent_at);
+    v_new_stage := 'withdrawals:' || dashboard_withdrawal_stage(new.status, new.review_state, new.sent_at);
     v_new_settled := case new.status when 'completed' then 'withdrawals:paid' when 'failed' then 'withdrawals:failed' end;
+    v_new_amount := new.amount;
   end if;
-  if tg_op = 'UPDATE' and v_old_stage is not distinct from v_new_stage
-     and v_old_settled is not distinct from v_new_settled and old.amount = new.amount
-     and old.settled_at is not distinct from new.settled_at then
-    return null;
-  end if;
-  if v_old_stage is not null then
-    perform dashboard_add('withdrawals:' || v_old_stage, '-infinity', -1, 0, -old.amount);
-  end if;
-  if v_new_stage is not null then
-    perform dashboard_add('withdrawals:' || v_new_stage, '-infinity', 1, 0, new.amount);
-  end if;
-  if v_old_settled is not null then
-    perform dashboard_add(v_old_settled, dashboard_day(old.settled_at), -1, 0, -old.amount);
-  end if;
-  if v_new_settled is not null then
-    perform dashboard_add(v_new_settled, dashboard_day(new.settled_at), 1, 0, new.amount);
-  end if;
+  -- Out of the old stage and settlement, into the new ones (the same ones cancel out).
+  perform dashboard_add(
+    array[v_old_stage, v_new_stage, v_old_settled, v_new_settled],
+    array['-infinity', '-infinity',
+          case when tg_op <> 'INSERT' then dashboard_day(old.settled_at) end,
+          case when tg_op <> 'DELETE' then dashboard_day(new.settled_at) end]::timestamptz[],
+    array[-1, 1, -1, 1],
+    array[0, 0, 0, 0],
+    array[-v_old_amount, v_new_amount, -v_old_amount, v_new_amount]);
   return null;
 end
 $$;
@@ -285,41 +290,36 @@ create trigger account_signals_dashboard
   for each row execute function public.dashboard_signal_activity();
 
 -- user_activity counted by its days: how many accounts were last active (last earned) on each day.
--- An account whose day moves from `p_from` to `p_to` leaves one day's count for the other's.
-create function public.dashboard_move_day(p_metric text, p_from date, p_to date)
-  returns void
-  language plpgsql
-  set search_path = public, pg_temp
-as $$
-begin
-  if p_from is not distinct from p_to then
-    return;
-  end if;
-  if p_from is not null then
-    perform dashboard_add(p_metric, p_from::timestamp at time zone 'UTC', -1, 0, 0);
-  end if;
-  if p_to is not null then
-    perform dashboard_add(p_metric, p_to::timestamp at time zone 'UTC', 1, 0, 0);
-  end if;
-end
-$$;
-
+-- An account whose day moves leaves the old day's count for the new one's.
 create function public.dashboard_activity_counts()
   returns trigger
   language plpgsql
   set search_path = public, pg_temp
 as $$
+declare
+  v_old_active date;
+  v_new_active date;
+  v_old_earned date;
+  v_new_earned date;
 begin
-  if tg_op = 'INSERT' then
-    perform dashboard_move_day('active_last', null, new.active_on);
-    perform dashboard_move_day('earning_last', null, new.earned_on);
-  elsif tg_op = 'UPDATE' then
-    perform dashboard_move_day('active_last', old.active_on, new.active_on);
-    perform dashboard_move_day('earning_last', old.earned_on, new.earned_on);
-  else
-    perform dashboard_move_day('active_last', old.active_on, null);
-    perform dashboard_move_day('earning_last', old.earned_on, null);
+  if tg_op <> 'INSERT' then
+    v_old_active := old.active_on;
+    v_old_earned := old.earned_on;
   end if;
+  if tg_op <> 'DELETE' then
+    v_new_active := new.active_on;
+    v_new_earned := new.earned_on;
+  end if;
+  perform dashboard_add(
+    array[case when v_old_active is not null then 'active_last' end,
+          case when v_new_active is not null then 'active_last' end,
+          case when v_old_earned is not null then 'earning_last' end,
+          case when v_new_earned is not null then 'earning_last' end],
+    array[v_old_active::timestamp at time zone 'UTC', v_new_active::timestamp at time zone 'UTC',
+          v_old_earned::timestamp at time zone 'UTC', v_new_earned::timestamp at time zone 'UTC'],
+    array[-1, 1, -1, 1],
+    array[0, 0, 0, 0],
+    array[0, 0, 0, 0]);
   return null;
 end
 $$;
@@ -716,14 +716,13 @@ $$;;
 revoke all on function public.dashboard_day(timestamptz) from public, anon, authenticated;
 revoke all on function public.dashboard_hour(timestamptz) from public, anon, authenticated;
 revoke all on function public.dashboard_withdrawal_stage(text, text, timestamptz) from public, anon, authenticated;
-revoke all on function public.dashboard_add(text, timestamptz, bigint, bigint, numeric) from public, anon, authenticated;
+revoke all on function public.dashboard_add(text[], timestamptz[], bigint[], bigint[], numeric[]) from public, anon, authenticated;
 revoke all on function public.dashboard_mark_active(text, timestamptz, boolean) from public, anon, authenticated;
 revoke all on function public.dashboard_profile_counts() from public, anon, authenticated;
 revoke all on function public.dashboard_balance_counts() from public, anon, authenticated;
 revoke all on function public.dashboard_ledger_counts() from public, anon, authenticated;
 revoke all on function public.dashboard_withdrawal_counts() from public, anon, authenticated;
 revoke all on function public.dashboard_signal_activity() from public, anon, authenticated;
-revoke all on function public.dashboard_move_day(text, date, date) from public, anon, authenticated;
 revoke all on function public.dashboard_activity_counts() from public, anon, authenticated;
 revoke all on function public.dashboard_activity_recount() from public, anon, authenticated;
 revoke all on function public.dashboard_recount() from public, anon, authenticated;

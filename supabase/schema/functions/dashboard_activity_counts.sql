@@ -7,17 +7,30 @@ CREATE OR REPLACE FUNCTION public.dashboard_activity_counts()
  LANGUAGE plpgsql
  SET search_path TO 'public', 'pg_temp'
 AS $function$
+declare
+  v_old_active date;
+  v_new_active date;
+  v_old_earned date;
+  v_new_earned date;
 begin
-  if tg_op = 'INSERT' then
-    perform dashboard_move_day('active_last', null, new.active_on);
-    perform dashboard_move_day('earning_last', null, new.earned_on);
-  elsif tg_op = 'UPDATE' then
-    perform dashboard_move_day('active_last', old.active_on, new.active_on);
-    perform dashboard_move_day('earning_last', old.earned_on, new.earned_on);
-  else
-    perform dashboard_move_day('active_last', old.active_on, null);
-    perform dashboard_move_day('earning_last', old.earned_on, null);
+  if tg_op <> 'INSERT' then
+    v_old_active := old.active_on;
+    v_old_earned := old.earned_on;
   end if;
+  if tg_op <> 'DELETE' then
+    v_new_active := new.active_on;
+    v_new_earned := new.earned_on;
+  end if;
+  perform dashboard_add(
+    array[case when v_old_active is not null then 'active_last' end,
+          case when v_new_active is not null then 'active_last' end,
+          case when v_old_earned is not null then 'earning_last' end,
+          case when v_new_earned is not null then 'earning_last' end],
+    array[v_old_active::timestamp at time zone 'UTC', v_new_active::timestamp at time zone 'UTC',
+          v_old_earned::timestamp at time zone 'UTC', v_new_earned::timestamp at time zone 'UTC'],
+    array[-1, 1, -1, 1],
+    array[0, 0, 0, 0],
+    array[0, 0, 0, 0]);
   return null;
 end
 $function$;

@@ -17,12 +17,13 @@ begin
   if tg_op <> 'DELETE' then
     v_new := new.balance;
   end if;
-  perform dashboard_add('balances', '-infinity',
-                        (v_new is not null)::integer - (v_old is not null)::integer, 0,
-                        coalesce(v_new, 0) - coalesce(v_old, 0));
-  perform dashboard_add('negative_balances', '-infinity',
-                        coalesce((v_new < 0)::integer, 0) - coalesce((v_old < 0)::integer, 0), 0,
-                        least(coalesce(v_new, 0), 0) - least(coalesce(v_old, 0), 0));
+  perform dashboard_add(
+    array['balances', 'negative_balances'],
+    array['-infinity', '-infinity']::timestamptz[],
+    array[(v_new is not null)::integer - (v_old is not null)::integer,
+          coalesce((v_new < 0)::integer, 0) - coalesce((v_old < 0)::integer, 0)],
+    array[0, 0],
+    array[coalesce(v_new, 0) - coalesce(v_old, 0), least(coalesce(v_new, 0), 0) - least(coalesce(v_old, 0), 0)]);
   return null;
 end
 $function$;

@@ -10,13 +10,13 @@ AS $function$
 begin
   if tg_op = 'INSERT' then
     -- Withdrawals are counted from the withdrawals table, by their stage and when they settled.
-    if new.transaction_type <> 'withdrawal' then
-      perform dashboard_add('ledger:' || new.transaction_type, dashboard_day(new.created_at), 1,
-                            coalesce(new.coins, 0), new.amount);
-    end if;
-    if new.kind = 'earned' and new.user_id is not null then
-      perform dashboard_add('held', dashboard_hour(new.available_at), 0, 0, new.amount);
-    end if;
+    perform dashboard_add(
+      array[case when new.transaction_type <> 'withdrawal' then 'ledger:' || new.transaction_type end,
+            case when new.kind = 'earned' and new.user_id is not null then 'held' end],
+      array[dashboard_day(new.created_at), dashboard_hour(new.available_at)],
+      array[1, 0],
+      array[coalesce(new.coins, 0), 0],
+      array[new.amount, new.amount]);
     -- What the person did themselves: not a referral credit (their friend's doing), a bonus an
     -- operator gave, or a reversal (the network's).
     if new.user_id is not null and new.transaction_type in ('checkin', 'task', 'postback', 'withdrawal') then
@@ -25,7 +25,8 @@ begin
     end if;
   elsif old.kind = 'earned' and old.user_id is not null and new.user_id is null then
     -- The account was deleted: nothing of its money is owed any more, held or not.
-    perform dashboard_add('held', dashboard_hour(old.available_at), 0, 0, -old.amount);
+    perform dashboard_add(array['held'], array[dashboard_hour(old.available_at)], array[0], array[0],
+                          array[-old.amount]);
   end if;
   return null;
 end

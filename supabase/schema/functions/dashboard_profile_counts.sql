@@ -9,13 +9,16 @@ CREATE OR REPLACE FUNCTION public.dashboard_profile_counts()
 AS $function$
 begin
   -- Accounts that exist: a deleted account no longer counts, on the day it signed up either.
-  if tg_op in ('UPDATE', 'DELETE') then
-    perform dashboard_add('signups', dashboard_day(old.created_at), -1, 0, 0);
-    perform dashboard_add('accounts', '-infinity', -1, 0, 0);
-  end if;
-  if tg_op in ('INSERT', 'UPDATE') then
-    perform dashboard_add('signups', dashboard_day(new.created_at), 1, 0, 0);
-    perform dashboard_add('accounts', '-infinity', 1, 0, 0);
+  if tg_op = 'INSERT' then
+    perform dashboard_add(array['signups', 'accounts'], array[dashboard_day(new.created_at), '-infinity'],
+                          array[1, 1], array[0, 0], array[0, 0]);
+  elsif tg_op = 'DELETE' then
+    perform dashboard_add(array['signups', 'accounts'], array[dashboard_day(old.created_at), '-infinity'],
+                          array[-1, -1], array[0, 0], array[0, 0]);
+  else
+    perform dashboard_add(array['signups', 'signups'],
+                          array[dashboard_day(old.created_at), dashboard_day(new.created_at)],
+                          array[-1, 1], array[0, 0], array[0, 0]);
   end if;
   return null;
 end

@@ -12,32 +12,28 @@ declare
   v_new_stage text;
   v_old_settled text;
   v_new_settled text;
+  v_old_amount numeric := 0;
+  v_new_amount numeric := 0;
 begin
   if tg_op <> 'INSERT' then
-    v_old_stage := dashboard_withdrawal_stage(old.status, old.review_state, old.sent_at);
+    v_old_stage := 'withdrawals:' || dashboard_withdrawal_stage(old.status, old.review_state, old.sent_at);
     v_old_settled := case old.status when 'completed' then 'withdrawals:paid' when 'failed' then 'withdrawals:failed' end;
+    v_old_amount := old.amount;
   end if;
   if tg_op <> 'DELETE' then
-    v_new_stage := dashboard_withdrawal_stage(new.status, new.review_state, new.sent_at);
+    v_new_stage := 'withdrawals:' || dashboard_withdrawal_stage(new.status, new.review_state, new.sent_at);
     v_new_settled := case new.status when 'completed' then 'withdrawals:paid' when 'failed' then 'withdrawals:failed' end;
+    v_new_amount := new.amount;
   end if;
-  if tg_op = 'UPDATE' and v_old_stage is not distinct from v_new_stage
-     and v_old_settled is not distinct from v_new_settled and old.amount = new.amount
-     and old.settled_at is not distinct from new.settled_at then
-    return null;
-  end if;
-  if v_old_stage is not null then
-    perform dashboard_add('withdrawals:' || v_old_stage, '-infinity', -1, 0, -old.amount);
-  end if;
-  if v_new_stage is not null then
-    perform dashboard_add('withdrawals:' || v_new_stage, '-infinity', 1, 0, new.amount);
-  end if;
-  if v_old_settled is not null then
-    perform dashboard_add(v_old_settled, dashboard_day(old.settled_at), -1, 0, -old.amount);
-  end if;
-  if v_new_settled is not null then
-    perform dashboard_add(v_new_settled, dashboard_day(new.settled_at), 1, 0, new.amount);
-  end if;
+  -- Out of the old stage and settlement, into the new ones (the same ones cancel out).
+  perform dashboard_add(
+    array[v_old_stage, v_new_stage, v_old_settled, v_new_settled],
+    array['-infinity', '-infinity',
+          case when tg_op <> 'INSERT' then dashboard_day(old.settled_at) end,
+          case when tg_op <> 'DELETE' then dashboard_day(new.settled_at) end]::timestamptz[],
+    array[-1, 1, -1, 1],
+    array[0, 0, 0, 0],
+    array[-v_old_amount, v_new_amount, -v_old_amount, v_new_amount]);
   return null;
 end
 $function$;
