@@ -280,7 +280,7 @@ function Reversals({ data }: { data: DashboardData }) {
 function Sources({ data }: { data: DashboardData }) {
   const longest = Math.max(0, ...EARNING_SOURCES.map((source) => windowSums(data, source.metric, "month").amount));
   return (
-    <Panel title="Earned by source" aside="Coins beside the dollars">
+    <Panel title="Earned by source" aside="Dollars, with the coins under them">
       <WindowTable caption="Money credited by source, in dollars and coins, today and over the last 7 and 30 days">
         {EARNING_SOURCES.map((source) => (
           <WindowRow
