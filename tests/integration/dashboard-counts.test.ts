@@ -17,12 +17,12 @@ import {
 } from "../support/db";
 import { ledgerAudit } from "../support/ledger-audit";
 
-// The dashboard's counters (docs/operator-console.md, "Dashboard"; migration 20261202310000): kept
+// The dashboard's counters (docs/operator-console.md, "Dashboard"; migration 20261202350000): kept
 // by triggers in the same transaction as every write, they must equal a recount of the tables after
 // any mix of writes, including writes that run at once on Postgres (no increment lost, no deadlock),
 // and the migration's backfill must count what was written before it.
 
-const DASHBOARD_MIGRATION = "20261202310000_operator_dashboard.sql";
+const DASHBOARD_MIGRATION = "20261202350000_operator_dashboard.sql";
 let counter = 0;
 const newId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++counter}`;
 const hash = (seed: string) =>

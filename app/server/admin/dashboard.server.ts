@@ -5,7 +5,7 @@ import { startIntervalWorker } from "../interval-worker.server";
 
 /**
  * The console's dashboard (docs/operator-console.md, "Dashboard"), read from the counters the
- * database keeps beside every write (migration 20261202310000) in one call, which checks the role.
+ * database keeps beside every write (migration 20261202350000) in one call, which checks the role.
  */
 export async function readDashboard(operatorId: string): Promise<DashboardData> {
   const db = await getDatabase();
