@@ -10,6 +10,7 @@ export const INTEGRATION_WITH_SERVICES = [
   "cash-out",
   "checkin-streak",
   "concurrency",
+  "dashboard-counts",
   "database",
   "earning",
   "hidden-characters",

@@ -22,6 +22,7 @@ import { logValue } from "./server/log.server";
 import { postbackRoute } from "./server/postbacks.server";
 import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.server";
 import { startReferralSettlement } from "./server/referrals.server";
+import { startDashboardFold } from "./server/admin/dashboard.server";
 import { wallFrameOrigins } from "./server/walls/pages.server";
 
 // Validate the environment when the server starts: a bad variable stops it with its name.
@@ -59,6 +60,9 @@ startConfiguredNoticeDelivery();
 
 // Referrals whose friend's earnings have cleared since are credited on an interval (docs/decisions/067).
 startReferralSettlement();
+
+// The dashboard's counters, merged now and then so that reading them stays cheap (docs/operator-console.md).
+startDashboardFold();
 
 // remix-serve stops taking connections on SIGTERM/SIGINT; the requests already sent are answered,
 // then the database's connections (and LISTEN), which would keep the process alive, are closed.

@@ -98,6 +98,7 @@ async function seed(db, emulatorHost) {
       [farmer],
     )
   );
+  await db.query(HISTORY);
   return {
     person: /** @type {string} */ (farmer),
     withdrawal: /** @type {{ id: string }} */ (withdrawal).id,
@@ -139,6 +140,47 @@ async function seedWalls(db, owner, person) {
     ]);
   }
 }
+
+// A month of history for the dashboard's charts: people who signed up on each of the last 30 days,
+// their check-ins, tasks, offers (some reversed), referral rewards and paid withdrawals, written as
+// they happened (each balance equal to its ledger); the database's triggers count them as they go.
+const HISTORY = `
+  insert into user_profiles (id, display_name, referral_code, email, email_verified, created_at)
+  select 'history-' || i, 'History ' || i,
+         'HST' || substr('ABCDEFGHJKLMNPQRSTUVWXYZ23456789', i % 32 + 1, 1)
+               || substr('ABCDEFGHJKLMNPQRSTUVWXYZ23456789', i / 32 % 32 + 1, 1) || 'QZ',
+         'history' || i || '@example.com', true, now() - make_interval(days => (i * 7) % 30, hours => i % 5)
+    from generate_series(1, 90) i;
+  insert into transaction_history (user_id, created_at, available_at, description, transaction_type, amount, coins, status)
+  select 'history-' || i, at, case when type in ('postback', 'postback_reversal') then at + interval '7 days' else at end,
+         type, type,
+         case type when 'checkin' then 0.10 when 'task' then 0.50 when 'postback' then 0.25 * (1 + (i + d) % 12)
+                   when 'postback_reversal' then -0.25 * (1 + (i + d) % 12) else 5.00 end,
+         case type when 'checkin' then 10 when 'task' then 50 when 'postback' then 25 * (1 + (i + d) % 12)
+                   when 'postback_reversal' then -25 * (1 + (i + d) % 12) end,
+         'completed'
+    from generate_series(1, 90) i, generate_series(0, 29) d,
+         lateral (select now() - make_interval(days => d, hours => i % 9) as at) t,
+         lateral unnest(array['checkin'] || case when (i + d) % 3 = 0 then array['task'] else '{}' end
+                        || case when (i + d) % 4 = 0 then array['postback'] else '{}' end
+                        || case when (i + d) % 44 = 0 then array['postback_reversal'] else '{}' end
+                        || case when (i + d) % 57 = 0 then array['referral'] else '{}' end) type
+   where d <= (i * 7) % 30;
+  insert into withdrawals (user_id, created_at, amount, payment_method, recipient_upi, status, settled_at, review_state)
+  select 'history-' || i, now() - make_interval(days => i % 25 + 1), 1 + i % 4, 'upi', 'history' || i || '@okaxis',
+         'completed', now() - make_interval(days => i % 25), 'approved'
+    from generate_series(1, 90) i where i % 3 = 0;
+  insert into transaction_history (user_id, created_at, description, transaction_type, amount, status, withdrawal_id)
+  select user_id, created_at, 'Withdrawal via UPI', 'withdrawal', -amount, 'completed', id
+    from withdrawals where user_id like 'history-%';
+  insert into user_balance (user_id, balance, total_earned, earned_total)
+  select 'history-' || i,
+         coalesce(sum(t.amount) filter (where t.status <> 'failed'), 0),
+         coalesce(sum(t.amount) filter (where t.transaction_type <> 'withdrawal'), 0),
+         coalesce(sum(t.amount) filter (where t.kind = 'earned'), 0)
+    from generate_series(1, 90) i left join transaction_history t on t.user_id = 'history-' || i
+   group by i;
+`;
 
 const [emulator, postgres] = await Promise.all([
   startAuthEmulator({ port: await freePort(), quiet: true }),

@@ -81,6 +81,10 @@ const envVariables = z.object({
   REFERRAL_SETTLE_INTERVAL_SECONDS: optionalText
     .transform((value) => (value === undefined ? 60 : Number(value)))
     .pipe(z.number("must be a number of seconds").int().min(0).max(86_400)),
+  // How often each server merges the dashboard's counter rows (0: never; docs/operator-console.md, "Dashboard").
+  DASHBOARD_FOLD_INTERVAL_SECONDS: optionalText
+    .transform((value) => (value === undefined ? 300 : Number(value)))
+    .pipe(z.number("must be a number of seconds").int().min(0).max(86_400)),
   OFFER_PROVIDER: optionalText.pipe(
     z
       .string()
@@ -221,6 +225,7 @@ const envSchema = envVariables
       // How long one list of offers is served: the provider's, and each offer wall's catalogue.
       offerRefreshMs: env.OFFER_REFRESH_SECONDS * 1000,
       referralSettleIntervalMs: env.REFERRAL_SETTLE_INTERVAL_SECONDS * 1000,
+      dashboardFoldIntervalMs: env.DASHBOARD_FOLD_INTERVAL_SECONDS * 1000,
       offerProvider: env.OFFER_PROVIDER
         ? {
             name: env.OFFER_PROVIDER,

@@ -2,6 +2,7 @@ import type { Invitation } from "~/domain/referral-promise";
 import { dbCall } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
 import { getEnv } from "./env.server";
+import { startIntervalWorker } from "./interval-worker.server";
 
 export interface ReferralRow {
   id: number;
@@ -57,37 +58,19 @@ async function settleAll(): Promise<number> {
   }
 }
 
-// One worker per process, kept across `remix dev` rebuilds.
-const store = globalThis as typeof globalThis & { __referralSettlement?: ReturnType<typeof setInterval> | null };
-
 /**
  * Every REFERRAL_SETTLE_INTERVAL_SECONDS (0: never), credits the referrals whose friend's earnings
  * have cleared (entry.server.tsx calls it once). Every instance may run it: the database credits
  * each referral once.
  */
 export function startReferralSettlement(): void {
-  if (store.__referralSettlement !== undefined) return;
-  const intervalMs = getEnv().referralSettleIntervalMs;
-  if (intervalMs === 0) {
-    store.__referralSettlement = null;
-    return;
-  }
-  let running = false;
-  const run = () => {
-    if (running) return;
-    running = true;
-    settleAll()
-      .then((credited) => {
-        if (credited > 0) console.info(`referrals: credited ${credited} referral(s) whose earnings cleared`);
-      })
-      .catch((error: unknown) => {
-        const reason = error instanceof Response ? `database unavailable (HTTP ${error.status})` : error;
-        console.error("referrals: could not credit cleared referrals:", reason);
-      })
-      .finally(() => (running = false));
-  };
-  const interval = setInterval(run, intervalMs);
-  interval.unref();
-  store.__referralSettlement = interval;
-  process.once("SIGTERM", () => clearInterval(interval));
+  startIntervalWorker(
+    "referrals",
+    getEnv().referralSettleIntervalMs,
+    async () => {
+      const credited = await settleAll();
+      if (credited > 0) console.info(`referrals: credited ${credited} referral(s) whose earnings cleared`);
+    },
+    "could not credit cleared referrals",
+  );
 }

@@ -13,6 +13,21 @@ export const BUDGETS = {
   leaderboardP95Ms: 5,
   /** withdrawal_risk (run by every withdrawal) with 1,000,000 users and 20,000,000 ledger rows: p95 in ms, from indexes. */
   riskP95Ms: 20,
+  /**
+   * The operator console with 1,000,000 users and 20,000,000 ledger rows (issue 20), p95 in ms inside
+   * the database, every statement from an index: the dashboard (operator_dashboard), the people
+   * search (operator_find_people), the review queue (operator_withdrawal_list 'review') and the
+   * queues' counts (operator_withdrawal_counts).
+   */
+  consoleDashboardP95Ms: 50,
+  consolePeopleSearchP95Ms: 50,
+  consoleReviewQueueP95Ms: 50,
+  consoleQueueCountsP95Ms: 50,
+  /**
+   * A signed-in page's throughput share (as throughputShare) with the app on that 1,000,000-user
+   * database, against its share on the 10,000-user one: at most this many points apart.
+   */
+  scaleThroughputShareDriftPoints: 5,
   /** Signed postbacks from a mix of networks taken by one production server on Postgres, per second. */
   ingestPostbacksPerSecond: 1_000,
   /** ... and their p99 latency in ms. */
@@ -43,7 +58,7 @@ export interface Figure {
   group: string;
   label: string;
   value: number | null;
-  unit: "KB" | "%" | "ms" | "s" | "req/s" | "postbacks/s" | "";
+  unit: "KB" | "%" | "ms" | "s" | "req/s" | "postbacks/s" | "points" | "";
   budget?: Budget;
   /** Shown beside the figure: what it was measured from (req/s, p99, the plan). */
   detail?: string;
@@ -69,7 +84,7 @@ export function exitCode(figures: readonly JudgedFigure[]): 0 | 1 {
 
 function format(value: number | null, unit: Figure["unit"]): string {
   if (value === null || !Number.isFinite(value)) return "—";
-  const digits = unit === "KB" || unit === "s" ? 1 : unit === "ms" ? 2 : 0;
+  const digits = unit === "KB" || unit === "s" || unit === "points" ? 1 : unit === "ms" ? 2 : 0;
   const number = value.toFixed(digits);
   return unit === "%" ? `${number} %` : unit ? `${number} ${unit}` : number;
 }

@@ -140,7 +140,7 @@ function seedSql(users, ledgerRows) {
 `;
 }
 
-const SEEDED = [
+export const SEEDED = [
   "user_profiles",
   "identities",
   "identity_rewards",
@@ -190,7 +190,7 @@ function samples(users, count) {
  * @param {number[]} sorted
  * @param {number} fraction
  */
-function percentile(sorted, fraction) {
+export function percentile(sorted, fraction) {
   return /** @type {number} */ (sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)]);
 }
 
@@ -198,36 +198,52 @@ function percentile(sorted, fraction) {
 const BIG_TABLES = SEEDED;
 
 /**
- * Seeds the database at `url` (migrated here) and times withdrawal_risk for a few hundred accounts.
- * @param {{ url: string, users: number, ledgerRows: number, runs?: number }} options
+ * Seeds the database `db` (migrated) as described above, the ledger's secondary indexes built after
+ * it is filled; returns how many rows each seeded table holds and how long it took. The app's
+ * triggers do not run while seeding (session_replication_role = replica): whatever they keep (the
+ * dashboard's counters) is to be rebuilt afterwards.
+ * @param {import("../lib/database.mjs").BenchDatabase} db
+ * @param {number} users
+ * @param {number} ledgerRows
+ */
+export async function seedRisk(db, users, ledgerRows) {
+  const started = Date.now();
+  // Secondary indexes of the ledger are built after it is filled (a sort, many times faster than
+  // 20 million insertions into each), from their own definitions, so they are the app's indexes.
+  const ledgerIndexes = await db.query(
+    `select indexname, indexdef from pg_indexes
+      where schemaname = 'public' and tablename = 'transaction_history'
+        and indexname not in (select conname from pg_constraint)`,
+  );
+  for (const { indexname } of ledgerIndexes) await db.exec(`drop index public.${indexname}`);
+  await db.exec("set maintenance_work_mem = '1GB'; set max_parallel_maintenance_workers = 2");
+  await db.exec(seedSql(users, ledgerRows));
+  for (const { indexdef } of ledgerIndexes) await db.exec(String(indexdef));
+  // As autovacuum would by now: statistics, and the visibility map.
+  await db.exec(`vacuum analyze ${SEEDED.join(", ")}`);
+  const seedSeconds = (Date.now() - started) / 1000;
+  /** @type {Record<string, number>} */
+  const counts = {};
+  for (const table of SEEDED) counts[table] = Number((await db.query(`select count(*) as n from ${table}`))[0]?.n);
+  return { counts, seedSeconds };
+}
+
+/**
+ * Times withdrawal_risk for a few hundred accounts of the database at `url`, seeded first unless
+ * `seeded` says how it was (seedRisk).
+ * @param {{ url: string, users: number, ledgerRows: number, runs?: number,
+ *   seeded?: Awaited<ReturnType<typeof seedRisk>> }} options
  * @returns {Promise<{ database: string, users: number, ledgerRows: number, counts: Record<string, number>,
  *   seedSeconds: number, runs: number, median: number, p95: number, max: number, slowest: string,
  *   byKind: Record<string, { runs: number, median: number, max: number }>,
  *   roundTrip: { median: number, p95: number, max: number }, plans: string[], shown: string, slowestSummary: string[], summary: string[],
  *   seqScans: string[], fromIndex: boolean }>} times in ms: in the database, and (roundTrip) as the client saw them.
  */
-export async function measureRisk({ url, users, ledgerRows, runs = 300 }) {
+export async function measureRisk({ url, users, ledgerRows, runs = 300, seeded }) {
   const db = await openPostgres(url);
   const plansClient = new pg.Client({ connectionString: url });
   try {
-    const started = Date.now();
-    // Secondary indexes of the ledger are built after it is filled (a sort, many times faster than
-    // 20 million insertions into each), from their own definitions, so they are the app's indexes.
-    const ledgerIndexes = await db.query(
-      `select indexname, indexdef from pg_indexes
-        where schemaname = 'public' and tablename = 'transaction_history'
-          and indexname not in (select conname from pg_constraint)`,
-    );
-    for (const { indexname } of ledgerIndexes) await db.exec(`drop index public.${indexname}`);
-    await db.exec("set maintenance_work_mem = '1GB'; set max_parallel_maintenance_workers = 2");
-    await db.exec(seedSql(users, ledgerRows));
-    for (const { indexdef } of ledgerIndexes) await db.exec(String(indexdef));
-    // As autovacuum would by now: statistics, and the visibility map.
-    await db.exec(`vacuum analyze ${SEEDED.join(", ")}`);
-    const seedSeconds = (Date.now() - started) / 1000;
-    /** @type {Record<string, number>} */
-    const counts = {};
-    for (const table of SEEDED) counts[table] = Number((await db.query(`select count(*) as n from ${table}`))[0]?.n);
+    const { counts, seedSeconds } = seeded ?? (await seedRisk(db, users, ledgerRows));
 
     const picked = samples(users, runs);
     const call = "select withdrawal_risk($1, encode(sha256(convert_to($2, 'UTF8')), 'hex')) as risk";
@@ -335,7 +351,7 @@ export async function measureRisk({ url, users, ledgerRows, runs = 300 }) {
  * One line per statement: its first words, and how each table was read.
  * @param {string[]} plans auto_explain's messages
  */
-function summarize(plans) {
+export function summarize(plans) {
   return plans.map((plan) => {
     // The statement's text runs from "Query Text:" to the plan's first node (the line with its figures).
     const lines = plan.split("\n");

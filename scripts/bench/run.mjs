@@ -4,7 +4,7 @@
 // budget with PASS or FAIL, writes bench-results.json, and exits 1 when a budget is missed.
 //
 //   npm run bench                           everything (about ten minutes on two cores, and a minute and a half for ingest)
-//   npm run bench -- --only=js,throughput   some parts: dev, js, throughput, lighthouse, leaderboard, risk, ingest
+//   npm run bench -- --only=js,throughput   some parts: dev, js, throughput, lighthouse, leaderboard, risk, console, ingest
 //   npm run bench -- --evaluate=FILE        judges a saved result file again, measuring nothing
 //
 // The budgets are in scripts/bench/budgets.ts. The figures come from:
@@ -14,6 +14,7 @@
 //   lighthouse   scripts/bench/lighthouse.mjs   Lighthouse mobile, median of 5 runs
 //   leaderboard  scripts/bench/leaderboard.mjs  get_leaderboard with 1,000,000 users, on Postgres
 //   risk         scripts/bench/risk.mjs         withdrawal_risk with 1,000,000 users, 20,000,000 ledger rows
+//   console      scripts/bench/console.mjs      the console's dashboard, people search and review queue on risk's data
 //   ingest       scripts/bench/ingest.mjs       signed postbacks of five networks, 50 connections for 30 s, on Postgres
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -37,10 +38,11 @@ import {
 } from "./budgets.ts";
 import { measureDevStart } from "./dev-start.mjs";
 import { describe as describeLeaderboard, measureLeaderboard } from "./leaderboard.mjs";
-import { describe as describeRisk, measureRisk } from "./risk.mjs";
-import { seed } from "./seed.mjs";
+import { describe as describeConsole, measureConsole } from "./console.mjs";
+import { describe as describeRisk, measureRisk, seedRisk } from "./risk.mjs";
+import { personSql, seed } from "./seed.mjs";
 
-const PARTS = ["dev", "js", "throughput", "lighthouse", "leaderboard", "risk", "ingest"];
+const PARTS = ["dev", "js", "throughput", "lighthouse", "leaderboard", "risk", "console", "ingest"];
 const { values: options } = parseArgs({
   options: {
     only: { type: "string" },
@@ -85,7 +87,7 @@ const missing = [];
 if ((wants("js") || wants("lighthouse")) && !existsSync(process.env.CHROME_PATH ?? CHROMIUM_PATH))
   missing.push("chromium");
 if (
-  (wants("throughput") || wants("leaderboard") || wants("risk") || wants("ingest")) &&
+  (wants("throughput") || wants("leaderboard") || wants("risk") || wants("console") || wants("ingest")) &&
   !existsSync("/usr/lib/postgresql")
 )
   missing.push("postgresql");
@@ -213,7 +215,7 @@ async function main() {
   }
 
   const needsApp = wants("js") || wants("throughput") || wants("lighthouse") || wants("ingest");
-  if (!needsApp && !wants("leaderboard") && !wants("risk")) return;
+  if (!needsApp && !wants("leaderboard") && !wants("risk") && !wants("console")) return;
   if (needsApp) {
     sampleLoad("build");
     log("▶ npm run build");
@@ -223,7 +225,9 @@ async function main() {
   log("▶ starting the Auth emulator and a Postgres server");
   const [emulator, postgres] = await Promise.all([
     needsApp ? startAuthEmulator({ port: await freePort(), quiet: true }) : null,
-    wants("throughput") || wants("leaderboard") || wants("risk") || wants("ingest") ? startPostgres() : null,
+    wants("throughput") || wants("leaderboard") || wants("risk") || wants("console") || wants("ingest")
+      ? startPostgres()
+      : null,
   ]);
   if (emulator) cleanups.push(emulator.stop);
   if (postgres) cleanups.push(postgres.stop);
@@ -579,15 +583,35 @@ async function main() {
     });
   }
 
+  const riskUsers = number("risk-users");
+  const riskRows = number("risk-ledger-rows");
+  const scale = `${riskUsers.toLocaleString("en")} users and ${riskRows.toLocaleString("en")} ledger rows`;
+  /** @type {{ url: string, seeded: Awaited<ReturnType<typeof seedRisk>> } | null} */
+  let bigDatabase = null;
+  /** The risk and console parts' database, seeded once for both (scripts/bench/risk.mjs). */
+  const seededAtScale = async () => {
+    if (!bigDatabase) {
+      const url = await databaseOfItsOwn("scale");
+      const db = await openPostgres(url);
+      try {
+        log(`  seeding ${scale}`);
+        bigDatabase = { url, seeded: await seedRisk(db, riskUsers, riskRows) };
+        log(`  seeded in ${bigDatabase.seeded.seedSeconds.toFixed(0)} s`);
+      } finally {
+        await db.close();
+      }
+    }
+    return bigDatabase;
+  };
+
   if (wants("risk")) {
-    const riskUsers = number("risk-users");
-    const riskRows = number("risk-ledger-rows");
-    const group = `Withdrawal risk, ${riskUsers.toLocaleString("en")} users and ${riskRows.toLocaleString("en")} ledger rows`;
+    const group = `Withdrawal risk, ${scale}`;
     const label = "withdrawal_risk p95, in the database";
     /** @returns {Unmeasured[]} */
     const unmeasured = () => [{ group, label, unit: "ms", budget: { limit: BUDGETS.riskP95Ms, kind: "max" } }];
     await part("withdrawal risk at scale", unmeasured, async () => {
-      const result = await measureRisk({ url: await databaseOfItsOwn("risk"), users: riskUsers, ledgerRows: riskRows });
+      const { url, seeded } = await seededAtScale();
+      const result = await measureRisk({ url, users: riskUsers, ledgerRows: riskRows, seeded });
       details.risk = result;
       log(describeRisk(result));
       figures.push({
@@ -599,6 +623,125 @@ async function main() {
         detail:
           `median ${result.median.toFixed(2)} ms, max ${result.max.toFixed(2)} ms (${result.slowest}); round trip p95 ` +
           `${result.roundTrip.p95.toFixed(2)} ms; seeded in ${result.seedSeconds.toFixed(0)} s; every statement from an index`,
+      });
+    });
+  }
+
+  if (wants("console")) {
+    const group = `Operator console, ${scale}: p95 in the database`;
+    const parts = /** @type {const} */ ([
+      ["dashboard", "operator_dashboard", BUDGETS.consoleDashboardP95Ms],
+      [
+        "people",
+        "operator_find_people (email, referral code, canonical email, payout address)",
+        BUDGETS.consolePeopleSearchP95Ms,
+      ],
+      ["review", "operator_withdrawal_list, the review queue's pages", BUDGETS.consoleReviewQueueP95Ms],
+      ["counts", "operator_withdrawal_counts", BUDGETS.consoleQueueCountsP95Ms],
+    ]);
+    /** @returns {Unmeasured[]} */
+    const unmeasured = () =>
+      parts.map(([, label, limit]) => ({ group, label, unit: "ms", budget: { limit, kind: "max" } }));
+    await part("operator console at scale", unmeasured, async () => {
+      const { url, seeded } = await seededAtScale();
+      const result = await measureConsole({ url, users: riskUsers, ledgerRows: riskRows, seeded });
+      details.console = result;
+      log(describeConsole(result));
+      for (const [key, label] of parts) {
+        const timing = /** @type {NonNullable<typeof result.timings[string]>} */ (result.timings[key]);
+        const scans = result.seqScans[key] ?? [];
+        const slowest = Object.entries(timing.byKind).sort(([, a], [, b]) => b.max - a.max)[0];
+        figures.push({
+          ...figureOf(unmeasured, label),
+          // Only plans that read no big table whole count.
+          value: scans.length === 0 ? timing.p95 : null,
+          error: scans.length === 0 ? undefined : `Seq Scan on ${scans.join(", ")} (see bench-results.json)`,
+          detail:
+            `median ${timing.median.toFixed(2)} ms, max ${timing.max.toFixed(2)} ms` +
+            (slowest && slowest[0] !== key ? ` (${slowest[0]})` : "") +
+            ` over ${timing.runs} calls; round trip p95 ${timing.roundTrip.p95.toFixed(2)} ms; every statement from an index`,
+        });
+      }
+      figures.push({
+        group,
+        label: "the counters rebuilt from the tables (the migration's backfill)",
+        value: result.rebuildSeconds,
+        unit: "s",
+        detail: `${result.sizes?.counter_rows} counter rows, ${result.sizes?.active_accounts} active accounts`,
+      });
+    });
+  }
+
+  // The signed-in pages on the database of a million accounts: each page's share of /legal's
+  // requests per second must stay within a few points of its share on the 10,000-account one
+  // (the throughput part, in the same run). Home, Earn, the leaderboard and the rest read
+  // by index; this shows it from the outside.
+  if (wants("console") && wants("throughput")) {
+    const group = `Throughput on Postgres with ${scale}: each page's share of ${THROUGHPUT_BASELINE}'s against its share with ${users.toLocaleString("en")} users`;
+    /** @returns {Unmeasured[]} */
+    const unmeasured = () =>
+      THROUGHPUT_PAGES.map((page) => ({
+        group,
+        label: `${page}, points apart`,
+        unit: "points",
+        budget: { limit: BUDGETS.scaleThroughputShareDriftPoints, kind: "max" },
+      }));
+    await part("throughput at scale", unmeasured, async () => {
+      const small = details[`throughput ${details.seed?.[1]?.database}`];
+      if (!small) throw new Error("the throughput part measured nothing on Postgres to compare with");
+      const { url } = await seededAtScale();
+      const db = await openPostgres(url);
+      try {
+        // The signed-in person, their friends accounts that nobody referred (every third one, from 5).
+        await db.exec(personSql(account(), (k) => `'r' || lpad((3 * (${k}) + 2)::text, 7, '0')`));
+        // This month's earnings of everyone, as the leaderboard reads them.
+        await db.exec(`insert into monthly_earnings (user_id, month, amount)
+                       select user_id, current_month(), sum(amount) from transaction_history
+                        where user_id is not null and transaction_type <> 'withdrawal'
+                          and created_at >= current_month()::timestamp at time zone 'UTC'
+                        group by user_id
+                       on conflict (user_id, month) do nothing`);
+        await db.exec("vacuum analyze monthly_earnings, user_balance, user_profiles");
+      } finally {
+        await db.close();
+      }
+      const { measureThroughput, processTree } = await tools.throughput();
+      await withApp("Postgres at scale", { DATABASE_URL: url }, async (app, cookies) => {
+        const result = await measureThroughput({
+          baseUrl: app.url,
+          baseline: THROUGHPUT_BASELINE,
+          pages: THROUGHPUT_PAGES,
+          cookie: cookies.header,
+          pids: () => [/** @type {number} */ (app.pid), ...processTree(server().pid())],
+          connections: throughputLoad.connections,
+          rounds: number("rounds"),
+          seconds: throughputLoad.seconds,
+          log,
+        });
+        details.scaleThroughput = result;
+        figures.push({
+          group,
+          label: `${THROUGHPUT_BASELINE} (baseline at scale)`,
+          value: result.baseline.requestsPerSecond,
+          unit: "req/s",
+          detail: `p99 ${result.baseline.p99} ms; ${small.baseline.requestsPerSecond?.toFixed(0)} req/s with ${users.toLocaleString("en")} users`,
+          error: result.baseline.failures ? `${result.baseline.failures} answers were not 200` : undefined,
+        });
+        for (const page of result.pages) {
+          const before = small.pages.find((/** @type {{ path: string }} */ one) => one.path === page.path);
+          const atScale = page.failures || page.ratio === null ? null : page.ratio * 100;
+          const atSmall = before && before.ratio !== null ? before.ratio * 100 : null;
+          const ok = atScale !== null && atSmall !== null;
+          figures.push({
+            ...figureOf(unmeasured, `${page.path}, points apart`),
+            value: ok ? Math.abs(atScale - atSmall) : null,
+            detail: ok
+              ? `${atScale.toFixed(1)} % at scale, ${atSmall.toFixed(1)} % with ${users.toLocaleString("en")} users; ` +
+                `${page.requestsPerSecond?.toFixed(0)} req/s, p99 ${page.p99} ms`
+              : undefined,
+            error: page.failures ? `${page.failures} answers were not 200` : ok ? undefined : "no share to compare",
+          });
+        }
       });
     });
   }

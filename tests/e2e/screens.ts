@@ -104,7 +104,7 @@ export const SCREENS: readonly Screen[] = [
   { route: "offline.ts", name: "the offline page", path: "/offline", viewer: "visitor" },
   // The operator console (docs/operator-console.md): its frame and pages as an owner sees them, and
   // the 404 page it answers a member.
-  { route: "admin._index/route.tsx", name: "Operator console, home", path: "/admin", viewer: "operator" },
+  { route: "admin._index/route.tsx", name: "Operator console, dashboard", path: "/admin", viewer: "operator" },
   { route: "admin.audit/route.tsx", name: "Operator console, audit log", path: "/admin/audit", viewer: "operator" },
   {
     route: "admin.settings/route.tsx",

@@ -38,6 +38,9 @@ const TABLES = [
   "support_messages",
   // Offer walls' settings made in the console (docs/offer-walls.md).
   "wall_settings",
+  // The console's dashboard: its counters, and each account's last active and earning days.
+  "dashboard_counts",
+  "user_activity",
 ];
 
 let userCounter = 0;
@@ -108,8 +111,13 @@ describe.each([
       "select table_name, column_name, numeric_precision, numeric_scale from information_schema.columns where table_schema = 'public' and column_name in ('balance', 'total_earned', 'amount')",
     );
     expect(rows.length).toBeGreaterThanOrEqual(4);
+    // The dashboard's counters add many amounts up: wider, with the same two decimals.
     for (const row of rows)
-      expect([row.table_name, row.numeric_precision, row.numeric_scale]).toEqual([row.table_name, 12, 2]);
+      expect([row.table_name, row.numeric_precision, row.numeric_scale]).toEqual([
+        row.table_name,
+        row.table_name === "dashboard_counts" ? 18 : 12,
+        2,
+      ]);
   });
 
   it("provisions a new user once: profile, zero balance, default preferences, a valid referral code", async () => {

@@ -35,6 +35,36 @@ describe("npm run bench: budgets", () => {
     expect(judge(share("/", Number.POSITIVE_INFINITY)).result).toBe("FAIL");
   });
 
+  it("holds the console's reads at 1,000,000 users to 50 ms at p95, and the pages' shares there to 5 points of their shares at 10,000", () => {
+    for (const limit of [
+      BUDGETS.consoleDashboardP95Ms,
+      BUDGETS.consolePeopleSearchP95Ms,
+      BUDGETS.consoleReviewQueueP95Ms,
+      BUDGETS.consoleQueueCountsP95Ms,
+    ]) {
+      const figure = (value: number): Figure => ({
+        group: "Operator console",
+        label: "p95",
+        value,
+        unit: "ms",
+        budget: { limit, kind: "max" },
+      });
+      expect(limit).toBe(50);
+      expect(judge(figure(50)).result).toBe("PASS");
+      expect(judge(figure(50.01)).result).toBe("FAIL");
+    }
+    const drift = (value: number): Figure => ({
+      group: "Throughput at scale",
+      label: "/",
+      value,
+      unit: "points",
+      budget: { limit: BUDGETS.scaleThroughputShareDriftPoints, kind: "max" },
+    });
+    expect(judge(drift(5)).result).toBe("PASS");
+    expect(judge(drift(5.1)).result).toBe("FAIL");
+    expect(formatTable([judge(drift(3.25))])).toMatch(/\/\s+3\.3 points\s+≤ 5\.0 points\s+PASS/);
+  });
+
   it("only informs about a figure without a budget", () => {
     expect(judge({ group: "Throughput", label: "/legal", value: 370, unit: "req/s" }).result).toBe("INFO");
   });

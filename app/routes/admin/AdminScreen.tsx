@@ -4,7 +4,7 @@ import { OPERATOR_ROLE_LABELS, type OperatorRole } from "~/domain/operator-roles
 
 /** The console's sections: only those that work (docs/operator-console.md). */
 const SECTIONS = [
-  { to: "/admin", label: "Home", end: true },
+  { to: "/admin", label: "Dashboard", end: true },
   { to: "/admin/withdrawals", label: "Withdrawals", end: false },
   { to: "/admin/people", label: "People", end: false },
   { to: "/admin/support", label: "Support", end: false },

@@ -38,8 +38,11 @@ begin
                     select user_id, 'canonical email' from identities
                      where identity_hash = p_identity_hash and user_id is not null
                     union all
-                    select distinct user_id, 'payout address' from withdrawals
-                     where recipient_hash = p_recipient_hash and user_id is not null) found
+                    select user_id, 'payout address'
+                      from (select distinct user_id from withdrawals
+                             where recipient_hash = p_recipient_hash and user_id is not null
+                             order by user_id
+                             limit 50) paid_to) found
              group by id
              limit 50) m
       join user_profiles p on p.id = m.id

@@ -12,12 +12,14 @@ begin
   perform require_operator_role(p_operator_id, array['support']);
   return (
     select jsonb_build_object(
-             'review', count(*) filter (where review_state = 'review'),
-             'review_oldest_at', min(created_at) filter (where review_state = 'review'),
-             'unpaid', count(*) filter (where review_state = 'approved' and sent_at is null),
-             'unpaid_oldest_at', min(created_at) filter (where review_state = 'approved' and sent_at is null),
-             'sent', count(*) filter (where sent_at is not null))
-      from withdrawals
-     where status = 'pending');
+             'review', coalesce(sum(n) filter (where metric = 'withdrawals:review'), 0),
+             'review_oldest_at', (select min(w.created_at) from withdrawals w
+                                   where w.review_state = 'review' and w.status = 'pending'),
+             'unpaid', coalesce(sum(n) filter (where metric = 'withdrawals:unpaid'), 0),
+             'unpaid_oldest_at', (select min(w.created_at) from withdrawals w
+                                   where w.status = 'pending' and w.review_state = 'approved' and w.sent_at is null),
+             'sent', coalesce(sum(n) filter (where metric = 'withdrawals:sent'), 0))
+      from dashboard_counts
+     where metric in ('withdrawals:review', 'withdrawals:unpaid', 'withdrawals:sent') and bucket = '-infinity');
 end
 $function$;

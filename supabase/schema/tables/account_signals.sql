@@ -14,4 +14,6 @@ create table public.account_signals (
 
 CREATE INDEX account_signals_kind_hash_idx ON public.account_signals USING btree (kind, hash);
 
+CREATE TRIGGER account_signals_dashboard AFTER INSERT OR UPDATE OF last_seen_at ON public.account_signals FOR EACH ROW EXECUTE FUNCTION dashboard_signal_activity();
+
 -- Row level security: on

@@ -16,6 +16,7 @@ create table public.user_balance (
 CREATE INDEX user_balance_negative_idx ON public.user_balance USING btree (balance, user_id) WHERE (balance < (0)::numeric);
 CREATE INDEX user_balance_total_earned_idx ON public.user_balance USING btree (total_earned DESC);
 
+CREATE TRIGGER user_balance_dashboard AFTER INSERT OR DELETE OR UPDATE OF balance ON public.user_balance FOR EACH ROW EXECUTE FUNCTION dashboard_balance_counts();
 CREATE TRIGGER user_balance_mark_negative BEFORE UPDATE OF balance ON public.user_balance FOR EACH ROW WHEN (((new.balance < (0)::numeric) AND (old.was_negative_at IS NULL))) EXECUTE FUNCTION user_balance_mark_negative();
 
 -- Row level security: on

@@ -30,6 +30,7 @@ CREATE UNIQUE INDEX user_profiles_identity_hash_key ON public.user_profiles USIN
 CREATE UNIQUE INDEX user_profiles_wall_id_key ON public.user_profiles USING btree (wall_id);
 CREATE INDEX user_profiles_without_identity_idx ON public.user_profiles USING btree (id) WHERE ((identity_hash IS NULL) AND (email IS NOT NULL));
 
+CREATE TRIGGER user_profiles_dashboard AFTER INSERT OR DELETE OR UPDATE OF created_at ON public.user_profiles FOR EACH ROW EXECUTE FUNCTION dashboard_profile_counts();
 CREATE TRIGGER user_profiles_deactivated_end_sessions AFTER UPDATE OF preferences ON public.user_profiles FOR EACH ROW WHEN ((((new.preferences ->> 'is_active'::text) = 'false'::text) AND ((old.preferences ->> 'is_active'::text) IS DISTINCT FROM 'false'::text))) EXECUTE FUNCTION notify_sessions_ended();
 CREATE TRIGGER user_profiles_deleted_end_sessions AFTER DELETE ON public.user_profiles FOR EACH ROW EXECUTE FUNCTION notify_sessions_ended();
 

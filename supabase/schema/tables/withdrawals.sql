@@ -45,10 +45,13 @@ END)),
 );
 
 CREATE INDEX withdrawals_pending_created_idx ON public.withdrawals USING btree (created_at, id) WHERE (status = 'pending'::text);
-CREATE INDEX withdrawals_recipient_hash_idx ON public.withdrawals USING btree (recipient_hash);
+CREATE INDEX withdrawals_recipient_user_idx ON public.withdrawals USING btree (recipient_hash, user_id);
 CREATE INDEX withdrawals_review_queue_idx ON public.withdrawals USING btree (created_at) WHERE (review_state = 'review'::text);
 CREATE INDEX withdrawals_settled_created_idx ON public.withdrawals USING btree (status, created_at DESC, id DESC) WHERE (status <> 'pending'::text);
 CREATE INDEX withdrawals_status_method_idx ON public.withdrawals USING btree (status, payment_method, created_at);
+CREATE INDEX withdrawals_unpaid_created_idx ON public.withdrawals USING btree (created_at) WHERE ((status = 'pending'::text) AND (review_state = 'approved'::text) AND (sent_at IS NULL));
 CREATE INDEX withdrawals_user_created_idx ON public.withdrawals USING btree (user_id, created_at DESC);
+
+CREATE TRIGGER withdrawals_dashboard AFTER INSERT OR DELETE OR UPDATE OF status, review_state, sent_at, settled_at, amount ON public.withdrawals FOR EACH ROW EXECUTE FUNCTION dashboard_withdrawal_counts();
 
 -- Row level security: on

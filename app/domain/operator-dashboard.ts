@@ -1,0 +1,115 @@
+// The operator console's dashboard (docs/operator-console.md, "Dashboard"): the figures as
+// operator_dashboard returns them, what each is called, and the arithmetic the page does on them.
+// Sums of money arrive exact from SQL (numeric); the page only divides two of them for a share.
+import { formatDay } from "./dates";
+
+/** How many, coins and dollars of one counter over some days. */
+export interface CounterSums {
+  n: number;
+  coins: number;
+  amount: number;
+}
+
+/** Today (UTC, so far), the last 7 and the last 30 UTC days, today included. */
+export const DASHBOARD_WINDOWS = [
+  { key: "day", label: "Today" },
+  { key: "week", label: "7 days" },
+  { key: "month", label: "30 days" },
+] as const;
+export type DashboardWindow = (typeof DASHBOARD_WINDOWS)[number]["key"];
+
+/** Where credited money came from: each a type of ledger row (its counter is `ledger:<type>`). */
+export const EARNING_SOURCES = [
+  { metric: "ledger:postback", label: "Offers" },
+  { metric: "ledger:checkin", label: "Check-ins" },
+  { metric: "ledger:task", label: "Tasks" },
+  { metric: "ledger:referral", label: "Referral rewards" },
+  { metric: "ledger:referral_bonus", label: "Welcome bonuses" },
+  { metric: "ledger:bonus", label: "Bonuses" },
+] as const;
+export type EarningSource = (typeof EARNING_SOURCES)[number]["metric"];
+
+/** The counters kept per UTC day, as operator_dashboard names them. */
+export type DailyMetric =
+  | "signups"
+  | "active_last"
+  | "earning_last"
+  | EarningSource
+  | "ledger:postback_reversal"
+  | "withdrawals:paid"
+  | "withdrawals:failed";
+
+export interface QueueFigures {
+  n: number;
+  amount: number;
+  /** The oldest withdrawal waiting (ISO), null when none waits. */
+  oldest_at?: string | null;
+}
+
+/** operator_dashboard's answer. */
+export interface DashboardData {
+  as_of: string;
+  /** The UTC day the figures end on, YYYY-MM-DD. */
+  today: string;
+  /** Accounts that exist now. */
+  accounts: number;
+  /** Each daily counter summed over each window; a counter that counted nothing is absent. */
+  windows: Partial<Record<DailyMetric, Record<DashboardWindow, CounterSums>>>;
+  /** The last 30 UTC days, oldest first, with the counters of each. */
+  days: { day: string; counts: Partial<Record<DailyMetric, CounterSums>> }[];
+  liabilities: {
+    /** The sum of every account's balance (below zero ones included). */
+    balances: number;
+    /** Offer money still in its hold. */
+    pending: number;
+    /** balances − pending. */
+    available: number;
+    /** Accounts below zero (a reversal after a withdrawal), and the sum of those balances. */
+    negative: { n: number; amount: number };
+  };
+  withdrawals: { review: QueueFigures; unpaid: QueueFigures; sent: QueueFigures };
+}
+
+const NOTHING: CounterSums = { n: 0, coins: 0, amount: 0 };
+
+/** A daily counter over a window (zero when it counted nothing). */
+export function windowSums(data: DashboardData, metric: DailyMetric, window: DashboardWindow): CounterSums {
+  return data.windows[metric]?.[window] ?? NOTHING;
+}
+
+/** One daily counter's field for each of the 30 days, oldest first. */
+export function dailyValues(data: DashboardData, metric: DailyMetric, field: keyof CounterSums): number[] {
+  return data.days.map((day) => day.counts[metric]?.[field] ?? 0);
+}
+
+/**
+ * Reversed offer money as a share of the offer money credited in the same days, in percent to one
+ * decimal; null when no offer money was credited (a share of nothing says nothing).
+ */
+export function reversalShare(reversed: number, credited: number): number | null {
+  if (!(credited > 0)) return null;
+  return Math.round((Math.abs(reversed) / credited) * 1000) / 10;
+}
+
+/** "12.5 %", or "—" for no share. */
+export function formatShare(share: number | null): string {
+  return share === null ? "—" : `${share.toFixed(1)} %`;
+}
+
+/** "1,234": a count, grouped by thousands. */
+export function formatCount(value: number): string {
+  return Math.round(value).toLocaleString("en-US");
+}
+
+/**
+ * A chart's text alternative: "12 in all from Oct 29 to Nov 27; the most, 5, on Nov 20" (the first
+ * such day), or "none from Oct 29 to Nov 27".
+ */
+export function seriesSummary(days: readonly string[], values: readonly number[], format: (value: number) => string) {
+  if (days.length === 0) return "no days";
+  const span = `from ${formatDay(days[0]!)} to ${formatDay(days.at(-1)!)}`;
+  const total = values.reduce((sum, value) => sum + value, 0);
+  if (total === 0) return `none ${span}`;
+  const most = values.reduce((best, value, index) => (value > values[best]! ? index : best), 0);
+  return `${format(total)} in all ${span}; the most, ${format(values[most]!)}, on ${formatDay(days[most]!)}`;
+}
