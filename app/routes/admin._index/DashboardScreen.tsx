@@ -202,7 +202,7 @@ function Withdrawals({ data }: { data: DashboardData }) {
           testId="figure-review"
           detail={
             review.oldest_at ? (
-              <span data-testid="figure-review-oldest">{`the oldest waiting ${waitedFor(review.oldest_at, data.as_of)}`}</span>
+              <span data-testid="figure-review-oldest">{`the oldest has waited ${waitedFor(review.oldest_at, data.as_of)}`}</span>
             ) : (
               "none waiting"
             )
@@ -212,7 +212,7 @@ function Withdrawals({ data }: { data: DashboardData }) {
           label="Approved, not paid yet"
           value={`${formatCount(unpaid.n)} · ${formatDollars(unpaid.amount)}`}
           testId="figure-unpaid"
-          detail={unpaid.oldest_at ? `the oldest waiting ${waitedFor(unpaid.oldest_at, data.as_of)}` : undefined}
+          detail={unpaid.oldest_at ? `the oldest has waited ${waitedFor(unpaid.oldest_at, data.as_of)}` : undefined}
         />
         <Figure
           label="With PayPal"

@@ -212,7 +212,7 @@ export function WithdrawalsScreen({
           <h1 className="text-2xl font-bold tracking-tight">Withdrawals</h1>
           <p className="mt-1 text-sm text-muted">
             {counts.review} in review
-            {counts.review_oldest_at ? `, the oldest waiting ${waitedFor(counts.review_oldest_at, now)}` : ""};{" "}
+            {counts.review_oldest_at ? `, the oldest has waited ${waitedFor(counts.review_oldest_at, now)}` : ""};{" "}
             {counts.unpaid} approved and unpaid; {counts.sent} with PayPal.
           </p>
         </div>
