@@ -13,6 +13,8 @@ export const MIGRATIONS_DIR = path.resolve("supabase/migrations");
 /** A migrated database plus raw SQL access for arranging and inspecting test data. */
 export interface TestDatabase {
   db: Database;
+  /** Its address, on the test Postgres server (openTestPostgres only). */
+  url?: string;
   sql<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<R[]>;
   close(): Promise<void>;
 }
@@ -75,6 +77,7 @@ export async function openTestPostgres(max = 10, settings: TestSettings = "demo"
   if (settings === "demo") await pool.query("select apply_demo_settings()");
   return {
     db: postgresDatabase(pool),
+    url: scratch.url,
     sql: async (text, values) => (await pool.query(text, values)).rows,
     close: async () => {
       await pool.end();

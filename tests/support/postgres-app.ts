@@ -1,7 +1,17 @@
 import pg from "pg";
+import { migrateDatabase } from "~/server/db/migrations.server";
 import { startTestApp } from "./app-server";
-import { createScratchDatabase, type TestSettings } from "./db";
+import { createScratchDatabase, MIGRATIONS_DIR, type TestSettings } from "./db";
 import { HttpClient, uniqueEmail } from "./http";
+import { startPostgrestStandIn } from "./postgrest";
+
+/**
+ * How the apps of startPostgresApp reach their database: `postgres` (DATABASE_URL, the default) or
+ * `supabase` (SUPABASE_URL, through the PostgREST stand-in over the same kind of database). `npm
+ * test` runs the money flows' files a second time with TEST_APP_TRANSPORT=supabase.
+ */
+export const TEST_APP_TRANSPORT: "postgres" | "supabase" =
+  process.env.TEST_APP_TRANSPORT === "supabase" ? "supabase" : "postgres";
 
 /**
  * A production app server on its own scratch Postgres database, with direct SQL access so a test
@@ -22,8 +32,18 @@ export async function startPostgresApp(
   const scratch = await createScratchDatabase();
   const pool = new pg.Pool({ connectionString: scratch.url, max: 4 });
   pool.on("error", () => {});
+  let postgrest: Awaited<ReturnType<typeof startPostgrestStandIn>> | null = null;
   try {
-    const app = await startTestApp({ DATABASE_URL: await databaseUrl(scratch.url), ...env });
+    let database: Record<string, string>;
+    if (TEST_APP_TRANSPORT === "supabase") {
+      // A Supabase project gets its migrations from `supabase db push`, not from the app.
+      await migrateDatabase({ pool }, MIGRATIONS_DIR);
+      postgrest = await startPostgrestStandIn({ databaseUrl: await databaseUrl(scratch.url) });
+      database = { SUPABASE_URL: postgrest.url, SUPABASE_SERVICE_ROLE_KEY: postgrest.serviceRoleKey };
+    } else {
+      database = { DATABASE_URL: await databaseUrl(scratch.url) };
+    }
+    const app = await startTestApp({ ...database, ...env });
     // The demo settings of `npm run dev` (docs/decisions/066) unless asked otherwise: most tests withdraw
     // what they have just been given; holds and locked bonus are tested in
     // tests/integration/bonus-holds.test.ts and, on the screens, tests/http/money-holds.test.ts.
@@ -31,6 +51,7 @@ export async function startPostgresApp(
     return {
       url: app.url,
       scratchUrl: scratch.url,
+      transport: TEST_APP_TRANSPORT,
       /** What the server wrote to stderr so far (its warnings and errors). */
       stderr: app.stderr,
       sql: async <R = Record<string, unknown>>(text: string, values?: unknown[]) =>
@@ -60,11 +81,13 @@ export async function startPostgresApp(
       },
       async stop() {
         await app.stop();
+        await postgrest?.close();
         await pool.end();
         await scratch.drop();
       },
     };
   } catch (error) {
+    await postgrest?.close();
     await pool.end();
     await scratch.drop();
     throw error;
