@@ -48,7 +48,11 @@ describe("the PostgREST stand-in answers as PostgREST does", () => {
   let postgrest: PostgrestStandIn;
 
   /** A request as supabase-js sends it: the key in `apikey` and as the bearer token. */
-  function rpc(fn: string, body?: unknown, init: { method?: string; key?: string | null; bearer?: string | null } = {}) {
+  function rpc(
+    fn: string,
+    body?: unknown,
+    init: { method?: string; key?: string | null; bearer?: string | null } = {},
+  ) {
     const key = init.key === undefined ? postgrest.serviceRoleKey : init.key;
     const bearer = init.bearer === undefined ? key : init.bearer;
     return fetch(`${postgrest.url}/rest/v1/rpc/${fn}`, {
@@ -119,7 +123,12 @@ describe("the PostgREST stand-in answers as PostgREST does", () => {
   it("forwards a raised exception with its SQLSTATE, message, detail and hint: P0001 is 400", async () => {
     const response = await rpc("sia_refuse", {});
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ code: "P0001", message: "Not today", details: "the detail", hint: "the_rule" });
+    expect(await response.json()).toEqual({
+      code: "P0001",
+      message: "Not today",
+      details: "the detail",
+      hint: "the_rule",
+    });
   });
 
   it("maps SQLSTATEs to PostgREST's statuses: a unique violation is 409, a division by zero 400", async () => {

@@ -13,7 +13,8 @@ export interface OperatorRun {
  * PayPal's settings, OPERATOR_NAME, a wall's settings).
  */
 export function runOperator(
-  databaseUrl: string,
+  /** DATABASE_URL, or the variables of another transport (transportEnv in postgres-app.ts). */
+  database: string | Record<string, string>,
   args: string[],
   env: Record<string, string> = {},
   command = "build/payouts.js",
@@ -25,7 +26,7 @@ export function runOperator(
         NODE_ENV: "production",
         SESSION_SECRET: "operator-test-secret-of-32-characters",
         FIREBASE_AUTH_EMULATOR_HOST: emulatorHost(),
-        DATABASE_URL: databaseUrl,
+        ...(typeof database === "string" ? { DATABASE_URL: database } : database),
         ...env,
       },
     });

@@ -3,7 +3,8 @@ import { migrateDatabase } from "~/server/db/migrations.server";
 import { startTestApp } from "./app-server";
 import { createScratchDatabase, MIGRATIONS_DIR, type TestSettings } from "./db";
 import { HttpClient, uniqueEmail } from "./http";
-import { startPostgrestStandIn } from "./postgrest";
+import { ledgerAudit } from "./ledger-audit";
+import { startPostgrestStandIn, type PostgrestStandIn } from "./postgrest";
 
 /**
  * How the apps of startPostgresApp reach their database: `postgres` (DATABASE_URL, the default) or
@@ -14,6 +15,41 @@ export const TEST_APP_TRANSPORT: "postgres" | "supabase" =
   process.env.TEST_APP_TRANSPORT === "supabase" ? "supabase" : "postgres";
 
 /**
+ * What an app server or an operator command is given to reach a database on TEST_APP_TRANSPORT:
+ * DATABASE_URL, or (supabase) SUPABASE_URL and the service-role key of a PostgREST stand-in over it,
+ * the migrations applied first as `supabase db push` would. `close` stops the stand-in.
+ */
+export async function transportEnv(
+  /** A pool on the database, to migrate it. */
+  pool: pg.Pool,
+  /** Where the app (or the stand-in) connects to it. */
+  address: string,
+  transport: "postgres" | "supabase" = TEST_APP_TRANSPORT,
+): Promise<{ env: Record<string, string>; postgrest: PostgrestStandIn | null; close(): Promise<void> }> {
+  if (transport === "postgres") return { env: { DATABASE_URL: address }, postgrest: null, close: async () => {} };
+  await migrateDatabase({ pool }, MIGRATIONS_DIR);
+  const postgrest = await startPostgrestStandIn({ databaseUrl: address });
+  return {
+    env: { SUPABASE_URL: postgrest.url, SUPABASE_SERVICE_ROLE_KEY: postgrest.serviceRoleKey },
+    postgrest,
+    close: () => postgrest.close(),
+  };
+}
+
+/**
+ * After a test file on the supabase transport: the ledger audit of its database (every balance
+ * equal to its ledger, no total earned below zero), thrown as an error if anything is wrong.
+ */
+export async function auditAfterSupabaseRun(
+  sql: <R>(text: string) => Promise<R[]>,
+  transport: "postgres" | "supabase" = TEST_APP_TRANSPORT,
+) {
+  if (transport !== "supabase") return;
+  const { problems } = await ledgerAudit(sql);
+  if (problems.length > 0) throw new Error(`ledger audit after the supabase run: ${problems.join("; ")}`);
+}
+
+/**
  * A production app server on its own scratch Postgres database, with direct SQL access so a test
  * can arrange (credit coins, mark an email verified) and inspect what the app did.
  */
@@ -22,7 +58,10 @@ export async function startPostgresApp(
   {
     databaseUrl = (url) => url,
     settings = "demo",
+    transport: transportName = TEST_APP_TRANSPORT,
   }: {
+    /** How the app reaches its database (default: TEST_APP_TRANSPORT). */
+    transport?: "postgres" | "supabase";
     /** The address the app is given for the database (e.g. through a relay the test can cut). */
     databaseUrl?: (url: string) => string | Promise<string>;
     /** `production`: the strict defaults, holds and locked bonus (tests/support/db.ts, TestSettings). */
@@ -32,18 +71,10 @@ export async function startPostgresApp(
   const scratch = await createScratchDatabase();
   const pool = new pg.Pool({ connectionString: scratch.url, max: 4 });
   pool.on("error", () => {});
-  let postgrest: Awaited<ReturnType<typeof startPostgrestStandIn>> | null = null;
+  let transport: Awaited<ReturnType<typeof transportEnv>> | null = null;
   try {
-    let database: Record<string, string>;
-    if (TEST_APP_TRANSPORT === "supabase") {
-      // A Supabase project gets its migrations from `supabase db push`, not from the app.
-      await migrateDatabase({ pool }, MIGRATIONS_DIR);
-      postgrest = await startPostgrestStandIn({ databaseUrl: await databaseUrl(scratch.url) });
-      database = { SUPABASE_URL: postgrest.url, SUPABASE_SERVICE_ROLE_KEY: postgrest.serviceRoleKey };
-    } else {
-      database = { DATABASE_URL: await databaseUrl(scratch.url) };
-    }
-    const app = await startTestApp({ ...database, ...env });
+    transport = await transportEnv(pool, await databaseUrl(scratch.url), transportName);
+    const app = await startTestApp({ ...transport.env, ...env });
     // The demo settings of `npm run dev` (docs/decisions/066) unless asked otherwise: most tests withdraw
     // what they have just been given; holds and locked bonus are tested in
     // tests/integration/bonus-holds.test.ts and, on the screens, tests/http/money-holds.test.ts.
@@ -51,7 +82,7 @@ export async function startPostgresApp(
     return {
       url: app.url,
       scratchUrl: scratch.url,
-      transport: TEST_APP_TRANSPORT,
+      transport: transportName,
       /** What the server wrote to stderr so far (its warnings and errors). */
       stderr: app.stderr,
       sql: async <R = Record<string, unknown>>(text: string, values?: unknown[]) =>
@@ -79,15 +110,21 @@ export async function startPostgresApp(
         });
         return { client, email, response };
       },
+      /** The PostgREST stand-in in front of the database (supabase transport), or null. */
+      postgrest: transport.postgrest,
       async stop() {
         await app.stop();
-        await postgrest?.close();
-        await pool.end();
-        await scratch.drop();
+        try {
+          await auditAfterSupabaseRun(async (text) => (await pool.query(text)).rows, transportName);
+        } finally {
+          await transport?.close();
+          await pool.end();
+          await scratch.drop();
+        }
       },
     };
   } catch (error) {
-    await postgrest?.close();
+    await transport?.close();
     await pool.end();
     await scratch.drop();
     throw error;

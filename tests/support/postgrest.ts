@@ -115,7 +115,15 @@ async function answer(pool: pg.Pool, secret: string, incoming: http.IncomingMess
   if ("error" in claims) return reply(401, claims.error);
   const profile = header(incoming, "content-profile") ?? header(incoming, "accept-profile");
   if (profile && profile !== SCHEMA)
-    return reply(406, postgrestError("PGRST106", "Invalid schema: " + profile, null, `Only the following schemas are exposed: ${SCHEMA}`));
+    return reply(
+      406,
+      postgrestError(
+        "PGRST106",
+        "Invalid schema: " + profile,
+        null,
+        `Only the following schemas are exposed: ${SCHEMA}`,
+      ),
+    );
 
   let args: Record<string, unknown>;
   if (incoming.method === "POST") {
@@ -139,7 +147,9 @@ function parseJsonObject(text: string): Record<string, unknown> | null {
   if (text.trim() === "") return {};
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
@@ -175,7 +185,8 @@ type Verified = { ok: true; claims: Record<string, unknown> } | { ok: false; cod
 
 function verifyJwt(token: string, secret: string): Verified {
   const parts = token.split(".");
-  if (parts.length !== 3) return { ok: false, code: "PGRST301", message: `Expected 3 parts in JWT; got ${parts.length}` };
+  if (parts.length !== 3)
+    return { ok: false, code: "PGRST301", message: `Expected 3 parts in JWT; got ${parts.length}` };
   const [head, body, signature] = parts as [string, string, string];
   const expected = createHmac("sha256", secret).update(`${head}.${body}`).digest();
   const given = Buffer.from(signature, "base64url");
@@ -311,7 +322,10 @@ async function call(
     try {
       await client.query(`set local role ${quoteIdent(claims.role)}`);
       await client.query("select set_config('request.jwt.claims', $1, true)", [JSON.stringify(claims.claims)]);
-      const result = await client.query<{ body: string | null }>(statement, given.length > 0 ? [JSON.stringify(args)] : []);
+      const result = await client.query<{ body: string | null }>(
+        statement,
+        given.length > 0 ? [JSON.stringify(args)] : [],
+      );
       await client.query("commit");
       if (overload.returns === "void") return { status: 204, body: null };
       return { status: 200, body: result.rows[0]?.body ?? "null" };

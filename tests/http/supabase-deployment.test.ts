@@ -1,0 +1,66 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
+import { startSmtpStandIn, type SmtpStandIn } from "../support/smtp";
+import { eventually } from "../support/wait";
+
+// The deployment on Supabase (docs/deployment.md): the app on SUPABASE_URL and the service-role key,
+// every call through PostgREST (here the stand-in of tests/support/postgrest.ts over Postgres), no
+// DATABASE_URL. The money flows of the HTTP suite run on this transport too: `npm test` runs their
+// files again with TEST_APP_TRANSPORT=supabase. This file checks what is particular to it.
+describe("the app deployed on Supabase: every call through PostgREST, no LISTEN", () => {
+  let app: PostgresApp;
+  let smtp: SmtpStandIn;
+
+  beforeAll(async () => {
+    smtp = await startSmtpStandIn();
+    app = await startPostgresApp(
+      { SMTP_URL: smtp.url, EMAIL_FROM: "Rewards <rewards@example.com>", NOTIFY_INTERVAL_SECONDS: "1" },
+      { transport: "supabase" },
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await app?.stop();
+    await smtp?.close();
+  });
+
+  it("signs up and checks in through PostgREST as the service role: each money call is one RPC request", async () => {
+    const postgrest = app.postgrest!;
+    const { client, email, response } = await app.signUp();
+    expect(response.status).toBe(302);
+    const [profile] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
+    const before = postgrest.requests.length;
+    const checkedIn = await client.post("/?index", { intent: "checkin" });
+    expect(checkedIn.status).toBe(302);
+    const calls = postgrest.requests.slice(before);
+    const checkin = calls.filter((request) => request.path === "/rest/v1/rpc/daily_checkin");
+    expect(checkin).toHaveLength(1);
+    expect(checkin[0]).toMatchObject({ method: "POST", status: 200 });
+    expect(JSON.parse(checkin[0]!.body)).toEqual({ p_user_id: profile!.id });
+    expect(checkin[0]!.headers.authorization).toBe(`Bearer ${postgrest.serviceRoleKey}`);
+    const ledger = await app.sql<{ transaction_type: string; amount: string }>(
+      "select transaction_type, amount from transaction_history where user_id = $1",
+      [profile!.id],
+    );
+    expect(ledger).toEqual([{ transaction_type: "checkin", amount: "0.10" }]);
+    // A second check-in is refused by the database's rule, through PostgREST's 400.
+    await client.post("/?index", { intent: "checkin" });
+    const refused = postgrest.requests.filter((request) => request.path === "/rest/v1/rpc/daily_checkin").at(-1)!;
+    expect(refused.status).toBe(400);
+    expect(await app.sql("select 1 from transaction_history where user_id = $1", [profile!.id])).toHaveLength(1);
+  });
+
+  it("delivers a notice on NOTIFY_INTERVAL_SECONDS, as nothing wakes the worker over PostgREST", async () => {
+    const { email, response } = await app.signUp();
+    expect(response.status).toBe(302);
+    const [profile] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
+    await app.sql("select record_email_verified($1)", [profile!.id]);
+    await app.sql(
+      `select record_postback(p_provider => 'acme', p_transaction_id => $1, p_user_id => $2, p_coins => 250,
+                              p_reversal => false, p_description => 'Offer completed via acme')`,
+      [`tx-${randomUUID()}`, profile!.id],
+    );
+    const mail = await eventually(() => smtp.mailTo(email)[0], { what: "the notice's email", timeoutMs: 8_000 });
+    expect(mail.parsed.subject).toBe("Offer completed");
+  });
+});
