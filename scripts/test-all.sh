@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The README's test command. On a fresh Debian machine with only Node 20 + npm: installs what the
-# tests need (Debian's Chromium and a Postgres server, Node 22 and the Firebase Auth emulator
-# through npm), then runs every test (`npm test`).
+# tests need (Debian's Chromium, a Postgres server and PgBouncer, Node 22 and the Firebase Auth
+# emulator through npm), then runs every test (`npm test`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
+[ -x /usr/sbin/pgbouncer ] || missing+=(pgbouncer)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"

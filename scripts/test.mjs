@@ -158,6 +158,8 @@ async function main() {
     FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
     FIREBASE_PROJECT_ID: "demo-rewards",
     TEST_DATABASE_URL: postgres.url,
+    // The server's log (each line names its role and database): tests/http/pooler.test.ts reads it.
+    TEST_DATABASE_LOG: postgres.logFile,
   };
   const app = await startAppServer({
     port: appPort,

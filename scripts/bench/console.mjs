@@ -59,14 +59,17 @@ export async function prepareConsole(db) {
                 or (metric in ('active_last', 'earning_last') and bucket >= now() - interval '31 days')) b,
            generate_series(1, ${UNFOLDED_WRITERS}) w
     on conflict (metric, bucket, writer) do nothing;`);
-  // The year before the seed's history: a live database keeps every day's counters, so the dashboard's
-  // 30 days are a small part of the table (the seed alone is little more than those 30 days, and a
-  // Seq Scan over them would be the right plan for a table that never grows).
+  // Two years before the seed's month, as a live database keeps every day's counters: the dashboard's
+  // 30 days are then a small part of the table, as they will be (the seed alone is about those 30
+  // days, and a Seq Scan over them is the right plan for a table that would never grow). The daily
+  // counters are operator_dashboard's c_daily.
   await db.exec(`
     insert into dashboard_counts (metric, bucket, writer, n, coins, amount)
     select metric, dashboard_day(now() - make_interval(days => k)), 0, 1, 0, 0
-      from (select distinct metric from dashboard_counts where bucket <> '-infinity' and metric <> 'held') m,
-           generate_series(45, 410) k
+      from unnest(array['signups', 'active_last', 'earning_last', 'ledger:checkin', 'ledger:task',
+                        'ledger:postback', 'ledger:postback_reversal', 'ledger:referral',
+                        'ledger:referral_bonus', 'ledger:bonus', 'withdrawals:paid', 'withdrawals:failed']) metric,
+           generate_series(45, 775) k
     on conflict (metric, bucket, writer) do nothing;`);
   // A statement of its own: vacuum runs outside a transaction.
   await db.exec("vacuum analyze dashboard_counts, user_activity, withdrawals, operators");

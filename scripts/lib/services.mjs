@@ -1,6 +1,6 @@
 // @ts-check
 // Local stand-ins for outside services, shared by `npm run dev` and `npm test`:
-// the Firebase Auth emulator and a throwaway Postgres server.
+// the Firebase Auth emulator, a throwaway Postgres server and PgBouncer in front of it.
 import { spawn, spawnSync } from "node:child_process";
 import {
   existsSync,
@@ -192,7 +192,9 @@ export async function startPostgres() {
       "-l",
       logFile,
       "-o",
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
+      // Each log line names its role and database (%u@%d), so a test can read what one client sent
+      // (tests/http/pooler.test.ts turns log_statement on for one role in one database).
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100 -c log_line_prefix=%m:%u@%d:`,
       "-w",
       "start",
     ]);
@@ -213,6 +215,59 @@ export async function startPostgres() {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    },
+  };
+}
+
+/**
+ * PgBouncer (Debian's package) in front of the Postgres server on `postgresPort`: every database under
+ * its own name, the roles in `users` let in as that server lets them in (trust), in `mode`
+ * (`transaction`: a server connection only for the length of a transaction; `session`: for the
+ * client's whole connection), `poolSize` server connections per database and role.
+ * @param {{ postgresPort: number, mode: "transaction" | "session", users?: string[], poolSize?: number }} options
+ */
+export async function startPgBouncer({ postgresPort, mode, users = ["postgres"], poolSize = 20 }) {
+  const binary = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].find((file) => existsSync(file));
+  if (!binary) throw new Error("PgBouncer is not installed: apt-get install pgbouncer (scripts/test-all.sh does)");
+  const dir = mkdtempSync(path.join(os.tmpdir(), "pgbouncer-"));
+  const port = await freePort();
+  const config = path.join(dir, "pgbouncer.ini");
+  writeFileSync(path.join(dir, "users.txt"), users.map((user) => `"${user}" ""\n`).join(""));
+  writeFileSync(
+    config,
+    [
+      "[databases]",
+      `* = host=127.0.0.1 port=${postgresPort}`,
+      "[pgbouncer]",
+      "listen_addr = 127.0.0.1",
+      `listen_port = ${port}`,
+      "unix_socket_dir =",
+      "auth_type = trust",
+      `auth_file = ${path.join(dir, "users.txt")}`,
+      `pool_mode = ${mode}`,
+      "max_client_conn = 2000",
+      `default_pool_size = ${poolSize}`,
+      `logfile = ${path.join(dir, "pgbouncer.log")}`,
+      "",
+    ].join("\n"),
+  );
+  // PgBouncer will not run as root: as the postgres user then, as the server does.
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) spawnSync("chown", ["-R", "postgres", dir]);
+  const child = asRoot
+    ? spawn("runuser", ["-u", "postgres", "--", binary, config], { stdio: "ignore", detached: true })
+    : spawn(binary, [config], { stdio: "ignore", detached: true });
+  await waitFor(() => isPortOpen(port), { what: "PgBouncer", timeoutMs: 10_000 });
+  return {
+    port,
+    /** The address of `database` through PgBouncer, as `user`. */
+    url: (/** @type {string} */ database, user = users[0]) => `postgres://${user}@127.0.0.1:${port}/${database}`,
+    /** The PgBouncer process (the one doing the work, under runuser when started as root). */
+    pid: () => child.pid,
+    logFile: path.join(dir, "pgbouncer.log"),
+    stop: async () => {
+      await stopProcessGroup(child, { signal: "SIGINT", graceMs: 3_000, killLeftovers: true });
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
