@@ -38,6 +38,12 @@ export const BUDGETS = {
   ingestNotExactlyOnce: 0,
   /** ... and every balance equal to its ledger afterwards (verify_all_balances). */
   ingestAuditFindings: 0,
+  /**
+   * Two app servers through PgBouncer in transaction mode against one straight on Postgres, the same
+   * pages in the same run (issue 21): CPU time per request (the apps, Postgres and PgBouncer) at most
+   * this many % above direct's. Two cores cannot show scaling out; this is its cost.
+   */
+  poolerCpuOverheadPercent: 10,
   /** `npm run dev` on a cold checkout: seconds to the first 200 on /. */
   devFirst200Seconds: 20,
 } as const;

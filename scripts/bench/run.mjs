@@ -24,7 +24,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../lib/chromium.mjs";
 import { openPglite, openPostgres } from "../lib/database.mjs";
-import { freePort, startAppServer, startAuthEmulator, startPostgres } from "../lib/services.mjs";
+import { freePort, startAppServer, startAuthEmulator, startPgBouncer, startPostgres } from "../lib/services.mjs";
 import { createAccount, signIn } from "./account.mjs";
 import {
   BUDGETS,
@@ -42,7 +42,7 @@ import { describe as describeConsole, measureConsole } from "./console.mjs";
 import { describe as describeRisk, measureRisk, seedRisk } from "./risk.mjs";
 import { personSql, seed } from "./seed.mjs";
 
-const PARTS = ["dev", "js", "throughput", "lighthouse", "leaderboard", "risk", "console", "ingest"];
+const PARTS = ["dev", "js", "throughput", "lighthouse", "leaderboard", "risk", "console", "ingest", "pooler"];
 const { values: options } = parseArgs({
   options: {
     only: { type: "string" },
@@ -170,6 +170,7 @@ const tools = {
   lighthouse: () => import("./lighthouse.mjs"),
   throughput: () => import("./throughput.mjs"),
   ingest: () => import("./ingest.mjs"),
+  pooler: () => import("./pooler.mjs"),
 };
 
 /**
@@ -214,7 +215,7 @@ async function main() {
     });
   }
 
-  const needsApp = wants("js") || wants("throughput") || wants("lighthouse") || wants("ingest");
+  const needsApp = wants("js") || wants("throughput") || wants("lighthouse") || wants("ingest") || wants("pooler");
   if (!needsApp && !wants("leaderboard") && !wants("risk") && !wants("console")) return;
   if (needsApp) {
     sampleLoad("build");
@@ -225,7 +226,12 @@ async function main() {
   log("▶ starting the Auth emulator and a Postgres server");
   const [emulator, postgres] = await Promise.all([
     needsApp ? startAuthEmulator({ port: await freePort(), quiet: true }) : null,
-    wants("throughput") || wants("leaderboard") || wants("risk") || wants("console") || wants("ingest")
+    wants("throughput") ||
+    wants("leaderboard") ||
+    wants("risk") ||
+    wants("console") ||
+    wants("ingest") ||
+    wants("pooler")
       ? startPostgres()
       : null,
   ]);
@@ -256,7 +262,7 @@ async function main() {
     return url.toString();
   };
   const pgliteDir = path.join(workDir, "pglite");
-  if (wants("js") || wants("throughput") || wants("lighthouse")) {
+  if (wants("js") || wants("throughput") || wants("lighthouse") || wants("pooler")) {
     log(`▶ seeding ${users.toLocaleString("en")} users and ${ledgerRows.toLocaleString("en")} ledger rows`);
     /** @param {() => Promise<import("../lib/database.mjs").BenchDatabase>} open */
     const seedInto = async (open) => {
@@ -271,7 +277,7 @@ async function main() {
     };
     details.seed = await Promise.all([
       seedInto(() => openPglite(pgliteDir)),
-      wants("throughput") ? seedInto(() => openPostgres(server().url)) : null,
+      wants("throughput") || wants("pooler") ? seedInto(() => openPostgres(server().url)) : null,
     ]);
   }
 
@@ -454,6 +460,106 @@ async function main() {
         ...processTree(server().pid()),
       ]),
     );
+  }
+
+  if (wants("pooler")) {
+    const connections = throughputLoad.connections;
+    const group = `Two app servers through PgBouncer (transaction mode) beside one on Postgres directly, ${connections} connections, the signed-in pages`;
+    /** @returns {Unmeasured[]} */
+    const unmeasured = () => [
+      {
+        group,
+        label: "CPU per request through PgBouncer, above direct",
+        unit: "%",
+        budget: { limit: BUDGETS.poolerCpuOverheadPercent, kind: "max" },
+      },
+      { group, label: "answers not 200, both set-ups", unit: "", budget: { limit: 0, kind: "max" } },
+      { group, label: "ledger audit findings afterwards", unit: "", budget: { limit: 0, kind: "max" } },
+    ];
+    await part("two instances through PgBouncer", unmeasured, async () => {
+      const { measurePooler } = await tools.pooler();
+      const { processTree } = await tools.throughput();
+      const bouncer = await startPgBouncer({ postgresPort: server().port, mode: "transaction" });
+      cleanups.push(bouncer.stop);
+      const database = new URL(server().url).pathname.slice(1);
+      const started = await Promise.all(
+        [server().url, bouncer.url(database), bouncer.url(database)].map(async (url) => {
+          const app = await startAppServer({ port: await freePort(), env: { ...appEnv, DATABASE_URL: url } });
+          cleanups.push(app.stop);
+          return app;
+        }),
+      );
+      const [direct, a, b] = /** @type {[App, App, App]} */ (started);
+      try {
+        const cookies = await signIn(direct.url, account());
+        const database = () => processTree(server().pid());
+        const results = await measurePooler({
+          setups: [
+            {
+              name: "one server, direct",
+              urls: [direct.url],
+              pids: () => [/** @type {number} */ (direct.pid), ...database()],
+            },
+            {
+              name: "two servers, through PgBouncer",
+              urls: [a.url, b.url],
+              pids: () => [
+                /** @type {number} */ (a.pid),
+                /** @type {number} */ (b.pid),
+                ...database(),
+                ...processTree(/** @type {number} */ (bouncer.pid())),
+              ],
+            },
+          ],
+          pages: THROUGHPUT_PAGES,
+          cookie: cookies.header,
+          connections,
+          seconds: numberOr("seconds", 3),
+          rounds: Math.min(number("rounds"), 3),
+          log,
+        });
+        const audit = new pg.Client({ connectionString: server().url });
+        await audit.connect();
+        const findings = (await audit.query("select jsonb_array_length(verify_all_balances()) as n")).rows[0].n;
+        await audit.end();
+        details.pooler = { results, auditFindings: findings };
+        const [one, two] = /** @type {[typeof results[0], typeof results[0]]} */ (results);
+        for (const setup of results) {
+          figures.push({
+            group,
+            label: `${setup.name}: CPU per request (app and database${setup === two ? ", PgBouncer's included" : ""})`,
+            value: setup.cpuMsPerRequest,
+            unit: "ms",
+            detail: `${setup.requestsPerSecond?.toFixed(0)} req/s, p99 ${setup.p99} ms (worst ${setup.worstP99}); by page ${setup.pages
+              .map((page) => `${page.page} ${page.cpuMsPerRequest?.toFixed(2)}`)
+              .join(", ")}`,
+          });
+        }
+        figures.push({
+          ...figureOf(unmeasured, "CPU per request through PgBouncer, above direct"),
+          value:
+            one.cpuMsPerRequest && two.cpuMsPerRequest ? (two.cpuMsPerRequest / one.cpuMsPerRequest - 1) * 100 : null,
+          detail: `${two.cpuMsPerRequest?.toFixed(2)} ms against ${one.cpuMsPerRequest?.toFixed(2)} ms, medians over ${THROUGHPUT_PAGES.length} pages × rounds`,
+        });
+        figures.push({
+          ...figureOf(unmeasured, "answers not 200, both set-ups"),
+          value: one.failures + two.failures,
+          detail: `direct ${one.failures}, through PgBouncer ${two.failures}`,
+        });
+        figures.push({
+          ...figureOf(unmeasured, "ledger audit findings afterwards"),
+          value: findings,
+          detail: "verify_all_balances()",
+        });
+      } finally {
+        for (const app of started) {
+          cleanups.splice(cleanups.indexOf(app.stop), 1);
+          await app.stop();
+        }
+        cleanups.splice(cleanups.indexOf(bouncer.stop), 1);
+        await bouncer.stop();
+      }
+    });
   }
 
   if (wants("ingest")) {

@@ -67,7 +67,11 @@ describe("two app servers through PgBouncer in transaction mode", () => {
       await ensureRole(direct, role);
       await direct.query(`alter role ${role} in database ${database} set log_statement = 'all'`);
     }
-    bouncer = await startPgBouncer({ postgresPort: postgresPort(), mode: "transaction", users: [APP_ROLE, PROBE_ROLE] });
+    bouncer = await startPgBouncer({
+      postgresPort: postgresPort(),
+      mode: "transaction",
+      users: [APP_ROLE, PROBE_ROLE],
+    });
     // Both at once, on an empty database: each applies the missing migrations at start.
     [a, b] = await Promise.all([
       startTestApp({ DATABASE_URL: bouncer.url(database, APP_ROLE) }),
@@ -124,7 +128,9 @@ describe("two app servers through PgBouncer in transaction mode", () => {
   it("20 check-ins posted at once through both servers credit one check-in", async () => {
     const person = await signedUp(a, b, direct);
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? person.onA : person.onB).post("/?index", { intent: "checkin" })),
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 === 0 ? person.onA : person.onB).post("/?index", { intent: "checkin" }),
+      ),
     );
     expect(answers.every((answer) => answer.status < 500)).toBe(true);
     const { rows } = await direct.query<{ n: number }>(
@@ -149,7 +155,10 @@ describe("two app servers through PgBouncer in transaction mode", () => {
       const databases = pools.map((pool) => postgresDatabase(pool));
       const results = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          databases[i % 2]!.rpc<{ changed: boolean }>("settle_withdrawal", { p_withdrawal_id: id, p_status: "completed" }),
+          databases[i % 2]!.rpc<{ changed: boolean }>("settle_withdrawal", {
+            p_withdrawal_id: id,
+            p_status: "completed",
+          }),
         ),
       );
       expect(results.filter((result) => result.changed)).toHaveLength(1);
@@ -179,7 +188,9 @@ describe("two app servers through PgBouncer in transaction mode", () => {
     const stream = await openEvents(person.onB);
     const [task] = fallbackTasks();
     expect((await person.onA.post("/earn", { intent: "start", taskId: task!.id })).status).toBe(302);
-    await direct.query("update task_starts set started_at = now() - interval '1 minute' where user_id = $1", [person.uid]);
+    await direct.query("update task_starts set started_at = now() - interval '1 minute' where user_id = $1", [
+      person.uid,
+    ]);
     expect((await person.onA.post("/earn", { intent: "complete", taskId: task!.id })).status).toBe(302);
     await expect(stream.nextEvent("task-completed", 3_000)).rejects.toThrow(/no "task-completed"/);
     stream.close();
@@ -205,7 +216,9 @@ describe("two app servers through PgBouncer in transaction mode", () => {
     } finally {
       await probe.end();
     }
-    const probed = sessionFeatures(statementsOf(readFileSync(process.env.TEST_DATABASE_LOG!, "utf8"), PROBE_ROLE, database));
+    const probed = sessionFeatures(
+      statementsOf(readFileSync(process.env.TEST_DATABASE_LOG!, "utf8"), PROBE_ROLE, database),
+    );
     expect(probed.map((found) => found.feature).sort()).toEqual(["SET", "a prepared statement by name"]);
 
     const statements = statementsOf(log, APP_ROLE, database);
@@ -248,7 +261,9 @@ describe("two app servers through PgBouncer in session mode", () => {
     const stream = await openEvents(person.onB);
     const [task] = fallbackTasks();
     expect((await person.onA.post("/earn", { intent: "start", taskId: task!.id })).status).toBe(302);
-    await direct.query("update task_starts set started_at = now() - interval '1 minute' where user_id = $1", [person.uid]);
+    await direct.query("update task_starts set started_at = now() - interval '1 minute' where user_id = $1", [
+      person.uid,
+    ]);
     expect((await person.onA.post("/earn", { intent: "complete", taskId: task!.id })).status).toBe(302);
     await stream.nextEvent("task-completed", 5_000);
     stream.close();
