@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp } from "../support/app-server";
+import { HttpClient } from "../support/http";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 import { startSmtpStandIn, type SmtpStandIn } from "../support/smtp";
 import { eventually } from "../support/wait";
@@ -8,18 +10,35 @@ import { eventually } from "../support/wait";
 // every call through PostgREST (here the stand-in of tests/support/postgrest.ts over Postgres), no
 // DATABASE_URL. The money flows of the HTTP suite run on this transport too: `npm test` runs their
 // files again with TEST_APP_TRANSPORT=supabase. This file checks what is particular to it.
+// How long a server trusts a session it has verified (SESSION_VERIFY_CACHE_MS): over PostgREST no
+// announcement can end it sooner on another server.
+const VERIFY_CACHE_MS = 3_000;
+
 describe("the app deployed on Supabase: every call through PostgREST, no LISTEN", () => {
   let app: PostgresApp;
+  let second: Awaited<ReturnType<typeof startTestApp>>;
   let smtp: SmtpStandIn;
 
   beforeAll(async () => {
     smtp = await startSmtpStandIn();
     app = await startPostgresApp(
-      { SMTP_URL: smtp.url, EMAIL_FROM: "Rewards <rewards@example.com>", NOTIFY_INTERVAL_SECONDS: "1" },
+      {
+        SMTP_URL: smtp.url,
+        EMAIL_FROM: "Rewards <rewards@example.com>",
+        NOTIFY_INTERVAL_SECONDS: "1",
+        SESSION_VERIFY_CACHE_MS: String(VERIFY_CACHE_MS),
+      },
       { transport: "supabase" },
     );
+    // A second server on the same project, as behind a load balancer.
+    second = await startTestApp({
+      SUPABASE_URL: app.postgrest!.url,
+      SUPABASE_SERVICE_ROLE_KEY: app.postgrest!.serviceRoleKey,
+      SESSION_VERIFY_CACHE_MS: String(VERIFY_CACHE_MS),
+    });
   }, 120_000);
   afterAll(async () => {
+    await second?.stop();
     await app?.stop();
     await smtp?.close();
   });
@@ -62,5 +81,30 @@ describe("the app deployed on Supabase: every call through PostgREST, no LISTEN"
     );
     const mail = await eventually(() => smtp.mailTo(email)[0], { what: "the notice's email", timeoutMs: 8_000 });
     expect(mail.parsed.subject).toBe("Offer completed");
+  });
+
+  it("ends a session on another server when its verification expires (SESSION_VERIFY_CACHE_MS), since no announcement reaches it", async () => {
+    const { client, response } = await app.signUp();
+    expect(response.status).toBe(302);
+    const onSecond = new HttpClient(second.url);
+    for (const [name, value] of client.cookies) onSecond.cookies.set(name, value);
+    // Firebase compares revocation times in whole seconds: log out in a later second than sign-in.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const verifiedAt = Date.now();
+    expect((await onSecond.get("/")).status).toBe(200);
+    expect((await client.post("/logout", {})).status).toBe(302);
+    // Still trusted on the second server while its check lives...
+    const soon = await onSecond.get("/");
+    if (Date.now() - verifiedAt < VERIFY_CACHE_MS - 500) expect(soon.status).toBe(200);
+    // ...and refused once it has expired.
+    const refused = await eventually(
+      async () => {
+        const home = await onSecond.get("/");
+        return home.status === 302 ? home : undefined;
+      },
+      { what: "the second server to refuse the ended session", timeoutMs: VERIFY_CACHE_MS + 5_000 },
+    );
+    expect(refused.headers.get("location")).toBe("/auth");
+    expect(Date.now() - verifiedAt).toBeGreaterThanOrEqual(VERIFY_CACHE_MS);
   });
 });

@@ -65,6 +65,20 @@ describe("npm run bench: budgets", () => {
     expect(formatTable([judge(drift(3.25))])).toMatch(/\/\s+3\.3 points\s+≤ 5\.0 points\s+PASS/);
   });
 
+  it("holds the CPU per request through PgBouncer to 10 % above direct's, in the same run", () => {
+    const overhead = (value: number): Figure => ({
+      group: "Two app servers through PgBouncer",
+      label: "CPU per request through PgBouncer, above direct",
+      value,
+      unit: "%",
+      budget: { limit: BUDGETS.poolerCpuOverheadPercent, kind: "max" },
+    });
+    expect(BUDGETS.poolerCpuOverheadPercent).toBe(10);
+    expect(judge(overhead(-5)).result).toBe("PASS");
+    expect(judge(overhead(10)).result).toBe("PASS");
+    expect(judge(overhead(10.5)).result).toBe("FAIL");
+  });
+
   it("only informs about a figure without a budget", () => {
     expect(judge({ group: "Throughput", label: "/legal", value: 370, unit: "req/s" }).result).toBe("INFO");
   });
