@@ -6,7 +6,7 @@
 // compared is the cost: CPU time per request of the app processes and the database's (PgBouncer's
 // own counted with the database's when it is there).
 import autocannon from "autocannon";
-import { cpuSeconds } from "./throughput.mjs";
+import { cpuSeconds, median } from "./throughput.mjs";
 
 /**
  * One set-up under load for `seconds`: `urls` (one per app server) share `connections` between them.
@@ -28,19 +28,6 @@ async function load({ urls, headers, connections, seconds, pids }) {
     cpuMsPerRequest: before !== null && after !== null && total > 0 ? ((after - before) * 1000) / total : null,
     failures: results.reduce((sum, result) => sum + result.non2xx + result.errors + result.timeouts, 0),
   };
-}
-
-/**
- * @param {(number | null)[]} values
- * @returns {number | null}
- */
-function median(values) {
-  const sorted = values.filter((value) => value !== null).sort((a, b) => a - b);
-  if (sorted.length === 0) return null;
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? /** @type {number} */ (sorted[middle])
-    : /** @type {number} */ (sorted[middle - 1] + /** @type {number} */ (sorted[middle])) / 2;
 }
 
 /**

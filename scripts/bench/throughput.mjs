@@ -92,10 +92,11 @@ function listOf(map, key) {
 }
 
 /**
+ * The median of the values that are not null, or null when there are none.
  * @param {(number | null)[]} values
  * @returns {number | null}
  */
-function median(values) {
+export function median(values) {
   const sorted = values.filter((value) => value !== null).sort((a, b) => a - b);
   const at = (/** @type {number} */ index) => /** @type {number} */ (sorted[index]);
   if (sorted.length === 0) return null;
