@@ -228,7 +228,7 @@ describe("query plans on Postgres", () => {
       "user_profiles_pkey",
       "user_balance_pkey",
       "identity_rewards_pkey",
-      "withdrawals_recipient_hash_idx",
+      "withdrawals_recipient_user_idx",
       "account_signals_pkey",
       "account_signals_kind_hash_idx",
       "referrals_referred_user_id_key",
