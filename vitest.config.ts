@@ -18,6 +18,7 @@ export const INTEGRATION_WITH_SERVICES = [
   "live-events",
   "money-races",
   "notification-delivery",
+  "postgrest-stand-in",
   "profile",
   "query-plans",
   "rate-limit",
@@ -26,6 +27,7 @@ export const INTEGRATION_WITH_SERVICES = [
   "referrals",
   "risk-review",
   "sql-pattern-backtracking",
+  "supabase-transport",
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 export default defineConfig({
