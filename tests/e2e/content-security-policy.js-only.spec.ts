@@ -84,6 +84,9 @@ test("onboarding, then /auth (entered with a document load: its policy allows Go
   await page.getByRole("button", { name: "Create Account" }).click();
   await expect(page.getByRole("alert")).toHaveText("Please fill in all fields");
   await page.getByRole("link", { name: "Sign In" }).click();
+  // The tab switches in the page: wait for it, or the Google button clicked is the Sign Up tab's.
+  await expect(page).not.toHaveURL(/tab=signup/);
+  await expect(page.getByRole("alert")).toHaveCount(0);
   await page.getByRole("button", { name: "Continue with Google" }).click();
   await expect(page.getByRole("alert")).toHaveText("An error occurred during authentication.", { timeout: 30_000 });
   expect(googleRequests.length).toBeGreaterThan(0);
