@@ -492,13 +492,13 @@ async function main() {
       const [direct, a, b] = /** @type {[App, App, App]} */ (started);
       try {
         const cookies = await signIn(direct.url, account());
-        const database = () => processTree(server().pid());
+        const postgresProcesses = () => processTree(server().pid());
         const results = await measurePooler({
           setups: [
             {
               name: "one server, direct",
               urls: [direct.url],
-              pids: () => [/** @type {number} */ (direct.pid), ...database()],
+              pids: () => [/** @type {number} */ (direct.pid), ...postgresProcesses()],
             },
             {
               name: "two servers, through PgBouncer",
@@ -506,7 +506,7 @@ async function main() {
               pids: () => [
                 /** @type {number} */ (a.pid),
                 /** @type {number} */ (b.pid),
-                ...database(),
+                ...postgresProcesses(),
                 ...processTree(/** @type {number} */ (bouncer.pid())),
               ],
             },
