@@ -40,7 +40,7 @@ import { measureDevStart } from "./dev-start.mjs";
 import { describe as describeLeaderboard, measureLeaderboard } from "./leaderboard.mjs";
 import { describe as describeConsole, measureConsole } from "./console.mjs";
 import { describe as describeRisk, measureRisk, seedRisk } from "./risk.mjs";
-import { personSql, seed } from "./seed.mjs";
+import { leaderboardPlace, personSql, seed } from "./seed.mjs";
 
 const PARTS = ["dev", "js", "throughput", "lighthouse", "leaderboard", "risk", "console", "ingest", "pooler"];
 const { values: options } = parseArgs({
@@ -269,8 +269,9 @@ async function main() {
       const db = await open();
       try {
         const counts = await seed(db, { users, ledgerRows, person: account() });
-        log(`  ${db.name}: seeded in ${counts.seconds.toFixed(1)} s, ledger audit clean`);
-        return { database: db.name, ...counts };
+        const place = await leaderboardPlace(db, account());
+        log(`  ${db.name}: seeded in ${counts.seconds.toFixed(1)} s, ledger audit clean, the person ranked ${place}`);
+        return { database: db.name, ...counts, place };
       } finally {
         await db.close();
       }
@@ -797,6 +798,8 @@ async function main() {
       if (!small) throw new Error("the throughput part measured nothing on Postgres to compare with");
       const { url } = await seededAtScale();
       const db = await openPostgres(url);
+      /** @type {Awaited<ReturnType<typeof leaderboardPlace>>} */
+      let place = "none";
       try {
         // The signed-in person, their friends accounts that nobody referred (every third one, from 5).
         await db.exec(personSql(account(), (k) => `'r' || lpad((3 * (${k}) + 2)::text, 7, '0')`));
@@ -808,6 +811,8 @@ async function main() {
                         group by user_id
                        on conflict (user_id, month) do nothing`);
         await db.exec("vacuum analyze monthly_earnings, user_balance, user_profiles");
+        place = await leaderboardPlace(db, account());
+        log(`  the person ranked ${place} on this month's leaderboard at scale`);
       } finally {
         await db.close();
       }
@@ -830,7 +835,9 @@ async function main() {
           label: `${THROUGHPUT_BASELINE} (baseline at scale)`,
           value: result.baseline.requestsPerSecond,
           unit: "req/s",
-          detail: `p99 ${result.baseline.p99} ms; ${small.baseline.requestsPerSecond?.toFixed(0)} req/s with ${users.toLocaleString("en")} users`,
+          detail:
+            `p99 ${result.baseline.p99} ms; ${small.baseline.requestsPerSecond?.toFixed(0)} req/s with ${users.toLocaleString("en")} users; ` +
+            `the person ranked ${place} at scale, ${details.seed?.[1]?.place} with ${users.toLocaleString("en")} users`,
           error: result.baseline.failures ? `${result.baseline.failures} answers were not 200` : undefined,
         });
         for (const page of result.pages) {

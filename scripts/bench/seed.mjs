@@ -6,6 +6,9 @@
 // finished tasks, referred friends (some credited), a paid and a pending withdrawal.
 
 const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+/** Accounts that earned more this month than the benchmark's person (who earns at most $17.30). */
+export const AHEAD_OF_PERSON = 100;
+const TOP_BONUS_DOLLARS = 20;
 
 /**
  * SQL for a referral code (7 symbols of the spec's alphabet) that is `number` written in base 32.
@@ -127,17 +130,22 @@ select 'bench-' || i, 'bench-' || i || '@example.com', 'Bench Friend ' || i, ${r
 ${personProfileSql(person)}
 
 -- Everyone else: check-ins, tasks and bonuses, one row every few days back from today, so some
--- fall in this month and some before it.
+-- fall in this month and some before it. The first ${AHEAD_OF_PERSON}'s newest row is a bigger bonus this month,
+-- so that the benchmark's person is below the leaderboard (ranked ${AHEAD_OF_PERSON + 1}st), as on the
+-- database of a million accounts (scripts/bench/risk.mjs): /leaderboard then reads the person's own
+-- rank at both sizes, and the throughput figures compare the same reads.
 insert into transaction_history (user_id, created_at, description, transaction_type, amount, status, coins)
 select 'bench-' || i,
-       now() - make_interval(days => k * 3 + 1, hours => i % 20),
-       case k % 4 when 0 then 'Task: Watch a video' when 1 then 'Bonus coins' else 'Daily check-in' end,
-       case k % 4 when 0 then 'task' when 1 then 'bonus' else 'checkin' end,
-       case k % 4 when 0 then 0.50 when 1 then 0.25 else 0.10 end,
+       case when top then greatest(now() - make_interval(mins => i), current_month()::timestamp at time zone 'UTC')
+            else now() - make_interval(days => k * 3 + 1, hours => i % 20) end,
+       case when top or k % 4 = 1 then 'Bonus coins' when k % 4 = 0 then 'Task: Watch a video' else 'Daily check-in' end,
+       case when top or k % 4 = 1 then 'bonus' when k % 4 = 0 then 'task' else 'checkin' end,
+       case when top then ${TOP_BONUS_DOLLARS}.00 when k % 4 = 0 then 0.50 when k % 4 = 1 then 0.25 else 0.10 end,
        'completed',
-       case k % 4 when 0 then 50 when 1 then 25 else 10 end
+       case when top then ${TOP_BONUS_DOLLARS * 100} when k % 4 = 0 then 50 when k % 4 = 1 then 25 else 10 end
   from generate_series(1, ${others}) i
- cross join generate_series(0, ${perUser - 1}) k;
+ cross join generate_series(0, ${perUser - 1}) k
+ cross join lateral (select i <= ${AHEAD_OF_PERSON} and k = 0 as top) ahead;
 insert into transaction_history (user_id, created_at, description, transaction_type, amount, status, coins)
 select 'bench-' || i, now() - interval '2 hours', 'Bonus coins', 'bonus', 0.25, 'completed', 25
   from generate_series(1, ${extra}) i;
@@ -183,4 +191,17 @@ export async function seed(db, options) {
     throw new Error(`seed came out wrong: ${JSON.stringify(counts)}`);
   }
   return { ...counts, seconds: (Date.now() - started) / 1000 };
+}
+
+/**
+ * The person's place on this month's leaderboard as the page reads it: their rank, null beyond
+ * the counted 1,000, or "none" when they earned nothing this month.
+ * @param {import("../lib/database.mjs").BenchDatabase} db
+ * @param {Person} person
+ * @returns {Promise<number | null | "none">}
+ */
+export async function leaderboardPlace(db, person) {
+  const [row] = await db.query("select get_leaderboard_position($1, 1000) as place", [person.id]);
+  const place = /** @type {{ rank: number | null } | null | undefined} */ (row?.place);
+  return place ? place.rank : "none";
 }

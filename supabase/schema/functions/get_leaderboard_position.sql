@@ -4,25 +4,33 @@
 -- Executable by: postgres, service_role
 CREATE OR REPLACE FUNCTION public.get_leaderboard_position(p_user_id text, p_within integer)
  RETURNS jsonb
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO 'public', 'pg_temp'
 AS $function$
-  select jsonb_build_object(
-           'rank', case when ahead.n < bound.n then ahead.n + 1 end,
-           'username', 'User' || left(mine.user_id, 4),
-           'total_earned', mine.amount)
-    from monthly_earnings mine
-   cross join (select least(greatest(p_within, 1), 10000) as n) bound
-   cross join lateral (
-     select count(*) as n
-       from (select 1
-               from monthly_earnings ahead
-              where ahead.month = mine.month
-                and ahead.amount > 0
-                and ahead.amount >= mine.amount
-                and (ahead.amount > mine.amount or ahead.user_id < mine.user_id)
-              order by ahead.amount desc, ahead.user_id
-              limit bound.n) first_ahead) ahead
-   where mine.user_id = p_user_id and mine.month = current_month() and mine.amount > 0
+declare
+  v_month constant date := current_month();
+  v_bound constant integer := least(greatest(p_within, 1), 10000);
+  v_amount numeric;
+  v_ahead bigint;
+begin
+  select amount into v_amount from monthly_earnings where user_id = p_user_id and month = v_month and amount > 0;
+  if v_amount is null then
+    return null;
+  end if;
+  -- Ahead: more this month, or as much with a smaller id (get_leaderboard's order). Only amounts
+  -- above zero are ranked, and v_amount is one.
+  select count(*) into v_ahead
+    from (select 1
+            from monthly_earnings ahead
+           where ahead.month = v_month
+             and ahead.amount >= v_amount
+             and (ahead.amount > v_amount or ahead.user_id < p_user_id)
+           order by ahead.amount desc, ahead.user_id
+           limit v_bound) first_ahead;
+  return jsonb_build_object(
+    'rank', case when v_ahead < v_bound then v_ahead + 1 end,
+    'username', 'User' || left(p_user_id, 4),
+    'total_earned', v_amount);
+end
 $function$;
