@@ -104,68 +104,87 @@ export function median(values) {
   return sorted.length % 2 ? at(middle) : (at(middle - 1) + at(middle)) / 2;
 }
 
+/** @typedef {{ name: string, baseUrl: string, pids: () => number[] }} Server */
+
 /**
- * @param {{ baseUrl: string, baseline: string, pages: string[], cookie: string, pids: () => number[],
+ * Each page's throughput as a share of the baseline's, on each server. With two servers (the same
+ * app on two databases) they take turns page by page, the order alternating by round, so that both
+ * are measured moments apart in the same state of the machine.
+ * @param {{ servers: Server[], baseline: string, pages: string[], cookie: string,
  *           connections?: number, seconds?: number, rounds?: number, log?: (line: string) => void }} options
  */
 export async function measureThroughput({
-  baseUrl,
+  servers,
   baseline,
   pages,
   cookie,
-  pids,
   connections = 20,
   seconds = 2,
   rounds = 4,
   log = () => {},
 }) {
   const headers = { cookie, accept: "text/html" };
-  const run = (/** @type {string} */ path) => hammer({ url: baseUrl + path, headers, connections, seconds, pids });
-  // Every URL answers 200 before the clock starts (a redirect would be measured as a fast page).
-  for (const path of [baseline, ...pages]) {
-    const response = await fetch(baseUrl + path, { headers, redirect: "manual" });
-    await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`${path} answered ${response.status} before the benchmark`);
+  const run = (/** @type {Server} */ server, /** @type {string} */ path) =>
+    hammer({ url: server.baseUrl + path, headers, connections, seconds, pids: server.pids });
+  for (const server of servers) {
+    // Every URL answers 200 before the clock starts (a redirect would be measured as a fast page).
+    for (const path of [baseline, ...pages]) {
+      const response = await fetch(server.baseUrl + path, { headers, redirect: "manual" });
+      await response.arrayBuffer();
+      if (response.status !== 200)
+        throw new Error(`${server.name}: ${path} answered ${response.status} before the benchmark`);
+    }
+    // Warm-up: the JIT, the caches the app keeps by design (config, task list, leaderboard).
+    for (const path of [baseline, ...pages])
+      await hammer({ url: server.baseUrl + path, headers, connections, seconds: 1, pids: server.pids });
   }
-  // Warm-up: the JIT, the caches the app keeps by design (config, task list, leaderboard).
-  for (const path of [baseline, ...pages])
-    await hammer({ url: baseUrl + path, headers, connections, seconds: 1, pids });
 
   /** @typedef {Awaited<ReturnType<typeof hammer>>} Sample */
+  const key = (/** @type {Server} */ server, /** @type {string} */ path) => `${server.name} ${path}`;
   /** @type {Map<string, Sample[]>} */
-  const samples = new Map([baseline, ...pages].map((path) => [path, []]));
+  const samples = new Map(servers.flatMap((server) => [baseline, ...pages].map((path) => [key(server, path), []])));
   /** @type {Map<string, number[]>} */
-  const ratios = new Map(pages.map((path) => [path, []]));
+  const ratios = new Map(servers.flatMap((server) => pages.map((path) => [key(server, path), []])));
   /** @type {Map<string, number[]>} */
-  const cpuRatios = new Map(pages.map((path) => [path, []]));
-  /** @param {number} round @param {string} path @param {Sample} sample */
-  const note = (round, path, sample) =>
+  const cpuRatios = new Map(servers.flatMap((server) => pages.map((path) => [key(server, path), []])));
+  const label = (/** @type {Server} */ server, /** @type {string} */ path) =>
+    servers.length > 1 ? `${server.name} ${path}` : path;
+  /** @param {number} round @param {Server} server @param {string} path */
+  const measure = async (round, server, path) => {
+    const sample = await run(server, path);
+    listOf(samples, key(server, path)).push(sample);
     log(
-      `  round ${round + 1}/${rounds} ${path.padEnd(12)} ${sample.requestsPerSecond.toFixed(0).padStart(5)} req/s, ` +
+      `  round ${round + 1}/${rounds} ${label(server, path).padEnd(12)} ${sample.requestsPerSecond.toFixed(0).padStart(5)} req/s, ` +
         `p99 ${sample.p99} ms, ${sample.cpuMsPerRequest?.toFixed(2) ?? "?"} ms CPU per request` +
         (sample.failures ? `, ${sample.failures} not 200 (${JSON.stringify(sample.statusCodes)})` : ""),
     );
+    return sample;
+  };
   for (let round = 0; round < rounds; round++) {
     const order = pages.map((_, index) => /** @type {string} */ (pages[(index + round) % pages.length]));
-    let before = await run(baseline);
-    listOf(samples, baseline).push(before);
-    note(round, baseline, before);
+    const serverOrder = round % 2 === 0 ? servers : [...servers].reverse();
+    /** Each server's last baseline run: a page's share is against the baseline runs just before and after it. */
+    const before = new Map();
+    for (const server of serverOrder) before.set(server, await measure(round, server, baseline));
     for (const path of order) {
-      const sample = await run(path);
-      listOf(samples, path).push(sample);
-      note(round, path, sample);
-      const after = await run(baseline);
-      listOf(samples, baseline).push(after);
-      note(round, baseline, after);
-      listOf(ratios, path).push(sample.requestsPerSecond / ((before.requestsPerSecond + after.requestsPerSecond) / 2));
-      if (sample.cpuMsPerRequest && before.cpuMsPerRequest && after.cpuMsPerRequest) {
-        listOf(cpuRatios, path).push((before.cpuMsPerRequest + after.cpuMsPerRequest) / 2 / sample.cpuMsPerRequest);
+      for (const server of serverOrder) {
+        const sample = await measure(round, server, path);
+        const after = await measure(round, server, baseline);
+        const previous = /** @type {Sample} */ (before.get(server));
+        listOf(ratios, key(server, path)).push(
+          sample.requestsPerSecond / ((previous.requestsPerSecond + after.requestsPerSecond) / 2),
+        );
+        if (sample.cpuMsPerRequest && previous.cpuMsPerRequest && after.cpuMsPerRequest) {
+          listOf(cpuRatios, key(server, path)).push(
+            (previous.cpuMsPerRequest + after.cpuMsPerRequest) / 2 / sample.cpuMsPerRequest,
+          );
+        }
+        before.set(server, after);
       }
-      before = after;
     }
   }
-  const summary = (/** @type {string} */ path) => {
-    const list = listOf(samples, path);
+  const summary = (/** @type {Server} */ server, /** @type {string} */ path) => {
+    const list = listOf(samples, key(server, path));
     return {
       path,
       requestsPerSecond: median(list.map((sample) => sample.requestsPerSecond)),
@@ -180,14 +199,15 @@ export async function measureThroughput({
       })),
     };
   };
-  return {
-    baseline: summary(baseline),
+  return servers.map((server) => ({
+    name: server.name,
+    baseline: summary(server, baseline),
     pages: pages.map((path) => ({
-      ...summary(path),
+      ...summary(server, path),
       /** Requests per second as a share of the baseline's (the budget). */
-      ratio: median(listOf(ratios, path)),
+      ratio: median(listOf(ratios, key(server, path))),
       /** The same share from CPU time per request: what the ratio would be on an otherwise idle machine. */
-      cpuRatio: median(listOf(cpuRatios, path)),
+      cpuRatio: median(listOf(cpuRatios, key(server, path))),
     })),
-  };
+  }));
 }
