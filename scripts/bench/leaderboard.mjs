@@ -143,15 +143,24 @@ export async function measureLeaderboard(db, { users, runs = 200 }) {
       }
       times.sort((a, b) => a - b);
     }
-    // The plan of the function's own query for the last person measured (the lowest ranked).
+    // The plan of the function's count (its own text from the catalogue, its variables filled in)
+    // for the last person measured (the lowest ranked).
     const [positionFunction] = await db.query(
       "select prosrc as source from pg_proc where proname = 'get_leaderboard_position'",
     );
+    const count = /select count\(\*\) into v_ahead([\s\S]*?);/.exec(String(positionFunction?.source));
+    if (!count) throw new Error("get_leaderboard_position has no count of the people ahead");
+    const [mine] = await db.query(
+      "select amount::text as amount from monthly_earnings where user_id = $1 and month = current_month()",
+      [person.user_id],
+    );
     positionPlan = (
       await db.query(
-        `explain (analyze, buffers, costs off) ${String(positionFunction?.source)
+        `explain (analyze, buffers, costs off) select count(*) ${String(count[1])
+          .replace(/\bv_month\b/g, "current_month()")
+          .replace(/\bv_amount\b/g, String(mine?.amount))
           .replace(/\bp_user_id\b/g, `'${String(person.user_id)}'`)
-          .replace(/\bp_within\b/g, String(LEADERBOARD_COUNTED_RANKS))}`,
+          .replace(/\bv_bound\b/g, String(LEADERBOARD_COUNTED_RANKS))}`,
       )
     ).map((row) => String(row["QUERY PLAN"]));
     positions.push({

@@ -55,7 +55,8 @@ const { values: options } = parseArgs({
     "risk-ledger-rows": { type: "string", default: "20000000" },
     // Unset, each part has its own: throughput 20 connections for 2 s a run, ingest 50 for 30 s.
     connections: { type: "string" },
-    rounds: { type: "string", default: "4" },
+    // Unset: throughput 4 rounds, the throughput at scale 6 (two shares compared, each as noisy), pooler 3.
+    rounds: { type: "string" },
     seconds: { type: "string" },
     "lighthouse-runs": { type: "string", default: "5" },
   },
@@ -76,9 +77,13 @@ for (const part of parts) if (!PARTS.includes(part)) throw new Error(`unknown pa
 const wants = (/** @type {string} */ part) => parts.includes(part);
 const number = (/** @type {keyof typeof options} */ name) => Number(options[name]);
 /** An option the parts give different defaults: `fallback` unless it was given. */
-const numberOr = (/** @type {"connections" | "seconds"} */ name, /** @type {number} */ fallback) =>
+const numberOr = (/** @type {"connections" | "seconds" | "rounds"} */ name, /** @type {number} */ fallback) =>
   options[name] === undefined ? fallback : Number(options[name]);
-const throughputLoad = { connections: numberOr("connections", 20), seconds: numberOr("seconds", 2) };
+const throughputLoad = {
+  connections: numberOr("connections", 20),
+  seconds: numberOr("seconds", 2),
+  rounds: numberOr("rounds", 4),
+};
 const ingestLoad = { connections: numberOr("connections", 50), seconds: numberOr("seconds", 30) };
 
 // What the tests need too (scripts/test-all.sh installs both): refuse at once, not halfway.
@@ -336,7 +341,7 @@ async function main() {
         pages: THROUGHPUT_PAGES,
         cookie: cookies.header,
         connections: throughputLoad.connections,
-        rounds: number("rounds"),
+        rounds: throughputLoad.rounds,
         seconds: throughputLoad.seconds,
         log,
       });
@@ -516,7 +521,7 @@ async function main() {
           cookie: cookies.header,
           connections,
           seconds: numberOr("seconds", 3),
-          rounds: Math.min(number("rounds"), 3),
+          rounds: numberOr("rounds", 3),
           log,
         });
         const audit = new pg.Client({ connectionString: server().url });
@@ -840,7 +845,7 @@ async function main() {
             pages: THROUGHPUT_PAGES,
             cookie: cookies.header,
             connections: throughputLoad.connections,
-            rounds: number("rounds"),
+            rounds: numberOr("rounds", 6),
             seconds: throughputLoad.seconds,
             log,
           });
@@ -920,7 +925,7 @@ const report = {
     riskUsers: number("risk-users"),
     riskLedgerRows: number("risk-ledger-rows"),
     connections: throughputLoad.connections,
-    rounds: number("rounds"),
+    rounds: throughputLoad.rounds,
     secondsPerRound: throughputLoad.seconds,
     ingest: ingestLoad,
     lighthouseRuns: number("lighthouse-runs"),
