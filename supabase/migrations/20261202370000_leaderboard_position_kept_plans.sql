@@ -1,3 +1,4 @@
+-- Redefines: public.get_leaderboard_position
 -- get_leaderboard_position again, same arguments and answers, written in plpgsql as two short
 -- statements: the person's amount by the primary key, then the count of the people ahead along
 -- monthly_earnings_rank_idx (at most `within` entries). A SQL function with SET is never inlined
