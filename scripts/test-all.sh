@@ -22,4 +22,5 @@ start=$(date +%s)
 npm install --no-audit --no-fund --loglevel=error
 echo "npm install took $(( $(date +%s) - start )) s"
 
-npm test
+# Arguments go to npm test (.ci/run adds --with-resilience).
+npm test -- "$@"

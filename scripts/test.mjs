@@ -24,12 +24,24 @@ const timings = [];
  * @param {string} command
  * @param {string[]} args
  * @param {Record<string, string>} [env]
+ * @param {{ buffered?: boolean }} [options] buffered: the output is held and printed in one piece
+ *   when the command ends (for commands that run side by side)
  * @returns {Promise<number>} the exit code
  */
-function run(command, args, env = {}) {
+function run(command, args, env = {}, { buffered = false } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
-    child.once("exit", (code) => resolve(code ?? 1));
+    const child = spawn(command, args, {
+      stdio: buffered ? ["ignore", "pipe", "pipe"] : "inherit",
+      env: { ...process.env, ...env },
+    });
+    /** @type {Buffer[]} */
+    const output = [];
+    child.stdout?.on("data", (chunk) => output.push(chunk));
+    child.stderr?.on("data", (chunk) => output.push(chunk));
+    child.once("close", (code) => {
+      if (output.length > 0) process.stdout.write(Buffer.concat(output));
+      resolve(code ?? 1);
+    });
   });
 }
 
@@ -66,6 +78,9 @@ async function vitestStep(parts, env, filesOf, label = "") {
       [
         "run",
         ...parts.flatMap((part) => (filesOf(part).length > 0 ? filesOf(part) : [`tests/${part}/`])),
+        // Three on two cores: most HTTP files wait on the server, pacing and retries (the CPU is a
+        // quarter idle with two workers).
+        "--maxWorkers=3",
         "--reporter=default",
         "--reporter=json",
         `--outputFile.json=${report}`,
@@ -113,17 +128,24 @@ const SUPABASE_RUN = [
 async function main() {
   // `npm test -- unit` runs a subset (unit, integration, http, image, e2e); `npm test --
   // tests/http/auth.test.ts tests/e2e/earning.spec.ts` runs those files alone (no typecheck or lint).
-  const args = process.argv.slice(2);
+  // `--with-resilience` (`.ci/run`): everything, then the resilience suite with the same build and services.
+  const withResilience = process.argv.includes("--with-resilience");
+  const args = process.argv.slice(2).filter((arg) => arg !== "--with-resilience");
   const files = args.filter((arg) => arg.startsWith("tests/"));
   const only = [...args.filter((arg) => !arg.startsWith("tests/")), ...files.map((file) => file.split("/")[1])];
   // `resilience` (crashes and outages under load, `npm run test:resilience`) runs only when named.
-  const wants = (/** @type {string} */ part) => (only.length === 0 ? part !== "resilience" : only.includes(part));
+  const wants = (/** @type {string} */ part) =>
+    only.length === 0 ? part !== "resilience" || withResilience : only.includes(part);
   const filesOf = (/** @type {string} */ part) => files.filter((file) => file.split("/")[1] === part);
 
   if (only.length === 0) {
-    if (!(await step("typecheck", async () => (await run("tsc", [])) === 0))) return;
-    // ESLint (zero warnings), Prettier and knip (unused files, exports and dependencies).
-    if (!(await step("lint", async () => (await run("npm", ["run", "--silent", "lint"])) === 0))) return;
+    // Side by side, one core each: the type check, and ESLint (zero warnings), Prettier and knip
+    // (unused files, exports and dependencies). Each one's output is printed when it ends.
+    const checked = await Promise.all([
+      step("typecheck", async () => (await run("tsc", [], {}, { buffered: true })) === 0),
+      step("lint", async () => (await run("npm", ["run", "--silent", "lint"], {}, { buffered: true })) === 0),
+    ]);
+    if (checked.includes(false)) return;
   }
   // Unit tests need no build and no service: `npm test -- unit` takes seconds (as do `npm run test:unit`
   // and `npm run test:db`, which run the Vitest projects of vitest.config.ts without this script).
@@ -193,7 +215,8 @@ async function main() {
       E2E_TICKET_ID: consoleOperator.ticketId,
     }),
   };
-  await vitestStep(["unit", "integration", "http", "image", "resilience"].filter(wants), testEnv, filesOf);
+  // The resilience suite loads the machine and starts its own servers: in a step of its own, last.
+  await vitestStep(["unit", "integration", "http", "image"].filter(wants), testEnv, filesOf);
   // The money flows again with the app on SUPABASE_URL: a PostgREST stand-in over Postgres
   // (tests/support/postgrest.ts), the ledger audited after each file (docs/deployment.md).
   if (wants("http") && files.length === 0) {
@@ -219,6 +242,7 @@ async function main() {
       return code === 0;
     });
   }
+  await vitestStep(["resilience"].filter(wants), testEnv, filesOf);
 }
 
 let exitCode = 1;

@@ -7,7 +7,7 @@
 
 const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 /** Accounts that earned more this month than the benchmark's person (who earns at most $17.30). */
-export const AHEAD_OF_PERSON = 100;
+const AHEAD_OF_PERSON = 100;
 const TOP_BONUS_DOLLARS = 20;
 
 /**
