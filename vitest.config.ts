@@ -35,7 +35,8 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // PGlite instances are large; two workers fit the machine's two cores.
+    // PGlite instances are large; two workers fit the machine's two cores. `npm test` runs three
+    // (scripts/test.mjs): its HTTP files mostly wait on the running server.
     maxWorkers: 2,
     // Together the projects hold every file of tests/{unit,integration,http,image,resilience}, each
     // file in one project; `npm test` (scripts/test.mjs) runs them by folder or file.
