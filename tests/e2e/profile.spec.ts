@@ -382,7 +382,14 @@ test("the feedback form is prefilled with the name and email, refuses a blank me
   // An empty message, then one of spaces only (blank once trimmed).
   for (const blank of ["", "   "]) {
     await form.getByLabel("Message").fill(blank);
+    // Each refusal comes from the server and draws the form anew: wait for it (the old Message
+    // field gone), or the second one's checks pass on the first's and its reply lands after the
+    // message below is typed, drawing the form over it.
+    const field = await form.getByLabel("Message").elementHandle();
     await form.getByRole("button", { name: "Submit Feedback" }).click();
+    await expect
+      .poll(() => field!.evaluate((element) => element.isConnected).catch(() => false), { timeout: 10_000 })
+      .toBe(false);
     // On the blank field, not in a failure banner: nothing failed (docs/decisions/070).
     await expect(form.locator("#feedback-message-error")).toHaveText("Please fill out all fields");
     await expect(form.getByLabel("Message")).toHaveAttribute("aria-invalid", "true");
