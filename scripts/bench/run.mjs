@@ -84,6 +84,8 @@ const throughputLoad = {
   seconds: numberOr("seconds", 2),
   rounds: numberOr("rounds", 4),
 };
+const scaleThroughputRounds = numberOr("rounds", 6);
+const poolerRounds = numberOr("rounds", 3);
 const ingestLoad = { connections: numberOr("connections", 50), seconds: numberOr("seconds", 30) };
 
 // What the tests need too (scripts/test-all.sh installs both): refuse at once, not halfway.
@@ -349,8 +351,7 @@ async function main() {
       // A page can answer 200 and still have lost a part (the notices, say) to the load: the server says so.
       const serverErrors = app.stderr().split("\n").length - errorsBefore;
       details[`throughput ${database}`] = { ...result, serverErrors };
-      const cpu = (/** @type {{ cpuMsPerRequest: number | null }} */ entry) =>
-        `${entry.cpuMsPerRequest?.toFixed(2) ?? "?"} ms CPU/request`;
+      const cpu = (/** @type {{ cpuMsPerRequest: number | null }} */ entry) => `${cpuMs(entry)} ms CPU/request`;
       figures.push({
         group,
         label: `${THROUGHPUT_BASELINE} (baseline)`,
@@ -521,7 +522,7 @@ async function main() {
           cookie: cookies.header,
           connections,
           seconds: numberOr("seconds", 3),
-          rounds: numberOr("rounds", 3),
+          rounds: poolerRounds,
           log,
         });
         const audit = new pg.Client({ connectionString: server().url });
@@ -845,7 +846,7 @@ async function main() {
             pages: THROUGHPUT_PAGES,
             cookie: cookies.header,
             connections: throughputLoad.connections,
-            rounds: numberOr("rounds", 6),
+            rounds: scaleThroughputRounds,
             seconds: throughputLoad.seconds,
             log,
           });
@@ -870,14 +871,12 @@ async function main() {
             const shareAtScale = page.ratio === null ? null : page.ratio * 100;
             const shareAtSmall = before?.ratio == null ? null : before.ratio * 100;
             const ok = !failures && shareAtScale !== null && shareAtSmall !== null;
-            const cpu = (/** @type {{ cpuMsPerRequest: number | null }} */ entry) =>
-              entry.cpuMsPerRequest?.toFixed(2) ?? "?";
             figures.push({
               ...figureOf(unmeasured, `${page.path}, points apart`),
               value: ok ? Math.abs(shareAtScale - shareAtSmall) : null,
               detail: ok
                 ? `${shareAtScale.toFixed(1)} % at scale, ${shareAtSmall.toFixed(1)} % with ${users.toLocaleString("en")} users; ` +
-                  `${page.requestsPerSecond?.toFixed(0)} req/s, p99 ${page.p99} ms; CPU/request ${cpu(page)} ms against ${before ? cpu(before) : "?"}`
+                  `${page.requestsPerSecond?.toFixed(0)} req/s, p99 ${page.p99} ms; CPU/request ${cpuMs(page)} ms against ${before ? cpuMs(before) : "?"}`
                 : undefined,
               error: failures ? `${failures} answers were not 200` : ok ? undefined : "no share to compare",
             });
@@ -886,6 +885,14 @@ async function main() {
       );
     });
   }
+}
+
+/**
+ * A throughput sample's CPU time per request in ms, two decimals ("?" when /proc could not be read).
+ * @param {{ cpuMsPerRequest: number | null }} entry
+ */
+function cpuMs(entry) {
+  return entry.cpuMsPerRequest?.toFixed(2) ?? "?";
 }
 
 /**
@@ -925,7 +932,12 @@ const report = {
     riskUsers: number("risk-users"),
     riskLedgerRows: number("risk-ledger-rows"),
     connections: throughputLoad.connections,
-    rounds: throughputLoad.rounds,
+    // Each part's rounds (--rounds sets them all).
+    rounds: {
+      throughput: throughputLoad.rounds,
+      scaleThroughput: scaleThroughputRounds,
+      pooler: poolerRounds,
+    },
     secondsPerRound: throughputLoad.seconds,
     ingest: ingestLoad,
     lighthouseRuns: number("lighthouse-runs"),
