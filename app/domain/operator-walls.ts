@@ -73,6 +73,10 @@ export interface WallView {
   overridden: boolean;
   updatedAt: string | null;
   updatedBy: string | null;
+  /** Whether its signature covers the transaction and the amount (else credits that repeat one are held). */
+  signatureBindsTransaction: boolean;
+  /** Taken from any address although its signature does not bind the transaction (WALL_{NAME}_ANY_SENDER=true). */
+  anySenderWarning: boolean;
 }
 
 /** One entry of the postback log (list_postback_log, operator_postback_log): a postback as the app took or refused it. */
@@ -85,7 +89,7 @@ export interface PostbackLogEntry {
   /** What was sent, with the wall's secrets removed. */
   query: string;
   body: string;
-  verdict: "credited" | "reversed" | "duplicate" | "ignored" | "refused";
+  verdict: "credited" | "reversed" | "duplicate" | "ignored" | "refused" | "held";
   reason: string | null;
   user_id: string | null;
   email: string | null;
@@ -131,6 +135,30 @@ export const WALL_FORM_MESSAGES = {
   testWallOff: "Turn the wall on before sending it a test postback.",
   testAlreadySent: "This test postback was sent already",
   testFailed: "The test postback could not be sent. Please try again.",
+} as const;
+
+/**
+ * A credit held because its signature had already paid another transaction (a network whose
+ * signature does not bind the transaction: docs/offer-walls.md, "Held postbacks"). Finance and
+ * owners approve it (paid as the network's credit) or reject it.
+ */
+export interface HeldPostback {
+  id: number;
+  received_at: string;
+  transaction_id: string;
+  user_id: string | null;
+  email: string | null;
+  coins: number;
+  offer_name: string | null;
+  /** The transaction whose signature it repeats. */
+  signature_seen_on: string;
+}
+
+export const HELD_POSTBACK_MESSAGES = {
+  decision: "Choose approve or reject.",
+  stale: "This held postback is no longer waiting. Reload the page.",
+  approved: "Held postback approved: the credit is paid",
+  rejected: "Held postback rejected: nothing is paid",
 } as const;
 
 /** A secret as the console may show it: its last four characters when they were kept, else only that it is set. */

@@ -106,6 +106,13 @@ const RULE_MESSAGES = {
   unknown_wall: "Unknown offer wall",
   invalid_wall_setting: "A wall setting is not valid",
   invalid_test_postback: "Invalid test postback",
+  // Postbacks the network vouches for (docs/offer-walls.md, "Reversals", "Held postbacks").
+  reversal_names_no_credit: "The reversal names no credit of this person on this network",
+  reversal_exceeds_credit: "The reversal takes back more than its credit paid",
+  signature_digest_required: "A signature digest is required",
+  invalid_decision: "Choose approve or reject.",
+  held_postback_not_found: "This held postback is no longer waiting. Reload the page.",
+  held_postback_decided: "This held postback is no longer waiting. Reload the page.",
   ledger_append_only: "The transaction history cannot be changed",
   invalid_rate_limit: "Invalid rate limit",
   invalid_delivery_claim: "Invalid delivery claim",

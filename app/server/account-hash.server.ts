@@ -24,3 +24,14 @@ export function identityHash(email: string | null | undefined): string | null {
 export function signalHash(kind: "device" | "address", value: string): string {
   return createHmac("sha256", getEnv().accountHashSecret).update(`${kind}:${value}`).digest("hex");
 }
+
+/**
+ * A keyed digest of an offer wall's postback signature (postback_log, postback_signatures): the same
+ * signature always has the same digest, so a signature used twice is seen, but the digest signs
+ * nothing and, keyed, cannot be checked against guesses from a copy of the database.
+ */
+export function signatureDigest(network: string, signature: string): string {
+  return createHmac("sha256", getEnv().accountHashSecret)
+    .update(`postback-signature:${network}:${signature}`)
+    .digest("hex");
+}

@@ -1,5 +1,7 @@
 import { withoutTrailingSlashes } from "~/domain/text";
+import { isIP } from "node:net";
 import { z } from "zod";
+import { addressKey } from "./http/ip-address.server";
 import { DEFAULT_POSTBACKS_PER_MINUTE, readWalls, type ConfiguredWall } from "./walls/registry.server";
 
 // Read once at start: a missing or malformed variable stops the server with its name.
@@ -63,11 +65,15 @@ const envVariables = z.object({
     .transform((value) => (value === undefined ? 2_000 : Number(value)))
     .pipe(z.number("must be a number of milliseconds").int().min(0).max(600_000)),
   AUTH_AUTHORIZED_DOMAINS: optionalText,
-  // true (one proxy), false, or how many proxies of ours each append to X-Forwarded-For (docs/configuration.md).
+  // true (one proxy), false, how many proxies of ours each append to X-Forwarded-For, or their
+  // addresses, comma-separated (docs/configuration.md).
   TRUST_PROXY: optionalText.pipe(
     z
       .string()
-      .regex(/^(true|false|\d)$/, "must be true, false or the number of proxies in front of the app (0 to 9)")
+      .refine(
+        (value) => /^(true|false|\d)$/.test(value) || proxyAddresses(value) !== null,
+        "must be true, false, the number of proxies in front of the app (0 to 9) or their IP addresses, comma-separated",
+      )
       .optional(),
   ),
   // The ceiling on sign-ins, sign-ups and password resets across everyone, each, per minute.
@@ -237,9 +243,11 @@ const envSchema = envVariables
           }
         : null,
       // Behind a reverse proxy that sets X-Forwarded-Host (its first value is the browser's host).
-      trustProxy: trustedProxyHops(env.TRUST_PROXY) > 0,
+      trustProxy: trustedProxyHops(env.TRUST_PROXY) > 0 || proxyAddresses(env.TRUST_PROXY ?? "") !== null,
       // How many X-Forwarded-For entries, from the right, our own proxies wrote (client-address.server.ts).
       trustedProxyHops: trustedProxyHops(env.TRUST_PROXY),
+      // Or our proxies by address: the client is the right-most address that is none of them.
+      trustedProxies: (env.TRUST_PROXY ? proxyAddresses(env.TRUST_PROXY) : null) ?? [],
       authGlobalLimitPerMinute: env.AUTH_GLOBAL_LIMIT_PER_MINUTE,
       // PayPal Payouts (docs/operations.md): without credentials PayPal withdrawals wait for the operator.
       paypal: env.PAYPAL_CLIENT_ID
@@ -274,7 +282,14 @@ const envSchema = envVariables
 
 function trustedProxyHops(value: string | undefined): number {
   if (value === "true") return 1;
-  return value === undefined || value === "false" ? 0 : Number(value);
+  return value === undefined || value === "false" || !/^\d$/.test(value) ? 0 : Number(value);
+}
+
+/** TRUST_PROXY as a list of our proxies' IP addresses (each as addressKey keeps it), or null when it is not one. */
+function proxyAddresses(value: string): string[] | null {
+  if (!/[.:]/.test(value)) return null;
+  const keys = value.split(",").map((entry) => (isIP(entry.trim()) ? addressKey(entry) : null));
+  return keys.every((key) => key !== null) ? (keys as string[]) : null;
 }
 
 /** FCM HTTP v1 with the service account's own key (FCM_API_URL and FCM_TOKEN_URI point tests elsewhere). */

@@ -1,5 +1,5 @@
 import { discardBody } from "./http/body.server";
-import type { EarlyRoute } from "./http/incoming.server";
+import type { EarlyRoute, ReceivedAs } from "./http/incoming.server";
 import { plainText } from "./http/responses.server";
 import { configuredProvider } from "./offers.server";
 import { custom } from "./walls/networks/custom.server";
@@ -17,7 +17,9 @@ function offerProviderWall(name: string, secret: string, postbacksPerMinute: num
   return {
     network: { ...custom, name, label: name },
     config: custom.configure({ SECRET: secret }),
+    // Its signature covers every parameter (the app's own protocol): any sender may post.
     allowedAddresses: [],
+    anySender: true,
     holdDays: null,
     postbacksPerMinute,
     isOfferProvider: true,
@@ -37,15 +39,20 @@ function earlyAnswer(request: Request, status: number, body: string) {
  * WALL_{NAME}_ENABLED) or the offer provider. What can be checked without the body is checked first (the name and its
  * secret), so a refused request costs no reading.
  */
-export async function postbackResponse(request: Request, providerName: string | undefined): Promise<Response> {
+export async function postbackResponse(
+  request: Request,
+  providerName: string | undefined,
+  received: ReceivedAs | null = null,
+): Promise<Response> {
   const wall = await configuredWall(providerName);
-  if (wall) return wallPostbackResponse(request, wall);
+  if (wall) return wallPostbackResponse(request, wall, received);
   const provider = configuredProvider(providerName);
   if (!provider) return earlyAnswer(request, 404, "Unknown provider");
   if (!provider.postbackSecret) return earlyAnswer(request, 503, "Postbacks are not configured");
   return wallPostbackResponse(
     request,
     offerProviderWall(provider.name, provider.postbackSecret, provider.postbacksPerMinute),
+    received,
   );
 }
 
@@ -60,5 +67,5 @@ const POSTBACK_PATH = /^\/api\/([a-z0-9-]{2,40})\/postback$/;
  */
 export const postbackRoute: EarlyRoute = (path) => {
   const name = POSTBACK_PATH.exec(path)?.[1];
-  return name === undefined ? null : (request) => postbackResponse(request, name);
+  return name === undefined ? null : (request, received) => postbackResponse(request, name, received);
 };

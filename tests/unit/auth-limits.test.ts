@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { AUTH_MESSAGES, authErrorMessage } from "~/domain/auth";
 import { parseEnv } from "~/server/env.server";
-import { addressKey, clientAddress } from "~/server/http/client-address.server";
+import { clientAddress } from "~/server/http/client-address.server";
+import { addressKey } from "~/server/http/ip-address.server";
 
 const EMULATOR = { NODE_ENV: "development", FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" };
 

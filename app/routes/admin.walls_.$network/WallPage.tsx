@@ -17,12 +17,15 @@ import {
   clearField,
   settingField,
   TEST_POSTBACK_MAX_COINS,
+  type HeldPostback,
   type PostbackLogFilters,
   type PostbackLogEntry,
   type WallForm,
   type WallView,
 } from "~/domain/operator-walls";
 import { fieldAria, useFormState } from "~/lib/use-form";
+import { useIsPending } from "~/lib/use-is-pending";
+import { Spinner } from "~/components/ui/Icon";
 
 type Reply = SubmissionResult<string[]> | undefined;
 
@@ -314,6 +317,7 @@ const VERDICT_TONES = {
   duplicate: "gray",
   ignored: "gray",
   refused: "red",
+  held: "amber",
 } as const;
 
 /** The log page's URL with these filters (and `before`, for an older page). */
@@ -456,6 +460,135 @@ function LogEntry({ name, entry, filters }: { name: string; entry: PostbackLogEn
   );
 }
 
+/** Approve or reject: a submit button of the held postback's form, pending while its own decision is on its way. */
+function DecisionButton({
+  held,
+  decision,
+  children,
+}: {
+  held: number;
+  decision: "approve" | "reject";
+  children: string;
+}) {
+  const pending = useIsPending({ intent: "held", with: { held: String(held), decision } });
+  return (
+    <button
+      type="submit"
+      name="decision"
+      value={decision}
+      disabled={pending}
+      className={buttonClass({ tone: decision === "approve" ? "primary" : "secondary", size: "md" })}
+    >
+      {pending ? <Spinner /> : null}
+      {pending ? (decision === "approve" ? "Approving…" : "Rejecting…") : children}
+    </button>
+  );
+}
+
+/** One held postback's decision form (finance and owners): a reason for the audit log, then approve or reject. */
+function HeldDecision({ held, reply, needsPassword }: { held: HeldPostback; reply: Reply; needsPassword: boolean }) {
+  const formId = `held-${held.id}`;
+  const ours = reply?.initialValue?.intent === "held" && reply.initialValue.held === String(held.id);
+  const [form, fields] = useFormState({
+    id: formId,
+    fields: ["reason", "password"],
+    lastResult: ours ? reply : undefined,
+  });
+  return (
+    <Form method="post" {...form.props} className="mt-2 space-y-3">
+      <input type="hidden" name="intent" value="held" />
+      <input type="hidden" name="held" value={held.id} />
+      <FormBanner id={form.errorId} errors={form.errors} />
+      <TextareaField
+        field={fields.reason}
+        label="Why (for the audit log)"
+        textareaProps={{ maxLength: 500, rows: 2 }}
+      />
+      <Password formId={formId} needed={needsPassword} errors={fields.password.errors} />
+      <div className="flex flex-wrap gap-3">
+        <DecisionButton held={held.id} decision="approve">
+          Approve and pay
+        </DecisionButton>
+        <DecisionButton held={held.id} decision="reject">
+          Reject
+        </DecisionButton>
+      </div>
+    </Form>
+  );
+}
+
+/**
+ * Credits held because their signature had already paid another transaction: a network whose
+ * signature does not bind the transaction (docs/offer-walls.md, "Held postbacks"). A second
+ * completion of the same offer is genuine and approved by hand; a replay is rejected.
+ */
+function HeldPostbacks({
+  view,
+  held,
+  canDecide,
+  operatorId,
+  reply,
+  needsPassword,
+}: {
+  view: WallView;
+  held: readonly HeldPostback[];
+  canDecide: boolean;
+  operatorId: string;
+  reply: Reply;
+  needsPassword: boolean;
+}) {
+  if (held.length === 0 && view.signatureBindsTransaction) return null;
+  return (
+    <ConsoleSection title="Held for review">
+      <p className="max-w-3xl text-sm text-muted">
+        {view.label}&apos;s signature does not cover the transaction and the amount, so a credit whose signature already
+        paid another transaction is not paid: it waits here. Approve it when {view.label} confirms a second completion
+        (its dashboard lists every conversion); reject a replay. Another operator decides what pays your own account.
+      </p>
+      {held.length === 0 ? (
+        <ConsoleEmpty>Nothing is waiting.</ConsoleEmpty>
+      ) : (
+        <ul className="max-w-3xl space-y-4">
+          {held.map((entry) => (
+            <li
+              key={entry.id}
+              data-testid="held-postback"
+              className="rounded-2xl border border-line bg-white p-5 text-sm shadow-sm"
+            >
+              <p className="font-medium">
+                {formatCoins(entry.coins)} coins to{" "}
+                {entry.user_id ? (
+                  <Link to={`/admin/people/${encodeURIComponent(entry.user_id)}`} className={LINK}>
+                    {entry.email ?? entry.user_id}
+                  </Link>
+                ) : (
+                  "a deleted account"
+                )}
+              </p>
+              <p className="mt-1 text-muted [overflow-wrap:anywhere]">
+                Transaction <code>{entry.transaction_id}</code>, received {formatTimestamp(entry.received_at)}
+                {entry.offer_name ? <>, offer “{entry.offer_name}”</> : null}. Its signature paid{" "}
+                <Link
+                  to={logHref(view.name, { refused: false, user: "", tx: entry.signature_seen_on, before: null })}
+                  className={LINK}
+                >
+                  <code>{entry.signature_seen_on}</code>
+                </Link>{" "}
+                before.
+              </p>
+              {canDecide && entry.user_id && entry.user_id !== operatorId ? (
+                <HeldDecision held={entry} reply={reply} needsPassword={needsPassword} />
+              ) : canDecide && entry.user_id === operatorId ? (
+                <p className="mt-2 text-muted">It pays your own account: another operator decides.</p>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </ConsoleSection>
+  );
+}
+
 function PostbackLog({
   view,
   filters,
@@ -510,6 +643,9 @@ export function WallPage({
   needsPassword,
   filters,
   log,
+  held,
+  canDecideHeld,
+  operatorId,
   reply,
 }: {
   view: WallView;
@@ -517,6 +653,9 @@ export function WallPage({
   testTransaction: string | null;
   needsPassword: boolean;
   filters: PostbackLogFilters;
+  held: readonly HeldPostback[];
+  canDecideHeld: boolean;
+  operatorId: string;
   log: { entries: readonly PostbackLogEntry[]; olderBefore: number | null; problems: { user?: string; tx?: string } };
   reply: Reply;
 }) {
@@ -550,8 +689,23 @@ export function WallPage({
             </ul>
           </Banner>
         ) : null}
+        {view.anySenderWarning ? (
+          <Banner tone="warning" title="Postbacks are taken from any address">
+            {view.label}&apos;s signature does not cover the transaction and the amount, and WALL_
+            {view.name.toUpperCase()}_ANY_SENDER=true turns the sender check off: whoever has seen one postback can send
+            more. List {view.label}&apos;s addresses instead.
+          </Banner>
+        ) : null}
       </header>
       <Configuration view={view} />
+      <HeldPostbacks
+        view={view}
+        held={held}
+        canDecide={canDecideHeld}
+        operatorId={operatorId}
+        reply={reply}
+        needsPassword={needsPassword}
+      />
       {/* Keyed by the last change: once saved, the form starts again from what was saved, and a
           secret typed into it (kept by the browser while the page stays) is gone. */}
       {form ? (

@@ -1,12 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { data } from "@remix-run/node";
 import { roleAtLeast, signedInRecently } from "~/domain/operator-roles";
-import { clearField, settingField, WALL_FORM_MESSAGES, type PostbackLogFilters } from "~/domain/operator-walls";
+import {
+  clearField,
+  HELD_POSTBACK_MESSAGES,
+  settingField,
+  WALL_FORM_MESSAGES,
+  type PostbackLogFilters,
+} from "~/domain/operator-walls";
 import { requireOperator } from "~/server/admin/access.server";
 import { confirmRecentSignIn } from "~/server/admin/recent-sign-in.server";
 import {
   checkWallChange,
   consoleNetwork,
+  decideHeldPostback,
+  readHeldPostbacks,
   readPostbackLog,
   resetWall,
   saveWall,
@@ -44,11 +52,13 @@ export async function loadWall(request: Request, name: string | undefined) {
   if (!network) return data({ found: false as const, name: name ?? "" }, { status: 404 });
   const url = new URL(request.url);
   const filters = readFilters(url.searchParams);
-  const [detail, log] = await Promise.all([
+  const [detail, log, held] = await Promise.all([
     wallDetail(operator.uid, network, url.origin),
     readPostbackLog(operator.uid, network, filters),
+    readHeldPostbacks(operator.uid, network),
   ]);
   const owner = roleAtLeast(operator.role, "owner");
+  const finance = roleAtLeast(operator.role, "finance");
   return {
     found: true as const,
     view: detail.view,
@@ -57,9 +67,13 @@ export async function loadWall(request: Request, name: string | undefined) {
     // A new one for each page: the test postback's transaction id, which a form sent twice repeats.
     testTransaction: owner ? `sim-${randomUUID()}` : null,
     // Changing a wall or crediting an account asks for the password after 15 minutes (as money actions do).
-    needsPassword: owner && !signedInRecently(operator.authTime),
+    needsPassword: finance && !signedInRecently(operator.authTime),
     filters,
     log,
+    held,
+    // Finance and owners approve or reject held postbacks; support reads them.
+    canDecideHeld: finance,
+    operatorId: operator.uid,
   };
 }
 
@@ -71,7 +85,7 @@ const notFound = () => new Response("Not Found", { status: 404 });
  * sign-in within the last 15 minutes (a wall's secret, or a test credit, moves money).
  */
 export async function wallAction(request: Request, name: string | undefined) {
-  const operator = await requireOperator(request, "owner");
+  const operator = await requireOperator(request, "finance");
   const network = consoleNetwork(name);
   if (!network) throw notFound();
   const settings: FormSetting[] = network.settings
@@ -85,6 +99,8 @@ export async function wallAction(request: Request, name: string | undefined) {
   }
   const page = `/admin/walls/${network.name}`;
   const value = submission.value as Record<string, unknown> & { intent: string };
+  // Deciding a held postback is finance's; every other form is the owner's alone.
+  if (value.intent !== "held" && !roleAtLeast(operator.role, "owner")) throw notFound();
   const change = value.intent === "save" ? wallChange(value, settings) : null;
   // The checks a person can fix come before the password, so a wrong value costs no password attempt.
   const wrong = change ? checkWallChange(network, change) : {};
@@ -95,6 +111,15 @@ export async function wallAction(request: Request, name: string | undefined) {
   }
   const renewed: HeadersInit = signIn.setCookie ? { "Set-Cookie": signIn.setCookie } : {};
   try {
+    if (value.intent === "held") {
+      const approve = value.decision === "approve";
+      await decideHeldPostback(operator, { id: value.held as number, approve, reason: value.reason as string });
+      return redirectWithFlash(
+        page,
+        { kind: "success", title: approve ? HELD_POSTBACK_MESSAGES.approved : HELD_POSTBACK_MESSAGES.rejected },
+        renewed,
+      );
+    }
     if (value.intent === "reset") {
       const { changed } = await resetWall(operator, network, value.reason as string);
       return redirectWithFlash(
@@ -173,6 +198,7 @@ function wallChange(value: Record<string, unknown>, settings: readonly FormSetti
 
 /** The fields with an input on the page (their errors show there; the rest go to the form's banner). */
 const SHOWN_FIELDS = (settings: readonly FormSetting[]) => [
+  "decision",
   "enabled",
   "holdDays",
   "allowedAddresses",

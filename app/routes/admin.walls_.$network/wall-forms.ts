@@ -15,7 +15,13 @@ import {
 } from "zod/mini";
 import { isEmailAddress } from "~/domain/email";
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
-import { clearField, settingField, TEST_POSTBACK_MAX_COINS, WALL_FORM_MESSAGES as M } from "~/domain/operator-walls";
+import {
+  clearField,
+  HELD_POSTBACK_MESSAGES as H,
+  settingField,
+  TEST_POSTBACK_MAX_COINS,
+  WALL_FORM_MESSAGES as M,
+} from "~/domain/operator-walls";
 
 /** Text as typed, its ends trimmed; blank (or only spaces) is undefined. */
 const trimmed = (message: string) =>
@@ -123,10 +129,28 @@ const testPostbackForm = object({
   ),
 });
 
+/** An operator's decision on a held postback (finance and owners): its id, approve or reject, and why. */
+const heldForm = object({
+  intent: literal("held"),
+  held: pipe(
+    trimmed(H.stale),
+    transform((value, ctx) => {
+      if (value === undefined || !/^[1-9][0-9]{0,17}$/.test(value)) {
+        ctx.issues.push({ code: "custom", message: H.stale, input: value });
+        return 0;
+      }
+      return Number(value);
+    }),
+  ),
+  decision: oneOf(["approve", "reject"], H.decision),
+  reason,
+  password,
+});
+
 /** A test postback's transaction id, as the page makes it: sim- and a random UUID. */
 export const TEST_TRANSACTION = /^sim-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Every form of a wall's page, told apart by `intent`. */
 export function wallFormSchema(settings: readonly FormSetting[]) {
-  return discriminatedUnion("intent", [saveForm(settings), resetForm, testPostbackForm]);
+  return discriminatedUnion("intent", [saveForm(settings), resetForm, testPostbackForm, heldForm]);
 }

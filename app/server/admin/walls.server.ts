@@ -4,6 +4,7 @@ import {
   maskedSecret,
   POSTBACK_LOG_PAGE_SIZE,
   settingField,
+  type HeldPostback,
   WALL_FORM_MESSAGES,
   type PostbackLogFilters,
   type PostbackLogEntry,
@@ -149,6 +150,8 @@ function view(state: WallState, override: PublicOverride | null, origin: string)
     overridden: override !== null,
     updatedAt: override?.updated_at ?? null,
     updatedBy: override?.updated_by ?? null,
+    signatureBindsTransaction: network.signature.bindsTransaction,
+    anySenderWarning: !network.signature.bindsTransaction && state.wall?.anySender === true,
   };
 }
 
@@ -157,7 +160,9 @@ function form(network: WallNetwork<unknown>, override: PublicOverride | null): W
   const envAddresses = envValue(network, "ALLOWED_ADDRESSES");
   const published = network.senderAddresses.length
     ? `the addresses ${network.label} publishes (${network.senderAddresses.join(", ")})`
-    : `any address (${network.label} publishes none)`;
+    : network.signature.bindsTransaction
+      ? `any address (${network.label} publishes none)`
+      : `none: ${network.label} publishes no addresses and its signature does not bind the transaction, so list them`;
   return {
     enabled: override?.enabled === true ? "on" : override?.enabled === false ? "off" : "environment",
     environmentEnabled: envValue(network, "ENABLED") === "true",
@@ -269,6 +274,32 @@ export async function readPostbackLog(
   });
   const page = entries.slice(0, POSTBACK_LOG_PAGE_SIZE);
   return { entries: page, olderBefore: entries.length > POSTBACK_LOG_PAGE_SIZE ? page.at(-1)!.id : null, problems };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Held postbacks
+
+/** The network's credits held for review, oldest first (every role reads them). */
+export async function readHeldPostbacks(operatorId: string, network: WallNetwork<unknown>): Promise<HeldPostback[]> {
+  return (await getDatabase()).rpc<HeldPostback[]>("operator_held_postbacks", {
+    p_operator_id: operatorId,
+    p_network: network.name,
+  });
+}
+
+/** Approves (pays as the network's credit) or rejects a held postback: finance or owner, never on their own account, audited. */
+export async function decideHeldPostback(
+  operator: Operator,
+  held: { id: number; approve: boolean; reason: string },
+): Promise<void> {
+  await (
+    await getDatabase()
+  ).rpc("decide_held_postback", {
+    p_operator_id: operator.uid,
+    p_held_id: held.id,
+    p_approve: held.approve,
+    p_reason: held.reason,
+  });
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -1,10 +1,40 @@
-import { isIP } from "node:net";
 import { getEnv } from "../env.server";
+import { addressKey } from "./ip-address.server";
+
+/**
+ * The socket's own address, as the request interceptor (incoming.server.ts) writes it on every
+ * request before Express and Remix see it; whatever a client sent under this name is replaced.
+ */
+export const SOCKET_ADDRESS_HEADER = "x-rewards-socket-address";
+
+/** The entries of X-Forwarded-For, left to right, trimmed. */
+function forwardedFor(request: Request): string[] {
+  return (request.headers.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
+
+/**
+ * With our proxies named by address (TRUST_PROXY=10.0.0.2,10.0.0.3), as Express's `trust proxy`
+ * with a list: the socket's address, unless it is one of ours; then each X-Forwarded-For entry
+ * from the right, skipping ours: the first that is not ours is the client. An entry that is not an
+ * address ends the walk with none (a proxy of ours wrote something we cannot read).
+ */
+function rightmostUntrusted(socket: string | null, entries: readonly string[], proxies: readonly string[]) {
+  const peer = socket === null ? null : addressKey(socket);
+  if (peer === null || !proxies.includes(peer)) return peer;
+  for (let index = entries.length - 1; index >= 0; index--) {
+    const entry = addressKey(entries[index]!);
+    if (entry === null || !proxies.includes(entry)) return entry;
+  }
+  return null;
+}
 
 /**
  * The address of the browser, as the app's own reverse proxies vouch for it, or null when nothing
- * can be believed. remix-serve hands actions no socket address, so X-Forwarded-For is all there is,
- * and it is only believed when TRUST_PROXY says how many proxies of ours stand in front of the app.
+ * can be believed: it is only believed when TRUST_PROXY says how many proxies of ours stand in front
+ * of the app, or which addresses they have.
  *
  * Each proxy appends the address it received the connection from to the right end of
  * X-Forwarded-For and keeps whatever came before. So the rightmost entry is written by the proxy
@@ -15,53 +45,32 @@ import { getEnv } from "../env.server";
  * hops, or a value that is not an address, means the request did not come through our proxies as
  * configured: no address.
  */
-export function clientAddress(request: Request, hops = getEnv().trustedProxyHops): string | null {
+export function clientAddress(
+  request: Request,
+  hops = getEnv().trustedProxyHops,
+  proxies: readonly string[] = getEnv().trustedProxies,
+): string | null {
+  if (proxies.length > 0) {
+    return rightmostUntrusted(request.headers.get(SOCKET_ADDRESS_HEADER), forwardedFor(request), proxies);
+  }
   if (hops < 1) return null;
-  const entries = (request.headers.get("x-forwarded-for") ?? "")
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter(Boolean);
+  const entries = forwardedFor(request);
   const vouched = entries[entries.length - hops];
   return vouched === undefined ? null : addressKey(vouched);
 }
 
 /**
- * One key per client: an IPv4 address as it is, an IPv6 address by its /64 (a single subscriber
- * is routinely given a whole /64, so counting single addresses would let one person rotate through
- * billions). Ports and brackets some proxies add are dropped; an IPv4-mapped IPv6 address counts as its IPv4.
+ * Who sent a postback (an offer wall's server), or null when it cannot be established: without
+ * TRUST_PROXY the socket's address; with it, the address our proxies report (clientAddress). A
+ * missing or unreadable X-Forwarded-For behind a proxy is null, never "anyone" (fail closed).
  */
-export function addressKey(value: string): string | null {
-  let address = value.trim().toLowerCase();
-  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
-  if (bracketed) address = bracketed[1]!;
-  else if (/^[\d.]+:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(":"));
-  address = address.replace(/%.*$/, ""); // a zone index (fe80::1%eth0) names our interface, not the client
-  const version = isIP(address);
-  if (version === 4) return address;
-  if (version !== 6) return null;
-  const groups = ipv6Groups(address);
-  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
-    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join(".");
-  }
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.toString(16))
-    .join(":")}::/64`;
-}
-
-/** The eight 16-bit groups of a valid IPv6 address ("::" expanded). */
-function ipv6Groups(address: string): number[] {
-  const [head = "", tail] = address.split("::");
-  const part = (text: string) => (text ? text.split(":") : []);
-  const headGroups = part(head);
-  const tailGroups = part(tail ?? "");
-  // An embedded IPv4 tail (::1.2.3.4) is two groups.
-  const last = tailGroups.length ? tailGroups : headGroups;
-  const dotted = last[last.length - 1];
-  if (dotted?.includes(".")) {
-    const [a, b, c, d] = dotted.split(".").map(Number) as [number, number, number, number];
-    last.splice(-1, 1, ((a << 8) | b).toString(16), ((c << 8) | d).toString(16));
-  }
-  const zeros = tail === undefined ? [] : Array<string>(8 - headGroups.length - tailGroups.length).fill("0");
-  return [...headGroups, ...zeros, ...tailGroups].map((group) => parseInt(group, 16));
+export function senderAddress(
+  request: Request,
+  socket: string | null,
+  hops = getEnv().trustedProxyHops,
+  proxies: readonly string[] = getEnv().trustedProxies,
+): string | null {
+  if (proxies.length > 0) return rightmostUntrusted(socket, forwardedFor(request), proxies);
+  if (hops < 1) return socket === null ? null : addressKey(socket);
+  return clientAddress(request, hops, []);
 }

@@ -1,5 +1,6 @@
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
 import { createReadableStreamFromReadable } from "@remix-run/node";
+import { SOCKET_ADDRESS_HEADER } from "./client-address.server";
 
 // No page of the app has a path near these; real ones are under 100 bytes and 5 segments.
 export const MAX_PATH_LENGTH = 2048;
@@ -43,7 +44,17 @@ function refuseLongPath(response: ServerResponse) {
  * per-request work (static-file lookup, access log, compression, Remix's routing and its Request)
  * costs more CPU than the answer itself.
  */
-export type EarlyRoute = (path: string) => ((request: Request) => Promise<Response>) | null;
+export type EarlyRoute = (path: string) => EarlyAnswerer | null;
+
+/** What only the connection knows: its peer's address and the request target exactly as sent. */
+export interface ReceivedAs {
+  /** The socket's remote address (a proxy's, behind one). */
+  socketAddress: string | null;
+  /** The request target (path and query) byte for byte as received: no re-escaping by URL parsing. */
+  target: string;
+}
+
+type EarlyAnswerer = (request: Request, received: ReceivedAs) => Promise<Response>;
 
 // Kept on globalThis, by name: `remix dev` loads each rebuild's server module again, and the
 // request event's interceptor (installed once per process) must call the newest handlers.
@@ -71,7 +82,10 @@ function earlyAnswerer(target: string) {
 function fetchRequest(request: IncomingMessage, response: ServerResponse): Request {
   const headers = new Headers();
   const raw = request.rawHeaders;
-  for (let index = 0; index + 1 < raw.length; index += 2) headers.append(raw[index]!, raw[index + 1]!);
+  for (let index = 0; index + 1 < raw.length; index += 2) {
+    if (raw[index]!.toLowerCase() !== SOCKET_ADDRESS_HEADER) headers.append(raw[index]!, raw[index + 1]!);
+  }
+  headers.set(SOCKET_ADDRESS_HEADER, request.socket.remoteAddress ?? "");
   const controller = new AbortController();
   response.once("close", () => {
     if (!response.writableFinished) controller.abort();
@@ -96,14 +110,17 @@ async function sendAnswer(response: ServerResponse, answer: Response): Promise<v
 
 /** Answers with the early route; what it throws is answered as Remix answers a resource route's throw. */
 async function answerEarlyRequest(
-  answerer: (request: Request) => Promise<Response>,
+  answerer: EarlyAnswerer,
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
   const fetchable = fetchRequest(request, response);
   let answer: Response;
   try {
-    answer = await answerer(fetchable);
+    answer = await answerer(fetchable, {
+      socketAddress: request.socket.remoteAddress ?? null,
+      target: request.url ?? "/",
+    });
   } catch (error) {
     if (error instanceof Response) answer = error;
     else {
@@ -148,6 +165,7 @@ export function ownAddress(): string | null {
  *   discovery matches one partial manifest per segment, in time that grows with the square of the
  *   segment count (8,100 segments held the event loop 3.5 s, and every other request with it).
  * - A path an early route claims (answerEarly) is answered by it.
+ * - Every request carries the socket's address in SOCKET_ADDRESS_HEADER (clientAddress reads it).
  *
  * remix-serve (the design's server) makes the HTTP server itself and offers no hook before its
  * Express app, so the one `request` event of Node's HTTP servers is intercepted here, once per
@@ -162,6 +180,9 @@ export function guardIncomingRequests(): void {
     if (event === "request") {
       const [request, response] = args as [IncomingMessage, ServerResponse];
       listening.server ??= this;
+      // The connection's own address for clientAddress (TRUST_PROXY by address); a client's header
+      // of that name is replaced, never believed.
+      request.headers[SOCKET_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
       withNosniff(response);
       if (isPathTooLong(request.url ?? "")) {
         refuseLongPath(response);

@@ -22,6 +22,8 @@ export interface WallNetwork<Config = WallSettings> {
   postbackQuery: string | null;
   /** The addresses its postbacks come from, as the network publishes them (empty: none published). */
   senderAddresses: readonly string[];
+  /** Where its signature travels and whether it binds the postback (docs/walls/{name}.md, "What the signature covers"). */
+  signature: WallSignature;
   /** The settings, checked (`settings` has said which are required): what the other methods get. */
   configure(settings: WallSettings): Config;
   /** The wall's page for one person, by their wall id (never the account's id or email); none for a network without a wall page. */
@@ -66,6 +68,24 @@ export interface WallOffer {
   payoutUsd: number | null;
   /** The click URL as the network gave it, before the person's wall id is put in. */
   clickUrlTemplate: string;
+}
+
+/**
+ * A network's signature as the app treats it. Its values are never stored or shown: the postback
+ * log keeps a keyed digest of them (postbacks.server.ts), enough to see one used twice.
+ */
+export interface WallSignature {
+  /** The query or body parameters that carry it (empty: none, or only a secret of the operator's). */
+  parameters: readonly string[];
+  /** The header that carries it, for a network that signs in a header. */
+  header?: string;
+  /**
+   * Whether it covers the transaction id and the amount, each unambiguously. When it does not
+   * (Torox, Lootably, Revlum, AdGate's unsigned token), the sender allowlist is required
+   * (registry.server.ts), and a credit whose signature already paid another transaction is held
+   * for an operator instead of paid (take_postback).
+   */
+  bindsTransaction: boolean;
 }
 
 export interface WallSetting {
@@ -199,12 +219,19 @@ export function validId(value: string | undefined | null): value is string {
  * gave); null for anything that is not a plain decimal number or is beyond MAX_REWARD_COINS.
  */
 export function parseCoins(value: string | undefined | null): { negative: boolean; coins: number } | null {
+  const parsed = readCoins(value);
+  return parsed === null || parsed.coins > MAX_REWARD_COINS ? null : parsed;
+}
+
+/** An amount of coins as parseCoins reads it, beyond MAX_REWARD_COINS too (creditOrReversal refuses those with their own reason). */
+export function readCoins(value: string | undefined | null): { negative: boolean; coins: number } | null {
   if (typeof value !== "string" || !/^[+-]?[0-9]{1,12}(\.[0-9]{1,12})?$/.test(value)) return null;
   const number = Number(value);
-  const coins = Math.floor(Math.abs(number));
-  if (coins > MAX_REWARD_COINS) return null;
-  return { negative: number < 0, coins };
+  return { negative: number < 0, coins: Math.floor(Math.abs(number)) };
 }
+
+/** The refusal's reason for an amount over MAX_REWARD_COINS (docs/offer-walls.md, "The amount cap"). */
+export const OVER_CAP_REASON = `amount over the cap of ${MAX_REWARD_COINS.toLocaleString("en-US")} coins a postback`;
 
 /**
  * An offer's reward in whole coins as a catalogue gives it (a number, or a plain decimal string),
@@ -266,6 +293,7 @@ export function creditOrReversal(parts: {
   if (!validId(parts.transactionId)) return refused(400, "missing or unreadable transaction id");
   if (!validId(parts.wallUserId)) return refused(400, "missing or unreadable user id");
   if (parts.coins === null) return refused(400, "missing or unreadable amount");
+  if (parts.coins.coins > MAX_REWARD_COINS) return refused(400, OVER_CAP_REASON);
   if (!parts.reversal && parts.coins.negative && parts.coins.coins > 0) {
     return refused(400, "a negative amount on a postback that is no reversal");
   }

@@ -2,41 +2,103 @@ import { ruleViolation } from "../db/core.server";
 import { getDatabase } from "../db/database.server";
 import { getEnv } from "../env.server";
 import { readBodyText } from "../http/body.server";
-import { addressKey, clientAddress } from "../http/client-address.server";
+import { signatureDigest } from "../account-hash.server";
+import { SOCKET_ADDRESS_HEADER, senderAddress } from "../http/client-address.server";
+import type { ReceivedAs } from "../http/incoming.server";
+import { addressKey } from "../http/ip-address.server";
 import { leasedRateLimit } from "../http/rate-limit.server";
 import { plainText } from "../http/responses.server";
 import { logValue } from "../log.server";
 import type { PostbackReading, PostbackRequest } from "./network.server";
 import type { ConfiguredWall } from "./registry.server";
 
-/** The postback as the network signed it: the app's public address, the path and the query as received. */
-async function postbackRequest(request: Request): Promise<PostbackRequest | null> {
-  const received = new URL(request.url);
-  const origin = getEnv().publicUrl ?? received.origin;
+/** The postback as the network signed it: the app's public address, then the request target exactly as received. */
+async function postbackRequest(request: Request, target: string): Promise<ReceivedPostback | null> {
+  const origin = getEnv().publicUrl ?? new URL(request.url).origin;
   const body = request.method === "POST" ? await readBodyText(request) : "";
   if (body === null) return null;
+  const rawQuery = queryOf(target);
   return {
     method: request.method,
-    url: `${origin}${received.pathname}${received.search}`,
-    query: [...received.searchParams],
+    url: `${origin}${target}`,
+    query: [...new URLSearchParams(rawQuery)],
     body: request.method === "POST" ? [...new URLSearchParams(body)] : [],
     headers: request.headers,
+    rawQuery,
+    rawBody: body,
   };
 }
 
-/**
- * Whether the sender may post for this wall: when TRUST_PROXY tells the client's address, it must
- * be one the network publishes (or the operator lists); unknown, the postback is taken on its
- * signature alone, and the log says so.
- */
-function senderAllowed(request: Request, wall: ConfiguredWall): boolean {
-  if (wall.allowedAddresses.length === 0) return true;
-  const sender = clientAddress(request);
-  if (sender === null) {
-    console.warn(`postback from ${wall.network.name}: sender address unknown (TRUST_PROXY unset), not checked`);
-    return true;
+/** A postback as read, with its query and body as received (the log keeps them so, less secrets and signatures). */
+type ReceivedPostback = PostbackRequest & { rawQuery: string; rawBody: string };
+
+/** The query string of a request target, without its `?`. */
+const queryOf = (target: string) => (target.includes("?") ? target.slice(target.indexOf("?") + 1) : "");
+
+/** A form-encoded name or value decoded, or null when its escapes are broken. */
+function decoded(text: string): string | null {
+  try {
+    return decodeURIComponent(text.replaceAll("+", " "));
+  } catch {
+    return null;
   }
-  return wall.allowedAddresses.some((address) => addressKey(address) === sender);
+}
+
+/**
+ * A query or form body as received, each parameter kept as it was written except those that carry
+ * the network's signature or hold one of the wall's secrets (AdGate's token): their value becomes
+ * `[removed]`, so nothing the log keeps would sign or authorise another postback.
+ */
+function withoutSecrets(raw: string, wall: ConfiguredWall): string {
+  if (raw === "") return "";
+  return raw
+    .split("&")
+    .map((part) => {
+      const equals = part.indexOf("=");
+      const rawName = equals === -1 ? part : part.slice(0, equals);
+      const name = decoded(rawName);
+      const value = equals === -1 ? "" : decoded(part.slice(equals + 1));
+      const hidden =
+        name === null ||
+        value === null ||
+        wall.network.signature.parameters.includes(name) ||
+        wall.secrets.some((secret) => value.includes(secret));
+      return hidden ? `${rawName}=[removed]` : part;
+    })
+    .join("&");
+}
+
+/** The keyed digest of the postback's signature (every parameter and header that carries it), or null when it has none. */
+function postbackSignatureDigest(wall: ConfiguredWall, received: PostbackRequest | null): string | null {
+  if (!received) return null;
+  const { parameters, header } = wall.network.signature;
+  const values = [...received.query, ...received.body]
+    .filter(([name]) => parameters.includes(name))
+    .map(([, value]) => value);
+  const fromHeader = header ? received.headers.get(header) : null;
+  if (fromHeader) values.push(fromHeader);
+  return values.length > 0 ? signatureDigest(wall.network.name, values.join("&")) : null;
+}
+
+/** Who sent the postback: the socket's address, or what TRUST_PROXY's proxies report (null: unknown). */
+function postbackSender(request: Request, received: ReceivedAs | null): string | null {
+  const socket = received?.socketAddress ?? (request.headers.get(SOCKET_ADDRESS_HEADER) || null);
+  return senderAddress(request, socket);
+}
+
+/**
+ * Whether the sender may post for this wall: with an allowlist (the network's published addresses,
+ * or the operator's), it must be on it, and a sender that cannot be established is refused (fail
+ * closed). Only a wall whose allowlist is "any" takes postbacks from anywhere.
+ */
+function senderRefusal(wall: ConfiguredWall, sender: string | null): { reason: string; answer: string } | null {
+  if (wall.allowedAddresses.length === 0) return null;
+  if (sender === null) {
+    return { reason: "sender unknown (no address the configured proxies vouch for)", answer: "Sender unknown" };
+  }
+  if (wall.allowedAddresses.some((address) => addressKey(address) === sender)) return null;
+  // The address is one addressKey read (an IP): nothing in it to escape.
+  return { reason: `sender ${sender} not allowed`, answer: "Sender not allowed" };
 }
 
 function describe(wall: ConfiguredWall, reading: Extract<PostbackReading, { kind: "credit" | "reversal" }>) {
@@ -46,7 +108,7 @@ function describe(wall: ConfiguredWall, reading: Extract<PostbackReading, { kind
     : `Offer reversed by ${wall.network.label}${offer}`;
 }
 
-type Verdict = "credited" | "reversed" | "duplicate" | "ignored" | "refused";
+type Verdict = "credited" | "reversed" | "duplicate" | "ignored" | "refused" | "held";
 
 /** What the log keeps of one postback (the wall's secrets removed from what was sent). */
 interface LogEntry {
@@ -56,31 +118,38 @@ interface LogEntry {
   coins: number | null;
 }
 
-/** The parameters as sent, with any value that is one of the wall's secrets (AdGate's token) removed. */
-function withoutSecrets(pairs: readonly (readonly [string, string])[], secrets: readonly string[]): string {
-  return new URLSearchParams(
-    pairs.map(([key, value]) => [key, secrets.includes(value) ? "[removed]" : value] as [string, string]),
-  ).toString();
-}
-
-/** The request as the log keeps it: the sender, the method, and what was sent with the wall's secrets removed. */
-function loggedRequest(request: Request, wall: ConfiguredWall, received: PostbackRequest | null) {
+/** The request as the log keeps it: the sender, the method, and what was sent with the wall's secrets and signatures removed. */
+function loggedRequest(
+  request: Request,
+  wall: ConfiguredWall,
+  sender: string | null,
+  received: ReceivedPostback | null,
+) {
   return {
-    p_client_address: clientAddress(request),
+    p_client_address: sender,
     p_method: request.method,
-    p_query: withoutSecrets([...new URL(request.url).searchParams], wall.secrets),
-    p_body: received ? withoutSecrets(received.body, wall.secrets) : "",
+    p_query: received
+      ? withoutSecrets(received.rawQuery, wall)
+      : withoutSecrets(queryOf(new URL(request.url).search), wall),
+    p_body: received ? withoutSecrets(received.rawBody, wall) : "",
+    p_signature_digest: postbackSignatureDigest(wall, received),
   };
 }
 
 /** One entry in postback_log for what was not recorded. A failure to write it is logged and does not change the answer. */
-async function logPostback(request: Request, wall: ConfiguredWall, received: PostbackRequest | null, entry: LogEntry) {
+async function logPostback(
+  request: Request,
+  wall: ConfiguredWall,
+  sender: string | null,
+  received: ReceivedPostback | null,
+  entry: LogEntry,
+) {
   try {
     await (
       await getDatabase()
     ).rpc("log_postback", {
       p_network: wall.network.name,
-      ...loggedRequest(request, wall, received),
+      ...loggedRequest(request, wall, sender, received),
       p_verdict: entry.verdict,
       p_reason: entry.reason,
       p_user_id: null,
@@ -127,12 +196,17 @@ const refusal = (reason: string): LogEntry => ({
  * taken, a repeat included, gets the answer the network expects, so it stops retrying. Every
  * request, refused ones included, is written to postback_log.
  */
-export async function wallPostbackResponse(request: Request, wall: ConfiguredWall): Promise<Response> {
+export async function wallPostbackResponse(
+  request: Request,
+  wall: ConfiguredWall,
+  receivedAs: ReceivedAs | null,
+): Promise<Response> {
   const { network } = wall;
-  const answer = async (received: PostbackRequest | null, entry: LogEntry, response: Response) => {
+  const sender = postbackSender(request, receivedAs);
+  const answer = async (received: ReceivedPostback | null, entry: LogEntry, response: Response) => {
     if (entry.verdict === "refused" && !refusalRecorded(network.name)) return response;
     if (entry.verdict === "refused") console.warn(`postback from ${network.name} refused: ${entry.reason}`);
-    await logPostback(request, wall, received, entry);
+    await logPostback(request, wall, sender, received, entry);
     return response;
   };
   const accepted = () => plainText(network.accepted.status, network.accepted.body);
@@ -140,15 +214,11 @@ export async function wallPostbackResponse(request: Request, wall: ConfiguredWal
   if (request.method !== "GET" && request.method !== "POST") {
     return answer(null, refusal(`method ${request.method}`), plainText(405, "Method not allowed"));
   }
-  if (!senderAllowed(request, wall)) {
-    return answer(
-      null,
-      // The address is one addressKey read (an IP): nothing in it to escape.
-      refusal(`sender ${clientAddress(request)} not allowed`),
-      plainText(403, "Sender not allowed"),
-    );
-  }
-  const received = await postbackRequest(request);
+  const senderRefused = senderRefusal(wall, sender);
+  if (senderRefused) return answer(null, refusal(senderRefused.reason), plainText(403, senderRefused.answer));
+  // The target as the network sent it (the early route has it byte for byte; Remix's is re-escaped).
+  const target = receivedAs?.target ?? `${new URL(request.url).pathname}${new URL(request.url).search}`;
+  const received = await postbackRequest(request, target);
   if (received === null) return answer(null, refusal("body over 64 KB"), plainText(413, "Payload too large"));
   const reading = network.readPostback(received, wall.config);
   if (reading.kind === "refused") {
@@ -187,6 +257,7 @@ export async function wallPostbackResponse(request: Request, wall: ConfiguredWal
   // rolled back, and a postback costs one round trip after its allowance.
   let taken: { verdict: Verdict };
   try {
+    const logged = loggedRequest(request, wall, sender, received);
     taken = await (
       await getDatabase()
     ).rpc<{ verdict: Verdict }>("take_postback", {
@@ -201,7 +272,9 @@ export async function wallPostbackResponse(request: Request, wall: ConfiguredWal
       // A wall's offer ids are its own; only the offer provider's name tasks of Earn.
       p_offer_id: wall.isOfferProvider ? reading.offerId : null,
       p_offer_name: reading.offerName,
-      ...loggedRequest(request, wall, received),
+      ...logged,
+      // A signature that does not bind the transaction pays one transaction only: seen on another, held.
+      p_check_signature_reuse: !network.signature.bindsTransaction && logged.p_signature_digest !== null,
     });
   } catch (error) {
     const rule = ruleViolation(error)?.rule;

@@ -29,8 +29,14 @@ export interface ConfiguredWall {
   network: WallNetwork<unknown>;
   /** What the network's methods get (its settings, checked). */
   config: unknown;
-  /** Where its postbacks may come from: empty means from anywhere (checked only when TRUST_PROXY tells the client's address). */
+  /**
+   * Where its postbacks may come from (the socket's address, or the one TRUST_PROXY's proxies report):
+   * empty means from anywhere, which a network whose signature does not bind the transaction gets
+   * only with WALL_{NAME}_ANY_SENDER=true as well.
+   */
   allowedAddresses: readonly string[];
+  /** Postbacks are taken from any address (the console warns when the signature does not bind the transaction). */
+  anySender: boolean;
   /** Days its credits are held before they can be withdrawn; null: the app's default. */
   holdDays: number | null;
   postbacksPerMinute: number;
@@ -98,7 +104,8 @@ export interface WallReading {
 /**
  * One network's settings from `source`, WALL_{NAME}_{SETTING} (the network module lists them),
  * plus WALL_{NAME}_ALLOWED_ADDRESSES (comma-separated; the network's published addresses when
- * unset, "any" for none), WALL_{NAME}_HOLD_DAYS, WALL_{NAME}_POSTBACKS_PER_MINUTE and
+ * unset, "any" for none, which a network whose signature does not bind the transaction also needs
+ * WALL_{NAME}_ANY_SENDER=true for), WALL_{NAME}_HOLD_DAYS, WALL_{NAME}_POSTBACKS_PER_MINUTE and
  * WALL_{NAME}_SUPPORT_URL, checked only when WALL_{NAME}_ENABLED is true. Whatever is wrong comes
  * back as problems naming the variable, and the wall is not turned on.
  */
@@ -137,10 +144,26 @@ export function readWall(network: WallNetwork<unknown>, source: Record<string, s
     }
   }
   const addressesName = variable(network, "ALLOWED_ADDRESSES");
+  const anySenderName = variable(network, "ANY_SENDER");
   const listed = source[addressesName]?.trim();
+  const anySender = source[anySenderName]?.trim() === "true";
   let allowedAddresses: string[] = [...network.senderAddresses];
-  if (listed === "any") allowedAddresses = [];
-  else if (listed) {
+  if (listed === "any") {
+    allowedAddresses = [];
+    // A signature that does not bind the transaction and the amount can be replayed by anyone who
+    // has seen one postback: from any address only when the operator says so twice.
+    if (!network.signature.bindsTransaction && !anySender) {
+      problems.push({
+        variable: addressesName,
+        message: `is "any", but ${network.label}'s signature does not cover the transaction and the amount: set ${anySenderName}=true as well to accept postbacks from any address`,
+      });
+    }
+  } else if (!listed && allowedAddresses.length === 0 && !network.signature.bindsTransaction) {
+    problems.push({
+      variable: addressesName,
+      message: `is required: ${network.label} publishes no addresses and its signature does not cover the transaction and the amount, so list the addresses its postbacks come from (or "any" with ${anySenderName}=true)`,
+    });
+  } else if (listed) {
     allowedAddresses = listed.split(",").map((address) => address.trim());
     const wrong = allowedAddresses.filter((address) => isIP(address) === 0);
     if (wrong.length > 0) {
@@ -163,6 +186,7 @@ export function readWall(network: WallNetwork<unknown>, source: Record<string, s
       network,
       config: network.configure(settings as WallSettings),
       allowedAddresses,
+      anySender: allowedAddresses.length === 0,
       holdDays,
       postbacksPerMinute,
       isOfferProvider: false,

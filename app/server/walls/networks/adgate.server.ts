@@ -7,7 +7,7 @@ import {
   listOffers,
   optionalText,
   parseAnswer,
-  parseCoins,
+  readCoins,
   parseUsd,
   refused,
   uniqueParameters,
@@ -100,6 +100,8 @@ export const adgate: WallNetwork<{
     "token={your postback token}&conversion_id={conversion_id}&user_id={s1}&points={points}&payout={payout}&state={state}&offer_title={vc_title}",
   // docs.adgatemedia.com, "Postback information".
   senderAddresses: ["52.42.57.125"],
+  // Unsigned: the token is the same on every postback, so only the sender allowlist vouches for one.
+  signature: { parameters: [], bindsTransaction: false },
   configure: (settings) => ({
     postbackToken: settings.POSTBACK_TOKEN ?? "",
     wallCode: settings.WALL_CODE ?? "",
@@ -128,7 +130,7 @@ export const adgate: WallNetwork<{
       reversal: state === "rejected",
       transactionId: params.get("conversion_id"),
       wallUserId: params.get("user_id"),
-      coins: parseCoins(params.get("points")),
+      coins: readCoins(params.get("points")),
       payoutUsd: params.get("payout"),
       offerName: params.get("offer_title"),
     });

@@ -2,7 +2,7 @@ import {
   creditOrReversal,
   getPostback,
   hmacHex,
-  parseCoins,
+  readCoins,
   refused,
   sameHex,
   uniqueParameters,
@@ -38,6 +38,8 @@ export const adgem: WallNetwork<{ appId: string; postbackKey: string }> = {
     "transaction_id={transaction_id}&player_id={player_id}&amount={amount}&payout={payout}&offer_id={offer_id}&offer_name={offer_name}",
   // AdGem gives its postbacks' address on request (support@adgem.com), so none is set by default.
   senderAddresses: [],
+  // The verifier covers the whole URL: every parameter, the transaction and the amount among them.
+  signature: { parameters: ["verifier"], bindsTransaction: true },
   configure: (settings) => ({ appId: settings.APP_ID ?? "", postbackKey: settings.POSTBACK_KEY ?? "" }),
   wallUrl: ({ appId }, wallUserId) =>
     `https://api.adgem.com/v1/wall?${new URLSearchParams({ appid: appId, playerid: wallUserId })}`,
@@ -60,7 +62,7 @@ export const adgem: WallNetwork<{ appId: string; postbackKey: string }> = {
         wallUserId: params.get("player_id") ?? null,
       };
     }
-    const coins = parseCoins(params.get("amount"));
+    const coins = readCoins(params.get("amount"));
     if (coins?.negative) return refused(400, "AdGem documents no reversal postback: a negative amount");
     return creditOrReversal({
       reversal: false,

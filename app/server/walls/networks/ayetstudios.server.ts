@@ -2,7 +2,7 @@ import {
   creditOrReversal,
   getPostback,
   hmacHex,
-  parseCoins,
+  readCoins,
   refused,
   sameHex,
   uniqueParameters,
@@ -63,6 +63,8 @@ export const ayetstudios: WallNetwork<{ apiKey: string; adSlotId: string }> = {
     "35.166.159.131",
     "52.40.3.140",
   ],
+  // The header covers every parameter, sorted: the transaction and the amount among them.
+  signature: { parameters: [], header: "x-ayetstudios-security-hash", bindsTransaction: true },
   configure: (settings) => ({ apiKey: settings.API_KEY ?? "", adSlotId: settings.ADSLOT_ID ?? "" }),
   wallUrl: ({ adSlotId }, wallUserId) =>
     `https://www.ayetstudios.com/offers/web_offerwall/${encodeURIComponent(adSlotId)}?${new URLSearchParams({
@@ -83,7 +85,7 @@ export const ayetstudios: WallNetwork<{ apiKey: string; adSlotId: string }> = {
       reversal,
       transactionId: reversal ? transactionId?.slice(2) : transactionId,
       wallUserId: params.get("external_identifier"),
-      coins: parseCoins(params.get("currency_amount")),
+      coins: readCoins(params.get("currency_amount")),
       payoutUsd: params.get("payout_usd"),
       offerId: params.get("offer_id"),
       offerName: params.get("offer_name"),

@@ -2,7 +2,7 @@ import {
   creditOrReversal,
   getPostback,
   hmacHex,
-  parseCoins,
+  readCoins,
   refused,
   sameHex,
   uniqueParameters,
@@ -34,6 +34,8 @@ export const bitlabs: WallNetwork<{ appToken: string; appSecret: string }> = {
     "uid=[%UID%]&tx=[%TX%]&val=[%VAL%]&raw=[%RAW%]&ref=[%REF%]&type=[%TYPE%]&offer_id=[%OFFER_ID%]&offer_name=[%OFFER_NAME%]",
   // BitLabs publishes no sender addresses.
   senderAddresses: [],
+  // The hash covers the whole URL: every parameter, the transaction and the value among them.
+  signature: { parameters: ["hash"], bindsTransaction: true },
   configure: (settings) => ({ appToken: settings.APP_TOKEN ?? "", appSecret: settings.APP_SECRET ?? "" }),
   wallUrl: ({ appToken }, wallUserId) =>
     `https://web.bitlabs.ai/?${new URLSearchParams({ uid: wallUserId, token: appToken })}`,
@@ -51,7 +53,7 @@ export const bitlabs: WallNetwork<{ appToken: string; appSecret: string }> = {
     if (params.get("debug") === "true") {
       return { kind: "ignored", reason: "a test callback", transactionId: params.get("tx") ?? null, wallUserId: null };
     }
-    const coins = parseCoins(params.get("val"));
+    const coins = readCoins(params.get("val"));
     const reversal = params.get("type")?.toUpperCase() === "RECONCILIATION" || coins?.negative === true;
     return creditOrReversal({
       reversal,

@@ -3,7 +3,7 @@ import { createHmac } from "node:crypto";
 import {
   creditOrReversal,
   getPostback,
-  parseCoins,
+  readCoins,
   refused,
   sameHex,
   uniqueParameters,
@@ -48,6 +48,8 @@ export const custom: WallNetwork<{ secret: string }> = {
   settings: [{ suffix: "SECRET", meaning: "the postback secret", required: true, secret: true, minLength: 16 }],
   postbackQuery: null,
   senderAddresses: [],
+  // sig covers every parameter, each percent-encoded: nothing can be changed or moved.
+  signature: { parameters: ["sig"], bindsTransaction: true },
   configure: (settings) => ({ secret: settings.SECRET ?? "" }),
   readPostback(request, { secret }) {
     const params = uniqueParameters(request);
@@ -55,7 +57,7 @@ export const custom: WallNetwork<{ secret: string }> = {
     if (!sameHex(params.get("sig"), postbackSignature(params, secret))) return refused(403, "bad or missing signature");
     const amount = params.get("amount");
     // Whole coins only, as the protocol says.
-    const coins = amount !== undefined && /^-?[0-9]{1,12}$/.test(amount) ? parseCoins(amount) : null;
+    const coins = amount !== undefined && /^-?[0-9]{1,12}$/.test(amount) ? readCoins(amount) : null;
     if (coins?.coins === 0) return refused(400, "an amount of zero coins");
     const status = params.get("status") ?? "completed";
     if (status !== "completed" && status !== "reversed") return refused(400, "status must be completed or reversed");

@@ -6,7 +6,7 @@ import {
   listOffers,
   optionalText,
   parseAnswer,
-  parseCoins,
+  readCoins,
   parseUsd,
   refused,
   sameHex,
@@ -84,6 +84,8 @@ export const lootably: WallNetwork<{
     "userID={userID}&transactionID={transactionID}&ip={ip}&revenue={revenue}&currencyReward={currencyReward}&offerID={offerID}&offerName={offerName}&status={status}&hash={hash}",
   // Lootably publishes no postback addresses.
   senderAddresses: [],
+  // hash covers the person, their address, revenue and reward, concatenated: not the transaction or status.
+  signature: { parameters: ["hash"], bindsTransaction: false },
   configure: (settings) => ({
     placementId: settings.PLACEMENT_ID ?? "",
     postbackSecret: settings.POSTBACK_SECRET ?? "",
@@ -98,7 +100,7 @@ export const lootably: WallNetwork<{
     if (!sameHex(params.get("hash"), lootablyHash(params, postbackSecret))) {
       return refused(403, "hash does not match sha256(userID + ip + revenue + currencyReward + secret)");
     }
-    const coins = parseCoins(params.get("currencyReward"));
+    const coins = readCoins(params.get("currencyReward"));
     const status = params.get("status");
     if (status !== undefined && status !== "0" && status !== "1") return refused(400, "status must be 1 or 0");
     return creditOrReversal({

@@ -1,7 +1,7 @@
 import {
   creditOrReversal,
   md5Hex,
-  parseCoins,
+  readCoins,
   refused,
   sameHex,
   uniqueParameters,
@@ -30,6 +30,8 @@ export const revlum: WallNetwork<{ appId: string; secret: string }> = {
   postbackQuery: null,
   // Revlum's reference postback handler allows this one address.
   senderAddresses: ["209.159.156.198"],
+  // signature concatenates subId, transId and reward without separators, and leaves status out.
+  signature: { parameters: ["signature"], bindsTransaction: false },
   configure: (settings) => ({ appId: settings.APP_ID ?? "", secret: settings.SECRET ?? "" }),
   wallUrl: ({ appId }, wallUserId) =>
     `https://revlum.com/offerwall/${encodeURIComponent(appId)}?${new URLSearchParams({ user_id: wallUserId })}`,
@@ -53,7 +55,7 @@ export const revlum: WallNetwork<{ appId: string; secret: string }> = {
       reversal: status === "2",
       transactionId: params.get("transId"),
       wallUserId: params.get("subId"),
-      coins: parseCoins(params.get("reward")),
+      coins: readCoins(params.get("reward")),
       payoutUsd: params.get("payout"),
       offerId: params.get("offerId"),
       offerName: params.get("offerName"),

@@ -2,7 +2,7 @@ import {
   creditOrReversal,
   getPostback,
   md5Hex,
-  parseCoins,
+  readCoins,
   refused,
   sameHex,
   uniqueParameters,
@@ -36,6 +36,8 @@ export const torox: WallNetwork<{ secret: string; publisherId: string; appId: st
   postbackQuery: null,
   // Not on Torox's own pages: the address integrations of OfferToro allow (docs/walls/torox.md).
   senderAddresses: ["54.175.173.245"],
+  // sig covers the offer and the person only: neither the conversion id nor the amount.
+  signature: { parameters: ["sig"], bindsTransaction: false },
   configure: (settings) => ({
     secret: settings.SECRET ?? "",
     publisherId: settings.PUBLISHER_ID ?? "",
@@ -51,7 +53,7 @@ export const torox: WallNetwork<{ secret: string; publisherId: string; appId: st
     if (!sameHex(params.get("sig"), toroxSig(offerId, userId, secret))) {
       return refused(403, "sig does not match md5(oid-user_id-secret)");
     }
-    const coins = parseCoins(params.get("amount"));
+    const coins = readCoins(params.get("amount"));
     return creditOrReversal({
       reversal: coins?.negative === true,
       transactionId: params.get("id"),
