@@ -138,26 +138,31 @@ export const WALL_FORM_MESSAGES = {
 } as const;
 
 /**
- * A credit held because its signature had already paid another transaction (a network whose
- * signature does not bind the transaction: docs/offer-walls.md, "Held postbacks"). Finance and
- * owners approve it (paid as the network's credit) or reject it.
+ * A postback held for an operator (docs/offer-walls.md, "Held postbacks"): a credit whose signature
+ * had already paid another transaction (a network whose signature does not bind the transaction),
+ * or a reversal whose reversal field is unsigned. Finance and owners approve it (recorded as the
+ * network's credit or reversal) or reject it.
  */
 export interface HeldPostback {
   id: number;
   received_at: string;
   transaction_id: string;
+  /** A credit, or a reversal whose reversal field the signature does not cover. */
+  kind: "credit" | "reversal";
   user_id: string | null;
   email: string | null;
   coins: number;
   offer_name: string | null;
-  /** The transaction whose signature it repeats. */
-  signature_seen_on: string;
+  /** Why it waits, in words. */
+  reason: string;
+  /** The transaction whose signature it repeats (null for an unsigned reversal). */
+  signature_seen_on: string | null;
 }
 
 export const HELD_POSTBACK_MESSAGES = {
   decision: "Choose approve or reject.",
   stale: "This held postback is no longer waiting. Reload the page.",
-  approved: "Held postback approved: the credit is paid",
+  approved: "Held postback approved and recorded",
   rejected: "Held postback rejected: nothing is paid",
 } as const;
 

@@ -15,7 +15,9 @@
 --   not bind the transaction and the amount (Torox, Lootably, Revlum), with the transaction it paid.
 --   The same digest on another transaction is not paid: take_postback records it in held_postbacks
 --   (verdict `held`), answers it as taken, and an operator (finance or owner) approves or rejects it
---   from the console (decide_held_postback), audited, never on their own account.
+--   from the console (decide_held_postback), audited, never on their own account. A reversal whose
+--   reversal field the signature does not cover (Revlum's status, CPX's, Lootably's status 0) is
+--   held the same way: an unsigned field never turns a credit into a reversal by itself.
 
 alter table public.postback_log add column signature_digest text
   check (signature_digest ~ '^[0-9a-f]{64}$');
@@ -44,17 +46,21 @@ create table public.held_postbacks (
   received_at timestamptz not null default now(),
   network text not null,
   transaction_id text not null,
+  -- A credit, or a reversal whose reversal field the network's signature does not cover (Revlum's status).
+  kind text not null default 'credit' check (kind in ('credit', 'reversal')),
   user_id text references public.user_profiles (id) on delete set null,
   coins integer not null check (coins between 1 and 10000000),
   description text not null,
   offer_name text,
   hold_days integer check (hold_days between 0 and 365),
-  -- The transaction whose signature this one repeats.
-  signature_seen_on text not null,
+  -- Why it waits: the signature already paid another transaction, or the reversal is unsigned.
+  reason text not null check (length(reason) between 1 and 500),
+  -- The transaction whose signature this one repeats (null for an unsigned reversal).
+  signature_seen_on text,
   status text not null default 'held' check (status in ('held', 'approved', 'rejected', 'reversed')),
   decided_at timestamptz,
   decided_by text,
-  unique (network, transaction_id)
+  unique (network, transaction_id, kind)
 );
 create index held_postbacks_waiting_idx on public.held_postbacks (network, received_at) where status = 'held';
 alter table public.held_postbacks enable row level security;
@@ -191,12 +197,13 @@ drop function public.take_postback(text, text, text, boolean, integer, boolean, 
 -- One postback, recorded and logged in one call. p_signature_digest: the keyed digest of its
 -- signature (logged in place of the value); p_check_signature_reuse: the network's signature does
 -- not bind the transaction and the amount, so a credit whose digest already paid another
--- transaction is held for an operator instead of paid.
+-- transaction is held for an operator instead of paid; p_review_reason: why the app holds it for an
+-- operator whatever its signature (a reversal whose reversal field is unsigned), or null.
 create function public.take_postback(
   p_network text, p_transaction_id text, p_person text, p_person_is_account boolean, p_coins integer,
   p_reversal boolean, p_description text, p_hold_days integer, p_offer_id text, p_offer_name text,
   p_client_address text, p_method text, p_query text, p_body text, p_signature_digest text,
-  p_check_signature_reuse boolean)
+  p_check_signature_reuse boolean, p_review_reason text)
   returns jsonb
   language plpgsql
   security definer
@@ -217,17 +224,30 @@ begin
                          null, p_transaction_id, p_coins, p_signature_digest);
     return jsonb_build_object('verdict', 'refused', 'reason', 'account_not_found');
   end if;
+  -- Held once: a repeat of a held postback is answered as taken.
+  if exists (select from held_postbacks where network = p_network and transaction_id = p_transaction_id
+                                          and kind = case when p_reversal then 'reversal' else 'credit' end) then
+    perform log_postback(p_network, p_client_address, p_method, p_query, p_body, 'duplicate',
+                         'a repeat of a held postback', v_user_id, p_transaction_id, p_coins, p_signature_digest);
+    return jsonb_build_object('verdict', 'duplicate', 'duplicate', true, 'amount', 0, 'user_id', v_user_id);
+  end if;
+  if p_review_reason is not null then
+    perform pg_advisory_xact_lock(hashtext(p_network), hashtext(p_transaction_id));
+    insert into held_postbacks (network, transaction_id, kind, user_id, coins, description, offer_name, hold_days,
+                                reason)
+    values (p_network, p_transaction_id, case when p_reversal then 'reversal' else 'credit' end, v_user_id, p_coins,
+            p_description, left(p_offer_name, 200), p_hold_days, left(p_review_reason, 500))
+    on conflict (network, transaction_id, kind) do nothing;
+    perform log_postback(p_network, p_client_address, p_method, p_query, p_body, 'held',
+                         left(p_review_reason || ': held for review', 500), v_user_id, p_transaction_id, p_coins,
+                         p_signature_digest);
+    return jsonb_build_object('verdict', 'held', 'duplicate', false, 'amount', 0, 'user_id', v_user_id);
+  end if;
   if p_check_signature_reuse and not p_reversal then
     if p_signature_digest is null then
       raise exception 'A signature digest is required' using errcode = 'P0001', hint = 'signature_digest_required';
     end if;
     perform pg_advisory_xact_lock(hashtext(p_network), hashtext(p_transaction_id));
-    -- A held postback's repeat is one: answered as taken, held once.
-    if exists (select from held_postbacks where network = p_network and transaction_id = p_transaction_id) then
-      perform log_postback(p_network, p_client_address, p_method, p_query, p_body, 'duplicate',
-                           'a repeat of a held postback', v_user_id, p_transaction_id, p_coins, p_signature_digest);
-      return jsonb_build_object('verdict', 'duplicate', 'duplicate', true, 'amount', 0, 'user_id', v_user_id);
-    end if;
     insert into postback_signatures (network, digest, transaction_id)
     values (p_network, p_signature_digest, p_transaction_id)
     on conflict (network, digest) do nothing;
@@ -235,9 +255,10 @@ begin
      where network = p_network and digest = p_signature_digest;
     if v_seen_on <> p_transaction_id then
       insert into held_postbacks (network, transaction_id, user_id, coins, description, offer_name, hold_days,
-                                  signature_seen_on)
+                                  reason, signature_seen_on)
       values (p_network, p_transaction_id, v_user_id, p_coins, p_description, left(p_offer_name, 200), p_hold_days,
-              v_seen_on);
+              format('its signature already paid transaction %s', left(v_seen_on, 100)), v_seen_on)
+      on conflict (network, transaction_id, kind) do nothing;
       perform log_postback(p_network, p_client_address, p_method, p_query, p_body, 'held',
                            format('signature already paid transaction %s: held for review', left(v_seen_on, 100)),
                            v_user_id, p_transaction_id, p_coins, p_signature_digest);
@@ -247,7 +268,8 @@ begin
   if p_reversal then
     -- The reversal of a credit still held: it is never paid, and the reversal is taken.
     select id, user_id into v_held from held_postbacks
-     where network = p_network and transaction_id = p_transaction_id and status = 'held' for update;
+     where network = p_network and transaction_id = p_transaction_id and kind = 'credit' and status = 'held'
+       for update;
     if found and v_held.user_id = v_user_id then
       update held_postbacks set status = 'reversed', decided_at = now(), decided_by = p_network
        where id = v_held.id;
@@ -302,8 +324,9 @@ begin
       hint = 'operator_self_action';
   end if;
   if p_approve then
-    v_result := record_postback(v_held.network, v_held.transaction_id, v_held.user_id, v_held.coins, false,
-                                v_held.description, null, v_held.hold_days, v_held.offer_name);
+    v_result := record_postback(v_held.network, v_held.transaction_id, v_held.user_id, v_held.coins,
+                                v_held.kind = 'reversal', v_held.description, null, v_held.hold_days,
+                                v_held.offer_name);
   end if;
   update held_postbacks
      set status = case when p_approve then 'approved' else 'rejected' end, decided_at = now(),
@@ -317,8 +340,8 @@ begin
           jsonb_build_object('status', 'held'),
           jsonb_build_object('status', case when p_approve then 'approved' else 'rejected' end),
           p_reason,
-          jsonb_build_object('network', v_held.network, 'transaction_id', v_held.transaction_id,
-                             'coins', v_held.coins, 'signature_seen_on', v_held.signature_seen_on));
+          jsonb_build_object('network', v_held.network, 'transaction_id', v_held.transaction_id, 'kind', v_held.kind,
+                             'coins', v_held.coins, 'held_because', v_held.reason));
   return jsonb_build_object('status', case when p_approve then 'approved' else 'rejected' end,
                             'duplicate', coalesce((v_result ->> 'duplicate')::boolean, false));
 end
@@ -338,8 +361,8 @@ begin
   return coalesce((
     select jsonb_agg(jsonb_build_object(
              'id', h.id, 'received_at', h.received_at, 'transaction_id', h.transaction_id,
-             'user_id', h.user_id, 'email', p.email, 'coins', h.coins, 'offer_name', h.offer_name,
-             'signature_seen_on', h.signature_seen_on)
+             'kind', h.kind, 'user_id', h.user_id, 'email', p.email, 'coins', h.coins, 'offer_name', h.offer_name,
+             'reason', h.reason, 'signature_seen_on', h.signature_seen_on)
            order by h.received_at, h.id)
       from (select * from held_postbacks where network = p_network and status = 'held'
              order by received_at, id limit 100) h
@@ -352,10 +375,10 @@ revoke all on function public.log_postback(text, text, text, text, text, text, t
 grant execute on function public.log_postback(text, text, text, text, text, text, text, text, text, integer, text)
   to service_role;
 revoke all on function public.take_postback(text, text, text, boolean, integer, boolean, text, integer, text, text,
-                                            text, text, text, text, text, boolean)
+                                            text, text, text, text, text, boolean, text)
   from public, anon, authenticated;
 grant execute on function public.take_postback(text, text, text, boolean, integer, boolean, text, integer, text, text,
-                                               text, text, text, text, text, boolean)
+                                               text, text, text, text, text, boolean, text)
   to service_role;
 revoke all on function public.decide_held_postback(text, bigint, boolean, text) from public, anon, authenticated;
 grant execute on function public.decide_held_postback(text, bigint, boolean, text) to service_role;

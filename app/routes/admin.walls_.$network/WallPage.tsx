@@ -556,7 +556,8 @@ function HeldPostbacks({
               className="rounded-2xl border border-line bg-white p-5 text-sm shadow-sm"
             >
               <p className="font-medium">
-                {formatCoins(entry.coins)} coins to{" "}
+                {entry.kind === "credit" ? "Credit of" : "Reversal of"} {formatCoins(entry.coins)} coins{" "}
+                {entry.kind === "credit" ? "to" : "from"}{" "}
                 {entry.user_id ? (
                   <Link to={`/admin/people/${encodeURIComponent(entry.user_id)}`} className={LINK}>
                     {entry.email ?? entry.user_id}
@@ -566,15 +567,15 @@ function HeldPostbacks({
                 )}
               </p>
               <p className="mt-1 text-muted [overflow-wrap:anywhere]">
-                Transaction <code>{entry.transaction_id}</code>, received {formatTimestamp(entry.received_at)}
-                {entry.offer_name ? <>, offer “{entry.offer_name}”</> : null}. Its signature paid{" "}
+                Transaction{" "}
                 <Link
-                  to={logHref(view.name, { refused: false, user: "", tx: entry.signature_seen_on, before: null })}
+                  to={logHref(view.name, { refused: false, user: "", tx: entry.transaction_id, before: null })}
                   className={LINK}
                 >
-                  <code>{entry.signature_seen_on}</code>
-                </Link>{" "}
-                before.
+                  <code>{entry.transaction_id}</code>
+                </Link>
+                , received {formatTimestamp(entry.received_at)}
+                {entry.offer_name ? <>, offer “{entry.offer_name}”</> : null}. Held because {entry.reason}.
               </p>
               {canDecide && entry.user_id && entry.user_id !== operatorId ? (
                 <HeldDecision held={entry} reply={reply} needsPassword={needsPassword} />

@@ -7,6 +7,12 @@ import { addressKey } from "./ip-address.server";
  */
 export const SOCKET_ADDRESS_HEADER = "x-rewards-socket-address";
 
+/** TRUST_PROXY as read: a hop count, or our proxies' addresses. */
+function configuredTrust(): [number, readonly string[]] {
+  const env = getEnv();
+  return [env.trustedProxyHops, env.trustedProxies];
+}
+
 /** The entries of X-Forwarded-For, left to right, trimmed. */
 function forwardedFor(request: Request): string[] {
   return (request.headers.get("x-forwarded-for") ?? "")
@@ -45,11 +51,8 @@ function rightmostUntrusted(socket: string | null, entries: readonly string[], p
  * hops, or a value that is not an address, means the request did not come through our proxies as
  * configured: no address.
  */
-export function clientAddress(
-  request: Request,
-  hops = getEnv().trustedProxyHops,
-  proxies: readonly string[] = getEnv().trustedProxies,
-): string | null {
+export function clientAddress(request: Request, hopsGiven?: number, proxiesGiven?: readonly string[]): string | null {
+  const [hops, proxies] = hopsGiven === undefined ? configuredTrust() : [hopsGiven, proxiesGiven ?? []];
   if (proxies.length > 0) {
     return rightmostUntrusted(request.headers.get(SOCKET_ADDRESS_HEADER), forwardedFor(request), proxies);
   }
@@ -67,10 +70,11 @@ export function clientAddress(
 export function senderAddress(
   request: Request,
   socket: string | null,
-  hops = getEnv().trustedProxyHops,
-  proxies: readonly string[] = getEnv().trustedProxies,
+  hopsGiven?: number,
+  proxiesGiven?: readonly string[],
 ): string | null {
+  const [hops, proxies] = hopsGiven === undefined ? configuredTrust() : [hopsGiven, proxiesGiven ?? []];
   if (proxies.length > 0) return rightmostUntrusted(socket, forwardedFor(request), proxies);
   if (hops < 1) return socket === null ? null : addressKey(socket);
-  return clientAddress(request, hops, []);
+  return clientAddress(request, hops);
 }

@@ -173,6 +173,11 @@ export type PostbackReading =
       payoutUsd: number | null;
       offerId: string | null;
       offerName: string | null;
+      /**
+       * Why an operator must confirm it before it is recorded, whatever its signature: a reversal whose
+       * reversal field the network's signature does not cover (Revlum's status). Null: recorded at once.
+       */
+      review: string | null;
     }
   /** Verified, but nothing to pay (a pending conversion, an event worth nothing): answered as taken. */
   | { kind: "ignored"; reason: string; transactionId: string | null; wallUserId: string | null }
@@ -283,6 +288,8 @@ export function optionalText(value: string | undefined | null, maxLength = MAX_I
  */
 export function creditOrReversal(parts: {
   reversal: boolean;
+  /** For a reversal told only by a field the signature does not cover: what that field is (held for an operator). */
+  unsignedReversal?: string | null;
   transactionId: string | undefined | null;
   wallUserId: string | undefined | null;
   coins: { coins: number; negative: boolean } | null;
@@ -313,5 +320,10 @@ export function creditOrReversal(parts: {
     payoutUsd: parseUsd(parts.payoutUsd),
     offerId: optionalText(parts.offerId),
     offerName: optionalText(parts.offerName),
+    review:
+      parts.reversal && parts.unsignedReversal ? `${parts.unsignedReversal} is not covered by the signature` : null,
   };
 }
+
+/** The wall id the app gives each person (user_profiles.wall_id): "w" and 32 hex digits. */
+export const WALL_ID = /^w[0-9a-f]{32}$/;

@@ -4,6 +4,7 @@ import { adgate } from "./networks/adgate.server";
 import { adgem } from "./networks/adgem.server";
 import { ayetstudios } from "./networks/ayetstudios.server";
 import { bitlabs } from "./networks/bitlabs.server";
+import { cpx } from "./networks/cpx.server";
 import { custom } from "./networks/custom.server";
 import { lootably } from "./networks/lootably.server";
 import { revlum } from "./networks/revlum.server";
@@ -18,6 +19,7 @@ export const WALL_NETWORKS: readonly WallNetwork<unknown>[] = [
   lootably,
   revlum,
   adgem,
+  cpx,
   custom,
 ] as WallNetwork<unknown>[];
 

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 import {
   creditOrReversal,
@@ -13,8 +14,12 @@ import {
   sha256Hex,
   uniqueParameters,
   validId,
+  WALL_ID,
   type WallNetwork,
 } from "../network.server";
+
+/** A plain decimal number as Lootably writes revenue and currencyReward ("0.01", "100.00", "-1.5"). */
+const DECIMAL = /^-?[0-9]{1,9}(\.[0-9]{1,12})?$/;
 
 /** Lootably's hash: sha256(userID + ip + revenue + currencyReward + secret) of the strings as sent, hex. */
 function lootablyHash(params: ReadonlyMap<string, string>, postbackSecret: string): string {
@@ -48,8 +53,9 @@ const lootablyOffer = z.object({
  * are GET, with the macros docs/walls/lootably.md gives:
  *   ?userID={userID}&transactionID={transactionID}&ip={ip}&revenue={revenue}&currencyReward={currencyReward}&offerID={offerID}&offerName={offerName}&status={status}&hash={hash}
  * hash = sha256(userID + ip + revenue + currencyReward + the placement's postback secret), plain
- * SHA-256 of the strings as received, hex. A chargeback repeats the transaction with status 0 (or
- * a negative reward).
+ * SHA-256 of the strings as received, hex. It covers neither the transaction nor the status: the
+ * sender allowlist is required, a hash seen on another transaction is held, and a chargeback is
+ * taken at once only with a negative reward (signed); status 0 alone is held for an operator.
  */
 export const lootably: WallNetwork<{
   placementId: string;
@@ -97,6 +103,13 @@ export const lootably: WallNetwork<{
   readPostback(request, { postbackSecret }) {
     const params = uniqueParameters(request);
     if (!params) return refused(400, "a parameter appears twice");
+    // The hash concatenates these without separators: each is checked for its shape first, so no
+    // character can move from one to the next (userID is the app's wall id, of fixed length).
+    if (!WALL_ID.test(params.get("userID") ?? "")) return refused(400, "userID is not a wall id of this app");
+    if (isIP(params.get("ip") ?? "") === 0) return refused(400, "ip is not an IP address");
+    if (!DECIMAL.test(params.get("revenue") ?? "") || !DECIMAL.test(params.get("currencyReward") ?? "")) {
+      return refused(400, "revenue and currencyReward must be decimal numbers");
+    }
     if (!sameHex(params.get("hash"), lootablyHash(params, postbackSecret))) {
       return refused(403, "hash does not match sha256(userID + ip + revenue + currencyReward + secret)");
     }
@@ -104,7 +117,9 @@ export const lootably: WallNetwork<{
     const status = params.get("status");
     if (status !== undefined && status !== "0" && status !== "1") return refused(400, "status must be 1 or 0");
     return creditOrReversal({
+      // A negative reward is signed; status=0 alone is not (held for an operator).
       reversal: status === "0" || coins?.negative === true,
+      unsignedReversal: coins?.negative === true ? null : "Lootably's status=0",
       transactionId: params.get("transactionID"),
       wallUserId: params.get("userID"),
       coins,
@@ -119,8 +134,9 @@ export const lootably: WallNetwork<{
       ["transactionID", postback.transactionId],
       // The person's address when they took the offer: a simulated postback has none.
       ["ip", "0.0.0.0"],
-      ["revenue", "0.00"],
-      ["currencyReward", String(postback.coins)],
+      ["revenue", postback.kind === "reversal" ? "-0.00" : "0.00"],
+      // A chargeback in its signed form: a negative reward (status 0 alone would wait for an operator).
+      ["currencyReward", postback.kind === "reversal" ? `-${postback.coins}` : String(postback.coins)],
       ["offerID", postback.offerId],
       ["offerName", postback.offerName],
       // A chargeback repeats the transaction with status 0.

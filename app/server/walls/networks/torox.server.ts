@@ -16,9 +16,10 @@ const toroxSig = (offerId: string, userId: string, secret: string) => md5Hex(`${
  * Torox, formerly OfferToro (offertoro.com/docs, "Postback"; Torox kept the format). Postbacks
  * are GET with id (the conversion), oid (the offer), amount (in the app's currency), user_id,
  * payout (dollars), o_name and sig = md5(oid + "-" + user_id + "-" + the app placement's secret
- * key). The signature covers neither the amount nor the conversion id, so the sender allowlist
- * (WALL_TOROX_ALLOWED_ADDRESSES) is what stops a changed amount: docs/walls/torox.md says so.
- * A reversal repeats the conversion's id with a negative amount. Torox wants the body "1".
+ * key). The signature covers neither the amount nor the conversion id (docs/walls/torox.md): the
+ * sender allowlist is required, a sig already seen on another conversion is held for an operator,
+ * and a reversal (the conversion's id again, with a negative amount, unsigned) waits for an
+ * operator too. Torox wants the body "1".
  */
 export const torox: WallNetwork<{ secret: string; publisherId: string; appId: string }> = {
   name: "torox",
@@ -56,6 +57,7 @@ export const torox: WallNetwork<{ secret: string; publisherId: string; appId: st
     const coins = readCoins(params.get("amount"));
     return creditOrReversal({
       reversal: coins?.negative === true,
+      unsignedReversal: "Torox's negative amount",
       transactionId: params.get("id"),
       wallUserId: userId,
       coins,
