@@ -6,6 +6,7 @@ import { adgate } from "~/server/walls/networks/adgate.server";
 import { adgem } from "~/server/walls/networks/adgem.server";
 import { ayetSignedString, ayetstudios } from "~/server/walls/networks/ayetstudios.server";
 import { bitlabs } from "~/server/walls/networks/bitlabs.server";
+import { cpx } from "~/server/walls/networks/cpx.server";
 import { custom, postbackSignature } from "~/server/walls/networks/custom.server";
 import { lootably } from "~/server/walls/networks/lootably.server";
 import { revlum } from "~/server/walls/networks/revlum.server";
@@ -648,6 +649,7 @@ describe("simulatedPostback, the inverse of readPostback (npm run walls -- simul
     ],
     [revlum, { APP_ID: "app-1", SECRET: "revlum-secret" }, { APP_ID: "app-1", SECRET: "other" }],
     [adgem, { APP_ID: "31", POSTBACK_KEY: "adgem-key" }, { APP_ID: "31", POSTBACK_KEY: "other-key" }],
+    [cpx, { APP_ID: "1234", SECURE_HASH: "cpx-secure-hash" }, { APP_ID: "1234", SECURE_HASH: "other" }],
     [custom, { SECRET: "example-postback-secret" }, { SECRET: "another-postback-secret" }],
   ] as [WallNetwork<unknown>, Record<string, string>, Record<string, string>][];
 
@@ -711,8 +713,9 @@ describe("simulatedPostback, the inverse of readPostback (npm run walls -- simul
       });
     });
 
-    // AdGate signs nothing (its token is the whole check), so another user id is not a forgery it can see.
-    if (network !== adgate) {
+    // AdGate signs nothing (its token is the whole check) and CPX signs the transaction alone, so
+    // another user id is not a forgery they can see: their sender allowlist is required instead.
+    if (network !== adgate && network !== cpx) {
       it(`${network.name}: refuses its postback once the wall user id in it is changed`, () => {
         const outgoing = network.simulatedPostback(config, postback("credit"))!;
         const tampered = forWallUser(received(outgoing), postback("credit").wallUserId, "w_someone_else");

@@ -188,6 +188,7 @@ describe("the offers settings (WALL_ADGATE_…, WALL_LOOTABLY_…)", () => {
       WALL_LOOTABLY_ENABLED: "true",
       WALL_LOOTABLY_PLACEMENT_ID: "p",
       WALL_LOOTABLY_POSTBACK_SECRET: "s",
+      WALL_LOOTABLY_ALLOWED_ADDRESSES: "203.0.113.20",
       WALL_LOOTABLY_OFFERS_API_URL: "ftp://api.example/offers",
     }).problems;
     expect(lootablyProblems).toEqual([

@@ -80,7 +80,14 @@ describe("offer walls from the environment (WALL_{NAME}_…)", () => {
   });
 
   it("stops the server's start with the variable's name (parseEnv throws an EnvError naming it)", () => {
-    expect(() => parseEnv({ ...BASE, WALL_LOOTABLY_ENABLED: "true", WALL_LOOTABLY_PLACEMENT_ID: "pl" })).toThrow(
+    expect(() =>
+      parseEnv({
+        ...BASE,
+        WALL_LOOTABLY_ENABLED: "true",
+        WALL_LOOTABLY_PLACEMENT_ID: "pl",
+        WALL_LOOTABLY_ALLOWED_ADDRESSES: "203.0.113.20",
+      }),
+    ).toThrow(
       new EnvError(
         "Invalid environment:\n  WALL_LOOTABLY_POSTBACK_SECRET: is required: the placement's postback secret (Edit), which signs postbacks",
       ),

@@ -175,9 +175,9 @@ export type PostbackReading =
       offerName: string | null;
       /**
        * Why an operator must confirm it before it is recorded, whatever its signature: a reversal whose
-       * reversal field the network's signature does not cover (Revlum's status). Null: recorded at once.
+       * reversal field the network's signature does not cover (Revlum's status). Absent: recorded at once.
        */
-      review: string | null;
+      review?: string;
     }
   /** Verified, but nothing to pay (a pending conversion, an event worth nothing): answered as taken. */
   | { kind: "ignored"; reason: string; transactionId: string | null; wallUserId: string | null }
@@ -320,10 +320,8 @@ export function creditOrReversal(parts: {
     payoutUsd: parseUsd(parts.payoutUsd),
     offerId: optionalText(parts.offerId),
     offerName: optionalText(parts.offerName),
-    review:
-      parts.reversal && parts.unsignedReversal ? `${parts.unsignedReversal} is not covered by the signature` : null,
+    ...(parts.reversal && parts.unsignedReversal
+      ? { review: `${parts.unsignedReversal} is not covered by the signature` }
+      : {}),
   };
 }
-
-/** The wall id the app gives each person (user_profiles.wall_id): "w" and 32 hex digits. */
-export const WALL_ID = /^w[0-9a-f]{32}$/;

@@ -275,7 +275,7 @@ export async function wallPostbackResponse(
       ...logged,
       // A signature that does not bind the transaction pays one transaction only: seen on another, held.
       p_check_signature_reuse: !network.signature.bindsTransaction && logged.p_signature_digest !== null,
-      p_review_reason: reading.review,
+      p_review_reason: reading.review ?? null,
     });
   } catch (error) {
     const rule = ruleViolation(error)?.rule;

@@ -1,4 +1,3 @@
-import { isIP } from "node:net";
 import { z } from "zod";
 import {
   creditOrReversal,
@@ -14,7 +13,6 @@ import {
   sha256Hex,
   uniqueParameters,
   validId,
-  WALL_ID,
   type WallNetwork,
 } from "../network.server";
 
@@ -103,10 +101,9 @@ export const lootably: WallNetwork<{
   readPostback(request, { postbackSecret }) {
     const params = uniqueParameters(request);
     if (!params) return refused(400, "a parameter appears twice");
-    // The hash concatenates these without separators: each is checked for its shape first, so no
-    // character can move from one to the next (userID is the app's wall id, of fixed length).
-    if (!WALL_ID.test(params.get("userID") ?? "")) return refused(400, "userID is not a wall id of this app");
-    if (isIP(params.get("ip") ?? "") === 0) return refused(400, "ip is not an IP address");
+    // The hash concatenates these without separators: revenue and currencyReward are checked for
+    // their shape first, so neither a sign nor a separator can move between them; a digit moved
+    // keeps the hash, and the hash-reuse check (take_postback) holds that postback.
     if (!DECIMAL.test(params.get("revenue") ?? "") || !DECIMAL.test(params.get("currencyReward") ?? "")) {
       return refused(400, "revenue and currencyReward must be decimal numbers");
     }

@@ -5,7 +5,6 @@ import {
   refused,
   sameHex,
   uniqueParameters,
-  WALL_ID,
   type WallNetwork,
 } from "../network.server";
 
@@ -15,7 +14,7 @@ function revlumSignature(params: ReadonlyMap<string, string>, secret: string): s
 }
 
 // What Revlum's concatenation can hold, checked before hashing so that characters cannot move
-// between fields: subId is the app's wall id (fixed length), transId letters, digits and - _ . :
+// between fields: subId pays only as one of the app's wall ids, all of one length; transId letters, digits and - _ . :
 // (Revlum's example is "REV-351"), reward an absolute decimal ("25.0"; Revlum: "always absolute
 // values"). A digit moved from the end of transId to the start of reward keeps the signature: the
 // signature-reuse check (take_postback) holds that one, since the same value already paid transId.
@@ -49,7 +48,6 @@ export const revlum: WallNetwork<{ appId: string; secret: string }> = {
   readPostback(request, { secret }) {
     const params = uniqueParameters(request);
     if (!params) return refused(400, "a parameter appears twice");
-    if (!WALL_ID.test(params.get("subId") ?? "")) return refused(400, "subId is not a wall id of this app");
     if (!TRANSACTION.test(params.get("transId") ?? "")) return refused(400, "transId is not in Revlum's form");
     if (!ABSOLUTE_REWARD.test(params.get("reward") ?? "")) {
       return refused(400, "reward is not an absolute decimal number as Revlum sends it");
