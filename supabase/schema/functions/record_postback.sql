@@ -11,8 +11,7 @@ AS $function$
 declare
   v_kind text := case when p_reversal then 'reversal' else 'credit' end;
   v_id bigint;
-  v_credited numeric;
-  v_reversed_coins integer;
+  v_credit record;
   v_amount numeric;
   v_coins integer;
   v_title text;
@@ -33,11 +32,7 @@ begin
   -- did is visible to the next. (The two-key form has its own space: no other lock shares it.)
   perform pg_advisory_xact_lock(hashtext(p_provider), hashtext(p_transaction_id));
   if not p_reversal then
-    -- A reversal that came first (it moved nothing then) is taken off this credit.
-    select coins into v_reversed_coins from provider_postbacks
-     where provider = p_provider and transaction_id = p_transaction_id and kind = 'reversal'
-       and user_id = p_user_id;
-    v_coins := greatest(p_coins - coalesce(v_reversed_coins, 0), 0);
+    v_coins := p_coins;
     v_amount := coins_to_dollars(v_coins);
     -- Pending for the network's hold (the operator's for this network, else its own in
     -- provider_hold_days, else postback_hold_days): a network takes back most of what it will
@@ -73,27 +68,37 @@ begin
               || case when v_title is not null then jsonb_build_object('title', v_title) else '{}' end);
     end if;
   else
-    -- Take back what the matching credit gave (at most), whatever the balance holds now: money
-    -- already withdrawn leaves the balance negative, and no withdrawal is accepted until later
-    -- earnings have paid it back. With no credit yet this moves nothing, and the credit, when it
-    -- comes, is netted.
-    select amount, available_at into v_credited, v_available_at from provider_postbacks
+    -- A repeat of a reversal already taken is answered as one, whoever it names.
+    if exists (select from provider_postbacks
+                where provider = p_provider and transaction_id = p_transaction_id and kind = 'reversal') then
+      return jsonb_build_object('duplicate', true, 'amount', 0);
+    end if;
+    -- Only the credit it names, of this person, and for no more than it paid: anything else is
+    -- refused and, rolled back, leaves the reversal's id for the network's genuine one.
+    select coins, amount, available_at into v_credit from provider_postbacks
      where provider = p_provider and transaction_id = p_transaction_id and kind = 'credit'
        and user_id = p_user_id;
-    v_amount := -least(coalesce(v_credited, 0), coins_to_dollars(p_coins));
+    if not found then
+      raise exception 'The reversal names no credit of this person on this network' using errcode = 'P0001',
+        hint = 'reversal_names_no_credit';
+    end if;
+    if p_coins > v_credit.coins then
+      raise exception 'The reversal takes back more than its credit paid' using errcode = 'P0001',
+        hint = 'reversal_exceeds_credit';
+    end if;
+    -- Take back what the credit gave (at most), whatever the balance holds now: money already
+    -- withdrawn leaves the balance negative, and no withdrawal is accepted until later earnings
+    -- have paid it back.
+    v_amount := -least(v_credit.amount, coins_to_dollars(p_coins));
     v_coins := -ceil(-v_amount * c_rate)::integer;
     insert into provider_postbacks (provider, transaction_id, kind, user_id, coins, amount)
     values (p_provider, p_transaction_id, v_kind, p_user_id, p_coins, v_amount)
-    on conflict (provider, transaction_id, kind) do nothing
     returning id into v_id;
-    if v_id is null then
-      return jsonb_build_object('duplicate', true, 'amount', 0);
-    end if;
     if v_amount < 0 then
       -- Still in its hold, the credit's own pending money goes (the reversal clears when it would
       -- have); cleared, it comes off the available money now.
       perform ledger_move(p_user_id, 'postback_reversal', v_coins, v_amount, p_description,
-                          greatest(coalesce(v_available_at, now()), now()));
+                          greatest(coalesce(v_credit.available_at, now()), now()));
     end if;
   end if;
   return jsonb_build_object('duplicate', false, 'amount', v_amount, 'coins', v_coins);
