@@ -33,7 +33,7 @@ export async function seedPostbackHistory(db) {
   const [people] = await db.query("select count(*)::int as n from user_profiles");
   await db.query(
     `insert into provider_postbacks (provider, transaction_id, kind, user_id, coins, amount, available_at, created_at)
-     select (array['bitlabs', 'torox', 'lootably', 'revlum', 'custom'])[1 + i % 5], 'history-' || i, 'credit',
+     select (array['bitlabs', 'torox', 'lootably', 'revlum', 'cpx', 'custom'])[1 + i % 6], 'history-' || i, 'credit',
             'bench-' || (1 + i % ($2::int - 1)), 100, 1.00, now() - make_interval(days => i % 30),
             now() - make_interval(days => i % 30)
        from generate_series(1, $1::int) i`,
@@ -179,11 +179,18 @@ export async function measureIngest({ baseUrl, databaseUrl, workDir, pids, conne
     const expected = new Map();
     for (let index = 0; index < sent; index++) {
       const postback = /** @type {PooledPostback} */ (pool[index % pool.length]);
-      expected.set(`${postback.network} ${postback.transactionId} ${postback.kind}`, postback);
+      expected.set(
+        `${postback.network} ${postback.transactionId} ${postback.kind}${postback.held ? " held" : ""}`,
+        postback,
+      );
     }
+    // Recorded, or held for an operator (a reversal its network does not sign): each exactly once.
     const { rows: recorded } = await client.query(
       `select provider || ' ' || transaction_id || ' ' || kind as key, count(*)::int as n
-         from provider_postbacks where transaction_id like 'bench-%' group by provider, transaction_id, kind`,
+         from provider_postbacks where transaction_id like 'bench-%' group by provider, transaction_id, kind
+       union all
+       select network || ' ' || transaction_id || ' ' || kind || ' held', count(*)::int
+         from held_postbacks where transaction_id like 'bench-%' group by network, transaction_id, kind`,
     );
     const recordedCounts = new Map(
       recorded.map((row) => [/** @type {string} */ (row.key), /** @type {number} */ (row.n)]),

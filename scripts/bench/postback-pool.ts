@@ -2,27 +2,28 @@
 // and signed by its network's own simulatedPostback, as that network sends it, so the bench holds
 // no signing code of its own. Bundled by ingest.mjs with esbuild (the network modules import
 // through `~/`), never part of the app.
-import type { OutgoingPostback, WallNetwork } from "~/server/walls/network.server";
+import type { OutgoingPostback, PostbackRequest, WallNetwork } from "~/server/walls/network.server";
 import { bitlabs } from "~/server/walls/networks/bitlabs.server";
+import { cpx } from "~/server/walls/networks/cpx.server";
 import { custom } from "~/server/walls/networks/custom.server";
 import { lootably } from "~/server/walls/networks/lootably.server";
 import { revlum } from "~/server/walls/networks/revlum.server";
 import { torox } from "~/server/walls/networks/torox.server";
 
 /** The networks of the mix, GET and POST, hashed URLs and signed parameters; `custom` is the app's own protocol. */
-const NETWORKS = [bitlabs, torox, lootably, revlum, custom] as WallNetwork<unknown>[];
+const NETWORKS = [bitlabs, torox, lootably, revlum, cpx, custom] as WallNetwork<unknown>[];
 
 /**
- * The server's WALL_… settings for the mix: any sender (the bench has no proxy, so no address to
- * check), no hold, and an allowance far above what one instance can take, so what is measured is
- * the ingestion, not the limit.
+ * The server's WALL_… settings for the mix: the sender allowlist is loopback (the bench sends from
+ * this machine with no proxy, so the check runs as in production), no hold, and an allowance far
+ * above what one instance can take, so what is measured is the ingestion, not the limit.
  */
 export function benchWallSettings(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const network of NETWORKS) {
     const prefix = `WALL_${network.name.toUpperCase()}_`;
     env[`${prefix}ENABLED`] = "true";
-    env[`${prefix}ALLOWED_ADDRESSES`] = "any";
+    env[`${prefix}ALLOWED_ADDRESSES`] = "127.0.0.1";
     env[`${prefix}HOLD_DAYS`] = "0";
     env[`${prefix}POSTBACKS_PER_MINUTE`] = "1000000";
     // The required ones only: an optional one (an offers API's address or key) turns on more than postbacks.
@@ -39,6 +40,22 @@ export interface PooledPostback extends OutgoingPostback {
   kind: "credit" | "reversal";
   /** A repeat of a postback sent before (the network retrying). */
   repeat: boolean;
+  /** Held for an operator (held_postbacks) rather than recorded: a reversal its network does not sign. */
+  held: boolean;
+}
+
+/** Whether the app holds this postback for an operator: the network's own reading of it says so. */
+function heldForReview(network: WallNetwork<unknown>, config: unknown, outgoing: OutgoingPostback, appUrl: string) {
+  const [, query = ""] = outgoing.pathAndQuery.split("?");
+  const request: PostbackRequest = {
+    method: outgoing.method,
+    url: `${appUrl}${outgoing.pathAndQuery}`,
+    query: [...new URLSearchParams(query)],
+    body: outgoing.body ? [...new URLSearchParams(outgoing.body)] : [],
+    headers: new Headers(outgoing.headers),
+  };
+  const reading = network.readPostback(request, config);
+  return (reading.kind === "credit" || reading.kind === "reversal") && reading.review !== undefined;
 }
 
 /** A small deterministic generator, so two runs send the same mix. */
@@ -79,7 +96,7 @@ export function postbackPool(options: {
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)] as T;
   const pool: PooledPostback[] = [];
   /** Credits not reversed yet, oldest first. */
-  const credits: { index: number; wallUserId: string; coins: number; networkIndex: number }[] = [];
+  const credits: { index: number; wallUserId: string; coins: number; networkIndex: number; offerId: string }[] = [];
   // Reversals name credits at least this far back: taken long before, even at 50 requests in flight.
   const reversalDistance = 2_000;
   let sequence = 0;
@@ -96,20 +113,22 @@ export function postbackPool(options: {
       const { network, config } = configs[credit.networkIndex]!;
       const transactionId = pool[credit.index]!.transactionId;
       // Every network of the mix documents its reversal, so each builds one.
+      const reversal = network.simulatedPostback(config, {
+        kind: "reversal",
+        transactionId,
+        wallUserId: credit.wallUserId,
+        coins: credit.coins,
+        offerId: credit.offerId,
+        offerName: "Bench offer",
+        appUrl: options.appUrl,
+      })!;
       pool.push({
-        ...network.simulatedPostback(config, {
-          kind: "reversal",
-          transactionId,
-          wallUserId: credit.wallUserId,
-          coins: credit.coins,
-          offerId: `offer-${credit.index % 97}`,
-          offerName: "Bench offer",
-          appUrl: options.appUrl,
-        })!,
+        ...reversal,
         network: network.name,
         transactionId,
         kind: "reversal",
         repeat: false,
+        held: heldForReview(network, config, reversal, options.appUrl),
       });
       continue;
     }
@@ -118,14 +137,17 @@ export function postbackPool(options: {
     const wallUserId = pick(options.wallIds);
     const coins = 10 + Math.floor(next() * 490);
     const transactionId = `bench-${++sequence}`;
-    credits.push({ index: pool.length, wallUserId, coins, networkIndex });
+    // Each credit its own offer: Torox signs only the offer and the person, and the same signature on
+    // a second transaction would be held (a person completes an offer once).
+    const offerId = `offer-${sequence}`;
+    credits.push({ index: pool.length, wallUserId, coins, networkIndex, offerId });
     pool.push({
       ...network.simulatedPostback(config, {
         kind: "credit",
         transactionId,
         wallUserId,
         coins,
-        offerId: `offer-${pool.length % 97}`,
+        offerId,
         offerName: "Bench offer",
         appUrl: options.appUrl,
       })!,
@@ -133,6 +155,7 @@ export function postbackPool(options: {
       transactionId,
       kind: "credit",
       repeat: false,
+      held: false,
     });
   }
   return pool;

@@ -68,7 +68,8 @@ describe("My offers and missing-credit reports over HTTP", () => {
       WALL_TOROX_APP_ID: "5",
       WALL_TOROX_SECRET: TOROX_SECRET,
       WALL_TOROX_HOLD_DAYS: "5",
-      WALL_TOROX_ALLOWED_ADDRESSES: "any",
+      // The test sends from loopback, with no proxy in front: that is the sender to allow.
+      WALL_TOROX_ALLOWED_ADDRESSES: "127.0.0.1",
       WALL_TOROX_SUPPORT_URL: TOROX_SUPPORT,
     });
     const { email, client } = await app.signUp();
@@ -102,7 +103,23 @@ describe("My offers and missing-credit reports over HTTP", () => {
     await torox({ id: held, oid: "77", amount: "250", o_name: "Tower Builder" });
     const reversed = tx("tr");
     await torox({ id: reversed, oid: "78", amount: "40", o_name: "Quiz Night" });
+    // Torox's negative amount is not signed: the reversal waits for an operator, who approves it.
     await torox({ id: reversed, oid: "78", amount: "-40", o_name: "Quiz Night" });
+    const finance = await app.signUp();
+    const [{ id: financeId }] = (await app.sql<{ id: string }>("select id from user_profiles where email = $1", [
+      finance.email,
+    ])) as [{ id: string }];
+    await app.sql("insert into operators (user_id, role, granted_by) values ($1, 'finance', 'my-offers test')", [
+      financeId,
+    ]);
+    const [{ id: heldId }] = (await app.sql<{ id: string }>(
+      "select id::text from held_postbacks where network = 'torox' and transaction_id = $1 and kind = 'reversal'",
+      [reversed],
+    )) as [{ id: string }];
+    await app.sql("select decide_held_postback($1, $2::bigint, true, 'Torox dashboard shows the chargeback')", [
+      financeId,
+      heldId,
+    ]);
 
     // As the page writes a date: "Nov 30, 2026", in UTC.
     const [{ pendingUntil }] = (await app.sql<{ pendingUntil: string }>(

@@ -27,6 +27,7 @@ const WALLS = {
   WALL_LOOTABLY_ENABLED: "true",
   WALL_LOOTABLY_PLACEMENT_ID: "pl-1",
   WALL_LOOTABLY_POSTBACK_SECRET: "lootably-postback-secret-1",
+  WALL_LOOTABLY_ALLOWED_ADDRESSES: "127.0.0.1",
   // A catalogue is refreshed every second here, so a test can make a refresh fail.
   OFFER_REFRESH_SECONDS: "1",
 };

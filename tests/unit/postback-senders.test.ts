@@ -57,7 +57,11 @@ describe("the sender of a postback", () => {
 });
 
 describe("the sender allowlist of a wall whose signature does not bind the transaction and the amount", () => {
-  const LOOTABLY = { WALL_LOOTABLY_ENABLED: "true", WALL_LOOTABLY_PLACEMENT_ID: "p", WALL_LOOTABLY_POSTBACK_SECRET: "s" };
+  const LOOTABLY = {
+    WALL_LOOTABLY_ENABLED: "true",
+    WALL_LOOTABLY_PLACEMENT_ID: "p",
+    WALL_LOOTABLY_POSTBACK_SECRET: "s",
+  };
   const TOROX = {
     WALL_TOROX_ENABLED: "true",
     WALL_TOROX_PUBLISHER_ID: "14",

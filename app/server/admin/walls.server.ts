@@ -505,6 +505,7 @@ export async function sendTestPostback(
       appUrl: getEnv().publicUrl ?? own,
       targetUrl: own,
       offer: CONSOLE_TEST_OFFER,
+      fromConsole: true,
     });
     return { sent: true, status: result.status, body: result.body, accepted: result.accepted, email: account.email };
   } catch (error) {

@@ -1,3 +1,4 @@
+import { OWN_TEST_POSTBACK_HEADER, ownTestPostbackTag } from "../account-hash.server";
 import type { PostbackLogEntry } from "~/domain/operator-walls";
 import { MAX_REWARD_COINS } from "~/domain/tasks";
 import type { Database } from "../db/core.server";
@@ -136,6 +137,8 @@ export async function simulatePostback(parts: {
   targetUrl: string;
   /** The offer it names (default: the command's). */
   offer?: { offerId: string; offerName: string };
+  /** Sent by the console to the app itself: tagged so that the sender allowlist lets it through (account-hash.server.ts). */
+  fromConsole?: boolean;
 }): Promise<SimulationResult> {
   const { network, config } = parts.wall;
   const outgoing: OutgoingPostback | null = network.simulatedPostback(config, {
@@ -154,9 +157,12 @@ export async function simulatePostback(parts: {
   const url = `${parts.targetUrl}${outgoing.pathAndQuery}`;
   let response: Response;
   try {
+    const tag: Record<string, string> = parts.fromConsole
+      ? { [OWN_TEST_POSTBACK_HEADER]: ownTestPostbackTag(outgoing.method, outgoing.pathAndQuery) }
+      : {};
     response = await fetch(url, {
       method: outgoing.method,
-      headers: outgoing.headers,
+      headers: { ...outgoing.headers, ...tag },
       body: outgoing.body,
       redirect: "manual",
       signal: AbortSignal.timeout(15_000),

@@ -2,14 +2,14 @@ import { ruleViolation } from "../db/core.server";
 import { getDatabase } from "../db/database.server";
 import { getEnv } from "../env.server";
 import { readBodyText } from "../http/body.server";
-import { signatureDigest } from "../account-hash.server";
+import { OWN_TEST_POSTBACK_HEADER, ownTestPostbackTag, signatureDigest } from "../account-hash.server";
 import { SOCKET_ADDRESS_HEADER, senderAddress } from "../http/client-address.server";
 import type { ReceivedAs } from "../http/incoming.server";
 import { addressKey } from "../http/ip-address.server";
 import { leasedRateLimit } from "../http/rate-limit.server";
 import { plainText } from "../http/responses.server";
 import { logValue } from "../log.server";
-import type { PostbackReading, PostbackRequest } from "./network.server";
+import { sameHex, type PostbackReading, type PostbackRequest } from "./network.server";
 import type { ConfiguredWall } from "./registry.server";
 
 /** The postback as the network signed it: the app's public address, then the request target exactly as received. */
@@ -78,6 +78,12 @@ function postbackSignatureDigest(wall: ConfiguredWall, received: PostbackRequest
   const fromHeader = header ? received.headers.get(header) : null;
   if (fromHeader) values.push(fromHeader);
   return values.length > 0 ? signatureDigest(wall.network.name, values.join("&")) : null;
+}
+
+/** The console's own test postback, tagged by the app for this method and target (account-hash.server.ts). */
+function isOwnTestPostback(request: Request, target: string): boolean {
+  const tag = request.headers.get(OWN_TEST_POSTBACK_HEADER);
+  return tag !== null && sameHex(tag, ownTestPostbackTag(request.method, target));
 }
 
 /** Who sent the postback: the socket's address, or what TRUST_PROXY's proxies report (null: unknown). */
@@ -214,10 +220,10 @@ export async function wallPostbackResponse(
   if (request.method !== "GET" && request.method !== "POST") {
     return answer(null, refusal(`method ${request.method}`), plainText(405, "Method not allowed"));
   }
-  const senderRefused = senderRefusal(wall, sender);
-  if (senderRefused) return answer(null, refusal(senderRefused.reason), plainText(403, senderRefused.answer));
   // The target as the network sent it (the early route has it byte for byte; Remix's is re-escaped).
   const target = receivedAs?.target ?? `${new URL(request.url).pathname}${new URL(request.url).search}`;
+  const senderRefused = isOwnTestPostback(request, target) ? null : senderRefusal(wall, sender);
+  if (senderRefused) return answer(null, refusal(senderRefused.reason), plainText(403, senderRefused.answer));
   const received = await postbackRequest(request, target);
   if (received === null) return answer(null, refusal("body over 64 KB"), plainText(413, "Payload too large"));
   const reading = network.readPostback(received, wall.config);
