@@ -60,7 +60,9 @@ create table public.held_postbacks (
   status text not null default 'held' check (status in ('held', 'approved', 'rejected', 'reversed')),
   decided_at timestamptz,
   decided_by text,
-  unique (network, transaction_id, kind)
+  -- Per person: a replay naming a transaction id the network has not sent yet cannot stand in for
+  -- the genuine postback of someone else.
+  unique (network, transaction_id, kind, user_id)
 );
 create index held_postbacks_waiting_idx on public.held_postbacks (network, received_at) where status = 'held';
 alter table public.held_postbacks enable row level security;
@@ -224,20 +226,42 @@ begin
                          null, p_transaction_id, p_coins, p_signature_digest);
     return jsonb_build_object('verdict', 'refused', 'reason', 'account_not_found');
   end if;
-  -- Held once: a repeat of a held postback is answered as taken.
+  -- Held once: a repeat of a held postback (for the same person) is answered as taken.
   if exists (select from held_postbacks where network = p_network and transaction_id = p_transaction_id
-                                          and kind = case when p_reversal then 'reversal' else 'credit' end) then
+                                          and kind = case when p_reversal then 'reversal' else 'credit' end
+                                          and user_id = v_user_id) then
     perform log_postback(p_network, p_client_address, p_method, p_query, p_body, 'duplicate',
                          'a repeat of a held postback', v_user_id, p_transaction_id, p_coins, p_signature_digest);
     return jsonb_build_object('verdict', 'duplicate', 'duplicate', true, 'amount', 0, 'user_id', v_user_id);
   end if;
   if p_review_reason is not null then
     perform pg_advisory_xact_lock(hashtext(p_network), hashtext(p_transaction_id));
+    -- A reversal waits only if it could be approved: it names this person's credit, for no more.
+    if p_reversal then
+      if exists (select from provider_postbacks
+                  where provider = p_network and transaction_id = p_transaction_id and kind = 'reversal') then
+        perform log_postback(p_network, p_client_address, p_method, p_query, p_body, 'duplicate', null, v_user_id,
+                             p_transaction_id, p_coins, p_signature_digest);
+        return jsonb_build_object('verdict', 'duplicate', 'duplicate', true, 'amount', 0, 'user_id', v_user_id);
+      end if;
+      if not exists (select from provider_postbacks
+                      where provider = p_network and transaction_id = p_transaction_id and kind = 'credit'
+                        and user_id = v_user_id) then
+        raise exception 'The reversal names no credit of this person on this network' using errcode = 'P0001',
+          hint = 'reversal_names_no_credit';
+      end if;
+      if exists (select from provider_postbacks
+                  where provider = p_network and transaction_id = p_transaction_id and kind = 'credit'
+                    and user_id = v_user_id and coins < p_coins) then
+        raise exception 'The reversal takes back more than its credit paid' using errcode = 'P0001',
+          hint = 'reversal_exceeds_credit';
+      end if;
+    end if;
     insert into held_postbacks (network, transaction_id, kind, user_id, coins, description, offer_name, hold_days,
                                 reason)
     values (p_network, p_transaction_id, case when p_reversal then 'reversal' else 'credit' end, v_user_id, p_coins,
             p_description, left(p_offer_name, 200), p_hold_days, left(p_review_reason, 500))
-    on conflict (network, transaction_id, kind) do nothing;
+    on conflict (network, transaction_id, kind, user_id) do nothing;
     perform log_postback(p_network, p_client_address, p_method, p_query, p_body, 'held',
                          left(p_review_reason || ': held for review', 500), v_user_id, p_transaction_id, p_coins,
                          p_signature_digest);
@@ -258,7 +282,7 @@ begin
                                   reason, signature_seen_on)
       values (p_network, p_transaction_id, v_user_id, p_coins, p_description, left(p_offer_name, 200), p_hold_days,
               format('its signature already paid transaction %s', left(v_seen_on, 100)), v_seen_on)
-      on conflict (network, transaction_id, kind) do nothing;
+      on conflict (network, transaction_id, kind, user_id) do nothing;
       perform log_postback(p_network, p_client_address, p_method, p_query, p_body, 'held',
                            format('signature already paid transaction %s: held for review', left(v_seen_on, 100)),
                            v_user_id, p_transaction_id, p_coins, p_signature_digest);

@@ -29,9 +29,12 @@ const ENV = {
   WALL_REVLUM_ENABLED: "true",
   WALL_REVLUM_APP_ID: "rv-app",
   WALL_REVLUM_SECRET: ENV_REVLUM_SECRET,
+  // The test sends the networks' postbacks from this machine, with no proxy: loopback is their sender.
+  WALL_REVLUM_ALLOWED_ADDRESSES: "127.0.0.1",
   WALL_ADGATE_ENABLED: "true",
   WALL_ADGATE_WALL_CODE: "nq6Upw",
   WALL_ADGATE_POSTBACK_TOKEN: ENV_ADGATE_TOKEN,
+  WALL_ADGATE_ALLOWED_ADDRESSES: "127.0.0.1",
   // BitLabs is not turned on by the environment; its token is there, its secret is not.
   WALL_BITLABS_APP_TOKEN: "bitlabs-token-from-the-environment",
 };
@@ -117,7 +120,7 @@ describe("the console's Walls section: configuration, postback log and test post
   it("lists every network on or off, where each setting comes from, secrets masked and the postback URL to paste", async () => {
     const { status, html } = await page("/admin/walls");
     expect(status).toBe(200);
-    expect(html.match(/data-testid="wall-card"/g)).toHaveLength(8);
+    expect(html.match(/data-testid="wall-card"/g)).toHaveLength(9);
     const text = visibleText(html);
     expect(text).toContain("Revlum On");
     // The environment's secret: masked to its last four characters, and where it comes from.
@@ -125,7 +128,7 @@ describe("the console's Walls section: configuration, postback log and test post
     expect(text).toContain("App token bitlabs-token-from-the-environment Environment");
     expect(text).toContain("App secret Not set Default");
     expect(text).toContain(
-      "/api/bitlabs/postback?uid=[%UID%]&tx=[%TX%]&val=[%VAL%]&raw=[%RAW%]&ref=[%REF%]&type=[%TYPE%]&offer_id=[%OFFER_ID%]&offer_name=[%OFFER_NAME%]",
+      "/api/bitlabs/postback?uid=[%UID%]&tx=[%TX%]&val=[%VAL%]&raw=[%RAW%]&ref=[%REF%]&type=[%TYPE%]&offer_state=[%OFFER_STATE%]&offer_id=[%OFFER_ID%]&offer_name=[%OFFER_NAME%]",
     );
     // AdGate's token goes in its URL: the console shows where, never the token.
     expect(text).toContain("/api/adgate/postback?token={your postback token}&conversion_id=");

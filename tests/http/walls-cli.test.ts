@@ -206,7 +206,8 @@ describe("npm run walls: simulate sends a network's signed postback to a running
     expect(lines[2]).toMatch(/^RECEIVED\s+NETWORK\s+VERDICT\s+REASON\s+USER\s+TRANSACTION\s+COINS\s+FROM$/);
     expect(lines[3]).toMatch(
       new RegExp(
-        `^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\\s+torox\\s+credited\\s+${other.email}\\s+sim-\\S+\\s+40$`,
+        // The sender: the socket's own address (no proxy in front of the app).
+        `^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\\s+torox\\s+credited\\s+${other.email}\\s+sim-\\S+\\s+40\\s+127\\.0\\.0\\.1$`,
       ),
     );
   });

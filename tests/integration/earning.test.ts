@@ -174,10 +174,11 @@ describe.each([
       ["withdrawal", -2],
       ["postback_reversal", -3],
     ]);
-    // A reversal of something never credited moves nothing; one of more than was credited takes the credit.
-    expect(await postback("tx-unknown", 50, true)).toMatchObject({ amount: 0 });
+    // A reversal of something never credited, or of more than was credited, is refused (docs/decisions/077).
+    expect((await dbRefusal(postback("tx-unknown", 50, true))).hint).toBe("reversal_names_no_credit");
     await postback("tx-2", 100);
-    expect(await postback("tx-2", 500, true)).toMatchObject({ amount: -1 });
+    expect((await dbRefusal(postback("tx-2", 500, true))).hint).toBe("reversal_exceeds_credit");
+    expect(await postback("tx-2", 100, true)).toMatchObject({ amount: -1 });
     expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({
       balance: -2,
       consistent: true,
@@ -371,41 +372,25 @@ describe.each([
     expect(await t.sql("select * from provider_postbacks where user_id = $1", [userId])).toEqual([]);
   });
 
-  it("nets a reversal that arrives before its credit: the credit pays only what is left, maybe nothing", async () => {
+  it("refuses a reversal that names no credit of this person, or takes back more than it paid, and leaves its id to the genuine reversal", async () => {
     const userId = await provision(t);
-    const postback = (transactionId: string, coins: number, reversal: boolean) =>
-      recordPostback(t, userId, transactionId, coins, { reversal });
-    // Part of the offer reversed first: the credit pays the rest.
-    expect(await postback("tx-part", 200, true)).toMatchObject({ duplicate: false, amount: 0 });
-    expect(await postback("tx-part", 500, false)).toEqual({ duplicate: false, amount: 3, coins: 300 });
-    expect(await postback("tx-part", 500, false)).toMatchObject({ duplicate: true });
-    expect(await postback("tx-part", 200, true)).toMatchObject({ duplicate: true });
-    // All of it reversed first: the credit pays nothing.
-    expect(await postback("tx-all", 500, true)).toMatchObject({ amount: 0 });
-    expect(await postback("tx-all", 500, false)).toEqual({ duplicate: false, amount: 0, coins: 0 });
-    // Credit then reversal, as before.
-    expect(await postback("tx-after", 400, false)).toMatchObject({ amount: 4 });
-    expect(await postback("tx-after", 400, true)).toMatchObject({ amount: -4 });
-
-    expect(await summary(t, userId)).toMatchObject({ balance: 3, total_earned: 3 });
-    const ledger = await t.sql<{ transaction_type: string; amount: string }>(
-      "select transaction_type, amount from transaction_history where user_id = $1 order by id",
-      [userId],
-    );
-    expect(ledger.map((row) => [row.transaction_type, Number(row.amount)])).toEqual([
-      ["postback", 3],
-      ["postback", 4],
-      ["postback_reversal", -4],
+    const other = await provision(t);
+    const postback = (person: string, transactionId: string, coins: number, reversal: boolean) =>
+      recordPostback(t, person, transactionId, coins, { reversal });
+    // Before its credit: refused, recorded nowhere (the network's retry comes after the credit).
+    expect((await dbRefusal(postback(userId, "tx-early", 200, true))).hint).toBe("reversal_names_no_credit");
+    expect(await postback(userId, "tx-early", 500, false)).toEqual({ duplicate: false, amount: 5, coins: 500 });
+    // Naming this credit with another person, or more coins than it paid: refused.
+    expect((await dbRefusal(postback(other, "tx-early", 500, true))).hint).toBe("reversal_names_no_credit");
+    expect((await dbRefusal(postback(userId, "tx-early", 501, true))).hint).toBe("reversal_exceeds_credit");
+    expect(await t.sql("select kind from provider_postbacks where transaction_id = 'tx-early' order by id")).toEqual([
+      { kind: "credit" },
     ]);
-    const moved = await t.sql<{ transaction_id: string; amount: string }>(
-      "select transaction_id, sum(amount) as amount from provider_postbacks where user_id = $1 group by transaction_id order by transaction_id",
-      [userId],
-    );
-    expect(moved.map((row) => [row.transaction_id, Number(row.amount)])).toEqual([
-      ["tx-after", 0],
-      ["tx-all", 0],
-      ["tx-part", 3],
-    ]);
+    // The genuine reversal still takes the credit back, once.
+    expect(await postback(userId, "tx-early", 500, true)).toMatchObject({ duplicate: false, amount: -5 });
+    expect(await postback(userId, "tx-early", 500, true)).toMatchObject({ duplicate: true });
+    expect(await summary(t, userId)).toMatchObject({ balance: 0, total_earned: 0 });
+    expect(await summary(t, other)).toMatchObject({ balance: 0 });
     expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({ consistent: true });
   });
 

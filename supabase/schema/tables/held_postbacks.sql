@@ -20,7 +20,7 @@ create table public.held_postbacks (
   constraint held_postbacks_coins_check CHECK (((coins >= 1) AND (coins <= 10000000))),
   constraint held_postbacks_hold_days_check CHECK (((hold_days >= 0) AND (hold_days <= 365))),
   constraint held_postbacks_kind_check CHECK ((kind = ANY (ARRAY['credit'::text, 'reversal'::text]))),
-  constraint held_postbacks_network_transaction_id_kind_key UNIQUE (network, transaction_id, kind),
+  constraint held_postbacks_network_transaction_id_kind_user_id_key UNIQUE (network, transaction_id, kind, user_id),
   constraint held_postbacks_pkey PRIMARY KEY (id),
   constraint held_postbacks_reason_check CHECK (((length(reason) >= 1) AND (length(reason) <= 500))),
   constraint held_postbacks_status_check CHECK ((status = ANY (ARRAY['held'::text, 'approved'::text, 'rejected'::text, 'reversed'::text]))),
