@@ -10,7 +10,6 @@ import { postgresDatabase } from "~/server/db/postgres.server";
 import { dashboardFigures, RECOMPUTED_FIGURES } from "../support/dashboard";
 import {
   createScratchDatabase,
-  dbRefusal,
   MIGRATIONS_DIR,
   openTestPglite,
   openTestPostgres,
@@ -102,12 +101,16 @@ async function mixOfWrites(t: TestDatabase) {
   await t.db.rpc("add_user_coins", { user_id_param: ben, amount_param: 2_000 });
   await t.db.rpc("start_task", { p_user_id: cleo, p_task_id: "task-001", p_title: "Survey", p_reward: 150 });
   await t.db.rpc("complete_task", { p_user_id: cleo, p_task_id: "task-001", p_min_seconds: 0 });
-  // Held for 7 days; one reversed in its hold, one whose reversal came first (refused, so the
-  // network's retry takes back 80 of its coins once the credit is in).
+  // Held for 7 days; one reversed in its hold, one whose reversal came first: refused today (the
+  // network's retry takes back 80 of its coins once the credit is in); netted by the schema before
+  // docs/decisions/077, which the backfill test runs this on (its retry is then a repeat). Either
+  // way dan keeps 120 coins.
   await postback(t, ana, "t1", 450);
   await postback(t, cleo, "t2", 300);
   await postback(t, cleo, "t2", 300, true);
-  expect((await dbRefusal(postback(t, dan, "t3", 80, true))).hint).toBe("reversal_names_no_credit");
+  await postback(t, dan, "t3", 80, true).catch((error: unknown) => {
+    if (!(error instanceof DbError && error.hint === "reversal_names_no_credit")) throw error;
+  });
   await postback(t, dan, "t3", 200);
   await postback(t, dan, "t3", 80, true);
   // The friend earns 100 coins: the referral pays both (the demo settings: any 100 coins).
