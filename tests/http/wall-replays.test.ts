@@ -100,7 +100,14 @@ function ayet(params: [string, string][], key: string): Sent {
   };
 }
 
-const torox = (p: Postback, amount: string, key = KEY.torox, oid = "9001"): Sent =>
+/** A number from a transaction id: each credit here is its own offer (Torox) or its own revenue (Lootably). */
+const numberOf = (tx: string) => [...tx].reduce((sum, character) => (sum * 31 + character.charCodeAt(0)) % 90_000, 7);
+/** The offer a Torox credit names: one per transaction, as a person completes an offer once. */
+const offerOf = (tx: string) => String(10_000 + numberOf(tx));
+/** A Lootably credit's revenue, two decimals ("1.37"): one per transaction. */
+const revenueOf = (tx: string) => `1.${10 + (numberOf(tx) % 90)}`;
+
+const torox = (p: Postback, amount: string, key = KEY.torox, oid = offerOf(p.tx)): Sent =>
   get("torox", [
     ["id", p.tx],
     ["oid", oid],
@@ -258,26 +265,30 @@ const WALLS: Record<Network, WallSpec> = {
     reversalHeld: true,
     accepted: "1",
     // sig = md5(oid-user_id-secret): the same sig with a new conversion id and any amount.
-    replays: (seen, fresh) => [torox({ ...seen, tx: fresh }, "10000")],
+    replays: (seen, fresh) => [torox({ ...seen, tx: fresh }, "10000", KEY.torox, offerOf(seen.tx))],
   },
   lootably: {
-    credit: (p, key) => lootably(p, { revenue: "1.25", reward: String(p.coins), status: "1" }, key),
+    credit: (p, key) => lootably(p, { revenue: revenueOf(p.tx), reward: String(p.coins), status: "1" }, key),
     // Lootably's signed chargeback: a negative reward.
-    reversal: (p, key) => lootably(p, { revenue: "-1.25", reward: `-${p.coins}`, status: "0" }, key),
+    reversal: (p, key) => lootably(p, { revenue: `-${revenueOf(p.tx)}`, reward: `-${p.coins}`, status: "0" }, key),
     reversalHeld: false,
     accepted: "1",
-    replays: (seen, fresh) => [
-      // The same hash on new transaction ids.
-      lootably({ ...seen, tx: fresh }, { revenue: "1.25", reward: String(seen.coins), status: "1" }),
-      lootably({ ...seen, tx: `${fresh}-b` }, { revenue: "1.25", reward: String(seen.coins), status: "1" }),
-      // A digit moved from revenue to currencyReward keeps the hash: 1.25 + 125 → 1.2 + 5125.
-      {
-        method: "GET",
-        target: lootably({ ...seen, tx: `${fresh}-c` }, { revenue: "1.25", reward: String(seen.coins), status: "1" })
-          .target.replace("revenue=1.25", "revenue=1.2")
-          .replace(`currencyReward=${seen.coins}`, `currencyReward=5${seen.coins}`),
-      },
-    ],
+    replays: (seen, fresh) => {
+      const revenue = revenueOf(seen.tx);
+      const again = (tx: string) => lootably({ ...seen, tx }, { revenue, reward: String(seen.coins), status: "1" });
+      return [
+        // The same hash on new transaction ids.
+        again(fresh),
+        again(`${fresh}-b`),
+        // A digit moved from revenue to currencyReward keeps the hash: 1.37 + 50 → 1.3 + 750.
+        {
+          method: "GET",
+          target: again(`${fresh}-c`)
+            .target.replace(`revenue=${revenue}`, `revenue=${revenue.slice(0, -1)}`)
+            .replace(`currencyReward=${seen.coins}`, `currencyReward=${revenue.slice(-1)}${seen.coins}`),
+        },
+      ];
+    },
   },
   revlum: {
     credit: (p, key) => revlum(p, "1", key),
@@ -494,7 +505,8 @@ describe("offer walls, round 2: every network's postbacks built from its documen
       expect(await recorded(network, seen.tx)).toEqual([{ kind: "credit", coins: 50, user_id: ana.uid }]);
     });
 
-    if (wall.reversal({ tx: "x", coins: 1, wallId: "w" }) !== null) {
+    // AdGem documents no reversal postback.
+    if (network !== "adgem") {
       it(`${network}: a reversal naming the credit with another person is refused 400 and leaves the id to the genuine reversal, which takes the credit back${wall.reversalHeld ? " once an operator approves it (its reversal field is unsigned)" : ""}`, async () => {
         const credit = { tx: newTx(network), coins: 50, wallId: ana.wallId };
         expect(await send(wall.credit(credit), sender)).toEqual([200, wall.accepted]);
@@ -540,7 +552,10 @@ describe("offer walls, round 2: every network's postbacks built from its documen
     expect(await send(WALLS.torox.credit(seen), SENDER.torox)).toEqual([200, "1"]);
     const before = await balance(ben.uid);
     const fresh = newTx("torox");
-    expect(await send(torox({ ...seen, tx: fresh }, "10000"), SENDER.torox)).toEqual([200, "1"]);
+    expect(await send(torox({ ...seen, tx: fresh }, "10000", KEY.torox, offerOf(seen.tx)), SENDER.torox)).toEqual([
+      200,
+      "1",
+    ]);
     const [waiting] = await held("torox", fresh);
     expect(waiting).toMatchObject({ kind: "credit", coins: 10000, user_id: ben.uid, status: "held" });
     const { html } = await finance.client.visit("/admin/walls/torox");
@@ -580,7 +595,7 @@ describe("offer walls, round 2: every network's postbacks built from its documen
     const seen = { tx: newTx("torox"), coins: 50, wallId: financeWall };
     await send(WALLS.torox.credit(seen), SENDER.torox);
     const fresh = newTx("torox");
-    await send(torox({ ...seen, tx: fresh }, "50"), SENDER.torox);
+    await send(torox({ ...seen, tx: fresh }, "50", KEY.torox, offerOf(seen.tx)), SENDER.torox);
     const [waiting] = await held("torox", fresh);
     const response = await finance.client.post("/admin/walls/torox", {
       intent: "held",
@@ -719,5 +734,46 @@ describe("offer walls, round 2: every network's postbacks built from its documen
       for (const signature of signatures) expect(html, `${path} shows a signature`).not.toContain(signature);
       for (const key of Object.values(KEY)) expect(html, `${path} shows a key`).not.toContain(key);
     }
+  });
+});
+
+describe("TRUST_PROXY naming the proxies by address: a postback sent straight to the app's port cannot pass as a network", () => {
+  let direct: PostgresApp;
+
+  beforeAll(async () => {
+    direct = await startPostgresApp({
+      // The proxy is at 10.9.9.9; the test connects from loopback, around it.
+      TRUST_PROXY: "10.9.9.9",
+      WALL_ADGATE_ENABLED: "true",
+      WALL_ADGATE_WALL_CODE: "nq6Upw",
+      WALL_ADGATE_POSTBACK_TOKEN: KEY.adgate,
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await direct?.stop();
+  });
+
+  it("judges the connection by its own address, whatever X-Forwarded-For claims, and refuses it", async () => {
+    const { uid } = await newMember(direct);
+    const [row] = await direct.sql<{ wall_id: string }>("select wall_id from user_profiles where id = $1", [uid]);
+    const tx = newTx("adgate");
+    const query = new URLSearchParams({
+      token: KEY.adgate,
+      conversion_id: tx,
+      user_id: row!.wall_id,
+      points: "150",
+      state: "approved",
+    });
+    const response = await fetch(`${direct.url}/api/adgate/postback?${query}`, {
+      headers: { "x-forwarded-for": SENDER.adgate },
+    });
+    expect([response.status, await response.text()]).toEqual([403, "Sender not allowed"]);
+    const [log] = await direct.sql<{ reason: string }>(
+      "select reason from postback_log where network = 'adgate' and query like $1",
+      [`%${tx}%`],
+    );
+    expect(log?.reason).toBe("sender 127.0.0.1 not allowed");
+    expect(await direct.sql("select 1 from provider_postbacks where transaction_id = $1", [tx])).toEqual([]);
   });
 });

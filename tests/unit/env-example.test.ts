@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ENV_VARIABLE_NAMES } from "~/server/env.server";
 
 // .env.example is where a newcomer finds every variable: it must name exactly what the app reads.
-const READ_BY_REMIX_SERVE = ["PORT"];
+const READ_BY_REMIX_SERVE = ["PORT", "HOST"];
 
 describe(".env.example", () => {
   const listed = [...readFileSync(".env.example", "utf8").matchAll(/^#? ?([A-Z][A-Z0-9_]*)=/gm)].map(

@@ -561,6 +561,147 @@ describe("AdGem: verifier = hex HMAC-SHA256 of the whole postback URL, keyed wit
   });
 });
 
+describe("CPX Research: secure_hash = md5(trans_id-secure hash); status 1 pays, 2 is an unsigned reversal", () => {
+  const KEY = "cpx-app-secure-hash";
+  const settings = { APP_ID: "1234", SECURE_HASH: KEY };
+  const postback = (status: string, hash = hash_("md5", `cpx-77-${KEY}`)) =>
+    get("/api/cpx/postback", [
+      ["status", status],
+      ["trans_id", "cpx-77"],
+      ["user_id", "w_cpx"],
+      ["amount_local", "45.00"],
+      ["amount_usd", "0.45"],
+      ["offer_id", "12"],
+      ["type", "complete"],
+      ["secure_hash", hash],
+    ]);
+  const hash_ = (algorithm: string, text: string) => hash(algorithm, text);
+
+  it("reads a completion signed with md5 of the transaction id, a dash and the key", () => {
+    expect(read(cpx, settings, postback("1"))).toEqual({
+      kind: "credit",
+      transactionId: "cpx-77",
+      wallUserId: "w_cpx",
+      coins: 45,
+      payoutUsd: 0.45,
+      offerId: "12",
+      offerName: null,
+    });
+  });
+
+  it("holds status 2 for an operator: the hash does not cover the status", () => {
+    expect(read(cpx, settings, postback("2"))).toMatchObject({
+      kind: "reversal",
+      transactionId: "cpx-77",
+      review: "CPX Research's status=2 is not covered by the signature",
+    });
+  });
+
+  it("refuses another key's hash, and a status other than 1 or 2", () => {
+    expect(read(cpx, settings, postback("1", hash_("md5", "cpx-77-other")))).toMatchObject({ status: 403 });
+    expect(read(cpx, settings, postback("3"))).toMatchObject({ kind: "refused", status: 400 });
+  });
+});
+
+describe("shapes checked before a concatenation is hashed", () => {
+  it("Revlum: a signed reward that is not an absolute decimal, or a transId with a separator, is refused before its hash", () => {
+    const settings = { APP_ID: "a", SECRET: "s" };
+    const revlumPostback = (transId: string, reward: string) =>
+      get("/api/revlum/postback", [
+        ["subId", "w1"],
+        ["transId", transId],
+        ["reward", reward],
+        ["status", "1"],
+        ["signature", hash("md5", `w1${transId}${reward}s`)],
+      ]);
+    expect(read(revlum, settings, revlumPostback("REV-351", "25.0"))).toMatchObject({ kind: "credit", coins: 25 });
+    expect(read(revlum, settings, revlumPostback("REV-351", "-25.0"))).toMatchObject({ kind: "refused", status: 400 });
+    expect(read(revlum, settings, revlumPostback("REV 351", "25.0"))).toMatchObject({ kind: "refused", status: 400 });
+  });
+
+  it("Lootably: revenue and currencyReward must be plain decimals; a negative reward is a signed chargeback, status 0 alone is held", () => {
+    const settings = { PLACEMENT_ID: "p", POSTBACK_SECRET: "s" };
+    const lootablyPostback = (revenue: string, reward: string, status: string) =>
+      get("/api/lootably/postback", [
+        ["userID", "w1"],
+        ["transactionID", "lt-1"],
+        ["ip", "198.51.100.7"],
+        ["revenue", revenue],
+        ["currencyReward", reward],
+        ["status", status],
+        ["hash", hash("sha256", `w1198.51.100.7${revenue}${reward}s`)],
+      ]);
+    expect(read(lootably, settings, lootablyPostback("1.5e2", "100", "1"))).toMatchObject({ status: 400 });
+    const signed = read(lootably, settings, lootablyPostback("-0.50", "-50", "0"));
+    expect(signed).toMatchObject({ kind: "reversal", coins: 50 });
+    expect(signed).not.toHaveProperty("review");
+    expect(read(lootably, settings, lootablyPostback("0.50", "50", "0"))).toMatchObject({
+      kind: "reversal",
+      review: "Lootably's status=0 is not covered by the signature",
+    });
+  });
+
+  it("the amount cap is refused with its own reason, not as an unreadable amount", () => {
+    expect(
+      creditOrReversal({
+        reversal: false,
+        transactionId: "t",
+        wallUserId: "w",
+        coins: { negative: false, coins: 10_000_001 },
+      }),
+    ).toEqual({ kind: "refused", status: 400, reason: "amount over the cap of 10,000,000 coins a postback" });
+  });
+});
+
+describe("BitLabs: stateful offer callbacks (OFFER_STATE)", () => {
+  const SECRET = "bitlabs-state-secret";
+  const settings = { APP_TOKEN: "t", APP_SECRET: SECRET };
+  function callback(query: [string, string][]): PostbackRequest {
+    const request = get("/api/bitlabs/postback", query);
+    const signature = hmac("sha1", SECRET, request.url);
+    return { ...request, url: `${request.url}&hash=${signature}`, query: [...query, ["hash", signature]] };
+  }
+  const stateful = (state: string, type: string) =>
+    callback([
+      ["uid", "w1"],
+      ["tx", "o55"],
+      ["val", "60"],
+      ["ref", ""],
+      ["type", type],
+      ["offer_state", state],
+    ]);
+
+  it("pays nothing for PENDING, pays COMPLETED, and reads RECONCILED (same tx, no ref, positive value) as its reversal", () => {
+    expect(read(bitlabs, settings, stateful("PENDING", "COMPLETE"))).toMatchObject({ kind: "ignored" });
+    expect(read(bitlabs, settings, stateful("COMPLETED", "COMPLETE"))).toMatchObject({
+      kind: "credit",
+      transactionId: "o55",
+      coins: 60,
+    });
+    expect(read(bitlabs, settings, stateful("RECONCILED", "RECONCILIATION"))).toMatchObject({
+      kind: "reversal",
+      transactionId: "o55",
+      coins: 60,
+    });
+    expect(read(bitlabs, settings, stateful("SOMETHING", "COMPLETE"))).toMatchObject({ kind: "refused", status: 400 });
+  });
+
+  it("reads a stateless reconciliation with an empty ref by its or-prefixed tx", () => {
+    const reading = read(
+      bitlabs,
+      settings,
+      callback([
+        ["uid", "w1"],
+        ["tx", "or55"],
+        ["val", "-60"],
+        ["ref", ""],
+        ["type", "RECONCILIATION"],
+      ]),
+    );
+    expect(reading).toMatchObject({ kind: "reversal", transactionId: "o55", coins: 60 });
+  });
+});
+
 describe("the app's own protocol as one more network", () => {
   const settings = { SECRET: "example-postback-secret" };
   function signed(query: [string, string][]): PostbackRequest {
