@@ -32,6 +32,7 @@ const PAGES = [
   "/admin/walls",
   "/admin/walls/bitlabs",
   "/admin/walls/bitlabs?refused=1",
+  "/admin/walls/torox",
 ];
 const WIDTHS = [320, 390, 1280];
 const PASSWORD = "console-screens-pass";
@@ -129,6 +130,25 @@ async function seedWalls(db, owner, person) {
     ["ignored", "a test callback", null, "debug-7", null],
     ["refused", 'no one has wall id "w00000000000000000000000000000000"', null, "b77c", null],
   ];
+  // Torox: a credit whose sig had paid another conversion, and an unsigned reversal, both waiting.
+  await db.query(
+    `insert into provider_postbacks (provider, transaction_id, kind, user_id, coins, amount, available_at)
+     values ('torox', '88412907', 'credit', $1, 120, 1.20, now())`,
+    [person],
+  );
+  await db.query(
+    `insert into held_postbacks (network, transaction_id, kind, user_id, coins, description, offer_name, reason, signature_seen_on)
+     values ('torox', '88412955', 'credit', $1, 4500, 'Offer completed via Torox: Tower Builder', 'Tower Builder',
+             'its signature already paid transaction 88412907', '88412907'),
+            ('torox', '88412907', 'reversal', $1, 120, 'Offer reversed by Torox', null,
+             'Torox''s negative amount is not covered by the signature', null)`,
+    [person],
+  );
+  await db.query("select log_postback('torox', '54.175.173.245', 'GET', $1, '', 'held', $2, $3, '88412955', 4500)", [
+    "id=88412955&oid=9001&amount=4500&user_id=w3f2&sig=[removed]",
+    "signature already paid transaction 88412907: held for review",
+    person,
+  ]);
   for (const [verdict, reason, user, transaction, coins] of entries) {
     await db.query("select log_postback('bitlabs', '203.0.113.7', 'GET', $1, '', $2, $3, $4, $5, $6)", [
       `uid=w3f2&tx=${transaction ?? ""}&val=${coins ?? 0}&hash=9c1e…`,
@@ -202,6 +222,11 @@ try {
       WALL_BITLABS_APP_TOKEN: "bitlabs-app-token-0001",
       WALL_BITLABS_APP_SECRET: "bitlabs-app-secret-for-screens",
       WALL_REVLUM_APP_ID: "rv-app",
+      // Torox, whose signature does not bind the transaction: its page has postbacks held for review.
+      WALL_TOROX_ENABLED: "true",
+      WALL_TOROX_PUBLISHER_ID: "14",
+      WALL_TOROX_APP_ID: "5",
+      WALL_TOROX_SECRET: "torox-secret-for-screens",
     },
   });
   const db = await openPostgres(postgres.url);

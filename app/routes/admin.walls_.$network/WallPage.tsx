@@ -507,7 +507,7 @@ function HeldDecision({ held, reply, needsPassword }: { held: HeldPostback; repl
       <Password formId={formId} needed={needsPassword} errors={fields.password.errors} />
       <div className="flex flex-wrap gap-3">
         <DecisionButton held={held.id} decision="approve">
-          Approve and pay
+          {held.kind === "credit" ? "Approve and pay" : "Approve: take it back"}
         </DecisionButton>
         <DecisionButton held={held.id} decision="reject">
           Reject
@@ -541,9 +541,10 @@ function HeldPostbacks({
   return (
     <ConsoleSection title="Held for review">
       <p className="max-w-3xl text-sm text-muted">
-        {view.label}&apos;s signature does not cover the transaction and the amount, so a credit whose signature already
-        paid another transaction is not paid: it waits here. Approve it when {view.label} confirms a second completion
-        (its dashboard lists every conversion); reject a replay. Another operator decides what pays your own account.
+        {view.label}&apos;s signature does not bind everything a postback says, so what it leaves open waits here: a
+        credit whose signature already paid another transaction, or a reversal told only by a field the signature does
+        not cover. Approve it once {view.label}&apos;s dashboard shows the conversion or the chargeback; reject a
+        replay. Another operator decides what concerns your own account.
       </p>
       {held.length === 0 ? (
         <ConsoleEmpty>Nothing is waiting.</ConsoleEmpty>
@@ -556,7 +557,7 @@ function HeldPostbacks({
               className="rounded-2xl border border-line bg-white p-5 text-sm shadow-sm"
             >
               <p className="font-medium">
-                {entry.kind === "credit" ? "Credit of" : "Reversal of"} {formatCoins(entry.coins)} coins{" "}
+                {entry.kind === "credit" ? "Credit of" : "Reversal of"} {formatCoins(entry.coins)}{" "}
                 {entry.kind === "credit" ? "to" : "from"}{" "}
                 {entry.user_id ? (
                   <Link to={`/admin/people/${encodeURIComponent(entry.user_id)}`} className={LINK}>
