@@ -44,6 +44,16 @@ export interface PooledPostback extends OutgoingPostback {
   held: boolean;
 }
 
+/** A postback's signature as the app digests it: its network's signature parameters, in order. */
+function signatureOf(network: WallNetwork<unknown>, outgoing: OutgoingPostback): string {
+  const [, query = ""] = outgoing.pathAndQuery.split("?");
+  const pairs = [...new URLSearchParams(query), ...new URLSearchParams(outgoing.body ?? "")];
+  return `${network.name} ${pairs
+    .filter(([name]) => network.signature.parameters.includes(name))
+    .map(([, value]) => value)
+    .join("&")}`;
+}
+
 /** Whether the app holds this postback for an operator: the network's own reading of it says so. */
 function heldForReview(network: WallNetwork<unknown>, config: unknown, outgoing: OutgoingPostback, appUrl: string) {
   const [, query = ""] = outgoing.pathAndQuery.split("?");
@@ -100,6 +110,8 @@ export function postbackPool(options: {
   // Reversals name credits at least this far back: taken long before, even at 50 requests in flight.
   const reversalDistance = 2_000;
   let sequence = 0;
+  /** The signatures of the credits of networks whose signature does not bind the transaction. */
+  const signaturesSeen = new Set<string>();
   while (pool.length < options.size) {
     const roll = next();
     const earlier = pool.length > 0 ? pool[Math.max(0, pool.length - 1 - Math.floor(next() * 200))] : undefined;
@@ -138,19 +150,31 @@ export function postbackPool(options: {
     const coins = 10 + Math.floor(next() * 490);
     const transactionId = `bench-${++sequence}`;
     // Each credit its own offer: Torox signs only the offer and the person, and the same signature on
-    // a second transaction would be held (a person completes an offer once).
+    // a second transaction would be held (a person completes an offer once). Lootably signs the
+    // person and the amounts: a coin more until its signature is new.
     const offerId = `offer-${sequence}`;
-    credits.push({ index: pool.length, wallUserId, coins, networkIndex, offerId });
-    pool.push({
-      ...network.simulatedPostback(config, {
+    let outgoing: OutgoingPostback;
+    let credited = coins;
+    for (;;) {
+      outgoing = network.simulatedPostback(config, {
         kind: "credit",
         transactionId,
         wallUserId,
-        coins,
+        coins: credited,
         offerId,
         offerName: "Bench offer",
         appUrl: options.appUrl,
-      })!,
+      })!;
+      const signature = network.signature.bindsTransaction ? null : signatureOf(network, outgoing);
+      if (signature === null || !signaturesSeen.has(signature)) {
+        if (signature !== null) signaturesSeen.add(signature);
+        break;
+      }
+      credited += 1;
+    }
+    credits.push({ index: pool.length, wallUserId, coins: credited, networkIndex, offerId });
+    pool.push({
+      ...outgoing,
       network: network.name,
       transactionId,
       kind: "credit",

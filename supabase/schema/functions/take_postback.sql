@@ -23,10 +23,12 @@ begin
                          null, p_transaction_id, p_coins, p_signature_digest);
     return jsonb_build_object('verdict', 'refused', 'reason', 'account_not_found');
   end if;
-  -- Held once: a repeat of a held postback (for the same person) is answered as taken.
-  if exists (select from held_postbacks where network = p_network and transaction_id = p_transaction_id
-                                          and kind = case when p_reversal then 'reversal' else 'credit' end
-                                          and user_id = v_user_id) then
+  -- Held once: a repeat of a held postback (for the same person) is answered as taken. (Only a
+  -- network that can hold one is looked up: one whose signature binds everything never does.)
+  if (p_check_signature_reuse or p_review_reason is not null)
+     and exists (select from held_postbacks where network = p_network and transaction_id = p_transaction_id
+                                              and kind = case when p_reversal then 'reversal' else 'credit' end
+                                              and user_id = v_user_id) then
     perform log_postback(p_network, p_client_address, p_method, p_query, p_body, 'duplicate',
                          'a repeat of a held postback', v_user_id, p_transaction_id, p_coins, p_signature_digest);
     return jsonb_build_object('verdict', 'duplicate', 'duplicate', true, 'amount', 0, 'user_id', v_user_id);
@@ -71,9 +73,12 @@ begin
     perform pg_advisory_xact_lock(hashtext(p_network), hashtext(p_transaction_id));
     insert into postback_signatures (network, digest, transaction_id)
     values (p_network, p_signature_digest, p_transaction_id)
-    on conflict (network, digest) do nothing;
-    select transaction_id into v_seen_on from postback_signatures
-     where network = p_network and digest = p_signature_digest;
+    on conflict (network, digest) do nothing
+    returning transaction_id into v_seen_on;
+    if v_seen_on is null then
+      select transaction_id into v_seen_on from postback_signatures
+       where network = p_network and digest = p_signature_digest;
+    end if;
     if v_seen_on <> p_transaction_id then
       insert into held_postbacks (network, transaction_id, user_id, coins, description, offer_name, hold_days,
                                   reason, signature_seen_on)
