@@ -1065,7 +1065,11 @@ const postbackCases = [
     signed([...POSTBACK.slice(0, 2), ["amount", "-1"]]),
     text("Unknown user"),
   ),
-  postback("an amount over 10,000,000", signed([...POSTBACK.slice(0, 2), ["amount", "10000001"]]), UNREADABLE_AMOUNT),
+  postback(
+    "an amount over 10,000,000",
+    signed([...POSTBACK.slice(0, 2), ["amount", "10000001"]]),
+    invalidPostback("amount over the cap of 10,000,000 coins a postback"),
+  ),
   ...(
     [
       ["a name in the query string and again in the body", { form: signed(POSTBACK) }, TWICE, "?user_id=x"],

@@ -291,7 +291,12 @@ describe("an offer provider: offers, completion and postbacks over HTTP", () => 
       "99999999999999",
     ]) {
       const response = await get(amount === undefined ? {} : { amount });
-      const reason = amount === "0" || amount === "-0" ? "an amount of zero coins" : "missing or unreadable amount";
+      const reason =
+        amount === "0" || amount === "-0"
+          ? "an amount of zero coins"
+          : amount === "10000001" || amount === "-10000001"
+            ? "amount over the cap of 10,000,000 coins a postback"
+            : "missing or unreadable amount";
       expect([amount, response.status, await response.text()]).toEqual([amount, 400, `Invalid postback: ${reason}`]);
     }
     expect(await balanceCents(user.client)).toBe(before);

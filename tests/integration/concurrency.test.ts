@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ruleViolation, type Database } from "~/server/db/core.server";
+import { DbError, ruleViolation, type Database } from "~/server/db/core.server";
 import { openPostgresDatabase } from "~/server/db/postgres.server";
 import type { UserSummary } from "~/server/users.server";
 import { createScratchDatabase, MIGRATIONS_DIR, openTestPostgres, type TestDatabase } from "../support/db";
@@ -129,7 +129,7 @@ describe("concurrency on a Postgres server", () => {
     expect(await t.db.rpc("get_user_summary", { p_user_id: userId })).toMatchObject({ balance: 5 });
   });
 
-  it("nets credits and reversals of one transaction arriving at once, with repeats of each, in every interleaving", async () => {
+  it("takes credits and reversals of one transaction arriving at once, with repeats of each, in every interleaving: a reversal before its credit is refused, and its retry takes the credit back", async () => {
     const userId = `postback-net-${Date.now()}`;
     await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "x" });
     const postback = (transactionId: string, coins: number, reversal: boolean) =>
@@ -154,8 +154,16 @@ describe("concurrency on a Postgres server", () => {
       const j = Math.floor(Math.random() * (i + 1));
       [calls[i], calls[j]] = [calls[j]!, calls[i]!];
     }
-    const results = await Promise.all(calls.map((call) => call()));
-    expect(results.filter((result) => !result.duplicate)).toHaveLength(80);
+    // A reversal that comes before its credit is refused (docs/decisions/077), nothing else.
+    const refusedFirst = (error: unknown) => {
+      if (error instanceof DbError && error.hint === "reversal_names_no_credit") return { refused: true };
+      throw error;
+    };
+    const results = await Promise.all(calls.map((call) => call().catch(refusedFirst)));
+    // Then the network retries each reversal it was refused, as it does with any answer but 200.
+    const retried = await Promise.all(transactions.map((tx) => postback(tx.id, tx.reversed, true)));
+    const taken = [...results, ...retried].filter((result) => "duplicate" in result && !result.duplicate);
+    expect(taken).toHaveLength(80);
 
     // Whatever the order, each transaction moved exactly credit minus reversal: 3.00 or nothing.
     const perTransaction = await t.sql<{ transaction_id: string; amount: string; rows: number }>(

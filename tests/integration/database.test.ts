@@ -41,6 +41,9 @@ const TABLES = [
   // The console's dashboard: its counters, and each account's last active and earning days.
   "dashboard_counts",
   "user_activity",
+  // Postbacks the network vouches for (docs/decisions/077): signature digests, postbacks held for review.
+  "postback_signatures",
+  "held_postbacks",
 ];
 
 let userCounter = 0;
