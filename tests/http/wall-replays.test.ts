@@ -724,7 +724,19 @@ describe("offer walls, round 2: every network's postbacks built from its documen
     expect(logged.filter((row) => row.signature_digest !== null).length).toBeGreaterThan(50);
     for (const row of logged) if (row.signature_digest) expect(signatures.has(row.signature_digest)).toBe(false);
 
-    const pages = ["/admin", "/admin/walls", "/admin/audit", "/admin/people", `/admin/people/${ana.uid}`];
+    // Every console page support can open: the dashboard, people, withdrawals, support, settings,
+    // the audit log, and each wall's page (its log, refused ones too).
+    const pages = [
+      "/admin",
+      "/admin/people",
+      `/admin/people/${ana.uid}`,
+      `/admin/people/${ben.uid}`,
+      "/admin/withdrawals",
+      "/admin/support",
+      "/admin/settings",
+      "/admin/audit",
+      "/admin/walls",
+    ];
     for (const network of Object.keys(WALLS)) {
       pages.push(`/admin/walls/${network}`, `/admin/walls/${network}?refused=1`);
     }
