@@ -183,6 +183,7 @@ function printApprove(results: ApproveResult[]) {
     not_found: "not found",
     payouts_paused: "not approved: the account's cash-outs are paused (resume them first)",
     account_banned: "not approved: the account is closed",
+    own_account: "not approved: it is the approving operator's own cash-out",
   };
   for (const result of results) say(`${result.id}  ${words[result.result]}`);
 }

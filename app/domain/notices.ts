@@ -9,7 +9,8 @@ export type NoticeKind =
   | "welcome_bonus"
   | "task_reward"
   | "postback_reward"
-  | "support_reply";
+  | "support_reply"
+  | "missing_credit_credited";
 
 /** A notice the database wrote for a user (user_notices), with what its words need. */
 export interface UserNotice {
@@ -86,6 +87,15 @@ export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">): Flash 
     case "support_reply":
       // An operator's own words (the console's reply form); only operators write them.
       return { kind: "info", title: "Support replied to you", description: notice.data.body ?? "" };
+    case "missing_credit_credited":
+      // The offer's name is the person's own words, from their report.
+      return {
+        kind: "success",
+        title: "Missing credit added",
+        description: notice.data.title
+          ? `Support credited ${coins} (${amount}) for "${notice.data.title}".`
+          : `Support credited ${coins} (${amount}) for an offer you reported.`,
+      };
     case "postback_reward":
       return {
         kind: "success",
@@ -102,6 +112,8 @@ export function noticeLinkPath(notice: Pick<UserNotice, "kind" | "data">): strin
   switch (notice.kind) {
     case "support_reply":
       return notice.data.ticket_kind === "missing_credit" ? "/earn/offers" : "/profile?tab=help";
+    case "missing_credit_credited":
+      return "/earn/offers";
     case "withdrawal_completed":
     case "withdrawal_failed":
       return "/withdraw?history=1";

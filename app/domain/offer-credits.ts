@@ -11,15 +11,19 @@ export interface OfferCredit {
   credited_at: string;
   available_at: string | null;
   reversed_at: string | null;
+  /** A test postback from the console: test coins, in no balance, never withdrawable. */
+  test: boolean;
 }
 
 /**
  * Reversed when the network took it back; pending while it is held (the network can still take it
  * back, and it cannot be withdrawn yet); available once the hold is over.
  */
-export type OfferCreditStatus = { kind: "reversed" } | { kind: "pending"; until: string } | { kind: "available" };
+export type OfferCreditStatus =
+  { kind: "reversed" } | { kind: "pending"; until: string } | { kind: "available" } | { kind: "test" };
 
 export function offerCreditStatus(credit: OfferCredit, now: Date): OfferCreditStatus {
+  if (credit.test) return { kind: "test" };
   if (credit.reversed_at !== null) return { kind: "reversed" };
   if (credit.available_at !== null && new Date(credit.available_at) > now) {
     return { kind: "pending", until: credit.available_at };
@@ -36,6 +40,8 @@ export interface MissingCreditReport {
   status: TicketStatus;
   /** What support wrote back, oldest first. */
   replies: SupportReply[];
+  /** The coins support credited for it (one credit per report), once applied; null before. */
+  credited_coins: number | null;
   created_at: string;
 }
 

@@ -87,6 +87,9 @@ const RULE_MESSAGES = {
   adjustment_exceeds_earned: "This debit is more than the account was ever credited of that kind",
   adjustment_not_found: "Adjustment not found",
   second_operator_required: "Another operator must approve or decline an adjustment you asked for",
+  ticket_already_credited: "This ticket was credited already: one credit per ticket",
+  test_postbacks_exhausted: "No more test postbacks through this wall today: the limit is in Settings",
+  invalid_refusal: "Unknown refused action",
   invalid_account_action: "Unknown account action",
   // The support inbox (docs/operator-console.md, "Support inbox").
   invalid_ticket_view: "Unknown list of tickets",

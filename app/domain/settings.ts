@@ -242,7 +242,25 @@ export const SETTINGS = [
     unit: "dollars",
     min: 0,
     max: 1_000_000,
-    help: "A balance adjustment larger than this, either way, waits for another operator's approval. 0: every one does.",
+    help: "Adjustments for one person, either way, that add up past this within the window below wait for another operator's approval. 0: every one does.",
+  },
+  {
+    key: "adjustment_window_hours",
+    topic: "Adjustments",
+    label: "Window the adjustment limit counts",
+    unit: "hours",
+    min: 1,
+    max: 720,
+    help: "Adjustments made for one person without a second operator in these last hours count toward the limit above, whoever made them.",
+  },
+  {
+    key: "test_postbacks_per_wall_per_day",
+    topic: "Adjustments",
+    label: "Test postbacks a wall may take a day",
+    unit: "count",
+    min: 0,
+    max: 100,
+    help: "The console's test postbacks through one wall in 24 hours. They credit test coins that are never withdrawable.",
   },
 ] as const satisfies readonly Setting[];
 

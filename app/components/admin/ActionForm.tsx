@@ -25,7 +25,7 @@ export function replyTo(lastResult: Reply, intent: string, match: Record<string,
 
 /**
  * One of a console page's action forms, in a card: its title and what it does, its fields, the
- * password when a money action's sign-in is old (`needsPassword`), and its button.
+ * password when the sign-in is old (`needsPassword`: money, policy and access), and its button.
  */
 export function ActionForm({
   intent,
@@ -95,7 +95,7 @@ export function ActionField({
   label: string;
   hint?: string;
   multiline?: boolean;
-  inputMode?: "decimal" | "text";
+  inputMode?: "decimal" | "numeric" | "text";
   lastResult: Reply;
   match?: Record<string, string>;
 }) {

@@ -8,7 +8,7 @@ import { ErrorList } from "../forms/ErrorList";
 export function PasswordAgain({
   id,
   errors,
-  because = "approving, paying, refusing and adjusting money need your password again.",
+  because = "moving money and changing policy or access need your password again.",
 }: {
   id: string;
   errors: readonly string[] | undefined;

@@ -104,6 +104,7 @@ function Adjustments({
               button="Decline"
               pendingText="Declining…"
               tone="secondary"
+              needsPassword={viewer.needsPassword}
               lastResult={lastResult}
               hidden={hidden}
             >
@@ -217,6 +218,7 @@ export function PersonActions({
                 help={`Since ${formatTimestamp(profile.payouts_paused_at)}. Resuming lets them withdraw again.`}
                 button="Resume cash-outs"
                 pendingText="Resuming…"
+                needsPassword={viewer.needsPassword}
                 lastResult={lastResult}
               />
             ) : (
@@ -227,6 +229,7 @@ export function PersonActions({
                 button="Pause cash-outs"
                 pendingText="Pausing…"
                 tone="secondary"
+                needsPassword={viewer.needsPassword}
                 lastResult={lastResult}
               >
                 <ActionField
@@ -247,6 +250,7 @@ export function PersonActions({
                 help={profile.ban_reason ? `Reason: ${profile.ban_reason}` : undefined}
                 button="Reopen the account"
                 pendingText="Reopening…"
+                needsPassword={viewer.needsPassword}
                 lastResult={lastResult}
               />
             ) : (
@@ -257,6 +261,7 @@ export function PersonActions({
                 button="Close account"
                 pendingText="Closing…"
                 tone="danger"
+                needsPassword={viewer.needsPassword}
                 lastResult={lastResult}
               >
                 <ActionField
@@ -276,6 +281,7 @@ export function PersonActions({
             button="Sign them out"
             pendingText="Signing out…"
             tone="secondary"
+            needsPassword={viewer.needsPassword}
             lastResult={lastResult}
           />
           {profile.email && !profile.email_verified ? (

@@ -19,9 +19,16 @@ import {
 } from "~/server/admin/people-actions.server";
 import { readPerson } from "~/server/admin/people.server";
 import { confirmRecentSignIn } from "~/server/admin/recent-sign-in.server";
+import { auditRefusal } from "~/server/admin/refusals.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
-import { FINANCE_INTENTS, parseDollars, PERSON_MESSAGES, personActionSchema } from "./person-forms";
+import {
+  FINANCE_INTENTS,
+  parseDollars,
+  PERSON_MESSAGES,
+  personActionSchema,
+  RECENT_SIGN_IN_INTENTS,
+} from "./person-forms";
 
 // An account id as Firebase makes them (letters, digits, "-" and "_", at most 128 characters).
 const ACCOUNT_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -53,7 +60,8 @@ export async function loadPerson(request: Request, userId: string | undefined) {
   const viewer = {
     uid: operator.uid,
     canMoveMoney: roleAtLeast(operator.role, "finance"),
-    needsPassword: roleAtLeast(operator.role, "finance") && !signedInRecently(operator.authTime),
+    // Every role's access actions (signing someone out) ask for it too, not only money's.
+    needsPassword: !signedInRecently(operator.authTime),
   };
   if (!person || !adjustments) {
     return data(
@@ -116,8 +124,9 @@ export async function personAction(request: Request, userId: string | undefined)
     userId !== undefined && ACCOUNT_ID.test(userId) ? await readPerson(operator.uid, userId, null, null) : null;
   if (!person) return rejectForm(submission, { formErrors: [ruleMessage("account_not_found")] }, 404);
   let setCookie: string | null = null;
-  if (form.intent === "adjust" || form.intent === "approve-adjustment") {
-    const signIn = await confirmRecentSignIn(request, operator, form.password || null);
+  if (RECENT_SIGN_IN_INTENTS.has(form.intent)) {
+    const typed = "password" in form ? form.password : "";
+    const signIn = await confirmRecentSignIn(request, operator, typed || null);
     if (!signIn.ok) return rejectForm(submission, { fieldErrors: { password: [signIn.problem] } }, signIn.status);
     setCookie = signIn.setCookie;
   }
@@ -127,6 +136,11 @@ export async function personAction(request: Request, userId: string | undefined)
     if ("problem" in outcome) return rejectForm(submission, { formErrors: [outcome.problem] }, outcome.status);
     flash = outcome;
   } catch (error) {
+    await auditRefusal(operator, form.intent, error, {
+      userId: person.profile.id,
+      recordKind: "account",
+      recordId: person.profile.id,
+    });
     return replyWithDbError(submission, error, {
       fields: {
         invalid_adjustment: "amount",
@@ -141,6 +155,17 @@ export async function personAction(request: Request, userId: string | undefined)
   }
   const page = `/admin/people/${encodeURIComponent(person.profile.id)}`;
   return redirectWithFlash(page, flash, setCookie ? { "Set-Cookie": setCookie } : {});
+}
+
+/** Why an adjustment waits: alone, or with what went through on one operator's word in the window. */
+function waitingDescription(amount: number, result: { limit?: number; window_sum?: number; window_hours?: number }) {
+  const limit = formatDollars(result.limit ?? 0);
+  const earlier = Number(result.window_sum ?? 0);
+  const sum =
+    earlier > 0
+      ? `${formatDollars(Math.abs(amount))} with the ${formatDollars(earlier)} adjusted in the last ${result.window_hours ?? 24} hours`
+      : formatDollars(Math.abs(amount));
+  return `${sum} is more than ${limit}: another finance operator or owner must approve it.`;
 }
 
 /** Does the form's work: the flash to show, or a refusal that changed nothing. */
@@ -166,7 +191,7 @@ async function act(
         : {
             kind: "info",
             title: "Waiting for a second operator",
-            description: `${formatDollars(amount)} is more than ${formatDollars(result.limit ?? 0)}: another finance operator or owner must approve it.`,
+            description: waitingDescription(amount, result),
           };
     }
     case "approve-adjustment":

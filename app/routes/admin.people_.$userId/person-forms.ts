@@ -15,12 +15,12 @@ const password = pipe(
 export const personActionSchema = discriminatedUnion("intent", [
   object({ intent: literal("adjust"), amount: text, kind: text, reason: text, password }),
   object({ intent: literal("approve-adjustment"), adjustment: text, password }),
-  object({ intent: literal("decline-adjustment"), adjustment: text, reason: text }),
-  object({ intent: literal("pause"), reason: text }),
-  object({ intent: literal("resume") }),
-  object({ intent: literal("ban"), reason: text }),
-  object({ intent: literal("unban") }),
-  object({ intent: literal("sign-out-everywhere") }),
+  object({ intent: literal("decline-adjustment"), adjustment: text, reason: text, password }),
+  object({ intent: literal("pause"), reason: text, password }),
+  object({ intent: literal("resume"), password }),
+  object({ intent: literal("ban"), reason: text, password }),
+  object({ intent: literal("unban"), password }),
+  object({ intent: literal("sign-out-everywhere"), password }),
   object({ intent: literal("resend-verification") }),
   object({ intent: literal("note"), note: text }),
 ]);
@@ -34,6 +34,21 @@ export const FINANCE_INTENTS = new Set([
   "resume",
   "ban",
   "unban",
+]);
+
+/**
+ * What moves money or changes someone's access: each asks for the password again once the sign-in
+ * is 15 minutes old (a note and a verification email do not).
+ */
+export const RECENT_SIGN_IN_INTENTS = new Set([
+  "adjust",
+  "approve-adjustment",
+  "decline-adjustment",
+  "pause",
+  "resume",
+  "ban",
+  "unban",
+  "sign-out-everywhere",
 ]);
 
 export const PERSON_MESSAGES = {

@@ -5,6 +5,7 @@ import { ConsoleSection } from "~/components/admin/ConsoleTable";
 import { Field, SelectField, TextareaField } from "~/components/forms/Field";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
+import { PasswordAgain } from "~/components/admin/PasswordAgain";
 import { Banner } from "~/components/ui/Banner";
 import {
   formatSettingValue,
@@ -24,12 +25,13 @@ export interface SettingsPageData {
   version: string;
   /** An owner's page: the others read the settings, with the form disabled. */
   canChange: boolean;
+  needsPassword: boolean;
   changes: readonly SettingChange[];
   olderBefore: number | null;
   paged: boolean;
 }
 
-const FIELDS = [...SETTINGS.map((setting) => setting.key), "reason"] as const;
+const FIELDS = [...SETTINGS.map((setting) => setting.key), "reason", "password"] as const;
 
 const UNIT_LABELS: Partial<Record<Setting["unit"], string>> = {
   coins: "coins",
@@ -126,6 +128,13 @@ function SettingsForm({ data, lastResult }: { data: SettingsPageData; lastResult
                 inputProps={{ autoComplete: "off" }}
               />
             </div>
+            {data.needsPassword || fields.password.errors ? (
+              <PasswordAgain
+                id="settings-password"
+                errors={fields.password.errors}
+                because="changing settings needs your password again."
+              />
+            ) : null}
             <SubmitButton intent={SAVE_SETTINGS_INTENT} pendingText="Saving…">
               Save settings
             </SubmitButton>

@@ -1,6 +1,7 @@
-import { roleAtLeast } from "~/domain/operator-roles";
+import { roleAtLeast, signedInRecently } from "~/domain/operator-roles";
 import { settingOf, SETTINGS, type SettingValues } from "~/domain/settings";
 import { requireOperator } from "~/server/admin/access.server";
+import { confirmRecentSignIn } from "~/server/admin/recent-sign-in.server";
 import {
   refusedSetting,
   saveSettings,
@@ -40,6 +41,7 @@ export async function loadSettingsPage(request: Request) {
     values,
     version: stored.version,
     canChange: roleAtLeast(operator.role, "owner"),
+    needsPassword: roleAtLeast(operator.role, "owner") && !signedInRecently(operator.authTime),
     ...settingChangesPage(changes),
     paged: before !== null,
   };
@@ -52,15 +54,25 @@ export async function settingsAction(request: Request) {
   if (submission.status !== "success") {
     return rejectForm(submission, { formErrors: bannerErrors(submission, SHOWN_FIELDS) });
   }
-  const { intent: _intent, reason, version, ...values } = submission.value;
+  const { intent: _intent, reason, version, password, ...values } = submission.value;
+  // Checked after the values, so a wrong value costs no password attempt; what was typed comes back.
+  const signIn = await confirmRecentSignIn(request, operator, password || null);
+  if (!signIn.ok) return rejectForm(submission, { fieldErrors: { password: [signIn.problem] } }, signIn.status);
+  const renewed: HeadersInit = signIn.setCookie ? { "Set-Cookie": signIn.setCookie } : {};
   try {
     const saved = await saveSettings(operator, { values: values as Partial<SettingValues>, reason, version });
-    if (saved.changed.length === 0) return redirectWithFlash(SETTINGS_PAGE, { kind: "info", title: "Nothing changed" });
-    return redirectWithFlash(SETTINGS_PAGE, {
-      kind: "success",
-      title: `Settings saved: ${saved.changed.length} changed`,
-      description: saved.changed.map(({ setting }) => settingOf(setting).label).join(", "),
-    });
+    if (saved.changed.length === 0) {
+      return redirectWithFlash(SETTINGS_PAGE, { kind: "info", title: "Nothing changed" }, renewed);
+    }
+    return redirectWithFlash(
+      SETTINGS_PAGE,
+      {
+        kind: "success",
+        title: `Settings saved: ${saved.changed.length} changed`,
+        description: saved.changed.map(({ setting }) => settingOf(setting).label).join(", "),
+      },
+      renewed,
+    );
   } catch (error) {
     // Another owner saved in between: nothing changed; the page shows the values as they are now.
     if (ruleViolation(error)?.rule === "settings_changed") {

@@ -50,5 +50,10 @@ export const settingsFormSchema = object({
   intent: literal(SAVE_SETTINGS_INTENT),
   ...settingFields,
   reason,
+  /** Asked for while the sign-in is older than 15 minutes; checked as typed. */
+  password: pipe(
+    optional(string()),
+    transform((value) => value ?? ""),
+  ),
   version: string(STALE_FORM).check(regex(/^[0-9a-f]{32}$/, STALE_FORM)),
 });

@@ -47,6 +47,17 @@ function WhatTheyWrote({ ticket }: { ticket: TicketPage }) {
   );
 }
 
+/** A ticket's one credit, waiting for a second operator or applied: no second form is offered. */
+function creditedAlready(ticket: TicketPage): boolean {
+  return (ticket.adjustments ?? []).some((adjustment) => adjustment.state !== "declined");
+}
+
+/** "400 coins ($4.00)": what the person reported, with what it is worth. */
+function formatCoinsWithDollars(dollars: number, coinsPerDollar: number): string {
+  const coins = Math.round(Number(dollars) * coinsPerDollar);
+  return `${coins.toLocaleString("en-US")} coins (${formatDollars(dollars)})`;
+}
+
 function Thread({ ticket }: { ticket: TicketPage }) {
   if (ticket.messages.length === 0) return <p className="text-sm text-muted">No operator has written yet.</p>;
   return (
@@ -109,7 +120,7 @@ export function TicketScreen({
   lastResult,
 }: {
   ticket: TicketPage | null;
-  viewer: { uid: string; canMoveMoney: boolean; needsPassword: boolean };
+  viewer: { uid: string; canMoveMoney: boolean; needsPassword: boolean; coinsPerDollar: number };
   lastResult: Reply;
 }) {
   if (!ticket) {
@@ -153,6 +164,8 @@ export function TicketScreen({
         <div className="grid gap-4 lg:grid-cols-2">
           {canReply ? (
             <ActionForm
+              // A new message remounts the form: what was sent does not stay in the box to be sent twice.
+              key={`reply-${ticket.messages.length}`}
               intent="reply"
               title="Reply to them"
               help="They see it under their message, as a notice, and by email when their address is verified. The ticket then waits for them."
@@ -166,6 +179,7 @@ export function TicketScreen({
             <p className="text-sm text-muted">The account that sent this was deleted: there is nobody to reply to.</p>
           )}
           <ActionForm
+            key={`note-${ticket.messages.length}`}
             intent="note"
             title="Internal note"
             help="Only operators see it."
@@ -179,11 +193,12 @@ export function TicketScreen({
           {ticket.kind === "missing_credit" &&
           viewer.canMoveMoney &&
           ticket.person &&
-          ticket.person.id !== viewer.uid ? (
+          ticket.person.id !== viewer.uid &&
+          !creditedAlready(ticket) ? (
             <ActionForm
               intent="credit"
               title="Credit the offer"
-              help="Adds the offer's reward as earned money (a correction in their ledger) and resolves this report. Check the network's own records first."
+              help="Adds the offer's reward as earned money (a correction in their ledger) and resolves this report; they see the coins in My offers. One credit per ticket. Check the network's own records first."
               button="Credit the offer"
               pendingText="Crediting…"
               needsPassword={viewer.needsPassword}
@@ -191,10 +206,10 @@ export function TicketScreen({
             >
               <ActionField
                 intent="credit"
-                name="amount"
-                label="Amount in dollars"
-                hint="The offer's reward, such as 1.20."
-                inputMode="decimal"
+                name="coins"
+                label="Coins"
+                hint={`The offer's reward in coins, as they reported it (${viewer.coinsPerDollar} coins are $1.00).`}
+                inputMode="numeric"
                 lastResult={lastResult}
               />
               <ActionField
@@ -211,7 +226,8 @@ export function TicketScreen({
           <ul className="text-sm">
             {ticket.adjustments.map((adjustment) => (
               <li key={adjustment.id}>
-                Credit of {formatDollars(adjustment.amount)} by {adjustment.requested_by}:{" "}
+                Credit of {formatCoinsWithDollars(adjustment.amount, viewer.coinsPerDollar)} by{" "}
+                {adjustment.requested_by}:{" "}
                 {adjustment.state === "awaiting_approval" ? "waiting for a second operator" : adjustment.state}
               </li>
             ))}

@@ -5,6 +5,8 @@ import { formatDollars } from "~/domain/money";
 import { roleAtLeast, signedInRecently } from "~/domain/operator-roles";
 import { ruleMessage } from "~/domain/rules";
 import { ticketPath, type TicketKind, type TicketStatus } from "~/domain/support";
+import { getAppConfig } from "~/server/config.server";
+import { auditRefusal } from "~/server/admin/refusals.server";
 import { requireOperator, type Operator } from "~/server/admin/access.server";
 import { adjustBalance } from "~/server/admin/people-actions.server";
 import { confirmRecentSignIn } from "~/server/admin/recent-sign-in.server";
@@ -14,7 +16,8 @@ import { parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.ser
 import { TICKET_MESSAGES, ticketActionSchema } from "./ticket-forms";
 
 const ROW_ID = /^[1-9][0-9]{0,17}$/;
-const DOLLARS = /^\d{1,7}(\.\d{1,2})?$/;
+// Whole coins, more than zero: at most a million (the adjustment's own limit is $1,000,000).
+const COINS = /^[1-9][0-9]{0,6}$/;
 const MAX_BODY = 2000;
 const MAX_REASON = 500;
 
@@ -37,6 +40,7 @@ export async function loadTicket(request: Request, kind: string | undefined, id:
     uid: operator.uid,
     canMoveMoney: roleAtLeast(operator.role, "finance"),
     needsPassword: roleAtLeast(operator.role, "finance") && !signedInRecently(operator.authTime),
+    coinsPerDollar: (await getAppConfig()).coins_per_dollar,
   };
   if (!ticket) return data({ ticket: null, viewer }, { status: 404 });
   return { ticket, viewer };
@@ -56,7 +60,7 @@ function fieldProblems(form: TicketForm): Record<string, string[]> | null {
       return form.to === "me" || form.to === "nobody" ? null : { "": [TICKET_MESSAGES.assign] };
     case "credit": {
       const problems: Record<string, string[]> = {};
-      if (!DOLLARS.test(form.amount) || Number(form.amount) <= 0) problems.amount = [TICKET_MESSAGES.creditAmount];
+      if (!COINS.test(form.coins)) problems.coins = [TICKET_MESSAGES.creditCoins];
       if (!form.reason) problems.reason = [TICKET_MESSAGES.reasonRequired];
       else if (form.reason.length > MAX_REASON) problems.reason = [TICKET_MESSAGES.reasonTooLong];
       return Object.keys(problems).length ? problems : null;
@@ -81,9 +85,13 @@ export async function ticketAction(request: Request, kind: string | undefined, i
   const ticket = named ? await readTicket(operator.uid, named.kind, named.id) : null;
   if (!ticket) return rejectForm(submission, { formErrors: [ruleMessage("ticket_not_found")] }, 404);
   let setCookie: string | null = null;
+  const { coins_per_dollar: coinsPerDollar } = await getAppConfig();
   if (form.intent === "credit") {
     if (ticket.kind !== "missing_credit" || !ticket.person) {
       return rejectForm(submission, { formErrors: [TICKET_MESSAGES.notMissingCredit] });
+    }
+    if (coinsInDollars(Number(form.coins), coinsPerDollar) <= 0) {
+      return rejectForm(submission, { fieldErrors: { coins: [TICKET_MESSAGES.creditCoins] } });
     }
     const signIn = await confirmRecentSignIn(request, operator, form.password || null);
     if (!signIn.ok) return rejectForm(submission, { fieldErrors: { password: [signIn.problem] } }, signIn.status);
@@ -91,16 +99,21 @@ export async function ticketAction(request: Request, kind: string | undefined, i
   }
   let flash: Flash;
   try {
-    flash = await act(operator, ticket, form);
+    flash = await act(operator, ticket, form, coinsPerDollar);
   } catch (error) {
+    await auditRefusal(operator, `ticket_${form.intent}`, error, {
+      userId: ticket.person?.id ?? null,
+      recordKind: "ticket",
+      recordId: `${ticket.kind}:${ticket.id}`,
+    });
     return replyWithDbError(submission, error, {
       fields: {
         ticket_message_required: "body",
         invalid_ticket_message: "body",
-        invalid_adjustment: "amount",
+        invalid_adjustment: "coins",
         reason_required: "reason",
         invalid_reason: "reason",
-        operator_self_action: "amount",
+        operator_self_action: "coins",
       },
       fallback: TICKET_MESSAGES.failed,
       context: `console ticket ${form.intent}`,
@@ -109,10 +122,16 @@ export async function ticketAction(request: Request, kind: string | undefined, i
   return redirectWithFlash(ticketPath(ticket.kind, ticket.id), flash, setCookie ? { "Set-Cookie": setCookie } : {});
 }
 
+/** Coins in dollars, floored to the cent as a postback's are (coins_to_dollars). */
+function coinsInDollars(coins: number, coinsPerDollar: number): number {
+  return Math.floor((coins * 100) / coinsPerDollar) / 100;
+}
+
 async function act(
   operator: Operator,
   ticket: { kind: TicketKind; id: number; person: { id: string } | null },
   form: TicketForm,
+  coinsPerDollar: number,
 ): Promise<Flash> {
   switch (form.intent) {
     case "reply":
@@ -136,7 +155,8 @@ async function act(
       await updateTicket(operator, ticket.kind, ticket.id, { assign: form.to as "me" | "nobody" });
       return { kind: "success", title: form.to === "me" ? "Ticket assigned to you" : "Ticket handed back" };
     case "credit": {
-      const amount = Number(form.amount);
+      const coins = Number(form.coins);
+      const amount = coinsInDollars(coins, coinsPerDollar);
       const result = await adjustBalance(operator, ticket.person!.id, {
         amount,
         kind: "earned",
@@ -146,13 +166,13 @@ async function act(
       return result.state === "applied"
         ? {
             kind: "success",
-            title: `Credited ${formatDollars(amount)}`,
-            description: "The report is resolved; tell them in a reply.",
+            title: `Credited ${coins.toLocaleString("en-US")} coins (${formatDollars(amount)})`,
+            description: "The report is resolved; they see the coins in My offers and a notice.",
           }
         : {
             kind: "info",
             title: "Waiting for a second operator",
-            description: `${formatDollars(amount)} is more than ${formatDollars(result.limit ?? 0)}: another finance operator or owner approves it on the person's page.`,
+            description: `${coins.toLocaleString("en-US")} coins (${formatDollars(amount)}), with what was adjusted for them lately, is more than ${formatDollars(result.limit ?? 0)}: another finance operator or owner approves it on the person's page.`,
           };
     }
   }

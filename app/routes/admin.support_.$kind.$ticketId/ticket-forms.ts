@@ -16,7 +16,7 @@ export const ticketActionSchema = discriminatedUnion("intent", [
   object({ intent: literal("note"), body: text }),
   object({ intent: literal("status"), status: text }),
   object({ intent: literal("assign"), to: text }),
-  object({ intent: literal("credit"), amount: text, reason: text, password }),
+  object({ intent: literal("credit"), coins: text, reason: text, password }),
 ]);
 
 export const TICKET_MESSAGES = {
@@ -24,7 +24,7 @@ export const TICKET_MESSAGES = {
   bodyTooLong: "A message can be at most 2,000 characters.",
   status: "Choose open, waiting or resolved.",
   assign: "Take the ticket or hand it back.",
-  creditAmount: "Enter the credit in dollars, more than zero, such as 1.20",
+  creditCoins: "Enter the credit in whole coins, more than zero, such as 400",
   reasonRequired: "Write the reason (it is kept in the audit log).",
   reasonTooLong: "The reason can be at most 500 characters.",
   notMissingCredit: "Only a missing-credit report can be credited.",

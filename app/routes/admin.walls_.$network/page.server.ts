@@ -8,6 +8,7 @@ import {
   WALL_FORM_MESSAGES,
   type PostbackLogFilters,
 } from "~/domain/operator-walls";
+import { auditRefusal } from "~/server/admin/refusals.server";
 import { requireOperator } from "~/server/admin/access.server";
 import { confirmRecentSignIn } from "~/server/admin/recent-sign-in.server";
 import {
@@ -164,15 +165,16 @@ export async function wallAction(request: Request, name: string | undefined) {
       {
         kind: sent.accepted ? "success" : "error",
         title: sent.accepted
-          ? `Test postback taken: ${value.coins as number} coins to ${sent.email}`
+          ? `Test postback taken: ${value.coins as number} test coins to ${sent.email} (not withdrawable)`
           : "Test postback refused",
         description: `The app answered ${answer}. Its log entry is below.`,
       },
       renewed,
     );
   } catch (error) {
+    await auditRefusal(operator, `wall_${value.intent}`, error, { recordKind: "wall", recordId: network.name });
     return replyWithDbError(submission, error, {
-      fields: { invalid_hold_days: "holdDays", account_not_found: "email" },
+      fields: { invalid_hold_days: "holdDays", account_not_found: "email", operator_self_action: "email" },
       fallback: WALL_FORM_MESSAGES.failed,
       context: `console, wall ${network.name}`,
       hideFields,

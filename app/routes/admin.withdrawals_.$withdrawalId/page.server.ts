@@ -6,6 +6,7 @@ import { ruleMessage } from "~/domain/rules";
 import { WITHDRAWAL_MESSAGES, withdrawalActionSchema } from "~/domain/withdrawal-review-forms";
 import { requireOperator } from "~/server/admin/access.server";
 import { confirmRecentSignIn } from "~/server/admin/recent-sign-in.server";
+import { auditRefusal } from "~/server/admin/refusals.server";
 import { approvalFlash } from "~/server/admin/withdrawal-pages.server";
 import {
   approveWithdrawals,
@@ -80,6 +81,11 @@ export async function withdrawalAction(request: Request, id: string | undefined)
   try {
     flash = await act(operator, withdrawal.id, form);
   } catch (error) {
+    await auditRefusal(operator, form.intent, error, {
+      userId: withdrawal.user_id,
+      recordKind: "withdrawal",
+      recordId: withdrawal.id,
+    });
     return replyWithDbError(submission, error, {
       fields: { reason_required: "reason", invalid_reason: "reason" },
       fallback: WITHDRAWAL_MESSAGES.failed,
@@ -104,7 +110,7 @@ async function act(
     case "approve":
       return approvalFlash(await approveWithdrawals(operator, [id]));
     case "pay":
-      return approvalFlash([await payApprovedWithPayPal(id)]);
+      return approvalFlash([await payApprovedWithPayPal(operator, id)]);
     case "reject": {
       const result = await rejectWithdrawal(operator, id, form.reason);
       return result.changed

@@ -100,7 +100,7 @@ function OfferCredits({ data }: { data: MyOffersData }) {
                 </div>
                 <div className="shrink-0 text-right">
                   <p
-                    className={`text-sm font-semibold ${status.kind === "reversed" ? "text-muted line-through" : "text-money-600"}`}
+                    className={`text-sm font-semibold ${status.kind === "reversed" || status.kind === "test" ? "text-muted line-through" : "text-money-600"}`}
                   >
                     +{formatDollars(coinsToDollars(credit.coins, data.coinsPerDollar))}
                   </p>
@@ -119,9 +119,11 @@ function StatusBadge({ status }: { status: ReturnType<typeof offerCreditStatus> 
   const [words, tone] =
     status.kind === "reversed"
       ? ["Reversed", "bg-red-50 text-red-700"]
-      : status.kind === "pending"
-        ? [`Pending until ${formatDate(status.until)}`, "bg-amber-50 text-amber-800"]
-        : ["Available", "bg-emerald-50 text-emerald-800"];
+      : status.kind === "test"
+        ? ["Test · not withdrawable", "bg-gray-100 text-muted"]
+        : status.kind === "pending"
+          ? [`Pending until ${formatDate(status.until)}`, "bg-amber-50 text-amber-800"]
+          : ["Available", "bg-emerald-50 text-emerald-800"];
   return <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${tone}`}>{words}</span>;
 }
 
@@ -256,6 +258,11 @@ function YourReports({ reports, labels }: { reports: MissingCreditReport[] | nul
                 >
                   {MISSING_CREDIT_STATUS_WORDS[report.status]}
                 </span>
+                {report.credited_coins !== null ? (
+                  <span className="ml-2 text-xs font-semibold text-money-600" data-testid="report-credited">
+                    {`${formatCoins(report.credited_coins)} credited`}
+                  </span>
+                ) : null}
               </p>
               <SupportReplies replies={report.replies} />
             </li>

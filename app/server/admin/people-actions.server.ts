@@ -34,6 +34,9 @@ export interface AdjustmentResult {
   amount: number;
   balance?: number;
   limit?: number;
+  /** What went through on one operator's word for this person in the window, before this one. */
+  window_sum?: number;
+  window_hours?: number;
 }
 
 /** A credit (positive) or debit (negative) in dollars; above the owner's limit it waits for a second operator. */

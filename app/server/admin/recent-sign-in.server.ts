@@ -13,7 +13,7 @@ import type { Operator } from "./access.server";
  */
 
 export const RECENT_SIGN_IN_MESSAGES = {
-  needed: "Enter your password: money actions need a sign-in within the last 15 minutes.",
+  needed: "Enter your password: money, policy and access changes need a sign-in within the last 15 minutes.",
   wrong: "That password is not right.",
   noPassword: "Your account signs in with Google: sign out and sign in again, then do this within 15 minutes.",
   unreachable: "The sign-in service could not be reached. Please try again in a moment.",

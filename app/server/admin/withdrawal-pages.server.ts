@@ -19,6 +19,7 @@ const WHY_NOT: Record<string, string> = {
   already_approved: "was already approved",
   payouts_paused: "the account's cash-outs are paused",
   account_banned: "the account is closed",
+  own_account: "it is your own cash-out: another operator approves it",
 };
 
 const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;

@@ -97,20 +97,24 @@ export async function approveWithdrawals(operator: Operator, ids: string[]): Pro
       outcomes.push({ id, outcome: "approved" });
       continue;
     }
-    outcomes.push(await payWithPayPal(work, id));
+    outcomes.push(await payWithPayPal(work, id, operator));
   }
   return outcomes;
 }
 
 /** Sends one approved PayPal withdrawal that was not sent yet (PayPal was down or not set up at approval). */
-export async function payApprovedWithPayPal(id: string): Promise<ApprovalOutcome> {
-  return payWithPayPal(await payouts(), id);
+export async function payApprovedWithPayPal(operator: Operator, id: string): Promise<ApprovalOutcome> {
+  return payWithPayPal(await payouts(), id, operator);
 }
 
-async function payWithPayPal(work: Awaited<ReturnType<typeof payouts>>, id: string): Promise<ApprovalOutcome> {
+async function payWithPayPal(
+  work: Awaited<ReturnType<typeof payouts>>,
+  id: string,
+  operator: Operator,
+): Promise<ApprovalOutcome> {
   let sent: SendResult[];
   try {
-    sent = await work.send([id]);
+    sent = await work.send([id], operator.uid);
   } catch (error) {
     if (error instanceof OperatorError) return { id, outcome: "not_sent", reason: error.message };
     throw error;

@@ -90,7 +90,8 @@ export interface QueuedWithdrawal {
 
 export type ApproveResult = {
   id: string;
-  result: "approved" | "already_approved" | "not_pending" | "not_found" | "payouts_paused" | "account_banned";
+  result:
+    "approved" | "already_approved" | "not_pending" | "not_found" | "payouts_paused" | "account_banned" | "own_account";
 };
 
 export interface BanResult {
@@ -204,12 +205,17 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
     return new OperatorError(`Withdrawal ${id} is already ${withdrawal.status}`);
   }
 
-  async function sendOne(paypalClient: PayPalClient, withdrawal: ReviewedWithdrawal): Promise<SendResult> {
+  async function sendOne(
+    paypalClient: PayPalClient,
+    withdrawal: ReviewedWithdrawal,
+    operatorId: string | null,
+  ): Promise<SendResult> {
     const { id } = withdrawal;
     if (withdrawal.sent_at) return { id, result: "already_sent", batchId: withdrawal.payout_batch_id };
     // Claimed before PayPal is asked: while the answer is awaited (or unknown), nothing refunds it.
     try {
-      await db.rpc("claim_payout", { p_withdrawal_id: id });
+      // The console's operator is named: SQL refuses to pay their own cash-out.
+      await db.rpc("claim_payout", { p_withdrawal_id: id, p_operator_id: operatorId });
     } catch (error) {
       const rule = ruleViolation(error)?.rule;
       if (rule === "withdrawal_not_pending" || rule === "withdrawal_not_approved") {
@@ -290,7 +296,7 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
      * given ids, or "all" that have not been sent. A withdrawal is marked sent only once PayPal has
      * accepted it; one PayPal refuses stays pending with PayPal's error in the result.
      */
-    async send(selection: string[] | "all"): Promise<SendResult[]> {
+    async send(selection: string[] | "all", operatorId: string | null = null): Promise<SendResult[]> {
       const paypalClient = requirePayPal();
       // Only approved withdrawals leave (docs/decisions/068); one waiting for review is named.
       const pending = (await review("pending", "paypal")).filter(
@@ -309,7 +315,7 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
       }
       const results: SendResult[] = [];
       for (const withdrawal of chosen) {
-        const result = await sendOne(paypalClient, withdrawal);
+        const result = await sendOne(paypalClient, withdrawal, operatorId);
         results.push(result);
         // The database is failing: stop paying what could not be recorded either.
         if (result.result === "error" && result.unrecorded) break;

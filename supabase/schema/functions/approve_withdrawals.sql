@@ -32,6 +32,14 @@ begin
       v_result := 'not_pending';
     elsif v_withdrawal.review_state = 'approved' then
       v_result := 'already_approved';
+    elsif p_actor_user_id is not null and v_withdrawal.user_id = p_actor_user_id then
+      -- One's own cash-out is another operator's to approve; the attempt is kept.
+      insert into operator_actions (actor, actor_user_id, action, user_id, withdrawal_id, reason, record_kind,
+                                    record_id, detail)
+      values (v_actor, p_actor_user_id, 'refused', v_withdrawal.user_id, v_id, 'Refused: approve (operator_self_action)',
+              'withdrawal', v_id::text, jsonb_build_object('attempted', 'approve', 'rule', 'operator_self_action',
+                                                          'amount', v_withdrawal.amount));
+      v_result := 'own_account';
     else
       select * into v_profile from user_profiles where id = v_withdrawal.user_id;
       if v_profile.banned_at is not null then

@@ -11,7 +11,11 @@ AS $function$
   select coalesce(jsonb_agg(jsonb_build_object('id', id, 'network', network, 'offer_name', offer_name,
                                                'completed_on', completed_on, 'status', status,
                                                'created_at', created_at,
-                                               'replies', ticket_replies('missing_credit', id))
+                                               'replies', ticket_replies('missing_credit', id),
+                                               'credited_coins',
+                                               (select round(a.amount * c.coins_per_dollar)::integer
+                                                  from balance_adjustments a cross join app_config c
+                                                 where a.missing_credit_report_id = r.id and a.state = 'applied'))
                             order by created_at desc, id desc), '[]')
     from (select * from missing_credit_reports where user_id = p_user_id
            order by created_at desc, id desc limit 50) r

@@ -8,23 +8,36 @@ CREATE OR REPLACE FUNCTION public.get_offer_credits(p_user_id text, p_limit inte
  STABLE SECURITY DEFINER
  SET search_path TO 'public', 'pg_temp'
 AS $function$
+  with credits as (
+    select c.provider as network, c.transaction_id,
+           coalesce(c.offer_name,
+                    (select s.title from completed_tasks t
+                       join task_starts s on s.user_id = t.user_id and s.task_id = t.task_id
+                      where t.user_id = c.user_id and t.provider = c.provider
+                        and t.transaction_id = c.transaction_id)) as offer_name,
+           c.coins, c.created_at, c.id, c.available_at, r.created_at as reversed_at, false as test
+      from (select * from provider_postbacks
+             where user_id = p_user_id and kind = 'credit'
+             order by created_at desc, id desc
+             limit least(greatest(coalesce(p_limit, 100), 1), 500)) c
+      left join provider_postbacks r
+        on r.provider = c.provider and r.transaction_id = c.transaction_id and r.kind = 'reversal'
+    union all
+    select network, transaction_id, offer_name, coins, created_at, id, null, null, true
+      from (select * from test_credits where user_id = p_user_id
+             order by created_at desc, id desc
+             limit least(greatest(coalesce(p_limit, 100), 1), 500)) t
+  )
   select coalesce(jsonb_agg(jsonb_build_object(
-           'network', c.provider,
-           'transaction_id', c.transaction_id,
-           'offer_name', coalesce(c.offer_name,
-                                  (select s.title from completed_tasks t
-                                     join task_starts s on s.user_id = t.user_id and s.task_id = t.task_id
-                                    where t.user_id = c.user_id and t.provider = c.provider
-                                      and t.transaction_id = c.transaction_id)),
-           'coins', c.coins,
-           'credited_at', c.created_at,
-           'available_at', c.available_at,
-           'reversed_at', r.created_at)
-         order by c.created_at desc, c.id desc), '[]')
-    from (select * from provider_postbacks
-           where user_id = p_user_id and kind = 'credit'
-           order by created_at desc, id desc
-           limit least(greatest(coalesce(p_limit, 100), 1), 500)) c
-    left join provider_postbacks r
-      on r.provider = c.provider and r.transaction_id = c.transaction_id and r.kind = 'reversal'
+           'network', network,
+           'transaction_id', transaction_id,
+           'offer_name', offer_name,
+           'coins', coins,
+           'credited_at', created_at,
+           'available_at', available_at,
+           'reversed_at', reversed_at,
+           'test', test)
+         order by created_at desc, id desc), '[]')
+    from (select * from credits order by created_at desc, id desc
+           limit least(greatest(coalesce(p_limit, 100), 1), 500)) listed
 $function$;

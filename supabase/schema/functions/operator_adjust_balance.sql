@@ -11,11 +11,13 @@ AS $function$
 declare
   v_actor text := operator_actor(p_actor);
   v_reason text := operator_reason(p_reason);
-  v_limit numeric := (select adjustment_approval_above from app_config);
+  v_config app_config;
   v_before numeric;
   v_after numeric;
   v_ledger_id bigint;
   v_adjustment balance_adjustments;
+  v_window_all numeric;
+  v_window_mine numeric;
 begin
   perform require_operator_role(p_operator_id, array['finance']);
   if p_amount is null or p_amount = 0 or p_amount <> round(p_amount, 2) or abs(p_amount) > 1000000 then
@@ -24,22 +26,37 @@ begin
   if p_kind is null or p_kind not in ('earned', 'bonus') then
     raise exception 'Invalid adjustment kind' using errcode = 'P0001', hint = 'invalid_adjustment_kind';
   end if;
-  if p_operator_id = p_user_id then
-    raise exception 'Operators cannot adjust their own balance' using errcode = 'P0001', hint = 'operator_self_action';
-  end if;
+  perform refuse_own_account(p_operator_id, p_user_id);
   -- The lock order of the money functions: the profile, then the balance.
   perform from user_profiles where id = p_user_id for key share;
   if not found then
     raise exception 'Account not found' using errcode = 'P0001', hint = 'account_not_found';
   end if;
+  -- Held until commit: every adjustment of this person waits here, so the window's sum below
+  -- counts the one that went just before (two operators splitting a sum at once included).
   select balance into v_before from user_balance where user_id = p_user_id for update;
-  -- A missing-credit report the adjustment answers is this account's own.
-  if p_missing_credit_report_id is not null
-     and not exists (select from missing_credit_reports
-                      where id = p_missing_credit_report_id and user_id = p_user_id) then
-    raise exception 'Ticket not found' using errcode = 'P0001', hint = 'ticket_not_found';
+  if p_missing_credit_report_id is not null then
+    -- A missing-credit report the adjustment answers is this account's own, and credited once.
+    perform from missing_credit_reports
+     where id = p_missing_credit_report_id and user_id = p_user_id
+       for update;
+    if not found then
+      raise exception 'Ticket not found' using errcode = 'P0001', hint = 'ticket_not_found';
+    end if;
+    if exists (select from balance_adjustments
+                where missing_credit_report_id = p_missing_credit_report_id and state <> 'declined') then
+      raise exception 'This ticket was credited already' using errcode = 'P0001', hint = 'ticket_already_credited';
+    end if;
   end if;
-  if abs(p_amount) > v_limit then
+  select * into v_config from app_config;
+  -- Either way counts: a debit and a credit of $50 are $100 moved on one word.
+  select coalesce(sum(abs(amount)), 0),
+         coalesce(sum(abs(amount)) filter (where requested_by_user_id = p_operator_id), 0)
+    into v_window_all, v_window_mine
+    from balance_adjustments
+   where user_id = p_user_id and state = 'applied' and decided_by_user_id is null
+     and requested_at > now() - make_interval(hours => v_config.adjustment_window_hours);
+  if v_window_all + abs(p_amount) > v_config.adjustment_approval_above then
     insert into balance_adjustments (user_id, amount, kind, reason, missing_credit_report_id, state, requested_by,
                                      requested_by_user_id)
     values (p_user_id, p_amount, p_kind, v_reason, p_missing_credit_report_id, 'awaiting_approval', v_actor,
@@ -48,9 +65,12 @@ begin
     insert into operator_actions (actor, actor_user_id, action, user_id, reason, record_kind, record_id, after, detail)
     values (v_actor, p_operator_id, 'adjust_request', p_user_id, v_reason, 'adjustment', v_adjustment.id::text,
             jsonb_build_object('state', 'awaiting_approval'),
-            jsonb_build_object('amount', p_amount, 'kind', p_kind, 'limit', v_limit));
+            jsonb_build_object('amount', p_amount, 'kind', p_kind, 'limit', v_config.adjustment_approval_above,
+                               'window_hours', v_config.adjustment_window_hours,
+                               'window_sum', v_window_all, 'window_sum_mine', v_window_mine));
     return jsonb_build_object('id', v_adjustment.id, 'state', 'awaiting_approval', 'amount', p_amount,
-                              'limit', v_limit);
+                              'limit', v_config.adjustment_approval_above, 'window_sum', v_window_all,
+                              'window_hours', v_config.adjustment_window_hours);
   end if;
   v_ledger_id := ledger_adjust(p_user_id, p_amount, p_kind, 'Balance correction: ' || v_reason);
   select balance into v_after from user_balance where user_id = p_user_id;
@@ -64,7 +84,8 @@ begin
                                 detail)
   values (v_actor, p_operator_id, 'adjust', p_user_id, v_reason, 'adjustment', v_adjustment.id::text,
           jsonb_build_object('balance', v_before), jsonb_build_object('balance', v_after),
-          jsonb_build_object('amount', p_amount, 'kind', p_kind));
+          jsonb_build_object('amount', p_amount, 'kind', p_kind, 'window_sum', v_window_all + abs(p_amount),
+                             'window_hours', v_config.adjustment_window_hours));
   return jsonb_build_object('id', v_adjustment.id, 'state', 'applied', 'amount', p_amount, 'balance', v_after);
 end
 $function$;

@@ -10,6 +10,7 @@ CREATE OR REPLACE FUNCTION public.operator_record_test_postback(p_operator_id te
 AS $function$
 declare
   v_email text;
+  v_sent_today integer;
   v_actor text;
 begin
   perform require_operator_role(p_operator_id, array['owner']);
@@ -25,6 +26,7 @@ begin
   if not found then
     raise exception 'Account not found' using errcode = 'P0001', hint = 'account_not_found';
   end if;
+  perform refuse_own_account(p_operator_id, p_user_id);
   v_actor := operator_name(p_operator_id);
   -- Two posts of one form wait for each other here; the second finds the first's entry.
   perform pg_advisory_xact_lock(hashtextextended('test_postback:' || p_network || ':' || p_transaction_id, 0));
@@ -32,6 +34,14 @@ begin
               where record_id = p_user_id and action = 'test_postback'
                 and detail ->> 'network' = p_network and detail ->> 'transaction_id' = p_transaction_id) then
     return jsonb_build_object('recorded', false);
+  end if;
+  -- A few a day per wall prove a wall's settings; more would be a habit.
+  perform pg_advisory_xact_lock(hashtextextended('test_postbacks_of:' || p_network, 0));
+  select count(*) into v_sent_today from operator_actions
+   where action = 'test_postback' and at > now() - interval '24 hours' and detail ->> 'network' = p_network;
+  if v_sent_today >= (select test_postbacks_per_wall_per_day from app_config) then
+    raise exception 'No more test postbacks through this wall today' using errcode = 'P0001',
+      hint = 'test_postbacks_exhausted';
   end if;
   insert into operator_actions (actor, actor_user_id, action, user_id, record_kind, record_id, after, reason, detail)
   values (v_actor, p_operator_id, 'test_postback', p_user_id, 'account', p_user_id,

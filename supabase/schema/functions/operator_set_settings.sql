@@ -72,7 +72,9 @@ begin
          notice_delivery_attempts = v_after.notice_delivery_attempts,
          notice_delivery_window_hours = v_after.notice_delivery_window_hours,
          notice_emails_per_address_per_day = v_after.notice_emails_per_address_per_day,
-         adjustment_approval_above = v_after.adjustment_approval_above
+         adjustment_approval_above = v_after.adjustment_approval_above,
+         adjustment_window_hours = v_after.adjustment_window_hours,
+         test_postbacks_per_wall_per_day = v_after.test_postbacks_per_wall_per_day
    where id
   returning * into v_after;
 

@@ -31,6 +31,22 @@ begin
   -- One postback of this (provider, transaction) at a time, until commit: what the one before
   -- did is visible to the next. (The two-key form has its own space: no other lock shares it.)
   perform pg_advisory_xact_lock(hashtext(p_provider), hashtext(p_transaction_id));
+  -- The console's own test postback (its sim- id, recorded for this person by the owner who sent it)
+  -- credits test money: its own ledger, never a balance.
+  if not p_reversal and p_transaction_id like 'sim-%'
+     and exists (select from operator_actions
+                  where record_id = p_user_id and action = 'test_postback'
+                    and detail ->> 'network' = p_provider and detail ->> 'transaction_id' = p_transaction_id) then
+    insert into test_credits (user_id, network, transaction_id, coins, amount, offer_name)
+    values (p_user_id, p_provider, p_transaction_id, p_coins, coins_to_dollars(p_coins), left(p_offer_name, 200))
+    on conflict (network, transaction_id) do nothing
+    returning id into v_id;
+    if v_id is null then
+      return jsonb_build_object('duplicate', true, 'amount', 0, 'test', true);
+    end if;
+    return jsonb_build_object('duplicate', false, 'amount', 0, 'coins', p_coins, 'test', true,
+                              'test_amount', coins_to_dollars(p_coins));
+  end if;
   if not p_reversal then
     v_coins := p_coins;
     v_amount := coins_to_dollars(v_coins);

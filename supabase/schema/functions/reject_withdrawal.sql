@@ -21,6 +21,7 @@ begin
   if not found then
     raise exception 'Withdrawal not found' using errcode = 'P0001', hint = 'withdrawal_not_found';
   end if;
+  perform refuse_own_account(p_actor_user_id, v_withdrawal.user_id);
   perform from user_profiles where id = v_withdrawal.user_id for key share;
   select * into v_withdrawal from withdrawals where id = p_withdrawal_id for update;
   if v_withdrawal.status <> 'pending' then

@@ -8,8 +8,21 @@ CREATE OR REPLACE FUNCTION public.resolve_credited_report(p_report_id bigint)
  SECURITY DEFINER
  SET search_path TO 'public', 'pg_temp'
 AS $function$
+declare
+  v_report missing_credit_reports;
+  v_amount numeric;
 begin
   update missing_credit_reports set status = 'resolved', updated_at = now()
    where id = p_report_id and status <> 'resolved';
+  select * into v_report from missing_credit_reports where id = p_report_id;
+  select amount into v_amount from balance_adjustments
+   where missing_credit_report_id = p_report_id and state = 'applied';
+  if v_report.user_id is not null and v_amount > 0 then
+    insert into user_notices (user_id, kind, data)
+    values (v_report.user_id, 'missing_credit_credited',
+            jsonb_build_object('amount', v_amount,
+                               'coins', round(v_amount * (select coins_per_dollar from app_config))::integer,
+                               'title', v_report.offer_name, 'network', v_report.network));
+  end if;
 end
 $function$;

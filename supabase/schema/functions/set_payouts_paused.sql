@@ -16,6 +16,7 @@ begin
   if p_actor_user_id is not null then
     perform require_operator_role(p_actor_user_id, array['finance']);
   end if;
+  perform refuse_own_account(p_actor_user_id, p_user_id);
   -- For update: a withdrawal being made (key share on the profile) finishes first, or sees the pause.
   select payouts_paused_at is not null into v_was from user_profiles where id = p_user_id for update;
   if not found then

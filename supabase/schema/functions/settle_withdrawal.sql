@@ -23,6 +23,7 @@ begin
   if not found then
     raise exception 'Withdrawal not found' using errcode = 'P0001', hint = 'withdrawal_not_found';
   end if;
+  perform refuse_own_account(p_actor_user_id, v_withdrawal.user_id);
   if v_withdrawal.status <> 'pending' then
     return withdrawal_json(v_withdrawal) || jsonb_build_object('changed', false);
   end if;

@@ -15,6 +15,7 @@ begin
   if p_actor_user_id is not null then
     perform require_operator_role(p_actor_user_id, array['finance']);
   end if;
+  perform refuse_own_account(p_actor_user_id, p_user_id);
   select banned_at into v_banned_at from user_profiles where id = p_user_id for update;
   if not found then
     raise exception 'Account not found' using errcode = 'P0001', hint = 'account_not_found';

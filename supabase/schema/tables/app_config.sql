@@ -23,7 +23,10 @@ create table public.app_config (
   review_first_withdrawal boolean default true not null,
   checkin_streak_bonus_coins integer default 50 not null,
   adjustment_approval_above numeric(12,2) default 50 not null,
+  adjustment_window_hours integer default 24 not null,
+  test_postbacks_per_wall_per_day integer default 5 not null,
   constraint app_config_adjustment_approval_above_check CHECK (((adjustment_approval_above >= (0)::numeric) AND (adjustment_approval_above <= (1000000)::numeric))),
+  constraint app_config_adjustment_window_hours_check CHECK (((adjustment_window_hours >= 1) AND (adjustment_window_hours <= 720))),
   constraint app_config_bonus_unlock_ratio_check CHECK ((bonus_unlock_ratio >= (0)::numeric)),
   constraint app_config_checkin_coins_check CHECK ((checkin_coins > 0)),
   constraint app_config_checkin_streak_bonus_coins_check CHECK (((checkin_streak_bonus_coins >= 0) AND (checkin_streak_bonus_coins <= 100000))),
@@ -42,9 +45,11 @@ create table public.app_config (
   constraint app_config_referral_reward_check CHECK ((referral_reward >= (0)::numeric)),
   constraint app_config_referral_welcome_bonus_check CHECK ((referral_welcome_bonus >= (0)::numeric)),
   constraint app_config_risk_review_threshold_check CHECK (((risk_review_threshold >= 0) AND (risk_review_threshold <= 101))),
+  constraint app_config_test_postbacks_per_wall_per_day_check CHECK (((test_postbacks_per_wall_per_day >= 0) AND (test_postbacks_per_wall_per_day <= 100))),
   constraint app_config_withdrawals_per_hour_check CHECK ((withdrawals_per_hour > 0))
 );
 
+CREATE TRIGGER app_config_never_emptied BEFORE TRUNCATE ON public.app_config FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
 CREATE TRIGGER app_config_notify AFTER INSERT OR DELETE OR UPDATE ON public.app_config FOR EACH STATEMENT EXECUTE FUNCTION notify_app_config_changed();
 
 -- Row level security: on

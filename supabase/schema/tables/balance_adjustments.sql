@@ -31,7 +31,11 @@ create table public.balance_adjustments (
   constraint balance_adjustments_user_id_fkey FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE SET NULL
 );
 
+CREATE UNIQUE INDEX balance_adjustments_one_credit_per_ticket ON public.balance_adjustments USING btree (missing_credit_report_id) WHERE ((missing_credit_report_id IS NOT NULL) AND (state <> 'declined'::text));
+CREATE INDEX balance_adjustments_single_operator_idx ON public.balance_adjustments USING btree (user_id, requested_at) WHERE ((state = 'applied'::text) AND (decided_by_user_id IS NULL));
 CREATE INDEX balance_adjustments_user_idx ON public.balance_adjustments USING btree (user_id, id DESC);
 CREATE INDEX balance_adjustments_waiting_idx ON public.balance_adjustments USING btree (requested_at) WHERE (state = 'awaiting_approval'::text);
+
+CREATE TRIGGER balance_adjustments_never_emptied BEFORE TRUNCATE ON public.balance_adjustments FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
 
 -- Row level security: on

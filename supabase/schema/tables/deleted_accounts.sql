@@ -7,4 +7,6 @@ create table public.deleted_accounts (
   constraint deleted_accounts_pkey PRIMARY KEY (email_hash)
 );
 
+CREATE TRIGGER deleted_accounts_never_emptied BEFORE TRUNCATE ON public.deleted_accounts FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
+
 -- Row level security: on

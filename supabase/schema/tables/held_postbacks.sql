@@ -29,4 +29,6 @@ create table public.held_postbacks (
 
 CREATE INDEX held_postbacks_waiting_idx ON public.held_postbacks USING btree (network, received_at) WHERE (status = 'held'::text);
 
+CREATE TRIGGER held_postbacks_never_emptied BEFORE TRUNCATE ON public.held_postbacks FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
+
 -- Row level security: on

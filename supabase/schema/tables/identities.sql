@@ -10,4 +10,6 @@ create table public.identities (
   constraint identities_user_id_key UNIQUE (user_id)
 );
 
+CREATE TRIGGER identities_never_emptied BEFORE TRUNCATE ON public.identities FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
+
 -- Row level security: on

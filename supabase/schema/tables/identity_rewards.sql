@@ -11,4 +11,6 @@ create table public.identity_rewards (
   constraint identity_rewards_reward_check CHECK (((reward = ANY (ARRAY['referred'::text, 'referral_credit'::text])) OR (reward ~ '^task:[a-z0-9-]{1,64}$'::text)))
 );
 
+CREATE TRIGGER identity_rewards_never_emptied BEFORE TRUNCATE ON public.identity_rewards FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
+
 -- Row level security: on

@@ -24,4 +24,6 @@ create table public.missing_credit_reports (
 CREATE INDEX missing_credit_reports_inbox_idx ON public.missing_credit_reports USING btree (status, created_at, id);
 CREATE INDEX missing_credit_reports_user_idx ON public.missing_credit_reports USING btree (user_id, created_at DESC);
 
+CREATE TRIGGER missing_credit_reports_never_emptied BEFORE TRUNCATE ON public.missing_credit_reports FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
+
 -- Row level security: on

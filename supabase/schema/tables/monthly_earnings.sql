@@ -12,4 +12,6 @@ create table public.monthly_earnings (
 
 CREATE INDEX monthly_earnings_rank_idx ON public.monthly_earnings USING btree (month, amount DESC, user_id);
 
+CREATE TRIGGER monthly_earnings_never_emptied BEFORE TRUNCATE ON public.monthly_earnings FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
+
 -- Row level security: on

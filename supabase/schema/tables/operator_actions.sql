@@ -25,9 +25,11 @@ create table public.operator_actions (
 
 CREATE INDEX operator_actions_record_idx ON public.operator_actions USING btree (record_id, id DESC) WHERE (record_id IS NOT NULL);
 CREATE INDEX operator_actions_setting_idx ON public.operator_actions USING btree (id DESC) WHERE (record_kind = 'setting'::text);
+CREATE INDEX operator_actions_test_postbacks_idx ON public.operator_actions USING btree (at) WHERE (action = 'test_postback'::text);
 CREATE INDEX operator_actions_user_idx ON public.operator_actions USING btree (user_id, at DESC);
 CREATE INDEX operator_actions_withdrawal_idx ON public.operator_actions USING btree (withdrawal_id, id DESC) WHERE (withdrawal_id IS NOT NULL);
 
 CREATE TRIGGER operator_actions_append_only BEFORE DELETE OR UPDATE ON public.operator_actions FOR EACH ROW EXECUTE FUNCTION operator_actions_append_only();
+CREATE TRIGGER operator_actions_never_emptied BEFORE TRUNCATE ON public.operator_actions FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
 
 -- Row level security: on

@@ -12,4 +12,6 @@ create table public.operators (
   constraint operators_user_id_fkey FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE CASCADE
 );
 
+CREATE TRIGGER operators_never_emptied BEFORE TRUNCATE ON public.operators FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
+
 -- Row level security: on

@@ -28,4 +28,6 @@ CREATE INDEX postback_log_received_idx ON public.postback_log USING btree (recei
 CREATE INDEX postback_log_refused_idx ON public.postback_log USING btree (received_at DESC) WHERE (verdict = 'refused'::text);
 CREATE INDEX postback_log_user_idx ON public.postback_log USING btree (user_id, received_at DESC) WHERE (user_id IS NOT NULL);
 
+CREATE TRIGGER postback_log_never_emptied BEFORE TRUNCATE ON public.postback_log FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
+
 -- Row level security: on

@@ -10,4 +10,6 @@ create table public.postback_signatures (
   constraint postback_signatures_pkey PRIMARY KEY (network, digest)
 );
 
+CREATE TRIGGER postback_signatures_never_emptied BEFORE TRUNCATE ON public.postback_signatures FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
+
 -- Row level security: on

@@ -21,4 +21,6 @@ create table public.provider_postbacks (
 CREATE INDEX provider_postbacks_user_credits_idx ON public.provider_postbacks USING btree (user_id, created_at DESC) WHERE (kind = 'credit'::text);
 CREATE INDEX provider_postbacks_user_reversals_idx ON public.provider_postbacks USING btree (user_id) WHERE (kind = 'reversal'::text);
 
+CREATE TRIGGER provider_postbacks_never_emptied BEFORE TRUNCATE ON public.provider_postbacks FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
+
 -- Row level security: on

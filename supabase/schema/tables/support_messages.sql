@@ -18,4 +18,6 @@ create table public.support_messages (
 
 CREATE INDEX support_messages_ticket_idx ON public.support_messages USING btree (ticket_kind, ticket_id, id);
 
+CREATE TRIGGER support_messages_never_emptied BEFORE TRUNCATE ON public.support_messages FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
+
 -- Row level security: on

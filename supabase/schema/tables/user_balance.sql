@@ -18,5 +18,6 @@ CREATE INDEX user_balance_total_earned_idx ON public.user_balance USING btree (t
 
 CREATE TRIGGER user_balance_dashboard AFTER INSERT OR DELETE OR UPDATE OF balance ON public.user_balance FOR EACH ROW EXECUTE FUNCTION dashboard_balance_counts();
 CREATE TRIGGER user_balance_mark_negative BEFORE UPDATE OF balance ON public.user_balance FOR EACH ROW WHEN (((new.balance < (0)::numeric) AND (old.was_negative_at IS NULL))) EXECUTE FUNCTION user_balance_mark_negative();
+CREATE TRIGGER user_balance_never_emptied BEFORE TRUNCATE ON public.user_balance FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
 
 -- Row level security: on

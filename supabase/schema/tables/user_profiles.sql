@@ -33,5 +33,6 @@ CREATE INDEX user_profiles_without_identity_idx ON public.user_profiles USING bt
 CREATE TRIGGER user_profiles_dashboard AFTER INSERT OR DELETE OR UPDATE OF created_at ON public.user_profiles FOR EACH ROW EXECUTE FUNCTION dashboard_profile_counts();
 CREATE TRIGGER user_profiles_deactivated_end_sessions AFTER UPDATE OF preferences ON public.user_profiles FOR EACH ROW WHEN ((((new.preferences ->> 'is_active'::text) = 'false'::text) AND ((old.preferences ->> 'is_active'::text) IS DISTINCT FROM 'false'::text))) EXECUTE FUNCTION notify_sessions_ended();
 CREATE TRIGGER user_profiles_deleted_end_sessions AFTER DELETE ON public.user_profiles FOR EACH ROW EXECUTE FUNCTION notify_sessions_ended();
+CREATE TRIGGER user_profiles_never_emptied BEFORE TRUNCATE ON public.user_profiles FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
 
 -- Row level security: on

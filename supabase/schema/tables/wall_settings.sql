@@ -19,6 +19,7 @@ create table public.wall_settings (
   constraint wall_settings_updated_by_check CHECK (((length(updated_by) >= 1) AND (length(updated_by) <= 100)))
 );
 
+CREATE TRIGGER wall_settings_never_emptied BEFORE TRUNCATE ON public.wall_settings FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
 CREATE TRIGGER wall_settings_notify AFTER INSERT OR DELETE OR UPDATE ON public.wall_settings FOR EACH ROW EXECUTE FUNCTION wall_settings_notify();
 
 -- Row level security: on

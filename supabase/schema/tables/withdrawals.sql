@@ -53,5 +53,6 @@ CREATE INDEX withdrawals_unpaid_created_idx ON public.withdrawals USING btree (c
 CREATE INDEX withdrawals_user_created_idx ON public.withdrawals USING btree (user_id, created_at DESC);
 
 CREATE TRIGGER withdrawals_dashboard AFTER INSERT OR DELETE OR UPDATE OF status, review_state, sent_at, settled_at, amount ON public.withdrawals FOR EACH ROW EXECUTE FUNCTION dashboard_withdrawal_counts();
+CREATE TRIGGER withdrawals_never_emptied BEFORE TRUNCATE ON public.withdrawals FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
 
 -- Row level security: on
