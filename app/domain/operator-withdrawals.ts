@@ -113,14 +113,18 @@ export interface WithdrawalCounts {
 /** What can be done to a withdrawal now, by whom may act on money (finance or owner). */
 export function withdrawalActions(
   withdrawal: Pick<ConsoleWithdrawal, "status" | "review_state" | "sent_at" | "payment_method">,
+  /** Whether this server can pay through PayPal (PAYPAL_* set): no Pay button where it cannot. */
+  paypalReady: boolean,
 ) {
   const pending = withdrawal.status === "pending";
   const approved = pending && withdrawal.review_state === "approved";
   return {
     approve: pending && withdrawal.review_state === "review",
     reject: pending && withdrawal.sent_at === null,
-    pay: approved && withdrawal.payment_method === "paypal" && withdrawal.sent_at === null,
-    markPaid: approved && withdrawal.payment_method !== "paypal",
-    markFailed: approved && withdrawal.payment_method !== "paypal",
+    pay: paypalReady && approved && withdrawal.payment_method === "paypal" && withdrawal.sent_at === null,
+    // Any approved one not with PayPal can be settled by hand: a PayPal payout made outside the app
+    // (PayPal not set up here, or down) is marked paid with its reference rather than left stuck.
+    markPaid: approved && withdrawal.sent_at === null,
+    markFailed: approved && withdrawal.sent_at === null,
   };
 }

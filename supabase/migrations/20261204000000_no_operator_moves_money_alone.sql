@@ -1,3 +1,9 @@
+-- Redefines: public.app_setting_valid, public.operator_set_settings, public.approve_withdrawals
+-- Redefines: public.reject_withdrawal, public.settle_withdrawal, public.set_payouts_paused, public.unban_account
+-- Redefines: public.claim_payout, public.operator_adjust_balance, public.record_postback
+-- Redefines: public.operator_record_test_postback, public.get_offer_credits, public.resolve_credited_report
+-- Redefines: public.get_missing_credit_reports
+--
 -- No operator moves money alone (issue 33, docs/decisions/078-no-operator-moves-money-alone.md).
 --
 -- 1. No operator acts on their own account: approve, pay, reject, mark paid or failed, pause,

@@ -154,7 +154,12 @@ describe("the console's actions on a person's page", () => {
     );
     expect(approvals.map((response) => response.status)).toEqual([302, 302]);
     expect(await money(person.uid)).toEqual({ balance: 60, total: 60, earned: 60 });
-    expect((await actions(person.uid)).map((entry) => entry.action)).toEqual(["adjust_request", "adjust_approve"]);
+    // The requester's own try is kept in the audit log, as refused.
+    expect((await actions(person.uid)).map((entry) => entry.action)).toEqual([
+      "adjust_request",
+      "refused",
+      "adjust_approve",
+    ]);
     expect((await ledgerAudit(app.sql)).problems).toEqual([]);
   });
 
@@ -251,7 +256,7 @@ describe("the console's actions on a person's page", () => {
     const without = await post(stale.client, person.uid, { intent: "adjust", amount: "1", kind: "bonus", reason: "x" });
     expect(without.status).toBe(403);
     expect(await without.text()).toContain(
-      "Enter your password: money actions need a sign-in within the last 15 minutes.",
+      "Enter your password: money, policy and access changes need a sign-in within the last 15 minutes.",
     );
     expect(await money(person.uid)).toEqual({ balance: 0, total: 0, earned: 0 });
     const withPassword = await post(stale.client, person.uid, {

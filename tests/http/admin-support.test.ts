@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { visibleText } from "../support/bad-input";
 import { newMember, newOperator } from "../support/console";
 import { html } from "../support/http";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
@@ -111,7 +112,7 @@ describe("the console's support inbox", () => {
     ).toEqual(["ticket_assign", "ticket_status"]);
   });
 
-  it("crediting a missing offer from its report credits earned money once, resolves the report, and support may not do it", async () => {
+  it("crediting a missing offer from its report in coins credits earned money once (a second credit is refused in SQL and audited), resolves the report, shows the person the coins and a notice, and support may not do it", async () => {
     const person = await newMember(app);
     const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     const reported = await person.client.post("/earn/offers?report=bitlabs", {
@@ -126,16 +127,21 @@ describe("the console's support inbox", () => {
       person.uid,
     ]);
     const path = `/admin/support/missing-credit/${report!.id}`;
+    const ticketPage = await finance.client.visit(path);
+    expect(ticketPage.html).toContain('data-testid="form-credit"');
+    expect(ticketPage.html).toContain("100 coins are $1.00");
 
-    const refused = await support.client.post(path, { intent: "credit", amount: "1.20", reason: "BitLabs confirmed" });
+    const refused = await support.client.post(path, { intent: "credit", coins: "120", reason: "BitLabs confirmed" });
     expect(refused.status).toBe(403);
-    const badAmount = await finance.client.post(path, { intent: "credit", amount: "-1", reason: "x" });
-    expect(badAmount.status).toBe(400);
-    expect(await badAmount.text()).toContain("Enter the credit in dollars, more than zero");
+    for (const coins of ["-1", "0", "1.5", "12a"]) {
+      const badCoins = await finance.client.post(path, { intent: "credit", coins, reason: "x" });
+      expect(badCoins.status, coins).toBe(400);
+      expect(await badCoins.text()).toContain("Enter the credit in whole coins, more than zero, such as 400");
+    }
 
     const credited = await finance.client.post(path, {
       intent: "credit",
-      amount: "1.20",
+      coins: "120",
       reason: "BitLabs confirmed the survey",
     });
     expect(credited.status).toBe(302);
@@ -147,8 +153,29 @@ describe("the console's support inbox", () => {
     expect(await app.sql("select status from missing_credit_reports where id = $1", [report!.id])).toEqual([
       { status: "resolved" },
     ]);
+    // Resolved and credited: the form is gone, and a second post (an old page, a second tab) is refused.
+    const after = await finance.client.visit(path);
+    expect(after.html).not.toContain('data-testid="form-credit"');
+    expect(visibleText(after.html)).toContain("Credit of 120 coins ($1.20)");
+    const again = await finance.client.post(path, { intent: "credit", coins: "120", reason: "Pressed again" });
+    expect(again.status).toBe(400);
+    expect(await again.text()).toContain("This ticket was credited already: one credit per ticket");
+    expect(
+      await app.sql("select count(*)::int as n from transaction_history where user_id = $1", [person.uid]),
+    ).toEqual([{ n: 1 }]);
+    expect(
+      await app.sql<{ detail: unknown }>(
+        "select detail from operator_actions where action = 'refused' and record_id = $1",
+        [`missing_credit:${report!.id}`],
+      ),
+    ).toEqual([{ detail: { attempted: "ticket_credit", rule: "ticket_already_credited" } }]);
+
     const offers = await person.client.visit("/earn/offers");
     expect(offers.html).toContain("Resolved");
+    expect(offers.html).toContain("120 coins credited");
+    expect(
+      await app.sql("select kind, data->>'coins' as coins from user_notices where user_id = $1", [person.uid]),
+    ).toEqual([{ kind: "missing_credit_credited", coins: "120" }]);
 
     await finance.client.post(path, { intent: "reply", body: "We credited $1.20 for the survey." });
     expect((await person.client.visit("/earn/offers")).html).toContain(html("We credited $1.20 for the survey."));

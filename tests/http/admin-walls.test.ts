@@ -330,7 +330,7 @@ describe("the console's Walls section: configuration, postback log and test post
     expect((await page("/admin/walls/revlum?before=abc&refused=2")).status).toBe(200);
   });
 
-  it("a test postback credits the account the owner names, once even when the form is sent twice, and the audit log says so", async () => {
+  it("a test postback credits test coins to the account the owner names (no ledger row, no balance, shown as test in My offers), once even when the form is sent twice, and the audit log says so", async () => {
     expect((await save("bitlabs", { enabled: "on", setting_APP_SECRET: CONSOLE_BITLABS_SECRET })).status).toBe(302);
     const form = (await page("/admin/walls/bitlabs")).html;
     const transaction = /name="transaction" value="(sim-[0-9a-f-]{36})"/.exec(form)?.[1];
@@ -341,13 +341,17 @@ describe("the console's Walls section: configuration, postback log and test post
       coins: "120",
       transaction: transaction!,
     };
+    const [before] = await a.sql<{ balance: number }>(
+      "select balance::float as balance from user_balance where user_id = $1",
+      [person.uid],
+    );
 
     const sent = await owner.post("/admin/walls/bitlabs", fields);
     expect(sent.status).toBe(302);
     expect(sent.headers.get("location")).toBe(`/admin/walls/bitlabs?tx=${transaction}`);
     const shown = await owner.visit(sent.headers.get("location")!);
     const text = visibleText(shown.html);
-    expect(text).toContain(`Test postback taken: 120 coins to ${person.email}`);
+    expect(text).toContain(`Test postback taken: 120 test coins to ${person.email} (not withdrawable)`);
     expect(text).toContain("The app answered 200 OK.");
     expect(shown.html.match(/data-testid="postback-entry"/g)).toHaveLength(1);
     expect(shown.html).toContain(">credited<");
@@ -357,12 +361,25 @@ describe("the console's Walls section: configuration, postback log and test post
     expect(visibleText((await owner.visit(again.headers.get("location")!)).html)).toContain(
       "This test postback was sent already",
     );
-    expect(await credits("bitlabs", transaction!)).toEqual([{ user_id: person.uid, coins: 120 }]);
-    const [ledger] = await a.sql<{ n: number; description: string }>(
-      "select count(*)::int as n, max(description) as description from transaction_history where user_id = $1 and description like '%operator console%'",
-      [person.uid],
-    );
-    expect(ledger).toEqual({ n: 1, description: "Offer completed via BitLabs: Test postback (operator console)" });
+    // Test money: its own ledger, never a balance, a total or an offer credit.
+    expect(await credits("bitlabs", transaction!)).toEqual([]);
+    expect(
+      await a.sql(
+        "select user_id, coins, amount::float from test_credits where network = 'bitlabs' and transaction_id = $1",
+        [transaction],
+      ),
+    ).toEqual([{ user_id: person.uid, coins: 120, amount: 1.2 }]);
+    expect(
+      await a.sql(
+        "select count(*)::int as n from transaction_history where user_id = $1 and description like '%operator console%'",
+        [person.uid],
+      ),
+    ).toEqual([{ n: 0 }]);
+    expect(await a.sql("select balance::float as balance from user_balance where user_id = $1", [person.uid])).toEqual([
+      before,
+    ]);
+    const offers = visibleText((await person.client.visit("/earn/offers")).html);
+    expect(offers).toContain("Test · not withdrawable");
 
     const audit = await a.sql<{ actor_user_id: string; record_kind: string; after: Record<string, unknown> }>(
       "select actor_user_id, record_kind, after from operator_actions where action = 'test_postback' and user_id = $1",

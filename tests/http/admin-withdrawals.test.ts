@@ -280,7 +280,7 @@ describe("the console's withdrawals", () => {
     const without = await stale.client.post(`/admin/withdrawals/${person.id}`, { intent: "approve" });
     expect(without.status).toBe(403);
     expect(await without.text()).toContain(
-      "Enter your password: money actions need a sign-in within the last 15 minutes.",
+      "Enter your password: money, policy and access changes need a sign-in within the last 15 minutes.",
     );
     const wrong = await stale.client.post(`/admin/withdrawals/${person.id}`, { intent: "approve", password: "not-it" });
     expect(wrong.status).toBe(403);

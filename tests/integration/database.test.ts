@@ -38,6 +38,8 @@ const TABLES = [
   "support_messages",
   // Offer walls' settings made in the console (docs/offer-walls.md).
   "wall_settings",
+  // Test postbacks credit test money (issue 33).
+  "test_credits",
   // The console's dashboard: its counters, and each account's last active and earning days.
   "dashboard_counts",
   "user_activity",

@@ -13,7 +13,7 @@ import {
 
 // A pattern that backtracks turns one request into seconds of a busy event loop (the feedback
 // form's email check took 2.3 s on "a@" + "." × 65,000 + "@"). Every pattern written in app/ is fed
-// 64 KB adversarial strings and must answer each within 250 ms (backtracking takes seconds; see SLOW_MS).
+// 64 KB adversarial strings and must answer each within SLOW_MS (1 s) (backtracking takes seconds; see SLOW_MS).
 const { patterns, computed } = appPatterns("app");
 
 // Patterns computed at run time, each checked through the function that uses it.

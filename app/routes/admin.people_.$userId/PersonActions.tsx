@@ -2,6 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { ActionField, ActionForm, replyTo } from "~/components/admin/ActionForm";
 import { ConsoleEmpty, ConsoleSection, ConsoleTable } from "~/components/admin/ConsoleTable";
 import { ErrorList } from "~/components/forms/ErrorList";
+import { FormBanner } from "~/components/forms/FormBanner";
 import { formatTimestamp } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
 import type { PersonAdjustment, PersonProfile } from "~/domain/operator-people";
@@ -162,6 +163,9 @@ function AdjustmentHistory({ adjustments }: { adjustments: readonly PersonAdjust
   );
 }
 
+/** The forms an operator's own page still shows: the rest are another operator's to use. */
+const SHOWN_ON_OWN_ACCOUNT = new Set(["sign-out-everywhere", "resend-verification", "note"]);
+
 /** What an operator can do to the account: money for finance and owners, the rest for every role. */
 export function PersonActions({
   profile,
@@ -177,9 +181,20 @@ export function PersonActions({
   lastResult: Reply;
 }) {
   const self = profile.id === viewer.uid;
+  // A refusal of a form this page does not show (one's own account, posted from an old page): said here.
+  const intent = lastResult?.initialValue?.intent;
+  const shownElsewhere = typeof intent === "string" && self && !SHOWN_ON_OWN_ACCOUNT.has(intent);
+  const orphan = shownElsewhere ? Object.values(lastResult?.error ?? {}).flatMap((errors) => errors ?? []) : [];
   return (
     <ConsoleSection title="Act">
       <div className="space-y-4">
+        <FormBanner errors={orphan.length ? orphan : undefined} />
+        {self ? (
+          <p className="rounded-2xl border border-line bg-white p-4 text-sm text-muted" data-testid="own-account">
+            This is your own account: another operator adjusts it, pauses or resumes its cash-outs, and closes or
+            reopens it.
+          </p>
+        ) : null}
         <Adjustments adjustments={adjustments} viewer={viewer} lastResult={lastResult} />
         <div className="grid gap-4 lg:grid-cols-2">
           {viewer.canMoveMoney && !self ? (

@@ -21,13 +21,15 @@ type Detail = ConsoleWithdrawal & {
 function Actions({
   withdrawal,
   needsPassword,
+  paypalReady,
   lastResult,
 }: {
   withdrawal: Detail;
   needsPassword: boolean;
+  paypalReady: boolean;
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
-  const can = withdrawalActions(withdrawal);
+  const can = withdrawalActions(withdrawal, paypalReady);
   const paypal = withdrawal.payment_method === "paypal";
   const common = { needsPassword, lastResult };
   const shown = {
@@ -46,7 +48,13 @@ function Actions({
   return (
     <div className="space-y-4">
       <FormBanner errors={orphan.length ? orphan : undefined} />
-      <ActionForms withdrawal={withdrawal} can={can} paypal={paypal} common={common} lastResult={lastResult} />
+      <ActionForms
+        withdrawal={withdrawal}
+        can={can}
+        paypal={paypal && paypalReady}
+        common={common}
+        lastResult={lastResult}
+      />
     </div>
   );
 }
@@ -103,7 +111,11 @@ function ActionForms({
         <ActionForm
           intent="mark-paid"
           title="Mark paid"
-          help={`Once you have sent ${formatDollars(withdrawal.amount)} to ${withdrawal.recipient} yourself.`}
+          help={
+            withdrawal.payment_method === "paypal"
+              ? `PayPal is not set up on this server: once you have sent ${formatDollars(withdrawal.amount)} to ${withdrawal.recipient} in PayPal yourself, mark it paid with PayPal's transaction id.`
+              : `Once you have sent ${formatDollars(withdrawal.amount)} to ${withdrawal.recipient} yourself.`
+          }
           button="Mark paid"
           pendingText="Saving…"
           {...common}
@@ -111,7 +123,11 @@ function ActionForms({
           <ActionField
             intent="mark-paid"
             name="reference"
-            label="Payment reference (UTR or bank transaction id)"
+            label={
+              withdrawal.payment_method === "paypal"
+                ? "PayPal transaction id"
+                : "Payment reference (UTR or bank transaction id)"
+            }
             lastResult={lastResult}
           />
         </ActionForm>
@@ -157,12 +173,14 @@ export function WithdrawalPage({
   withdrawal,
   canAct,
   needsPassword,
+  paypalReady,
   lastResult,
 }: {
   id: string;
   withdrawal: Detail | null;
   canAct: boolean;
   needsPassword: boolean;
+  paypalReady: boolean;
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
   if (!withdrawal) {
@@ -243,7 +261,12 @@ export function WithdrawalPage({
       </ConsoleSection>
       {canAct ? (
         <ConsoleSection title="Act">
-          <Actions withdrawal={withdrawal} needsPassword={needsPassword} lastResult={lastResult} />
+          <Actions
+            withdrawal={withdrawal}
+            needsPassword={needsPassword}
+            paypalReady={paypalReady}
+            lastResult={lastResult}
+          />
         </ConsoleSection>
       ) : null}
       <ConsoleSection title="What operators did">

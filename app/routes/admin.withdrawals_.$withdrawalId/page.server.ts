@@ -7,7 +7,8 @@ import { WITHDRAWAL_MESSAGES, withdrawalActionSchema } from "~/domain/withdrawal
 import { requireOperator } from "~/server/admin/access.server";
 import { confirmRecentSignIn } from "~/server/admin/recent-sign-in.server";
 import { auditRefusal } from "~/server/admin/refusals.server";
-import { approvalFlash } from "~/server/admin/withdrawal-pages.server";
+import { approvalFlash, paymentFlash } from "~/server/admin/withdrawal-pages.server";
+import { getPayPalClient } from "~/server/payouts/paypal.server";
 import {
   approveWithdrawals,
   markWithdrawalFailed,
@@ -36,8 +37,9 @@ export async function loadWithdrawal(request: Request, id: string | undefined) {
   const withdrawal = await findWithdrawal(operator.uid, id);
   const canAct = roleAtLeast(operator.role, "finance");
   const needsPassword = canAct && !signedInRecently(operator.authTime);
-  if (!withdrawal) return data({ id: id ?? "", withdrawal: null, canAct, needsPassword }, { status: 404 });
-  return { id: withdrawal.id, withdrawal, canAct, needsPassword };
+  const paypalReady = getPayPalClient() !== null;
+  if (!withdrawal) return data({ id: id ?? "", withdrawal: null, canAct, needsPassword, paypalReady }, { status: 404 });
+  return { id: withdrawal.id, withdrawal, canAct, needsPassword, paypalReady };
 }
 
 /** Approve (and pay by PayPal), pay an approved PayPal one, reject, mark paid or failed: finance and owners. */
@@ -63,7 +65,7 @@ export async function withdrawalAction(request: Request, id: string | undefined)
       return rejectForm(submission, { fieldErrors: { reference: [WITHDRAWAL_MESSAGES.referenceTooLong] } });
     }
   }
-  const allowed = withdrawalActions(withdrawal);
+  const allowed = withdrawalActions(withdrawal, getPayPalClient() !== null);
   const possible = {
     approve: allowed.approve,
     pay: allowed.pay,
@@ -110,7 +112,7 @@ async function act(
     case "approve":
       return approvalFlash(await approveWithdrawals(operator, [id]));
     case "pay":
-      return approvalFlash([await payApprovedWithPayPal(operator, id)]);
+      return paymentFlash(await payApprovedWithPayPal(operator, id));
     case "reject": {
       const result = await rejectWithdrawal(operator, id, form.reason);
       return result.changed

@@ -44,3 +44,14 @@ export function approvalFlash(outcomes: readonly ApprovalOutcome[]): Flash {
     description: parts.length ? parts.join("; ") + "." : undefined,
   };
 }
+
+/** What the operator is told after paying one approved PayPal withdrawal: sent, or why not (no "approved"). */
+export function paymentFlash(outcome: ApprovalOutcome): Flash {
+  if (outcome.outcome === "sent") {
+    return { kind: "success", title: "Sent to PayPal", description: `PayPal payout batch ${outcome.batchId}.` };
+  }
+  if (outcome.outcome === "not_sent") {
+    return { kind: "error", title: "Not sent to PayPal", description: `${outcome.reason}.` };
+  }
+  return { kind: "info", title: "Nothing was sent", description: WHY_NOT[outcome.outcome] };
+}

@@ -25,7 +25,6 @@ CREATE INDEX postback_log_network_idx ON public.postback_log USING btree (networ
 CREATE INDEX postback_log_network_refused_idx ON public.postback_log USING btree (network, received_at DESC, id DESC) WHERE (verdict = 'refused'::text);
 CREATE INDEX postback_log_network_transaction_idx ON public.postback_log USING btree (network, transaction_id) WHERE (transaction_id IS NOT NULL);
 CREATE INDEX postback_log_received_idx ON public.postback_log USING btree (received_at DESC);
-CREATE INDEX postback_log_refused_idx ON public.postback_log USING btree (received_at DESC) WHERE (verdict = 'refused'::text);
 CREATE INDEX postback_log_user_idx ON public.postback_log USING btree (user_id, received_at DESC) WHERE (user_id IS NOT NULL);
 
 CREATE TRIGGER postback_log_never_emptied BEFORE TRUNCATE ON public.postback_log FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();

@@ -1,0 +1,250 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ageSession, newMember, newOperator } from "../support/console";
+import { visibleText } from "../support/bad-input";
+import { ledgerAudit } from "../support/ledger-audit";
+import { startPayPalStandIn, type PayPalStandIn } from "../support/paypal";
+import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
+
+// No operator moves money alone (issue 33, docs/decisions/078): each attack of the third review,
+// over HTTP with JavaScript off on the production build with its own Postgres, a local PayPal and
+// the Auth emulator, posted by the operator who would try it. Each is refused or waits for a second
+// person, nothing moves, and the audit log keeps the attempt.
+describe("no operator moves money alone", () => {
+  let app: PostgresApp;
+  let paypal: PayPalStandIn;
+  let finance: Awaited<ReturnType<typeof newOperator>>;
+  let secondFinance: Awaited<ReturnType<typeof newOperator>>;
+  let support: Awaited<ReturnType<typeof newOperator>>;
+
+  beforeAll(async () => {
+    paypal = await startPayPalStandIn();
+    app = await startPostgresApp(paypal.env);
+    await app.sql("update app_config set review_first_withdrawal = true, adjustment_approval_above = 50");
+    [finance, secondFinance, support] = await Promise.all([
+      newOperator(app, "finance"),
+      newOperator(app, "finance"),
+      newOperator(app, "support"),
+    ]);
+  }, 120_000);
+  afterAll(async () => {
+    await app?.stop();
+    await paypal?.close();
+  });
+
+  const refusals = (userId: string) =>
+    app.sql<{ actor_user_id: string; detail: { attempted: string; rule: string } }>(
+      "select actor_user_id, detail from operator_actions where action = 'refused' and user_id = $1 order by id",
+      [userId],
+    );
+
+  async function balance(uid: string) {
+    const [row] = await app.sql<{ balance: string }>("select balance from user_balance where user_id = $1", [uid]);
+    return Number(row!.balance);
+  }
+
+  /** `who` (an operator's own account, here) asks for a PayPal cash-out of `dollars`: its id. */
+  async function ownCashOut(who: { client: typeof finance.client; uid: string }, dollars: number) {
+    await app.sql("select record_email_verified($1)", [who.uid]);
+    await app.sql("select add_user_coins($1, $2)", [who.uid, dollars * 100]);
+    const response = await who.client.post("/withdraw", {
+      intent: "withdraw",
+      amount: String(dollars),
+      method: "paypal",
+      paypalEmail: `own.${Date.now().toString(36)}@example.com`,
+    });
+    expect(response.status).toBe(302);
+    const [row] = await app.sql<{ id: string; review_state: string }>(
+      "select id, review_state from withdrawals where user_id = $1 order by created_at desc limit 1",
+      [who.uid],
+    );
+    expect(row!.review_state).toBe("review");
+    return row!.id;
+  }
+
+  it("a finance operator cannot approve, pay, refuse or mark paid their own cash-out: each is refused, PayPal is never asked, the attempts are audited; a second operator approves it", async () => {
+    const id = await ownCashOut(finance, 25);
+    const page = `/admin/withdrawals/${id}`;
+
+    const approve = await finance.client.post(page, { intent: "approve" });
+    expect(approve.status).toBe(302);
+    const told = visibleText((await finance.client.visit(approve.headers.get("location")!)).html);
+    expect(told).toContain("Nothing was approved");
+    expect(told).toContain("it is your own cash-out: another operator approves it");
+    const reject = await finance.client.post(page, { intent: "reject", reason: "my own" });
+    expect(reject.status).toBe(400);
+    expect(visibleText(await reject.text())).toContain("Operators cannot do this to their own account");
+    expect(
+      await app.sql("select status, review_state, payout_claimed_at from withdrawals where id = $1", [id]),
+    ).toEqual([{ status: "pending", review_state: "review", payout_claimed_at: null }]);
+    expect(paypal.payoutsMade(id)).toBe(0);
+    expect(
+      (await refusals(finance.uid)).map((row) => [row.actor_user_id, row.detail.attempted, row.detail.rule]),
+    ).toEqual([
+      [finance.uid, "approve", "operator_self_action"],
+      [finance.uid, "reject", "operator_self_action"],
+    ]);
+
+    // Approved by another operator, it is paid once; its owner can neither pay it again nor mark it paid.
+    const approved = await secondFinance.client.post(page, { intent: "approve" });
+    expect(approved.status).toBe(302);
+    expect(paypal.payoutsMade(id)).toBe(1);
+    expect((await ledgerAudit(app.sql)).problems).toEqual([]);
+  });
+
+  it("paying, marking paid or not paid an approved cash-out of one's own is refused in SQL (claim_payout and settle_withdrawal name the operator)", async () => {
+    const id = await ownCashOut(secondFinance, 10);
+    // Approved by someone else, while PayPal was unreachable: it waits to be paid.
+    await app.sql("update withdrawals set review_state = 'approved' where id = $1", [id]);
+    const pay = await secondFinance.client.post(`/admin/withdrawals/${id}`, { intent: "pay" });
+    expect(pay.status).toBe(400);
+    expect(visibleText(await pay.text())).toContain("Operators cannot do this to their own account");
+    expect(paypal.payoutsMade(id)).toBe(0);
+    for (const [intent, fields] of [
+      ["mark-paid", { reference: "PAYPAL-SELF-1" }],
+      ["mark-failed", { reason: "my own" }],
+    ] as const) {
+      const response = await secondFinance.client.post(`/admin/withdrawals/${id}`, { intent, ...fields });
+      expect(response.status, intent).toBe(400);
+      expect(visibleText(await response.text())).toContain("Operators cannot do this to their own account");
+    }
+    expect(await app.sql("select status, payout_claimed_at from withdrawals where id = $1", [id])).toEqual([
+      { status: "pending", payout_claimed_at: null },
+    ]);
+    expect((await refusals(secondFinance.uid)).map((row) => row.detail.attempted)).toEqual([
+      "pay",
+      "mark_paid",
+      "mark_failed",
+    ]);
+  });
+
+  it("finance cannot resume the cash-outs another operator paused on their account, nor unban themselves: refused, unchanged, audited", async () => {
+    const paused = await secondFinance.client.post(`/admin/people/${finance.uid}`, {
+      intent: "pause",
+      reason: "Checking a burst of cash-outs",
+    });
+    expect(paused.status).toBe(302);
+    const resumed = await finance.client.post(`/admin/people/${finance.uid}`, { intent: "resume" });
+    expect(resumed.status).toBe(400);
+    expect(visibleText(await resumed.text())).toContain("Operators cannot do this to their own account");
+    expect(
+      await app.sql("select payouts_paused_at is not null as paused from user_profiles where id = $1", [finance.uid]),
+    ).toEqual([{ paused: true }]);
+    const unban = await finance.client.post(`/admin/people/${finance.uid}`, { intent: "unban" });
+    expect(unban.status).toBe(400);
+    expect((await refusals(finance.uid)).slice(-2).map((row) => row.detail.attempted)).toEqual(["resume", "unban"]);
+    // A second operator resumes them.
+    expect((await secondFinance.client.post(`/admin/people/${finance.uid}`, { intent: "resume" })).status).toBe(302);
+  });
+
+  it("three $50 adjustments by one operator take nobody from $0 to $150: past the limit in the window, the second and third wait, and so does another operator's", async () => {
+    const person = await newMember(app);
+    const adjust = (client: typeof finance.client, amount: string) =>
+      client.post(`/admin/people/${person.uid}`, { intent: "adjust", amount, kind: "earned", reason: "Split credit" });
+    for (const _ of [1, 2, 3]) expect((await adjust(finance.client, "50.00")).status).toBe(302);
+    expect((await adjust(secondFinance.client, "10.00")).status).toBe(302);
+    expect(await balance(person.uid)).toBe(50);
+    expect(
+      await app.sql("select state, amount::float from balance_adjustments where user_id = $1 order by id", [
+        person.uid,
+      ]),
+    ).toEqual([
+      { state: "applied", amount: 50 },
+      { state: "awaiting_approval", amount: 50 },
+      { state: "awaiting_approval", amount: 50 },
+      { state: "awaiting_approval", amount: 10 },
+    ]);
+    const [request] = await app.sql<{ detail: Record<string, number> }>(
+      "select detail from operator_actions where user_id = $1 and action = 'adjust_request' order by id limit 1",
+      [person.uid],
+    );
+    expect(request!.detail).toMatchObject({ window_sum: 50, window_sum_mine: 50, window_hours: 24, limit: 50 });
+    const page = await finance.client.visit(`/admin/people/${person.uid}`);
+    expect(page.html).toContain("Waiting for a second operator");
+  });
+
+  it("a debit counts toward the window too: $-40 then $+40 by one operator, the second waits", async () => {
+    const person = await newMember(app);
+    await app.sql("select add_user_coins($1, 4000)", [person.uid]);
+    const adjust = (amount: string, kind: string) =>
+      finance.client.post(`/admin/people/${person.uid}`, { intent: "adjust", amount, kind, reason: "Round trip" });
+    expect((await adjust("-40.00", "bonus")).status).toBe(302);
+    expect((await adjust("40.00", "earned")).status).toBe(302);
+    expect(await app.sql("select state from balance_adjustments where user_id = $1 order by id", [person.uid])).toEqual(
+      [{ state: "applied" }, { state: "awaiting_approval" }],
+    );
+  });
+
+  it("support may not adjust, and an adjustment's window counts only what went through on one operator's word (an approved one does not fill it)", async () => {
+    const person = await newMember(app);
+    const refused = await support.client.post(`/admin/people/${person.uid}`, {
+      intent: "adjust",
+      amount: "1.00",
+      kind: "earned",
+      reason: "x",
+    });
+    expect(refused.status).toBe(403);
+    expect(
+      (
+        await finance.client.post(`/admin/people/${person.uid}`, {
+          intent: "adjust",
+          amount: "60.00",
+          kind: "earned",
+          reason: "Big",
+        })
+      ).status,
+    ).toBe(302);
+    const [waiting] = await app.sql<{ id: string }>(
+      "select id::text from balance_adjustments where user_id = $1 and state = 'awaiting_approval'",
+      [person.uid],
+    );
+    expect(
+      (
+        await secondFinance.client.post(`/admin/people/${person.uid}`, {
+          intent: "approve-adjustment",
+          adjustment: waiting!.id,
+        })
+      ).status,
+    ).toBe(302);
+    // Four eyes saw the $60: a later $5 goes through on one operator's word.
+    expect(
+      (
+        await finance.client.post(`/admin/people/${person.uid}`, {
+          intent: "adjust",
+          amount: "5.00",
+          kind: "earned",
+          reason: "Small",
+        })
+      ).status,
+    ).toBe(302);
+    expect(await balance(person.uid)).toBe(65);
+  });
+
+  it("pausing, banning and signing someone out on a session signed in more than 15 minutes ago ask for the password, keep the reason typed, and go ahead with it", async () => {
+    const person = await newMember(app);
+    const old = await newOperator(app, "finance");
+    await ageSession(old.client, old.uid, 16 * 60);
+    for (const [intent, fields] of [
+      ["pause", { reason: "Checking cash-outs" }],
+      ["ban", { reason: "Fraud ring" }],
+      ["sign-out-everywhere", {}],
+    ] as const) {
+      const response = await old.client.post(`/admin/people/${person.uid}`, { intent, ...fields });
+      expect(response.status, intent).toBe(403);
+      const body = await response.text();
+      expect(body).toContain("Enter your password: money, policy and access changes need a sign-in");
+      if ("reason" in fields) expect(body).toContain(fields.reason);
+    }
+    expect(await app.sql("select payouts_paused_at, banned_at from user_profiles where id = $1", [person.uid])).toEqual(
+      [{ payouts_paused_at: null, banned_at: null }],
+    );
+    const paused = await old.client.post(`/admin/people/${person.uid}`, {
+      intent: "pause",
+      reason: "Checking cash-outs",
+      password: "s3cret-pass",
+    });
+    expect(paused.status).toBe(302);
+    expect(
+      await app.sql("select payouts_paused_at is not null as paused from user_profiles where id = $1", [person.uid]),
+    ).toEqual([{ paused: true }]);
+  });
+});
