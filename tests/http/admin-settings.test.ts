@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ruleMessage } from "~/domain/rules";
 import { invalidSettingMessage, settingOf, SETTINGS } from "~/domain/settings";
-import { newMember, newOperator } from "../support/console";
+import { ageSession, newMember, newOperator } from "../support/console";
 import { html, landing, type HttpClient } from "../support/http";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 
@@ -127,6 +127,31 @@ describe("the console's settings", () => {
 
     expect((await member.client.visit("/")).html).toContain("Check In Now (+25 coins)");
     expect((await member.client.visit("/withdraw")).html).toContain("Min. $2.50");
+  });
+
+  it("a change on a session signed in more than 15 minutes ago asks for the password, keeps what was typed and changes nothing; with the password it is saved", async () => {
+    const old = await newOperator(app, "owner");
+    await ageSession(old.client, old.uid, 16 * 60);
+    const page = (await old.client.visit(PAGE)).html;
+    expect(page).toContain('id="settings-password"');
+    const before = await config();
+    const form = { ...formFields(page), intent: "save-settings", checkin_coins: "33", reason: "Raise the check-in" };
+    const refused = await old.client.post(PAGE, form);
+    expect(refused.status).toBe(403);
+    const body = await refused.text();
+    expect(body).toContain(
+      "Enter your password: money, policy and access changes need a sign-in within the last 15 minutes.",
+    );
+    expect(formFields(body)).toMatchObject({ checkin_coins: "33", reason: "Raise the check-in" });
+    expect((await config()).checkin_coins).toBe(before.checkin_coins);
+    const wrong = await old.client.post(PAGE, { ...form, password: "not-the-password" });
+    expect(wrong.status).toBe(403);
+    expect(await wrong.text()).toContain("That password is not right.");
+    expect((await config()).checkin_coins).toBe(before.checkin_coins);
+    const saved = await old.client.post(PAGE, { ...form, password: "s3cret-pass" });
+    expect(saved.status).toBe(302);
+    expect((await config()).checkin_coins).toBe(33);
+    await app.sql("update app_config set checkin_coins = $1", [before.checkin_coins]);
   });
 
   it("a save that changes nothing says so and writes no audit entry", async () => {

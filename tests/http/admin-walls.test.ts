@@ -74,6 +74,7 @@ describe("the console's Walls section: configuration, postback log and test post
   let b: Awaited<ReturnType<typeof startTestApp>>;
   let owner: HttpClient;
   let ownerId: string;
+  let ownerEmail: string;
   let person: { client: HttpClient; email: string; uid: string; wallId: string };
 
   /** Everything the owner's save form sends, with `fields` over it. */
@@ -108,6 +109,7 @@ describe("the console's Walls section: configuration, postback log and test post
     const made = await newOperator(a, "owner");
     owner = made.client;
     ownerId = made.uid;
+    ownerEmail = made.email;
     const member = await newMember(a);
     const [row] = await a.sql<{ wall_id: string }>("select wall_id from user_profiles where id = $1", [member.uid]);
     person = { ...member, wallId: row!.wall_id };
@@ -393,6 +395,48 @@ describe("the console's Walls section: configuration, postback log and test post
       },
     ]);
     expect(visibleText((await page(`/admin/people/${person.uid}`)).html)).toContain("test postback");
+  });
+
+  it("an owner's test postback to their own account is refused on its field, and a wall takes only the day's allowance of test postbacks; each refusal is audited and credits nothing", async () => {
+    expect((await save("bitlabs", { enabled: "on", setting_APP_SECRET: CONSOLE_BITLABS_SECRET })).status).toBe(302);
+    const nextTransaction = async () =>
+      /name="transaction" value="(sim-[0-9a-f-]{36})"/.exec((await page("/admin/walls/bitlabs")).html)![1]!;
+    const own = await owner.post("/admin/walls/bitlabs", {
+      intent: "test-postback",
+      email: ownerEmail,
+      coins: "1000",
+      transaction: await nextTransaction(),
+    });
+    expect(own.status).toBe(400);
+    expect(visibleText(await own.text())).toContain("Operators cannot do this to their own account");
+    expect(await a.sql("select count(*)::int as n from test_credits where user_id = $1", [ownerId])).toEqual([
+      { n: 0 },
+    ]);
+
+    // One more today, then the allowance is spent.
+    const [{ sent }] = (await a.sql<{ sent: number }>(
+      "select count(*)::int as sent from operator_actions where action = 'test_postback' and detail->>'network' = 'bitlabs'",
+    )) as [{ sent: number }];
+    await a.sql("update app_config set test_postbacks_per_wall_per_day = $1", [sent + 1]);
+    try {
+      const fields = { intent: "test-postback", email: person.email, coins: "5" };
+      expect(
+        (await owner.post("/admin/walls/bitlabs", { ...fields, transaction: await nextTransaction() })).status,
+      ).toBe(302);
+      const spent = await owner.post("/admin/walls/bitlabs", { ...fields, transaction: await nextTransaction() });
+      expect(spent.status).toBe(400);
+      expect(visibleText(await spent.text())).toContain("No more test postbacks through this wall today");
+    } finally {
+      await a.sql("update app_config set test_postbacks_per_wall_per_day = 5");
+    }
+    expect(
+      (
+        await a.sql<{ rule: string }>(
+          "select detail->>'rule' as rule from operator_actions where action = 'refused' and actor_user_id = $1 order by id",
+          [ownerId],
+        )
+      ).map((row) => row.rule),
+    ).toEqual(["operator_self_action", "test_postbacks_exhausted"]);
   });
 
   it("a test postback to an email no account has, or of 1,001 coins, is refused on its field and credits and records nothing", async () => {

@@ -162,6 +162,30 @@ describe("no operator moves money alone", () => {
     expect(page.html).toContain("Waiting for a second operator");
   });
 
+  it("two operators splitting $60 into two $30 at the same moment still hit the window's limit: one is applied, the other waits (five people, each raced once)", async () => {
+    const people = await Promise.all([1, 2, 3, 4, 5].map(() => newMember(app)));
+    await Promise.all(
+      people.flatMap((person) =>
+        [finance, secondFinance].map((operator) =>
+          operator.client.post(`/admin/people/${person.uid}`, {
+            intent: "adjust",
+            amount: "30.00",
+            kind: "earned",
+            reason: "Split at once",
+          }),
+        ),
+      ),
+    );
+    for (const person of people) {
+      const states = await app.sql<{ state: string }>(
+        "select state from balance_adjustments where user_id = $1 order by state",
+        [person.uid],
+      );
+      expect(states.map((row) => row.state)).toEqual(["applied", "awaiting_approval"]);
+      expect(await balance(person.uid)).toBe(30);
+    }
+  });
+
   it("a debit counts toward the window too: $-40 then $+40 by one operator, the second waits", async () => {
     const person = await newMember(app);
     await app.sql("select add_user_coins($1, 4000)", [person.uid]);
