@@ -10,7 +10,8 @@ export type NoticeKind =
   | "task_reward"
   | "postback_reward"
   | "support_reply"
-  | "missing_credit_credited";
+  | "missing_credit_credited"
+  | "policy_change_waiting";
 
 /** A notice the database wrote for a user (user_notices), with what its words need. */
 export interface UserNotice {
@@ -96,6 +97,13 @@ export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">): Flash 
           ? `Support credited ${coins} (${amount}) for "${notice.data.title}".`
           : `Support credited ${coins} (${amount}) for an offer you reported.`,
       };
+    case "policy_change_waiting":
+      // To owners: no name or reason in it (those are people's words); the console shows them.
+      return {
+        kind: "info",
+        title: "A settings change waits for an owner",
+        description: "An owner asked to loosen a money rule. Open the console's Settings to approve or withdraw it.",
+      };
     case "postback_reward":
       return {
         kind: "success",
@@ -114,6 +122,8 @@ export function noticeLinkPath(notice: Pick<UserNotice, "kind" | "data">): strin
       return notice.data.ticket_kind === "missing_credit" ? "/earn/offers" : "/profile?tab=help";
     case "missing_credit_credited":
       return "/earn/offers";
+    case "policy_change_waiting":
+      return "/admin/settings";
     case "withdrawal_completed":
     case "withdrawal_failed":
       return "/withdraw?history=1";

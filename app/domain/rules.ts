@@ -90,6 +90,8 @@ const RULE_MESSAGES = {
   ticket_already_credited: "This ticket was credited already: one credit per ticket",
   test_postbacks_exhausted: "No more test postbacks through this wall today: the limit is in Settings",
   invalid_refusal: "Unknown refused action",
+  setting_change_not_found: "That settings change no longer exists",
+  second_owner_required: "Another owner must approve a change you asked for",
   invalid_account_action: "Unknown account action",
   // The support inbox (docs/operator-console.md, "Support inbox").
   invalid_ticket_view: "Unknown list of tickets",

@@ -262,6 +262,15 @@ export const SETTINGS = [
     max: 100,
     help: "The console's test postbacks through one wall in 24 hours. They credit test coins that are never withdrawable.",
   },
+  {
+    key: "policy_change_delay_hours",
+    topic: "Adjustments",
+    label: "Wait before one owner's policy change applies",
+    unit: "hours",
+    min: 1,
+    max: 720,
+    help: "Raising a limit or a review threshold, turning a review off, or changing holds waits for a second owner. With only one owner, it can be applied after these hours.",
+  },
 ] as const satisfies readonly Setting[];
 
 export type SettingKey = (typeof SETTINGS)[number]["key"];
@@ -274,6 +283,19 @@ export const NOT_SETTINGS: Readonly<Record<string, string>> = {
 /** A setting's value as the database holds it: a number, yes or no, null (an empty ratio) or {network: days}. */
 export type SettingValue = number | boolean | null | Record<string, number>;
 export type SettingValues = Record<SettingKey, SettingValue>;
+
+/** A change that loosens policy, waiting for a second owner (operator_settings' `waiting`). */
+export interface WaitingSettingChange {
+  id: number;
+  settings: Partial<Record<SettingKey, SettingValue>>;
+  before: Partial<Record<SettingKey, SettingValue>>;
+  reason: string;
+  requested_by: string;
+  requested_by_user_id: string;
+  requested_at: string;
+  /** With one owner: when its owner may apply it. Null: another owner approves it. */
+  apply_after: string | null;
+}
 
 /** One change of a setting, from the audit log (list_setting_changes): the page's list of changes. */
 export interface SettingChange {

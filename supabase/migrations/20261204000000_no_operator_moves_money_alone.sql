@@ -2,7 +2,7 @@
 -- Redefines: public.reject_withdrawal, public.settle_withdrawal, public.set_payouts_paused, public.unban_account
 -- Redefines: public.claim_payout, public.operator_adjust_balance, public.record_postback
 -- Redefines: public.operator_record_test_postback, public.get_offer_credits, public.resolve_credited_report
--- Redefines: public.get_missing_credit_reports
+-- Redefines: public.get_missing_credit_reports, public.operator_settings
 --
 -- No operator moves money alone (issue 33, docs/decisions/078-no-operator-moves-money-alone.md).
 --
@@ -23,7 +23,10 @@ alter table public.app_config
   add column adjustment_window_hours integer not null default 24
     check (adjustment_window_hours between 1 and 720),
   add column test_postbacks_per_wall_per_day integer not null default 5
-    check (test_postbacks_per_wall_per_day between 0 and 100);
+    check (test_postbacks_per_wall_per_day between 0 and 100),
+  -- A change of policy that loosens it waits this long where only one owner can approve it.
+  add column policy_change_delay_hours integer not null default 24
+    check (policy_change_delay_hours between 1 and 720);
 
 create or replace function public.app_setting_valid(p_name text, p_value jsonb)
  returns boolean
@@ -41,7 +44,8 @@ begin
        'risk_review_threshold', 'review_first_withdrawal',
        'postback_hold_days', 'provider_hold_days', 'bonus_unlock_ratio',
        'notice_delivery_attempts', 'notice_delivery_window_hours', 'notice_emails_per_address_per_day',
-       'adjustment_approval_above', 'adjustment_window_hours', 'test_postbacks_per_wall_per_day']) then
+       'adjustment_approval_above', 'adjustment_window_hours', 'test_postbacks_per_wall_per_day',
+       'policy_change_delay_hours']) then
     return null;
   end if;
   if p_name = 'provider_hold_days' then
@@ -91,98 +95,12 @@ begin
     when 'adjustment_approval_above' then v_number = round(v_number, 2) and v_number between 0 and 1000000
     when 'adjustment_window_hours' then v_number = trunc(v_number) and v_number between 1 and 720
     when 'test_postbacks_per_wall_per_day' then v_number = trunc(v_number) and v_number between 0 and 100
+    when 'policy_change_delay_hours' then v_number = trunc(v_number) and v_number between 1 and 720
   end;
 end
 $function$;
 
--- The two new settings join the one update of app_config.
-CREATE OR REPLACE FUNCTION public.operator_set_settings(p_operator_id text, p_actor text, p_changes jsonb, p_reason text, p_version text DEFAULT NULL::text)
- RETURNS jsonb
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO 'public', 'pg_temp'
-AS $function$
-declare
-  v_actor text;
-  v_reason text;
-  v_name text;
-  v_value jsonb;
-  v_valid boolean;
-  v_before app_config;
-  v_after app_config;
-  v_patch jsonb := '{}';
-  v_changed jsonb := '[]';
-begin
-  perform require_operator_role(p_operator_id, array['owner']);
-  v_actor := operator_actor(p_actor);
-  v_reason := operator_reason(p_reason);
-  if jsonb_typeof(p_changes) is distinct from 'object' then
-    raise exception 'Settings must be an object of names and values'
-      using errcode = 'P0001', hint = 'invalid_settings';
-  end if;
-  -- Every name and value checked before anything is written: all of it, or none.
-  for v_name, v_value in select key, value from jsonb_each(p_changes) order by key loop
-    v_valid := app_setting_valid(v_name, v_value);
-    if v_valid is null then
-      raise exception 'Unknown setting' using errcode = 'P0001', hint = 'unknown_setting';
-    end if;
-    if not v_valid then
-      raise exception 'Invalid value for the setting %', v_name
-        using errcode = 'P0001', hint = 'invalid_setting', detail = v_name;
-    end if;
-  end loop;
 
-  select * into v_before from app_config for update;
-  if p_version is not null and p_version is distinct from md5(to_jsonb(v_before)::text) then
-    raise exception 'The settings changed since they were read' using errcode = 'P0001', hint = 'settings_changed';
-  end if;
-  -- Only the values that differ (numbers compare as numbers: 5 is 5.00).
-  select coalesce(jsonb_object_agg(c.key, c.value), '{}') into v_patch
-    from jsonb_each(p_changes) c
-   where c.value is distinct from to_jsonb(v_before) -> c.key;
-  if v_patch = '{}' then
-    return jsonb_build_object('changed', '[]'::jsonb, 'version', md5(to_jsonb(v_before)::text));
-  end if;
-
-  -- Each column from the checked patch, else as it was: a static list, no SQL made from names.
-  v_after := jsonb_populate_record(v_before, v_patch);
-  update app_config
-     set coins_per_dollar = v_after.coins_per_dollar,
-         checkin_coins = v_after.checkin_coins,
-         checkin_streak_bonus_coins = v_after.checkin_streak_bonus_coins,
-         referral_reward = v_after.referral_reward,
-         referral_welcome_bonus = v_after.referral_welcome_bonus,
-         referral_qualifying_coins = v_after.referral_qualifying_coins,
-         referral_requires_earned = v_after.referral_requires_earned,
-         min_withdrawal_paypal = v_after.min_withdrawal_paypal,
-         min_withdrawal_upi = v_after.min_withdrawal_upi,
-         min_withdrawal_bank = v_after.min_withdrawal_bank,
-         withdrawals_per_hour = v_after.withdrawals_per_hour,
-         risk_review_threshold = v_after.risk_review_threshold,
-         review_first_withdrawal = v_after.review_first_withdrawal,
-         postback_hold_days = v_after.postback_hold_days,
-         provider_hold_days = v_after.provider_hold_days,
-         bonus_unlock_ratio = v_after.bonus_unlock_ratio,
-         notice_delivery_attempts = v_after.notice_delivery_attempts,
-         notice_delivery_window_hours = v_after.notice_delivery_window_hours,
-         notice_emails_per_address_per_day = v_after.notice_emails_per_address_per_day,
-         adjustment_approval_above = v_after.adjustment_approval_above,
-         adjustment_window_hours = v_after.adjustment_window_hours,
-         test_postbacks_per_wall_per_day = v_after.test_postbacks_per_wall_per_day
-   where id
-  returning * into v_after;
-
-  for v_name in select key from jsonb_object_keys(v_patch) key order by key loop
-    insert into operator_actions (actor, actor_user_id, action, reason, record_kind, record_id, before, after)
-    values (v_actor, p_operator_id, 'set_setting', v_reason, 'setting', v_name,
-            jsonb_build_object('value', to_jsonb(v_before) -> v_name),
-            jsonb_build_object('value', to_jsonb(v_after) -> v_name));
-    v_changed := v_changed || jsonb_build_object('setting', v_name, 'before', to_jsonb(v_before) -> v_name,
-                                                 'after', to_jsonb(v_after) -> v_name);
-  end loop;
-  return jsonb_build_object('changed', v_changed, 'version', md5(to_jsonb(v_after)::text));
-end
-$function$;
 
 -- ---------------------------------------------------------------------------------------------
 -- 1. Not on one's own account
@@ -858,6 +776,267 @@ begin
 end
 $$;
 
+-- ---------------------------------------------------------------------------------------------
+-- A policy change that loosens a rule waits for a second owner
+
+-- Raising an approval limit or a risk threshold, turning a review off, changing holds or unlock
+-- ratios (and loosening this section's own settings) takes effect only once another owner
+-- approves; where there is one owner, once policy_change_delay_hours have passed.
+create function public.setting_loosens(p_name text, p_before jsonb, p_after jsonb)
+ returns boolean
+ language sql
+ immutable
+ set search_path to 'public', 'pg_temp'
+as $function$
+  select case p_name
+    when 'adjustment_approval_above' then (p_after)::numeric > (p_before)::numeric
+    when 'risk_review_threshold' then (p_after)::numeric > (p_before)::numeric
+    when 'review_first_withdrawal' then (p_before)::boolean and not (p_after)::boolean
+    when 'postback_hold_days' then p_after is distinct from p_before
+    when 'provider_hold_days' then p_after is distinct from p_before
+    when 'bonus_unlock_ratio' then p_after is distinct from p_before
+    when 'adjustment_window_hours' then (p_after)::numeric < (p_before)::numeric
+    when 'test_postbacks_per_wall_per_day' then (p_after)::numeric > (p_before)::numeric
+    when 'policy_change_delay_hours' then (p_after)::numeric < (p_before)::numeric
+    else false
+  end
+$function$;
+
+create table public.setting_changes (
+  id bigint generated always as identity primary key,
+  -- {setting: value}: the loosening part of one save, checked by app_setting_valid when asked.
+  settings jsonb not null check (jsonb_typeof(settings) = 'object' and settings <> '{}'),
+  -- {setting: value} as they were when asked: what the approver compares with.
+  before jsonb not null check (jsonb_typeof(before) = 'object'),
+  reason text not null check (length(reason) between 1 and 500),
+  requested_by text not null check (length(requested_by) between 1 and 100),
+  requested_by_user_id text not null,
+  requested_at timestamptz not null default now(),
+  -- One owner: the requester may apply it once this has passed. Null: another owner must.
+  apply_after timestamptz,
+  state text not null default 'waiting' check (state in ('waiting', 'applied', 'withdrawn')),
+  decided_by text check (length(decided_by) between 1 and 100),
+  decided_by_user_id text,
+  decided_at timestamptz
+);
+create index setting_changes_waiting_idx on public.setting_changes (requested_at) where state = 'waiting';
+alter table public.setting_changes enable row level security;
+create trigger setting_changes_never_emptied before truncate on public.setting_changes
+  for each statement execute function public.refuse_truncate();
+
+-- Writes a checked patch to app_config and audits each setting it changes (as `p_approved_by` too
+-- when a second owner approved it): the one place that lists app_config's columns.
+create function public.apply_app_config_patch(p_patch jsonb, p_actor text, p_operator_id text, p_reason text,
+                                              p_detail jsonb default null)
+ returns jsonb
+ language plpgsql
+ security definer
+ set search_path to 'public', 'pg_temp'
+as $function$
+declare
+  v_before app_config;
+  v_after app_config;
+  v_name text;
+  v_changed jsonb := '[]';
+begin
+  select * into v_before from app_config for update;
+  -- Each column from the checked patch, else as it was: a static list, no SQL made from names.
+  v_after := jsonb_populate_record(v_before, p_patch);
+  update app_config
+     set coins_per_dollar = v_after.coins_per_dollar,
+         checkin_coins = v_after.checkin_coins,
+         checkin_streak_bonus_coins = v_after.checkin_streak_bonus_coins,
+         referral_reward = v_after.referral_reward,
+         referral_welcome_bonus = v_after.referral_welcome_bonus,
+         referral_qualifying_coins = v_after.referral_qualifying_coins,
+         referral_requires_earned = v_after.referral_requires_earned,
+         min_withdrawal_paypal = v_after.min_withdrawal_paypal,
+         min_withdrawal_upi = v_after.min_withdrawal_upi,
+         min_withdrawal_bank = v_after.min_withdrawal_bank,
+         withdrawals_per_hour = v_after.withdrawals_per_hour,
+         risk_review_threshold = v_after.risk_review_threshold,
+         review_first_withdrawal = v_after.review_first_withdrawal,
+         postback_hold_days = v_after.postback_hold_days,
+         provider_hold_days = v_after.provider_hold_days,
+         bonus_unlock_ratio = v_after.bonus_unlock_ratio,
+         notice_delivery_attempts = v_after.notice_delivery_attempts,
+         notice_delivery_window_hours = v_after.notice_delivery_window_hours,
+         notice_emails_per_address_per_day = v_after.notice_emails_per_address_per_day,
+         adjustment_approval_above = v_after.adjustment_approval_above,
+         adjustment_window_hours = v_after.adjustment_window_hours,
+         test_postbacks_per_wall_per_day = v_after.test_postbacks_per_wall_per_day,
+         policy_change_delay_hours = v_after.policy_change_delay_hours
+   where id
+  returning * into v_after;
+  for v_name in select key from jsonb_object_keys(p_patch) key order by key loop
+    continue when (to_jsonb(v_before) -> v_name) is not distinct from (to_jsonb(v_after) -> v_name);
+    insert into operator_actions (actor, actor_user_id, action, reason, record_kind, record_id, before, after, detail)
+    values (p_actor, p_operator_id, 'set_setting', p_reason, 'setting', v_name,
+            jsonb_build_object('value', to_jsonb(v_before) -> v_name),
+            jsonb_build_object('value', to_jsonb(v_after) -> v_name), coalesce(p_detail, '{}'));
+    v_changed := v_changed || jsonb_build_object('setting', v_name, 'before', to_jsonb(v_before) -> v_name,
+                                                 'after', to_jsonb(v_after) -> v_name);
+  end loop;
+  return v_changed;
+end
+$function$;
+
+create or replace function public.operator_set_settings(p_operator_id text, p_actor text, p_changes jsonb,
+                                                       p_reason text, p_version text default null)
+ returns jsonb
+ language plpgsql
+ security definer
+ set search_path to 'public', 'pg_temp'
+as $function$
+declare
+  v_actor text;
+  v_reason text;
+  v_name text;
+  v_value jsonb;
+  v_valid boolean;
+  v_before app_config;
+  v_patch jsonb := '{}';
+  v_waiting jsonb;
+  v_now jsonb;
+  v_changed jsonb := '[]';
+  v_change setting_changes;
+  v_owners integer;
+  v_owner text;
+begin
+  perform require_operator_role(p_operator_id, array['owner']);
+  v_actor := operator_actor(p_actor);
+  v_reason := operator_reason(p_reason);
+  if jsonb_typeof(p_changes) is distinct from 'object' then
+    raise exception 'Settings must be an object of names and values'
+      using errcode = 'P0001', hint = 'invalid_settings';
+  end if;
+  -- Every name and value checked before anything is written: all of it, or none.
+  for v_name, v_value in select key, value from jsonb_each(p_changes) order by key loop
+    v_valid := app_setting_valid(v_name, v_value);
+    if v_valid is null then
+      raise exception 'Unknown setting' using errcode = 'P0001', hint = 'unknown_setting';
+    end if;
+    if not v_valid then
+      raise exception 'Invalid value for the setting %', v_name
+        using errcode = 'P0001', hint = 'invalid_setting', detail = v_name;
+    end if;
+  end loop;
+
+  select * into v_before from app_config for update;
+  if p_version is not null and p_version is distinct from md5(to_jsonb(v_before)::text) then
+    raise exception 'The settings changed since they were read' using errcode = 'P0001', hint = 'settings_changed';
+  end if;
+  -- Only the values that differ (numbers compare as numbers: 5 is 5.00).
+  select coalesce(jsonb_object_agg(c.key, c.value), '{}') into v_patch
+    from jsonb_each(p_changes) c
+   where c.value is distinct from to_jsonb(v_before) -> c.key;
+  select coalesce(jsonb_object_agg(c.key, c.value), '{}') into v_waiting
+    from jsonb_each(v_patch) c
+   where setting_loosens(c.key, to_jsonb(v_before) -> c.key, c.value);
+  v_now := v_patch - array(select jsonb_object_keys(v_waiting));
+  if v_now <> '{}' then
+    v_changed := apply_app_config_patch(v_now, v_actor, p_operator_id, v_reason);
+  end if;
+  if v_waiting <> '{}' then
+    select count(*) into v_owners from operators where role = 'owner';
+    insert into setting_changes (settings, before, reason, requested_by, requested_by_user_id, apply_after)
+    values (v_waiting,
+            (select jsonb_object_agg(key, to_jsonb(v_before) -> key) from jsonb_object_keys(v_waiting) key),
+            v_reason, v_actor, p_operator_id,
+            case when v_owners < 2 then now() + make_interval(hours => v_before.policy_change_delay_hours) end)
+    returning * into v_change;
+    insert into operator_actions (actor, actor_user_id, action, reason, record_kind, record_id, before, after, detail)
+    values (v_actor, p_operator_id, 'setting_change_asked', v_reason, 'setting_change', v_change.id::text,
+            v_change.before, v_change.settings, jsonb_build_object('apply_after', v_change.apply_after));
+    -- Every owner hears of it (the one who asked too, where nobody else can approve).
+    for v_owner in select user_id from operators
+                    where role = 'owner' and (user_id <> p_operator_id or v_owners < 2) loop
+      insert into user_notices (user_id, kind, data)
+      values (v_owner, 'policy_change_waiting',
+              jsonb_build_object('change_id', v_change.id, 'settings', v_change.settings,
+                                 'apply_after', v_change.apply_after));
+    end loop;
+  end if;
+  return jsonb_build_object('changed', v_changed,
+                            'waiting', case when v_change.id is null then null
+                                            else jsonb_build_object('id', v_change.id,
+                                                                    'settings', v_change.settings,
+                                                                    'apply_after', v_change.apply_after) end,
+                            'version', (select md5(to_jsonb(c)::text) from app_config c));
+end
+$function$;
+
+-- A waiting change approved by another owner (or, alone, by its owner once its delay has passed),
+-- or withdrawn by any owner: applied or dropped, audited either way.
+create function public.operator_decide_setting_change(p_operator_id text, p_actor text, p_change_id bigint,
+                                                      p_approve boolean)
+ returns jsonb
+ language plpgsql
+ security definer
+ set search_path to 'public', 'pg_temp'
+as $function$
+declare
+  v_actor text;
+  v_change setting_changes;
+  v_changed jsonb := '[]';
+begin
+  perform require_operator_role(p_operator_id, array['owner']);
+  v_actor := operator_actor(p_actor);
+  select * into v_change from setting_changes where id = p_change_id for update;
+  if not found then
+    raise exception 'Setting change not found' using errcode = 'P0001', hint = 'setting_change_not_found';
+  end if;
+  if v_change.state <> 'waiting' then
+    return jsonb_build_object('id', v_change.id, 'state', v_change.state, 'changed', false);
+  end if;
+  if p_approve and v_change.requested_by_user_id = p_operator_id
+     and (v_change.apply_after is null or v_change.apply_after > now()) then
+    raise exception 'Another owner must approve this change' using errcode = 'P0001',
+      hint = 'second_owner_required';
+  end if;
+  if p_approve then
+    v_changed := apply_app_config_patch(v_change.settings, v_change.requested_by, v_change.requested_by_user_id,
+                                        v_change.reason,
+                                        jsonb_build_object('change_id', v_change.id, 'approved_by', v_actor,
+                                                           'approved_by_user_id', p_operator_id));
+  end if;
+  update setting_changes
+     set state = case when p_approve then 'applied' else 'withdrawn' end,
+         decided_by = v_actor, decided_by_user_id = p_operator_id, decided_at = now()
+   where id = v_change.id;
+  insert into operator_actions (actor, actor_user_id, action, record_kind, record_id, before, after)
+  values (v_actor, p_operator_id, case when p_approve then 'setting_change_approve' else 'setting_change_withdraw' end,
+          'setting_change', v_change.id::text, jsonb_build_object('state', 'waiting'),
+          jsonb_build_object('state', case when p_approve then 'applied' else 'withdrawn' end));
+  return jsonb_build_object('id', v_change.id, 'state', case when p_approve then 'applied' else 'withdrawn' end,
+                            'changed', true, 'applied', v_changed);
+end
+$function$;
+
+-- The settings page reads the waiting changes with the values.
+create or replace function public.operator_settings(p_operator_id text)
+ returns jsonb
+ language plpgsql
+ stable security definer
+ set search_path to 'public', 'pg_temp'
+as $function$
+declare
+  v_config app_config;
+begin
+  perform require_operator_role(p_operator_id, array['support']);
+  select * into v_config from app_config;
+  return jsonb_build_object(
+    'settings', to_jsonb(v_config) - 'id',
+    'version', md5(to_jsonb(v_config)::text),
+    'waiting', coalesce((select jsonb_agg(jsonb_build_object(
+                                  'id', c.id, 'settings', c.settings, 'before', c.before, 'reason', c.reason,
+                                  'requested_by', c.requested_by, 'requested_by_user_id', c.requested_by_user_id,
+                                  'requested_at', c.requested_at, 'apply_after', c.apply_after)
+                                order by c.requested_at, c.id)
+                           from setting_changes c where c.state = 'waiting'), '[]'));
+end
+$function$;
+
 -- Every call of the app is a function (the Supabase transport is .rpc() only, as service_role), and
 -- those functions run as their owner: no API role needs a privilege on any table or sequence.
 -- service_role executes exactly the functions named here; anon, authenticated and PUBLIC nothing.
@@ -887,7 +1066,7 @@ declare
     'operator_postback_log', 'operator_record_account_action', 'operator_record_refusal',
     'operator_record_test_postback', 'operator_reply_ticket', 'operator_reset_wall',
     'operator_review_queue', 'operator_role', 'operator_set_settings', 'operator_set_wall',
-    'operator_settings', 'operator_ticket', 'operator_tickets', 'operator_update_ticket',
+    'operator_settings', 'operator_ticket', 'operator_tickets', 'operator_update_ticket', 'operator_decide_setting_change',
     'operator_walls', 'operator_withdrawal', 'operator_withdrawal_counts', 'operator_withdrawal_list',
     'operator_withdrawals', 'pace_attempt', 'profile_exists', 'profiles_without_identity',
     'provision_user', 'prune_rate_limits', 'push_token_status', 'rebuild_dashboard_counts',
@@ -936,7 +1115,7 @@ alter default privileges revoke execute on functions from public;
 alter table public.user_notices drop constraint user_notices_kind_check;
 alter table public.user_notices add constraint user_notices_kind_check check (kind = any (array[
   'withdrawal_completed', 'withdrawal_failed', 'referral_credited', 'welcome_bonus', 'task_reward',
-  'postback_reward', 'support_reply', 'missing_credit_credited']));
+  'postback_reward', 'support_reply', 'missing_credit_credited', 'policy_change_waiting']));
 
 create or replace function public.resolve_credited_report(p_report_id bigint)
  returns void

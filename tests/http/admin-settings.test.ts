@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ruleMessage } from "~/domain/rules";
 import { invalidSettingMessage, settingOf, SETTINGS } from "~/domain/settings";
+import { visibleText } from "../support/bad-input";
 import { ageSession, newMember, newOperator } from "../support/console";
 import { html, landing, type HttpClient } from "../support/http";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
@@ -152,6 +153,94 @@ describe("the console's settings", () => {
     expect(saved.status).toBe(302);
     expect((await config()).checkin_coins).toBe(33);
     await app.sql("update app_config set checkin_coins = $1", [before.checkin_coins]);
+  });
+
+  it("loosening a money rule (approval limit, review threshold, first cash-out review) waits for a second owner: the asker cannot approve it, another owner applies it, a withdrawn one changes nothing, all audited", async () => {
+    const second = await newOperator(app, "owner");
+    const before = await config();
+    const asked = await owner.client.post(
+      PAGE,
+      await filledForm({
+        adjustment_approval_above: "100000",
+        risk_review_threshold: "101",
+        review_first_withdrawal: "no",
+        checkin_coins: String(Number(before.checkin_coins) + 1),
+        reason: "Fewer reviews",
+      }),
+    );
+    expect(asked.status).toBe(302);
+    const told = visibleText((await landing(owner.client, asked)).html);
+    expect(told).toContain("Settings saved: 1 changed");
+    expect(told).toContain("Waiting for a second owner:");
+    // The tightening-neutral part applied; the loosening part did not.
+    const now = await config();
+    expect(now.checkin_coins).toBe(Number(before.checkin_coins) + 1);
+    expect([now.adjustment_approval_above, now.risk_review_threshold, now.review_first_withdrawal]).toEqual([
+      before.adjustment_approval_above,
+      before.risk_review_threshold,
+      before.review_first_withdrawal,
+    ]);
+    const [change] = await app.sql<{ id: string; apply_after: string | null }>(
+      "select id::text, apply_after from setting_changes where state = 'waiting' order by id desc limit 1",
+    );
+    expect(change!.apply_after).toBeNull();
+    const page = visibleText((await second.client.visit(PAGE)).html);
+    expect(page).toContain("Waiting for a second owner");
+    expect(page).toContain("Asked by");
+
+    const own = await owner.client.post(PAGE, { intent: "approve-change", change: change!.id });
+    expect(own.status).toBe(400);
+    expect(visibleText(await own.text())).toContain("Another owner must approve a change you asked for");
+    expect((await config()).risk_review_threshold).toBe(before.risk_review_threshold);
+
+    const approved = await second.client.post(PAGE, { intent: "approve-change", change: change!.id });
+    expect(approved.status).toBe(302);
+    const after = await config();
+    expect([
+      Number(after.adjustment_approval_above),
+      after.risk_review_threshold,
+      after.review_first_withdrawal,
+    ]).toEqual([100000, 101, false]);
+    const audit = await app.sql<{ action: string; record_id: string; detail: Record<string, unknown> }>(
+      "select action, record_id, detail from operator_actions where (record_kind = 'setting_change' and record_id = $1) or (action = 'refused' and record_id = $1) or (record_kind = 'setting' and detail->>'change_id' = $1) order by id",
+      [change!.id],
+    );
+    const [asked_] = await app.sql<{ n: number }>(
+      "select count(*)::int as n from jsonb_object_keys((select settings from setting_changes where id = $1))",
+      [change!.id],
+    );
+    expect(asked_!.n).toBeGreaterThanOrEqual(2);
+    expect(audit.map((row) => row.action)).toEqual([
+      "setting_change_asked",
+      "refused",
+      ...Array.from({ length: asked_!.n }, () => "set_setting"),
+      "setting_change_approve",
+    ]);
+    expect(audit[2]!.detail).toMatchObject({ approved_by_user_id: second.uid });
+
+    // A second ask, withdrawn: nothing changes.
+    const again = await owner.client.post(
+      PAGE,
+      await filledForm({ postback_hold_days: String(Number(after.postback_hold_days) + 1), reason: "Longer holds" }),
+    );
+    expect(again.status).toBe(302);
+    const [next] = await app.sql<{ id: string }>(
+      "select id::text from setting_changes where state = 'waiting' order by id desc limit 1",
+    );
+    expect((await second.client.post(PAGE, { intent: "withdraw-change", change: next!.id })).status).toBe(302);
+    expect((await config()).postback_hold_days).toBe(after.postback_hold_days);
+    expect(await app.sql("select state from setting_changes where id = $1", [next!.id])).toEqual([
+      { state: "withdrawn" },
+    ]);
+    await app.sql(
+      "update app_config set adjustment_approval_above = $1, risk_review_threshold = $2, review_first_withdrawal = $3, checkin_coins = $4",
+      [
+        before.adjustment_approval_above,
+        before.risk_review_threshold,
+        before.review_first_withdrawal,
+        before.checkin_coins,
+      ],
+    );
   });
 
   it("a save that changes nothing says so and writes no audit entry", async () => {

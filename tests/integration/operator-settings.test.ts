@@ -17,6 +17,7 @@ interface SettingsRead {
 }
 interface SettingsSaved {
   changed: { setting: string; before: SettingValue; after: SettingValue }[];
+  waiting: { id: number; settings: Record<string, SettingValue>; apply_after: string | null } | null;
   version: string;
 }
 interface AuditRow {
@@ -34,6 +35,7 @@ interface AuditRow {
 describe("the console's settings in SQL", () => {
   let t: TestDatabase;
   let owner: string;
+  let secondOwner: string;
   let finance: string;
   let support: string;
   let member: string;
@@ -54,7 +56,8 @@ describe("the console's settings in SQL", () => {
 
   beforeAll(async () => {
     t = await openTestPglite();
-    [owner, finance, support, member] = [
+    [owner, secondOwner, finance, support, member] = [
+      await person("owner"),
       await person("owner"),
       await person("finance"),
       await person("support"),
@@ -66,7 +69,7 @@ describe("the console's settings in SQL", () => {
   });
 
   const read = (operatorId = owner) => t.db.rpc<SettingsRead>("operator_settings", { p_operator_id: operatorId });
-  const save = (
+  const ask = (
     changes: unknown,
     { operatorId = owner, reason = "Testing the settings", version = null as string | null } = {},
   ) =>
@@ -77,6 +80,19 @@ describe("the console's settings in SQL", () => {
       p_reason: reason,
       p_version: version,
     });
+  const decide = (changeId: number, approve: boolean, operatorId = secondOwner) =>
+    t.db.rpc<{ state: string; changed: boolean }>("operator_decide_setting_change", {
+      p_operator_id: operatorId,
+      p_actor: "Bo Owner",
+      p_change_id: changeId,
+      p_approve: approve,
+    });
+  /** A save as it ends up once a second owner approved what waits for one (the loosening part). */
+  const save = async (changes: unknown, options: Parameters<typeof ask>[1] = {}) => {
+    const saved = await ask(changes, options);
+    if (saved.waiting) await decide(saved.waiting.id, true);
+    return saved;
+  };
   const settingAudit = () =>
     t.sql<AuditRow>(
       `select actor, actor_user_id, action, record_kind, record_id, user_id, reason, before, after
@@ -177,6 +193,60 @@ describe("the console's settings in SQL", () => {
       await save({ [setting.key]: original });
     });
   }
+
+  it("a loosening change with one owner waits policy_change_delay_hours: its owner cannot apply it before, can after; a notice reaches the owner", async () => {
+    await t.sql("select revoke_operator_role('settings-test', $1)", [secondOwner]);
+    try {
+      const before = (await read()).settings.risk_review_threshold;
+      const saved = await ask({ risk_review_threshold: 101 });
+      expect(saved.changed).toEqual([]);
+      expect(saved.waiting?.settings).toEqual({ risk_review_threshold: 101 });
+      const hours = (Date.parse(saved.waiting!.apply_after!) - Date.now()) / 3_600_000;
+      expect(hours).toBeGreaterThan(23.9);
+      expect(hours).toBeLessThanOrEqual(24);
+      expect((await refusal(decide(saved.waiting!.id, true, owner))).hint).toBe("second_owner_required");
+      expect((await read()).settings.risk_review_threshold).toBe(before);
+      expect(
+        await t.sql("select kind from user_notices where user_id = $1 and kind = 'policy_change_waiting'", [owner]),
+      ).toHaveLength(1);
+      await t.sql("update setting_changes set apply_after = now() - interval '1 minute' where id = $1", [
+        saved.waiting!.id,
+      ]);
+      expect(await decide(saved.waiting!.id, true, owner)).toMatchObject({ state: "applied", changed: true });
+      expect((await read()).settings.risk_review_threshold).toBe(101);
+      await ask({ risk_review_threshold: before });
+    } finally {
+      await t.sql("select grant_operator_role('settings-test', $1, 'owner')", [secondOwner]);
+    }
+  });
+
+  it("tightening applies at once and loosening waits: lower limits and thresholds, a review turned on, a longer window", async () => {
+    await save({ adjustment_approval_above: 50, risk_review_threshold: 50, review_first_withdrawal: false });
+    const tightened = await ask({
+      adjustment_approval_above: 10,
+      risk_review_threshold: 30,
+      review_first_withdrawal: true,
+    });
+    expect(tightened.waiting).toBeNull();
+    expect(tightened.changed.map((change) => change.setting).sort()).toEqual([
+      "adjustment_approval_above",
+      "review_first_withdrawal",
+      "risk_review_threshold",
+    ]);
+    const loosened = await ask({
+      adjustment_approval_above: 11,
+      risk_review_threshold: 31,
+      review_first_withdrawal: false,
+    });
+    expect(loosened.changed).toEqual([]);
+    expect(loosened.waiting?.settings).toEqual({
+      adjustment_approval_above: 11,
+      risk_review_threshold: 31,
+      review_first_withdrawal: false,
+    });
+    expect(await decide(loosened.waiting!.id, false, owner)).toMatchObject({ state: "withdrawn", changed: true });
+    await save({ adjustment_approval_above: 50, risk_review_threshold: 50, review_first_withdrawal: true });
+  });
 
   it("refuses a name that is no setting (the key, a column that does not exist, SQL) with unknown_setting, writing nothing", async () => {
     for (const name of ["id", "nonsense", "checkin_coins; drop table app_config", "CHECKIN_COINS", ""]) {

@@ -75,6 +75,7 @@ const SERVICE_ROLE_FUNCTIONS = [
   "operator_adjustments",
   "operator_dashboard",
   "operator_decide_adjustment",
+  "operator_decide_setting_change",
   "operator_export_unpaid",
   "operator_find_people",
   "operator_held_postbacks",

@@ -16,9 +16,11 @@ import {
   type Setting,
   type SettingChange,
   type SettingValues,
+  type WaitingSettingChange,
 } from "~/domain/settings";
 import { useFormState, type FieldState } from "~/lib/use-form";
 import { SettingChanges } from "./SettingChanges";
+import { WaitingChanges } from "./WaitingChanges";
 
 export interface SettingsPageData {
   values: SettingValues;
@@ -26,6 +28,9 @@ export interface SettingsPageData {
   /** An owner's page: the others read the settings, with the form disabled. */
   canChange: boolean;
   needsPassword: boolean;
+  /** Changes that loosen policy, waiting for a second owner. */
+  waiting: readonly WaitingSettingChange[];
+  viewerId: string;
   changes: readonly SettingChange[];
   olderBefore: number | null;
   paged: boolean;
@@ -53,11 +58,21 @@ export function SettingsPage({
       <div className="max-w-3xl space-y-2">
         <h1 className="text-2xl font-bold tracking-tight">Settings</h1>
         <p className="text-sm text-muted">
-          The rules rewards and cash-outs follow. A change applies at once, on every server; each one is recorded below
-          with who made it and why.
+          The rules rewards and cash-outs follow. A change applies at once, on every server; one that loosens a money
+          rule (a higher limit or threshold, a review turned off, other holds) waits for a second owner. Each one is
+          recorded below with who made it and why.
         </p>
       </div>
       {data.canChange ? null : <Banner tone="info">Only an owner can change settings. You can read them here.</Banner>}
+      <WaitingChanges
+        waiting={data.waiting}
+        canDecide={data.canChange}
+        viewerId={data.viewerId}
+        needsPassword={data.needsPassword}
+        coinsPerDollar={Number(data.values.coins_per_dollar)}
+        now={new Date()}
+        lastResult={lastResult}
+      />
       {/* Once a save changed the settings (a new version), a fresh form with their values; a refused
           save keeps the same form, with what was typed and the focus on the first field it blames. */}
       <SettingsForm key={data.version} data={data} lastResult={lastResult} />

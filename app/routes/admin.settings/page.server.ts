@@ -1,10 +1,16 @@
 import { roleAtLeast, signedInRecently } from "~/domain/operator-roles";
-import { settingOf, SETTINGS, type SettingValues } from "~/domain/settings";
-import { requireOperator } from "~/server/admin/access.server";
+import { isSettingKey, settingOf, SETTINGS, type SettingValues } from "~/domain/settings";
+import { formatTimestamp } from "~/domain/dates";
+import type { Flash } from "~/domain/flash";
+import { ruleMessage } from "~/domain/rules";
+import { requireOperator, type Operator } from "~/server/admin/access.server";
+import { auditRefusal } from "~/server/admin/refusals.server";
 import { confirmRecentSignIn } from "~/server/admin/recent-sign-in.server";
 import {
+  decideSettingChange,
   refusedSetting,
   saveSettings,
+  type SavedSettings,
   settingChangesCall,
   settingChangesPage,
   settingsCall,
@@ -13,7 +19,12 @@ import { readTogether } from "~/server/db/reads.server";
 import { ruleViolation } from "~/server/db/core.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
-import { settingsFormSchema } from "./settings-form";
+import {
+  APPROVE_CHANGE_INTENT,
+  settingChangeDecisionSchema,
+  settingsFormSchema,
+  WITHDRAW_CHANGE_INTENT,
+} from "./settings-form";
 
 const SETTINGS_PAGE = "/admin/settings";
 // A change's id as a page's `before` carries it: a positive whole number (a bigint in SQL).
@@ -40,6 +51,8 @@ export async function loadSettingsPage(request: Request) {
   return {
     values,
     version: stored.version,
+    waiting: stored.waiting,
+    viewerId: operator.uid,
     canChange: roleAtLeast(operator.role, "owner"),
     needsPassword: roleAtLeast(operator.role, "owner") && !signedInRecently(operator.authTime),
     ...settingChangesPage(changes),
@@ -47,9 +60,11 @@ export async function loadSettingsPage(request: Request) {
   };
 }
 
-/** Saves the form (owners only: anyone else gets the console's 404), then back to the page with what changed. */
+/** Saves the form, or approves or withdraws a waiting change (owners only: anyone else gets the console's 404). */
 export async function settingsAction(request: Request) {
   const operator = await requireOperator(request, "owner");
+  const intent = (await request.clone().formData()).get("intent");
+  if (intent === APPROVE_CHANGE_INTENT || intent === WITHDRAW_CHANGE_INTENT) return decideChange(request, operator);
   const submission = await parseForm(request, settingsFormSchema);
   if (submission.status !== "success") {
     return rejectForm(submission, { formErrors: bannerErrors(submission, SHOWN_FIELDS) });
@@ -61,18 +76,7 @@ export async function settingsAction(request: Request) {
   const renewed: HeadersInit = signIn.setCookie ? { "Set-Cookie": signIn.setCookie } : {};
   try {
     const saved = await saveSettings(operator, { values: values as Partial<SettingValues>, reason, version });
-    if (saved.changed.length === 0) {
-      return redirectWithFlash(SETTINGS_PAGE, { kind: "info", title: "Nothing changed" }, renewed);
-    }
-    return redirectWithFlash(
-      SETTINGS_PAGE,
-      {
-        kind: "success",
-        title: `Settings saved: ${saved.changed.length} changed`,
-        description: saved.changed.map(({ setting }) => settingOf(setting).label).join(", "),
-      },
-      renewed,
-    );
+    return redirectWithFlash(SETTINGS_PAGE, savedFlash(saved), renewed);
   } catch (error) {
     // Another owner saved in between: nothing changed; the page shows the values as they are now.
     if (ruleViolation(error)?.rule === "settings_changed") {
@@ -83,6 +87,56 @@ export async function settingsAction(request: Request) {
       fields: { reason_required: "reason", invalid_reason: "reason", ...(setting ? { invalid_setting: setting } : {}) },
       fallback: "The settings could not be saved. Please try again.",
       context: "console settings",
+    });
+  }
+}
+
+/** What a save did: changed now, waiting for a second owner, or nothing. */
+function savedFlash(saved: SavedSettings): Flash {
+  const waiting = saved.waiting ? Object.keys(saved.waiting.settings) : [];
+  const labels = (keys: readonly string[]) =>
+    keys.map((key) => (isSettingKey(key) ? settingOf(key).label : key)).join(", ");
+  if (saved.changed.length === 0 && waiting.length === 0) return { kind: "info", title: "Nothing changed" };
+  const waitingWords = waiting.length
+    ? `Waiting for a second owner: ${labels(waiting)}${
+        saved.waiting?.apply_after
+          ? ` (you are the only owner: you can apply it after ${formatTimestamp(saved.waiting.apply_after)})`
+          : ""
+      }.`
+    : "";
+  if (saved.changed.length === 0)
+    return { kind: "info", title: "Your change waits for a second owner", description: waitingWords };
+  return {
+    kind: "success",
+    title: `Settings saved: ${saved.changed.length} changed`,
+    description: [labels(saved.changed.map(({ setting }) => setting)), waitingWords].filter(Boolean).join(". "),
+  };
+}
+
+/** Approve or withdraw a waiting change: an old session needs the password, as a save does. */
+async function decideChange(request: Request, operator: Operator) {
+  const submission = await parseForm(request, settingChangeDecisionSchema);
+  if (submission.status !== "success") {
+    return rejectForm(submission, { formErrors: [ruleMessage("setting_change_not_found")] }, 400);
+  }
+  const { intent, change, password } = submission.value;
+  const signIn = await confirmRecentSignIn(request, operator, password || null);
+  if (!signIn.ok) return rejectForm(submission, { fieldErrors: { password: [signIn.problem] } }, signIn.status);
+  const renewed: HeadersInit = signIn.setCookie ? { "Set-Cookie": signIn.setCookie } : {};
+  try {
+    const approve = intent === APPROVE_CHANGE_INTENT;
+    const result = await decideSettingChange(operator, change, approve);
+    const flash: Flash = !result.changed
+      ? { kind: "info", title: `Nothing changed: that change was already ${result.state}` }
+      : approve
+        ? { kind: "success", title: "Change approved and applied" }
+        : { kind: "success", title: "Change withdrawn" };
+    return redirectWithFlash(SETTINGS_PAGE, flash, renewed);
+  } catch (error) {
+    await auditRefusal(operator, intent, error, { recordKind: "setting", recordId: String(change) });
+    return replyWithDbError(submission, error, {
+      fallback: "The change could not be decided. Please try again.",
+      context: "console setting change",
     });
   }
 }

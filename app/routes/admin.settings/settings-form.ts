@@ -1,7 +1,7 @@
 // The console's settings form (docs/operator-console.md, "Settings"), checked by the server: every
 // setting of app/domain/settings.ts by its own unit and bounds, the reason, and the version of the
 // settings the form was shown with. The database checks all of it again (operator_set_settings).
-import { literal, object, optional, pipe, regex, string, transform } from "zod/mini";
+import { coerce, int, literal, object, optional, pipe, regex, string, transform, union } from "zod/mini";
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import { ruleMessage } from "~/domain/rules";
 import {
@@ -56,4 +56,17 @@ export const settingsFormSchema = object({
     transform((value) => value ?? ""),
   ),
   version: string(STALE_FORM).check(regex(/^[0-9a-f]{32}$/, STALE_FORM)),
+});
+
+export const APPROVE_CHANGE_INTENT = "approve-change";
+export const WITHDRAW_CHANGE_INTENT = "withdraw-change";
+
+/** Approving or withdrawing a change that waits for a second owner: which one, and the password when asked. */
+export const settingChangeDecisionSchema = object({
+  intent: union([literal(APPROVE_CHANGE_INTENT), literal(WITHDRAW_CHANGE_INTENT)]),
+  change: coerce.number().check(int()),
+  password: pipe(
+    optional(string()),
+    transform((value) => value ?? ""),
+  ),
 });

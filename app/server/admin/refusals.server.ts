@@ -4,13 +4,14 @@ import type { Operator } from "./access.server";
 
 /**
  * The refusals that say an operator tried to act alone (on their own account, on their own
- * request, twice on one ticket, past the day's test postbacks): each is kept in the audit log.
- * SQL refused them by raising, which rolled back anything the call wrote, so they are recorded here
- * in a call of their own (operator_record_refusal).
+ * adjustment or policy change, twice on one ticket, past the day's test postbacks): each is kept in
+ * the audit log. SQL refused them by raising, which rolled back anything the call wrote, so they
+ * are recorded here in a call of their own (operator_record_refusal).
  */
 const AUDITED_RULES = new Set([
   "operator_self_action",
   "second_operator_required",
+  "second_owner_required",
   "ticket_already_credited",
   "test_postbacks_exhausted",
 ]);

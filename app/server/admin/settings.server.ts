@@ -4,6 +4,7 @@ import {
   type SettingKey,
   type SettingValue,
   type SettingValues,
+  type WaitingSettingChange,
 } from "~/domain/settings";
 import { forgetAppConfig } from "../config.server";
 import { dbCall, ruleViolation, type DbError } from "../db/core.server";
@@ -22,6 +23,8 @@ export interface StoredSettings {
   /** Every app_config column but its key, settings or not (a column the console does not list yet too). */
   settings: SettingValues & Record<string, unknown>;
   version: string;
+  /** Changes that loosen policy, waiting for a second owner, oldest first. */
+  waiting: WaitingSettingChange[];
 }
 
 export const SETTING_CHANGES_PAGE_SIZE = 20;
@@ -47,6 +50,8 @@ export function settingChangesPage(read: SettingChange[]) {
 
 export interface SavedSettings {
   changed: { setting: SettingKey; before: SettingValue; after: SettingValue }[];
+  /** The loosening part of the save, now waiting for a second owner; null when there was none. */
+  waiting: { id: number; settings: Partial<Record<SettingKey, SettingValue>>; apply_after: string | null } | null;
   version: string;
 }
 
@@ -70,6 +75,24 @@ export async function saveSettings(
   });
   if (saved.changed.length > 0) forgetAppConfig();
   return saved;
+}
+
+/** Approves (applies) or withdraws a waiting change; SQL checks that another owner approves it. */
+export async function decideSettingChange(
+  operator: { uid: string; name: string },
+  changeId: number,
+  approve: boolean,
+): Promise<{ state: "applied" | "withdrawn" | "waiting"; changed: boolean }> {
+  const result = await (
+    await getDatabase()
+  ).rpc<{ state: "applied" | "withdrawn" | "waiting"; changed: boolean }>("operator_decide_setting_change", {
+    p_operator_id: operator.uid,
+    p_actor: operator.name.slice(0, 100),
+    p_change_id: changeId,
+    p_approve: approve,
+  });
+  if (result.changed && approve) forgetAppConfig();
+  return result;
 }
 
 /** The setting a database refusal names (invalid_setting carries it as its detail), for its field. */

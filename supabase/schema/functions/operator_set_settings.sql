@@ -15,9 +15,13 @@ declare
   v_value jsonb;
   v_valid boolean;
   v_before app_config;
-  v_after app_config;
   v_patch jsonb := '{}';
+  v_waiting jsonb;
+  v_now jsonb;
   v_changed jsonb := '[]';
+  v_change setting_changes;
+  v_owners integer;
+  v_owner text;
 begin
   perform require_operator_role(p_operator_id, array['owner']);
   v_actor := operator_actor(p_actor);
@@ -46,46 +50,38 @@ begin
   select coalesce(jsonb_object_agg(c.key, c.value), '{}') into v_patch
     from jsonb_each(p_changes) c
    where c.value is distinct from to_jsonb(v_before) -> c.key;
-  if v_patch = '{}' then
-    return jsonb_build_object('changed', '[]'::jsonb, 'version', md5(to_jsonb(v_before)::text));
+  select coalesce(jsonb_object_agg(c.key, c.value), '{}') into v_waiting
+    from jsonb_each(v_patch) c
+   where setting_loosens(c.key, to_jsonb(v_before) -> c.key, c.value);
+  v_now := v_patch - array(select jsonb_object_keys(v_waiting));
+  if v_now <> '{}' then
+    v_changed := apply_app_config_patch(v_now, v_actor, p_operator_id, v_reason);
   end if;
-
-  -- Each column from the checked patch, else as it was: a static list, no SQL made from names.
-  v_after := jsonb_populate_record(v_before, v_patch);
-  update app_config
-     set coins_per_dollar = v_after.coins_per_dollar,
-         checkin_coins = v_after.checkin_coins,
-         checkin_streak_bonus_coins = v_after.checkin_streak_bonus_coins,
-         referral_reward = v_after.referral_reward,
-         referral_welcome_bonus = v_after.referral_welcome_bonus,
-         referral_qualifying_coins = v_after.referral_qualifying_coins,
-         referral_requires_earned = v_after.referral_requires_earned,
-         min_withdrawal_paypal = v_after.min_withdrawal_paypal,
-         min_withdrawal_upi = v_after.min_withdrawal_upi,
-         min_withdrawal_bank = v_after.min_withdrawal_bank,
-         withdrawals_per_hour = v_after.withdrawals_per_hour,
-         risk_review_threshold = v_after.risk_review_threshold,
-         review_first_withdrawal = v_after.review_first_withdrawal,
-         postback_hold_days = v_after.postback_hold_days,
-         provider_hold_days = v_after.provider_hold_days,
-         bonus_unlock_ratio = v_after.bonus_unlock_ratio,
-         notice_delivery_attempts = v_after.notice_delivery_attempts,
-         notice_delivery_window_hours = v_after.notice_delivery_window_hours,
-         notice_emails_per_address_per_day = v_after.notice_emails_per_address_per_day,
-         adjustment_approval_above = v_after.adjustment_approval_above,
-         adjustment_window_hours = v_after.adjustment_window_hours,
-         test_postbacks_per_wall_per_day = v_after.test_postbacks_per_wall_per_day
-   where id
-  returning * into v_after;
-
-  for v_name in select key from jsonb_object_keys(v_patch) key order by key loop
-    insert into operator_actions (actor, actor_user_id, action, reason, record_kind, record_id, before, after)
-    values (v_actor, p_operator_id, 'set_setting', v_reason, 'setting', v_name,
-            jsonb_build_object('value', to_jsonb(v_before) -> v_name),
-            jsonb_build_object('value', to_jsonb(v_after) -> v_name));
-    v_changed := v_changed || jsonb_build_object('setting', v_name, 'before', to_jsonb(v_before) -> v_name,
-                                                 'after', to_jsonb(v_after) -> v_name);
-  end loop;
-  return jsonb_build_object('changed', v_changed, 'version', md5(to_jsonb(v_after)::text));
+  if v_waiting <> '{}' then
+    select count(*) into v_owners from operators where role = 'owner';
+    insert into setting_changes (settings, before, reason, requested_by, requested_by_user_id, apply_after)
+    values (v_waiting,
+            (select jsonb_object_agg(key, to_jsonb(v_before) -> key) from jsonb_object_keys(v_waiting) key),
+            v_reason, v_actor, p_operator_id,
+            case when v_owners < 2 then now() + make_interval(hours => v_before.policy_change_delay_hours) end)
+    returning * into v_change;
+    insert into operator_actions (actor, actor_user_id, action, reason, record_kind, record_id, before, after, detail)
+    values (v_actor, p_operator_id, 'setting_change_asked', v_reason, 'setting_change', v_change.id::text,
+            v_change.before, v_change.settings, jsonb_build_object('apply_after', v_change.apply_after));
+    -- Every owner hears of it (the one who asked too, where nobody else can approve).
+    for v_owner in select user_id from operators
+                    where role = 'owner' and (user_id <> p_operator_id or v_owners < 2) loop
+      insert into user_notices (user_id, kind, data)
+      values (v_owner, 'policy_change_waiting',
+              jsonb_build_object('change_id', v_change.id, 'settings', v_change.settings,
+                                 'apply_after', v_change.apply_after));
+    end loop;
+  end if;
+  return jsonb_build_object('changed', v_changed,
+                            'waiting', case when v_change.id is null then null
+                                            else jsonb_build_object('id', v_change.id,
+                                                                    'settings', v_change.settings,
+                                                                    'apply_after', v_change.apply_after) end,
+                            'version', (select md5(to_jsonb(c)::text) from app_config c));
 end
 $function$;

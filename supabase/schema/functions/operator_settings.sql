@@ -13,6 +13,14 @@ declare
 begin
   perform require_operator_role(p_operator_id, array['support']);
   select * into v_config from app_config;
-  return jsonb_build_object('settings', to_jsonb(v_config) - 'id', 'version', md5(to_jsonb(v_config)::text));
+  return jsonb_build_object(
+    'settings', to_jsonb(v_config) - 'id',
+    'version', md5(to_jsonb(v_config)::text),
+    'waiting', coalesce((select jsonb_agg(jsonb_build_object(
+                                  'id', c.id, 'settings', c.settings, 'before', c.before, 'reason', c.reason,
+                                  'requested_by', c.requested_by, 'requested_by_user_id', c.requested_by_user_id,
+                                  'requested_at', c.requested_at, 'apply_after', c.apply_after)
+                                order by c.requested_at, c.id)
+                           from setting_changes c where c.state = 'waiting'), '[]'));
 end
 $function$;

@@ -28,7 +28,7 @@ create table public.user_notices (
   constraint user_notices_email_detail_check CHECK ((length(email_detail) <= 1000)),
   constraint user_notices_email_reservation_check CHECK (((email_address IS NULL) = (email_reserved_at IS NULL))),
   constraint user_notices_email_status_check CHECK ((email_status = ANY (ARRAY['pending'::text, 'sent'::text, 'skipped'::text, 'failed'::text]))),
-  constraint user_notices_kind_check CHECK ((kind = ANY (ARRAY['withdrawal_completed'::text, 'withdrawal_failed'::text, 'referral_credited'::text, 'welcome_bonus'::text, 'task_reward'::text, 'postback_reward'::text, 'support_reply'::text, 'missing_credit_credited'::text]))),
+  constraint user_notices_kind_check CHECK ((kind = ANY (ARRAY['withdrawal_completed'::text, 'withdrawal_failed'::text, 'referral_credited'::text, 'welcome_bonus'::text, 'task_reward'::text, 'postback_reward'::text, 'support_reply'::text, 'missing_credit_credited'::text, 'policy_change_waiting'::text]))),
   constraint user_notices_pkey PRIMARY KEY (id),
   constraint user_notices_push_attempts_check CHECK ((push_attempts >= 0)),
   constraint user_notices_push_detail_check CHECK ((length(push_detail) <= 1000)),
