@@ -52,6 +52,8 @@ const RULE_MESSAGES = {
   invalid_notification_setting: "Unknown notification setting",
   invalid_push_token: "This device's push token was not accepted",
   withdrawal_pending: "You have a withdrawal on its way. You can delete your account once it has been paid.",
+  account_in_debt:
+    "Your balance is below zero: an offer network took back coins you had already cashed out. Offers you complete pay it back first; once your balance is $0.00 or more, you can delete your account.",
   // Rules the spec does not word.
   unsupported_payment_method: "Please choose a payment method",
   task_not_started: "Task was not started",

@@ -3,8 +3,9 @@
 import { data } from "@remix-run/node";
 import { MAX_ID_TOKEN_AGE_SECONDS } from "~/domain/constants";
 import { NOTIFICATION_MESSAGES, type NotificationKind } from "~/domain/notifications";
+import { accountInDebtWords } from "~/domain/account-deletion";
 import { ruleMessage } from "~/domain/rules";
-import { deleteAccountData, hasPendingWithdrawal, setAccountActive } from "./account.server";
+import { deleteAccountData, deletionBlocks, setAccountActive } from "./account.server";
 import { limitPasswordCheck, type AttemptRefusal } from "./auth/attempt-limits.server";
 import { getAdminAuth } from "./auth/firebase-admin.server";
 import { IdentityError, signInWithPassword } from "./auth/identity.server";
@@ -110,8 +111,9 @@ const DELETE_FAILED = "Failed to delete account. Please check your password and 
  * identity account go, in that order: a failure in between leaves an account that can sign in
  * and start afresh, never data without an owner.
  *
- * A withdrawal on its way is looked for before the password: the answer is then the same whatever
- * was typed, so the form tells nothing about the password. The password check itself is limited
+ * A withdrawal on its way and a balance below zero (deleting would write the debt off) are looked for
+ * before the password: the answer is then the same whatever was typed, so the form tells nothing
+ * about the password. The password check itself is limited
  * as a sign-in's is (limitPasswordCheck): a session, stolen or not, is no unlimited password oracle.
  */
 export async function deleteAccount(
@@ -124,7 +126,9 @@ export async function deleteAccount(
   const refuse = (message = DELETE_FAILED, status = 400, headers?: HeadersInit) =>
     data(submission.reply({ formErrors: [message], hideFields: ["password"] }), { status, headers });
   if (!user.email) return refuse();
-  if (await hasPendingWithdrawal(user.uid)) return refuse(ruleMessage("withdrawal_pending"));
+  const blocks = await deletionBlocks(user.uid);
+  if (blocks.pendingWithdrawal) return refuse(ruleMessage("withdrawal_pending"));
+  if (blocks.debt > 0) return refuse(accountInDebtWords(blocks.debt));
   const proof = await provesIdentity(user, password, idToken, request);
   if (proof !== true) {
     if (proof === false) return refuse();
@@ -136,6 +140,7 @@ export async function deleteAccount(
   } catch (error) {
     const violation = ruleViolation(error);
     if (violation?.rule === "withdrawal_pending") return refuse(violation.message);
+    if (violation?.rule === "account_in_debt") return refuse(violation.message);
     if (error instanceof Response) throw error;
     console.error("account deletion failed:", error);
     return refuse();

@@ -42,11 +42,17 @@ export async function deleteAccountData(userId: string) {
   });
 }
 
-/** Whether a withdrawal of the user's is still on its way (which keeps the account from being deleted). */
-export async function hasPendingWithdrawal(userId: string): Promise<boolean> {
+/** What keeps an account from being deleted: a withdrawal on its way, or a balance below zero (the debt, positive). */
+export async function deletionBlocks(userId: string): Promise<{ pendingWithdrawal: boolean; debt: number }> {
   const db = await getDatabase();
-  const facts = await db.rpc<{ pending_withdrawals: number } | null>("account_deletion_facts", { p_user_id: userId });
-  return (facts?.pending_withdrawals ?? 0) > 0;
+  const facts = await db.rpc<{ pending_withdrawals: number; balance: number | string } | null>(
+    "account_deletion_facts",
+    { p_user_id: userId },
+  );
+  return {
+    pendingWithdrawal: (facts?.pending_withdrawals ?? 0) > 0,
+    debt: Math.max(0, -Number(facts?.balance ?? 0)),
+  };
 }
 
 /** Whether a referral code may apply to this email (not one that belonged to a deleted account). */

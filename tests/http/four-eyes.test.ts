@@ -271,4 +271,39 @@ describe("no operator moves money alone", () => {
       await app.sql("select payouts_paused_at is not null as paused from user_profiles where id = $1", [person.uid]),
     ).toEqual([{ paused: true }]);
   });
+
+  it("an account below zero cannot be deleted: Profile and Settings say why and show no password form, and a post with the right password is refused in SQL's words, the account kept", async () => {
+    const person = await newMember(app);
+    await app.sql("select record_email_verified($1)", [person.uid]);
+    // $20 earned and cleared, cashed out and paid; then the network takes it back.
+    await app.sql("select record_postback('bitlabs', 'debt-1', $1, 2000, false, 'Survey', null, 0)", [person.uid]);
+    const asked = await person.client.post("/withdraw", {
+      intent: "withdraw",
+      amount: "20",
+      method: "upi",
+      upiId: `debt.${Date.now().toString(36)}@okaxis`,
+    });
+    expect(asked.status).toBe(302);
+    await app.sql("update withdrawals set review_state = 'approved' where user_id = $1", [person.uid]);
+    await app.sql(
+      "select settle_withdrawal(id, 'completed', 'UTR-DEBT') from withdrawals where user_id = $1 and status = 'pending'",
+      [person.uid],
+    );
+    await app.sql("select record_postback('bitlabs', 'debt-1', $1, 2000, true, 'Reversed', null, null)", [person.uid]);
+    expect(await balance(person.uid)).toBe(-20);
+
+    for (const page of ["/profile", "/settings"]) {
+      const html = (await person.client.visit(page)).html;
+      expect(visibleText(html), page).toContain("Your balance is -$20.00: an offer network took back coins");
+      expect(html, page).not.toContain('name="password"');
+    }
+    const refused = await person.client.post("/profile", { intent: "delete-account", password: "s3cret-pass" });
+    expect(refused.status).toBe(400);
+    expect(visibleText(await refused.text())).toContain("Your balance is -$20.00");
+    expect(await app.sql("select id from user_profiles where id = $1", [person.uid])).toEqual([{ id: person.uid }]);
+    // SQL refuses it too, whoever calls.
+    await expect(app.sql("select delete_account($1, null)", [person.uid])).rejects.toMatchObject({
+      hint: "account_in_debt",
+    });
+  });
 });

@@ -9,6 +9,7 @@ import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/Card";
+import { accountInDebtWords } from "~/domain/account-deletion";
 
 /** docs/product.md, "Profile: account management": deactivate (after a confirmation), or delete for good. */
 export function AccountManagement({
@@ -17,8 +18,11 @@ export function AccountManagement({
   googleConfig,
   lastResult,
   page = "/profile",
+  debt = 0,
 }: {
   confirmingDeactivation: boolean;
+  /** What the account owes (its balance below zero): it cannot be deleted until paid back. */
+  debt?: number;
   /** How the account proves it is its owner: its password, else a fresh Google sign-in. */
   signInMethods: { password: boolean; google: boolean } | null;
   googleConfig: GoogleSignInConfig;
@@ -76,7 +80,14 @@ export function AccountManagement({
         <div className="mt-3">
           <FormBanner errors={formErrors(lastResult, "delete-account")} />
         </div>
-        {signInMethods?.password !== false ? (
+        {debt > 0 ? (
+          <p
+            className="mt-3 rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900"
+            data-testid="delete-blocked-by-debt"
+          >
+            {accountInDebtWords(debt)}
+          </p>
+        ) : signInMethods?.password !== false ? (
           // A refused password is not kept in the field (as without JavaScript).
           <DeleteWithPassword key={location.key} />
         ) : (

@@ -25,6 +25,8 @@ export interface ProfileData {
   activity: ActivityItem[] | null;
   preferences: NotificationPreferences | null;
   signInMethods: { password: boolean; google: boolean } | null;
+  /** The balance below zero, owed: deletion waits until it is paid back. */
+  debt: number;
   feedback: FeedbackEntry[] | null;
   pushConfig: PushConfig | null;
   googleConfig: GoogleSignInConfig;
@@ -90,6 +92,7 @@ export function ProfileScreen({ data, lastResult }: { data: ProfileData; lastRes
             signInMethods={data.signInMethods}
             googleConfig={data.googleConfig}
             lastResult={lastResult}
+            debt={data.debt}
           />
         </>
       ) : data.tab === "referrals" ? (

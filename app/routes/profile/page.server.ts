@@ -71,6 +71,8 @@ export async function loadProfile(request: Request) {
     activityFailed: onAccount && activity === null,
     preferences,
     signInMethods: methods,
+    // Below zero, the account cannot be deleted: the page says why before any password is typed.
+    debt: Math.max(0, -Number(summary.balance ?? 0)),
     feedback,
     ...browserConfigs(),
   };

@@ -17,6 +17,8 @@ export interface SettingsData {
   confirmingDeactivation: boolean;
   preferences: NotificationPreferences | null;
   signInMethods: { password: boolean; google: boolean } | null;
+  /** The balance below zero, owed: deletion waits until it is paid back. */
+  debt: number;
   pushConfig: PushConfig | null;
   googleConfig: GoogleSignInConfig;
 }
@@ -42,6 +44,7 @@ export function SettingsScreen({ data, lastResult }: { data: SettingsData; lastR
         googleConfig={data.googleConfig}
         lastResult={lastResult}
         page="/settings"
+        debt={data.debt}
       />
       <LegalLinks />
     </div>

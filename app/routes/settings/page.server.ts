@@ -1,5 +1,6 @@
 import { notificationPreferencesCall } from "~/server/notification-settings.server";
 import { forgetPushDevice } from "~/server/notification-settings.server";
+import { deletionBlocks } from "~/server/account.server";
 import { requireUser, signOutEverywhere, type SessionUser } from "~/server/auth/session.server";
 import { optionalSection, readTogether } from "~/server/db/reads.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
@@ -21,11 +22,13 @@ export async function loadSettings(request: Request) {
   const user = await requireUser(request);
   const [preferencesRead] = readTogether([notificationPreferencesCall(user.uid)]);
   // Each section fails on its own (its own message), as on Profile.
-  const [preferences, methods] = await Promise.all([
+  const [preferences, methods, blocks] = await Promise.all([
     optionalSection("settings: notification settings", preferencesRead),
     optionalSection("settings: sign-in methods", signInMethods(user.uid)),
+    optionalSection("settings: what keeps deletion back", deletionBlocks(user.uid)),
   ]);
   return {
+    debt: blocks?.debt ?? 0,
     confirmingDeactivation: new URL(request.url).searchParams.get("confirm") === "deactivate",
     preferences,
     signInMethods: methods,

@@ -10,6 +10,7 @@ CREATE OR REPLACE FUNCTION public.delete_account(p_user_id text, p_email_hash te
 AS $function$
 declare
   v_withdrawals uuid[];
+  v_balance numeric;
 begin
   perform from user_profiles where id = p_user_id for update;
   if not found then
@@ -17,9 +18,14 @@ begin
   end if;
   -- The profile lock above queues behind a withdrawal being made right now (create_withdrawal
   -- holds the profile before the balance); the balance lock queues behind any other balance change.
-  perform from user_balance where user_id = p_user_id for update;
+  select balance into v_balance from user_balance where user_id = p_user_id for update;
   if exists (select from withdrawals where user_id = p_user_id and status = 'pending') then
     raise exception 'A withdrawal is pending' using errcode = 'P0001', hint = 'withdrawal_pending';
+  end if;
+  -- Below zero (a network took back coins already cashed out): the debt is settled first.
+  if v_balance < 0 then
+    raise exception 'The balance is below zero' using errcode = 'P0001', hint = 'account_in_debt',
+      detail = (-v_balance)::text;
   end if;
 
   if nullif(trim(p_email_hash), '') is not null then
