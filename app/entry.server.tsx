@@ -73,8 +73,33 @@ export const streamTimeout = 5_000;
 export const handleError: HandleErrorFunction = (error, { request }) => {
   // Aborted requests are the client going away, not a fault of ours.
   if (request.signal.aborted) return;
-  console.error(`${request.method} ${logValue(new URL(request.url).pathname)}:`, error);
+  const where = `${request.method} ${logValue(new URL(request.url).pathname)}`;
+  const refused = refusedRequest(error);
+  if (refused === "quiet") return;
+  // A request Remix refused (a data request naming a route that is not there, say): one line, no stack.
+  if (refused) console.warn(`${where}: ${refused}`);
+  else console.error(`${where}:`, error);
 };
+
+/**
+ * What to log of an error that is a visitor's bad request rather than a fault of the app: "quiet"
+ * for Remix's warning that a `?_data=` request was made (anyone can send one; what Remix then
+ * answers is logged on its own), a one-line summary for a refusal with a 4xx status, else null.
+ */
+function refusedRequest(error: unknown): string | "quiet" | null {
+  if (
+    error instanceof Error &&
+    error.message.startsWith("Warning: Single fetch-enabled apps should not be making ?_data")
+  ) {
+    return "quiet";
+  }
+  if (typeof error !== "object" || error === null || !("status" in error) || !("internal" in error)) return null;
+  const { status, statusText } = error as { status: unknown; statusText?: unknown };
+  if (typeof status !== "number" || status < 400 || status >= 500) return null;
+  const inner = (error as { error?: unknown }).error;
+  const detail = inner instanceof Error ? ` (${logValue(inner.message)})` : "";
+  return `${status} ${typeof statusText === "string" ? statusText : ""}${detail}`.trim();
+}
 
 export default async function handleRequest(
   request: Request,

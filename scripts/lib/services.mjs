@@ -277,7 +277,7 @@ export async function startPgBouncer({ postgresPort, mode, users = ["postgres"],
  * `ready`, until its answer passes that check: a server that is up but not ready).
  * Test and benchmark servers run against the Auth emulator, which production refuses unless
  * ALLOW_AUTH_EMULATOR_IN_PRODUCTION=true: it is set here unless `env` says otherwise.
- * @param {{ port: number, env: Record<string, string>, cwd?: string, quiet?: boolean, command?: string[], ready?: (response: Response) => boolean }} options
+ * @param {{ port: number, env: Record<string, string>, cwd?: string, quiet?: boolean, command?: string[], ready?: (response: Response) => boolean, captureStdout?: boolean }} options
  *   `command` prefixes the program, e.g. ["runuser", "-u", "nobody", "--"].
  */
 export async function startAppServer({
@@ -287,6 +287,7 @@ export async function startAppServer({
   quiet = true,
   command = [],
   ready = (response) => response.ok,
+  captureStdout = false,
 }) {
   const [program, ...prefix] = [...command, "remix-serve"];
   const child = spawn(program, [...prefix, "build/index.js"], {
@@ -300,10 +301,12 @@ export async function startAppServer({
       ...env,
       PORT: String(port),
     },
-    stdio: quiet ? ["ignore", "ignore", "pipe"] : ["ignore", "inherit", "inherit"],
+    stdio: quiet ? ["ignore", captureStdout ? "pipe" : "ignore", "pipe"] : ["ignore", "inherit", "inherit"],
   });
   let stderr = "";
+  let stdout = "";
   child.stderr?.on("data", (chunk) => (stderr += chunk));
+  child.stdout?.on("data", (chunk) => (stdout += chunk));
   let exited = false;
   child.once("exit", () => (exited = true));
   child.once("error", (error) => ((exited = true), (stderr += String(error))));
@@ -326,6 +329,8 @@ export async function startAppServer({
     pid: child.pid,
     stop: () => stopProcessGroup(child),
     stderr: () => stderr,
+    /** What it wrote to stdout (its access log), with `captureStdout` only. */
+    stdout: () => stdout,
     /** Sends `signal` to the server (and anything it started); `exit` tells how it ended. */
     kill: (/** @type {NodeJS.Signals} */ signal) => process.kill(-(/** @type {number} */ (child.pid)), signal),
     /** @type {Promise<{ code: number | null, signal: string | null }>} */

@@ -14,7 +14,7 @@ export async function startTestApp(
   env: Record<string, string>,
   /** When the server counts as started (default: /healthz answers 200). */
   ready?: (health: Response) => boolean,
-  place: { port?: number; dataDir?: string } = {},
+  place: { port?: number; dataDir?: string; captureStdout?: boolean } = {},
 ) {
   const dataDir = place.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "test-app-"));
   const app = await startAppServer({
@@ -29,10 +29,12 @@ export async function startTestApp(
       ...env,
     },
     ready,
+    captureStdout: place.captureStdout ?? false,
   });
   return {
     url: app.url,
     stderr: app.stderr,
+    stdout: app.stdout,
     /** Sends a signal to the server process ("SIGKILL": a crash; "SIGTERM": a shutdown). */
     kill: app.kill,
     /** How the server process ended. */

@@ -30,6 +30,23 @@ function withNosniff(response: ServerResponse) {
   } as typeof writeHead;
 }
 
+/**
+ * The console's queries (a person searched by email, a filter) stay out of the access log: remix-serve's
+ * logger (morgan "tiny") writes `req.originalUrl` once the answer is sent, so just before it does,
+ * an /admin URL's query is replaced by `?[redacted]`. The request itself was routed with it whole.
+ */
+function redactConsoleQuery(request: IncomingMessage, response: ServerResponse) {
+  const target = request.url ?? "";
+  const query = target.indexOf("?");
+  if (query === -1 || !/^\/admin(?:[/?.]|$)/.test(target)) return;
+  const redacted = `${target.slice(0, query)}?[redacted]`;
+  // Registered before Express's own listeners: it runs first.
+  response.once("finish", () => {
+    (request as IncomingMessage & { originalUrl?: string }).originalUrl = redacted;
+    request.url = redacted;
+  });
+}
+
 function refuseLongPath(response: ServerResponse) {
   response.writeHead(414, {
     "Content-Type": "text/plain; charset=utf-8",
@@ -166,6 +183,7 @@ export function ownAddress(): string | null {
  *   segment count (8,100 segments held the event loop 3.5 s, and every other request with it).
  * - A path an early route claims (answerEarly) is answered by it.
  * - Every request carries the socket's address in SOCKET_ADDRESS_HEADER (clientAddress reads it).
+ * - The access log shows an /admin URL without its query (redactConsoleQuery).
  *
  * remix-serve (the design's server) makes the HTTP server itself and offers no hook before its
  * Express app, so the one `request` event of Node's HTTP servers is intercepted here, once per
@@ -184,6 +202,7 @@ export function guardIncomingRequests(): void {
       // of that name is replaced, never believed.
       request.headers[SOCKET_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
       withNosniff(response);
+      redactConsoleQuery(request, response);
       if (isPathTooLong(request.url ?? "")) {
         refuseLongPath(response);
         return true;
