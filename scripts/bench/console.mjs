@@ -84,7 +84,8 @@ export async function prepareConsole(db) {
 }
 
 /**
- * The searches an operator makes: by email (as typed, in any case), by referral code, by an alias
+ * The searches an operator makes: by email (as typed, in any case), by the start of an email or a
+ * name, by referral code, by an alias
  * of an inbox (its canonical email's hash) and by a payout address (its hash): the seed's own
  * address of an account, a pair's, and the one address 20,000 accounts were paid to.
  * @param {import("../lib/database.mjs").BenchDatabase} db
@@ -114,6 +115,19 @@ async function searches(db, users) {
       kind: "canonical email",
       term: `risk${i}+promo@example.com`,
       identity: sha256(`identity-${i}`),
+      recipient: null,
+    });
+    // Prefixes (issue 33): a short one matches a hundred thousand accounts, a long one a few.
+    list.push({
+      kind: "start of email",
+      term: `risk${String(i).slice(0, 1 + (k % 5))}`,
+      identity: null,
+      recipient: null,
+    });
+    list.push({
+      kind: "start of name",
+      term: `Risk ${String(i).slice(0, 1 + (k % 4))}`,
+      identity: null,
       recipient: null,
     });
     const address = k % 10 === 0 ? "farm" : k % 10 === 1 ? `pair-${Math.floor(i / 1000)}` : `payee-${i}`;

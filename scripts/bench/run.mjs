@@ -746,7 +746,7 @@ async function main() {
       ["dashboard", "operator_dashboard", BUDGETS.consoleDashboardP95Ms],
       [
         "people",
-        "operator_find_people (email, referral code, canonical email, payout address)",
+        "operator_find_people (email, start of email or name, referral code, canonical email, payout address)",
         BUDGETS.consolePeopleSearchP95Ms,
       ],
       ["review", "operator_withdrawal_list, the review queue's pages", BUDGETS.consoleReviewQueueP95Ms],

@@ -37,6 +37,29 @@ describe("the console's people search and person page", () => {
     expect(await found(row!.wall_id)).toEqual([uid]);
   });
 
+  it("finds accounts by the start of an email, a name, a referral code or a wall id, exact matches first; %, _ and \\ are taken literally, and one character is no search", async () => {
+    const tag = Date.now().toString(36);
+    const priya = await newMember(app, { email: `priya.${tag}@example.com` });
+    const other = await newMember(app, { email: `priyanka.${tag}@example.com` });
+    await app.sql("update user_profiles set display_name = $2 where id = $1", [priya.uid, `Zq${tag} Sharma`]);
+    const [row] = await app.sql<{ referral_code: string; wall_id: string }>(
+      "select referral_code, wall_id from user_profiles where id = $1",
+      [priya.uid],
+    );
+    expect((await found(`PRIYA.${tag}`)).sort()).toEqual([priya.uid]);
+    expect((await found(`priya`)).filter((id) => [priya.uid, other.uid].includes(id)).sort()).toEqual(
+      [priya.uid, other.uid].sort(),
+    );
+    expect(await found(`zq${tag} sh`)).toEqual([priya.uid]);
+    expect(await found(row!.referral_code.slice(0, 6).toLowerCase())).toContain(priya.uid);
+    expect(await found(row!.wall_id.slice(0, 10))).toContain(priya.uid);
+    // Exact before prefix: the whole email first, then what merely starts with it.
+    expect((await found(`priya.${tag}@example.com`))[0]).toBe(priya.uid);
+    const page = await (await support.get(`/admin/people?q=${encodeURIComponent(`zq${tag}`)}`)).text();
+    expect(page).toContain("start of name");
+    for (const wild of ["%%", "__", "\\%", "p"]) expect(await found(wild), wild).toEqual([]);
+  });
+
   it("finds an account by an alias of its inbox (canonical email) and says which key matched", async () => {
     const local = `farmer${Date.now().toString(36)}`;
     const { uid } = await newMember(app, { email: `${local}@gmail.com` });
