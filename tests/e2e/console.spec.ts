@@ -132,12 +132,72 @@ test("an operator answers a ticket: the person sees the reply and the local SMTP
   await page.getByRole("button", { name: "Send reply" }).click();
   await expect(page.getByText("Reply sent").first()).toBeVisible();
   await expect(page.getByTestId("ticket-status")).toContainText("Waiting for them");
+  // What was sent does not stay in the box to be sent twice.
+  await expect(page.getByLabel("Reply", { exact: true })).toHaveValue("");
   await expect.poll(() => smtp.mailTo(person.email).length, { timeout: 15_000 }).toBe(1);
   expect(smtp.mailTo(person.email)[0]!.parsed.text).toContain(
     "BitLabs screened you out of that survey, so it did not pay.",
   );
   const help = await person.client.visit("/profile?tab=help");
   expect(help.html).toContain("BitLabs screened you out of that survey, so it did not pay.");
+});
+
+test("a missing-credit ticket is credited once, in coins: after Credit the offer the form is gone and the person sees the coins", async ({
+  page,
+}) => {
+  const person = await newMember(app);
+  // A report as My offers files it (the HTTP suite sends it through the page; this app has no wall on).
+  const [report] = await app.sql<{ id: string }>(
+    `insert into missing_credit_reports (user_id, network, offer_name, completed_on, details)
+     values ($1, 'bitlabs', $2, current_date - 1, 'Finished it') returning id::text`,
+    [person.uid, `Survey for ${person.uid}`],
+  );
+  const path = `/admin/support/missing-credit/${report!.id}`;
+  await openConsole(page, path);
+  const form = page.getByTestId("form-credit");
+  await form.getByLabel("Coins").fill("400");
+  await form.getByLabel("Reason (kept in the audit log)").fill("BitLabs confirmed it");
+  await form.getByRole("button", { name: "Credit the offer" }).click();
+  await expect(page.getByText("Credited 400 coins ($4.00)").first()).toBeVisible();
+  await expect(page.getByTestId("form-credit")).toHaveCount(0);
+  await expect(page.getByText("Credit of 400 coins ($4.00)")).toBeVisible();
+  await screenshot(page, "console-ticket-credited");
+  expect(
+    await app.sql("select count(*)::int as n from balance_adjustments where missing_credit_report_id = $1", [
+      report!.id,
+    ]),
+  ).toEqual([{ n: 1 }]);
+  const offers = await person.client.visit("/earn/offers");
+  expect(offers.html).toContain("400 coins credited");
+});
+
+test("a settings change that loosens a money rule waits for a second owner, who approves it from Settings", async ({
+  page,
+}) => {
+  const [asker, approver] = [await newOperator(app, "owner"), await newOperator(app, "owner")];
+  const [{ limit }] = (await app.sql<{ limit: string }>(
+    "select adjustment_approval_above::text as limit from app_config",
+  )) as [{ limit: string }];
+  await signInOverHttp(page, asker.email, "s3cret-pass", app.url);
+  await page.goto(new URL("/admin/settings", app.url).href);
+  await page.getByLabel("Adjustments a second operator approves").fill("75");
+  await page.getByLabel("Reason for the change").fill("Busy season");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByText("Your change waits for a second owner").first()).toBeVisible();
+  await expect(page.getByTestId("waiting-change")).toContainText("Busy season");
+  // The one who asked has no Approve button; the value has not moved.
+  await expect(page.getByTestId("waiting-change").getByRole("button", { name: "Approve and apply" })).toHaveCount(0);
+  expect(await app.sql("select adjustment_approval_above::text as limit from app_config")).toEqual([{ limit }]);
+  await screenshot(page, "console-settings-waiting");
+
+  await page.context().clearCookies();
+  await signInOverHttp(page, approver.email, "s3cret-pass", app.url);
+  await page.goto(new URL("/admin/settings", app.url).href);
+  await page.getByTestId("waiting-change").getByRole("button", { name: "Approve and apply" }).click();
+  await expect(page.getByText("Change approved and applied").first()).toBeVisible();
+  await expect(page.getByTestId("waiting-changes")).toHaveCount(0);
+  expect(await app.sql("select adjustment_approval_above::float as limit from app_config")).toEqual([{ limit: 75 }]);
+  await app.sql("update app_config set adjustment_approval_above = $1", [limit]);
 });
 
 test("an operator adjusts a balance and finds the entry in the audit log", async ({ page }) => {

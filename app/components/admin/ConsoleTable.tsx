@@ -1,9 +1,10 @@
 import { Link } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { Children, cloneElement, isValidElement, type ReactElement, type ReactNode } from "react";
 
 /**
- * A wide table of the operator console in a box that scrolls sideways on a narrow screen
- * (focusable, so a keyboard can scroll it too), with its caption for screen readers.
+ * A table of the operator console, with its caption for screen readers. From 768px it is a table
+ * (in a box that scrolls sideways if a column cannot wrap; focusable, so a keyboard can scroll it
+ * too); below, each row is a card and each cell shows its column's name (app.css, .console-table).
  */
 export function ConsoleTable({
   label,
@@ -25,7 +26,7 @@ export function ConsoleTable({
       role="region"
       aria-label={label}
     >
-      <table className={`w-full ${minWidth} text-left text-sm`}>
+      <table className={`console-table w-full ${minWidth} text-left text-sm`}>
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-line bg-gray-50 text-xs font-semibold tracking-wide text-muted uppercase">
           <tr>
@@ -36,10 +37,26 @@ export function ConsoleTable({
             ))}
           </tr>
         </thead>
-        <tbody className="divide-y divide-line">{children}</tbody>
+        <tbody className="divide-y divide-line">{labelledCells(children, columns)}</tbody>
       </table>
     </div>
   );
+}
+
+type Element = ReactElement<{ children?: ReactNode }>;
+
+/** The rows with each cell's column name as data-label (a row drawn by a component of its own keeps its cells). */
+function labelledCells(rows: ReactNode, columns: readonly string[]): ReactNode {
+  return Children.map(rows, (row) => {
+    if (!isValidElement(row) || row.type !== "tr") return row;
+    let index = 0;
+    const cells = Children.map((row as Element).props.children, (cell) => {
+      if (!isValidElement(cell) || cell.type !== "td") return cell;
+      const label = columns[index++];
+      return label ? cloneElement(cell as ReactElement<{ "data-label"?: string }>, { "data-label": label }) : cell;
+    });
+    return cloneElement(row as Element, {}, cells);
+  });
 }
 
 /** A section of a console page: a white card with its heading. */

@@ -47,23 +47,33 @@ export function AuditLog({
         <ConsoleTable
           label="Operator actions"
           caption="Operator actions, newest first"
-          columns={["When", "Operator", "Action", "Record", "Before", "After", "Reason"]}
-          minWidth="min-w-[56rem]"
+          columns={["When", "Operator", "Action", "Change", "Reason"]}
+          minWidth="min-w-[44rem]"
         >
           {entries.map((entry) => (
             <tr key={entry.id} data-testid="audit-entry" className="align-top">
-              <td className="px-4 py-3 whitespace-nowrap tabular-nums">{formatTimestamp(entry.at)}</td>
+              <td className="px-4 py-3 tabular-nums">{formatTimestamp(entry.at)}</td>
               <td className="px-4 py-3 [overflow-wrap:anywhere]">
                 {entry.actor}
                 {entry.actor_user_id ? <span className="block text-xs text-muted">{entry.actor_user_id}</span> : null}
               </td>
-              <td className="px-4 py-3 font-medium whitespace-nowrap">{entry.action.replace("_", " ")}</td>
               <td className="px-4 py-3 [overflow-wrap:anywhere]">
-                {entry.record_kind ? `${entry.record_kind} ` : ""}
-                {entry.email ?? entry.record_id ?? ""}
+                <span className="font-medium">{entry.action.replaceAll("_", " ")}</span>
+                <span className="block text-xs text-muted">
+                  {entry.record_kind ? `${entry.record_kind.replaceAll("_", " ")} ` : ""}
+                  {entry.email ?? entry.record_id ?? ""}
+                </span>
               </td>
-              <td className="px-4 py-3">{state(entry.before)}</td>
-              <td className="px-4 py-3">{state(entry.after)}</td>
+              <td className="px-4 py-3 [overflow-wrap:anywhere]">
+                <span className="block">
+                  <span className="text-xs text-muted">Before </span>
+                  {state(entry.before)}
+                </span>
+                <span className="block">
+                  <span className="text-xs text-muted">After </span>
+                  {state(entry.after)}
+                </span>
+              </td>
               <td className="px-4 py-3 [overflow-wrap:anywhere]">{entry.reason ?? "—"}</td>
             </tr>
           ))}
