@@ -57,20 +57,20 @@ begin
                              limit 50) paid_to
                     union all
                     select id, 'start of email', false
-                      from (select id from user_profiles where lower(email) like v_prefix escape '\'
-                             order by lower(email) limit 50) by_email
+                      from (select id from user_profiles where lower(email) collate "C" like v_prefix escape '\'
+                             order by lower(email) collate "C" limit 50) by_email
                     union all
                     select id, 'start of name', false
-                      from (select id from user_profiles where lower(display_name) like v_prefix escape '\'
-                             order by lower(display_name) limit 50) by_name
+                      from (select id from user_profiles where lower(display_name) collate "C" like v_prefix escape '\'
+                             order by lower(display_name) collate "C" limit 50) by_name
                     union all
                     select id, 'start of referral code', false
-                      from (select id from user_profiles where referral_code like upper(v_prefix) escape '\'
-                             order by referral_code limit 50) by_code
+                      from (select id from user_profiles where referral_code collate "C" like upper(v_prefix) escape '\'
+                             order by referral_code collate "C" limit 50) by_code
                     union all
                     select id, 'start of wall id', false
-                      from (select id from user_profiles where wall_id like v_wall_prefix escape '\'
-                             order by wall_id limit 50) by_wall) found
+                      from (select id from user_profiles where wall_id collate "C" like v_wall_prefix escape '\'
+                             order by wall_id collate "C" limit 50) by_wall) found
              group by id
              order by bool_or(exact) desc
              limit 50) m

@@ -25,12 +25,13 @@ create table public.user_profiles (
   constraint user_profiles_username_key UNIQUE (username)
 );
 
-CREATE INDEX user_profiles_email_lower_idx ON public.user_profiles USING btree (lower(email) text_pattern_ops);
+CREATE INDEX user_profiles_email_lower_idx ON public.user_profiles USING btree (lower(email));
+CREATE INDEX user_profiles_email_prefix_idx ON public.user_profiles USING btree (lower(email) COLLATE "C");
 CREATE UNIQUE INDEX user_profiles_identity_hash_key ON public.user_profiles USING btree (identity_hash);
-CREATE INDEX user_profiles_name_prefix_idx ON public.user_profiles USING btree (lower(display_name) text_pattern_ops);
-CREATE INDEX user_profiles_referral_code_prefix_idx ON public.user_profiles USING btree (referral_code text_pattern_ops);
+CREATE INDEX user_profiles_name_prefix_idx ON public.user_profiles USING btree (lower(display_name) COLLATE "C");
+CREATE INDEX user_profiles_referral_code_prefix_idx ON public.user_profiles USING btree (referral_code COLLATE "C");
 CREATE UNIQUE INDEX user_profiles_wall_id_key ON public.user_profiles USING btree (wall_id);
-CREATE INDEX user_profiles_wall_id_prefix_idx ON public.user_profiles USING btree (wall_id text_pattern_ops);
+CREATE INDEX user_profiles_wall_id_prefix_idx ON public.user_profiles USING btree (wall_id COLLATE "C");
 CREATE INDEX user_profiles_without_identity_idx ON public.user_profiles USING btree (id) WHERE ((identity_hash IS NULL) AND (email IS NOT NULL));
 
 CREATE TRIGGER user_profiles_dashboard AFTER INSERT OR DELETE OR UPDATE OF created_at ON public.user_profiles FOR EACH ROW EXECUTE FUNCTION dashboard_profile_counts();
