@@ -765,6 +765,9 @@ const SETTINGS_FORM: Record<string, string> = {
   notice_delivery_window_hours: "72",
   notice_emails_per_address_per_day: "10",
   adjustment_approval_above: "50.00",
+  adjustment_window_hours: "24",
+  test_postbacks_per_wall_per_day: "5",
+  policy_change_delay_hours: "24",
   reason: "Bad input",
   version: SETTINGS_VERSION,
 };
@@ -1532,11 +1535,11 @@ const consoleTicketCases = pageCases(
     {
       name: "Credit the offer",
       path: "/admin/support/missing-credit/999999999",
-      valid: { intent: "credit", amount: "1.20", reason: "Confirmed" },
+      valid: { intent: "credit", coins: "120", reason: "Confirmed" },
       fields: {
-        amount: {
-          wrong: "Enter the credit in dollars, more than zero, such as 1.20",
-          values: [...NUMBER_AND_TEXT.filter(([label]) => label !== "400 digits"), ["a negative", "-1.20"]],
+        coins: {
+          wrong: "Enter the credit in whole coins, more than zero, such as 400",
+          values: [...NUMBER_AND_TEXT, ["a negative", "-120"], ["dollars", "1.20"], ["8 digits", "12345678"]],
         },
         reason: {
           wrong: TICKET_GONE,

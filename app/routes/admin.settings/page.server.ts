@@ -18,7 +18,7 @@ import {
 import { readTogether } from "~/server/db/reads.server";
 import { ruleViolation } from "~/server/db/core.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
-import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
+import { bannerErrors, parsedOrThrown, readFormData, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 import {
   APPROVE_CHANGE_INTENT,
   settingChangeDecisionSchema,
@@ -63,9 +63,13 @@ export async function loadSettingsPage(request: Request) {
 /** Saves the form, or approves or withdraws a waiting change (owners only: anyone else gets the console's 404). */
 export async function settingsAction(request: Request) {
   const operator = await requireOperator(request, "owner");
-  const intent = (await request.clone().formData()).get("intent");
-  if (intent === APPROVE_CHANGE_INTENT || intent === WITHDRAW_CHANGE_INTENT) return decideChange(request, operator);
-  const submission = await parseForm(request, settingsFormSchema);
+  // Read once, within the app's limits; the intent says which form it is.
+  const fields = await readFormData(request);
+  const intent = fields.get("intent");
+  if (intent === APPROVE_CHANGE_INTENT || intent === WITHDRAW_CHANGE_INTENT) {
+    return decideChange(request, operator, fields);
+  }
+  const submission = parsedOrThrown(fields, settingsFormSchema);
   if (submission.status !== "success") {
     return rejectForm(submission, { formErrors: bannerErrors(submission, SHOWN_FIELDS) });
   }
@@ -114,8 +118,8 @@ function savedFlash(saved: SavedSettings): Flash {
 }
 
 /** Approve or withdraw a waiting change: an old session needs the password, as a save does. */
-async function decideChange(request: Request, operator: Operator) {
-  const submission = await parseForm(request, settingChangeDecisionSchema);
+async function decideChange(request: Request, operator: Operator, fields: FormData) {
+  const submission = parsedOrThrown(fields, settingChangeDecisionSchema);
   if (submission.status !== "success") {
     return rejectForm(submission, { formErrors: [ruleMessage("setting_change_not_found")] }, 400);
   }

@@ -88,7 +88,12 @@ async function readFormOrJson(request: Request): Promise<FormData | URLSearchPar
  * a form the page cannot have sent (parseSubmission) gets the 400 page.
  */
 export async function parseForm<Schema extends $ZodType>(request: Request, schema: Schema) {
-  const submission = parseSubmission(await readFormData(request), schema);
+  return parsedOrThrown(await readFormData(request), schema);
+}
+
+/** A form already read (readFormData) checked against its schema, as parseForm does. */
+export function parsedOrThrown<Schema extends $ZodType>(fields: FormData, schema: Schema) {
+  const submission = parseSubmission(fields, schema);
   if (!submission) throw unreadableForm();
   return submission;
 }
