@@ -283,4 +283,33 @@ describe("the console's actions on a person's page", () => {
     expect(response.status).toBe(404);
     expect(await response.text()).toContain("Oops! Page not found");
   });
+
+  it("where PayPal is not set up, an approved PayPal withdrawal offers no Pay button but Mark paid, which settles it with PayPal's transaction id", async () => {
+    const person = await newMember(app);
+    await app.sql("select record_email_verified($1)", [person.uid]);
+    await app.sql("select add_user_coins($1, 700)", [person.uid]);
+    const asked = await person.client.post("/withdraw", {
+      intent: "withdraw",
+      amount: "7",
+      method: "paypal",
+      paypalEmail: `byhand.${Date.now().toString(36)}@example.com`,
+    });
+    expect(asked.status).toBe(302);
+    const [row] = await app.sql<{ id: string }>("select id from withdrawals where user_id = $1", [person.uid]);
+    await app.sql("update withdrawals set review_state = 'approved' where id = $1", [row!.id]);
+    const page = await finance.client.visit(`/admin/withdrawals/${row!.id}`);
+    expect(page.html).not.toContain('data-testid="form-pay"');
+    expect(page.html).toContain('data-testid="form-mark-paid"');
+    expect(page.html).toContain("PayPal transaction id");
+    const paid = await finance.client.post(`/admin/withdrawals/${row!.id}`, {
+      intent: "mark-paid",
+      reference: "PAYPAL-7HX",
+    });
+    expect(paid.status).toBe(302);
+    expect(await app.sql("select status, reference from withdrawals where id = $1", [row!.id])).toEqual([
+      { status: "completed", reference: "PAYPAL-7HX" },
+    ]);
+    // Posting Pay anyway (an old page) says it is not possible, and nothing is claimed.
+    expect((await finance.client.post(`/admin/withdrawals/${row!.id}`, { intent: "pay" })).status).toBe(409);
+  });
 });
