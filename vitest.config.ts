@@ -19,6 +19,7 @@ export const INTEGRATION_WITH_SERVICES = [
   "money-races",
   "notification-delivery",
   "postgrest-stand-in",
+  "privileges",
   "profile",
   "query-plans",
   "rate-limit",

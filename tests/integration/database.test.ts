@@ -38,8 +38,9 @@ const TABLES = [
   "support_messages",
   // Offer walls' settings made in the console (docs/offer-walls.md).
   "wall_settings",
-  // Test postbacks credit test money (issue 33).
+  // Test postbacks credit test money; loosening a money rule waits for a second owner (issue 33).
   "test_credits",
+  "setting_changes",
   // The console's dashboard: its counters, and each account's last active and earning days.
   "dashboard_counts",
   "user_activity",

@@ -188,6 +188,7 @@ function setActive(t: TestDatabase, userId: string, active: boolean) {
 function deletionFacts(t: TestDatabase, userId: string) {
   return t.db.rpc<{
     email: string | null;
+    balance: number;
     pending_withdrawals: number;
     unhashed_recipients: Record<string, string>;
   } | null>("account_deletion_facts", { p_user_id: userId });
@@ -787,6 +788,7 @@ describe.each([
       const user = await provision(t, { coins: 3000 });
       expect(await deletionFacts(t, user.id)).toEqual({
         email: `${user.id}@example.com`,
+        balance: 30,
         pending_withdrawals: 0,
         unhashed_recipients: {},
       });
@@ -796,6 +798,8 @@ describe.each([
       await settle(t, upi.id, "completed");
       expect(await deletionFacts(t, user.id)).toEqual({
         email: `${user.id}@example.com`,
+        // 30.00 less the three withdrawals (5 + 2 + 10), each taken from the balance when asked.
+        balance: 13,
         pending_withdrawals: 2,
         unhashed_recipients: { [upi.id]: "name@okhdfcbank", [bank.id]: "IBAN DE89" },
       });
