@@ -1,7 +1,7 @@
 import { data } from "@remix-run/node";
 import type { output } from "zod/mini";
 import type { Flash } from "~/domain/flash";
-import { formatDollars } from "~/domain/money";
+import { coinsToDollars, formatDollars } from "~/domain/money";
 import { roleAtLeast, signedInRecently } from "~/domain/operator-roles";
 import { ruleMessage } from "~/domain/rules";
 import { ticketPath, type TicketKind, type TicketStatus } from "~/domain/support";
@@ -90,7 +90,7 @@ export async function ticketAction(request: Request, kind: string | undefined, i
     if (ticket.kind !== "missing_credit" || !ticket.person) {
       return rejectForm(submission, { formErrors: [TICKET_MESSAGES.notMissingCredit] });
     }
-    if (coinsInDollars(Number(form.coins), coinsPerDollar) <= 0) {
+    if (coinsToDollars(Number(form.coins), coinsPerDollar) <= 0) {
       return rejectForm(submission, { fieldErrors: { coins: [TICKET_MESSAGES.creditCoins] } });
     }
     const signIn = await confirmRecentSignIn(request, operator, form.password || null);
@@ -122,11 +122,6 @@ export async function ticketAction(request: Request, kind: string | undefined, i
   return redirectWithFlash(ticketPath(ticket.kind, ticket.id), flash, setCookie ? { "Set-Cookie": setCookie } : {});
 }
 
-/** Coins in dollars, floored to the cent as a postback's are (coins_to_dollars). */
-function coinsInDollars(coins: number, coinsPerDollar: number): number {
-  return Math.floor((coins * 100) / coinsPerDollar) / 100;
-}
-
 async function act(
   operator: Operator,
   ticket: { kind: TicketKind; id: number; person: { id: string } | null },
@@ -156,7 +151,7 @@ async function act(
       return { kind: "success", title: form.to === "me" ? "Ticket assigned to you" : "Ticket handed back" };
     case "credit": {
       const coins = Number(form.coins);
-      const amount = coinsInDollars(coins, coinsPerDollar);
+      const amount = coinsToDollars(coins, coinsPerDollar);
       const result = await adjustBalance(operator, ticket.person!.id, {
         amount,
         kind: "earned",
