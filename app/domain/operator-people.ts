@@ -152,3 +152,12 @@ export interface PersonAdjustment {
   decision_reason: string | null;
   missing_credit_report_id: number | null;
 }
+
+/** When an adjustment waits for a second operator: the limits and the window they count. */
+export interface AdjustmentLimits {
+  /** Dollars for one person, either way, in the window. */
+  approval_above: number;
+  /** Dollars one operator adjusts for everyone together in the window. */
+  operator_limit: number;
+  window_hours: number;
+}

@@ -254,6 +254,15 @@ export const SETTINGS = [
     help: "Adjustments made for one person without a second operator in these last hours count toward the limit above, whoever made them.",
   },
   {
+    key: "adjustment_operator_limit",
+    topic: "Adjustments",
+    label: "Adjustments one operator makes alone",
+    unit: "dollars",
+    min: 0,
+    max: 1_000_000,
+    help: "What one operator adjusts for everyone together, either way, within the window above; past it, their next adjustment waits for another operator's approval. 0: every one does.",
+  },
+  {
     key: "test_postbacks_per_wall_per_day",
     topic: "Adjustments",
     label: "Test postbacks a wall may take a day",

@@ -766,6 +766,7 @@ const SETTINGS_FORM: Record<string, string> = {
   notice_emails_per_address_per_day: "10",
   adjustment_approval_above: "50.00",
   adjustment_window_hours: "24",
+  adjustment_operator_limit: "200.00",
   test_postbacks_per_wall_per_day: "5",
   policy_change_delay_hours: "24",
   reason: "Bad input",

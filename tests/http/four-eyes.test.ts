@@ -19,7 +19,10 @@ describe("no operator moves money alone", () => {
   beforeAll(async () => {
     paypal = await startPayPalStandIn();
     app = await startPostgresApp(paypal.env);
-    await app.sql("update app_config set review_first_withdrawal = true, adjustment_approval_above = 50");
+    // The limit across everyone is tried on its own below; elsewhere it stays out of the way.
+    await app.sql(
+      "update app_config set review_first_withdrawal = true, adjustment_approval_above = 50, adjustment_operator_limit = 100000",
+    );
     [finance, secondFinance, support] = await Promise.all([
       newOperator(app, "finance"),
       newOperator(app, "finance"),
@@ -184,6 +187,50 @@ describe("no operator moves money alone", () => {
       expect(states.map((row) => row.state)).toEqual(["applied", "awaiting_approval"]);
       expect(await balance(person.uid)).toBe(30);
     }
+  });
+
+  describe("one operator's adjustments for everyone together", () => {
+    let operator: Awaited<ReturnType<typeof newOperator>>;
+    beforeAll(async () => {
+      operator = await newOperator(app, "finance");
+      await app.sql("update app_config set adjustment_operator_limit = 100");
+    });
+    afterAll(() => app.sql("update app_config set adjustment_operator_limit = 100000"));
+
+    const credit = (by: typeof operator, uid: string) =>
+      by.client.post(`/admin/people/${uid}`, { intent: "adjust", amount: "40.00", kind: "earned", reason: "Alias" });
+
+    it("$40 to each of four people by one operator (a $100 limit across everyone): two applied, the third and fourth wait and say why; another operator's $40 to a fifth goes through", async () => {
+      const people = await Promise.all([1, 2, 3, 4, 5].map(() => newMember(app)));
+      for (const person of people.slice(0, 3)) expect((await credit(operator, person.uid)).status).toBe(302);
+      const fourth = await credit(operator, people[3]!.uid);
+      const told = visibleText((await operator.client.visit(fourth.headers.get("location")!)).html);
+      expect(told).toContain(
+        "$40.00 with the $80.00 you adjusted for everyone in the last 24 hours is more than $100.00: another finance operator or owner must approve it",
+      );
+      expect(await Promise.all(people.slice(0, 4).map((person) => balance(person.uid)))).toEqual([40, 40, 0, 0]);
+      const [request] = await app.sql<{ detail: Record<string, unknown> }>(
+        "select detail from operator_actions where user_id = $1 and action = 'adjust_request'",
+        [people[2]!.uid],
+      );
+      expect(request!.detail).toMatchObject({ waits_for: "operator", operator_sum: 80, operator_limit: 100 });
+      expect((await credit(await newOperator(app, "finance"), people[4]!.uid)).status).toBe(302);
+      expect(await balance(people[4]!.uid)).toBe(40);
+    });
+
+    it("one operator posting $40 to five people at the same moment (a $100 limit across everyone): two applied, three wait", async () => {
+      const racer = await newOperator(app, "finance");
+      const people = await Promise.all([1, 2, 3, 4, 5].map(() => newMember(app)));
+      await Promise.all(people.map((person) => credit(racer, person.uid)));
+      const states = await app.sql<{ state: string; count: number }>(
+        "select state, count(*)::int as count from balance_adjustments where requested_by_user_id = $1 group by state order by state",
+        [racer.uid],
+      );
+      expect(states).toEqual([
+        { state: "applied", count: 2 },
+        { state: "awaiting_approval", count: 3 },
+      ]);
+    });
   });
 
   it("a debit counts toward the window too: $-40 then $+40 by one operator, the second waits", async () => {

@@ -5,7 +5,7 @@ import { ErrorList } from "~/components/forms/ErrorList";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { formatTimestamp } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
-import type { PersonAdjustment, PersonProfile } from "~/domain/operator-people";
+import type { AdjustmentLimits, PersonAdjustment, PersonProfile } from "~/domain/operator-people";
 
 type Reply = SubmissionResult<string[]> | undefined;
 
@@ -170,13 +170,13 @@ const SHOWN_ON_OWN_ACCOUNT = new Set(["sign-out-everywhere", "resend-verificatio
 export function PersonActions({
   profile,
   adjustments,
-  approvalAbove,
+  limits,
   viewer,
   lastResult,
 }: {
   profile: PersonProfile;
   adjustments: readonly PersonAdjustment[];
-  approvalAbove: number;
+  limits: AdjustmentLimits;
   viewer: Viewer;
   lastResult: Reply;
 }) {
@@ -201,7 +201,7 @@ export function PersonActions({
             <ActionForm
               intent="adjust"
               title="Adjust the balance"
-              help={`A credit or, with a minus sign, a debit, written to their ledger as "Correction by support". Above ${formatDollars(approvalAbove)} either way, a second operator approves it first.`}
+              help={`A credit or, with a minus sign, a debit, written to their ledger as "Correction by support". Past ${formatDollars(limits.approval_above)} for one person, or ${formatDollars(limits.operator_limit)} from you for everyone together, either way within ${limits.window_hours} hours, a second operator approves it first.`}
               button="Adjust balance"
               pendingText="Adjusting…"
               needsPassword={viewer.needsPassword}

@@ -9,7 +9,7 @@ import { formatDate, formatTimestamp } from "~/domain/dates";
 import { formatCoins, formatDollars } from "~/domain/money";
 import type { SubmissionResult } from "@conform-to/react";
 import { FormBanner } from "~/components/forms/FormBanner";
-import type { PersonAdjustment, PersonPage as Person, PersonProfile } from "~/domain/operator-people";
+import type { AdjustmentLimits, PersonAdjustment, PersonPage as Person, PersonProfile } from "~/domain/operator-people";
 import { TICKET_STATUS_LABELS, ticketPath } from "~/domain/support";
 import { PersonActions } from "./PersonActions";
 
@@ -432,7 +432,7 @@ export function PersonPage({
 }: {
   userId: string;
   person: Person | null;
-  adjustments: { approval_above: number; adjustments: PersonAdjustment[] } | null;
+  adjustments: (AdjustmentLimits & { adjustments: PersonAdjustment[] }) | null;
   viewer: { uid: string; canMoveMoney: boolean; needsPassword: boolean };
   ledgerType: string | null;
   paged: boolean;
@@ -471,7 +471,7 @@ export function PersonPage({
       <PersonActions
         profile={profile}
         adjustments={adjustments.adjustments}
-        approvalAbove={adjustments.approval_above}
+        limits={adjustments}
         viewer={viewer}
         lastResult={lastResult}
       />

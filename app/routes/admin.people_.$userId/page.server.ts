@@ -16,6 +16,7 @@ import {
   resendVerificationEmail,
   setCashOutsPaused,
   signOutEveryDevice,
+  whyAdjustmentWaits,
 } from "~/server/admin/people-actions.server";
 import { readPerson } from "~/server/admin/people.server";
 import { confirmRecentSignIn } from "~/server/admin/recent-sign-in.server";
@@ -157,17 +158,6 @@ export async function personAction(request: Request, userId: string | undefined)
   return redirectWithFlash(page, flash, setCookie ? { "Set-Cookie": setCookie } : {});
 }
 
-/** Why an adjustment waits: alone, or with what went through on one operator's word in the window. */
-function waitingDescription(amount: number, result: { limit?: number; window_sum?: number; window_hours?: number }) {
-  const limit = formatDollars(result.limit ?? 0);
-  const earlier = Number(result.window_sum ?? 0);
-  const sum =
-    earlier > 0
-      ? `${formatDollars(Math.abs(amount))} with the ${formatDollars(earlier)} adjusted in the last ${result.window_hours ?? 24} hours`
-      : formatDollars(Math.abs(amount));
-  return `${sum} is more than ${limit}: another finance operator or owner must approve it.`;
-}
-
 /** Does the form's work: the flash to show, or a refusal that changed nothing. */
 async function act(
   operator: Operator,
@@ -191,7 +181,7 @@ async function act(
         : {
             kind: "info",
             title: "Waiting for a second operator",
-            description: waitingDescription(amount, result),
+            description: whyAdjustmentWaits(formatDollars(Math.abs(amount)), result),
           };
     }
     case "approve-adjustment":

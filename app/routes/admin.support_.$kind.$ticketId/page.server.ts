@@ -8,7 +8,7 @@ import { ticketPath, type TicketKind, type TicketStatus } from "~/domain/support
 import { getAppConfig } from "~/server/config.server";
 import { auditRefusal } from "~/server/admin/refusals.server";
 import { requireOperator, type Operator } from "~/server/admin/access.server";
-import { adjustBalance } from "~/server/admin/people-actions.server";
+import { adjustBalance, whyAdjustmentWaits } from "~/server/admin/people-actions.server";
 import { confirmRecentSignIn } from "~/server/admin/recent-sign-in.server";
 import { readTicket, updateTicket, writeOnTicket } from "~/server/admin/support.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
@@ -167,7 +167,10 @@ async function act(
         : {
             kind: "info",
             title: "Waiting for a second operator",
-            description: `${coins.toLocaleString("en-US")} coins (${formatDollars(amount)}), with what was adjusted for them lately, is more than ${formatDollars(result.limit ?? 0)}: another finance operator or owner approves it on the person's page.`,
+            description: whyAdjustmentWaits(
+              `${coins.toLocaleString("en-US")} coins (${formatDollars(amount)})`,
+              result,
+            ),
           };
     }
   }

@@ -1,4 +1,5 @@
-import type { PersonAdjustment } from "~/domain/operator-people";
+import type { AdjustmentLimits, PersonAdjustment } from "~/domain/operator-people";
+import { formatDollars } from "~/domain/money";
 import { requestVerificationEmail } from "../auth/email-verification.server";
 import { endEverySessionOf } from "../auth/session.server";
 import { getDatabase } from "../db/database.server";
@@ -23,7 +24,7 @@ async function accountWork() {
 export async function readAdjustments(
   operatorId: string,
   userId: string,
-): Promise<{ approval_above: number; adjustments: PersonAdjustment[] }> {
+): Promise<AdjustmentLimits & { adjustments: PersonAdjustment[] }> {
   const db = await getDatabase();
   return db.rpc("operator_adjustments", { p_operator_id: operatorId, p_user_id: userId });
 }
@@ -37,6 +38,26 @@ export interface AdjustmentResult {
   /** What went through on one operator's word for this person in the window, before this one. */
   window_sum?: number;
   window_hours?: number;
+  /** Which limit made it wait: this person's, or what this operator adjusted for everyone. */
+  waits_for?: "person" | "operator";
+  operator_limit?: number;
+  /** What this operator applied on their own word, for everyone, in the window, before this one. */
+  operator_sum?: number;
+}
+
+/**
+ * Why an adjustment waits, in the operator's words: `what` (such as "$40.00" or "400 coins ($4.00)")
+ * alone, or with what went through on one word in the window, is past the person's or the operator's limit.
+ */
+export function whyAdjustmentWaits(what: string, result: AdjustmentResult): string {
+  const byOperator = result.waits_for === "operator";
+  const limit = formatDollars((byOperator ? result.operator_limit : result.limit) ?? 0);
+  const earlier = Number((byOperator ? result.operator_sum : result.window_sum) ?? 0);
+  const withEarlier =
+    earlier > 0
+      ? ` with the ${formatDollars(earlier)} ${byOperator ? "you adjusted for everyone" : "adjusted for them"} in the last ${result.window_hours ?? 24} hours`
+      : "";
+  return `${what}${withEarlier} is more than ${limit}: another finance operator or owner must approve it on the person's page.`;
 }
 
 /** A credit (positive) or debit (negative) in dollars; above the owner's limit it waits for a second operator. */

@@ -19,7 +19,7 @@ begin
        'postback_hold_days', 'provider_hold_days', 'bonus_unlock_ratio',
        'notice_delivery_attempts', 'notice_delivery_window_hours', 'notice_emails_per_address_per_day',
        'adjustment_approval_above', 'adjustment_window_hours', 'test_postbacks_per_wall_per_day',
-       'policy_change_delay_hours']) then
+       'policy_change_delay_hours', 'adjustment_operator_limit']) then
     return null;
   end if;
   if p_name = 'provider_hold_days' then
@@ -68,6 +68,7 @@ begin
     when 'notice_emails_per_address_per_day' then v_number = trunc(v_number) and v_number between 0 and 1000
     when 'adjustment_approval_above' then v_number = round(v_number, 2) and v_number between 0 and 1000000
     when 'adjustment_window_hours' then v_number = trunc(v_number) and v_number between 1 and 720
+    when 'adjustment_operator_limit' then v_number = round(v_number, 2) and v_number between 0 and 1000000
     when 'test_postbacks_per_wall_per_day' then v_number = trunc(v_number) and v_number between 0 and 100
     when 'policy_change_delay_hours' then v_number = trunc(v_number) and v_number between 1 and 720
   end;

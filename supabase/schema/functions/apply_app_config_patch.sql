@@ -40,7 +40,8 @@ begin
          adjustment_approval_above = v_after.adjustment_approval_above,
          adjustment_window_hours = v_after.adjustment_window_hours,
          test_postbacks_per_wall_per_day = v_after.test_postbacks_per_wall_per_day,
-         policy_change_delay_hours = v_after.policy_change_delay_hours
+         policy_change_delay_hours = v_after.policy_change_delay_hours,
+         adjustment_operator_limit = v_after.adjustment_operator_limit
    where id
   returning * into v_after;
   for v_name in select key from jsonb_object_keys(p_patch) key order by key loop

@@ -18,6 +18,8 @@ declare
   v_adjustment balance_adjustments;
   v_window_all numeric;
   v_window_mine numeric;
+  v_operator_sum numeric;
+  v_waits_for text;
 begin
   perform require_operator_role(p_operator_id, array['finance']);
   if p_amount is null or p_amount = 0 or p_amount <> round(p_amount, 2) or abs(p_amount) > 1000000 then
@@ -27,6 +29,9 @@ begin
     raise exception 'Invalid adjustment kind' using errcode = 'P0001', hint = 'invalid_adjustment_kind';
   end if;
   perform refuse_own_account(p_operator_id, p_user_id);
+  -- Held until commit: this operator's adjustments, for anyone, queue here, so the sum of theirs
+  -- below counts the one that went just before. Taken before any balance lock, by every caller.
+  perform pg_advisory_xact_lock(hashtext('operator_adjust_balance'), hashtext(p_operator_id));
   -- The lock order of the money functions: the profile, then the balance.
   perform from user_profiles where id = p_user_id for key share;
   if not found then
@@ -56,7 +61,15 @@ begin
     from balance_adjustments
    where user_id = p_user_id and state = 'applied' and decided_by_user_id is null
      and requested_at > now() - make_interval(hours => v_config.adjustment_window_hours);
-  if v_window_all + abs(p_amount) > v_config.adjustment_approval_above then
+  -- And what this operator applied on their own word, for everyone, in the same window.
+  select coalesce(sum(abs(amount)), 0) into v_operator_sum
+    from balance_adjustments
+   where requested_by_user_id = p_operator_id and state = 'applied' and decided_by_user_id is null
+     and requested_at > now() - make_interval(hours => v_config.adjustment_window_hours);
+  v_waits_for := case
+    when v_window_all + abs(p_amount) > v_config.adjustment_approval_above then 'person'
+    when v_operator_sum + abs(p_amount) > v_config.adjustment_operator_limit then 'operator' end;
+  if v_waits_for is not null then
     insert into balance_adjustments (user_id, amount, kind, reason, missing_credit_report_id, state, requested_by,
                                      requested_by_user_id)
     values (p_user_id, p_amount, p_kind, v_reason, p_missing_credit_report_id, 'awaiting_approval', v_actor,
@@ -67,9 +80,13 @@ begin
             jsonb_build_object('state', 'awaiting_approval'),
             jsonb_build_object('amount', p_amount, 'kind', p_kind, 'limit', v_config.adjustment_approval_above,
                                'window_hours', v_config.adjustment_window_hours,
-                               'window_sum', v_window_all, 'window_sum_mine', v_window_mine));
+                               'window_sum', v_window_all, 'window_sum_mine', v_window_mine,
+                               'waits_for', v_waits_for, 'operator_limit', v_config.adjustment_operator_limit,
+                               'operator_sum', v_operator_sum));
     return jsonb_build_object('id', v_adjustment.id, 'state', 'awaiting_approval', 'amount', p_amount,
+                              'waits_for', v_waits_for,
                               'limit', v_config.adjustment_approval_above, 'window_sum', v_window_all,
+                              'operator_limit', v_config.adjustment_operator_limit, 'operator_sum', v_operator_sum,
                               'window_hours', v_config.adjustment_window_hours);
   end if;
   v_ledger_id := ledger_adjust(p_user_id, p_amount, p_kind, 'Balance correction: ' || v_reason);
@@ -85,7 +102,8 @@ begin
   values (v_actor, p_operator_id, 'adjust', p_user_id, v_reason, 'adjustment', v_adjustment.id::text,
           jsonb_build_object('balance', v_before), jsonb_build_object('balance', v_after),
           jsonb_build_object('amount', p_amount, 'kind', p_kind, 'window_sum', v_window_all + abs(p_amount),
-                             'window_hours', v_config.adjustment_window_hours));
+                             'window_hours', v_config.adjustment_window_hours,
+                             'operator_sum', v_operator_sum + abs(p_amount)));
   return jsonb_build_object('id', v_adjustment.id, 'state', 'applied', 'amount', p_amount, 'balance', v_after);
 end
 $function$;

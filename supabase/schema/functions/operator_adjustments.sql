@@ -12,6 +12,8 @@ begin
   perform require_operator_role(p_operator_id, array['support']);
   return jsonb_build_object(
     'approval_above', (select adjustment_approval_above from app_config),
+    'operator_limit', (select adjustment_operator_limit from app_config),
+    'window_hours', (select adjustment_window_hours from app_config),
     'adjustments', coalesce((
       select jsonb_agg(to_jsonb(a) order by (a.state = 'awaiting_approval') desc, a.id desc)
         from (select id, amount, kind, reason, state, requested_by, requested_by_user_id, requested_at, decided_by,

@@ -16,6 +16,7 @@ AS $function$
     when 'provider_hold_days' then p_after is distinct from p_before
     when 'bonus_unlock_ratio' then p_after is distinct from p_before
     when 'adjustment_window_hours' then (p_after)::numeric < (p_before)::numeric
+    when 'adjustment_operator_limit' then (p_after)::numeric > (p_before)::numeric
     when 'test_postbacks_per_wall_per_day' then (p_after)::numeric > (p_before)::numeric
     when 'policy_change_delay_hours' then (p_after)::numeric < (p_before)::numeric
     else false

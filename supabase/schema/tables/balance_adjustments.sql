@@ -32,6 +32,7 @@ create table public.balance_adjustments (
 );
 
 CREATE UNIQUE INDEX balance_adjustments_one_credit_per_ticket ON public.balance_adjustments USING btree (missing_credit_report_id) WHERE ((missing_credit_report_id IS NOT NULL) AND (state <> 'declined'::text));
+CREATE INDEX balance_adjustments_operator_window_idx ON public.balance_adjustments USING btree (requested_by_user_id, requested_at) WHERE ((state = 'applied'::text) AND (decided_by_user_id IS NULL));
 CREATE INDEX balance_adjustments_single_operator_idx ON public.balance_adjustments USING btree (user_id, requested_at) WHERE ((state = 'applied'::text) AND (decided_by_user_id IS NULL));
 CREATE INDEX balance_adjustments_user_idx ON public.balance_adjustments USING btree (user_id, id DESC);
 CREATE INDEX balance_adjustments_waiting_idx ON public.balance_adjustments USING btree (requested_at) WHERE (state = 'awaiting_approval'::text);
