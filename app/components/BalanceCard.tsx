@@ -3,6 +3,7 @@ import {
   availableFigure,
   coinRateLine,
   formatDollars,
+  carriedDebtLine,
   lockedBonusLine,
   pendingLine,
   showsTotalBalance,
@@ -31,7 +32,9 @@ export function BalanceCard({
 }) {
   const pending = pendingLine(money);
   const locked = lockedBonusLine(money);
-  const breakdown = Boolean(pending || locked || showsTotalBalance(money));
+  const owed = carriedDebtLine(money);
+  const lines = Boolean(pending || locked || owed);
+  const breakdown = lines || showsTotalBalance(money);
   return (
     <section
       aria-labelledby="balance-heading"
@@ -57,7 +60,7 @@ export function BalanceCard({
       {breakdown ? (
         // Darker than the card, so that its small text keeps 4.5:1 contrast on every part of the gradient.
         <div className="mt-4 rounded-2xl bg-black/15 p-3 text-sm">
-          {pending || locked ? (
+          {lines ? (
             <ul className="space-y-2.5">
               {pending ? (
                 <BreakdownLine icon="clock" line={pending} testId="pending-line" keepDetailWhole>
@@ -69,10 +72,16 @@ export function BalanceCard({
                   Bonus coins (check-ins, tasks, referrals) unlock as your offer earnings clear.
                 </BreakdownLine>
               ) : null}
+              {owed ? (
+                <BreakdownLine icon="alert" line={owed} testId="carried-debt-line">
+                  An offer network took back coins your earlier account, with this email, had already cashed out. Until
+                  it is paid, that much of your balance cannot be withdrawn.
+                </BreakdownLine>
+              ) : null}
             </ul>
           ) : null}
           <p
-            className={`flex items-baseline justify-between gap-3 text-white/85 ${pending || locked ? "mt-3 border-t border-white/15 pt-2.5" : ""}`}
+            className={`flex items-baseline justify-between gap-3 text-white/85 ${lines ? "mt-3 border-t border-white/15 pt-2.5" : ""}`}
           >
             <span>Total balance</span>
             <span className="font-semibold text-white" data-testid="total-balance">

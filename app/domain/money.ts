@@ -49,6 +49,8 @@ export interface MoneyParts {
   bonusLocked: number;
   /** Cleared offer earnings still needed to unlock all the locked bonus; null: it never unlocks. */
   earnedToUnlock: number | null;
+  /** Owed from an earlier account of the same email, paid first by offer earnings (decision 078). */
+  carriedDebt: number;
 }
 
 const cents = (value: number) => Math.round(value * 100) / 100;
@@ -92,6 +94,15 @@ export function lockedBonusLine(money: MoneyParts): MoneyLine | null {
   const more = cents(money.earnedToUnlock - Math.max(money.pending, 0));
   if (more <= 0) return { label, detail: "it unlocks as your pending earnings clear" };
   return { label, detail: `earn ${formatDollars(more)} more from offers to unlock it` };
+}
+
+/** "$20.00 owed from an earlier account · your offer earnings pay it first"; null when nothing is owed. */
+export function carriedDebtLine(money: MoneyParts): MoneyLine | null {
+  if (!(money.carriedDebt > 0)) return null;
+  return {
+    label: `${formatDollars(money.carriedDebt)} owed from an earlier account`,
+    detail: "your offer earnings pay it first",
+  };
 }
 
 /** "Rewards are in coins: 100 coins = $1.00.": Earn's tasks pay coins; this says what they are worth. */

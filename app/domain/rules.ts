@@ -1,6 +1,7 @@
 // The rules the database enforces, by the stable identifier each `raise exception` carries in
 // its HINT (supabase/migrations), and what a person is told when one is broken. This is the
 // only place that turns a broken rule into words; nothing reads the database's message text.
+import { accountInDebtWords } from "./account-deletion";
 import { tooManyAttemptsMessage } from "./rate-limit";
 import { invalidSettingMessage, isSettingKey, settingOf } from "./settings";
 
@@ -52,8 +53,8 @@ const RULE_MESSAGES = {
   invalid_notification_setting: "Unknown notification setting",
   invalid_push_token: "This device's push token was not accepted",
   withdrawal_pending: "You have a withdrawal on its way. You can delete your account once it has been paid.",
-  account_in_debt:
-    "Your balance is below zero: an offer network took back coins you had already cashed out. Offers you complete pay it back first; once your balance is $0.00 or more, you can delete your account.",
+  // The amount is read from the refusal where it is known (deletionBlocks).
+  account_in_debt: accountInDebtWords(),
   // Rules the spec does not word.
   unsupported_payment_method: "Please choose a payment method",
   task_not_started: "Task was not started",

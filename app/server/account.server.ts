@@ -1,4 +1,5 @@
 import type { ActivityRow } from "~/domain/activity";
+import { debtOwed } from "~/domain/account-deletion";
 import { accountHash } from "./account-hash.server";
 import { dbCall } from "./db/core.server";
 import { getDatabase } from "./db/database.server";
@@ -42,16 +43,17 @@ export async function deleteAccountData(userId: string) {
   });
 }
 
-/** What keeps an account from being deleted: a withdrawal on its way, or a balance below zero (the debt, positive). */
+/** What keeps an account from being deleted: a withdrawal on its way, or a debt (debtOwed, positive). */
 export async function deletionBlocks(userId: string): Promise<{ pendingWithdrawal: boolean; debt: number }> {
   const db = await getDatabase();
-  const facts = await db.rpc<{ pending_withdrawals: number; balance: number | string } | null>(
-    "account_deletion_facts",
-    { p_user_id: userId },
-  );
+  const facts = await db.rpc<{
+    pending_withdrawals: number;
+    balance: number | string;
+    carried_debt?: number | string;
+  } | null>("account_deletion_facts", { p_user_id: userId });
   return {
     pendingWithdrawal: (facts?.pending_withdrawals ?? 0) > 0,
-    debt: Math.max(0, -Number(facts?.balance ?? 0)),
+    debt: facts ? debtOwed(facts) : 0,
   };
 }
 

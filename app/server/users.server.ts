@@ -29,6 +29,8 @@ export interface UserSummary {
   bonus_locked: number;
   /** Cleared offer earnings still needed to unlock all of it; null: it never unlocks (ratio 0). */
   earned_to_unlock: number | null;
+  /** Owed from an earlier account of the same email, not yet paid by offer earnings (decision 078). */
+  carried_debt: number;
   /** An operator paused this account's cash-outs (docs/decisions/068). */
   payouts_paused: boolean;
 }
@@ -97,6 +99,7 @@ function withMoneyParts(summary: UserSummary): UserSummary {
     next_clear_at: summary.next_clear_at ? new Date(summary.next_clear_at).toISOString() : null,
     bonus_locked: amount(summary.bonus_locked),
     earned_to_unlock: summary.earned_to_unlock === null ? null : amount(summary.earned_to_unlock),
+    carried_debt: amount(summary.carried_debt),
   };
 }
 
@@ -109,5 +112,6 @@ export function moneyParts(summary: UserSummary): MoneyParts {
     nextClearAt: summary.next_clear_at,
     bonusLocked: summary.bonus_locked,
     earnedToUnlock: summary.earned_to_unlock,
+    carriedDebt: summary.carried_debt,
   };
 }

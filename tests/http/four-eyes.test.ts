@@ -341,12 +341,12 @@ describe("no operator moves money alone", () => {
 
     for (const page of ["/profile", "/settings"]) {
       const html = (await person.client.visit(page)).html;
-      expect(visibleText(html), page).toContain("Your balance is -$20.00: an offer network took back coins");
+      expect(visibleText(html), page).toContain("You owe $20.00: an offer network took back coins");
       expect(html, page).not.toContain('name="password"');
     }
     const refused = await person.client.post("/profile", { intent: "delete-account", password: "s3cret-pass" });
     expect(refused.status).toBe(400);
-    expect(visibleText(await refused.text())).toContain("Your balance is -$20.00");
+    expect(visibleText(await refused.text())).toContain("You owe $20.00");
     expect(await app.sql("select id from user_profiles where id = $1", [person.uid])).toEqual([{ id: person.uid }]);
     // SQL refuses it too, whoever calls.
     await expect(app.sql("select delete_account($1, null)", [person.uid])).rejects.toMatchObject({

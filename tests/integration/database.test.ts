@@ -24,6 +24,7 @@ const TABLES = [
   "rate_limit_paces",
   "user_notices",
   "deleted_accounts",
+  "departed_accounts",
   // One person, one identity (decision 064).
   "identities",
   "identity_rewards",

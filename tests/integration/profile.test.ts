@@ -789,6 +789,7 @@ describe.each([
       expect(await deletionFacts(t, user.id)).toEqual({
         email: `${user.id}@example.com`,
         balance: 30,
+        carried_debt: 0,
         pending_withdrawals: 0,
         unhashed_recipients: {},
       });
@@ -800,6 +801,7 @@ describe.each([
         email: `${user.id}@example.com`,
         // 30.00 less the three withdrawals (5 + 2 + 10), each taken from the balance when asked.
         balance: 13,
+        carried_debt: 0,
         pending_withdrawals: 2,
         unhashed_recipients: { [upi.id]: "name@okhdfcbank", [bank.id]: "IBAN DE89" },
       });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { REFERRAL_CODE_ALPHABET } from "~/domain/constants";
+import { accountInDebtWords, debtOwed } from "~/domain/account-deletion";
 import { formatDate, formatDay, formatTimestamp, formatUtcTime, waitedFor } from "~/domain/dates";
 import {
   cashOutHint,
@@ -18,6 +19,7 @@ import {
   availableFigure,
   coinRateLine,
   formatDollars,
+  carriedDebtLine,
   lockedBonusLine,
   pendingLine,
   showsTotalBalance,
@@ -295,6 +297,7 @@ describe('the balance card\'s lines (docs/product.md, "Home: balance and tiles",
     nextClearAt: null,
     bonusLocked: 0,
     earnedToUnlock: 0,
+    carriedDebt: 0,
     ...parts,
   });
 
@@ -338,6 +341,22 @@ describe('the balance card\'s lines (docs/product.md, "Home: balance and tiles",
       detail: "it can't be withdrawn for now",
     });
     expect(lockedBonusLine(money({ bonusLocked: 0, earnedToUnlock: 0 }))).toBeNull();
+  });
+
+  it("says what is owed from an earlier account and that offer earnings pay it first; nothing when nothing is", () => {
+    expect(carriedDebtLine(money({ carriedDebt: 20 }))).toEqual({
+      label: "$20.00 owed from an earlier account",
+      detail: "your offer earnings pay it first",
+    });
+    expect(carriedDebtLine(money({ carriedDebt: 0 }))).toBeNull();
+  });
+
+  it("an account owes what a debt carried in leaves uncovered, or what its balance is below zero", () => {
+    expect(debtOwed({ balance: -20, carried_debt: 0 })).toBe(20);
+    expect(debtOwed({ balance: "5.00", carried_debt: "20.00" })).toBe(15);
+    expect(debtOwed({ balance: 25, carried_debt: 20 })).toBe(0);
+    expect(debtOwed({ balance: 3 })).toBe(0);
+    expect(accountInDebtWords(15)).toMatch(/^You owe \$15\.00: an offer network took back coins/);
   });
 
   it("says how coins and dollars relate", () => {

@@ -1,5 +1,6 @@
 import { data } from "@remix-run/node";
 import { EMAIL_MAX_LENGTH, isEmailAddress } from "~/domain/email";
+import { debtOwed } from "~/domain/account-deletion";
 import { FEEDBACK_MESSAGES, profileFormSchema } from "./profile-forms";
 import { ruleMessage } from "~/domain/rules";
 import { activityItem } from "~/domain/activity";
@@ -72,7 +73,7 @@ export async function loadProfile(request: Request) {
     preferences,
     signInMethods: methods,
     // Below zero, the account cannot be deleted: the page says why before any password is typed.
-    debt: Math.max(0, -Number(summary.balance ?? 0)),
+    debt: debtOwed(summary),
     feedback,
     ...browserConfigs(),
   };

@@ -11,6 +11,7 @@ AS $function$
 declare
   v_withdrawals uuid[];
   v_balance numeric;
+  v_carried numeric;
 begin
   perform from user_profiles where id = p_user_id for update;
   if not found then
@@ -18,14 +19,15 @@ begin
   end if;
   -- The profile lock above queues behind a withdrawal being made right now (create_withdrawal
   -- holds the profile before the balance); the balance lock queues behind any other balance change.
-  select balance into v_balance from user_balance where user_id = p_user_id for update;
+  select balance, carried_debt into v_balance, v_carried from user_balance where user_id = p_user_id for update;
   if exists (select from withdrawals where user_id = p_user_id and status = 'pending') then
     raise exception 'A withdrawal is pending' using errcode = 'P0001', hint = 'withdrawal_pending';
   end if;
   -- Below zero (a network took back coins already cashed out): the debt is settled first.
-  if v_balance < 0 then
+  -- So is a debt carried from an earlier account that this one's balance does not cover.
+  if v_balance - v_carried < 0 then
     raise exception 'The balance is below zero' using errcode = 'P0001', hint = 'account_in_debt',
-      detail = (-v_balance)::text;
+      detail = (v_carried - v_balance)::text;
   end if;
 
   if nullif(trim(p_email_hash), '') is not null then
@@ -36,6 +38,14 @@ begin
   update withdrawals
      set recipient_hash = coalesce(recipient_hash, p_recipient_hashes ->> id::text)
    where id = any (v_withdrawals);
+  -- A network may take an offer back after the account is gone: who owes it stays known (by the
+  -- identity, the same email or an alias of it), and the balance left behind pays it first.
+  insert into departed_accounts (user_id, wall_id, identity_hash, left_behind)
+  select p.id, p.wall_id, p.identity_hash, greatest(v_balance, 0)
+    from user_profiles p
+   where p.id = p_user_id and p.identity_hash is not null
+  on conflict (user_id) do nothing;
+  update provider_postbacks set departed_user_id = p_user_id where user_id = p_user_id and kind = 'credit';
   delete from user_feedback where user_id = p_user_id;
   -- Cascades to what is only about the person; detaches the ledger, withdrawals and postbacks.
   delete from user_profiles where id = p_user_id;

@@ -10,11 +10,13 @@ CREATE OR REPLACE FUNCTION public.ledger_move(p_user_id text, p_type text, p_coi
 AS $function$
 declare
   v_balance numeric;
+  v_carried numeric;
+  v_charge numeric;
 begin
   -- Lock order of every money function: the profile (key share, as the ledger row's foreign key
   -- takes it anyway), then the balance. Deleting an account takes them in the same order.
   perform from user_profiles where id = p_user_id for key share;
-  select balance into v_balance from user_balance where user_id = p_user_id for update;
+  select balance, carried_debt into v_balance, v_carried from user_balance where user_id = p_user_id for update;
   if not found then
     raise exception 'Account not found' using errcode = 'P0001', hint = 'account_not_found';
   end if;
@@ -33,6 +35,23 @@ begin
     values (p_user_id, current_month(), p_amount)
     on conflict (user_id, month)
       do update set amount = monthly_earnings.amount + excluded.amount;
+    -- A debt carried from an earlier account is paid from offer earnings first, cleared when they are.
+    if p_amount > 0 and p_type = 'postback' and v_carried > 0 then
+      v_charge := least(v_carried, p_amount);
+      insert into transaction_history (user_id, description, transaction_type, amount, status, coins, available_at)
+      values (p_user_id, 'Owed from your earlier account: an offer it was paid for was reversed', 'postback_reversal',
+              -v_charge, 'completed', -ceil(v_charge * (select coins_per_dollar from app_config))::integer,
+              coalesce(p_available_at, now()));
+      update user_balance
+         set balance = balance - v_charge,
+             total_earned = total_earned - v_charge,
+             earned_total = earned_total - v_charge,
+             carried_debt = carried_debt - v_charge,
+             updated_at = now()
+       where user_id = p_user_id
+      returning balance into v_balance;
+      update monthly_earnings set amount = amount - v_charge where user_id = p_user_id and month = current_month();
+    end if;
     if p_amount > 0 and p_type in ('checkin', 'task', 'bonus', 'postback')
        and exists (select from referrals where referred_user_id = p_user_id and credited_at is null) then
       perform try_referral_credit(p_user_id);

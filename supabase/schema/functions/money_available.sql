@@ -9,7 +9,7 @@ CREATE OR REPLACE FUNCTION public.money_available(p_user_id text)
  SET search_path TO 'public', 'pg_temp'
 AS $function$
   with b as (
-    select balance, total_earned, earned_total from user_balance where user_id = p_user_id
+    select balance, total_earned, earned_total, carried_debt from user_balance where user_id = p_user_id
   ), p as (
     -- A credit reversed in its hold nets to nothing at its clearing time: that time is not next.
     select coalesce(sum(amount), 0) as pending, min(available_at) as next_clear_at
@@ -19,7 +19,7 @@ AS $function$
              group by available_at
             having sum(amount) > 0) due
   ), parts as (
-    select b.balance, p.pending, p.next_clear_at,
+    select b.balance, b.carried_debt, p.pending, p.next_clear_at,
            b.earned_total - p.pending as cleared,
            b.total_earned - b.earned_total as bonus,
            b.total_earned - b.balance as withdrawn,
@@ -32,7 +32,9 @@ AS $function$
       from parts
   )
   select jsonb_build_object(
-           'available', greatest(0, least(balance, cleared + bonus_unlocked - withdrawn)),
+           -- Net of a debt carried from an earlier account, until offer earnings have paid it.
+           'available', greatest(0, least(balance, cleared + bonus_unlocked - withdrawn) - carried_debt),
+           'carried_debt', carried_debt,
            'pending', pending,
            'next_clear_at', next_clear_at,
            'bonus_locked', bonus - bonus_unlocked,

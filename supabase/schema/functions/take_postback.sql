@@ -16,6 +16,19 @@ declare
   v_seen_on text;
   v_held record;
 begin
+  -- The reversal of a deleted account's credit: owed by its identity (the same email, if it returns).
+  if v_user_id is null and p_reversal and p_review_reason is null then
+    v_result := reverse_departed_credit(p_network, p_transaction_id, p_person, p_person_is_account, p_coins);
+    if v_result is not null then
+      v_verdict := case when (v_result ->> 'duplicate')::boolean then 'duplicate' else 'reversed' end;
+      perform log_postback(p_network, p_client_address, p_method, p_query, p_body, v_verdict,
+                           case when v_verdict = 'reversed'
+                                then format('reverses a credit of a deleted account: $%s owed by its email',
+                                            to_char((v_result ->> 'owed')::numeric, 'FM999999990.00')) end,
+                           null, p_transaction_id, p_coins, p_signature_digest);
+      return v_result || jsonb_build_object('verdict', v_verdict);
+    end if;
+  end if;
   if v_user_id is null then
     perform log_postback(p_network, p_client_address, p_method, p_query, p_body, 'refused',
                          format('no one has %s %s', case when p_person_is_account then 'account id' else 'wall id' end,

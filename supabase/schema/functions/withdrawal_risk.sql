@@ -134,6 +134,15 @@ begin
              round(100 * v_reversed / nullif(v_earned, 0))));
   end if;
 
+  -- Owed from an earlier account of the same identity (a network took back what it was paid for).
+  if v_balance.carried_debt_total > 0 then
+    v_reasons := v_reasons || risk_reason('earlier_account_debt', 30,
+      case when v_balance.carried_debt > 0
+           then format('owes $%s from an earlier account', to_char(v_balance.carried_debt, 'FM999999990.00'))
+           else format('owed $%s from an earlier account, paid from this one''s earnings',
+                       to_char(v_balance.carried_debt_total, 'FM999999990.00')) end);
+  end if;
+
   if v_balance.was_negative_at is not null then
     v_reasons := v_reasons || risk_reason('was_negative', 20,
       format('balance went below zero on %s', to_char(v_balance.was_negative_at, 'YYYY-MM-DD')));

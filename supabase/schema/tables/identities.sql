@@ -5,6 +5,8 @@ create table public.identities (
   identity_hash text not null,
   user_id text,
   created_at timestamp with time zone default now() not null,
+  debt numeric(12,2) default 0 not null,
+  constraint identities_debt_check CHECK ((debt >= (0)::numeric)),
   constraint identities_pkey PRIMARY KEY (identity_hash),
   constraint identities_user_id_fkey FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE SET NULL,
   constraint identities_user_id_key UNIQUE (user_id)

@@ -12,6 +12,7 @@ create table public.provider_postbacks (
   created_at timestamp with time zone default now() not null,
   available_at timestamp with time zone,
   offer_name text,
+  departed_user_id text,
   constraint provider_postbacks_kind_check CHECK ((kind = ANY (ARRAY['credit'::text, 'reversal'::text]))),
   constraint provider_postbacks_pkey PRIMARY KEY (id),
   constraint provider_postbacks_provider_transaction_id_kind_key UNIQUE (provider, transaction_id, kind),

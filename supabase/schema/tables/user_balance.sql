@@ -8,6 +8,10 @@ create table public.user_balance (
   updated_at timestamp with time zone default now() not null,
   earned_total numeric(12,2) default 0 not null,
   was_negative_at timestamp with time zone,
+  carried_debt numeric(12,2) default 0 not null,
+  carried_debt_total numeric(12,2) default 0 not null,
+  constraint user_balance_carried_debt_check CHECK ((carried_debt >= (0)::numeric)),
+  constraint user_balance_carried_debt_total_check CHECK ((carried_debt_total >= (0)::numeric)),
   constraint user_balance_pkey PRIMARY KEY (user_id),
   constraint user_balance_total_earned_check CHECK ((total_earned >= (0)::numeric)),
   constraint user_balance_user_id_fkey FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE CASCADE
@@ -16,6 +20,7 @@ create table public.user_balance (
 CREATE INDEX user_balance_negative_idx ON public.user_balance USING btree (balance, user_id) WHERE (balance < (0)::numeric);
 CREATE INDEX user_balance_total_earned_idx ON public.user_balance USING btree (total_earned DESC);
 
+CREATE TRIGGER user_balance_carry_identity_debt AFTER INSERT ON public.user_balance FOR EACH ROW EXECUTE FUNCTION carry_identity_debt();
 CREATE TRIGGER user_balance_dashboard AFTER INSERT OR DELETE OR UPDATE OF balance ON public.user_balance FOR EACH ROW EXECUTE FUNCTION dashboard_balance_counts();
 CREATE TRIGGER user_balance_mark_negative BEFORE UPDATE OF balance ON public.user_balance FOR EACH ROW WHEN (((new.balance < (0)::numeric) AND (old.was_negative_at IS NULL))) EXECUTE FUNCTION user_balance_mark_negative();
 CREATE TRIGGER user_balance_never_emptied BEFORE TRUNCATE ON public.user_balance FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
