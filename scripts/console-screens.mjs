@@ -9,6 +9,7 @@
 // <out-dir>/<name>-<width>.png for each console page (every page when no path is given). Paths may
 // name a seeded person as {person}, their withdrawal in review as {withdrawal} and their
 // missing-credit report as {ticket}: `/admin/people/{person}`, `/admin/support/{ticket}`.
+// With JAVASCRIPT=off, the pages are taken with JavaScript disabled too (<name>-<width>-nojs.png).
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
@@ -256,6 +257,13 @@ try {
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await page.waitForURL(`${app.url}/`);
+  // The same session in a browser without JavaScript, for the pages as a no-JavaScript visitor gets them.
+  const withoutJavaScript = process.env.JAVASCRIPT === "off";
+  const noScript = withoutJavaScript
+    ? await (
+        await browser.newContext({ javaScriptEnabled: false, storageState: await context.storageState() })
+      ).newPage()
+    : null;
   mkdirSync(outDir, { recursive: true });
   for (const wanted of pages) {
     const target = wanted
@@ -273,6 +281,13 @@ try {
       const file = path.join(outDir, `${name}-${width}.png`);
       await page.screenshot({ path: file, fullPage: true });
       console.log(file);
+      if (noScript) {
+        await noScript.setViewportSize({ width, height: width === 1280 ? 900 : 844 });
+        await noScript.goto(`${app.url}${target}`);
+        const plain = path.join(outDir, `${name}-${width}-nojs.png`);
+        await noScript.screenshot({ path: plain, fullPage: true });
+        console.log(plain);
+      }
     }
   }
   await browser.close();

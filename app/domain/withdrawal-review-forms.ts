@@ -1,17 +1,7 @@
 // The console's withdrawal forms, checked by the server (the pages post plain HTML, with or
 // without JavaScript). One schema for the list's bulk approval and the withdrawal page's actions.
-import { discriminatedUnion, literal, object, optional, pipe, string, transform } from "zod/mini";
-
-const text = pipe(
-  optional(string()),
-  transform((value) => (value ?? "").trim()),
-);
-
-/** A password is checked as typed (spaces are part of it). */
-const password = pipe(
-  optional(string()),
-  transform((value) => value ?? ""),
-);
+import { discriminatedUnion, literal, object } from "zod/mini";
+import { stepUpPassword as password, trimmedText as text } from "./form-fields";
 
 /** The list's checkboxes are named `select-<withdrawal id>`: one name each, so no name repeats. */
 export const SELECT_PREFIX = "select-";

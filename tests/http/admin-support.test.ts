@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visibleText } from "../support/bad-input";
-import { newMember, newOperator } from "../support/console";
+import { consoleTableCells, newMember, newOperator } from "../support/console";
 import { html } from "../support/http";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 import { startSmtpStandIn, type SmtpStandIn } from "../support/smtp";
@@ -127,6 +127,9 @@ describe("the console's support inbox", () => {
       person.uid,
     ]);
     const path = `/admin/support/missing-credit/${report!.id}`;
+    const inbox = (await finance.client.visit("/admin/support")).html;
+    expect(consoleTableCells(inbox).cells).toBeGreaterThan(0);
+    expect(consoleTableCells(inbox)).toMatchObject({ unlabelled: 0 });
     const ticketPage = await finance.client.visit(path);
     expect(ticketPage.html).toContain('data-testid="form-credit"');
     expect(ticketPage.html).toContain("100 coins are $1.00");

@@ -1,6 +1,6 @@
 import { createHash, createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ageSession, newMember, newOperator } from "../support/console";
+import { ageSession, consoleTableCells, newMember, newOperator } from "../support/console";
 import { visibleText } from "../support/bad-input";
 import { startTestApp } from "../support/app-server";
 import { HttpClient } from "../support/http";
@@ -209,6 +209,7 @@ describe("the console's Walls section: configuration, postback log and test post
     expect(await answer(await adgate(a.url, CONSOLE_ADGATE_TOKEN, person.wallId, taken))).toEqual([200, "OK"]);
     const { html } = await page("/admin/walls/adgate");
     expect(html.match(/data-testid="postback-entry"/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(consoleTableCells(html)).toMatchObject({ unlabelled: 0 });
     expect(html).toContain("token=[removed]");
     expect(html).not.toContain(ENV_ADGATE_TOKEN);
     expect(html).not.toContain(CONSOLE_ADGATE_TOKEN);

@@ -58,3 +58,13 @@ export async function ageSession(client: HttpClient, uid: string, seconds: numbe
   );
   if (!response.ok) throw new Error(`validSince: HTTP ${response.status} ${await response.text()}`);
 }
+
+/**
+ * The body cells of the console's tables in `html`, and how many of them lack the column name that a
+ * card shows above the cell below 768px (`data-label`, ConsoleTable).
+ */
+export function consoleTableCells(html: string): { cells: number; unlabelled: number } {
+  const tables = html.match(/<table class="console-table[\s\S]*?<\/table>/g) ?? [];
+  const cells = tables.flatMap((table) => table.match(/<td\b[^>]*>/g) ?? []);
+  return { cells: cells.length, unlabelled: cells.filter((cell) => !cell.includes("data-label=")).length };
+}

@@ -1,16 +1,7 @@
 // The person page's forms (docs/operator-console.md, "People"), checked by the server (the page
 // posts plain HTML, with or without JavaScript).
-import { discriminatedUnion, literal, object, optional, pipe, string, transform } from "zod/mini";
-
-const text = pipe(
-  optional(string()),
-  transform((value) => (value ?? "").trim()),
-);
-/** A password is checked as typed (spaces are part of it). */
-const password = pipe(
-  optional(string()),
-  transform((value) => value ?? ""),
-);
+import { discriminatedUnion, literal, object } from "zod/mini";
+import { stepUpPassword as password, trimmedText as text } from "~/domain/form-fields";
 
 export const personActionSchema = discriminatedUnion("intent", [
   object({ intent: literal("adjust"), amount: text, kind: text, reason: text, password }),

@@ -2,6 +2,7 @@
 // setting of app/domain/settings.ts by its own unit and bounds, the reason, and the version of the
 // settings the form was shown with. The database checks all of it again (operator_set_settings).
 import { coerce, int, literal, object, optional, pipe, regex, string, transform, union } from "zod/mini";
+import { stepUpPassword } from "~/domain/form-fields";
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import { ruleMessage } from "~/domain/rules";
 import {
@@ -51,10 +52,7 @@ export const settingsFormSchema = object({
   ...settingFields,
   reason,
   /** Asked for while the sign-in is older than 15 minutes; checked as typed. */
-  password: pipe(
-    optional(string()),
-    transform((value) => value ?? ""),
-  ),
+  password: stepUpPassword,
   version: string(STALE_FORM).check(regex(/^[0-9a-f]{32}$/, STALE_FORM)),
 });
 
@@ -65,8 +63,5 @@ export const WITHDRAW_CHANGE_INTENT = "withdraw-change";
 export const settingChangeDecisionSchema = object({
   intent: union([literal(APPROVE_CHANGE_INTENT), literal(WITHDRAW_CHANGE_INTENT)]),
   change: coerce.number().check(int()),
-  password: pipe(
-    optional(string()),
-    transform((value) => value ?? ""),
-  ),
+  password: stepUpPassword,
 });

@@ -75,9 +75,10 @@ function Filters({ filters }: { filters: TicketFilters }) {
   );
 }
 
-function Row({ ticket, now }: { ticket: InboxTicket; now: string }) {
+/** A ticket's row: called, not rendered as a component, so that ConsoleTable sees its cells and labels them. */
+function ticketRow({ ticket, now }: { ticket: InboxTicket; now: string }) {
   return (
-    <tr data-testid="ticket-row" className="align-top">
+    <tr key={`${ticket.kind}-${ticket.id}`} data-testid="ticket-row" className="align-top">
       <td className={`${CELL} min-w-28 tabular-nums`}>
         {formatTimestamp(ticket.created_at)}
         <span className="block text-xs text-muted">{waitedFor(ticket.created_at, now)} ago</span>
@@ -137,9 +138,7 @@ export function SupportInbox({
           columns={["Sent", "Kind", "About", "From", "Status", "Assigned"]}
           minWidth="min-w-[52rem]"
         >
-          {page.tickets.map((ticket) => (
-            <Row key={`${ticket.kind}-${ticket.id}`} ticket={ticket} now={now} />
-          ))}
+          {page.tickets.map((ticket) => ticketRow({ ticket, now }))}
         </ConsoleTable>
       )}
       {paged || page.next ? (

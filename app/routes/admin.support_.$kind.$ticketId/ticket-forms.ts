@@ -1,15 +1,6 @@
 // A support ticket's forms (docs/operator-console.md, "Support inbox"), checked by the server.
-import { discriminatedUnion, literal, object, optional, pipe, string, transform } from "zod/mini";
-
-const text = pipe(
-  optional(string()),
-  transform((value) => (value ?? "").trim()),
-);
-/** A password is checked as typed (spaces are part of it). */
-const password = pipe(
-  optional(string()),
-  transform((value) => value ?? ""),
-);
+import { discriminatedUnion, literal, object } from "zod/mini";
+import { stepUpPassword as password, trimmedText as text } from "~/domain/form-fields";
 
 export const ticketActionSchema = discriminatedUnion("intent", [
   object({ intent: literal("reply"), body: text }),

@@ -413,10 +413,11 @@ function LogFilters({
   );
 }
 
-function LogEntry({ name, entry, filters }: { name: string; entry: PostbackLogEntry; filters: PostbackLogFilters }) {
+/** A log entry's row: called, not rendered as a component, so that ConsoleTable sees its cells and labels them. */
+function logEntryRow({ name, entry, filters }: { name: string; entry: PostbackLogEntry; filters: PostbackLogFilters }) {
   const sent = [entry.query, entry.body].filter(Boolean).join(" · ");
   return (
-    <tr data-testid="postback-entry" className="align-top">
+    <tr key={entry.id} data-testid="postback-entry" className="align-top">
       <td className={NUMBER}>{formatTimestamp(entry.received_at)}</td>
       <td className={`${CELL} min-w-40`}>
         <Badge tone={VERDICT_TONES[entry.verdict]}>{entry.verdict}</Badge>
@@ -621,9 +622,7 @@ function PostbackLog({
           columns={["Received", "Verdict", "Person", "Transaction", "Coins", "Sender"]}
           minWidth="min-w-[52rem]"
         >
-          {log.entries.map((entry) => (
-            <LogEntry key={entry.id} name={view.name} entry={entry} filters={filters} />
-          ))}
+          {log.entries.map((entry) => logEntryRow({ name: view.name, entry, filters }))}
         </ConsoleTable>
       )}
       <ConsolePager

@@ -13,6 +13,7 @@ import {
   transform,
   type ZodMiniType,
 } from "zod/mini";
+import { stepUpPassword as password } from "~/domain/form-fields";
 import { isEmailAddress } from "~/domain/email";
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import {
@@ -63,12 +64,6 @@ const holdDays = pipe(
     }
     return Number(value);
   }),
-);
-
-/** A password is checked as typed (spaces are part of it): asked while the sign-in is over 15 minutes old. */
-const password = pipe(
-  optional(string()),
-  transform((value) => value ?? ""),
 );
 
 /** The network's settings as the save form names them. */

@@ -7,7 +7,7 @@ import { ReviewReasons } from "~/components/admin/ReviewReasons";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { buttonClass } from "~/components/ui/button";
-import { formatTimestamp, waitedFor } from "~/domain/dates";
+import { formatDate, formatUtcTime, waitedFor } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
 import {
   PAYMENT_METHOD_LABELS,
@@ -116,12 +116,22 @@ function Flags({ withdrawal }: { withdrawal: ConsoleWithdrawal }) {
   return <span className="block text-xs font-semibold text-amber-800">{flags.join(" · ")}</span>;
 }
 
+/** The list's columns; each row's cells name theirs (a card below 768px shows it above the cell). */
+const COLUMNS = {
+  select: "Select",
+  asked: "Asked",
+  account: "Account",
+  amount: "Amount, paid to",
+  review: "Review",
+  stage: "Stage",
+} as const;
+
 function Row({ withdrawal, selectable, now }: { withdrawal: ConsoleWithdrawal; selectable: boolean; now: string }) {
   const checkboxId = `${SELECT_PREFIX}${withdrawal.id}`;
   return (
     <tr data-testid="withdrawal-row" className="align-top">
       {selectable ? (
-        <td className={CELL}>
+        <td className={CELL} data-label={COLUMNS.select}>
           <input
             id={checkboxId}
             type="checkbox"
@@ -131,11 +141,13 @@ function Row({ withdrawal, selectable, now }: { withdrawal: ConsoleWithdrawal; s
           />
         </td>
       ) : null}
-      <td className={`${CELL} min-w-28 tabular-nums`}>
-        {formatTimestamp(withdrawal.created_at)}
+      <td className={`${CELL} tabular-nums`} data-label={COLUMNS.asked}>
+        {/* The day, then the time: each on one line, never broken inside. */}
+        <span className="block whitespace-nowrap">{formatDate(withdrawal.created_at)}</span>
+        <span className="block whitespace-nowrap">{formatUtcTime(withdrawal.created_at)}</span>
         <span className="block text-xs text-muted">waiting {waitedFor(withdrawal.created_at, now)}</span>
       </td>
-      <td className={`${CELL} min-w-48 [overflow-wrap:anywhere]`}>
+      <td className={`${CELL} min-w-40 [overflow-wrap:anywhere]`} data-label={COLUMNS.account}>
         {withdrawal.user_id ? (
           <Link
             to={`/admin/people/${encodeURIComponent(withdrawal.user_id)}`}
@@ -148,16 +160,16 @@ function Row({ withdrawal, selectable, now }: { withdrawal: ConsoleWithdrawal; s
         )}
         <Flags withdrawal={withdrawal} />
       </td>
-      <td className={`${CELL} font-semibold whitespace-nowrap tabular-nums`}>{formatDollars(withdrawal.amount)}</td>
-      <td className={`${CELL} min-w-40 [overflow-wrap:anywhere]`}>
-        {PAYMENT_METHOD_LABELS[withdrawal.payment_method]}
+      <td className={`${CELL} min-w-40 [overflow-wrap:anywhere]`} data-label={COLUMNS.amount}>
+        <span className="block font-semibold whitespace-nowrap tabular-nums">{formatDollars(withdrawal.amount)}</span>
+        <span data-testid="withdrawal-method">{PAYMENT_METHOD_LABELS[withdrawal.payment_method]}</span>
         <span className="block text-xs text-muted">{withdrawal.recipient}</span>
       </td>
-      <td className={`${CELL} min-w-60`}>
+      <td className={`${CELL} min-w-52`} data-label={COLUMNS.review}>
         <ReviewReasons score={withdrawal.risk_score} reasons={withdrawal.risk_reasons} />
       </td>
-      <td className={`${CELL} whitespace-nowrap`}>
-        {withdrawalStage(withdrawal)}
+      <td className={`${CELL} whitespace-nowrap`} data-label={COLUMNS.stage}>
+        <span className="block">{withdrawalStage(withdrawal)}</span>
         <Link
           to={`/admin/withdrawals/${withdrawal.id}`}
           className="mt-1 flex min-h-11 items-center font-medium text-brand-700 underline underline-offset-2"
@@ -197,8 +209,15 @@ export function WithdrawalsScreen({
       caption={`${WITHDRAWAL_VIEWS.find((view) => view.value === filters.view)!.label}, ${
         WITHDRAWAL_VIEWS.find((view) => view.value === filters.view)!.queue ? "oldest first" : "newest first"
       }`}
-      columns={[...(bulk ? ["Select"] : []), "Asked", "Account", "Amount", "Paid to", "Review", "Stage"]}
-      minWidth="min-w-[58rem]"
+      columns={[
+        ...(bulk ? [COLUMNS.select] : []),
+        COLUMNS.asked,
+        COLUMNS.account,
+        COLUMNS.amount,
+        COLUMNS.review,
+        COLUMNS.stage,
+      ]}
+      minWidth="min-w-[56rem]"
     >
       {page.rows.map((withdrawal) => (
         <Row key={withdrawal.id} withdrawal={withdrawal} selectable={bulk} now={now} />
