@@ -47,6 +47,8 @@ export interface PersonProfile {
   pending: number;
   next_clear_at: string | null;
   bonus_locked: number;
+  /** Owed from an earlier account of the same email, not yet paid by offer earnings (decision 078). */
+  carried_debt?: number;
 }
 
 export interface PersonWithdrawal {

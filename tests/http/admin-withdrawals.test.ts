@@ -240,9 +240,7 @@ describe("the console's withdrawals", () => {
     /** The method cell of each row a list shows. */
     const methods = async (query: string) => {
       const page = await (await support.client.get(`/admin/withdrawals?${query}`)).text();
-      return [...page.matchAll(/data-testid="withdrawal-method">(PayPal|UPI|Bank)</g)].map(
-        (match) => match[1],
-      );
+      return [...page.matchAll(/data-testid="withdrawal-method">(PayPal|UPI|Bank)</g)].map((match) => match[1]);
     };
     const paypalOnly = await methods("view=all&method=paypal");
     expect(paypalOnly.length).toBeGreaterThan(0);

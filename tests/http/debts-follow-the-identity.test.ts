@@ -144,6 +144,8 @@ describe("debts follow the identity", () => {
     const finance = await newOperator(app, "finance");
     const review = visibleText((await finance.client.visit(`/admin/withdrawals/${withdrawal!.id}`)).html);
     expect(review).toContain("owes $20.00 from an earlier account");
+    const person = visibleText((await finance.client.visit(`/admin/people/${again.uid}`)).html);
+    expect(person).toContain("Owed $20.00 From an earlier account with this email: offer earnings pay it first");
 
     // $15.00 from an offer pays $15.00 of it; the next $10.00 pays the last $5.00.
     expect(await postback({ user_id: again.uid, transaction_id: "again-1", amount: "1500" })).toBe("OK");

@@ -79,6 +79,15 @@ function Money({ profile }: { profile: PersonProfile }) {
         },
         { label: "Bonus locked", value: formatDollars(profile.bonus_locked), note: "Unlocks as offer earnings clear" },
         { label: "Total earned", value: formatDollars(profile.total_earned), note: "Every credit, less reversals" },
+        ...(Number(profile.carried_debt ?? 0) > 0
+          ? [
+              {
+                label: "Owed",
+                value: <span className="text-red-700">{formatDollars(profile.carried_debt ?? 0)}</span>,
+                note: "From an earlier account with this email: offer earnings pay it first",
+              },
+            ]
+          : []),
       ]}
     />
   );

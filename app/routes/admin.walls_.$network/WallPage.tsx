@@ -284,7 +284,8 @@ function TestPostbackForm({
           <FormBanner id={form.errorId} errors={form.errors} />
           <p className="text-sm text-muted">
             Sends the postback {view.label} would send for the account below, signed with its settings, to this app. It
-            credits that account for real, once, and the audit log records it: use a test account.
+            credits that account test coins, once: shown as a test in My offers, never in a balance or withdrawable. The
+            audit log records it, and a wall takes a few a day (Settings).
           </p>
           <input type="hidden" name="transaction" value={transaction} />
           <Field
@@ -296,7 +297,7 @@ function TestPostbackForm({
           <Field
             field={fields.coins}
             label="Coins"
-            hint={`1 to ${TEST_POSTBACK_MAX_COINS.toLocaleString("en-US")} (100 coins are $1.00).`}
+            hint={`1 to ${TEST_POSTBACK_MAX_COINS.toLocaleString("en-US")} test coins.`}
             inputProps={{ inputMode: "numeric", autoComplete: "off", maxLength: 4 }}
           />
           <Password formId="wall-test" needed={needsPassword} errors={fields.password.errors} />
