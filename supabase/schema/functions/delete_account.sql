@@ -39,9 +39,10 @@ begin
      set recipient_hash = coalesce(recipient_hash, p_recipient_hashes ->> id::text)
    where id = any (v_withdrawals);
   -- A network may take an offer back after the account is gone: who owes it stays known (by the
-  -- identity, the same email or an alias of it), and the balance left behind pays it first.
+  -- identity, the same email or an alias of it), and the balance left behind pays it first (what
+  -- is left once a debt carried in is paid: the account forfeits it, the debt is settled with it).
   insert into departed_accounts (user_id, wall_id, identity_hash, left_behind)
-  select p.id, p.wall_id, p.identity_hash, greatest(v_balance, 0)
+  select p.id, p.wall_id, p.identity_hash, v_balance - v_carried
     from user_profiles p
    where p.id = p_user_id and p.identity_hash is not null
   on conflict (user_id) do nothing;
