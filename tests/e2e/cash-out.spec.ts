@@ -93,11 +93,17 @@ test("the amount holds what is typed to digits and two decimals with JavaScript,
   await page.getByRole("link", { name: "Check again" }).click();
   const amount = page.getByLabel("Amount (USD)");
   await expect(amount).toHaveAttribute("inputmode", "decimal");
-  await amount.pressSequentially("12.345x");
   if (javaScriptEnabled) {
-    await expect(amount).toHaveValue("12.34");
+    // "Check again" loads the page anew: typing before React has hydrated it goes in unfiltered, so
+    // the typing is tried again until the page's own handler holds it.
+    await expect(async () => {
+      await amount.fill("");
+      await amount.pressSequentially("12.345x");
+      await expect(amount).toHaveValue("12.34", { timeout: 1000 });
+    }).toPass({ timeout: 20_000 });
     expect(await amount.evaluate((input: HTMLInputElement) => input.validity.valid)).toBe(true);
   } else {
+    await amount.pressSequentially("12.345x");
     await expect(amount).toHaveValue("12.345x");
     expect(await amount.evaluate((input: HTMLInputElement) => input.validity.patternMismatch)).toBe(true);
   }
