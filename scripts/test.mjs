@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { freePort, startAppServer, startAuthEmulator, startPostgres } from "./lib/services.mjs";
 import { makeConsoleOperator } from "./lib/console-operator.mjs";
-import { openPglite } from "./lib/database.mjs";
+import { makeMigratedTemplates, MIGRATED_TEMPLATE, openPglite } from "./lib/database.mjs";
 
 const started = Date.now();
 const workDir = mkdtempSync(path.join(os.tmpdir(), "rewards-test-"));
@@ -164,6 +164,9 @@ async function main() {
     startPostgres(),
   ]);
   cleanups.push(emulator.stop, postgres.stop);
+  // Migrated once, copied by every test database (tests/support/db.ts).
+  const pgliteTemplate = path.join(workDir, "pglite-template.tar");
+  await makeMigratedTemplates(postgres.url, pgliteTemplate);
 
   // The app server's embedded database gets the demo settings, as `npm run dev` does: the HTTP tests
   // withdraw what they have just earned (holds and locked bonus: tests/integration/bonus-holds.test.ts).
@@ -180,6 +183,8 @@ async function main() {
     FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
     FIREBASE_PROJECT_ID: "demo-rewards",
     TEST_DATABASE_URL: postgres.url,
+    TEST_DATABASE_TEMPLATE: MIGRATED_TEMPLATE,
+    TEST_PGLITE_TEMPLATE: pgliteTemplate,
     // The server's log (each line names its role and database): tests/http/pooler.test.ts reads it.
     TEST_DATABASE_LOG: postgres.logFile,
   };

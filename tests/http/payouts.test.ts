@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp } from "../support/app-server";
-import { createScratchDatabase } from "../support/db";
+import { createMigratedDatabase } from "../support/db";
 import { appUrl } from "../support/http";
 import { runOperator } from "../support/operator";
 import { transportEnv } from "../support/postgres-app";
@@ -14,7 +14,7 @@ import { startPayPalStandIn, type PayPalStandIn } from "../support/paypal";
 // the same database and PayPal, and PayPal's webhooks arrive over HTTP. After every test the
 // balances agree with the ledger.
 describe("paying out withdrawals: the operator command and the PayPal webhook, on Postgres with a local PayPal", () => {
-  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let scratch: Awaited<ReturnType<typeof createMigratedDatabase>>;
   let direct: pg.Pool;
   let paypal: PayPalStandIn;
   let app: Awaited<ReturnType<typeof startTestApp>>;
@@ -25,7 +25,7 @@ describe("paying out withdrawals: the operator command and the PayPal webhook, o
   }
 
   beforeAll(async () => {
-    scratch = await createScratchDatabase();
+    scratch = await createMigratedDatabase();
     paypal = await startPayPalStandIn();
     direct = new pg.Pool({ connectionString: scratch.url, max: 2 });
     direct.on("error", () => {});

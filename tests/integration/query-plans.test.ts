@@ -1,19 +1,19 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase } from "~/server/db/migrations.server";
-import { createScratchDatabase, MIGRATIONS_DIR } from "../support/db";
+import { createMigratedDatabase, MIGRATIONS_DIR } from "../support/db";
 
 // The plans Postgres chooses for the queries inside the app's functions, as auto_explain reports
 // them (to this session, as notices) while the function runs: the evidence that a page view's
 // reads stay small however much history a person has.
 describe("query plans on Postgres", () => {
-  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let scratch: Awaited<ReturnType<typeof createMigratedDatabase>>;
   let pool: pg.Pool;
   let client: pg.PoolClient;
   const plans: string[] = [];
 
   beforeAll(async () => {
-    scratch = await createScratchDatabase();
+    scratch = await createMigratedDatabase();
     pool = new pg.Pool({ connectionString: scratch.url, max: 1 });
     pool.on("error", () => {});
     await migrateDatabase({ pool }, MIGRATIONS_DIR);

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
@@ -26,9 +27,24 @@ export interface TestDatabase {
  */
 export type TestSettings = "demo" | "production";
 
-/** A fresh in-memory PGlite with every migration applied. */
+/** The migrated PGlite data directory `npm test` made once (scripts/lib/database.mjs), read once per file. */
+let pgliteTemplate: Blob | null | undefined;
+function migratedPgliteTemplate(): Blob | null {
+  if (pgliteTemplate === undefined) {
+    const file = process.env.TEST_PGLITE_TEMPLATE;
+    pgliteTemplate = file ? new Blob([readFileSync(file)]) : null;
+  }
+  return pgliteTemplate;
+}
+
+/**
+ * A fresh in-memory PGlite with every migration applied: a copy of the one `npm test` migrated (its
+ * initdb and migrations are most of a new PGlite's cost), or made here without it. Migrating it
+ * again checks it is up to date.
+ */
 export async function openTestPglite(settings: TestSettings = "demo"): Promise<TestDatabase> {
-  const pglite = await PGlite.create();
+  const template = migratedPgliteTemplate();
+  const pglite = template ? await PGlite.create({ loadDataDir: template }) : await PGlite.create();
   await migrateDatabase({ pglite }, MIGRATIONS_DIR);
   if (settings === "demo") await pglite.query("select apply_demo_settings()");
   return {
@@ -44,14 +60,29 @@ export function testPostgresUrl(): string {
   return url;
 }
 
-/** A new, empty database on the test Postgres server (dropped on close). */
-export async function createScratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A new database on the test Postgres server (dropped on close): empty, or (`template`) a copy of
+ * that database.
+ */
+export async function createScratchDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = testPostgresUrl();
   const name = `test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   admin.on("error", () => {});
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
+  if (template) {
+    // A copy leaves out the template's own settings (ALTER DATABASE … SET, such as jit = off): given again.
+    const { rows } = await admin.query<{ setting: string }>(
+      `select unnest(setconfig) as setting from pg_db_role_setting
+        where setrole = 0 and setdatabase = (select oid from pg_database where datname = $1)`,
+      [template],
+    );
+    for (const { setting } of rows) {
+      const [key, ...value] = setting.split("=");
+      await admin.query(`alter database ${name} set ${key} = '${value.join("=").replaceAll("'", "''")}'`);
+    }
+  }
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -67,9 +98,28 @@ export async function createScratchDatabase(): Promise<{ url: string; drop(): Pr
   };
 }
 
+/**
+ * A new database with every migration applied: a copy of the one `npm test` migrated
+ * (TEST_DATABASE_TEMPLATE; copying takes a fraction of migrating), else migrated here.
+ */
+export async function createMigratedDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const template = process.env.TEST_DATABASE_TEMPLATE;
+  const scratch = await createScratchDatabase(template);
+  if (!template) {
+    const pool = new pg.Pool({ connectionString: scratch.url, max: 1 });
+    pool.on("error", () => {});
+    try {
+      await migrateDatabase({ pool }, MIGRATIONS_DIR);
+    } finally {
+      await pool.end();
+    }
+  }
+  return scratch;
+}
+
 /** A fresh database on the test Postgres server, migrated, with a pool of `max` connections. */
 export async function openTestPostgres(max = 10, settings: TestSettings = "demo"): Promise<TestDatabase> {
-  const scratch = await createScratchDatabase();
+  const scratch = await createMigratedDatabase();
   const pool = new pg.Pool({ connectionString: scratch.url, max });
   // Dropping the database terminates connections that are still closing; that is expected here.
   pool.on("error", () => {});

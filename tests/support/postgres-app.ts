@@ -1,7 +1,7 @@
 import pg from "pg";
 import { migrateDatabase } from "~/server/db/migrations.server";
 import { startTestApp } from "./app-server";
-import { createScratchDatabase, MIGRATIONS_DIR, type TestSettings } from "./db";
+import { createMigratedDatabase, MIGRATIONS_DIR, type TestSettings } from "./db";
 import { HttpClient, uniqueEmail } from "./http";
 import { ledgerAudit } from "./ledger-audit";
 import { startPostgrestStandIn, type PostgrestStandIn } from "./postgrest";
@@ -68,7 +68,7 @@ export async function startPostgresApp(
     settings?: TestSettings;
   } = {},
 ) {
-  const scratch = await createScratchDatabase();
+  const scratch = await createMigratedDatabase();
   const pool = new pg.Pool({ connectionString: scratch.url, max: 4 });
   pool.on("error", () => {});
   let transport: Awaited<ReturnType<typeof transportEnv>> | null = null;
