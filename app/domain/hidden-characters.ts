@@ -27,12 +27,14 @@ const SHORT_ESCAPES: Record<string, string> = { "\b": "\\b", "\t": "\\t", "\n": 
  * The escapes are JSON's, so a JSON text stays valid JSON with the same meaning.
  */
 export function escapeHiddenCharacters(text: string): string {
-  return text.replace(
-    HIDDEN_CHARACTERS,
-    (character) =>
-      SHORT_ESCAPES[character] ??
-      [...Array(character.length).keys()]
-        .map((index) => `\\u${character.charCodeAt(index).toString(16).padStart(4, "0")}`)
-        .join(""),
-  );
+  return text.replace(HIDDEN_CHARACTERS, (character) => {
+    const short = SHORT_ESCAPES[character];
+    if (short) return short;
+    // One or two UTF-16 units; built without an array per character (64 KB of them is a log line).
+    let escaped = "";
+    for (let index = 0; index < character.length; index++) {
+      escaped += `\\u${character.charCodeAt(index).toString(16).padStart(4, "0")}`;
+    }
+    return escaped;
+  });
 }
