@@ -16,6 +16,9 @@ const workDir = mkdtempSync(path.join(os.tmpdir(), "rewards-test-"));
 /** @type {(() => Promise<unknown>)[]} */
 const cleanups = [];
 const totals = { passed: 0, failed: 0 };
+/** Each failed test, `file › name`, listed again at the very end (a CI log is often read from its tail). */
+/** @type {string[]} */
+const failures = [];
 /** Each part's name and seconds, printed together at the end. */
 /** @type {[string, number][]} */
 const timings = [];
@@ -87,13 +90,50 @@ async function vitestStep(parts, env, filesOf, label = "") {
       ],
       env,
     );
-    const counts = readCounts(report, (/** @type {{ numPassedTests: number, numFailedTests: number }} */ r) => ({
-      passed: r.numPassedTests,
-      failed: r.numFailedTests,
-    }));
+    const counts = readCounts(report, (/** @type {VitestReport} */ r) => {
+      for (const file of r.testResults ?? []) {
+        const failed = (file.assertionResults ?? []).filter((test) => test.status === "failed");
+        for (const test of failed) failures.push(`${path.relative(process.cwd(), file.name)} › ${test.fullName}`);
+        // A file that failed before any test ran (an import error, a beforeAll) names itself.
+        if (failed.length === 0 && file.status === "failed")
+          failures.push(`${path.relative(process.cwd(), file.name)}`);
+      }
+      return { passed: r.numPassedTests, failed: r.numFailedTests };
+    });
     totals.passed += counts.passed;
     totals.failed += counts.failed;
     return code === 0;
+  });
+}
+
+/**
+ * @typedef {{
+ *   numPassedTests: number,
+ *   numFailedTests: number,
+ *   testResults?: { name: string, status: string, assertionResults?: { fullName: string, status: string }[] }[],
+ * }} VitestReport
+ */
+
+/**
+ * @typedef {{ title: string, tests?: { projectName: string, status: string }[] }} PlaywrightSpec
+ * @typedef {{ title: string, file?: string, specs?: PlaywrightSpec[], suites?: PlaywrightSuite[] }} PlaywrightSuite
+ */
+
+/**
+ * The failed tests of a Playwright JSON report, `file › [project] title`.
+ * @param {PlaywrightSuite[]} suites
+ * @param {string} [file]
+ * @returns {string[]}
+ */
+function playwrightFailures(suites, file = "") {
+  return suites.flatMap((suite) => {
+    const where = suite.file ?? file;
+    const own = (suite.specs ?? []).flatMap((spec) =>
+      (spec.tests ?? [])
+        .filter((test) => test.status === "unexpected")
+        .map((test) => `tests/e2e/${where} › [${test.projectName}] ${spec.title}`),
+    );
+    return [...own, ...playwrightFailures(suite.suites ?? [], where)];
   });
 }
 
@@ -236,7 +276,10 @@ async function main() {
       });
       const counts = readCounts(
         report,
-        (/** @type {{ stats: { expected: number, unexpected: number, flaky: number } }} */ r) => {
+        (
+          /** @type {{ stats: { expected: number, unexpected: number, flaky: number }, suites?: PlaywrightSuite[] }} */ r,
+        ) => {
+          failures.push(...playwrightFailures(r.suites ?? []));
           if (r.stats.flaky > 0)
             console.log(`⚠ ${r.stats.flaky} flaky Playwright test(s) passed only on retry: see the list above`);
           return { passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected };
@@ -264,6 +307,10 @@ try {
 if (timings.length > 0) {
   console.log("\nTime by part:");
   for (const [name, seconds] of timings) console.log(`  ${name}: ${seconds.toFixed(1)} s`);
+}
+if (failures.length > 0) {
+  console.log("\nFailed:");
+  for (const failure of failures) console.log(`  ✘ ${failure}`);
 }
 console.log(`\nTotal time ${((Date.now() - started) / 1000).toFixed(0)} s`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);

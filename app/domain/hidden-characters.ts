@@ -6,7 +6,7 @@
 // list and is what decides; this copy lets a form say so first.
 //
 // Every range is written as an escape, so the list can be compared with the SQL one by eye.
-const HIDDEN_CHARACTER_CLASS = String.raw`[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}]`;
+export const HIDDEN_CHARACTER_CLASS = String.raw`[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}]`;
 
 // The class lists combining and joining characters on purpose, one by one: they are what it finds.
 // eslint-disable-next-line no-misleading-character-class

@@ -1,6 +1,6 @@
 import { REFERRAL_CODE_ALPHABET, REFERRAL_CODE_LENGTH } from "./constants";
 
-const REFERRAL_CODE_PATTERN = new RegExp(`^[${REFERRAL_CODE_ALPHABET}]{${REFERRAL_CODE_LENGTH}}$`);
+export const REFERRAL_CODE_PATTERN = new RegExp(`^[${REFERRAL_CODE_ALPHABET}]{${REFERRAL_CODE_LENGTH}}$`);
 
 /** True for a well-formed referral code (docs/product.md, "Refer: the rules"); the database generates them. */
 export function isReferralCode(value: string): boolean {

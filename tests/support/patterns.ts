@@ -5,19 +5,40 @@ import ts from "typescript";
 /**
  * Every pattern a stranger's text can meet must answer in linear time. These helpers find the
  * patterns in the sources (regular-expression literals and `new RegExp(...)` in app/, regular
- * expressions, SIMILAR TO and LIKE in supabase/migrations/) and make the inputs that make a
- * backtracking pattern slow: 64 KB of one character or of a pair, with a prefix a pattern may
- * want first ("a@") and an ending it refuses.
+ * expressions, SIMILAR TO and LIKE in supabase/schema/) and ask recheck, a ReDoS analyser, for
+ * each one's worst case. The analysis is bounded by work, not by a clock: the automaton check is
+ * pure structure, and the fuzzing check counts the steps of its own matching machine. So a
+ * busy machine cannot fail it, and it finds what timing missed (`/%.*$/` on a run of "%" before a
+ * line break is quadratic; no 64 KB input tried by the old timed test had that line break).
  */
-export const ADVERSARIAL_LENGTH = 64 * 1024;
+import { checkSync, type Diagnostics } from "recheck";
+
 /**
- * The longest one check may take. A backtracking pattern does quadratic work on 64 KB: billions of
- * steps, seconds (`/\/+$/` took 2.9 s here, the old money grouping 3.2 s). A linear check takes a
- * few milliseconds, or tens when it builds its output (escaping 64 KB of hidden characters); on a
- * machine running two suites at once that escaping took 253 ms, best of three. 1,000 ms still tells
- * the two apart (backtracking is seconds) without failing a run that shares its cores.
+ * recheck's settings: every time limit off (a check ends on its step limits alone, the same on any
+ * machine), the recall check skipped (it would run the attack in the real engine, timed), a fixed
+ * seed for the fuzzing check.
  */
-export const SLOW_MS = 1000;
+const ANALYSIS = {
+  timeout: null,
+  attackTimeout: null,
+  incubationTimeout: null,
+  seedingTimeout: null,
+  recallTimeout: -1,
+  randomSeed: 0,
+} as const;
+
+/** recheck's verdict on a JavaScript pattern: "safe" (linear or constant) or why not. */
+export function worstCase(source: string, flags: string): { status: Diagnostics["status"]; explained: string } {
+  const result = checkSync(source, flags.replace(/[gy]/g, ""), ANALYSIS);
+  if (result.status === "safe") return { status: "safe", explained: result.complexity.summary };
+  if (result.status === "vulnerable") {
+    return {
+      status: "vulnerable",
+      explained: `${result.complexity.summary} (${result.checker}), e.g. ${result.attack.pattern}`,
+    };
+  }
+  return { status: "unknown", explained: String(result.error?.kind ?? result.error) };
+}
 
 function filesUnder(dir: string, extensions: string[]): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -114,21 +135,61 @@ export function sqlPatterns(dir: string): SqlPattern[] {
   return found;
 }
 
-// Characters that a pattern's classes and escapes commonly accept, plus some it likely refuses.
-const BASE_CHARACTERS = ["a", "A", "0", ".", "@", "/", "-", "_", " ", "\t", "=", "%", ":", "é", "\u202e"];
-const PREFIXES = ["", "a@", "a", "/"];
-// (Postgres text cannot hold NUL, so U+0001 stands for a control character.)
-const ENDINGS = ["!", "@", "\u0001", ""];
-
-function fill(unit: string): string {
-  return unit.repeat(Math.ceil(ADVERSARIAL_LENGTH / unit.length)).slice(0, ADVERSARIAL_LENGTH);
+/**
+ * A migration's pattern as the JavaScript pattern that matches the same text, so one analysis
+ * covers both: POSIX classes as the characters they stand for, `\U0001bca0` as `\u{1bca0}`, LIKE's `%` and `_` as `.*`
+ * and `.`. Postgres's regular expressions are ARE: `.` matches a line break and `$` is only the
+ * end (the `s` flag, no `m`). The equivalence is checked against the database itself
+ * (tests/integration/sql-pattern-backtracking.test.ts).
+ */
+export function sqlPatternAsRegExp({ operator, pattern }: SqlPattern): RegExp {
+  if (operator === "like" || operator === "ilike") {
+    const body = [...pattern]
+      .map((character) =>
+        character === "%" ? ".*" : character === "_" ? "." : character.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+      )
+      .join("");
+    return new RegExp(`^${body}$`, operator === "ilike" ? "isu" : "su");
+  }
+  if (operator === "similar to") throw new Error(`SIMILAR TO is not translated yet: ${pattern}`);
+  const source = pattern
+    // The database's classes as PGlite reads them (the C locale: ASCII's spaces and controls).
+    .replaceAll("[:space:]", String.raw` \t\n\v\f\r`)
+    .replaceAll("[:cntrl:]", String.raw`\x00-\x1f\x7f`)
+    .replace(/\\U0*([0-9a-fA-F]{1,6})/g, (_, hex: string) => `\\u{${hex}}`);
+  return new RegExp(source, operator === "~*" ? "isu" : "su");
 }
 
+// Characters that a pattern's classes and escapes commonly accept, plus some it likely refuses.
+const BASE_CHARACTERS = [
+  "a",
+  "A",
+  "0",
+  ".",
+  "@",
+  "/",
+  "-",
+  "_",
+  " ",
+  "\t",
+  "\n",
+  "=",
+  "%",
+  ":",
+  "é",
+  "\u00a0",
+  "\u202e",
+];
+const PREFIXES = ["", "a@", "a", "/", "task:", "sim-", "v1."];
+// (Postgres text cannot hold NUL, so U+0001 stands for a control character.)
+const ENDINGS = ["!", "@", "\u0001", "\n", ""];
+
 /**
- * Inputs of about 64 KB for a pattern written as `source`: runs of each character it names (and
- * of the common ones), runs of pairs, each behind a prefix and before an ending that breaks a match.
+ * Short texts that reach every part of a pattern written as `source`: runs of each character it
+ * names (and of the common ones), runs of pairs, each behind a prefix and before an ending.
  */
-export function adversarialInputs(source: string): string[] {
+export function probeInputs(source: string, length = 12): string[] {
+  const fill = (unit: string) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
   const named = new Set<string>();
   for (const character of source) {
     const code = character.codePointAt(0)!;
@@ -142,32 +203,8 @@ export function adversarialInputs(source: string): string[] {
   const paired = [...named].slice(0, 12);
   for (const first of [...paired, "a", "."]) {
     for (const second of [...paired, "a", ".", "@", "-"]) {
-      if (first !== second) for (const ending of ["!", "@"]) inputs.add(fill(first + second) + ending);
+      if (first !== second) for (const ending of ["!", "@", ""]) inputs.add(fill(first + second) + ending);
     }
   }
   return [...inputs];
-}
-
-/** The slowest run of `check` over `inputs`, each timed at most three times (the fastest counts), stopping at the first slow one. */
-export async function slowestInput(
-  inputs: string[],
-  check: (input: string) => unknown,
-): Promise<{ ms: number; input: string }> {
-  let slowest = { ms: 0, input: "" };
-  for (const input of inputs) {
-    let best = Number.POSITIVE_INFINITY;
-    for (let attempt = 0; attempt < 3 && best > SLOW_MS; attempt++) {
-      const start = performance.now();
-      await check(input);
-      best = Math.min(best, performance.now() - start);
-    }
-    if (best > slowest.ms) slowest = { ms: best, input };
-    if (best > SLOW_MS) break;
-  }
-  return slowest;
-}
-
-/** An input shown in a failure: its start, its length and its end. */
-export function describeInput(input: string): string {
-  return `${JSON.stringify(input.slice(0, 12))}… (${input.length} characters) …${JSON.stringify(input.slice(-4))}`;
 }

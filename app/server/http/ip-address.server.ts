@@ -10,7 +10,10 @@ export function addressKey(value: string): string | null {
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
   if (bracketed) address = bracketed[1]!;
   else if (/^[\d.]+:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(":"));
-  address = address.replace(/%.*$/, ""); // a zone index (fe80::1%eth0) names our interface, not the client
+  // A zone index (fe80::1%eth0) names our interface, not the client. (Cut at "%", not by /%.*$/,
+  // which backtracks quadratically on a run of "%" before a line break.)
+  const zone = address.indexOf("%");
+  if (zone !== -1) address = address.slice(0, zone);
   const version = isIP(address);
   if (version === 4) return address;
   if (version !== 6) return null;

@@ -9,7 +9,6 @@ CREATE OR REPLACE FUNCTION public.clean_display_name(p_name text)
  SET search_path TO 'public', 'pg_temp'
 AS $function$
   select case when char_length(v_name) between 1 and 50 and not has_hidden_characters(v_name) then v_name end
-    from (select regexp_replace(p_name,
-                                '^[ \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+|[ \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+$',
-                                '', 'g') as v_name) trimmed
+    from (select btrim(p_name, U&' \00A0\1680\2000\2001\2002\2003\2004\2005\2006\2007\2008\2009\200A\202F\205F\3000')
+                   as v_name) trimmed
 $function$;
