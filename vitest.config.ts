@@ -27,7 +27,6 @@ export const INTEGRATION_WITH_SERVICES = [
   "referral-cleared",
   "referrals",
   "risk-review",
-  "sql-pattern-backtracking",
   "supabase-transport",
 ].map((name) => `tests/integration/${name}.test.ts`);
 
