@@ -79,6 +79,30 @@ export default tseslint.config(
               from: "./app/server/http",
               message: "The database layer knows nothing of requests and responses.",
             },
+            {
+              // The walls read their own WALL_{NAME}_… (walls/registry.server.ts, readWalls): the
+              // environment importing them loaded all eight wall adapters into everything that reads it.
+              target: "./app/server/runtime",
+              from: "./app/server/walls",
+              message:
+                "runtime/ is infrastructure that every domain imports: the walls read their own WALL_{NAME}_… variables (readWalls), runtime/ never imports walls/.",
+            },
+            {
+              target: "./app/server/runtime",
+              from: [
+                "./app/server/account",
+                "./app/server/earning",
+                "./app/server/withdrawals",
+                "./app/server/operator",
+              ],
+              message: "runtime/ is infrastructure that every domain imports: it imports no domain folder.",
+            },
+            {
+              // root.server.ts, the shell's loader, alone takes the notices to show once.
+              target: "./app/server/runtime/!(root.server).ts",
+              from: "./app/server/notifications",
+              message: "runtime/ is infrastructure that every domain imports: it imports no domain folder.",
+            },
           ],
         },
       ],

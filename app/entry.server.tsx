@@ -8,7 +8,7 @@ import { StylesheetTextContext } from "./components/InlineStylesheet";
 import { pageFeatures } from "./domain/document-policy";
 import { NonceContext } from "./lib/nonce";
 import { closeDatabase, getDatabase } from "./server/db/database.server";
-import { EnvError, getEnv } from "./server/env.server";
+import { checkEnv, EnvError, getEnv } from "./server/runtime/env.server";
 import { answerCrossSitePostsInTheApp } from "./server/http/cross-site.server";
 import { answerEarly, guardIncomingRequests } from "./server/http/incoming.server";
 import { createNonce, documentSecurityHeaders } from "./server/http/security-headers.server";
@@ -16,18 +16,20 @@ import { deviceId } from "./server/auth/device-id.server";
 import { shutDownGracefully } from "./server/http/shutdown.server";
 import { readStylesheet, stylesheetHashSource } from "./server/http/stylesheet.server";
 import stylesHref from "./styles/app.css";
-import { backfillIdentities } from "./server/identity-backfill.server";
-import { closeAllStreams } from "./server/live-events.server";
-import { logValue } from "./server/log.server";
-import { postbackRoute } from "./server/postbacks.server";
+import { backfillIdentities } from "./server/account/identity-backfill.server";
+import { closeAllStreams } from "./server/earning/live-events.server";
+import { logValue } from "./server/runtime/log.server";
+import { postbackRoute } from "./server/walls/postback-route.server";
 import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.server";
-import { startReferralSettlement } from "./server/referrals.server";
-import { startDashboardFold } from "./server/admin/dashboard.server";
+import { startReferralSettlement } from "./server/earning/referrals.server";
+import { startDashboardFold } from "./server/operator/dashboard.server";
 import { wallFrameOrigins } from "./server/walls/pages.server";
+import { readWalls } from "./server/walls/registry.server";
 
-// Validate the environment when the server starts: a bad variable stops it with its name.
+// Validate the environment when the server starts, the offer walls' WALL_{NAME}_… with the rest: a
+// bad variable stops it with its name.
 try {
-  getEnv();
+  checkEnv(readWalls(process.env).problems);
 } catch (error) {
   if (error instanceof EnvError) {
     console.error(error.message);

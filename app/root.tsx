@@ -19,7 +19,7 @@ import { needsDocumentLoad } from "~/lib/document-policy";
 import { pageMeta } from "~/lib/meta";
 import { useNonce } from "~/lib/nonce";
 import type { ShellHandle } from "~/lib/shell";
-import { loadRoot } from "~/server/root.server";
+import { loadRoot } from "~/server/runtime/root.server";
 import stylesHref from "~/styles/app.css";
 
 // The stylesheet is inline in the head (InlineStylesheet), not linked.

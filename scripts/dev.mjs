@@ -23,7 +23,7 @@ const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST
   ? Promise.resolve({ host: emulatorHost, stop: async () => {} })
   : startAuthEmulator({ port: emulatorPort, priority: 10 });
 
-// The app's own choice of database (app/server/env.server.ts): PGlite unless a server is named.
+// The app's own choice of database (app/server/runtime/env.server.ts): PGlite unless a server is named.
 const pgliteDir =
   process.env.DATABASE_URL || process.env.SUPABASE_URL ? null : process.env.PGLITE_DATA_DIR || ".data/pglite";
 const signals = mkdtempSync(path.join(os.tmpdir(), "rewards-dev-"));

@@ -8,7 +8,8 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { DbError } from "~/server/db/core.server";
 import { migrateDatabase, readMigrations } from "~/server/db/migrations.server";
-import { EnvError, getEnv } from "~/server/env.server";
+import { checkEnv, EnvError, type Env } from "~/server/runtime/env.server";
+import { readWalls } from "~/server/walls/registry.server";
 
 const USAGE = `Usage: npm run migrate
 
@@ -18,7 +19,7 @@ DATABASE_URL (or the embedded PGLITE_DATA_DIR, with no server running on it) lac
 class MigrateError extends Error {}
 
 /** Where the migrations go, without credentials. */
-function describeTarget(database: ReturnType<typeof getEnv>["database"]): string {
+function describeTarget(database: Env["database"]): string {
   if (database.kind === "pglite") return `the embedded database in ${database.dataDir}`;
   if (database.kind === "postgres") {
     const url = new URL(database.url);
@@ -30,7 +31,7 @@ function describeTarget(database: ReturnType<typeof getEnv>["database"]): string
 async function migrate(): Promise<number> {
   // Like the operator command: the database only, no session secret or Firebase needed.
   process.env.APP_ROLE = "operator";
-  const env = getEnv();
+  const env = checkEnv(readWalls(process.env).problems);
   const { database } = env;
   const target = describeTarget(database);
   const migrations = await readMigrations(env.migrationsDir);

@@ -4,8 +4,9 @@
 import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
 import { openDatabase } from "~/server/db/database.server";
-import { getEnv } from "~/server/env.server";
-import { grantOperatorRole, operatorRole, revokeOperatorRole, type RoleChange } from "~/server/admin/roles.server";
+import { checkEnv } from "~/server/runtime/env.server";
+import { readWalls } from "~/server/walls/registry.server";
+import { grantOperatorRole, operatorRole, revokeOperatorRole, type RoleChange } from "~/server/operator/roles.server";
 import { accountByEmail } from "~/server/walls/operator.server";
 import { runOperatorCommand, say, sayJson, UsageError } from "./lib/operator-output";
 
@@ -67,7 +68,7 @@ async function main(argv: string[]): Promise<number> {
 
   // The database and Firebase; no session secret.
   process.env.APP_ROLE = "operator";
-  const env = getEnv();
+  const env = checkEnv(readWalls(process.env).problems);
   if (env.database.kind === "pglite") throw new Error(PGLITE_REFUSED);
   const actor = process.env.OPERATOR_NAME?.trim() || userInfo().username;
   const db = await openDatabase(env);

@@ -6,7 +6,8 @@ import { parseArgs } from "node:util";
 import { escapeHiddenCharacters } from "~/domain/hidden-characters";
 import type { Database } from "~/server/db/core.server";
 import { openDatabase } from "~/server/db/database.server";
-import { getEnv } from "~/server/env.server";
+import { checkEnv } from "~/server/runtime/env.server";
+import { readWalls } from "~/server/walls/registry.server";
 import {
   createOperator,
   OperatorError,
@@ -18,8 +19,8 @@ import {
   type ReviewedWithdrawal,
   type SendResult,
   type SyncResult,
-} from "~/server/payouts/operator.server";
-import { createPayPalClient } from "~/server/payouts/paypal.server";
+} from "~/server/withdrawals/payouts/operator.server";
+import { createPayPalClient } from "~/server/withdrawals/payouts/paypal.server";
 import { complain, runOperatorCommand, say, sayJson, table, UsageError, when } from "./lib/operator-output";
 
 const USAGE = `Usage: npm run payouts -- <command> [options]
@@ -285,7 +286,7 @@ async function run(command: string, rest: string[], values: Partial<Record<Optio
   const json = values.json === true;
   const print = sayJson;
   process.env.APP_ROLE = "operator";
-  const env = getEnv();
+  const env = checkEnv(readWalls(process.env).problems);
   if (NEEDS_PAYPAL.has(command) && !env.paypal) throw new OperatorError(PAYPAL_NOT_CONFIGURED);
   if (command === "send" && values.all === true && rest.length > 0) {
     throw new UsageError("send takes withdrawal ids or --all, not both");

@@ -8,7 +8,7 @@ import { escapeHiddenCharacters } from "~/domain/hidden-characters";
 import type { PostbackLogEntry } from "~/domain/operator-walls";
 import type { Database } from "~/server/db/core.server";
 import { openDatabase } from "~/server/db/database.server";
-import { getEnv } from "~/server/env.server";
+import { checkEnv, getEnv } from "~/server/runtime/env.server";
 import { loadWallStates } from "~/server/walls/configured.server";
 import {
   accountByEmail,
@@ -22,6 +22,7 @@ import {
   simulatePostback,
   type SimulationResult,
 } from "~/server/walls/operator.server";
+import { readWalls } from "~/server/walls/registry.server";
 import { runOperatorCommand, say, sayJson, table, UsageError, when } from "./lib/operator-output";
 
 const USAGE = `Usage: npm run walls -- <command> [options]
@@ -262,6 +263,7 @@ async function main(argv: string[]): Promise<number> {
   }
   // The database and the walls' settings only: no session secret, no Firebase.
   process.env.APP_ROLE = "operator";
+  checkEnv(readWalls(process.env).problems);
   const json = values.json === true;
   if (command === "log") return log(rest, values, json);
   return command === "reports" ? reports(rest, values, json) : simulate(rest, values, json);

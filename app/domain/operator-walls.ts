@@ -1,6 +1,6 @@
 // The operator console's Walls section (docs/operator-console.md, "Walls"): what the pages show of
 // each offer wall's configuration and postback log, shared by the server module that builds it
-// (app/server/admin/walls.server.ts), the form schemas and the pages that draw it. Nothing here
+// (app/server/operator/walls.server.ts), the form schemas and the pages that draw it. Nothing here
 // ever holds a secret's value: a secret is shown as whether it is set, where from, and a hint.
 
 /** Where a setting's value comes from: the console's override, the environment, or neither (the app's default). */

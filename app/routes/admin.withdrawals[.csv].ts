@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { requireOperator } from "~/server/admin/access.server";
-import { exportUnpaidCsv } from "~/server/admin/withdrawals.server";
+import { requireOperator } from "~/server/operator/access.server";
+import { exportUnpaidCsv } from "~/server/operator/withdrawals.server";
 import { jsonError, methodNotAllowed } from "~/server/http/responses.server";
 import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/server/http/same-origin.server";
 

@@ -5,8 +5,8 @@ import { ruleViolation } from "~/server/db/core.server";
 import { parseApiFields } from "~/server/http/forms.server";
 import { jsonError, methodNotAllowed } from "~/server/http/responses.server";
 import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/server/http/same-origin.server";
-import { configuredProvider } from "~/server/offers.server";
-import { completeTask, findTask } from "~/server/tasks.server";
+import { configuredProvider } from "~/server/earning/provider-offers.server";
+import { completeTask, findTask } from "~/server/earning/tasks.server";
 import { ruleMessage } from "~/domain/rules";
 
 /**

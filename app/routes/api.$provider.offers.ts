@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { jsonError, methodNotAllowed } from "~/server/http/responses.server";
-import { configuredProvider, listTasks } from "~/server/offers.server";
+import { configuredProvider, listTasks } from "~/server/earning/provider-offers.server";
 import { getSessionUser } from "~/server/auth/session.server";
 
 /** GET /api/{provider}/offers (docs/product.md, "Endpoints"): the provider's offers (cached 5 minutes, one retry). */

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { postbackResponse } from "~/server/postbacks.server";
+import { postbackResponse } from "~/server/walls/postback-route.server";
 
 /** Providers call GET /api/{provider}/postback?...&sig=... (signed, idempotent on transaction_id). */
 export function loader({ request, params }: LoaderFunctionArgs) {

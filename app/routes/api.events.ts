@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getSessionUser } from "~/server/auth/session.server";
 import { methodNotAllowed } from "~/server/http/responses.server";
-import { completionEventStream } from "~/server/live-events.server";
+import { completionEventStream } from "~/server/earning/live-events.server";
 
 /** Server-sent events for the signed-in user's open Home and Earn pages ("task-completed"). */
 export async function loader({ request }: LoaderFunctionArgs) {

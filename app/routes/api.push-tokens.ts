@@ -11,7 +11,7 @@ import {
   pushTokenStatus,
   registerPushToken,
   rememberPushDevice,
-} from "~/server/notification-settings.server";
+} from "~/server/notifications/settings.server";
 
 /**
  * The signed-in device's push token (JavaScript only): `register` stores or renews it (or moves it

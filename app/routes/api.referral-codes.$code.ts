@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isReferralCode, normalizeReferralCode } from "~/domain/referral-code";
 import { hitRateLimit, RATE_LIMITS } from "~/server/http/rate-limit.server";
 import { methodNotAllowed, tooManyRequests } from "~/server/http/responses.server";
-import { referralCodeExists } from "~/server/referrals.server";
+import { referralCodeExists } from "~/server/earning/referrals.server";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 

@@ -1,5 +1,5 @@
 import { methodNotAllowed } from "~/server/http/responses.server";
-import { OFFLINE_PAGE_VERSION } from "~/server/offline-page.server";
+import { OFFLINE_PAGE_VERSION } from "~/server/runtime/offline-page.server";
 
 // GET /service-worker.js, the app's one service worker, registered by every page once it has loaded
 // (entry.client.tsx) and served from the root so its scope is the whole app. It keeps the offline

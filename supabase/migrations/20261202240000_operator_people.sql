@@ -3,7 +3,7 @@
 -- - operator_find_people(operator, term, identity hash, payout address hash): the accounts a term
 --   names, each key read through its own index: the account id, the email (lower), the referral
 --   code, the wall id; the canonical email and a payout address arrive as the hashes the app keeps
---   (app/server/account-hash.server.ts), so neither is stored in clear to be searched.
+--   (app/server/account/account-hash.server.ts), so neither is stored in clear to be searched.
 -- - operator_person(operator, person, ledger type, ledger before): the person's page: profile,
 --   balances (available, pending, locked bonus, and the balance itself, below zero after a reversal
 --   of money already withdrawn), a page of the ledger, withdrawals, referrals both ways, and the

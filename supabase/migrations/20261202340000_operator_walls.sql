@@ -145,7 +145,7 @@ $$;
 -- p_allowed_addresses and p_settings replace what was there (null and {} leave the environment's);
 -- p_secrets (sealed) are set, and p_clear_secrets (a JSON array of names) go back to the
 -- environment, the other secrets kept. The app has checked that the wall it leaves can run
--- (app/server/admin/walls.server.ts).
+-- (app/server/operator/walls.server.ts).
 -- Returns {"changed": false} and writes nothing when nothing would change.
 create function public.operator_set_wall(
   p_operator_id text,

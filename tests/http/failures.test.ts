@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SERVICE_UNAVAILABLE_MESSAGE } from "~/server/unavailable.server";
+import { SERVICE_UNAVAILABLE_MESSAGE } from "~/server/runtime/unavailable.server";
 import { emulatorHost } from "../support/emulator";
 import { HttpClient, html } from "../support/http";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { SERVICE_UNAVAILABLE_MESSAGE } from "~/server/unavailable.server";
+import { SERVICE_UNAVAILABLE_MESSAGE } from "~/server/runtime/unavailable.server";
 import { startTestApp } from "../support/app-server";
 import { createScratchDatabase } from "../support/db";
 import { HttpClient, html, uniqueEmail } from "../support/http";

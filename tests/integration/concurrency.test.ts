@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DbError, ruleViolation, type Database } from "~/server/db/core.server";
 import { openPostgresDatabase } from "~/server/db/postgres.server";
-import type { UserSummary } from "~/server/users.server";
+import type { UserSummary } from "~/server/account/users.server";
 import { createScratchDatabase, MIGRATIONS_DIR, openTestPostgres, type TestDatabase } from "../support/db";
 
 // PGlite has one connection, so races can only be shown on a real Postgres server.

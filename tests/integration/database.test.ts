@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isReferralCode } from "~/domain/referral-code";
-import type { UserSummary } from "~/server/users.server";
+import type { UserSummary } from "~/server/account/users.server";
 import { dbRefusal, MIGRATIONS_DIR, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
 
 const TABLES = [

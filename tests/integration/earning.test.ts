@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { UserSummary } from "~/server/users.server";
+import type { UserSummary } from "~/server/account/users.server";
 import { ruleMessage } from "~/domain/rules";
-import type { NegativeAccount } from "~/server/payouts/operator.server";
+import type { NegativeAccount } from "~/server/withdrawals/payouts/operator.server";
 import { ledgerAudit } from "../support/ledger-audit";
 import { dbRefusal, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
 

@@ -12,7 +12,7 @@ const { loader } = await import("~/routes/api.events");
 const { startSession } = await import("~/server/auth/session.server");
 const { getDatabase } = await import("~/server/db/database.server");
 const { announceSessionsEnded, liveSubscriberCount } = await import("~/server/db/live.server");
-const { MAX_STREAMS_PER_USER } = await import("~/server/live-events.server");
+const { MAX_STREAMS_PER_USER } = await import("~/server/earning/live-events.server");
 
 const EVENTS_URL = "http://localhost/api/events";
 const decoder = new TextDecoder();

@@ -10,8 +10,8 @@ Object.assign(process.env, {
   OFFER_PROVIDER_API_KEY: "provider-key",
   FIREBASE_AUTH_EMULATOR_HOST: process.env.FIREBASE_AUTH_EMULATOR_HOST ?? "127.0.0.1:9099",
 });
-const { clearTaskCache, listTasks } = await import("~/server/offers.server");
-const { findTask } = await import("~/server/tasks.server");
+const { clearTaskCache, listTasks } = await import("~/server/earning/provider-offers.server");
+const { findTask } = await import("~/server/earning/tasks.server");
 
 describe("offers from a provider", () => {
   beforeAll(() => clearTaskCache());

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createPayPalClient, PayPalError, retryAfterMs } from "~/server/payouts/paypal.server";
-import { payoutEventOutcome, payoutOutcome } from "~/server/payouts/payout-status.server";
+import { createPayPalClient, PayPalError, retryAfterMs } from "~/server/withdrawals/payouts/paypal.server";
+import { payoutEventOutcome, payoutOutcome } from "~/server/withdrawals/payouts/payout-status.server";
 import { startPayPalStandIn, type PayPalStandIn } from "../support/paypal";
 
 describe("the PayPal Payouts client against a local PayPal", () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { dbCall, type Database, type DbCall } from "~/server/db/core.server";
 import { getDatabase } from "~/server/db/database.server";
 import { readTogether } from "~/server/db/reads.server";
-import { userSummaryCall } from "~/server/users.server";
+import { userSummaryCall } from "~/server/account/users.server";
 import { dbRefusal, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
 
 // readTogether reaches the app's database through getDatabase(); here that is the test database,

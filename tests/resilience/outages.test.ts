@@ -2,7 +2,7 @@ import net from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fallbackTasks } from "~/domain/tasks";
-import { SERVICE_UNAVAILABLE_MESSAGE } from "~/server/unavailable.server";
+import { SERVICE_UNAVAILABLE_MESSAGE } from "~/server/runtime/unavailable.server";
 import { startPostgres } from "../../scripts/lib/services.mjs";
 import { startTestApp } from "../support/app-server";
 import { html, type HttpClient } from "../support/http";

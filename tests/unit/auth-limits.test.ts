@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AUTH_MESSAGES, authErrorMessage } from "~/domain/auth";
-import { parseEnv } from "~/server/env.server";
+import { parseEnv } from "~/server/runtime/env.server";
 import { clientAddress } from "~/server/http/client-address.server";
 import { addressKey } from "~/server/http/ip-address.server";
 

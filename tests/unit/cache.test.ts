@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { memoizeByKey } from "~/server/cache.server";
+import { memoizeByKey } from "~/server/runtime/cache.server";
 
 describe("memoizeByKey (values kept per person)", () => {
   afterEach(() => vi.useRealTimers());

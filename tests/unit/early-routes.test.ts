@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { answerEarly, guardIncomingRequests } from "~/server/http/incoming.server";
-import { postbackRoute } from "~/server/postbacks.server";
+import { postbackRoute } from "~/server/walls/postback-route.server";
 
 // A real HTTP server whose own handler stands for Express and Remix: whatever it answers, the
 // early route did not.

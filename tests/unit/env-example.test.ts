@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ENV_VARIABLE_NAMES } from "~/server/env.server";
+import { ENV_VARIABLE_NAMES } from "~/server/runtime/env.server";
 
 // .env.example is where a newcomer finds every variable: it must name exactly what the app reads.
 const READ_BY_REMIX_SERVE = ["PORT", "HOST"];

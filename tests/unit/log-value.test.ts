@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { logValue } from "~/server/log.server";
+import { logValue } from "~/server/runtime/log.server";
 
 describe("logValue: request values written to logs", () => {
   it("escapes newlines so a value cannot start a forged log line", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "~/server/env.server";
+import { parseEnv } from "~/server/runtime/env.server";
 
 describe("MIGRATE_ON_START", () => {
   const base = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvCell, toCsv } from "~/server/payouts/csv.server";
+import { csvCell, toCsv } from "~/server/withdrawals/payouts/csv.server";
 
 describe("the payout CSV", () => {
   it("leaves plain cells as they are and writes empty cells for missing values", () => {

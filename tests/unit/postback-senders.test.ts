@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "~/server/env.server";
+import { parseEnv } from "~/server/runtime/env.server";
 import { clientAddress, senderAddress, SOCKET_ADDRESS_HEADER } from "~/server/http/client-address.server";
 import { readWalls } from "~/server/walls/registry.server";
 

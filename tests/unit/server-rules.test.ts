@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildRpcCall, DbError, toDbError } from "~/server/db/core.server";
-import { parseEnv } from "~/server/env.server";
+import { parseEnv } from "~/server/runtime/env.server";
 import { assertSameOrigin, CROSS_SITE_MESSAGE, requestHost } from "~/server/http/same-origin.server";
 import { safeRedirectPath } from "~/server/http/redirects.server";
 

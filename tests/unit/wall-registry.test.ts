@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { EnvError, parseEnv } from "~/server/env.server";
+import { DEFAULT_POSTBACKS_PER_MINUTE, EnvError, parseEnv } from "~/server/runtime/env.server";
 import type { WallNetwork } from "~/server/walls/network.server";
 import { bitlabs } from "~/server/walls/networks/bitlabs.server";
 import { revlum } from "~/server/walls/networks/revlum.server";
 import { resolveWall, resolveWalls, UNREADABLE_SECRET, type OpenOverride } from "~/server/walls/overrides.server";
-import { DEFAULT_POSTBACKS_PER_MINUTE, readWalls, WALL_NETWORKS } from "~/server/walls/registry.server";
+import { readWalls, WALL_NETWORKS } from "~/server/walls/registry.server";
 import { openWallSecret, sealWallSecret, secretHint } from "~/server/walls/sealed-secrets.server";
 
 const BASE = { NODE_ENV: "test", FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" };
@@ -79,20 +79,25 @@ describe("offer walls from the environment (WALL_{NAME}_…)", () => {
     expect(problems[0]?.message).toBe("is required: the app's secret key, which signs callbacks");
   });
 
-  it("stops the server's start with the variable's name (parseEnv throws an EnvError naming it)", () => {
-    expect(() =>
-      parseEnv({
-        ...BASE,
-        WALL_LOOTABLY_ENABLED: "true",
-        WALL_LOOTABLY_PLACEMENT_ID: "pl",
-        WALL_LOOTABLY_ALLOWED_ADDRESSES: "203.0.113.20",
-      }),
-    ).toThrow(
-      new EnvError(
-        "Invalid environment:\n  WALL_LOOTABLY_POSTBACK_SECRET: is required: the placement's postback secret (Edit), which signs postbacks",
-      ),
+  it("stops the server's start with the variable's name (parseEnv, given readWalls' problems, throws an EnvError naming it)", () => {
+    const source = {
+      ...BASE,
+      WALL_LOOTABLY_ENABLED: "true",
+      WALL_LOOTABLY_PLACEMENT_ID: "pl",
+      WALL_LOOTABLY_ALLOWED_ADDRESSES: "203.0.113.20",
+    };
+    const wallProblem =
+      "  WALL_LOOTABLY_POSTBACK_SECRET: is required: the placement's postback secret (Edit), which signs postbacks";
+    expect(() => parseEnv(source, readWalls(source).problems)).toThrow(
+      new EnvError(`Invalid environment:\n${wallProblem}`),
     );
-    expect(parseEnv(BASE).walls).toEqual([]);
+    // One message names them all: the environment's own variables first, then the walls'.
+    const withBadSecret = { ...source, SESSION_SECRET: "short" };
+    expect(() => parseEnv(withBadSecret, readWalls(withBadSecret).problems)).toThrow(
+      new EnvError(`Invalid environment:\n  SESSION_SECRET: must be at least 32 characters\n${wallProblem}`),
+    );
+    expect(readWalls(BASE)).toEqual({ walls: [], problems: [] });
+    expect(() => parseEnv(BASE, readWalls(BASE).problems)).not.toThrow();
   });
 });
 

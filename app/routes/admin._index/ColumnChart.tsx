@@ -1,4 +1,4 @@
-import { ConsoleTable } from "~/components/admin/ConsoleTable";
+import { ConsoleTable } from "~/components/operator/ConsoleTable";
 import { axisValues, columnTotals, niceCeiling, stackedColumns } from "~/domain/chart-geometry";
 import { formatDay } from "~/domain/dates";
 

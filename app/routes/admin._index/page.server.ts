@@ -1,5 +1,5 @@
-import { requireOperator } from "~/server/admin/access.server";
-import { readDashboard } from "~/server/admin/dashboard.server";
+import { requireOperator } from "~/server/operator/access.server";
+import { readDashboard } from "~/server/operator/dashboard.server";
 
 /**
  * The console's home (docs/operator-console.md, "Dashboard"): the business's figures, read in one

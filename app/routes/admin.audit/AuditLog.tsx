@@ -1,7 +1,7 @@
-import { ConsoleEmpty, ConsolePager, ConsoleTable } from "~/components/admin/ConsoleTable";
+import { ConsoleEmpty, ConsolePager, ConsoleTable } from "~/components/operator/ConsoleTable";
 import { formatTimestamp } from "~/domain/dates";
 
-/** One entry as the page shows it (app/server/admin/audit-log.server.ts, AuditEntry). */
+/** One entry as the page shows it (app/server/operator/audit-log.server.ts, AuditEntry). */
 interface Entry {
   id: number;
   at: string;

@@ -1,5 +1,5 @@
-import { requireOperator } from "~/server/admin/access.server";
-import { readAuditPage } from "~/server/admin/audit-log.server";
+import { requireOperator } from "~/server/operator/access.server";
+import { readAuditPage } from "~/server/operator/audit-log.server";
 
 // An entry id as a page's `before` carries it: a positive whole number (a bigint in SQL).
 const ENTRY_ID = /^[1-9][0-9]{0,17}$/;

@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { INPUT_CLASS } from "~/components/forms/Field";
 import { buttonClass } from "~/components/ui/button";
-import { ConsoleEmpty, ConsoleTable } from "~/components/admin/ConsoleTable";
+import { ConsoleEmpty, ConsoleTable } from "~/components/operator/ConsoleTable";
 import { formatTimestamp } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
 import type { FoundPerson } from "~/domain/operator-people";

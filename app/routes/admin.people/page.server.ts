@@ -1,5 +1,5 @@
-import { requireOperator } from "~/server/admin/access.server";
-import { findPeople, MAX_SEARCH_LENGTH } from "~/server/admin/people.server";
+import { requireOperator } from "~/server/operator/access.server";
+import { findPeople, MAX_SEARCH_LENGTH } from "~/server/operator/people.server";
 
 /**
  * The people search (docs/operator-console.md, "People"): `?q=` names an account by its id, email,

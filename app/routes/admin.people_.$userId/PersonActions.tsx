@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { ActionField, ActionForm, replyTo } from "~/components/admin/ActionForm";
-import { ConsoleEmpty, ConsoleSection, ConsoleTable } from "~/components/admin/ConsoleTable";
+import { ActionField, ActionForm, replyTo } from "~/components/operator/ActionForm";
+import { ConsoleEmpty, ConsoleSection, ConsoleTable } from "~/components/operator/ConsoleTable";
 import { ErrorList } from "~/components/forms/ErrorList";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { formatTimestamp } from "~/domain/dates";

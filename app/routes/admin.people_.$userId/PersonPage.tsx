@@ -1,8 +1,8 @@
 import { Link } from "@remix-run/react";
-import { FilterForm } from "~/components/admin/FilterForm";
+import { FilterForm } from "~/components/operator/FilterForm";
 import type { ReactNode } from "react";
-import { Badge } from "~/components/admin/Badge";
-import { ConsoleEmpty, ConsoleSection, ConsoleTable } from "~/components/admin/ConsoleTable";
+import { Badge } from "~/components/operator/Badge";
+import { ConsoleEmpty, ConsoleSection, ConsoleTable } from "~/components/operator/ConsoleTable";
 import { buttonClass } from "~/components/ui/button";
 import { activityLabel, LEDGER_TYPES } from "~/domain/activity";
 import { formatDate, formatTimestamp } from "~/domain/dates";

@@ -5,7 +5,7 @@ import type { Flash } from "~/domain/flash";
 import { formatDollars } from "~/domain/money";
 import { roleAtLeast, signedInRecently } from "~/domain/operator-roles";
 import { ruleMessage } from "~/domain/rules";
-import { requireOperator, type Operator } from "~/server/admin/access.server";
+import { requireOperator, type Operator } from "~/server/operator/access.server";
 import {
   addNote,
   adjustBalance,
@@ -17,10 +17,10 @@ import {
   setCashOutsPaused,
   signOutEveryDevice,
   whyAdjustmentWaits,
-} from "~/server/admin/people-actions.server";
-import { readPerson } from "~/server/admin/people.server";
-import { confirmRecentSignIn } from "~/server/admin/recent-sign-in.server";
-import { auditRefusal } from "~/server/admin/refusals.server";
+} from "~/server/operator/people-actions.server";
+import { readPerson } from "~/server/operator/people.server";
+import { confirmRecentSignIn } from "~/server/operator/recent-sign-in.server";
+import { auditRefusal } from "~/server/operator/refusals.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 import {

@@ -1,4 +1,4 @@
-import { ConsoleEmpty, ConsolePager, ConsoleTable } from "~/components/admin/ConsoleTable";
+import { ConsoleEmpty, ConsolePager, ConsoleTable } from "~/components/operator/ConsoleTable";
 import { formatTimestamp } from "~/domain/dates";
 import { formatSettingValue, isSettingKey, settingOf, type SettingChange, type SettingValue } from "~/domain/settings";
 

@@ -1,11 +1,11 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { ConsoleSection } from "~/components/admin/ConsoleTable";
+import { ConsoleSection } from "~/components/operator/ConsoleTable";
 import { Field, SelectField, TextareaField } from "~/components/forms/Field";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
-import { PasswordAgain } from "~/components/admin/PasswordAgain";
+import { PasswordAgain } from "~/components/operator/PasswordAgain";
 import { Banner } from "~/components/ui/Banner";
 import {
   formatSettingValue,

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { ActionForm } from "~/components/admin/ActionForm";
+import { ActionForm } from "~/components/operator/ActionForm";
 import { formatTimestamp } from "~/domain/dates";
 import {
   formatSettingValue,

@@ -3,9 +3,9 @@ import { isSettingKey, settingOf, SETTINGS, type SettingValues } from "~/domain/
 import { formatTimestamp } from "~/domain/dates";
 import type { Flash } from "~/domain/flash";
 import { ruleMessage } from "~/domain/rules";
-import { requireOperator, type Operator } from "~/server/admin/access.server";
-import { auditRefusal } from "~/server/admin/refusals.server";
-import { confirmRecentSignIn } from "~/server/admin/recent-sign-in.server";
+import { requireOperator, type Operator } from "~/server/operator/access.server";
+import { auditRefusal } from "~/server/operator/refusals.server";
+import { confirmRecentSignIn } from "~/server/operator/recent-sign-in.server";
 import {
   decideSettingChange,
   refusedSetting,
@@ -14,7 +14,7 @@ import {
   settingChangesCall,
   settingChangesPage,
   settingsCall,
-} from "~/server/admin/settings.server";
+} from "~/server/operator/settings.server";
 import { readTogether } from "~/server/db/reads.server";
 import { ruleViolation } from "~/server/db/core.server";
 import { redirectWithFlash } from "~/server/http/flash.server";

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
-import { FilterForm } from "~/components/admin/FilterForm";
-import { ConsoleEmpty, ConsoleTable } from "~/components/admin/ConsoleTable";
+import { FilterForm } from "~/components/operator/FilterForm";
+import { ConsoleEmpty, ConsoleTable } from "~/components/operator/ConsoleTable";
 import { buttonClass } from "~/components/ui/button";
 import { formatTimestamp, waitedFor } from "~/domain/dates";
 

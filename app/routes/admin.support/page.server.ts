@@ -1,6 +1,6 @@
 import { readTicketFilters, type TicketKind } from "~/domain/support";
-import { requireOperator } from "~/server/admin/access.server";
-import { listTickets, type TicketCursor } from "~/server/admin/support.server";
+import { requireOperator } from "~/server/operator/access.server";
+import { listTickets, type TicketCursor } from "~/server/operator/support.server";
 
 // A timestamp as Postgres writes it in JSON, and a ticket id.
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;

@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import { ActionField, ActionForm, replyTo } from "~/components/admin/ActionForm";
-import { ConsoleSection } from "~/components/admin/ConsoleTable";
+import { ActionField, ActionForm, replyTo } from "~/components/operator/ActionForm";
+import { ConsoleSection } from "~/components/operator/ConsoleTable";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { formatDate, formatTimestamp } from "~/domain/dates";

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
-import { Badge } from "~/components/admin/Badge";
-import { WallSettingList } from "~/components/admin/WallSettingList";
+import { Badge } from "~/components/operator/Badge";
+import { WallSettingList } from "~/components/operator/WallSettingList";
 import type { WallView } from "~/domain/operator-walls";
 
 function State({ wall }: { wall: WallView }) {

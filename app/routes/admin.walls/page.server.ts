@@ -1,5 +1,5 @@
-import { requireOperator } from "~/server/admin/access.server";
-import { wallViews } from "~/server/admin/walls.server";
+import { requireOperator } from "~/server/operator/access.server";
+import { wallViews } from "~/server/operator/walls.server";
 
 /**
  * The walls (docs/operator-console.md, "Walls"): every network the app can take postbacks from, on

@@ -1,10 +1,10 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { FilterForm } from "~/components/admin/FilterForm";
+import { FilterForm } from "~/components/operator/FilterForm";
 import { Form, Link } from "@remix-run/react";
-import { Badge } from "~/components/admin/Badge";
-import { PasswordAgain } from "~/components/admin/PasswordAgain";
-import { ConsoleEmpty, ConsolePager, ConsoleSection, ConsoleTable } from "~/components/admin/ConsoleTable";
-import { WallSettingList } from "~/components/admin/WallSettingList";
+import { Badge } from "~/components/operator/Badge";
+import { PasswordAgain } from "~/components/operator/PasswordAgain";
+import { ConsoleEmpty, ConsolePager, ConsoleSection, ConsoleTable } from "~/components/operator/ConsoleTable";
+import { WallSettingList } from "~/components/operator/WallSettingList";
 import { ErrorList } from "~/components/forms/ErrorList";
 import { Field, INPUT_CLASS, TextareaField } from "~/components/forms/Field";
 import { FormBanner } from "~/components/forms/FormBanner";

@@ -8,9 +8,9 @@ import {
   WALL_FORM_MESSAGES,
   type PostbackLogFilters,
 } from "~/domain/operator-walls";
-import { auditRefusal } from "~/server/admin/refusals.server";
-import { requireOperator } from "~/server/admin/access.server";
-import { confirmRecentSignIn } from "~/server/admin/recent-sign-in.server";
+import { auditRefusal } from "~/server/operator/refusals.server";
+import { requireOperator } from "~/server/operator/access.server";
+import { confirmRecentSignIn } from "~/server/operator/recent-sign-in.server";
 import {
   checkWallChange,
   consoleNetwork,
@@ -22,7 +22,7 @@ import {
   sendTestPostback,
   wallDetail,
   type WallChange,
-} from "~/server/admin/walls.server";
+} from "~/server/operator/walls.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 import { wallFormSchema, type FormSetting } from "./wall-forms";

@@ -1,9 +1,9 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { FilterForm } from "~/components/admin/FilterForm";
+import { FilterForm } from "~/components/operator/FilterForm";
 import { Form, Link } from "@remix-run/react";
-import { ConsoleEmpty, ConsoleTable } from "~/components/admin/ConsoleTable";
-import { PasswordAgain } from "~/components/admin/PasswordAgain";
-import { ReviewReasons } from "~/components/admin/ReviewReasons";
+import { ConsoleEmpty, ConsoleTable } from "~/components/operator/ConsoleTable";
+import { PasswordAgain } from "~/components/operator/PasswordAgain";
+import { ReviewReasons } from "~/components/operator/ReviewReasons";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { buttonClass } from "~/components/ui/button";

@@ -1,10 +1,10 @@
 import { readWithdrawalFilters } from "~/domain/operator-withdrawals";
 import { roleAtLeast, signedInRecently } from "~/domain/operator-roles";
 import { bulkApproveSchema, SELECT_PREFIX, WITHDRAWAL_MESSAGES } from "~/domain/withdrawal-review-forms";
-import { requireOperator } from "~/server/admin/access.server";
-import { confirmRecentSignIn } from "~/server/admin/recent-sign-in.server";
-import { approvalFlash, readCursor } from "~/server/admin/withdrawal-pages.server";
-import { approveWithdrawals, listWithdrawals, withdrawalCounts } from "~/server/admin/withdrawals.server";
+import { requireOperator } from "~/server/operator/access.server";
+import { confirmRecentSignIn } from "~/server/operator/recent-sign-in.server";
+import { approvalFlash, readCursor } from "~/server/operator/withdrawal-pages.server";
+import { approveWithdrawals, listWithdrawals, withdrawalCounts } from "~/server/operator/withdrawals.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { parseSubmission, readFormData, rejectForm, unreadableForm } from "~/server/http/forms.server";
 

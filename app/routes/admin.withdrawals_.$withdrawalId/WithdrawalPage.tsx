@@ -1,9 +1,9 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { ActionField, ActionForm } from "~/components/admin/ActionForm";
-import { ConsoleEmpty, ConsoleSection, ConsoleTable } from "~/components/admin/ConsoleTable";
-import { ReviewReasons } from "~/components/admin/ReviewReasons";
+import { ActionField, ActionForm } from "~/components/operator/ActionForm";
+import { ConsoleEmpty, ConsoleSection, ConsoleTable } from "~/components/operator/ConsoleTable";
+import { ReviewReasons } from "~/components/operator/ReviewReasons";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { formatTimestamp } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";

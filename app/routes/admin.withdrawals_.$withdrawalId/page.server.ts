@@ -4,11 +4,11 @@ import { withdrawalActions } from "~/domain/operator-withdrawals";
 import { roleAtLeast, signedInRecently } from "~/domain/operator-roles";
 import { ruleMessage } from "~/domain/rules";
 import { WITHDRAWAL_MESSAGES, withdrawalActionSchema } from "~/domain/withdrawal-review-forms";
-import { requireOperator } from "~/server/admin/access.server";
-import { confirmRecentSignIn } from "~/server/admin/recent-sign-in.server";
-import { auditRefusal } from "~/server/admin/refusals.server";
-import { approvalFlash, paymentFlash } from "~/server/admin/withdrawal-pages.server";
-import { getPayPalClient } from "~/server/payouts/paypal.server";
+import { requireOperator } from "~/server/operator/access.server";
+import { confirmRecentSignIn } from "~/server/operator/recent-sign-in.server";
+import { auditRefusal } from "~/server/operator/refusals.server";
+import { approvalFlash, paymentFlash } from "~/server/operator/withdrawal-pages.server";
+import { getPayPalClient } from "~/server/withdrawals/payouts/paypal.server";
 import {
   approveWithdrawals,
   markWithdrawalFailed,
@@ -16,7 +16,7 @@ import {
   payApprovedWithPayPal,
   readWithdrawal,
   rejectWithdrawal,
-} from "~/server/admin/withdrawals.server";
+} from "~/server/operator/withdrawals.server";
 import { redirectWithFlash, type Flash } from "~/server/http/flash.server";
 import { parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 

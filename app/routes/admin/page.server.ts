@@ -1,4 +1,4 @@
-import { requireOperator } from "~/server/admin/access.server";
+import { requireOperator } from "~/server/operator/access.server";
 
 /**
  * The console's frame (docs/operator-console.md): who is signed in and their role. Every operator

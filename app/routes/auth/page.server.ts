@@ -25,18 +25,18 @@ import { isDomainAuthorized } from "~/server/auth/identity.server";
 import { rememberResetEmail, takeResetEmail } from "~/server/auth/reset-email.server";
 import { getSessionUser, StaleSignInError, startSession } from "~/server/auth/session.server";
 import { ruleViolation } from "~/server/db/core.server";
-import { getEnv } from "~/server/env.server";
+import { getEnv } from "~/server/runtime/env.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { bannerErrors, parseSubmission, readFormData, unreadableForm } from "~/server/http/forms.server";
 import { hasValidFormToken, issueFormToken } from "~/server/http/form-token.server";
 import { tooManyAttemptsMessage } from "~/server/http/rate-limit.server";
 import { safeRedirectPath } from "~/server/http/redirects.server";
 import { hasNoSiteHeaders, requestHost } from "~/server/http/same-origin.server";
-import { referralCodeExists } from "~/server/referrals.server";
-import { forgetPushDevice } from "~/server/notification-settings.server";
-import { identityTaken, provisionUser } from "~/server/users.server";
-import { recordSignInSignals } from "~/server/signals.server";
-import { referralAllowedFor, setAccountActive } from "~/server/account.server";
+import { referralCodeExists } from "~/server/earning/referrals.server";
+import { forgetPushDevice } from "~/server/notifications/settings.server";
+import { identityTaken, provisionUser } from "~/server/account/users.server";
+import { recordSignInSignals } from "~/server/account/signals.server";
+import { referralAllowedFor, setAccountActive } from "~/server/account/account.server";
 
 /** /auth (docs/product.md, "Auth"). A share link `/auth?ref=CODE` opens Sign Up with the friend's code filled in. */
 export async function loadAuthPage(request: Request) {

@@ -9,11 +9,11 @@ import { TASK_COMPLETION_DELAY_MS } from "~/domain/constants";
 import { TASK_ID_PATTERN, earningPotential, filterTasks, parseTaskFilter, taskStart } from "~/domain/tasks";
 import { earnHref } from "~/domain/urls";
 import { getSessionUser } from "~/server/auth/session.server";
-import { getAppConfig } from "~/server/config.server";
+import { getAppConfig } from "~/server/runtime/config.server";
 import { optionalSection, readTogether } from "~/server/db/reads.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
-import { listTasks } from "~/server/offers.server";
+import { listTasks } from "~/server/earning/provider-offers.server";
 import {
   completeTask,
   findTask,
@@ -21,7 +21,7 @@ import {
   startTask,
   taskCompletionsCall,
   taskStartCall,
-} from "~/server/tasks.server";
+} from "~/server/earning/tasks.server";
 import { ruleMessage } from "~/domain/rules";
 
 /** How many of a wall's offers Earn lists. */

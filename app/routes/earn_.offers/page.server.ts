@@ -1,7 +1,7 @@
 import { MISSING_CREDIT_MAX_AGE_DAYS } from "~/domain/offer-credits";
 import { ruleMessage } from "~/domain/rules";
 import { requireUser } from "~/server/auth/session.server";
-import { getAppConfig } from "~/server/config.server";
+import { getAppConfig } from "~/server/runtime/config.server";
 import { optionalSection, readTogether } from "~/server/db/reads.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";

@@ -16,7 +16,7 @@ import {
 import { pageMeta } from "~/lib/meta";
 import { requireUser } from "~/server/auth/session.server";
 import { optionalSection } from "~/server/db/reads.server";
-import { getLeaderboardPage } from "~/server/leaderboard.server";
+import { getLeaderboardPage } from "~/server/earning/leaderboard.server";
 
 export const meta: MetaFunction = () => pageMeta("Leaderboard");
 

@@ -2,7 +2,7 @@ import { redirect } from "@remix-run/node";
 import { AUTH_MESSAGES } from "~/domain/auth";
 import { clearedSessionCookie, endSession } from "~/server/auth/session.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
-import { clearedPushDeviceCookie, forgetPushDevice } from "~/server/notification-settings.server";
+import { clearedPushDeviceCookie, forgetPushDevice } from "~/server/notifications/settings.server";
 
 /** /logout is only posted to; a visit goes Home. */
 export const logoutRedirect = () => redirect("/");

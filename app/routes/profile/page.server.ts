@@ -4,23 +4,23 @@ import { debtOwed } from "~/domain/account-deletion";
 import { FEEDBACK_MESSAGES, profileFormSchema } from "./profile-forms";
 import { ruleMessage } from "~/domain/rules";
 import { activityItem } from "~/domain/activity";
-import { recentActivityCall, updateDisplayName } from "~/server/account.server";
+import { recentActivityCall, updateDisplayName } from "~/server/account/account.server";
 import { requireUser, type SessionUser } from "~/server/auth/session.server";
 import { optionalSection, readTogether } from "~/server/db/reads.server";
-import { feedbackCall, submitFeedback } from "~/server/feedback.server";
+import { feedbackCall, submitFeedback } from "~/server/account/feedback.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "~/server/http/rate-limit.server";
 import { requestOrigin } from "~/server/http/same-origin.server";
-import { notificationPreferencesCall } from "~/server/notification-settings.server";
-import { loadUserSummary, userSummaryCall } from "~/server/users.server";
+import { notificationPreferencesCall } from "~/server/notifications/settings.server";
+import { loadUserSummary, userSummaryCall } from "~/server/account/users.server";
 import {
   browserConfigs,
   deactivate,
   deleteAccount,
   saveNotification,
   signInMethods,
-} from "~/server/account-settings.server";
+} from "~/server/account/settings.server";
 
 function readTab(value: string | null): "account" | "referrals" | "help" {
   return value === "referrals" || value === "help" ? value : "account";

@@ -2,11 +2,11 @@ import { daysSince } from "~/domain/dates";
 import { coinsToDollars } from "~/domain/money";
 import { referralName } from "~/domain/referrals";
 import { requireUser } from "~/server/auth/session.server";
-import { getAppConfig } from "~/server/config.server";
+import { getAppConfig } from "~/server/runtime/config.server";
 import { requestOrigin } from "~/server/http/same-origin.server";
 import { readTogether } from "~/server/db/reads.server";
-import { referralsCall } from "~/server/referrals.server";
-import { loadUserSummary, userSummaryCall } from "~/server/users.server";
+import { referralsCall } from "~/server/earning/referrals.server";
+import { loadUserSummary, userSummaryCall } from "~/server/account/users.server";
 
 /** Refer & Earn (docs/product.md, "Refer"): the code and its share link, how it works, and the people referred. */
 export async function loadReferral(request: Request) {

@@ -1,6 +1,6 @@
-import { notificationPreferencesCall } from "~/server/notification-settings.server";
-import { forgetPushDevice } from "~/server/notification-settings.server";
-import { deletionBlocks } from "~/server/account.server";
+import { notificationPreferencesCall } from "~/server/notifications/settings.server";
+import { forgetPushDevice } from "~/server/notifications/settings.server";
+import { deletionBlocks } from "~/server/account/account.server";
 import { requireUser, signOutEverywhere, type SessionUser } from "~/server/auth/session.server";
 import { optionalSection, readTogether } from "~/server/db/reads.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
@@ -12,7 +12,7 @@ import {
   saveNotification,
   signedOutTo,
   signInMethods,
-} from "~/server/account-settings.server";
+} from "~/server/account/settings.server";
 import { SETTINGS_MESSAGES, settingsFormSchema } from "./settings-forms";
 
 const SETTINGS = "/settings";

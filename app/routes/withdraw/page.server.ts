@@ -5,11 +5,11 @@ import { sendVerificationFormSchema, verificationEmailSent } from "~/domain/veri
 import { cashOutHint, WITHDRAWAL_MESSAGES, withdrawalInitiated } from "~/domain/withdrawals";
 import { ensureEmailVerified, requestVerificationEmail } from "~/server/auth/email-verification.server";
 import { requireUser } from "~/server/auth/session.server";
-import { getAppConfig } from "~/server/config.server";
+import { getAppConfig } from "~/server/runtime/config.server";
 import { optionalSection, readTogether } from "~/server/db/reads.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
-import { loadUserSummary, moneyParts, userSummaryCall } from "~/server/users.server";
+import { loadUserSummary, moneyParts, userSummaryCall } from "~/server/account/users.server";
 import {
   historyRows,
   lastRecipient,
@@ -17,7 +17,7 @@ import {
   paysRealMoney,
   requestWithdrawal,
   withdrawalsCall,
-} from "~/server/withdrawals.server";
+} from "~/server/withdrawals/requests.server";
 
 /** docs/product.md, "Withdraw"; the history sheet (`?history=1`) and the bank method (`?method=bank`) are URL state. */
 export async function loadWithdraw(request: Request) {

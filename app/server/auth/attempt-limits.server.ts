@@ -1,5 +1,5 @@
 import { getDatabase } from "../db/database.server";
-import { getEnv } from "../env.server";
+import { getEnv } from "../runtime/env.server";
 import { clientAddress } from "../http/client-address.server";
 import {
   hitRateLimit,

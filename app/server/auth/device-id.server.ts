@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { getEnv } from "../env.server";
+import { getEnv } from "../runtime/env.server";
 import { cookieValue } from "../http/cookies.server";
 
 /**

@@ -1,6 +1,6 @@
 import { getDatabase } from "../db/database.server";
 import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "../http/rate-limit.server";
-import { serviceUnavailable } from "../unavailable.server";
+import { serviceUnavailable } from "../runtime/unavailable.server";
 import { getAdminAuth, isFirebaseUnavailable } from "./firebase-admin.server";
 import { sendVerificationEmail, signInWithCustomToken } from "./identity.server";
 

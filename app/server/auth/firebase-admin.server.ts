@@ -1,6 +1,6 @@
 import { cert, getApps, initializeApp, type App } from "firebase-admin/app";
 import { getAuth, type Auth } from "firebase-admin/auth";
-import { getEnv } from "../env.server";
+import { getEnv } from "../runtime/env.server";
 
 const APP_NAME = "rewards-server";
 

@@ -1,4 +1,4 @@
-import { getEnv } from "../env.server";
+import { getEnv } from "../runtime/env.server";
 
 /** A failure reported by the identity provider, with its code (EMAIL_EXISTS, NETWORK_REQUEST_FAILED, ...). */
 export class IdentityError extends Error {

@@ -1,5 +1,5 @@
 import { createCookie, type Cookie } from "@remix-run/node";
-import { getEnv } from "../env.server";
+import { getEnv } from "../runtime/env.server";
 
 /**
  * The address a password reset was asked for, carried across the redirect to the next /auth page

@@ -3,12 +3,12 @@ import { MAX_ID_TOKEN_AGE_SECONDS, SESSION_MAX_AGE_SECONDS } from "~/domain/cons
 import { isOperatorRole, type OperatorRole } from "~/domain/operator-roles";
 import { getDatabase } from "../db/database.server";
 import { announceSessionsEnded, subscribeToSessionEnds } from "../db/live.server";
-import { getEnv } from "../env.server";
-import { serviceUnavailable } from "../unavailable.server";
+import { getEnv } from "../runtime/env.server";
+import { serviceUnavailable } from "../runtime/unavailable.server";
 import { getAdminAuth, isFirebaseUnavailable } from "./firebase-admin.server";
 import { seenOnboardingCookie } from "../http/cookies.server";
 import { setFlash, type Flash } from "../http/flash.server";
-import { endUserStreams } from "../live-events.server";
+import { endUserStreams } from "../earning/live-events.server";
 
 /** The signed-in person, as the verified Firebase session cookie says. */
 export interface SessionUser {

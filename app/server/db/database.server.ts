@@ -1,5 +1,5 @@
-import { getEnv, type Env } from "../env.server";
-import { serviceUnavailable } from "../unavailable.server";
+import { getEnv, type Env } from "../runtime/env.server";
+import { serviceUnavailable } from "../runtime/unavailable.server";
 import { DbError, MigrationsPendingError, type Database } from "./core.server";
 
 export async function openDatabase(env: Env): Promise<Database> {

@@ -1,4 +1,4 @@
-import { getEnv } from "../env.server";
+import { getEnv } from "../runtime/env.server";
 import { addressKey } from "./ip-address.server";
 
 /**

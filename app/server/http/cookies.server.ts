@@ -1,5 +1,5 @@
 import { ONBOARDING_COOKIE } from "~/domain/constants";
-import { getEnv } from "../env.server";
+import { getEnv } from "../runtime/env.server";
 
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 

@@ -1,6 +1,6 @@
 import { createCookieSessionStorage, redirect } from "@remix-run/node";
 import type { Flash } from "~/domain/flash";
-import { getEnv } from "../env.server";
+import { getEnv } from "../runtime/env.server";
 
 export type { Flash };
 

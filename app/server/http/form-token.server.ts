@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { AUTH_FORM_TOKEN_FIELD } from "~/domain/auth";
-import { getEnv } from "../env.server";
+import { getEnv } from "../runtime/env.server";
 import { cookieValue } from "./cookies.server";
 
 /**

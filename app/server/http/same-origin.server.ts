@@ -1,5 +1,5 @@
 import { data } from "@remix-run/node";
-import { getEnv } from "../env.server";
+import { getEnv } from "../runtime/env.server";
 import { SOCKET_ADDRESS_HEADER } from "./client-address.server";
 import { addressKey } from "./ip-address.server";
 

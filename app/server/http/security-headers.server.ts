@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { DocumentFeature } from "~/domain/document-policy";
-import type { Env } from "../env.server";
+import type { Env } from "../runtime/env.server";
 
 /** A fresh nonce for one document's scripts (128 random bits). */
 export function createNonce(): string {

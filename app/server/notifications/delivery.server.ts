@@ -2,7 +2,7 @@ import type { NoticeKind, UserNotice } from "~/domain/notices";
 import type { Database } from "../db/core.server";
 import { getDatabase } from "../db/database.server";
 import { subscribeToChannel } from "../db/live.server";
-import { getEnv } from "../env.server";
+import { getEnv } from "../runtime/env.server";
 import { createMailer, emailForNotice, type EmailContent, type EmailResult } from "./email.server";
 import { createFcmClient, pushForNotice, type PushContent, type PushResult } from "./fcm.server";
 

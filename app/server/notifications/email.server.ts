@@ -1,6 +1,6 @@
 import nodemailer from "nodemailer";
 import { noticeLinkPath, noticeMessage, type UserNotice } from "~/domain/notices";
-import type { Env } from "../env.server";
+import type { Env } from "../runtime/env.server";
 
 /** Email through any SMTP server (SMTP_URL: smtp://user:pass@host:587, or smtps:// for TLS from the start). */
 export type EmailConfig = NonNullable<Env["notifications"]["email"]>;

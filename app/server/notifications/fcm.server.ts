@@ -1,6 +1,6 @@
 import { createPrivateKey, sign, type KeyObject } from "node:crypto";
 import { noticeLinkPath, noticeMessage, type UserNotice } from "~/domain/notices";
-import type { Env } from "../env.server";
+import type { Env } from "../runtime/env.server";
 
 /**
  * Push through FCM HTTP v1: an OAuth2 access token from the service account (the JWT bearer grant

@@ -1,8 +1,8 @@
-import { memoize } from "../cache.server";
+import { memoize } from "../runtime/cache.server";
 import type { Database } from "../db/core.server";
 import { getDatabase } from "../db/database.server";
 import { subscribeToChannel } from "../db/live.server";
-import { getEnv } from "../env.server";
+import { getEnv } from "../runtime/env.server";
 import { openWallSecret } from "./sealed-secrets.server";
 import { resolveWalls, type WallOverride, type WallState } from "./overrides.server";
 import type { ConfiguredWall } from "./registry.server";

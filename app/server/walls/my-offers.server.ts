@@ -1,7 +1,7 @@
 import type { MissingCreditReport, OfferCredit } from "~/domain/offer-credits";
 import { dbCall } from "../db/core.server";
 import { getDatabase } from "../db/database.server";
-import { getEnv } from "../env.server";
+import { getEnv } from "../runtime/env.server";
 import { currentWalls } from "./configured.server";
 
 /** A network people can report a missing credit for: a wall turned on, or the offer provider. */

@@ -1,7 +1,7 @@
-import { memoize } from "../cache.server";
-import { getEnv } from "../env.server";
+import { memoize } from "../runtime/cache.server";
+import { getEnv } from "../runtime/env.server";
 import { currentWalls } from "./configured.server";
-import { fetchWithinDeadline, servedForMs } from "../offers.server";
+import { fetchWithinDeadline, servedForMs } from "../earning/provider-offers.server";
 import type { WallOffer, WallOffersApi } from "./network.server";
 import type { ConfiguredWall } from "./registry.server";
 

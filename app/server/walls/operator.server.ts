@@ -1,4 +1,4 @@
-import { OWN_TEST_POSTBACK_HEADER, ownTestPostbackTag } from "../account-hash.server";
+import { OWN_TEST_POSTBACK_HEADER, ownTestPostbackTag } from "../account/account-hash.server";
 import type { PostbackLogEntry } from "~/domain/operator-walls";
 import { MAX_REWARD_COINS } from "~/domain/tasks";
 import type { Database } from "../db/core.server";

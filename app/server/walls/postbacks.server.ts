@@ -1,14 +1,14 @@
 import { ruleViolation } from "../db/core.server";
 import { getDatabase } from "../db/database.server";
-import { getEnv } from "../env.server";
+import { getEnv } from "../runtime/env.server";
 import { readBodyText } from "../http/body.server";
-import { OWN_TEST_POSTBACK_HEADER, ownTestPostbackTag, signatureDigest } from "../account-hash.server";
+import { OWN_TEST_POSTBACK_HEADER, ownTestPostbackTag, signatureDigest } from "../account/account-hash.server";
 import { SOCKET_ADDRESS_HEADER, senderAddress } from "../http/client-address.server";
 import type { ReceivedAs } from "../http/incoming.server";
 import { addressKey } from "../http/ip-address.server";
 import { leasedRateLimit } from "../http/rate-limit.server";
 import { plainText } from "../http/responses.server";
-import { logValue } from "../log.server";
+import { logValue } from "../runtime/log.server";
 import { sameHex, type PostbackReading, type PostbackRequest } from "./network.server";
 import type { ConfiguredWall } from "./registry.server";
 

@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { DEFAULT_POSTBACKS_PER_MINUTE } from "../runtime/env.server";
 import type { WallNetwork, WallSettings } from "./network.server";
 import { adgate } from "./networks/adgate.server";
 import { adgem } from "./networks/adgem.server";
@@ -23,9 +24,6 @@ export const WALL_NETWORKS: readonly WallNetwork<unknown>[] = [
   custom,
 ] as WallNetwork<unknown>[];
 
-/** Postbacks a network may send in a minute before it is asked to retry later, unless its setting says otherwise. */
-export const DEFAULT_POSTBACKS_PER_MINUTE = 6_000;
-
 /** A network the operator turned on, with its settings checked. */
 export interface ConfiguredWall {
   network: WallNetwork<unknown>;
@@ -43,7 +41,7 @@ export interface ConfiguredWall {
   holdDays: number | null;
   postbacksPerMinute: number;
   /**
-   * The offer provider of OFFER_PROVIDER (app/server/postbacks.server.ts), not a wall: its
+   * The offer provider of OFFER_PROVIDER (app/server/walls/postback-route.server.ts), not a wall: its
    * postbacks name people by account id, as its protocol always has, and their offer_id is a task
    * of its offers list. A wall's name people by wall id, and their offers are the network's own.
    */
@@ -209,8 +207,10 @@ export function secretValues(network: WallNetwork<unknown>, source: Record<strin
 
 /**
  * The walls WALL_{NAME}_ENABLED=true turns on, from the environment alone, and every problem. The
- * server does not start while there is one (env.server.ts); the console's settings are laid over
- * these once the database is open (configured.server.ts).
+ * server does not start while there is one (app/entry.server.tsx and the operator commands pass the
+ * problems to checkEnv, app/server/runtime/env.server.ts, which names them with the rest of the
+ * environment's); the console's settings are laid over these once the database is open
+ * (configured.server.ts).
  */
 export function readWalls(source: Record<string, string | undefined>): {
   walls: ConfiguredWall[];

@@ -1,0 +1,97 @@
+import {
+  isPaymentMethod,
+  maskRecipient,
+  withdrawalExpected,
+  type PaymentMethod,
+  type WithdrawalRow,
+} from "~/domain/withdrawals";
+import { accountHash } from "../account/account-hash.server";
+import { dbCall } from "../db/core.server";
+import { getDatabase } from "../db/database.server";
+import { getEnv } from "../runtime/env.server";
+
+/** A withdrawal as the database returns it to this module: with its whole recipient. */
+type StoredWithdrawal = Omit<WithdrawalRow, "recipient" | "expected"> & { recipient: string | null };
+
+export function withdrawalsCall(userId: string) {
+  return dbCall<StoredWithdrawal[]>("get_user_withdrawals", { p_user_id: userId });
+}
+
+/**
+ * The history's rows: the recipient masked here ("j•••@example.com"), so the whole
+ * address never reaches the page, and a pending one's expected date.
+ */
+export async function historyRows(
+  rows: Promise<StoredWithdrawal[] | null>,
+  now = new Date(),
+): Promise<WithdrawalRow[]> {
+  return ((await rows) ?? []).map(({ recipient, ...row }) => ({
+    ...row,
+    recipient: maskRecipient(row.payment_method, recipient) ?? undefined,
+    expected: withdrawalExpected(row, now),
+  }));
+}
+
+/** The form's starting method and recipient: those of the last withdrawal (PayPal or UPI). */
+export interface LastRecipient {
+  method: "paypal" | "upi";
+  recipient: string;
+}
+
+export function lastRecipientCall(userId: string) {
+  return dbCall<{ payment_method: string; recipient: string | null } | null>("get_last_withdrawal_recipient", {
+    p_user_id: userId,
+  });
+}
+
+export async function lastRecipient(
+  read: Promise<{ payment_method: string; recipient: string | null } | null>,
+): Promise<LastRecipient | null> {
+  const last = await read;
+  // Bank is not offered in the selector (docs/product.md, "Withdraw: fields"): it is not prefilled.
+  if (!last?.recipient || !isPaymentMethod(last.payment_method) || last.payment_method === "bank") return null;
+  return { method: last.payment_method, recipient: last.recipient };
+}
+
+export interface WithdrawalRequest {
+  /** Exact text with two decimals ("5.25"), never a float. */
+  amount: string;
+  method: PaymentMethod;
+  paypalEmail?: string;
+  upiId?: string;
+  bankDetails?: string;
+}
+
+/**
+ * create_withdrawal (docs/product.md, "Withdraw: the rules"): the database checks the rules in the spec's order against the locked
+ * balance and reserves the amount (pending) in one transaction. Only the chosen method's
+ * recipient is sent.
+ */
+export async function requestWithdrawal(userId: string, request: WithdrawalRequest): Promise<WithdrawalRow> {
+  const db = await getDatabase();
+  // A textarea sends its line breaks as CR LF; they are kept (and hashed) as LF, as SQL keeps them.
+  const bankDetails = request.bankDetails?.replace(/\r\n/g, "\n");
+  const recipient =
+    (request.method === "paypal" ? request.paypalEmail : request.method === "upi" ? request.upiId : bankDetails) ?? "";
+  return db.rpc<WithdrawalRow>("create_withdrawal", {
+    p_user_id: userId,
+    amount_param: request.amount,
+    payment_method_param: request.method,
+    recipient_email_param: request.method === "paypal" ? (request.paypalEmail ?? null) : null,
+    recipient_upi_param: request.method === "upi" ? (request.upiId ?? null) : null,
+    recipient_bank_details_param: request.method === "bank" ? { details: bankDetails ?? "" } : null,
+    // Kept after the account is deleted, so the payout review can match a returning address.
+    p_recipient_hash: recipient.trim() ? accountHash(recipient) : null,
+  });
+}
+
+/**
+ * Whether this method's money really moves: in production, PayPal with live credentials (the
+ * Payouts API pays it), UPI and bank (the operator pays them by hand). Anything else is a test
+ * ("(TEST MODE)" on the success message, docs/product.md, "Withdraw: messages").
+ */
+export function paysRealMoney(method: PaymentMethod): boolean {
+  const env = getEnv();
+  if (!env.isProduction) return false;
+  return method === "paypal" ? env.paypal?.mode === "live" : true;
+}
