@@ -804,7 +804,7 @@ describe("simulatedPostback, the inverse of readPostback (npm run walls -- simul
     appUrl: APP,
   });
 
-  /** The postback as the app receives it (postbacks.server.ts): its URL rebuilt on the public address. */
+  /** The postback as the app receives it (walls/postbacks.server.ts): its URL rebuilt on the public address. */
   function received(outgoing: OutgoingPostback): PostbackRequest {
     const url = new URL(`${APP}${outgoing.pathAndQuery}`);
     return {

@@ -37,10 +37,10 @@ export function signatureDigest(network: string, signature: string): string {
 }
 
 /**
- * The console's own test postback (admin walls.server.ts, sendTestPostback) is sent by the app to
+ * The console's own test postback (operator/walls.server.ts, sendTestPostback) is sent by the app to
  * itself over loopback, where no network's sender allowlist can hold it: it carries this tag in
  * OWN_TEST_POSTBACK_HEADER, a keyed digest of its exact method and target that only the app can make,
- * so its sender check is skipped for it alone (postbacks.server.ts).
+ * so its sender check is skipped for it alone (walls/postbacks.server.ts).
  */
 export function ownTestPostbackTag(method: string, target: string): string {
   return createHmac("sha256", getEnv().accountHashSecret).update(`own-test-postback:${method}:${target}`).digest("hex");

@@ -5,7 +5,7 @@ import { cookieValue } from "../http/cookies.server";
 /**
  * A first-party device id (docs/decisions/064): a random value in an HttpOnly cookie, set on the
  * first page a browser loads and kept for as long as browsers allow. It names nobody; the app
- * records only its keyed hash, at sign-up and sign-in (signals.server.ts), so the risk review can
+ * records only its keyed hash, at sign-up and sign-in (account/signals.server.ts), so the risk review can
  * see accounts made on one browser. `__auth_device` (device-cookie.server.ts) is not reused: it is
  * bound to one email address, scoped to /auth and set only by a sign-in.
  */

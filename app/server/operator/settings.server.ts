@@ -14,7 +14,7 @@ import { getDatabase } from "../db/database.server";
  * The console's settings (docs/operator-console.md, "Settings"): app_config read by any operator
  * (operator_settings) and changed by an owner (operator_set_settings, which checks the role, the
  * allow-list and the bounds, and audits each change in the same transaction). Every server drops
- * its cached copy of app_config when the database announces a change (config.server.ts), and the
+ * its cached copy of app_config when the database announces a change (runtime/config.server.ts), and the
  * server that saved drops its own at once, so people see a change on their next page.
  */
 

@@ -6,7 +6,7 @@ import type { WallOffer, WallOffersApi } from "./network.server";
 import type { ConfiguredWall } from "./registry.server";
 
 // The offer walls' catalogues (docs/offer-walls.md, "Offers in Earn"), fetched on the server and
-// cached like the offer provider's offers (offers.server.ts): fresh for OFFER_REFRESH_SECONDS, the
+// cached like the offer provider's offers (earning/provider-offers.server.ts): fresh for OFFER_REFRESH_SECONDS, the
 // same deadline and one retry, and while a network fails, its last good list, tried again soon.
 
 /** A wall whose offers Earn lists: turned on, with a wall page, an offers API and the settings it needs. */

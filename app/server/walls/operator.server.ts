@@ -137,7 +137,7 @@ export async function simulatePostback(parts: {
   targetUrl: string;
   /** The offer it names (default: the command's). */
   offer?: { offerId: string; offerName: string };
-  /** Sent by the console to the app itself: tagged so that the sender allowlist lets it through (account-hash.server.ts). */
+  /** Sent by the console to the app itself: tagged so that the sender allowlist lets it through (account/account-hash.server.ts). */
   fromConsole?: boolean;
 }): Promise<SimulationResult> {
   const { network, config } = parts.wall;

@@ -56,7 +56,7 @@ export async function postbackResponse(
   );
 }
 
-// Every name a provider or wall can have (env.server.ts: lowercase letters, digits, "-").
+// Every name a provider or wall can have (runtime/env.server.ts: lowercase letters, digits, "-").
 const POSTBACK_PATH = /^\/api\/([a-z0-9-]{2,40})\/postback$/;
 
 /**

@@ -80,7 +80,7 @@ function postbackSignatureDigest(wall: ConfiguredWall, received: PostbackRequest
   return values.length > 0 ? signatureDigest(wall.network.name, values.join("&")) : null;
 }
 
-/** The console's own test postback, tagged by the app for this method and target (account-hash.server.ts). */
+/** The console's own test postback, tagged by the app for this method and target (account/account-hash.server.ts). */
 function isOwnTestPostback(request: Request, target: string): boolean {
   const tag = request.headers.get(OWN_TEST_POSTBACK_HEADER);
   return tag !== null && sameHex(tag, ownTestPostbackTag(request.method, target));
