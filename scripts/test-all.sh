@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+began=$(date +%s)
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
@@ -16,11 +17,16 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+packages_seconds=$(( $(date +%s) - began ))
+echo "Debian packages took $packages_seconds s"
 
 start=$(date +%s)
 # Versions come from package-lock.json (see the Dockerfile for why this is not `npm ci`).
 npm install --no-audit --no-fund --loglevel=error
-echo "npm install took $(( $(date +%s) - start )) s"
+install_seconds=$(( $(date +%s) - start ))
+echo "npm install took $install_seconds s"
 
-# Arguments go to npm test (.ci/run adds --with-resilience).
+# Arguments go to npm test (.ci/run adds --with-resilience). npm test prints each of its parts'
+# seconds at its end ("Time by part"), these two phases first, and still ends with its count line.
+export TEST_PHASES_BEFORE="Debian packages: $packages_seconds s; npm install: $install_seconds s"
 npm test -- "$@"

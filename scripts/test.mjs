@@ -306,6 +306,8 @@ try {
 }
 if (timings.length > 0) {
   console.log("\nTime by part:");
+  // What scripts/test-all.sh did before npm test (the Debian packages, npm install).
+  for (const phase of (process.env.TEST_PHASES_BEFORE ?? "").split("; ").filter(Boolean)) console.log(`  ${phase}`);
   for (const [name, seconds] of timings) console.log(`  ${name}: ${seconds.toFixed(1)} s`);
 }
 if (failures.length > 0) {
