@@ -6,14 +6,10 @@ import { defineConfig } from "vitest/config";
 // the local stand-ins, so `npm run test:db` runs them with nothing started. A file left off this
 // list that needs Postgres fails in `test:db` with "TEST_DATABASE_URL is not set".
 export const INTEGRATION_WITH_SERVICES = [
-  "bonus-holds",
-  "cash-out",
   "checkin-streak",
   "concurrency",
   "dashboard-counts",
   "database",
-  "earning",
-  "hidden-characters",
   "identity",
   "live-events",
   "money-races",

@@ -140,7 +140,7 @@ describe("two app servers through PgBouncer in transaction mode", () => {
     expect(rows[0]!.n).toBe(1);
   });
 
-  it("50 settlements of one withdrawal at once, from two pools through the pooler, settle it once with one notice", async () => {
+  it("50 settlements of one withdrawal at once (completed and failed, mixed), from two pools through the pooler: exactly one changes it, one notice, every repeat reports that outcome, the refund at most once", async () => {
     const person = await signedUp(a, b, direct);
     await direct.query("select record_email_verified($1)", [person.uid]);
     await direct.query("select add_user_coins($1, 1000)", [person.uid]);
@@ -150,25 +150,34 @@ describe("two app servers through PgBouncer in transaction mode", () => {
       [person.uid],
     );
     const id = rows[0]!.result.id;
+    let outcome = "";
     const pools = [0, 1].map(() => new pg.Pool({ connectionString: bouncer.url(database, APP_ROLE), max: 10 }));
     try {
       const databases = pools.map((pool) => postgresDatabase(pool));
       const results = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          databases[i % 2]!.rpc<{ changed: boolean }>("settle_withdrawal", {
+          databases[i % 2]!.rpc<{ changed: boolean; status: string }>("settle_withdrawal", {
             p_withdrawal_id: id,
-            p_status: "completed",
+            p_status: Math.floor(i / 2) % 2 === 0 ? "completed" : "failed",
           }),
         ),
       );
-      expect(results.filter((result) => result.changed)).toHaveLength(1);
+      const changed = results.filter((result) => result.changed);
+      expect(changed).toHaveLength(1);
+      outcome = changed[0]!.status;
+      expect(results.every((result) => result.status === outcome)).toBe(true);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
     }
     const notices = await direct.query("select 1 from user_notices where data ->> 'withdrawal_id' = $1", [id]);
     expect(notices.rows).toHaveLength(1);
     const status = await direct.query<{ status: string }>("select status from withdrawals where id = $1", [id]);
-    expect(status.rows[0]!.status).toBe("completed");
+    expect(status.rows[0]!.status).toBe(outcome);
+    // $10.00 credited, $5.00 asked: a failed payout gives the $5.00 back once.
+    const balance = await direct.query<{ balance: string }>("select balance from user_balance where user_id = $1", [
+      person.uid,
+    ]);
+    expect(balance.rows[0]!.balance).toBe(outcome === "failed" ? "10.00" : "5.00");
   });
 
   it("rate limits are shared: failed sign-ins for one address, half on A and half on B, are refused (429) on either past the limit", async () => {

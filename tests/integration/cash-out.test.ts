@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ruleViolation } from "~/server/db/core.server";
-import { dbRefusal, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
+import { dbRefusal, openTestPglite, type TestDatabase } from "../support/db";
 
 // Cash out (supabase/migrations/20261123000000_cash_out_and_referrals.sql): create_withdrawal's
 // checks in order, settlement exactly once with a notice, PayPal payout bookkeeping and the
@@ -139,10 +139,10 @@ async function expectLedgerAudit(t: TestDatabase) {
   expect(await t.db.rpc("verify_all_balances")).toEqual([]);
 }
 
-describe.each([
-  ["PGlite", openTestPglite],
-  ["Postgres", () => openTestPostgres()],
-])("cash out on %s", (_name, open) => {
+// The rules are SQL, run here on PGlite (Postgres's own engine, compiled); the HTTP suite runs them
+// again through the app on the Postgres server, and races are proven on the server
+// (tests/integration/concurrency.test.ts, tests/http/pooler.test.ts).
+describe.each([["PGlite", openTestPglite]])("cash out on %s", (_name, open) => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await open();
@@ -640,55 +640,5 @@ describe.each([
       expect(byId.get(c.id)!.same_address_accounts).toEqual([]);
       await expectLedgerAudit(t);
     });
-  });
-});
-
-// PGlite has one connection, so races can only be shown on a real Postgres server.
-describe("cash out races on a Postgres server", () => {
-  let t: TestDatabase;
-  beforeAll(async () => {
-    t = await openTestPostgres(60);
-  });
-  afterEach(async () => {
-    // Whatever raced, every balance still equals its ledger.
-    await expectLedgerAudit(t);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  it("50 simultaneous withdrawals of the whole balance: exactly one is accepted, 49 are refused with amount_exceeds_balance, the balance ends at 0", async () => {
-    const userId = await provision(t, { coins: 1500 });
-    const attempts = await Promise.allSettled(
-      Array.from({ length: 50 }, () => withdraw(t, userId, 15, "paypal", { email: "me@example.com" })),
-    );
-    expect(attempts.filter((attempt) => attempt.status === "fulfilled")).toHaveLength(1);
-    const refused = attempts.filter((attempt): attempt is PromiseRejectedResult => attempt.status === "rejected");
-    expect(refused).toHaveLength(49);
-    for (const attempt of refused) expect(ruleViolation(attempt.reason)?.rule).toBe("amount_exceeds_balance");
-    expect(await summary(t, userId)).toMatchObject({ balance: 0, total_earned: 15 });
-    expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({
-      balance: 0,
-      ledger_balance: 0,
-      consistent: true,
-    });
-    expect(await t.db.rpc<Withdrawal[]>("get_user_withdrawals", { p_user_id: userId })).toHaveLength(1);
-  });
-
-  it("50 simultaneous settlements of one withdrawal (mixed completed/failed): exactly one changes it, one notice, the refund at most once", async () => {
-    const userId = await provision(t, { coins: 2000 });
-    const created = await withdraw(t, userId, 8, "upi", { upi: "name@okhdfcbank" });
-    const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => settle(t, created.id, i % 2 === 0 ? "completed" : "failed")),
-    );
-    const changed = results.filter((result) => result.changed);
-    expect(changed).toHaveLength(1);
-    const outcome = changed[0]!.status;
-    // Every repeat reports the one outcome.
-    expect(results.filter((result) => !result.changed).every((result) => result.status === outcome)).toBe(true);
-    expect((await withdrawalRow(t, created.id)).status).toBe(outcome);
-    expect(await noticeCount(t, userId)).toBe(1);
-    expect((await summary(t, userId)).balance).toBe(outcome === "failed" ? 20 : 12);
-    expect((await ledger(t, userId)).at(-1)).toMatchObject({ transaction_type: "withdrawal", status: outcome });
   });
 });

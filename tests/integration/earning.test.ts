@@ -3,7 +3,7 @@ import type { UserSummary } from "~/server/account/users.server";
 import { ruleMessage } from "~/domain/rules";
 import type { NegativeAccount } from "~/server/withdrawals/payouts/operator.server";
 import { ledgerAudit } from "../support/ledger-audit";
-import { dbRefusal, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
+import { dbRefusal, openTestPglite, type TestDatabase } from "../support/db";
 
 let counter = 0;
 const newUserId = () => `earn-${Date.now().toString(36)}-${++counter}`;
@@ -66,10 +66,10 @@ function recordPostback(
   });
 }
 
-describe.each([
-  ["PGlite", openTestPglite],
-  ["Postgres", () => openTestPostgres()],
-])("earning functions on %s", (_name, open) => {
+// The rules are SQL, run here on PGlite (Postgres's own engine, compiled); the HTTP suite runs them
+// again through the app on the Postgres server, and races are proven on the server
+// (tests/integration/concurrency.test.ts, tests/http/pooler.test.ts).
+describe.each([["PGlite", openTestPglite]])("earning functions on %s", (_name, open) => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await open();

@@ -7,7 +7,7 @@ import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import { ruleViolation } from "~/server/db/core.server";
 import { migrateDatabase } from "~/server/db/migrations.server";
 import { pgliteDatabase } from "~/server/db/pglite.server";
-import { dbRefusal, MIGRATIONS_DIR, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
+import { dbRefusal, MIGRATIONS_DIR, openTestPglite, type TestDatabase } from "../support/db";
 
 // Security round 2 (supabase/migrations/20261128000000_display_names_and_recipients.sql): one
 // display-name rule wherever a name is written, referral notices without the friend's name, and
@@ -98,10 +98,10 @@ async function moneyState(t: TestDatabase, userId: string) {
   return row!;
 }
 
-describe.each([
-  ["PGlite", openTestPglite],
-  ["Postgres", () => openTestPostgres()],
-])("hidden characters on %s", (_name, open) => {
+// The rules are SQL, run here on PGlite (Postgres's own engine, compiled); the HTTP suite runs them
+// again through the app on the Postgres server, and races are proven on the server
+// (tests/integration/concurrency.test.ts, tests/http/pooler.test.ts).
+describe.each([["PGlite", openTestPglite]])("hidden characters on %s", (_name, open) => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await open();

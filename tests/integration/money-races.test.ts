@@ -127,22 +127,4 @@ describe("money races on the production settings, on Postgres", () => {
     expect(await money(userId)).toEqual({ balance: 0, available: 0 });
     await expectCleanAudit();
   });
-
-  it("a reversal of cleared money racing withdrawals of it: either refused, or the balance is below zero by exactly what left", async () => {
-    const userId = await provision();
-    await postback(userId, `${userId}-offer`, 1000);
-    await endHolds(t, userId);
-
-    const [, ...taken] = await Promise.all([
-      postback(userId, `${userId}-offer`, 1000, { reversal: true }),
-      ...Array.from({ length: 5 }, () => withdraw(userId, 2)),
-    ]);
-    const withdrawn = total(taken as number[]);
-    expect(withdrawn).toBeLessThanOrEqual(10);
-    const after = await money(userId);
-    // Below zero by what left before the reversal (zero when the reversal came first).
-    expect(after.balance + withdrawn).toBe(0);
-    expect(after.available).toBe(0);
-    await expectCleanAudit();
-  });
 });

@@ -269,10 +269,10 @@ const sameInstant = (value: string | null | undefined) => (value ? new Date(valu
 /** A well-formed push token of `length` characters, distinct per `tag`. */
 const pushToken = (tag: string | number, length = 64) => `tok${tag}:`.padEnd(length, "x");
 
-describe.each([
-  ["PGlite", openTestPglite],
-  ["Postgres", () => openTestPostgres()],
-])("profile on %s", (_name, open) => {
+// The rules are SQL, run here on PGlite (Postgres's own engine, compiled); the HTTP suite runs them
+// again through the app on the Postgres server, and races are proven on the server
+// (tests/integration/concurrency.test.ts, tests/http/pooler.test.ts).
+describe.each([["PGlite", openTestPglite]])("profile on %s", (_name, open) => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await open();

@@ -77,122 +77,125 @@ async function expectAuditClean(t: TestDatabase) {
   expect(await t.db.rpc("verify_all_balances")).toEqual([]);
 }
 
-describe.each([
-  ["PGlite", () => openTestPglite("production")],
-  ["Postgres", () => openTestPostgres(10, "production")],
-])("referral credit on cleared earnings on %s", (_name, open) => {
-  let t: TestDatabase;
-  beforeAll(async () => {
-    t = await open();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+// The rules are SQL, run here on PGlite (Postgres's own engine, compiled); the HTTP suite runs them
+// again through the app on the Postgres server, and races are proven on the server
+// (tests/integration/concurrency.test.ts, tests/http/pooler.test.ts).
+describe.each([["PGlite", () => openTestPglite("production")]])(
+  "referral credit on cleared earnings on %s",
+  (_name, open) => {
+    let t: TestDatabase;
+    beforeAll(async () => {
+      t = await open();
+    });
+    afterAll(async () => {
+      await t?.close();
+    });
 
-  it("on the strict settings, does not credit the referrer while the friend's postback is in its hold, and credits once (settled) after it clears", async () => {
-    expect(await t.sql("select referral_requires_earned from app_config")).toEqual([
-      { referral_requires_earned: true },
-    ]);
-    const { referrer, friend } = await referrerAndFriend(t);
-    await postback(t, friend, `${friend}-a`, 100);
-    expect(await referralMoney(t, referrer, friend)).toEqual(NOT_CREDITED);
-    expect(await settle(t)).toMatchObject({ credited: 0 });
-    expect(await referralMoney(t, referrer, friend)).toEqual(NOT_CREDITED);
-
-    await endHolds(t, friend);
-    // Nothing runs when money clears: the settlement credits it.
-    expect(await referralMoney(t, referrer, friend)).toEqual(NOT_CREDITED);
-    expect(await settle(t)).toMatchObject({ credited: 1 });
-    expect(await referralMoney(t, referrer, friend)).toEqual(CREDITED_ONCE);
-    expect(await settle(t)).toMatchObject({ credited: 0 });
-    expect(await referralMoney(t, referrer, friend)).toEqual(CREDITED_ONCE);
-    expect(
-      await t.sql(
-        "select kind from user_notices where user_id in ($1, $2) and kind in ('referral_credited', 'welcome_bonus') order by id",
-        [referrer, friend],
-      ),
-    ).toEqual([{ kind: "referral_credited" }, { kind: "welcome_bonus" }]);
-    await expectAuditClean(t);
-  });
-
-  it("on the strict settings, never credits on the friend's bonus money alone (coins, check-in), however much", async () => {
-    const { referrer, friend } = await referrerAndFriend(t);
-    await t.db.rpc("add_user_coins", { user_id_param: friend, amount_param: 10_000 });
-    await t.db.rpc("daily_checkin", { p_user_id: friend });
-    expect(await settle(t)).toMatchObject({ credited: 0 });
-    expect(await settle(t, friend)).toMatchObject({ credited: 0 });
-    expect(await referralMoney(t, referrer, friend)).toEqual(NOT_CREDITED);
-  });
-
-  it("on the strict settings, counts cleared earned money net of reversals: $1.50 less a $1.00 reversal does not qualify, $0.50 more does", async () => {
-    const { referrer, friend } = await referrerAndFriend(t);
-    await postback(t, friend, `${friend}-a`, 100);
-    await postback(t, friend, `${friend}-b`, 50);
-    await endHolds(t, friend);
-    await postback(t, friend, `${friend}-a`, 100, true);
-    expect(await settle(t, friend)).toMatchObject({ credited: 0 });
-    expect(await referralMoney(t, referrer, friend)).toEqual(NOT_CREDITED);
-    await postback(t, friend, `${friend}-c`, 50);
-    expect(await settle(t, friend)).toMatchObject({ credited: 0 });
-    await endHolds(t, friend);
-    expect(await settle(t, friend)).toMatchObject({ credited: 1 });
-    expect(await referralMoney(t, referrer, friend)).toEqual(CREDITED_ONCE);
-    await expectAuditClean(t);
-  });
-
-  it("on the strict settings, credits at once a postback of a provider whose hold is 0 days (app_config.provider_hold_days)", async () => {
-    await t.sql(`update app_config set provider_hold_days = '{"acme": 0}'`);
-    try {
-      const { referrer, friend } = await referrerAndFriend(t);
-      await postback(t, friend, `${friend}-a`, 99);
-      expect(await referralMoney(t, referrer, friend)).toEqual(NOT_CREDITED);
-      await postback(t, friend, `${friend}-b`, 1);
-      expect(await referralMoney(t, referrer, friend)).toEqual(CREDITED_ONCE);
-    } finally {
-      await t.sql(STRICT);
-    }
-  });
-
-  it("on the strict settings, waits for the friend's verified email, and credits on verification once earnings cleared", async () => {
-    const { referrer, friend } = await referrerAndFriend(t, { verified: false });
-    await postback(t, friend, `${friend}-a`, 200);
-    await endHolds(t, friend);
-    expect(await settle(t)).toMatchObject({ credited: 0 });
-    expect(await referralMoney(t, referrer, friend)).toEqual(NOT_CREDITED);
-    await t.db.rpc("record_email_verified", { p_user_id: friend });
-    expect(await referralMoney(t, referrer, friend)).toEqual(CREDITED_ONCE);
-  });
-
-  it("settles one account's referrals only (p_user_id), as referrer or as friend", async () => {
-    const first = await referrerAndFriend(t);
-    const second = await referrerAndFriend(t);
-    for (const { friend } of [first, second]) {
-      await postback(t, friend, `${friend}-a`, 100);
-      await endHolds(t, friend);
-    }
-    expect(await settle(t, first.referrer)).toEqual({ credited: 1, skipped: 0 });
-    expect(await referralMoney(t, first.referrer, first.friend)).toEqual(CREDITED_ONCE);
-    expect(await referralMoney(t, second.referrer, second.friend)).toEqual(NOT_CREDITED);
-    expect(await settle(t, second.friend)).toEqual({ credited: 1, skipped: 0 });
-    expect(await referralMoney(t, second.referrer, second.friend)).toEqual(CREDITED_ONCE);
-  });
-
-  it("on the demo settings, keeps today's rule: 100 coins of the friend's own of any kind credit at once", async () => {
-    await t.db.rpc("apply_demo_settings");
-    try {
+    it("on the strict settings, does not credit the referrer while the friend's postback is in its hold, and credits once (settled) after it clears", async () => {
       expect(await t.sql("select referral_requires_earned from app_config")).toEqual([
-        { referral_requires_earned: false },
+        { referral_requires_earned: true },
       ]);
       const { referrer, friend } = await referrerAndFriend(t);
-      await t.db.rpc("add_user_coins", { user_id_param: friend, amount_param: 99 });
+      await postback(t, friend, `${friend}-a`, 100);
       expect(await referralMoney(t, referrer, friend)).toEqual(NOT_CREDITED);
-      await t.db.rpc("add_user_coins", { user_id_param: friend, amount_param: 1 });
+      expect(await settle(t)).toMatchObject({ credited: 0 });
+      expect(await referralMoney(t, referrer, friend)).toEqual(NOT_CREDITED);
+
+      await endHolds(t, friend);
+      // Nothing runs when money clears: the settlement credits it.
+      expect(await referralMoney(t, referrer, friend)).toEqual(NOT_CREDITED);
+      expect(await settle(t)).toMatchObject({ credited: 1 });
       expect(await referralMoney(t, referrer, friend)).toEqual(CREDITED_ONCE);
-    } finally {
-      await t.sql(STRICT);
-    }
-  });
-});
+      expect(await settle(t)).toMatchObject({ credited: 0 });
+      expect(await referralMoney(t, referrer, friend)).toEqual(CREDITED_ONCE);
+      expect(
+        await t.sql(
+          "select kind from user_notices where user_id in ($1, $2) and kind in ('referral_credited', 'welcome_bonus') order by id",
+          [referrer, friend],
+        ),
+      ).toEqual([{ kind: "referral_credited" }, { kind: "welcome_bonus" }]);
+      await expectAuditClean(t);
+    });
+
+    it("on the strict settings, never credits on the friend's bonus money alone (coins, check-in), however much", async () => {
+      const { referrer, friend } = await referrerAndFriend(t);
+      await t.db.rpc("add_user_coins", { user_id_param: friend, amount_param: 10_000 });
+      await t.db.rpc("daily_checkin", { p_user_id: friend });
+      expect(await settle(t)).toMatchObject({ credited: 0 });
+      expect(await settle(t, friend)).toMatchObject({ credited: 0 });
+      expect(await referralMoney(t, referrer, friend)).toEqual(NOT_CREDITED);
+    });
+
+    it("on the strict settings, counts cleared earned money net of reversals: $1.50 less a $1.00 reversal does not qualify, $0.50 more does", async () => {
+      const { referrer, friend } = await referrerAndFriend(t);
+      await postback(t, friend, `${friend}-a`, 100);
+      await postback(t, friend, `${friend}-b`, 50);
+      await endHolds(t, friend);
+      await postback(t, friend, `${friend}-a`, 100, true);
+      expect(await settle(t, friend)).toMatchObject({ credited: 0 });
+      expect(await referralMoney(t, referrer, friend)).toEqual(NOT_CREDITED);
+      await postback(t, friend, `${friend}-c`, 50);
+      expect(await settle(t, friend)).toMatchObject({ credited: 0 });
+      await endHolds(t, friend);
+      expect(await settle(t, friend)).toMatchObject({ credited: 1 });
+      expect(await referralMoney(t, referrer, friend)).toEqual(CREDITED_ONCE);
+      await expectAuditClean(t);
+    });
+
+    it("on the strict settings, credits at once a postback of a provider whose hold is 0 days (app_config.provider_hold_days)", async () => {
+      await t.sql(`update app_config set provider_hold_days = '{"acme": 0}'`);
+      try {
+        const { referrer, friend } = await referrerAndFriend(t);
+        await postback(t, friend, `${friend}-a`, 99);
+        expect(await referralMoney(t, referrer, friend)).toEqual(NOT_CREDITED);
+        await postback(t, friend, `${friend}-b`, 1);
+        expect(await referralMoney(t, referrer, friend)).toEqual(CREDITED_ONCE);
+      } finally {
+        await t.sql(STRICT);
+      }
+    });
+
+    it("on the strict settings, waits for the friend's verified email, and credits on verification once earnings cleared", async () => {
+      const { referrer, friend } = await referrerAndFriend(t, { verified: false });
+      await postback(t, friend, `${friend}-a`, 200);
+      await endHolds(t, friend);
+      expect(await settle(t)).toMatchObject({ credited: 0 });
+      expect(await referralMoney(t, referrer, friend)).toEqual(NOT_CREDITED);
+      await t.db.rpc("record_email_verified", { p_user_id: friend });
+      expect(await referralMoney(t, referrer, friend)).toEqual(CREDITED_ONCE);
+    });
+
+    it("settles one account's referrals only (p_user_id), as referrer or as friend", async () => {
+      const first = await referrerAndFriend(t);
+      const second = await referrerAndFriend(t);
+      for (const { friend } of [first, second]) {
+        await postback(t, friend, `${friend}-a`, 100);
+        await endHolds(t, friend);
+      }
+      expect(await settle(t, first.referrer)).toEqual({ credited: 1, skipped: 0 });
+      expect(await referralMoney(t, first.referrer, first.friend)).toEqual(CREDITED_ONCE);
+      expect(await referralMoney(t, second.referrer, second.friend)).toEqual(NOT_CREDITED);
+      expect(await settle(t, second.friend)).toEqual({ credited: 1, skipped: 0 });
+      expect(await referralMoney(t, second.referrer, second.friend)).toEqual(CREDITED_ONCE);
+    });
+
+    it("on the demo settings, keeps today's rule: 100 coins of the friend's own of any kind credit at once", async () => {
+      await t.db.rpc("apply_demo_settings");
+      try {
+        expect(await t.sql("select referral_requires_earned from app_config")).toEqual([
+          { referral_requires_earned: false },
+        ]);
+        const { referrer, friend } = await referrerAndFriend(t);
+        await t.db.rpc("add_user_coins", { user_id_param: friend, amount_param: 99 });
+        expect(await referralMoney(t, referrer, friend)).toEqual(NOT_CREDITED);
+        await t.db.rpc("add_user_coins", { user_id_param: friend, amount_param: 1 });
+        expect(await referralMoney(t, referrer, friend)).toEqual(CREDITED_ONCE);
+      } finally {
+        await t.sql(STRICT);
+      }
+    });
+  },
+);
 
 describe("referral settlement under races on Postgres", () => {
   let t: TestDatabase;
