@@ -70,12 +70,11 @@ async function step(name, work) {
  * @param {string[]} parts
  * @param {Record<string, string>} env
  * @param {(part: string) => string[]} filesOf
- * @param {string} [label] what sets this run apart, in its step's name
  */
-async function vitestStep(parts, env, filesOf, label = "") {
+async function vitestStep(parts, env, filesOf) {
   if (parts.length === 0) return;
   const report = path.join(workDir, "vitest.json");
-  await step("vitest: " + parts.join(", ") + (label ? ` ${label}` : ""), async () => {
+  await step("vitest: " + parts.join(", "), async () => {
     const code = await run(
       "vitest",
       [
@@ -150,20 +149,6 @@ function readCounts(file, pick) {
     return { passed: 0, failed: 1 };
   }
 }
-
-/**
- * The HTTP suite's money flows (check-in, tasks and postbacks, withdrawals and their settlement,
- * referrals, profile and deletion), run a second time on the supabase-js transport.
- */
-const SUPABASE_RUN = [
-  "tests/http/checkin.test.ts",
-  "tests/http/provider.test.ts",
-  "tests/http/walls.test.ts",
-  "tests/http/withdraw.test.ts",
-  "tests/http/payouts.test.ts",
-  "tests/http/referral.test.ts",
-  "tests/http/profile.test.ts",
-];
 
 async function main() {
   // `npm test -- unit` runs a subset (unit, integration, http, image, e2e); `npm test --
@@ -262,11 +247,6 @@ async function main() {
   };
   // The resilience suite loads the machine and starts its own servers: in a step of its own, last.
   await vitestStep(["unit", "integration", "http", "image"].filter(wants), testEnv, filesOf);
-  // The money flows again with the app on SUPABASE_URL: a PostgREST stand-in over Postgres
-  // (tests/support/postgrest.ts), the ledger audited after each file (docs/deployment.md).
-  if (wants("http") && files.length === 0) {
-    await vitestStep(["http"], { ...testEnv, TEST_APP_TRANSPORT: "supabase" }, () => SUPABASE_RUN, "on supabase-js");
-  }
   if (wants("e2e")) {
     const report = path.join(workDir, "playwright.json");
     await step("playwright: Chromium, JavaScript on and off", async () => {

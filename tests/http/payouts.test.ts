@@ -5,7 +5,6 @@ import { startTestApp } from "../support/app-server";
 import { createMigratedDatabase } from "../support/db";
 import { appUrl } from "../support/http";
 import { runOperator } from "../support/operator";
-import { transportEnv } from "../support/postgres-app";
 import { RATE_LIMITS } from "~/server/http/rate-limit.server";
 import { startPayPalStandIn, type PayPalStandIn } from "../support/paypal";
 
@@ -18,7 +17,6 @@ describe("paying out withdrawals: the operator command and the PayPal webhook, o
   let direct: pg.Pool;
   let paypal: PayPalStandIn;
   let app: Awaited<ReturnType<typeof startTestApp>>;
-  let transport: Awaited<ReturnType<typeof transportEnv>>;
 
   async function sql<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<R[]> {
     return (await direct.query(text, values)).rows as R[];
@@ -29,9 +27,7 @@ describe("paying out withdrawals: the operator command and the PayPal webhook, o
     paypal = await startPayPalStandIn();
     direct = new pg.Pool({ connectionString: scratch.url, max: 2 });
     direct.on("error", () => {});
-    // DATABASE_URL, or on the supabase run a PostgREST stand-in for the app and the command alike.
-    transport = await transportEnv(direct, scratch.url);
-    app = await startTestApp({ ...transport.env, ...paypal.env });
+    app = await startTestApp({ DATABASE_URL: scratch.url, ...paypal.env });
     // Withdrawals of bonus coins credited just before (holds and locked bonus: docs/decisions/066).
     await direct.query("select apply_demo_settings()");
   }, 120_000);
@@ -45,7 +41,6 @@ describe("paying out withdrawals: the operator command and the PayPal webhook, o
   afterAll(async () => {
     await app?.stop();
     await paypal?.close();
-    await transport?.close();
     await direct?.end();
     await scratch?.drop();
   });
@@ -113,7 +108,7 @@ describe("paying out withdrawals: the operator command and the PayPal webhook, o
 
   /** Runs `node build/payouts.js ...args` with the scratch database and (unless told) the local PayPal. */
   function payouts(args: string[], { withPayPal = true } = {}) {
-    return runOperator(transport.env, args, withPayPal ? paypal.env : {});
+    return runOperator(scratch.url, args, withPayPal ? paypal.env : {});
   }
 
   /** The command's --json answer; fails the test when it exits non-zero unless `code` says so. */

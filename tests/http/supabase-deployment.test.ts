@@ -6,10 +6,10 @@ import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 import { startSmtpStandIn, type SmtpStandIn } from "../support/smtp";
 import { eventually } from "../support/wait";
 
-// The deployment on Supabase (docs/deployment.md): the app on SUPABASE_URL and the service-role key,
-// every call through PostgREST (here the stand-in of tests/support/postgrest.ts over Postgres), no
-// DATABASE_URL. The money flows of the HTTP suite run on this transport too: `npm test` runs their
-// files again with TEST_APP_TRANSPORT=supabase. This file checks what is particular to it.
+// The deployment on Supabase (docs/configuration.md, SUPABASE_URL): the app on SUPABASE_URL and the
+// service-role key, every call through PostgREST (here the stand-in of tests/support/postgrest.ts
+// over Postgres), no DATABASE_URL. This file checks what is particular to it; each money flow over
+// HTTP on this transport, with a refusal raised in SQL, is tests/http/supabase-money-flows.test.ts.
 // How long a server trusts a session it has verified (SESSION_VERIFY_CACHE_MS): over PostgREST no
 // announcement can end it sooner on another server.
 const VERIFY_CACHE_MS = 3_000;

@@ -5,8 +5,9 @@ import { openTestPostgres, type TestDatabase } from "../support/db";
 import { startPostgrestStandIn, type PostgrestStandIn } from "../support/postgrest";
 
 // The supabase-js transport (app/server/db/supabase.server.ts) against the PostgREST stand-in over a
-// migrated Postgres database: the real functions, as the service role. The money flows over HTTP
-// on this transport: `npm test` runs their files again with TEST_APP_TRANSPORT=supabase.
+// migrated Postgres database: the real functions, as the service role. The app on this transport
+// over HTTP: tests/http/supabase-deployment.test.ts, and each money flow in
+// tests/http/supabase-money-flows.test.ts.
 
 describe("the supabase-js transport", () => {
   let database: TestDatabase;

@@ -13,7 +13,7 @@ export interface OperatorRun {
  * PayPal's settings, OPERATOR_NAME, a wall's settings).
  */
 export function runOperator(
-  /** DATABASE_URL, or the variables of another transport (transportEnv in postgres-app.ts). */
+  /** DATABASE_URL, or the variables of another transport (a PostgresApp's databaseEnv). */
   database: string | Record<string, string>,
   args: string[],
   env: Record<string, string> = {},

@@ -7,24 +7,17 @@ import { ledgerAudit } from "./ledger-audit";
 import { startPostgrestStandIn, type PostgrestStandIn } from "./postgrest";
 
 /**
- * How the apps of startPostgresApp reach their database: `postgres` (DATABASE_URL, the default) or
- * `supabase` (SUPABASE_URL, through the PostgREST stand-in over the same kind of database). `npm
- * test` runs the money flows' files a second time with TEST_APP_TRANSPORT=supabase.
+ * What an app server or an operator command is given to reach a database: DATABASE_URL (the
+ * `postgres` transport), or (`supabase`) SUPABASE_URL and the service-role key of a PostgREST
+ * stand-in over it, the migrations applied first as `supabase db push` would. `close` stops the
+ * stand-in.
  */
-export const TEST_APP_TRANSPORT: "postgres" | "supabase" =
-  process.env.TEST_APP_TRANSPORT === "supabase" ? "supabase" : "postgres";
-
-/**
- * What an app server or an operator command is given to reach a database on TEST_APP_TRANSPORT:
- * DATABASE_URL, or (supabase) SUPABASE_URL and the service-role key of a PostgREST stand-in over it,
- * the migrations applied first as `supabase db push` would. `close` stops the stand-in.
- */
-export async function transportEnv(
+async function transportEnv(
   /** A pool on the database, to migrate it. */
   pool: pg.Pool,
   /** Where the app (or the stand-in) connects to it. */
   address: string,
-  transport: "postgres" | "supabase" = TEST_APP_TRANSPORT,
+  transport: "postgres" | "supabase",
 ): Promise<{ env: Record<string, string>; postgrest: PostgrestStandIn | null; close(): Promise<void> }> {
   if (transport === "postgres") return { env: { DATABASE_URL: address }, postgrest: null, close: async () => {} };
   await migrateDatabase({ pool }, MIGRATIONS_DIR);
@@ -37,16 +30,13 @@ export async function transportEnv(
 }
 
 /**
- * After a test file on the supabase transport: the ledger audit of its database (every balance
- * equal to its ledger, no total earned below zero), thrown as an error if anything is wrong.
+ * The ledger audit of an app's database (every balance equal to its ledger, no total earned below
+ * zero), thrown as an error if anything is wrong: run when an app on the supabase transport stops
+ * (tests/http/supabase-deployment.test.ts, tests/http/supabase-money-flows.test.ts).
  */
-export async function auditAfterSupabaseRun(
-  sql: <R>(text: string) => Promise<R[]>,
-  transport: "postgres" | "supabase" = TEST_APP_TRANSPORT,
-) {
-  if (transport !== "supabase") return;
+async function auditLedger(sql: <R>(text: string) => Promise<R[]>) {
   const { problems } = await ledgerAudit(sql);
-  if (problems.length > 0) throw new Error(`ledger audit after the supabase run: ${problems.join("; ")}`);
+  if (problems.length > 0) throw new Error(`ledger audit of the app on supabase-js: ${problems.join("; ")}`);
 }
 
 /**
@@ -58,9 +48,12 @@ export async function startPostgresApp(
   {
     databaseUrl = (url) => url,
     settings = "demo",
-    transport: transportName = TEST_APP_TRANSPORT,
+    transport: transportName = "postgres",
   }: {
-    /** How the app reaches its database (default: TEST_APP_TRANSPORT). */
+    /**
+     * How the app reaches its database: `postgres` (DATABASE_URL), or `supabase` (SUPABASE_URL,
+     * every call through supabase-js to a PostgREST stand-in over the same kind of database).
+     */
     transport?: "postgres" | "supabase";
     /** The address the app is given for the database (e.g. through a relay the test can cut). */
     databaseUrl?: (url: string) => string | Promise<string>;
@@ -83,6 +76,11 @@ export async function startPostgresApp(
       url: app.url,
       scratchUrl: scratch.url,
       transport: transportName,
+      /**
+       * What the app was given to reach its database (DATABASE_URL, or SUPABASE_URL and the
+       * service-role key): an operator command run with it reaches the database the same way.
+       */
+      databaseEnv: transport.env,
       /** What the server wrote to stderr so far (its warnings and errors). */
       stderr: app.stderr,
       sql: async <R = Record<string, unknown>>(text: string, values?: unknown[]) =>
@@ -115,7 +113,7 @@ export async function startPostgresApp(
       async stop() {
         await app.stop();
         try {
-          await auditAfterSupabaseRun(async (text) => (await pool.query(text)).rows, transportName);
+          if (transportName === "supabase") await auditLedger(async (text) => (await pool.query(text)).rows);
         } finally {
           await transport?.close();
           await pool.end();
