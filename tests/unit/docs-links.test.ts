@@ -158,3 +158,79 @@ describe("docs/product.md and the references to it", () => {
     },
   );
 });
+
+// docs/product.md ends each screen's rules with one line naming where they live:
+// Code: `app/routes/referral/`, `app/server/earning/referrals.server.ts` · SQL: `try_referral_credit`, `credit_cleared_referrals`
+// (or "SQL: none", with a reason in brackets). A renamed module or SQL function must fail here.
+const SCREENS = [
+  "Onboarding",
+  "Auth",
+  "Home",
+  "Earn",
+  "Refer",
+  "Withdraw",
+  "Profile",
+  "Leaderboard",
+  "Settings",
+  "Legal",
+  "Not found",
+  "Offline",
+];
+const NAMED = "`[^`\\n]+`(?:, `[^`\\n]+`)*";
+const CODE_SQL_LINE = new RegExp(`^Code: (${NAMED}) \u00b7 SQL: (none(?: \\([^)\\n]+\\))?|${NAMED})$`);
+
+/** The names in backticks of a list such as "`a`, `b`". */
+function backticked(list: string): string[] {
+  return [...list.matchAll(/`([^`\n]+)`/g)].map((match) => match[1]!);
+}
+
+/** The `## ` sections of a Markdown text outside fenced code, by heading, each with its lines (### included). */
+function sectionsOf(text: string): Map<string, string[]> {
+  const sections = new Map<string, string[]>();
+  let current: string[] | null = null;
+  for (const line of text.replace(/```[\s\S]*?```/g, "").split("\n")) {
+    const heading = /^## +(.+?) *$/.exec(line);
+    if (heading) sections.set(heading[1]!, (current = []));
+    else current?.push(line);
+  }
+  return sections;
+}
+
+describe("docs/product.md's Code and SQL lines", () => {
+  const text = readFileSync(PRODUCT, "utf8");
+  const lines = text.replace(/```[\s\S]*?```/g, "").split("\n");
+
+  it('every "Code: … · SQL: …" line names existing files or folders and SQL functions or tables of supabase/schema/, and every screen\'s ## section has one', () => {
+    // A line that starts as one but breaks the form would escape the checks below: it fails here.
+    const malformed = lines.filter((line) => line.startsWith("Code:") && !CODE_SQL_LINE.test(line));
+    expect(malformed).toEqual([]);
+    const parsed = lines.flatMap((line) => {
+      const match = CODE_SQL_LINE.exec(line);
+      return match
+        ? [{ paths: backticked(match[1]!), sql: match[2]!.startsWith("none") ? [] : backticked(match[2]!) }]
+        : [];
+    });
+    expect(parsed.length).toBeGreaterThanOrEqual(SCREENS.length);
+    // A folder is written with its slash; a file without one.
+    const missingPaths = parsed
+      .flatMap(({ paths }) => paths)
+      .filter((entry) => {
+        if (!existsSync(entry)) return true;
+        return statSync(entry).isDirectory() !== entry.endsWith("/");
+      });
+    expect(missingPaths).toEqual([]);
+    const missingSql = parsed
+      .flatMap(({ sql }) => sql)
+      .filter(
+        (name) =>
+          !/^[a-z_][a-z0-9_]*$/.test(name) ||
+          !(existsSync(`supabase/schema/functions/${name}.sql`) || existsSync(`supabase/schema/tables/${name}.sql`)),
+      );
+    expect(missingSql).toEqual([]);
+    const sections = sectionsOf(text);
+    const withoutLine = SCREENS.filter(
+      (screen) => !(sections.get(screen) ?? []).some((line) => CODE_SQL_LINE.test(line)),
+    );
+    expect(withoutLine).toEqual([]);
+  });
+});
