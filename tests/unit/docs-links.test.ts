@@ -55,6 +55,19 @@ describe("the README and docs/", () => {
     expect([...new Set(missing)]).toEqual([]);
   });
 
+  it.each(DOCUMENTS)(
+    "every file or folder %s names in backticks under app/, tests/, scripts/, supabase/ or public/ exists",
+    (document) => {
+      const text = readFileSync(document, "utf8");
+      const missing = [...text.matchAll(/`((?:app|tests|scripts|supabase|public)\/[^`\s]+)`/g)]
+        .map((match) => match[1]!.replace(/:\d+$/, ""))
+        // Patterns and placeholders ("app/routes/*/", "tests/<part>/", "….sql") name no one file.
+        .filter((entry) => !/[*{<…]/.test(entry))
+        .filter((entry) => !existsSync(entry));
+      expect([...new Set(missing)]).toEqual([]);
+    },
+  );
+
   it.each(DOCUMENTS)("every script file %s names (node/bash scripts/...) exists", (document) => {
     const code = codeIn(readFileSync(document, "utf8"));
     const missing = [...code.matchAll(/\b(?:node|bash) ((?:scripts|build)\/[\w./-]+)/g)]
