@@ -38,7 +38,10 @@ export default defineConfig({
     // file in one project; `npm test` (scripts/test.mjs) runs them by folder or file.
     projects: [
       // No service, no database: `npm run test:unit`, `npm run test:watch`.
-      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"] } },
+      // Files share their worker's modules (isolate: false): unit tests hold no state between files,
+      // and importing the app's modules once per worker rather than once per file cuts the run from
+      // about 12 s to 5 s.
+      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"], isolate: false } },
       // PGlite and local stand-ins only: `npm run test:db`.
       {
         extends: true,
