@@ -90,9 +90,13 @@ for (const [index, mutation] of MUTATIONS.entries()) {
   } finally {
     writeFileSync(mutation.file, original);
   }
-  if (result.code !== 0 && result.failed.length > 0) {
+  if (result.failed.length > 0) {
     console.log(`✔ ${index + 1}. ${mutation.rule}: caught by`);
     for (const test of result.failed) console.log(`    ${test}`);
+  } else if (result.code !== 0) {
+    // A crash (a service that did not start) proves nothing either way.
+    console.log(`✘ ${index + 1}. ${mutation.rule}: the run failed before any test did (its error is above)`);
+    missed += 1;
   } else {
     console.log(`✘ ${index + 1}. ${mutation.rule}: no test in ${mutation.tests.join(", ")} failed`);
     missed += 1;
