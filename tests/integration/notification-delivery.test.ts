@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ruleViolation } from "~/server/db/core.server";
 import { migrateDatabase } from "~/server/db/migrations.server";
@@ -641,25 +642,52 @@ describe("claiming notices on a Postgres server", () => {
     await t?.close();
   });
 
-  it("workers claiming at the same moment never get the same notice, and together get every one", async () => {
+  it("a claim still open holds its notices, and a second claim meanwhile takes the next ones instead of waiting or taking the same", async () => {
+    const userId = (await provision(t)).userId;
+    const written = [];
+    for (let i = 0; i < 6; i++) written.push(await postbackNotice(t, userId, 100 + i));
+    const holder = new pg.Client({ connectionString: t.url });
+    await holder.connect();
+    try {
+      await holder.query("begin");
+      const [held] = (await holder.query("select claim_due_notices(3, 300) as batch")).rows;
+      const heldIds = (held.batch as ClaimedNotice[]).map((entry) => entry.id);
+      expect(heldIds).toEqual(written.slice(0, 3));
+      // The holder's transaction is open: its rows are locked, and claiming skips them.
+      const meanwhile = await claim(t, 3, 300);
+      expect(meanwhile.map((entry) => entry.id)).toEqual(written.slice(3));
+      await holder.query("commit");
+      expect(await claim(t, 3, 300)).toEqual([]);
+    } finally {
+      await holder.end();
+    }
+  });
+
+  it("eight workers claiming at once, each on its own connection, never get the same notice, and together get every one", async () => {
     const userIds = [];
     for (let i = 0; i < 4; i++) userIds.push((await provision(t)).userId);
     const written = [];
     for (let i = 0; i < 60; i++) written.push(await postbackNotice(t, userIds[i % 4]!, 100 + i));
 
-    const worker = async () => {
-      const mine: number[] = [];
-      for (;;) {
-        const batch = await claim(t, 3, 300);
-        if (batch.length === 0) return mine;
-        mine.push(...batch.map((entry) => entry.id));
-      }
-    };
-    const claims = await Promise.all(Array.from({ length: 8 }, worker));
-    const all = claims.flat();
-    expect(new Set(all).size).toBe(all.length);
-    expect([...all].sort((a, b) => a - b)).toEqual(written);
-    expect(claims.filter((mine) => mine.length > 0).length).toBeGreaterThan(1);
+    // Connected before the race starts, so no worker waits for a connection while another runs.
+    const clients = Array.from({ length: 8 }, () => new pg.Client({ connectionString: t.url }));
+    await Promise.all(clients.map((client) => client.connect()));
+    try {
+      const worker = async (client: pg.Client) => {
+        const mine: number[] = [];
+        for (;;) {
+          const [row] = (await client.query("select claim_due_notices(3, 300) as batch")).rows;
+          const batch = row.batch as ClaimedNotice[];
+          if (batch.length === 0) return mine;
+          mine.push(...batch.map((entry) => entry.id));
+        }
+      };
+      const all = (await Promise.all(clients.map(worker))).flat();
+      expect(new Set(all).size).toBe(all.length);
+      expect([...all].sort((a, b) => a - b)).toEqual(written);
+    } finally {
+      await Promise.all(clients.map((client) => client.end()));
+    }
   });
 });
 

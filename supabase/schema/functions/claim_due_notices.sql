@@ -15,6 +15,14 @@ declare
   v_push text;
   v_email text;
   v_claimed bigint[] := '{}';
+  -- An explicit cursor, read a row at a time: a FOR loop over a query fetches ten rows at once,
+  -- and each row fetched under FOR UPDATE stays locked until the claim commits, so a claim of 3
+  -- held 10 and a worker claiming beside it found nothing due.
+  v_due cursor for
+    select * from user_notices
+     where next_attempt_at <= now()
+     order by next_attempt_at, id
+       for update skip locked;
 begin
   if p_limit is null or p_limit not between 1 and 100 or p_lease_seconds is null
      or p_lease_seconds not between 1 and 3600 then
@@ -22,12 +30,10 @@ begin
   end if;
   select * into v_config from app_config;
 
-  for v_notice in
-    select * from user_notices
-     where next_attempt_at <= now()
-     order by next_attempt_at, id
-       for update skip locked
+  open v_due;
   loop
+    fetch v_due into v_notice;
+    exit when not found;
     v_push := v_notice.push_status;
     v_email := v_notice.email_status;
     if v_notice.created_at < now() - make_interval(hours => v_config.notice_delivery_window_hours) then
@@ -69,6 +75,7 @@ begin
     v_claimed := v_claimed || v_notice.id;
     exit when cardinality(v_claimed) >= p_limit;
   end loop;
+  close v_due;
 
   return (
     select coalesce(jsonb_agg(jsonb_build_object(
