@@ -19,6 +19,9 @@ const totals = { passed: 0, failed: 0 };
 /** Each failed test, `file › name`, listed again at the very end (a CI log is often read from its tail). */
 /** @type {string[]} */
 const failures = [];
+/** Each test file's seconds (Vitest: from its start to its end; Playwright: its tests' time summed). */
+/** @type {Map<string, number>} */
+const fileSeconds = new Map();
 /** Each part's name and seconds, printed together at the end. */
 /** @type {[string, number][]} */
 const timings = [];
@@ -91,6 +94,8 @@ async function vitestStep(parts, env, filesOf) {
     );
     const counts = readCounts(report, (/** @type {VitestReport} */ r) => {
       for (const file of r.testResults ?? []) {
+        if (file.startTime && file.endTime)
+          fileSeconds.set(path.relative(process.cwd(), file.name), (file.endTime - file.startTime) / 1000);
         const failed = (file.assertionResults ?? []).filter((test) => test.status === "failed");
         for (const test of failed) failures.push(`${path.relative(process.cwd(), file.name)} › ${test.fullName}`);
         // A file that failed before any test ran (an import error, a beforeAll) names itself.
@@ -109,12 +114,15 @@ async function vitestStep(parts, env, filesOf) {
  * @typedef {{
  *   numPassedTests: number,
  *   numFailedTests: number,
- *   testResults?: { name: string, status: string, assertionResults?: { fullName: string, status: string }[] }[],
+ *   testResults?: {
+ *     name: string, status: string, startTime?: number, endTime?: number,
+ *     assertionResults?: { fullName: string, status: string }[],
+ *   }[],
  * }} VitestReport
  */
 
 /**
- * @typedef {{ title: string, tests?: { projectName: string, status: string }[] }} PlaywrightSpec
+ * @typedef {{ title: string, tests?: { projectName: string, status: string, results?: { duration: number }[] }[] }} PlaywrightSpec
  * @typedef {{ title: string, file?: string, specs?: PlaywrightSpec[], suites?: PlaywrightSuite[] }} PlaywrightSuite
  */
 
@@ -134,6 +142,24 @@ function playwrightFailures(suites, file = "") {
     );
     return [...own, ...playwrightFailures(suite.suites ?? [], where)];
   });
+}
+
+/**
+ * Adds each spec file's test time (every project, every retry) to `fileSeconds`.
+ * @param {PlaywrightSuite[]} suites
+ * @param {string} [file]
+ */
+function addPlaywrightSeconds(suites, file = "") {
+  for (const suite of suites) {
+    const where = suite.file ?? file;
+    const milliseconds = (suite.specs ?? [])
+      .flatMap((spec) => spec.tests ?? [])
+      .flatMap((test) => test.results ?? [])
+      .reduce((sum, result) => sum + result.duration, 0);
+    const key = `tests/e2e/${where}`;
+    fileSeconds.set(key, (fileSeconds.get(key) ?? 0) + milliseconds / 1000);
+    addPlaywrightSeconds(suite.suites ?? [], where);
+  }
 }
 
 /**
@@ -260,6 +286,7 @@ async function main() {
           /** @type {{ stats: { expected: number, unexpected: number, flaky: number }, suites?: PlaywrightSuite[] }} */ r,
         ) => {
           failures.push(...playwrightFailures(r.suites ?? []));
+          addPlaywrightSeconds(r.suites ?? []);
           if (r.stats.flaky > 0)
             console.log(`⚠ ${r.stats.flaky} flaky Playwright test(s) passed only on retry: see the list above`);
           return { passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected };
@@ -289,6 +316,18 @@ if (timings.length > 0) {
   // What scripts/test-all.sh did before npm test (the Debian packages, npm install).
   for (const phase of (process.env.TEST_PHASES_BEFORE ?? "").split("; ").filter(Boolean)) console.log(`  ${phase}`);
   for (const [name, seconds] of timings) console.log(`  ${name}: ${seconds.toFixed(1)} s`);
+}
+// Where the next second is saved: Vitest files by their own span (three run side by side),
+// Playwright specs by their tests' time summed over both projects (two workers).
+for (const [heading, playwright] of /** @type {[string, boolean][]} */ ([
+  ["Slowest Vitest files (start to end)", false],
+  ["Slowest Playwright specs (their tests' time summed)", true],
+])) {
+  const files = [...fileSeconds].filter(([file]) => file.startsWith("tests/e2e/") === playwright);
+  if (files.length < 2) continue;
+  console.log(`\n${heading}:`);
+  for (const [file, seconds] of files.sort((x, y) => y[1] - x[1]).slice(0, 10))
+    console.log(`  ${seconds.toFixed(1).padStart(6)} s  ${file}`);
 }
 if (failures.length > 0) {
   console.log("\nFailed:");
