@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { newMember, newOperator } from "../support/console";
+import { cashOutOf, newMember, newOperator } from "../support/console";
 import { HttpClient } from "../support/http";
 import { startPayPalStandIn, type PayPalStandIn } from "../support/paypal";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
@@ -39,22 +39,11 @@ test.afterAll(async () => {
 });
 
 /** A verified member with `dollars` of bonus coins who asks to be paid `fields`: its account and withdrawal. */
-async function withdrawalOf(
+const withdrawalOf = (
   dollars: number,
   fields: Record<string, string>,
   person?: Awaited<ReturnType<typeof newMember>>,
-) {
-  const owner = person ?? (await newMember(app));
-  await app.sql("select record_email_verified($1)", [owner.uid]);
-  await app.sql("select add_user_coins($1, $2)", [owner.uid, dollars * 100]);
-  const response = await owner.client.post("/withdraw", { intent: "withdraw", amount: String(dollars), ...fields });
-  expect(response.status).toBe(302);
-  const [row] = await app.sql<{ id: string }>(
-    "select id from withdrawals where user_id = $1 order by created_at desc limit 1",
-    [owner.uid],
-  );
-  return { ...owner, id: row!.id };
-}
+) => cashOutOf(app, dollars, fields, person);
 
 async function openConsole(page: Page, path: string) {
   await signInOverHttp(page, finance.email, "s3cret-pass", app.url);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ageSession, consoleTableCells, newMember, newOperator } from "../support/console";
+import { ageSession, cashOutOf, consoleTableCells, newMember, newOperator } from "../support/console";
 import { HttpClient, html } from "../support/http";
 import { ledgerAudit } from "../support/ledger-audit";
 import { startPayPalStandIn, type PayPalStandIn } from "../support/paypal";
@@ -29,22 +29,11 @@ describe("the console's withdrawals", () => {
   });
 
   /** An account with a verified email and `dollars` of bonus coins that asks for a withdrawal: its id. */
-  async function withdrawal(
+  const withdrawal = (
     dollars: number,
     fields: Record<string, string>,
     person?: Awaited<ReturnType<typeof newMember>>,
-  ) {
-    const owner = person ?? (await newMember(app));
-    await app.sql("select record_email_verified($1)", [owner.uid]);
-    await app.sql("select add_user_coins($1, $2)", [owner.uid, dollars * 100]);
-    const response = await owner.client.post("/withdraw", { intent: "withdraw", amount: String(dollars), ...fields });
-    expect(response.status).toBe(302);
-    const [row] = await app.sql<{ id: string }>(
-      "select id from withdrawals where user_id = $1 order by created_at desc limit 1",
-      [owner.uid],
-    );
-    return { ...owner, id: row!.id };
-  }
+  ) => cashOutOf(app, dollars, fields, person);
 
   const upi = (name: string) => ({ method: "upi", upiId: `${name}.${Date.now().toString(36)}@okaxis` });
   const paypalTo = (name: string) => ({

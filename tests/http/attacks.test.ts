@@ -3,8 +3,7 @@ import { ruleMessage } from "~/domain/rules";
 import { endHolds } from "../support/holds";
 import { type HttpClient, html, landing } from "../support/http";
 import { ledgerAudit } from "../support/ledger-audit";
-import { signedPostbackQuery, startOfferProvider } from "../support/offer-provider";
-import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
+import { startPostgresApp, startPostgresAppWithProvider, type PostgresApp } from "../support/postgres-app";
 
 // Issue 17's attacks replayed on the production build with the production settings (holds of 7
 // days, bonus money unlocked only by cleared earnings, the referral bonus on the friend's cleared
@@ -92,23 +91,16 @@ describe("issue 17's alias farm on the production settings, without an offer pro
 });
 
 describe("issue 17's reversal after a cash-out on the production settings, with an offer provider", () => {
-  let provider: Awaited<ReturnType<typeof startOfferProvider>>;
   let app: PostgresApp;
+  let postback: (params: Record<string, string>) => Promise<string>;
+  let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    provider = await startOfferProvider();
-    app = await startPostgresApp(
-      { OFFER_PROVIDER: "acme", OFFER_PROVIDER_API_URL: provider.url, OFFER_POSTBACK_SECRET: SECRET },
-      { settings: "production" },
-    );
+    ({ app, postback, stop } = await startPostgresAppWithProvider(SECRET, { settings: "production" }));
   }, 120_000);
   afterAll(async () => {
-    await app?.stop();
-    await provider?.close();
+    await stop?.();
   });
-
-  const postback = async (params: Record<string, string>) =>
-    (await fetch(new URL(`/api/acme/postback?${signedPostbackQuery(params, SECRET)}`, app.url))).text();
 
   it("a signed 1,000-coin credit is pending for its hold and cannot be cashed out; the network's reversal in the hold takes it back and nothing is lost", async () => {
     const { client, email } = await app.signUp();

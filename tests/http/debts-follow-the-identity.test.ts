@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newMember, newOperator } from "../support/console";
 import { visibleText } from "../support/bad-input";
-import { signedPostbackQuery, startOfferProvider } from "../support/offer-provider";
-import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
+import { startPostgresAppWithProvider, type PostgresApp } from "../support/postgres-app";
 
 const SECRET = "postback-secret-for-debt-tests";
 
@@ -14,15 +13,11 @@ const SECRET = "postback-secret-for-debt-tests";
 // its offer earnings pay it first.
 describe("debts follow the identity", () => {
   let app: PostgresApp;
-  let provider: Awaited<ReturnType<typeof startOfferProvider>>;
+  let postback: (params: Record<string, string>) => Promise<string>;
+  let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    provider = await startOfferProvider();
-    app = await startPostgresApp({
-      OFFER_PROVIDER: "acme",
-      OFFER_PROVIDER_API_URL: provider.url,
-      OFFER_POSTBACK_SECRET: SECRET,
-    });
+    ({ app, postback, stop } = await startPostgresAppWithProvider(SECRET));
     // Offer money clears at once and bonus money is never locked: only the debt stands between
     // the balance and what can be withdrawn.
     await app.sql(
@@ -30,12 +25,8 @@ describe("debts follow the identity", () => {
     );
   }, 120_000);
   afterAll(async () => {
-    await app?.stop();
-    await provider?.close();
+    await stop?.();
   });
-
-  const postback = async (params: Record<string, string>) =>
-    (await fetch(new URL(`/api/acme/postback?${signedPostbackQuery(params, SECRET)}`, app.url))).text();
 
   async function money(uid: string) {
     const [row] = await app.sql<{ balance: string; carried_debt: string; carried_debt_total: string }>(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ageSession, newMember, newOperator } from "../support/console";
+import { ageSession, cashOutOf, newMember, newOperator } from "../support/console";
 import { visibleText } from "../support/bad-input";
 import { ledgerAudit } from "../support/ledger-audit";
 import { startPayPalStandIn, type PayPalStandIn } from "../support/paypal";
@@ -46,22 +46,18 @@ describe("no operator moves money alone", () => {
   }
 
   /** `who` (an operator's own account, here) asks for a PayPal cash-out of `dollars`: its id. */
-  async function ownCashOut(who: { client: typeof finance.client; uid: string }, dollars: number) {
-    await app.sql("select record_email_verified($1)", [who.uid]);
-    await app.sql("select add_user_coins($1, $2)", [who.uid, dollars * 100]);
-    const response = await who.client.post("/withdraw", {
-      intent: "withdraw",
-      amount: String(dollars),
-      method: "paypal",
-      paypalEmail: `own.${Date.now().toString(36)}@example.com`,
-    });
-    expect(response.status).toBe(302);
-    const [row] = await app.sql<{ id: string; review_state: string }>(
-      "select id, review_state from withdrawals where user_id = $1 order by created_at desc limit 1",
-      [who.uid],
+  async function ownCashOut(who: Awaited<ReturnType<typeof newOperator>>, dollars: number) {
+    const { id, reviewState } = await cashOutOf(
+      app,
+      dollars,
+      {
+        method: "paypal",
+        paypalEmail: `own.${Date.now().toString(36)}@example.com`,
+      },
+      who,
     );
-    expect(row!.review_state).toBe("review");
-    return row!.id;
+    expect(reviewState).toBe("review");
+    return id;
   }
 
   it("a finance operator cannot approve, pay, refuse or mark paid their own cash-out: each is refused, PayPal is never asked, the attempts are audited; a second operator approves it", async () => {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HttpClient } from "../support/http";
-import { signedPostbackQuery, startOfferProvider } from "../support/offer-provider";
-import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
+import { startPostgresAppWithProvider, type PostgresApp } from "../support/postgres-app";
 
 // Home and Withdraw, server-rendered (no JavaScript), on the strict production settings
 // (docs/decisions/066): what can be withdrawn now (Available), what is still in its hold
@@ -9,24 +8,17 @@ import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 const SECRET = "postback-secret-for-money-tests";
 
 describe("Available, Pending and Locked bonus on Home and Withdraw (production settings, no JavaScript)", () => {
-  let provider: Awaited<ReturnType<typeof startOfferProvider>>;
   let app: PostgresApp;
+  let postback: (params: Record<string, string>) => Promise<string>;
+  let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    provider = await startOfferProvider();
-    app = await startPostgresApp(
-      { OFFER_PROVIDER: "acme", OFFER_PROVIDER_API_URL: provider.url, OFFER_POSTBACK_SECRET: SECRET },
-      { settings: "production" },
-    );
+    ({ app, postback, stop } = await startPostgresAppWithProvider(SECRET, { settings: "production" }));
   }, 120_000);
 
   afterAll(async () => {
-    await app?.stop();
-    await provider?.close();
+    await stop?.();
   });
-
-  const postback = async (params: Record<string, string>) =>
-    (await fetch(new URL(`/api/acme/postback?${signedPostbackQuery(params, SECRET)}`, app.url))).text();
 
   /**
    * A verified account with $3.00 of bonus money, $1.00 of cleared offer earnings (which unlock

@@ -2,13 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ledgerAudit } from "../support/ledger-audit";
 import { dbRefusal, openTestPglite, type TestDatabase } from "../support/db";
 import { endHolds } from "../support/holds";
+import { provisionMember, recordPostback } from "../support/arrange";
 
 // Bonus money and holds (supabase/migrations/20261130000000_bonus_money_and_holds.sql,
 // docs/decisions/066-bonus-money-and-holds.md): each ledger row's kind and clearing time, what a
 // person may withdraw, and the demo settings.
-
-let counter = 0;
-const newUserId = () => `hold-${Date.now().toString(36)}-${++counter}`;
 
 interface Money {
   balance: number;
@@ -19,35 +17,8 @@ interface Money {
   earned_to_unlock: number | null;
 }
 
-async function provision(t: TestDatabase, { coins = 0 } = {}) {
-  const userId = newUserId();
-  await t.db.rpc("provision_user", {
-    p_user_id: userId,
-    p_email: `${userId}@example.com`,
-    p_display_name: "Holder",
-    p_email_verified: true,
-  });
-  if (coins) await t.db.rpc("add_user_coins", { user_id_param: userId, amount_param: coins });
-  return userId;
-}
-
-function postback(
-  t: TestDatabase,
-  userId: string,
-  transactionId: string,
-  coins: number,
-  reversal = false,
-  provider = "acme",
-) {
-  return t.db.rpc("record_postback", {
-    p_provider: provider,
-    p_transaction_id: transactionId,
-    p_user_id: userId,
-    p_coins: coins,
-    p_reversal: reversal,
-    p_description: reversal ? "Offer reversed" : "Offer completed",
-  });
-}
+const provision = (t: TestDatabase, { coins = 0 } = {}) =>
+  provisionMember(t, { prefix: "hold", name: "Holder", coins });
 
 function withdraw(t: TestDatabase, userId: string, amount: number) {
   return t.db.rpc("create_withdrawal", {
@@ -90,8 +61,8 @@ describe.each([["PGlite", () => openTestPglite("production")]])("bonus money and
     try {
       const userId = await provision(t, { coins: 700 });
       await t.db.rpc("daily_checkin", { p_user_id: userId });
-      await postback(t, userId, `${userId}-a`, 500);
-      await postback(t, userId, `${userId}-a`, 200, true);
+      await recordPostback(t, userId, `${userId}-a`, 500);
+      await recordPostback(t, userId, `${userId}-a`, 200, { reversal: true });
       await withdraw(t, userId, 5);
       const rows = await t.sql<{ transaction_type: string; kind: string | null }>(
         "select transaction_type, kind from transaction_history where user_id = $1 order by id",
@@ -115,7 +86,7 @@ describe.each([["PGlite", () => openTestPglite("production")]])("bonus money and
       { postback_hold_days: 7, ratio: 1 },
     ]);
     const userId = await provision(t);
-    await postback(t, userId, `${userId}-a`, 1000);
+    await recordPostback(t, userId, `${userId}-a`, 1000);
     const before = await money(t, userId);
     expect(before).toMatchObject({ balance: 10, available: 0, pending: 10, bonus_locked: 0 });
     const days = (Date.parse(before.next_clear_at!) - Date.now()) / 86_400_000;
@@ -134,8 +105,8 @@ describe.each([["PGlite", () => openTestPglite("production")]])("bonus money and
     await t.sql(`update app_config set provider_hold_days = '{"quick": 0, "slow": 30}'`);
     try {
       const userId = await provision(t);
-      await postback(t, userId, `${userId}-q`, 300, false, "quick");
-      await postback(t, userId, `${userId}-s`, 200, false, "slow");
+      await recordPostback(t, userId, `${userId}-q`, 300, { provider: "quick" });
+      await recordPostback(t, userId, `${userId}-s`, 200, { provider: "slow" });
       const now = await money(t, userId);
       expect(now).toMatchObject({ balance: 5, available: 3, pending: 2 });
       expect((Date.parse(now.next_clear_at!) - Date.now()) / 86_400_000).toBeGreaterThan(29.99);
@@ -146,14 +117,14 @@ describe.each([["PGlite", () => openTestPglite("production")]])("bonus money and
 
   it("takes a reversal during the hold from the pending money, leaving the available money whole", async () => {
     const userId = await provision(t);
-    await postback(t, userId, `${userId}-old`, 500);
+    await recordPostback(t, userId, `${userId}-old`, 500);
     await endHolds(t, userId);
-    await postback(t, userId, `${userId}-new`, 1000);
+    await recordPostback(t, userId, `${userId}-new`, 1000);
     expect(await money(t, userId)).toMatchObject({ balance: 15, available: 5, pending: 10 });
-    await postback(t, userId, `${userId}-new`, 1000, true);
+    await recordPostback(t, userId, `${userId}-new`, 1000, { reversal: true });
     expect(await money(t, userId)).toMatchObject({ balance: 5, available: 5, pending: 0, next_clear_at: null });
     // A cleared credit's reversal comes off the available money.
-    await postback(t, userId, `${userId}-old`, 500, true);
+    await recordPostback(t, userId, `${userId}-old`, 500, { reversal: true });
     expect(await money(t, userId)).toMatchObject({ balance: 0, available: 0, pending: 0 });
     expect((await ledgerAudit(t.sql)).problems).toEqual([]);
   });
@@ -163,7 +134,7 @@ describe.each([["PGlite", () => openTestPglite("production")]])("bonus money and
     expect(await money(t, userId)).toMatchObject({ balance: 10, available: 0, bonus_locked: 10, earned_to_unlock: 10 });
     expect((await dbRefusal(withdraw(t, userId, 1))).message).toBe("Amount exceeds your available balance");
 
-    await postback(t, userId, `${userId}-a`, 400);
+    await recordPostback(t, userId, `${userId}-a`, 400);
     // Pending earned money unlocks nothing.
     expect(await money(t, userId)).toMatchObject({ balance: 14, available: 0, pending: 4, bonus_locked: 10 });
     await endHolds(t, userId);
@@ -183,10 +154,10 @@ describe.each([["PGlite", () => openTestPglite("production")]])("bonus money and
 
   it("refuses a negative balance before checking the available amount (docs/decisions/065)", async () => {
     const userId = await provision(t);
-    await postback(t, userId, `${userId}-a`, 500);
+    await recordPostback(t, userId, `${userId}-a`, 500);
     await endHolds(t, userId);
     await withdraw(t, userId, 5);
-    await postback(t, userId, `${userId}-a`, 500, true);
+    await recordPostback(t, userId, `${userId}-a`, 500, { reversal: true });
     expect((await dbRefusal(withdraw(t, userId, 1))).message).toBe("Your balance is negative");
   });
 
@@ -194,7 +165,7 @@ describe.each([["PGlite", () => openTestPglite("production")]])("bonus money and
     await t.db.rpc("apply_demo_settings");
     try {
       const userId = await provision(t, { coins: 300 });
-      await postback(t, userId, `${userId}-a`, 200);
+      await recordPostback(t, userId, `${userId}-a`, 200);
       expect(await money(t, userId)).toMatchObject({ balance: 5, available: 5, pending: 0, bonus_locked: 0 });
       await withdraw(t, userId, 5);
     } finally {

@@ -3,14 +3,12 @@ import { DbError } from "~/server/db/core.server";
 import { openTestPostgres, type TestDatabase } from "../support/db";
 import { endHolds } from "../support/holds";
 import { ledgerAudit } from "../support/ledger-audit";
+import { provisionMember, recordPostback } from "../support/arrange";
 
 // Races of money on the production settings (issue 17, "Proof"): holds of 7 days, bonus money
 // unlocked one dollar per cleared earned dollar (docs/decisions/066), on a Postgres server where the
 // calls really run at once. Whatever the interleaving, no withdrawal takes more than was available
 // when it was accepted, and every balance still equals its ledger.
-
-let counter = 0;
-const newUserId = () => `race-${Date.now().toString(36)}-${++counter}`;
 
 describe("money races on the production settings, on Postgres", () => {
   let t: TestDatabase;
@@ -24,33 +22,14 @@ describe("money races on the production settings, on Postgres", () => {
     await t?.close();
   });
 
-  async function provision({ bonusCoins = 0 } = {}) {
-    const userId = newUserId();
-    await t.db.rpc("provision_user", {
-      p_user_id: userId,
-      p_email: `${userId}@example.com`,
-      p_display_name: "Racer",
-      p_email_verified: true,
-    });
-    if (bonusCoins) await t.db.rpc("add_user_coins", { user_id_param: userId, amount_param: bonusCoins });
-    return userId;
-  }
-
-  function postback(
+  const provision = ({ bonusCoins = 0 } = {}) =>
+    provisionMember(t, { prefix: "race", name: "Racer", coins: bonusCoins });
+  const postback = (
     userId: string,
     transactionId: string,
     coins: number,
-    { reversal = false, provider = "acme" } = {},
-  ) {
-    return t.db.rpc("record_postback", {
-      p_provider: provider,
-      p_transaction_id: transactionId,
-      p_user_id: userId,
-      p_coins: coins,
-      p_reversal: reversal,
-      p_description: reversal ? "Offer reversed" : "Offer completed",
-    });
-  }
+    options?: { reversal?: boolean; provider?: string },
+  ) => recordPostback(t, userId, transactionId, coins, options);
 
   /** Resolves to the amount withdrawn, or 0 when refused for the money (any other refusal fails the test). */
   function withdraw(userId: string, amount: number): Promise<number> {

@@ -3,13 +3,12 @@ import { ruleMessage } from "~/domain/rules";
 import { invalidSettingMessage, NOT_SETTINGS, SETTINGS, type Setting, type SettingValue } from "~/domain/settings";
 import { ruleViolation } from "~/server/db/core.server";
 import { dbRefusal, openTestPglite, type TestDatabase } from "../support/db";
+import { provisionMember, provisionOperator } from "../support/arrange";
 
 // The console's settings in SQL (supabase/migrations/20261202300000_operator_settings.sql,
 // docs/operator-console.md, "Settings"): who may read and change them, the allow-list and the
 // bounds (the same as app/domain/settings.ts), one audit entry per changed setting in the same
 // transaction, and nothing written on a refusal.
-
-let counter = 0;
 
 interface SettingsRead {
   settings: Record<string, SettingValue>;
@@ -40,19 +39,8 @@ describe("the console's settings in SQL", () => {
   let support: string;
   let member: string;
 
-  async function person(role: string | null) {
-    const userId = `settings-${Date.now().toString(36)}-${++counter}`;
-    await t.db.rpc("provision_user", {
-      p_user_id: userId,
-      p_email: `${userId}@example.com`,
-      p_display_name: "Settings",
-      p_email_verified: true,
-      p_referral_code: null,
-      p_identity_hash: null,
-    });
-    if (role) await t.sql("select grant_operator_role('settings-test', $1, $2)", [userId, role]);
-    return userId;
-  }
+  const person = (role: "owner" | "finance" | "support" | null) =>
+    role ? provisionOperator(t, role, "settings") : provisionMember(t, { prefix: "settings", name: "Settings" });
 
   beforeAll(async () => {
     t = await openTestPglite();

@@ -1,14 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dbRefusal, openTestPglite, type TestDatabase } from "../support/db";
+import { provisionMember, provisionOperator } from "../support/arrange";
 
 // The console's Walls section in SQL (supabase/migrations/20261202340000_operator_walls.sql,
 // docs/operator-console.md, "Walls"): what only an owner may change, the audit entry written with
 // each change, secrets that no console read returns, the announcement every server listens to, and
 // the postback log's filters.
-
-let counter = 0;
-const newId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++counter}`;
 
 /** A sealed value in the app's form (the SQL checks its shape; only the app can open it). */
 const sealed = (tag: string) => `v1.${Buffer.from(`sealed-${tag}-${randomUUID()}`).toString("base64url")}`;
@@ -40,24 +38,11 @@ describe("offer walls in the console, in SQL", () => {
   let t: TestDatabase;
   const operators: Record<"owner" | "finance" | "support", string> = { owner: "", finance: "", support: "" };
 
-  async function provision(userId = newId("acct"), email = `${userId}@example.com`) {
-    await t.db.rpc("provision_user", {
-      p_user_id: userId,
-      p_email: email,
-      p_display_name: "Walls",
-      p_email_verified: true,
-      p_referral_code: null,
-      p_identity_hash: null,
-    });
-    return userId;
-  }
+  const provision = () => provisionMember(t, { prefix: "acct", name: "Walls" });
 
   beforeAll(async () => {
     t = await openTestPglite();
-    for (const role of ["owner", "finance", "support"] as const) {
-      operators[role] = await provision(newId(role), `${role}.${Date.now()}@example.com`);
-      await t.db.rpc("grant_operator_role", { p_actor: "test", p_user_id: operators[role], p_role: role });
-    }
+    for (const role of ["owner", "finance", "support"] as const) operators[role] = await provisionOperator(t, role);
   });
   afterAll(async () => {
     await t?.close();
@@ -119,11 +104,11 @@ describe("offer walls in the console, in SQL", () => {
       allowed_addresses: "any",
       settings: { APP_TOKEN: "token-1" },
       secrets: { APP_SECRET: { sealed: secret, hint: "ab12" } },
-      updated_by: expect.stringMatching(/^owner\./),
+      updated_by: expect.stringMatching(/^owner-.*@example\.com$/),
     });
     const [entry] = await auditOf("bitlabs");
     expect(entry).toMatchObject({
-      actor: expect.stringMatching(/^owner\..*@example\.com$/),
+      actor: expect.stringMatching(/^owner-.*@example\.com$/),
       actor_user_id: operators.owner,
       action: "set_wall",
       record_kind: "wall",

@@ -23,6 +23,29 @@ export async function newMember(app: PostgresApp, fields: Record<string, string>
 }
 
 /**
+ * `person` (a new member unless given) with a verified email and `dollars` of bonus coins asks to be
+ * paid `fields` (the Withdraw form's method and recipient): the account, with the withdrawal's id
+ * and review state.
+ */
+export async function cashOutOf(
+  app: PostgresApp,
+  dollars: number,
+  fields: Record<string, string>,
+  person?: Awaited<ReturnType<typeof newMember>>,
+) {
+  const owner = person ?? (await newMember(app));
+  await app.sql("select record_email_verified($1)", [owner.uid]);
+  await app.sql("select add_user_coins($1, $2)", [owner.uid, dollars * 100]);
+  const response = await owner.client.post("/withdraw", { intent: "withdraw", amount: String(dollars), ...fields });
+  if (response.status !== 302) throw new Error(`the withdrawal of ${owner.email}: HTTP ${response.status}`);
+  const [row] = await app.sql<{ id: string; review_state: string }>(
+    "select id, review_state from withdrawals where user_id = $1 order by created_at desc limit 1",
+    [owner.uid],
+  );
+  return { ...owner, id: row!.id, reviewState: row!.review_state };
+}
+
+/**
  * A new account holding `role` in both places the console checks (the Firebase claim and the
  * operators row, as `npm run operator -- grant` leaves them), signed in afresh so its session has the claim.
  */

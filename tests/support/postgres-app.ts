@@ -2,6 +2,7 @@ import pg from "pg";
 import { migrateDatabase } from "~/server/db/migrations.server";
 import { startTestApp } from "./app-server";
 import { createMigratedDatabase, MIGRATIONS_DIR, type TestSettings } from "./db";
+import { signedPostbackQuery, startOfferProvider } from "./offer-provider";
 import { HttpClient, uniqueEmail } from "./http";
 import { ledgerAudit } from "./ledger-audit";
 import { startPostgrestStandIn, type PostgrestStandIn } from "./postgrest";
@@ -130,3 +131,32 @@ export async function startPostgresApp(
 }
 
 export type PostgresApp = Awaited<ReturnType<typeof startPostgresApp>>;
+
+/**
+ * An app of startPostgresApp with the offer provider `acme` configured against a local stand-in
+ * of its API (`provider`), and `postback(params)`: a postback signed with `secret` as the provider
+ * sends it, answered with the body's text. `stop` stops both.
+ */
+export async function startPostgresAppWithProvider(
+  secret: string,
+  options: Parameters<typeof startPostgresApp>[1] = {},
+  env: Record<string, string> = {},
+) {
+  const provider = await startOfferProvider();
+  try {
+    const app = await startPostgresApp(
+      { OFFER_PROVIDER: "acme", OFFER_PROVIDER_API_URL: provider.url, OFFER_POSTBACK_SECRET: secret, ...env },
+      options,
+    );
+    const postback = async (params: Record<string, string>) =>
+      (await fetch(new URL(`/api/acme/postback?${signedPostbackQuery(params, secret)}`, app.url))).text();
+    const stop = async () => {
+      await app.stop();
+      await provider.close();
+    };
+    return { app, provider, postback, stop };
+  } catch (error) {
+    await provider.close();
+    throw error;
+  }
+}

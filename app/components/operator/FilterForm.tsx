@@ -1,5 +1,6 @@
 import { Form, useSubmit } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { buttonClass } from "~/components/ui/button";
 
 /**
  * A console list's filters: a GET form (the URL is the filter, so it works without JavaScript,
@@ -33,5 +34,52 @@ export function FilterForm({
     >
       {children}
     </Form>
+  );
+}
+
+/** One of a filter form's choices: "every" option first (no filter), then `options` as [value, label]. */
+export function FilterSelect({
+  id,
+  name,
+  label,
+  defaultValue,
+  every,
+  options,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  defaultValue: string | number | null;
+  every: string;
+  options: readonly (readonly [value: string | number, label: string])[];
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        defaultValue={defaultValue ?? ""}
+        className="h-11 rounded-xl border border-line bg-white px-3 text-sm"
+      >
+        <option value="">{every}</option>
+        {options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** A filter form's submit button (the way to apply the filters without JavaScript). */
+export function ShowButton() {
+  return (
+    <button type="submit" className={buttonClass({ tone: "secondary", size: "md" })}>
+      Show
+    </button>
   );
 }

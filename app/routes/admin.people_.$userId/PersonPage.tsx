@@ -1,9 +1,8 @@
 import { Link } from "@remix-run/react";
-import { FilterForm } from "~/components/operator/FilterForm";
+import { FilterForm, FilterSelect, ShowButton } from "~/components/operator/FilterForm";
 import type { ReactNode } from "react";
 import { Badge } from "~/components/operator/Badge";
 import { ConsoleEmpty, ConsoleSection, ConsoleTable } from "~/components/operator/ConsoleTable";
-import { buttonClass } from "~/components/ui/button";
 import { activityLabel, LEDGER_TYPES } from "~/domain/activity";
 import { formatDate, formatTimestamp } from "~/domain/dates";
 import { formatCoins, formatDollars } from "~/domain/money";
@@ -127,33 +126,23 @@ const LEDGER_TYPE_LABELS: Record<(typeof LEDGER_TYPES)[number], string> = {
   withdrawal: "Withdrawals",
 };
 
+const LEDGER_TYPE_OPTIONS = LEDGER_TYPES.map((type) => [type, LEDGER_TYPE_LABELS[type]] as const);
+
 function Ledger({ person, ledgerType, paged }: { person: Person; ledgerType: string | null; paged: boolean }) {
   const base = `/admin/people/${encodeURIComponent(person.profile.id)}`;
   const typeQuery = ledgerType ? `type=${ledgerType}&` : "";
   return (
     <ConsoleSection title="Ledger">
       <FilterForm action={base} className="flex flex-wrap items-end gap-2">
-        <div>
-          <label htmlFor="ledger-type" className="mb-1 block text-sm font-medium">
-            Kind of movement
-          </label>
-          <select
-            id="ledger-type"
-            name="type"
-            defaultValue={ledgerType ?? ""}
-            className="h-11 rounded-xl border border-line bg-white px-3 text-sm"
-          >
-            <option value="">Every kind</option>
-            {LEDGER_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {LEDGER_TYPE_LABELS[type]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" className={buttonClass({ tone: "secondary", size: "md" })}>
-          Show
-        </button>
+        <FilterSelect
+          id="ledger-type"
+          name="type"
+          label="Kind of movement"
+          defaultValue={ledgerType}
+          every="Every kind"
+          options={LEDGER_TYPE_OPTIONS}
+        />
+        <ShowButton />
       </FilterForm>
       {person.ledger.length === 0 ? (
         <ConsoleEmpty>{paged ? "No older rows." : "No movement of this kind."}</ConsoleEmpty>

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
-import { FilterForm } from "~/components/operator/FilterForm";
+import { FilterForm, FilterSelect, ShowButton } from "~/components/operator/FilterForm";
+import { ViewTabs } from "~/components/operator/ViewTabs";
 import { ConsoleEmpty, ConsoleTable } from "~/components/operator/ConsoleTable";
-import { buttonClass } from "~/components/ui/button";
 import { formatTimestamp, waitedFor } from "~/domain/dates";
 
 import {
@@ -17,47 +17,35 @@ import {
 const CELL = "px-4 py-3";
 
 function Tabs({ filters }: { filters: TicketFilters }) {
-  return (
-    <nav aria-label="Ticket lists" className="-mx-1 flex gap-1 overflow-x-auto pb-1">
-      {TICKET_VIEWS.map((view) => {
-        const query = ticketFiltersQuery({ ...filters, view: view.value }).toString();
-        const current = view.value === filters.view;
-        return (
-          <Link
-            key={view.value}
-            to={`/admin/support${query ? `?${query}` : ""}`}
-            aria-current={current ? "page" : undefined}
-            className={`inline-flex h-11 shrink-0 items-center rounded-xl px-3.5 text-sm font-medium whitespace-nowrap ${
-              current ? "bg-brand-600 text-white" : "border border-line bg-white text-ink hover:bg-gray-50"
-            }`}
-          >
-            {view.label}
-          </Link>
-        );
-      })}
-    </nav>
-  );
+  const tabs = TICKET_VIEWS.map((view) => {
+    const query = ticketFiltersQuery({ ...filters, view: view.value }).toString();
+    return {
+      value: view.value,
+      label: view.label,
+      to: `/admin/support${query ? `?${query}` : ""}`,
+      current: view.value === filters.view,
+    };
+  });
+  return <ViewTabs label="Ticket lists" tabs={tabs} />;
 }
+
+const KIND_OPTIONS = [
+  ["feedback", TICKET_KIND_LABELS.feedback],
+  ["missing_credit", TICKET_KIND_LABELS.missing_credit],
+] as const;
 
 function Filters({ filters }: { filters: TicketFilters }) {
   return (
     <FilterForm className="flex flex-wrap items-end gap-3">
       {filters.view !== "open" ? <input type="hidden" name="view" value={filters.view} /> : null}
-      <div>
-        <label htmlFor="ticket-kind" className="mb-1 block text-sm font-medium">
-          Kind
-        </label>
-        <select
-          id="ticket-kind"
-          name="kind"
-          defaultValue={filters.kind ?? ""}
-          className="h-11 rounded-xl border border-line bg-white px-3 text-sm"
-        >
-          <option value="">Every kind</option>
-          <option value="feedback">{TICKET_KIND_LABELS.feedback}</option>
-          <option value="missing_credit">{TICKET_KIND_LABELS.missing_credit}</option>
-        </select>
-      </div>
+      <FilterSelect
+        id="ticket-kind"
+        name="kind"
+        label="Kind"
+        defaultValue={filters.kind}
+        every="Every kind"
+        options={KIND_OPTIONS}
+      />
       <label className="flex h-11 items-center gap-2 text-sm font-medium">
         <input
           type="checkbox"
@@ -68,9 +56,7 @@ function Filters({ filters }: { filters: TicketFilters }) {
         />
         Assigned to me
       </label>
-      <button type="submit" className={buttonClass({ tone: "secondary", size: "md" })}>
-        Show
-      </button>
+      <ShowButton />
     </FilterForm>
   );
 }

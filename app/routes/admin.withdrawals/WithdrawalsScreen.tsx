@@ -1,5 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { FilterForm } from "~/components/operator/FilterForm";
+import { FilterForm, FilterSelect, ShowButton } from "~/components/operator/FilterForm";
+import { ViewTabs } from "~/components/operator/ViewTabs";
 import { Form, Link } from "@remix-run/react";
 import { ConsoleEmpty, ConsoleTable } from "~/components/operator/ConsoleTable";
 import { PasswordAgain } from "~/components/operator/PasswordAgain";
@@ -23,84 +24,49 @@ import { SELECT_PREFIX } from "~/domain/withdrawal-review-forms";
 
 const CELL = "px-4 py-3";
 
-function ViewTabs({ filters, counts }: { filters: WithdrawalFilters; counts: WithdrawalCounts }) {
+function WithdrawalTabs({ filters, counts }: { filters: WithdrawalFilters; counts: WithdrawalCounts }) {
   const badge: Partial<Record<WithdrawalFilters["view"], number>> = {
     review: counts.review,
     unpaid: counts.unpaid,
     sent: counts.sent,
   };
-  return (
-    <nav aria-label="Withdrawal lists" className="-mx-1 flex gap-1 overflow-x-auto pb-1">
-      {WITHDRAWAL_VIEWS.map((view) => {
-        const query = withdrawalFiltersQuery({ ...filters, view: view.value }).toString();
-        const current = view.value === filters.view;
-        return (
-          <Link
-            key={view.value}
-            to={`/admin/withdrawals${query ? `?${query}` : ""}`}
-            aria-current={current ? "page" : undefined}
-            className={`inline-flex h-11 shrink-0 items-center gap-2 rounded-xl px-3.5 text-sm font-medium whitespace-nowrap ${
-              current ? "bg-brand-600 text-white" : "border border-line bg-white text-ink hover:bg-gray-50"
-            }`}
-          >
-            {view.label}
-            {badge[view.value] !== undefined ? (
-              <span
-                className={`rounded-full px-2 text-xs font-semibold tabular-nums ${current ? "bg-white/20" : "bg-gray-100 text-muted"}`}
-              >
-                {badge[view.value]}
-              </span>
-            ) : null}
-          </Link>
-        );
-      })}
-    </nav>
-  );
+  const tabs = WITHDRAWAL_VIEWS.map((view) => {
+    const query = withdrawalFiltersQuery({ ...filters, view: view.value }).toString();
+    return {
+      value: view.value,
+      label: view.label,
+      to: `/admin/withdrawals${query ? `?${query}` : ""}`,
+      current: view.value === filters.view,
+      badge: badge[view.value],
+    };
+  });
+  return <ViewTabs label="Withdrawal lists" tabs={tabs} />;
 }
+
+const METHOD_OPTIONS = Object.entries(PAYMENT_METHOD_LABELS);
+const AGE_OPTIONS = WITHDRAWAL_AGES.map((age) => [age.hours, `More than ${age.label}`] as const);
 
 function Filters({ filters }: { filters: WithdrawalFilters }) {
   return (
     <FilterForm className="flex flex-wrap items-end gap-3">
       {filters.view !== "review" ? <input type="hidden" name="view" value={filters.view} /> : null}
-      <div>
-        <label htmlFor="withdrawal-method" className="mb-1 block text-sm font-medium">
-          Method
-        </label>
-        <select
-          id="withdrawal-method"
-          name="method"
-          defaultValue={filters.method ?? ""}
-          className="h-11 rounded-xl border border-line bg-white px-3 text-sm"
-        >
-          <option value="">Every method</option>
-          {Object.entries(PAYMENT_METHOD_LABELS).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div>
-        <label htmlFor="withdrawal-age" className="mb-1 block text-sm font-medium">
-          Waiting
-        </label>
-        <select
-          id="withdrawal-age"
-          name="age"
-          defaultValue={filters.minAgeHours ?? ""}
-          className="h-11 rounded-xl border border-line bg-white px-3 text-sm"
-        >
-          <option value="">Any time</option>
-          {WITHDRAWAL_AGES.map((age) => (
-            <option key={age.hours} value={age.hours}>
-              More than {age.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <button type="submit" className={buttonClass({ tone: "secondary", size: "md" })}>
-        Show
-      </button>
+      <FilterSelect
+        id="withdrawal-method"
+        name="method"
+        label="Method"
+        defaultValue={filters.method}
+        every="Every method"
+        options={METHOD_OPTIONS}
+      />
+      <FilterSelect
+        id="withdrawal-age"
+        name="age"
+        label="Waiting"
+        defaultValue={filters.minAgeHours}
+        every="Any time"
+        options={AGE_OPTIONS}
+      />
+      <ShowButton />
     </FilterForm>
   );
 }
@@ -244,7 +210,7 @@ export function WithdrawalsScreen({
           </form>
         ) : null}
       </header>
-      <ViewTabs filters={filters} counts={counts} />
+      <WithdrawalTabs filters={filters} counts={counts} />
       <Filters filters={filters} />
       {!bulk ? <FormBanner errors={lastResult?.error?.[""] ?? undefined} /> : null}
       {page.rows.length === 0 ? (

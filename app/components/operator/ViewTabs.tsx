@@ -1,0 +1,38 @@
+import { Link } from "@remix-run/react";
+
+export interface ViewTab {
+  value: string;
+  label: string;
+  /** The list's URL with this view chosen (and the other filters kept). */
+  to: string;
+  current: boolean;
+  /** A count shown beside the label (how many wait in that view). */
+  badge?: number;
+}
+
+/** A console list's views as links (the URL is the view, so they work without JavaScript). */
+export function ViewTabs({ label, tabs }: { label: string; tabs: ViewTab[] }) {
+  return (
+    <nav aria-label={label} className="-mx-1 flex gap-1 overflow-x-auto pb-1">
+      {tabs.map((tab) => (
+        <Link
+          key={tab.value}
+          to={tab.to}
+          aria-current={tab.current ? "page" : undefined}
+          className={`inline-flex h-11 shrink-0 items-center gap-2 rounded-xl px-3.5 text-sm font-medium whitespace-nowrap ${
+            tab.current ? "bg-brand-600 text-white" : "border border-line bg-white text-ink hover:bg-gray-50"
+          }`}
+        >
+          {tab.label}
+          {tab.badge !== undefined ? (
+            <span
+              className={`rounded-full px-2 text-xs font-semibold tabular-nums ${tab.current ? "bg-white/20" : "bg-gray-100 text-muted"}`}
+            >
+              {tab.badge}
+            </span>
+          ) : null}
+        </Link>
+      ))}
+    </nav>
+  );
+}
