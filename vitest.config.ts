@@ -32,8 +32,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // PGlite instances are large; two workers fit the machine's two cores. `npm test` runs three
-    // (scripts/test.mjs): its HTTP files mostly wait on the running server.
-    maxWorkers: 2,
+    // (scripts/test.mjs sets VITEST_MAX_WORKERS): its HTTP files partly wait on the running server.
+    // Set here, not by `--maxWorkers` on the command line: the projects below take the count of
+    // this config, and the flag left them at two (no more than two files ever ran at once).
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 2),
     // Together the projects hold every file of tests/{unit,integration,http,image,resilience}, each
     // file in one project; `npm test` (scripts/test.mjs) runs them by folder or file.
     projects: [
