@@ -74,6 +74,7 @@ export const test = base.extend<object, { viewers: Record<Viewer, StorageState> 
 export async function openScreen(page: Page, screen: Screen, baseURL: string, javaScriptEnabled: boolean) {
   if (screen.crossSitePost) {
     // A page of another origin (here about:blank, Origin: null) posting a form to the app.
+    await page.goto("about:blank");
     await page.setContent(
       `<form method="post" action="${new URL(screen.path, baseURL).href}"><button>Send</button></form>`,
     );

@@ -24,7 +24,7 @@ describe("the supabase-js transport", () => {
   });
 
   it("posts each call to /rest/v1/rpc/<function> with the service-role key and a JSON body of named arguments", async () => {
-    const db = openSupabaseDatabase(postgrest.url, postgrest.serviceRoleKey);
+    const db = await openSupabaseDatabase(postgrest.url, postgrest.serviceRoleKey);
     await db.rpc("provision_user", {
       p_user_id: userId,
       p_email: `${userId}@example.com`,
@@ -48,7 +48,7 @@ describe("the supabase-js transport", () => {
   });
 
   it("returns what the function returns: a jsonb object, an array, null", async () => {
-    const db = openSupabaseDatabase(postgrest.url, postgrest.serviceRoleKey);
+    const db = await openSupabaseDatabase(postgrest.url, postgrest.serviceRoleKey);
     await db.rpc("add_user_coins", { user_id_param: userId, amount_param: 250 });
     expect(await db.rpc("get_user_summary", { p_user_id: userId })).toMatchObject({ balance: 2.5 });
     expect(await db.rpc("get_user_withdrawals", { p_user_id: userId })).toEqual([]);
@@ -56,7 +56,7 @@ describe("the supabase-js transport", () => {
   });
 
   it("turns a refusal into a DbError with the SQLSTATE and the rule in its hint, as on the other transports", async () => {
-    const db = openSupabaseDatabase(postgrest.url, postgrest.serviceRoleKey);
+    const db = await openSupabaseDatabase(postgrest.url, postgrest.serviceRoleKey);
     const error = await db
       .rpc("create_withdrawal", {
         p_user_id: userId,
@@ -76,7 +76,7 @@ describe("the supabase-js transport", () => {
   });
 
   it("answers a batch with one PostgREST call per function, in order (PostgREST runs one function per request)", async () => {
-    const db = openSupabaseDatabase(postgrest.url, postgrest.serviceRoleKey);
+    const db = await openSupabaseDatabase(postgrest.url, postgrest.serviceRoleKey);
     const before = postgrest.calls();
     const results = await db.rpcBatch([
       dbCall("get_user_withdrawals", { p_user_id: userId }),
@@ -91,7 +91,7 @@ describe("the supabase-js transport", () => {
   });
 
   it("refuses names that are not identifiers before anything is sent", async () => {
-    const db = openSupabaseDatabase(postgrest.url, postgrest.serviceRoleKey);
+    const db = await openSupabaseDatabase(postgrest.url, postgrest.serviceRoleKey);
     const before = postgrest.calls();
     await expect(db.rpc("x/../../admin")).rejects.toThrow(/identifier/);
     await expect(db.rpc("get_user_summary", { "p_user_id) or (true": 1 })).rejects.toThrow(/identifier/);
@@ -99,7 +99,7 @@ describe("the supabase-js transport", () => {
   });
 
   it("reports an unreachable project as unavailable (the pages' 503), and works again once it is back", async () => {
-    const db = openSupabaseDatabase(postgrest.url, postgrest.serviceRoleKey);
+    const db = await openSupabaseDatabase(postgrest.url, postgrest.serviceRoleKey);
     await postgrest.stop();
     try {
       const error = await db.rpc("get_user_summary", { p_user_id: userId }).catch((caught: unknown) => caught);
@@ -111,7 +111,7 @@ describe("the supabase-js transport", () => {
     expect(await db.rpc("get_user_summary", { p_user_id: userId })).toMatchObject({ balance: 2.5 });
   });
 
-  it("cannot listen: live events are null on this transport (delivery and caches fall back to their intervals)", () => {
-    expect(openSupabaseDatabase(postgrest.url, postgrest.serviceRoleKey).listen).toBeNull();
+  it("cannot listen: live events are null on this transport (delivery and caches fall back to their intervals)", async () => {
+    expect((await openSupabaseDatabase(postgrest.url, postgrest.serviceRoleKey)).listen).toBeNull();
   });
 });

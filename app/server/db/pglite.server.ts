@@ -1,5 +1,5 @@
 import { mkdir } from "node:fs/promises";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { assertIdentifier, prepareMigrated, sqlRpc, type Database } from "./core.server";
 
 /**
@@ -8,6 +8,9 @@ import { assertIdentifier, prepareMigrated, sqlRpc, type Database } from "./core
  */
 export async function openPgliteDatabase(dataDir: string, migrationsDir: string, migrate = true): Promise<Database> {
   if (!dataDir.startsWith("memory://")) await mkdir(dataDir, { recursive: true });
+  // Loaded here, not at the top: a process on another transport (an app server or an operator
+  // command on Postgres) never loads the WASM engine.
+  const { PGlite } = await import("@electric-sql/pglite");
   const pglite = await PGlite.create(dataDir);
   await prepareMigrated({ pglite }, migrationsDir, migrate, () => pglite.close());
   return pgliteDatabase(pglite);

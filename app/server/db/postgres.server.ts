@@ -1,4 +1,4 @@
-import pg from "pg";
+import type pg from "pg";
 import { assertIdentifier, prepareMigrated, sqlRpc, toDbError, type Database } from "./core.server";
 
 /**
@@ -6,6 +6,8 @@ import { assertIdentifier, prepareMigrated, sqlRpc, toDbError, type Database } f
  * can start at once; with `migrate` false (MIGRATE_ON_START=false), only checked to be there.
  */
 export async function openPostgresDatabase(url: string, migrationsDir: string, migrate = true): Promise<Database> {
+  // Loaded here, not at the top: only a process on this transport loads the driver.
+  const { default: pg } = await import("pg");
   // A database that does not answer within 5 s fails the request (503) instead of hanging it.
   const pool = new pg.Pool({
     connectionString: url,

@@ -1,11 +1,12 @@
-import { createClient } from "@supabase/supabase-js";
 import { DbError, assertIdentifier, type Database } from "./core.server";
 
 /**
  * A hosted Supabase project: every operation is `.rpc()` through PostgREST with the service-role key.
  * Migrations are pushed with the Supabase CLI (`supabase db push`), not applied here.
  */
-export function openSupabaseDatabase(url: string, serviceRoleKey: string): Database {
+export async function openSupabaseDatabase(url: string, serviceRoleKey: string): Promise<Database> {
+  // Loaded here, not at the top: only a process on this transport loads supabase-js.
+  const { createClient } = await import("@supabase/supabase-js");
   const client = createClient(url, serviceRoleKey, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
   });
