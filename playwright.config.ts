@@ -1,10 +1,11 @@
 import { defineConfig } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./scripts/lib/chromium.mjs";
+import { CHROMIUM_ARGS, TEST_BROWSER_PATH } from "./scripts/lib/chromium.mjs";
 
-// Debian's Chromium (Playwright cannot download its own browsers here).
+// Debian's Chromium headless shell (Playwright cannot download its own browsers here), or the full
+// Chromium where the shell is not installed (scripts/lib/chromium.mjs).
 const chromium = {
   browserName: "chromium" as const,
-  launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+  launchOptions: { executablePath: TEST_BROWSER_PATH, args: CHROMIUM_ARGS },
   viewport: { width: 390, height: 844 },
   baseURL: process.env.APP_URL,
 };

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's test command. On a fresh Debian machine with only Node 20 + npm: installs what the
-# tests need (Debian's Chromium, a Postgres server and PgBouncer, Node 22 and the Firebase Auth
+# tests need (Debian's Chromium and its headless shell, a Postgres server and PgBouncer, Node 22 and the Firebase Auth
 # emulator through npm), then runs every test (`npm test`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 began=$(date +%s)
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# The browser tests run in the headless shell (half the time of the full browser's headless mode).
+[ -x /usr/bin/chromium-headless-shell ] || missing+=(chromium-headless-shell)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
 [ -x /usr/sbin/pgbouncer ] || missing+=(pgbouncer)
 if [ ${#missing[@]} -gt 0 ]; then

@@ -128,7 +128,9 @@ interface TabStop {
 /**
  * Presses Tab until focus comes back round (or leaves the page), recording for each element what
  * draws its focus indicator: its outline or box shadow, or for a visually hidden control (a radio
- * drawn as a card) those of its label.
+ * drawn as a card) those of its label. Focus inside a frame (an offer wall: another site's page,
+ * here the browser's page for an address it cannot reach) is that page's to draw: Tab goes on
+ * through it, and nothing is recorded until focus is back in the app's document.
  */
 async function walkTabOrder(page: Page): Promise<TabStop[]> {
   const stops: TabStop[] = [];
@@ -155,6 +157,8 @@ async function walkTabOrder(page: Page): Promise<TabStop[]> {
       };
       const previous = seen.at(-1);
       const active = document.activeElement;
+      if (active instanceof HTMLIFrameElement)
+        return { blurredPrevious: previous ? look(previous) : null, inFrame: true };
       const done = !active || active === document.body || seen.includes(active);
       // A dialog with one control keeps it focused round after round: take the focus away to compare.
       if (done && previous === active && previous instanceof HTMLElement) previous.blur();
@@ -165,6 +169,7 @@ async function walkTabOrder(page: Page): Promise<TabStop[]> {
       return { blurredPrevious, done: false, element: name, focused: look(active) };
     });
     if (step.blurredPrevious !== null && stops.length > 0) stops.at(-1)!.blurred = step.blurredPrevious;
+    if ("inFrame" in step) continue;
     if (step.done) break;
     stops.push({ element: step.element!, focused: step.focused!, blurred: "" });
   }

@@ -1,9 +1,12 @@
 import { expect, type Page } from "@playwright/test";
 import { screenshot, test } from "./support";
+import { FULL_BROWSER } from "./full-browser";
 
 // Push notifications need JavaScript: the browser's permission, the service worker and the FCM
 // token. No FCM is reachable here and no web-push config is set, so turning push on always ends in
 // "Could not enable notifications"; what differs is how far it gets.
+
+test.use({ launchOptions: FULL_BROWSER });
 
 const pushSwitch = (page: Page) => page.getByRole("switch", { name: /^Push notifications/ });
 const toasts = (page: Page, text: string) => page.getByTestId("flash").filter({ hasText: text });

@@ -1,10 +1,13 @@
 import { expect, type Page } from "@playwright/test";
 import { test, PASSWORD } from "./support";
+import { FULL_BROWSER } from "./full-browser";
 
 // Log out deletes this browser's push token on the server (through the __push_device cookie that
 // registering it set). No FCM is reachable here, so the token is registered the way the Profile
 // screen does once FCM has given one: a same-origin fetch to /api/push-tokens, and the token kept
 // in localStorage.
+
+test.use({ launchOptions: FULL_BROWSER });
 
 const STORED_PUSH_TOKEN = "rewards:push-token";
 const notEnabledHere = (page: Page) => page.getByText("On this device: not enabled yet.");
