@@ -10,6 +10,29 @@ export interface ViewTab {
   badge?: number;
 }
 
+/**
+ * Each of a list's views as a tab: its link is the list at `basePath` with `queryOf(view)`, the
+ * list's query with that view chosen and the other filters kept; `badges` gives some views a count.
+ */
+export function viewTabsOf<View extends string>(
+  views: readonly { value: View; label: string }[],
+  current: View,
+  basePath: string,
+  queryOf: (view: View) => URLSearchParams,
+  badges: Partial<Record<View, number>> = {},
+): ViewTab[] {
+  return views.map((view) => {
+    const query = queryOf(view.value).toString();
+    return {
+      value: view.value,
+      label: view.label,
+      to: `${basePath}${query ? `?${query}` : ""}`,
+      current: view.value === current,
+      badge: badges[view.value],
+    };
+  });
+}
+
 /** A console list's views as links (the URL is the view, so they work without JavaScript). */
 export function ViewTabs({ label, tabs }: { label: string; tabs: ViewTab[] }) {
   return (

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { FilterForm, FilterSelect, ShowButton } from "~/components/operator/FilterForm";
-import { ViewTabs } from "~/components/operator/ViewTabs";
+import { ViewTabs, viewTabsOf } from "~/components/operator/ViewTabs";
 import { ConsoleEmpty, ConsoleTable } from "~/components/operator/ConsoleTable";
 import { formatTimestamp, waitedFor } from "~/domain/dates";
 
@@ -17,15 +17,9 @@ import {
 const CELL = "px-4 py-3";
 
 function Tabs({ filters }: { filters: TicketFilters }) {
-  const tabs = TICKET_VIEWS.map((view) => {
-    const query = ticketFiltersQuery({ ...filters, view: view.value }).toString();
-    return {
-      value: view.value,
-      label: view.label,
-      to: `/admin/support${query ? `?${query}` : ""}`,
-      current: view.value === filters.view,
-    };
-  });
+  const tabs = viewTabsOf(TICKET_VIEWS, filters.view, "/admin/support", (view) =>
+    ticketFiltersQuery({ ...filters, view }),
+  );
   return <ViewTabs label="Ticket lists" tabs={tabs} />;
 }
 

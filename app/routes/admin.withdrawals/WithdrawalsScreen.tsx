@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { FilterForm, FilterSelect, ShowButton } from "~/components/operator/FilterForm";
-import { ViewTabs } from "~/components/operator/ViewTabs";
+import { ViewTabs, viewTabsOf } from "~/components/operator/ViewTabs";
 import { Form, Link } from "@remix-run/react";
 import { ConsoleEmpty, ConsoleTable } from "~/components/operator/ConsoleTable";
 import { PasswordAgain } from "~/components/operator/PasswordAgain";
@@ -30,16 +30,13 @@ function WithdrawalTabs({ filters, counts }: { filters: WithdrawalFilters; count
     unpaid: counts.unpaid,
     sent: counts.sent,
   };
-  const tabs = WITHDRAWAL_VIEWS.map((view) => {
-    const query = withdrawalFiltersQuery({ ...filters, view: view.value }).toString();
-    return {
-      value: view.value,
-      label: view.label,
-      to: `/admin/withdrawals${query ? `?${query}` : ""}`,
-      current: view.value === filters.view,
-      badge: badge[view.value],
-    };
-  });
+  const tabs = viewTabsOf(
+    WITHDRAWAL_VIEWS,
+    filters.view,
+    "/admin/withdrawals",
+    (view) => withdrawalFiltersQuery({ ...filters, view }),
+    badge,
+  );
   return <ViewTabs label="Withdrawal lists" tabs={tabs} />;
 }
 
