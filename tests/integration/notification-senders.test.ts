@@ -149,7 +149,7 @@ describe("the SMTP mailer", () => {
     expect(mail!.parsed.subject).toBe("Welcome bonus");
     expect(mail!.parsed.text).toBe(email.text);
     expect(mail!.parsed.html).toBe(email.html);
-    mailer.close();
+    await mailer.close();
   });
 
   it("reports a wrong password and a server that is down as failures to try again, a refused recipient as final", async () => {

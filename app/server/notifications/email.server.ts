@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { noticeLinkPath, noticeMessage, type UserNotice } from "~/domain/notices";
 import type { Env } from "../runtime/env.server";
 
@@ -66,22 +66,29 @@ export function emailForNotice(notice: Pick<UserNotice, "kind" | "data">, public
   return { subject: title, text, html };
 }
 
-/** One connection per email: a mail server that was down is simply reached again on the next try. */
+/**
+ * One connection per email: a mail server that was down is simply reached again on the next try.
+ * nodemailer is loaded with the first email, not with the server (0.1 s of every start).
+ */
 export function createMailer(config: EmailConfig) {
-  const transport = nodemailer.createTransport(
-    {
-      url: config.smtpUrl,
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 30_000,
-    },
-    { from: config.from },
-  );
+  let transport: Promise<Transporter> | undefined;
+  const transportOf = () =>
+    (transport ??= import("nodemailer").then(({ default: nodemailer }) =>
+      nodemailer.createTransport(
+        {
+          url: config.smtpUrl,
+          connectionTimeout: 10_000,
+          greetingTimeout: 10_000,
+          socketTimeout: 30_000,
+        },
+        { from: config.from },
+      ),
+    ));
   return {
     /** Sends one email. Never throws: every failure is an outcome. */
     async send(to: string, content: EmailContent): Promise<EmailResult> {
       try {
-        const info = await transport.sendMail({ to, ...content });
+        const info = await (await transportOf()).sendMail({ to, ...content });
         return { outcome: "sent", messageId: String(info.messageId ?? "") };
       } catch (error) {
         const { code, permanent, message } = error as { code?: string; permanent?: boolean; message?: string };
@@ -93,6 +100,6 @@ export function createMailer(config: EmailConfig) {
         };
       }
     },
-    close: () => transport.close(),
+    close: async () => (await transport)?.close(),
   };
 }
