@@ -4,7 +4,6 @@ import { PASSWORD, screenshot, signInOverHttp, test } from "./support";
 // Settings (docs/decisions/071-settings-is-a-real-page.md), with JavaScript on and off: the page
 // the Profile gear opens, its switches, Sign out of every device, and the push switch's line.
 
-const pushSwitch = (page: Page) => page.getByRole("switch", { name: /^Push notifications/ });
 const toasts = (page: Page, text: string) => page.getByTestId("flash").filter({ hasText: text });
 
 test("the Profile gear opens Settings: its header goes Back to Profile, it has the five switches, Sign out of every device, Account Management, and Terms, Privacy and Cookies open /legal on their tab", async ({
@@ -84,22 +83,4 @@ test("Sign out of every device ends this browser's session and another browser's
   } finally {
     await other.close();
   }
-});
-
-test("without JavaScript, the push switch is the account's (on) and the line under it says this device needs JavaScript, with no Enable on this device (with JavaScript: settings-push.js-only.spec.ts)", async ({
-  page,
-  signedIn,
-  javaScriptEnabled,
-}) => {
-  test.skip(
-    javaScriptEnabled,
-    "with JavaScript the line reads this browser's permission: settings-push.js-only.spec.ts",
-  );
-  await signedIn("settingspush");
-  await page.goto("/settings");
-  await expect(pushSwitch(page)).toHaveAttribute("aria-checked", "true");
-  await expect(pushSwitch(page)).toContainText("Alerts on the devices where you enable them");
-  await expect(page.getByText("This device needs JavaScript to receive push notifications.")).toBeVisible();
-  await expect(page.getByText(/On this device: (enabled|not enabled yet)/)).toHaveCount(0);
-  await expect(page.getByRole("button", { name: "Enable on this device" })).toHaveCount(0);
 });
