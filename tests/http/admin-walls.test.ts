@@ -153,12 +153,10 @@ describe("the console's Walls section: configuration, postback log and test post
     expect(await credits("bitlabs", onA)).toEqual([{ user_id: person.uid, coins: 40 }]);
 
     const onB = newTx("b");
-    const started = Date.now();
     await eventually(
       async () => (await bitlabs(b.url, CONSOLE_BITLABS_SECRET, person.wallId, onB)).status === 200 || undefined,
       { what: "B to take BitLabs' callbacks", timeoutMs: 10_000 },
     );
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(await credits("bitlabs", onB)).toEqual([{ user_id: person.uid, coins: 40 }]);
     // Signed with another secret: refused.
     expect((await bitlabs(a.url, "some-other-secret", person.wallId, newTx("x"))).status).toBe(403);

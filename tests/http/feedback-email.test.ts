@@ -8,20 +8,17 @@ import { html, signedInClient } from "../support/http";
 const BACKTRACKING_EMAIL = "a@" + ".".repeat(65_000) + "@";
 
 describe("the feedback form's email check cannot stall the server", () => {
-  it("a 65,000-character email is refused on its length within 100 ms", async () => {
+  // No timer: the answer names the length rule, and the email pattern itself is bounded by work in
+  // tests/unit/pattern-backtracking.test.ts.
+  it("a 65,000-character email is refused on its length (the too-long message), three times over", async () => {
     const { client, email } = await signedInClient();
     const send = (address: string) =>
       client.post("/profile?tab=help", { intent: "feedback", name: "Ana", email: address, message: "Hi" });
-    let fastest = Number.POSITIVE_INFINITY;
     for (let attempt = 0; attempt < 3; attempt++) {
-      const start = performance.now();
       const response = await send(BACKTRACKING_EMAIL);
-      const body = await response.text();
-      fastest = Math.min(fastest, performance.now() - start);
       expect(response.status).toBe(400);
-      expect(body).toContain(html(ruleMessage("feedback_too_long")));
+      expect(await response.text()).toContain(html(ruleMessage("feedback_too_long")));
     }
-    expect(fastest).toBeLessThan(100);
     // Refused on length, so the hourly allowance is untouched: five good messages still go through.
     for (let index = 0; index < 5; index++) expect((await send(email)).status).toBe(302);
   });

@@ -81,10 +81,10 @@ describe.each<Transport>(["postgres", "pglite"])("crashes under load on %s", (tr
       stopAfter: Math.floor(operations.length / 2),
       onStop: async () => void (stopped = await app.kill("SIGTERM")),
     });
-    // It exits by itself, soon after the last answer.
+    // It exits by itself once the last answer is out, not at the end of the 8 s it allows itself
+    // for the drain (which it says on stderr): a limit the server keeps, not a time the test keeps.
     expect(stopped?.code, stopped?.stderr).toBe(0);
-    // Within the 8 s the server allows itself (it took 11 to 13 s when it closed the database first).
-    expect(stopped!.ms).toBeLessThan(8_000);
+    expect(stopped!.stderr).not.toMatch(/still under way after/);
     const unanswered = operations.filter((operation) => operation.outcome === "unanswered");
     expect(unanswered.map((operation) => operation.detail)).toEqual([]);
     expect(load.counts.unavailable).toBe(0);
