@@ -74,8 +74,7 @@ test("verify the email, then withdraw to PayPal and to UPI, and see both in the 
 });
 
 test("an account without withdrawals sees No withdrawal history yet", async ({ page, signedIn }) => {
-  await signedIn("nohistory");
-  await page.goto("/withdraw?history=1");
+  await signedIn("nohistory", "/withdraw?history=1");
   await expect(page.getByRole("dialog", { name: "Withdrawal History" })).toContainText("No withdrawal history yet");
 });
 
@@ -84,8 +83,7 @@ test("the amount holds what is typed to digits and two decimals with JavaScript,
   signedIn,
   javaScriptEnabled,
 }) => {
-  const email = await signedIn("amount");
-  await page.goto("/withdraw");
+  const email = await signedIn("amount", "/withdraw");
   await page.getByRole("button", { name: "Send verification email" }).click();
   // Sent once the page says so (with JavaScript the post is still on its way when the click returns).
   await expect(page.getByText("Verification email sent")).toBeVisible();

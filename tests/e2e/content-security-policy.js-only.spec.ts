@@ -218,8 +218,7 @@ test("signing in from /auth?redirectTo=/profile lands on Profile through a docum
   signedIn,
 }) => {
   const problems = await watchPolicy(page);
-  const email = await signedIn("csp-return");
-  await page.goto("/profile");
+  const email = await signedIn("csp-return", "/profile");
   await page.getByRole("button", { name: "Log Out" }).click();
   await expect(page).toHaveURL(/\/auth/);
 
@@ -251,8 +250,7 @@ test("an offer wall's page is entered from Earn with a document load: its policy
   await page.route("https://web.bitlabs.ai/**", (route) =>
     route.fulfill({ contentType: "text/html", body: "<p>BitLabs stand-in</p>" }),
   );
-  await signedIn("walls");
-  await page.goto("/earn");
+  await signedIn("walls", "/earn");
   await hydrated(page);
   await markDocument(page);
 

@@ -36,8 +36,7 @@ test("the task dialog takes the focus when it opens, keeps Tab and Shift+Tab ins
   page,
   signedIn,
 }) => {
-  await signedIn("dialog-task");
-  await page.goto("/earn");
+  await signedIn("dialog-task", "/earn");
   const link = page.getByRole("link", { name: /Try a Budgeting App/ });
   await openWithKeyboard(page, link);
 
@@ -61,8 +60,7 @@ test("the task dialog opened by a page load takes the focus too, and Escape leav
   page,
   signedIn,
 }) => {
-  await signedIn("dialog-direct");
-  await page.goto("/earn?task=task-003");
+  await signedIn("dialog-direct", "/earn?task=task-003");
   const dialog = page.getByRole("dialog");
   await expect(dialog).toBeFocused();
   const title = await dialog.getByRole("heading").textContent();
@@ -75,8 +73,7 @@ test("after Start Task, Tab stays in the task dialog while the countdown runs, a
   page,
   signedIn,
 }) => {
-  await signedIn("dialog-start");
-  await page.goto("/earn");
+  await signedIn("dialog-start", "/earn");
   const link = page.getByRole("link", { name: /Try a Budgeting App/ });
   await openWithKeyboard(page, link);
   const dialog = page.getByRole("dialog", { name: "Try a Budgeting App" });
@@ -97,8 +94,7 @@ test("the withdrawal history sheet takes the focus when it opens, keeps Tab and 
   page,
   signedIn,
 }) => {
-  await signedIn("dialog-history");
-  await page.goto("/withdraw");
+  await signedIn("dialog-history", "/withdraw");
   const history = page.getByRole("link", { name: "History" });
   await openWithKeyboard(page, history);
 

@@ -55,8 +55,7 @@ test("the task dialog starts a task and completes it five seconds later", async 
   signedIn,
   javaScriptEnabled,
 }) => {
-  await signedIn();
-  await page.goto("/earn");
+  await signedIn(undefined, "/earn");
   await page.getByRole("link", { name: /Try a Budgeting App/ }).click();
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("heading", { name: "Try a Budgeting App" })).toBeVisible();
@@ -83,8 +82,7 @@ test("a started task left and opened again offers Complete Task: a live count wi
   signedIn,
   javaScriptEnabled,
 }) => {
-  await signedIn();
-  await page.goto("/earn?task=task-009");
+  await signedIn(undefined, "/earn?task=task-009");
   const dialog = page.getByRole("dialog");
   await dialog.getByRole("button", { name: "Start Task" }).click();
   await expect(dialog.getByTestId("task-started")).toBeVisible();

@@ -18,8 +18,7 @@ for (const width of [320, 390]) {
     signedIn,
   }) => {
     await page.setViewportSize({ width, height: 844 });
-    await signedIn("fit-chips");
-    await page.goto("/earn");
+    await signedIn("fit-chips", "/earn");
     const chips = page.getByRole("navigation", { name: "Task types" }).getByRole("link");
     await expect(chips).toHaveText(["All", "Surveys", "Videos", "Apps", "Games"]);
     for (const chip of await chips.all()) {
@@ -44,8 +43,7 @@ test("at 390 px the Profile tabs and the Personal Information heading each stay 
   page,
   signedIn,
 }) => {
-  await signedIn("fit-tabs");
-  await page.goto("/profile");
+  await signedIn("fit-tabs", "/profile");
   for (const name of ["My Account", "Referrals", "Help & Support"]) {
     expect(
       await lines(page.getByRole("navigation", { name: "Profile sections" }).getByRole("link", { name })),

@@ -52,8 +52,7 @@ test("check in on Home with the keyboard alone", async ({ page, signedIn }) => {
 });
 
 test("open a task, start it and complete it with the keyboard alone", async ({ page, signedIn, javaScriptEnabled }) => {
-  await signedIn("keys-task");
-  await page.goto("/earn");
+  await signedIn("keys-task", "/earn");
   await tabTo(page, page.getByRole("link", { name: /Try a Budgeting App/ }));
   await screenshot(page, "keyboard-focus-task-link");
   await page.keyboard.press("Enter");
@@ -79,8 +78,7 @@ test("withdraw to UPI with the keyboard alone: the amount, the method chosen wit
   page,
   signedIn,
 }) => {
-  const email = await signedIn("keys-withdraw");
-  await page.goto("/withdraw");
+  const email = await signedIn("keys-withdraw", "/withdraw");
   await tabTo(page, page.getByRole("button", { name: "Send verification email" }));
   await page.keyboard.press("Enter");
   await expect(page.getByText("Verification email sent")).toBeVisible();
@@ -103,8 +101,7 @@ test("withdraw to UPI with the keyboard alone: the amount, the method chosen wit
 });
 
 test("send feedback with the keyboard alone", async ({ page, signedIn }) => {
-  await signedIn("keys-feedback");
-  await page.goto("/profile?tab=help");
+  await signedIn("keys-feedback", "/profile?tab=help");
   // Name and email come filled in from the account.
   await tabTo(page, page.getByLabel("Name", { exact: true }));
   await page.keyboard.press("ControlOrMeta+A");
@@ -118,8 +115,7 @@ test("send feedback with the keyboard alone", async ({ page, signedIn }) => {
 });
 
 test("change the display name with the keyboard alone", async ({ page, signedIn }) => {
-  await signedIn("keys-name");
-  await page.goto("/profile");
+  await signedIn("keys-name", "/profile");
   await tabTo(page, page.getByRole("link", { name: "Edit Profile" }));
   await page.keyboard.press("Enter");
   const name = page.getByLabel("Display Name");

@@ -6,8 +6,7 @@ test("an open Earn page shows a task completed in another tab without a reload",
   signedIn,
   context,
 }) => {
-  await signedIn("live");
-  await page.goto("/earn");
+  await signedIn("live", "/earn");
   const row = page.getByRole("link", { name: /Cooking Tips Video/ });
   await expect(row).not.toContainText("Done");
   let loads = 0;

@@ -62,8 +62,7 @@ test("Report a missing BitLabs credit: the form shows BitLabs' wall for its own 
   page,
   signedIn,
 }) => {
-  await signedIn("missingcredit");
-  await page.goto("/earn/offers");
+  await signedIn("missingcredit", "/earn/offers");
   await page.getByRole("link", { name: "Report a missing BitLabs credit" }).click();
   await expect(page).toHaveURL(/\/earn\/offers\?report=bitlabs#report$/);
   const form = page.locator("#report");

@@ -7,8 +7,7 @@ test("without JavaScript the Push notifications switch says This device needs Ja
   page,
   signedIn,
 }) => {
-  await signedIn("pushnojs");
-  await page.goto("/profile");
+  await signedIn("pushnojs", "/profile");
   const push = page.getByRole("switch", { name: /^Push notifications/ });
   await expect(push).toHaveAttribute("aria-checked", "true");
   const note = page.getByText("This device needs JavaScript to receive push notifications.");
@@ -22,8 +21,7 @@ test("without JavaScript the delete button is enabled with an empty password, an
   page,
   signedIn,
 }) => {
-  const email = await signedIn("deletenojs");
-  await page.goto("/profile");
+  const email = await signedIn("deletenojs", "/profile");
   await page.getByRole("button", { name: "Delete account permanently" }).click();
   await expect(page.getByRole("alert")).toHaveText(
     "Failed to delete account. Please check your password and try again.",

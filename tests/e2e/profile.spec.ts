@@ -178,8 +178,7 @@ test("a blank or whitespace-only display name is refused with a message and the 
 });
 
 test("Recent Activity lists a check-in made on Home as Daily check-in +$0.10", async ({ page, signedIn }) => {
-  await signedIn("activity");
-  await page.goto("/profile");
+  await signedIn("activity", "/profile");
   await expect(page.getByText("No activity yet. Check in or complete a task to start earning.")).toBeVisible();
 
   await page.goto("/");

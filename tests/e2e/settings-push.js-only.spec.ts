@@ -15,8 +15,7 @@ test("the push switch is the account's and the line under it is this device's: o
   page,
   signedIn,
 }) => {
-  await signedIn("settingspush");
-  await page.goto("/settings");
+  await signedIn("settingspush", "/settings");
   await expect(pushSwitch(page)).toHaveAttribute("aria-checked", "true");
   await expect(pushSwitch(page)).toContainText("Alerts on the devices where you enable them");
   const line = page.getByTestId("push-device-state");
@@ -58,8 +57,7 @@ test("with this device's token registered, the line says On this device: enabled
   baseURL,
 }) => {
   await context.grantPermissions(["notifications"], { origin: baseURL });
-  await signedIn("pushenabled");
-  await page.goto("/settings");
+  await signedIn("pushenabled", "/settings");
   const token = `fcm-e2e-${Date.now().toString(36)}-${"y".repeat(40)}`;
   const status = await page.evaluate(async (value) => {
     const response = await fetch("/api/push-tokens", {

@@ -8,8 +8,7 @@ test("without JavaScript, the push switch is the account's (on) and the line und
   page,
   signedIn,
 }) => {
-  await signedIn("settingspush");
-  await page.goto("/settings");
+  await signedIn("settingspush", "/settings");
   const push = page.getByRole("switch", { name: /^Push notifications/ });
   await expect(push).toHaveAttribute("aria-checked", "true");
   await expect(push).toContainText("Alerts on the devices where you enable them");

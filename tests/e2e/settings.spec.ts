@@ -10,8 +10,7 @@ test("the Profile gear opens Settings: its header goes Back to Profile, it has t
   page,
   signedIn,
 }) => {
-  await signedIn("settings");
-  await page.goto("/profile");
+  await signedIn("settings", "/profile");
   await page.getByRole("link", { name: "Settings" }).click();
   await expect(page).toHaveURL(/\/settings$/);
   await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
@@ -43,8 +42,7 @@ test("a switch saved on Settings says Notification preferences updated and stays
   page,
   signedIn,
 }) => {
-  await signedIn("settingsswitch");
-  await page.goto("/settings");
+  await signedIn("settingsswitch", "/settings");
   const marketing = page.getByRole("switch", { name: /^Marketing/ });
   await expect(marketing).toHaveAttribute("aria-checked", "true");
   await marketing.click();

@@ -9,29 +9,39 @@ export const PASSWORD = "e2e-password";
 
 /**
  * Posts the sign-in screen's form (`intent` signup or signin) as a returning visitor (onboarding
- * seen) over HTTP, then opens Home. Like `signedInClient` of the HTTP tests it uses the app's own
- * post, but from the browser context's request client: that shares the browser's cookie jar, so
- * the session (and the post's flash message) land in the browser with the attributes the server
- * gave them. The form itself is tested by the sign-up and sign-in specs.
+ * seen) over HTTP, then opens `landOn` (Home unless told). Like `signedInClient` of the HTTP tests
+ * it uses the app's own post, but from the browser context's request client: that shares the
+ * browser's cookie jar, so the session (and the post's flash message) land in the browser with the
+ * attributes the server gave them. Another page than Home is asked for as a person who followed a
+ * link while signed out does (`/auth?redirectTo=`), so a test that starts elsewhere loads one page,
+ * not Home first. The form itself is tested by the sign-up and sign-in specs.
  */
-async function postAuthForm(page: Page, baseURL: string, fields: Record<string, string>) {
+async function postAuthForm(page: Page, baseURL: string, fields: Record<string, string>, landOn = "/") {
   const context = page.context();
   await context.addCookies([{ name: "hasSeenOnboarding", value: "true", url: baseURL }]);
-  const response = await context.request.post(new URL("/auth", baseURL).href, {
+  const auth = landOn === "/" ? "/auth" : `/auth?${new URLSearchParams({ redirectTo: landOn })}`;
+  const response = await context.request.post(new URL(auth, baseURL).href, {
     form: fields,
     // What a browser's form post says of where it comes from.
     headers: { origin: new URL(baseURL).origin, "sec-fetch-site": "same-origin" },
     maxRedirects: 0,
   });
   expect(response.status(), `the ${fields.intent} post of ${fields.email}`).toBe(302);
-  await page.goto(new URL("/", baseURL).href);
-  await expect(page).toHaveURL(/\/$/);
+  const location = new URL(response.headers().location ?? "", baseURL);
+  expect(location.pathname + location.search, "where the post sends the browser").toBe(landOn);
+  await page.goto(new URL(landOn, baseURL).href);
+  await expect(page).toHaveURL(new URL(landOn, baseURL).href);
 }
 
-/** A brand-new account, signed in and on Home; returns its email. */
-export async function signUpOverHttp(page: Page, prefix = "e2e", baseURL = base.info().project.use.baseURL!) {
+/** A brand-new account, signed in and on `landOn` (Home unless told); returns its email. */
+export async function signUpOverHttp(
+  page: Page,
+  prefix = "e2e",
+  baseURL = base.info().project.use.baseURL!,
+  landOn = "/",
+) {
   const email = uniqueEmail(prefix);
-  await postAuthForm(page, baseURL, { intent: "signup", email, password: PASSWORD });
+  await postAuthForm(page, baseURL, { intent: "signup", email, password: PASSWORD }, landOn);
   return email;
 }
 
@@ -40,14 +50,22 @@ export async function signInOverHttp(page: Page, email: string, password: string
   await postAuthForm(page, baseURL, { intent: "signin", email, password });
 }
 
-/** Specs' `test`, with `signedIn(prefix?)`: a new account signed in on Home (signUpOverHttp); returns its email. */
-export const test = base.extend<{ signedIn: (prefix?: string) => Promise<string> }>({
+/**
+ * Specs' `test`, with `signedIn(prefix?, landOn?)`: a new account signed in on Home, or on the page
+ * `landOn` (signUpOverHttp); returns its email.
+ */
+export const test = base.extend<{ signedIn: (prefix?: string, landOn?: string) => Promise<string> }>({
   signedIn: async ({ page, baseURL }, provide) => {
-    await provide((prefix) => signUpOverHttp(page, prefix, baseURL));
+    await provide((prefix, landOn) => signUpOverHttp(page, prefix, baseURL, landOn));
   },
 });
 
-/** A full-page screenshot at the test's viewport (390 px), with the toasts' entrance played to its end. */
+/**
+ * With E2E_SCREENSHOTS set (`E2E_SCREENSHOTS=1 npm test -- e2e`), a full-page screenshot at the
+ * test's viewport (390 px) in the test's output folder, for a person to look at. It asserts nothing,
+ * and a full-page capture costs Chromium about a second of CPU, a fifth of a spec's, so a plain run
+ * takes none. Either way the toasts' entrance is played to its end, so what follows sees the same page.
+ */
 export async function screenshot(page: Page, name: string) {
   await page.evaluate(() => {
     for (const animation of document.getAnimations()) {
@@ -56,7 +74,8 @@ export async function screenshot(page: Page, name: string) {
       }
     }
   });
-  await page.screenshot({ path: base.info().outputPath(`${name}.png`), fullPage: true });
+  if (process.env.E2E_SCREENSHOTS)
+    await page.screenshot({ path: base.info().outputPath(`${name}.png`), fullPage: true });
 }
 
 /** Opens the link of the newest verification email the Auth emulator "sent" to `email`. */
