@@ -1,0 +1,214 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from "vitest";
+import {
+  cookieHeader,
+  encodeBody,
+  MARKUP,
+  setCookies,
+  visibleText,
+  type Answer,
+  type Case,
+  FRESH_EMAIL,
+  SECRET,
+  SETTINGS_VERSION,
+  type Who,
+} from "./bad-input";
+import { SIGNED_EVENT } from "./bad-input-api";
+import { PAID_WITHDRAWAL } from "./bad-input-console";
+import { newOperator } from "./console";
+import { uniqueEmail } from "./http";
+import { ledgerAudit } from "./ledger-audit";
+import { startOfferProvider } from "./offer-provider";
+import { startPayPalStandIn, type PayPalStandIn } from "./paypal";
+import { startPostgresApp, type PostgresApp } from "./postgres-app";
+import { ROUTES_DIR, routeModules } from "./route-modules";
+
+const TEXT_ROUTES = new Set(["api.$provider.postback.ts", "api.events.ts"]);
+const JSON_ROUTES = (module: string) => module.startsWith("api.") || module === "healthz.ts";
+
+function describeAnswer(answer: Answer) {
+  if ("redirect" in answer) return `302 to ${answer.redirect}${answer.flash ? ` saying "${answer.flash}"` : ""}`;
+  if ("message" in answer) return `${answer.status} "${answer.message}"`;
+  return `${answer.status} ${"json" in answer ? JSON.stringify(answer.json) : answer.contentType}`;
+}
+
+/**
+ * The bad-input suite over `cases` (one route group's: tests/http/bad-input-{pages,console,api}.test.ts),
+ * against an app of its own with an offer provider, postbacks and PayPal configured (local stand-ins),
+ * so that every route gets past its configuration to the input.
+ */
+export function describeBadInput(group: string, CASES: Case[]) {
+  describe(`bad input, everywhere (${group}): malformed requests to every route with an action and every resource route`, () => {
+    let app: PostgresApp;
+    let paypal: PayPalStandIn;
+    let provider: Awaited<ReturnType<typeof startOfferProvider>>;
+    let settingsVersion = "";
+    const cookies = new Map<Who, Map<string, string>>([
+      ["newcomer", new Map()],
+      ["provider", new Map()],
+      ["visitor", new Map([["hasSeenOnboarding", "true"]])],
+      [
+        "forged",
+        new Map([
+          ["hasSeenOnboarding", "true"],
+          ["__session", "forged.session.cookie"],
+        ]),
+      ],
+    ]);
+
+    /** A signed-in account with $20.00, its email verified unless told otherwise: its cookies. */
+    async function account(verified = true) {
+      const { client, email, response } = await app.signUp();
+      expect(response.status).toBe(302);
+      const [row] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
+      if (verified) await app.sql("select record_email_verified($1)", [row!.id]);
+      await app.sql("select add_user_coins($1, 2000)", [row!.id]);
+      return new Map(client.cookies);
+    }
+
+    beforeAll(async () => {
+      [paypal, provider] = await Promise.all([startPayPalStandIn(), startOfferProvider()]);
+      app = await startPostgresApp({
+        OFFER_PROVIDER: "acme",
+        OFFER_PROVIDER_API_URL: provider.url,
+        OFFER_POSTBACK_SECRET: SECRET,
+        // Only the cases' own limits count here: several hundred sign-ins come in a few seconds.
+        AUTH_GLOBAL_LIMIT_PER_MINUTE: "100000",
+        // A wall turned on, so its console page offers the test postback form (no case sends one).
+        WALL_BITLABS_ENABLED: "true",
+        WALL_BITLABS_APP_TOKEN: "bad-input-bitlabs-token",
+        WALL_BITLABS_APP_SECRET: "bad-input-bitlabs-secret",
+        ...paypal.env,
+      });
+      cookies.set("member", await account());
+      const [settings] = await app.sql<{ version: string }>(
+        "select md5(to_jsonb(c)::text) as version from app_config c",
+      );
+      settingsVersion = settings!.version;
+      cookies.set("unverified", await account(false));
+      const owner = await newOperator(app, "owner");
+      cookies.set("operator", new Map(owner.client.cookies));
+      cookies.set("owner", new Map(owner.client.cookies));
+      // The console's withdrawal cases act on one already paid, which nothing can change.
+      await app.sql(
+        `insert into withdrawals (id, user_id, amount, payment_method, recipient_upi, status, settled_at, review_state)
+       values ($1, $2, 1, 'upi', 'paid@okaxis', 'completed', now(), 'approved')`,
+        [PAID_WITHDRAWAL, owner.uid],
+      );
+      const ownAccounts = (who: Who) => who.startsWith("leaver") || who.startsWith("deleter");
+      for (const who of new Set(CASES.map((c) => c.who).filter(ownAccounts))) {
+        cookies.set(who, await account());
+      }
+    }, 180_000);
+
+    afterAll(async () => {
+      await app?.stop();
+      await paypal?.close();
+      await provider?.close();
+    });
+
+    /** Sends a case's request with its cookies and a same-origin browser's headers. */
+    function send(c: Case, extraCookies = new Map<string, string>()) {
+      const fresh = (pairs: [string, string][]) =>
+        pairs.map(([name, value]): [string, string] => [
+          name,
+          value === FRESH_EMAIL ? uniqueEmail("bad-input") : value === SETTINGS_VERSION ? settingsVersion : value,
+        ]);
+      const { body, type } = encodeBody(c.body && "form" in c.body ? { form: fresh(c.body.form) } : c.body);
+      const jar = new Map([...cookies.get(c.who)!, ...extraCookies]);
+      const cookie = [cookieHeader(jar), c.headers?.cookie].filter(Boolean).join("; ");
+      const signedByPayPal =
+        c.what.startsWith(SIGNED_EVENT) && c.body && "json" in c.body ? paypal.signedHeaders(c.body.json) : {};
+      return fetch(new URL(c.path, app.url), {
+        method: c.method,
+        headers: {
+          origin: new URL(app.url).origin,
+          "sec-fetch-site": "same-origin",
+          ...(type ? { "content-type": type } : {}),
+          ...signedByPayPal,
+          ...c.headers,
+          // A case's own Cookie header comes after the session's.
+          ...(cookie ? { cookie } : {}),
+        },
+        body,
+        redirect: "manual",
+        signal: AbortSignal.timeout(20_000),
+      });
+    }
+
+    async function check(c: Case, expect: ExpectStatic) {
+      const response = await send(c);
+      expect(response.status, "never a 5xx").toBeLessThan(500);
+      const { answer } = c;
+      const streaming = "contentType" in answer && answer.contentType === "text/event-stream";
+      if (streaming) await response.body?.cancel();
+      const body = streaming ? "" : await response.text();
+      expect(body.includes(MARKUP), "markup never comes back unescaped").toBe(false);
+      if ("redirect" in answer) {
+        expect(response.status).toBe(302);
+        expect(response.headers.get("location")).toBe(answer.redirect);
+        if (!answer.flash) return;
+        const next = await send({ ...c, method: "GET", path: answer.redirect, body: undefined }, setCookies(response));
+        expect(visibleText(await next.text()), "the next page says so").toContain(answer.flash);
+        return;
+      }
+      expect(response.status, body.slice(0, 300)).toBe(answer.status);
+      if ("contentType" in answer) {
+        expect(response.headers.get("content-type")).toContain(answer.contentType);
+        if (answer.contains) expect(body).toContain(answer.contains);
+      } else if ("json" in answer) {
+        expect(JSON.parse(body)).toMatchObject(answer.json);
+      } else if (TEXT_ROUTES.has(c.module)) {
+        expect(body).toBe(answer.message);
+      } else if (JSON_ROUTES(c.module)) {
+        expect(JSON.parse(body)).toEqual({ success: false, error: answer.message });
+      } else {
+        expect(visibleText(body), "the message is on the page a person sees").toContain(answer.message);
+      }
+    }
+
+    for (const module of new Set(CASES.map((c) => c.module))) {
+      describe(module, () => {
+        let before: Awaited<ReturnType<typeof ledgerAudit>>;
+        beforeAll(async () => {
+          before = await ledgerAudit(app.sql);
+          expect(before.problems).toEqual([]);
+        });
+
+        describe.concurrent("each answer: no 5xx, the route's message, no markup echoed", () => {
+          for (const c of CASES.filter((candidate) => candidate.module === module)) {
+            const name = `${c.method} ${c.path.slice(0, 60)} (${c.who}): ${c.what} → ${describeAnswer(c.answer)}`;
+            it(name, ({ expect: localExpect }) => check(c, localExpect));
+          }
+        });
+
+        it("leaves the ledger audit unchanged: every balance equals its ledger, none negative, nothing written", async () => {
+          const after = await ledgerAudit(app.sql);
+          expect(after.problems).toEqual([]);
+          expect(after.fingerprint).toEqual(before.fingerprint);
+        });
+      });
+    }
+  });
+}
+
+/** Every route module that has an action, and every resource route, has at least 50 cases in `all`. */
+export function describeCaseCoverage(all: Case[]) {
+  describe("bad input, everywhere: the cases", () => {
+    it("has at least 50 cases for every route module that has an action and every resource route", () => {
+      const required = routeModules().filter((file) => {
+        const source = readFileSync(path.join(ROUTES_DIR, file), "utf8");
+        const hasAction = /export (async )?function action\b|export const action\b|export \{[^}]*\baction\b/.test(
+          source,
+        );
+        return hasAction || !/export default\b/.test(source);
+      });
+      const counts = Object.fromEntries(required.map((file) => [file, all.filter((c) => c.module === file).length]));
+      expect(
+        Object.entries(counts).filter(([, count]) => count < 50),
+        `cases per route: ${JSON.stringify(counts)}`,
+      ).toEqual([]);
+    });
+  });
+}
