@@ -10,9 +10,14 @@
 // rebuilt from the tables (the migration's backfill, timed), and then the rows 20 database
 // connections leave between two folds (on today's figures, the running totals, the last 31 days of
 // activity and the hours held money clears in): they count nothing, but a reader sums them all.
+//
+// benchConsole is the `console` part of `npm run bench` (scripts/bench/run.mjs), on the database at
+// scale that scripts/bench/context.mjs seeds once for it, the risk part and the throughput at scale.
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { openPostgres } from "../lib/database.mjs";
+import { BUDGETS } from "./budgets.ts";
+import { figureOf } from "./context.mjs";
 import { percentile, SEEDED, seedRisk, summarize } from "./risk.mjs";
 
 /** The owner the console's functions are called as: the first seeded account. */
@@ -317,4 +322,59 @@ export function describe(result) {
     }
   }
   return lines.join("\n");
+}
+
+/**
+ * The `console` part: the dashboard, people search, review queue and queue counts on the database at scale.
+ * @param {import("./context.mjs").Bench} bench
+ * @param {import("./context.mjs").Shared} shared
+ */
+export async function benchConsole({ settings, log, part, figures, details }, { scale, seededAtScale }) {
+  const group = `Operator console, ${scale}: p95 in the database`;
+  const parts = /** @type {const} */ ([
+    ["dashboard", "operator_dashboard", BUDGETS.consoleDashboardP95Ms],
+    [
+      "people",
+      "operator_find_people (email, start of email or name, referral code, canonical email, payout address)",
+      BUDGETS.consolePeopleSearchP95Ms,
+    ],
+    ["review", "operator_withdrawal_list, the review queue's pages", BUDGETS.consoleReviewQueueP95Ms],
+    ["counts", "operator_withdrawal_counts", BUDGETS.consoleQueueCountsP95Ms],
+  ]);
+  /** @returns {import("./context.mjs").Unmeasured[]} */
+  const unmeasured = () =>
+    parts.map(([, label, limit]) => ({ group, label, unit: "ms", budget: { limit, kind: "max" } }));
+  await part("operator console at scale", unmeasured, async () => {
+    const { url, seeded } = await seededAtScale();
+    const result = await measureConsole({
+      url,
+      users: settings.riskUsers,
+      ledgerRows: settings.riskLedgerRows,
+      seeded,
+    });
+    details.console = result;
+    log(describe(result));
+    for (const [key, label] of parts) {
+      const timing = /** @type {NonNullable<typeof result.timings[string]>} */ (result.timings[key]);
+      const scans = result.seqScans[key] ?? [];
+      const slowest = Object.entries(timing.byKind).sort(([, a], [, b]) => b.max - a.max)[0];
+      figures.push({
+        ...figureOf(unmeasured, label),
+        // Only plans that read no big table whole count.
+        value: scans.length === 0 ? timing.p95 : null,
+        error: scans.length === 0 ? undefined : `Seq Scan on ${scans.join(", ")} (see bench-results.json)`,
+        detail:
+          `median ${timing.median.toFixed(2)} ms, max ${timing.max.toFixed(2)} ms` +
+          (slowest && slowest[0] !== key ? ` (${slowest[0]})` : "") +
+          ` over ${timing.runs} calls; round trip p95 ${timing.roundTrip.p95.toFixed(2)} ms; every statement from an index`,
+      });
+    }
+    figures.push({
+      group,
+      label: "the counters rebuilt from the tables (the migration's backfill)",
+      value: result.rebuildSeconds,
+      unit: "s",
+      detail: `${result.sizes?.counter_rows} counter rows, ${result.sizes?.active_accounts} active accounts`,
+    });
+  });
 }

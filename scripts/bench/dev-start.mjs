@@ -2,11 +2,14 @@
 // `npm run dev` from cold: a copy of the checkout as a fresh clone has it (the files git knows,
 // no build output, no database, no cache) with the dependencies installed (node_modules linked),
 // started exactly as written, on free ports; the time from the start to the first 200 on /.
+// benchDevStart is the `dev` part of `npm run bench` (scripts/bench/run.mjs), against its budget.
 import { execFileSync, spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort, stopProcessGroup } from "../lib/services.mjs";
+import { BUDGETS } from "./budgets.ts";
+import { figureOf } from "./context.mjs";
 
 /**
  * The files of the working tree that a commit of it would hold (tracked and new, minus ignored).
@@ -108,4 +111,27 @@ export async function measureDevStart({ root = process.cwd(), timeoutSeconds = 9
     rmSync(copy, { recursive: true, force: true });
   }
   return { seconds, log };
+}
+
+/**
+ * The `dev` part: the first 200 on / after `npm run dev`, run first, while nothing of the benchmark runs yet.
+ * @param {import("./context.mjs").Bench} bench
+ */
+export async function benchDevStart({ part, log, figures, details }) {
+  const label = "first 200 on / after `npm run dev` (cold checkout)";
+  /** @returns {import("./context.mjs").Unmeasured[]} */
+  const unmeasured = () => [
+    { group: "npm run dev", label, unit: "s", budget: { limit: BUDGETS.devFirst200Seconds, kind: "max" } },
+  ];
+  await part("npm run dev, cold", unmeasured, async () => {
+    const result = await measureDevStart();
+    details.devStart = result;
+    if (result.seconds === null) console.log(result.log);
+    figures.push({
+      ...figureOf(unmeasured, label),
+      value: result.seconds,
+      error: result.seconds === null ? "no 200 within 90 s" : undefined,
+    });
+    log(`first 200 after ${result.seconds?.toFixed(1)} s`);
+  });
 }

@@ -3,15 +3,20 @@
 // autocannon to one production server on Postgres, then checked: every credit and reversal
 // recorded exactly once, every balance equal to its ledger, every request sent written to
 // postback_log once. The postbacks are built beforehand (scripts/bench/postback-pool.ts, by each
-// network's own simulatedPostback), so the load generator only sends bytes.
+// network's own simulatedPostback), so the load generator only sends bytes. benchIngest is the
+// `ingest` part of `npm run bench` (scripts/bench/run.mjs).
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import autocannon from "autocannon";
 import { build } from "esbuild";
 import pg from "pg";
-import { cpuSeconds } from "./throughput.mjs";
+import { openPostgres } from "../lib/database.mjs";
+import { BUDGETS } from "./budgets.ts";
+import { seed } from "./seed.mjs";
+import { cpuSeconds, processTree } from "./throughput.mjs";
 
 /** @typedef {import("./postback-pool.ts").PooledPostback} PooledPostback */
+/** @typedef {import("./context.mjs").Unmeasured} Unmeasured */
 
 /** Shares of the pool: networks retry (repeats) and take credits back (reversals). */
 const REPEAT_SHARE = 0.1;
@@ -245,4 +250,103 @@ export async function measureIngest({ baseUrl, databaseUrl, workDir, pids, conne
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The `ingest` part: one production server on a Postgres database of its own, seeded like the
+ * throughput part's and with past postbacks, under the postbacks' load; then the exactly-once checks.
+ * @param {import("./context.mjs").Bench} bench
+ * @param {import("./context.mjs").Shared} shared
+ */
+export async function benchIngest(
+  { settings, log, part, figures, details, workDir },
+  { databaseOfItsOwn, withApp, account, server },
+) {
+  const { connections, seconds } = settings.ingest;
+  const group = `Postback ingestion on Postgres, ${connections} connections for ${seconds} s, one server`;
+  /** @returns {Unmeasured[]} */
+  const unmeasured = () => [
+    {
+      group,
+      label: "signed postbacks taken per second",
+      unit: "postbacks/s",
+      budget: { limit: BUDGETS.ingestPostbacksPerSecond, kind: "min" },
+    },
+    { group, label: "p99 latency", unit: "ms", budget: { limit: BUDGETS.ingestP99Ms, kind: "max" } },
+    {
+      group,
+      label: "answers not 2xx, connection errors",
+      unit: "",
+      budget: { limit: BUDGETS.ingestFailures, kind: "max" },
+    },
+    {
+      group,
+      label: "credits, reversals, ledger rows, log rows not exactly once",
+      unit: "",
+      budget: { limit: BUDGETS.ingestNotExactlyOnce, kind: "max" },
+    },
+    {
+      group,
+      label: "ledger audit findings afterwards",
+      unit: "",
+      budget: { limit: BUDGETS.ingestAuditFindings, kind: "max" },
+    },
+  ];
+  await part("postback ingestion on Postgres", unmeasured, async () => {
+    // A database of its own: the throughput part's reads see none of these writes, and these counts start at zero.
+    const databaseUrl = await databaseOfItsOwn("ingest");
+    const db = await openPostgres(databaseUrl);
+    try {
+      await seed(db, { users: settings.users, ledgerRows: settings.ledgerRows, person: account() });
+      await seedPostbackHistory(db);
+    } finally {
+      await db.close();
+    }
+    const { benchWallSettings } = await loadPostbackPool(workDir);
+    await withApp("Postgres (ingest)", { DATABASE_URL: databaseUrl, ...benchWallSettings() }, async (app) => {
+      const result = await measureIngest({
+        baseUrl: app.url,
+        databaseUrl,
+        workDir,
+        pids: () => [/** @type {number} */ (app.pid), ...processTree(server().pid())],
+        connections,
+        seconds,
+        log,
+      });
+      details.ingest = result;
+      const { run } = result;
+      const [perSecond, p99, failures, exactlyOnce, audit] = unmeasured();
+      figures.push(
+        {
+          .../** @type {Unmeasured} */ (perSecond),
+          value: run.perSecond,
+          detail:
+            `${run.answered.toLocaleString("en")} answered, p50 ${run.p50} ms; ${result.networks.join(", ")}; ` +
+            `${result.cpuMsPerPostback?.toFixed(2) ?? "?"} ms CPU/postback (app and Postgres)`,
+        },
+        { .../** @type {Unmeasured} */ (p99), value: run.p99, detail: `max ${run.max} ms` },
+        {
+          .../** @type {Unmeasured} */ (failures),
+          value: run.non2xx + run.errors,
+          detail: `${run.non2xx} not 2xx, ${run.errors} errors; ${JSON.stringify(run.statusCodes)}`,
+        },
+        {
+          .../** @type {Unmeasured} */ (exactlyOnce),
+          value: result.notExactlyOnce,
+          detail:
+            `${result.uniqueCredits.toLocaleString("en")} credits, ${result.uniqueReversals.toLocaleString("en")} ` +
+            `reversals of ${result.sent.toLocaleString("en")} sent; log ${JSON.stringify(result.verdicts)}` +
+            (result.notExactlyOnce > 0 ? `; ${JSON.stringify(result.mismatches)}` : ""),
+        },
+        { .../** @type {Unmeasured} */ (audit), value: result.auditFindings, detail: "verify_all_balances()" },
+        {
+          group,
+          label: "/healthz on the same server (for comparison)",
+          unit: "req/s",
+          value: result.health.perSecond,
+          detail: `p50 ${result.health.p50} ms, p99 ${result.health.p99} ms`,
+        },
+      );
+    });
+  });
 }

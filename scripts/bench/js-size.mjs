@@ -1,7 +1,7 @@
 // @ts-check
 // The JavaScript a page downloads before anyone touches it: each page loaded fresh (a new browser
 // context, so nothing comes from the cache) until the network is idle, its scripts summed as
-// transferred (gzip) and decoded. `npm run bench` uses measurePageScripts; run on its own
+// transferred (gzip) and decoded. `npm run bench` runs benchJavascript (its `js` part); run on its own
 // (`npm run build && npm run bench:js`) this also shows what pressing "Continue with Google" on
 // /auth adds (the Firebase web SDK, loaded only then).
 import { mkdtempSync, rmSync } from "node:fs";
@@ -11,6 +11,8 @@ import { pathToFileURL } from "node:url";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../lib/chromium.mjs";
 import { freePort, startAppServer, startAuthEmulator } from "../lib/services.mjs";
+import { BUDGETS, JAVASCRIPT_PAGES } from "./budgets.ts";
+import { figureOf } from "./context.mjs";
 
 /** @typedef {{ url: string, transferred: number, decoded: number }} Script */
 
@@ -74,6 +76,45 @@ export async function measurePageScripts(browser, { baseUrl, pages }) {
 /** @param {number} bytes */
 export function kb(bytes) {
   return (bytes / 1024).toFixed(1);
+}
+
+/**
+ * The `js` part: each of JAVASCRIPT_PAGES on `app`, /auth signed out and the others signed in.
+ * @param {import("./context.mjs").Bench} bench
+ * @param {import("./context.mjs").App} app
+ * @param {import("./context.mjs").Cookies} cookies
+ */
+export async function benchJavascript({ part, figures, details }, app, cookies) {
+  const group = "JavaScript before any interaction (gzip, transferred)";
+  /** @returns {import("./context.mjs").Unmeasured[]} */
+  const unmeasured = () =>
+    JAVASCRIPT_PAGES.map((page) => ({
+      group,
+      label: page,
+      unit: "KB",
+      budget: { limit: BUDGETS.javascriptKb, kind: "max" },
+    }));
+  await part("JavaScript per page", unmeasured, async () => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    try {
+      const pages = JAVASCRIPT_PAGES.map((page) => ({
+        path: page,
+        // /auth as a visitor who is not signed in; every other page signed in.
+        cookies: page === "/auth" ? [] : cookies.list,
+      }));
+      const results = await measurePageScripts(browser, { baseUrl: app.url, pages });
+      details.javascript = results;
+      for (const result of results) {
+        figures.push({
+          ...figureOf(unmeasured, result.path),
+          value: result.transferred / 1024,
+          detail: `${result.count} scripts, ${kb(result.decoded)} KB decoded`,
+        });
+      }
+    } finally {
+      await browser.close();
+    }
+  });
 }
 
 async function main() {

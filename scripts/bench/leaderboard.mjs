@@ -4,10 +4,13 @@
 // `npm run bench` runs it with 1,000,000 users on a Postgres server; on its own
 // (`npm run bench:leaderboard [-- users [postgres]]`, default 100,000) it runs on Postgres and PGlite.
 // Both also time get_leaderboard_position, the own-rank read, for people at several places.
+// benchLeaderboard is the `leaderboard` part of `npm run bench` (scripts/bench/run.mjs).
 import { pathToFileURL } from "node:url";
 import { LEADERBOARD_COUNTED_RANKS, LEADERBOARD_SIZE } from "../../app/domain/constants.ts";
 import { startPostgres } from "../lib/services.mjs";
 import { openPglite, openPostgres } from "../lib/database.mjs";
+import { BUDGETS } from "./budgets.ts";
+import { figureOf } from "./context.mjs";
 
 const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 // Ids and referral codes (i in base 32, most significant symbol first) rise with i, so that their
@@ -213,6 +216,56 @@ export function describe(result) {
       ? `\n  its plan for the last of them:\n${result.positionPlan.map((line) => `    ${line}`).join("\n")}`
       : "")
   );
+}
+
+/**
+ * The scan line of the plan, short: what proves the answer came from the index.
+ * @param {string[]} plan
+ */
+function planSummary(plan) {
+  const scan = plan.find((line) => /Scan/.test(line))?.trim() ?? "no scan in the plan";
+  const heap = plan.find((line) => /Heap Fetches/.test(line))?.trim();
+  return [scan.replace(/\s*\(actual.*$/, ""), heap].filter(Boolean).join(", ");
+}
+
+/**
+ * The `leaderboard` part: get_leaderboard at scale, on a Postgres database of its own.
+ * @param {import("./context.mjs").Bench} bench
+ * @param {import("./context.mjs").Shared} shared
+ */
+export async function benchLeaderboard({ settings, log, part, figures, details }, { databaseOfItsOwn }) {
+  const { leaderboardUsers } = settings;
+  const group = `Leaderboard query, ${leaderboardUsers.toLocaleString("en")} users who earned this month`;
+  const label = "get_leaderboard(50) p95, in the database";
+  /** @returns {import("./context.mjs").Unmeasured[]} */
+  const unmeasured = () => [
+    {
+      group,
+      label,
+      unit: "ms",
+      budget: { limit: BUDGETS.leaderboardP95Ms, kind: "max" },
+    },
+  ];
+  await part("leaderboard at scale", unmeasured, async () => {
+    const db = await openPostgres(await databaseOfItsOwn("leaderboard"));
+    try {
+      const result = await measureLeaderboard(db, { users: leaderboardUsers });
+      details.leaderboard = result;
+      log(describe(result));
+      figures.push({
+        ...figureOf(unmeasured, label),
+        label: `get_leaderboard(50) p95, in ${result.database} (timed in ${result.timedIn})`,
+        // Only a plan that reads the ranking index counts.
+        value: result.fromIndex ? result.p95 : null,
+        error: result.fromIndex
+          ? undefined
+          : "the plan does not read monthly_earnings_rank_idx (see bench-results.json)",
+        detail: `median ${result.median.toFixed(2)} ms; round trip p95 ${result.roundTrip.p95.toFixed(2)} ms; ${planSummary(result.plan)}`,
+      });
+    } finally {
+      await db.close();
+    }
+  });
 }
 
 async function main() {

@@ -7,6 +7,7 @@
 // its runs (and the jar is emptied before a signed-out page's): a Cookie header added by
 // Lighthouse would reach the page's own requests but not the service worker's, and the worker
 // fetches every page load once it is installed, which then arrived signed out.
+// benchLighthouse is the `lighthouse` part of `npm run bench` (scripts/bench/run.mjs).
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -14,6 +15,8 @@ import path from "node:path";
 import lighthouse from "lighthouse";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../lib/chromium.mjs";
 import { freePort, waitFor } from "../lib/services.mjs";
+import { BUDGETS, LIGHTHOUSE_PAGES } from "./budgets.ts";
+import { figureOf } from "./context.mjs";
 
 export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 
@@ -155,4 +158,52 @@ export async function measureLighthouse({ baseUrl, pages, runs = 5, log = () => 
     await chromium.stop();
   }
   return results;
+}
+
+/**
+ * The `lighthouse` part: each of LIGHTHOUSE_PAGES on `app`, /auth signed out and the others signed in.
+ * @param {import("./context.mjs").Bench} bench
+ * @param {import("./context.mjs").App} app
+ * @param {import("./context.mjs").Cookies} cookies
+ */
+export async function benchLighthouse({ settings, log, part, figures, details }, app, cookies) {
+  const runs = settings.lighthouseRuns;
+  const group = `Lighthouse mobile, median of ${runs} runs`;
+  /** @returns {import("./context.mjs").Unmeasured[]} */
+  const unmeasured = () =>
+    LIGHTHOUSE_PAGES.flatMap((page) =>
+      CATEGORIES.map((category) => ({
+        group,
+        label: `${page} ${category}`,
+        unit: "",
+        budget: {
+          limit: BUDGETS.lighthouse[/** @type {keyof typeof BUDGETS.lighthouse} */ (category)],
+          kind: "min",
+        },
+      })),
+    );
+  await part("Lighthouse", unmeasured, async () => {
+    const results = await measureLighthouse({
+      baseUrl: app.url,
+      pages: LIGHTHOUSE_PAGES.map((page) => ({
+        path: page,
+        cookies: page === "/auth" ? [] : cookies.list,
+      })),
+      runs,
+      log,
+    });
+    details.lighthouse = results;
+    for (const result of results) {
+      for (const category of CATEGORIES) {
+        const failing = result.failing[category];
+        figures.push({
+          ...figureOf(unmeasured, `${result.path} ${category}`),
+          value: result.scores[category] ?? null,
+          detail:
+            `runs ${result.runs.map((scores) => scores[category]).join("/")}` +
+            (failing ? `; below 1: ${failing.slice(0, 4).join(", ")}` : ""),
+        });
+      }
+    }
+  });
 }

@@ -4,9 +4,17 @@
 // same database, the two set-ups taking turns page by page so that load from elsewhere on the
 // machine falls on both alike. Two cores cannot show two instances going faster than one, so what is
 // compared is the cost: CPU time per request of the app processes and the database's (PgBouncer's
-// own counted with the database's when it is there).
+// own counted with the database's when it is there). benchPooler is the `pooler` part of
+// `npm run bench` (scripts/bench/run.mjs), on the throughput part's 10,000-user Postgres database.
 import autocannon from "autocannon";
-import { cpuSeconds, median } from "./throughput.mjs";
+import pg from "pg";
+import { freePort, startAppServer, startPgBouncer } from "../lib/services.mjs";
+import { signIn } from "./account.mjs";
+import { BUDGETS, THROUGHPUT_PAGES } from "./budgets.ts";
+import { figureOf } from "./context.mjs";
+import { cpuSeconds, median, processTree } from "./throughput.mjs";
+
+/** @typedef {import("./context.mjs").App} App */
 
 /**
  * One set-up under load for `seconds`: `urls` (one per app server) share `connections` between them.
@@ -100,5 +108,109 @@ export async function measurePooler({
         };
       }),
     };
+  });
+}
+
+/**
+ * The `pooler` part: one app server straight on the Postgres server beside two through PgBouncer in
+ * transaction mode, then the ledger audit.
+ * @param {import("./context.mjs").Bench} bench
+ * @param {import("./context.mjs").Shared} shared
+ */
+export async function benchPooler({ settings, log, part, figures, details, cleanups }, { server, appEnv, account }) {
+  const { connections, seconds, rounds } = settings.pooler;
+  const group = `Two app servers through PgBouncer (transaction mode) beside one on Postgres directly, ${connections} connections, the signed-in pages`;
+  /** @returns {import("./context.mjs").Unmeasured[]} */
+  const unmeasured = () => [
+    {
+      group,
+      label: "CPU per request through PgBouncer, above direct",
+      unit: "%",
+      budget: { limit: BUDGETS.poolerCpuOverheadPercent, kind: "max" },
+    },
+    { group, label: "answers not 200, both set-ups", unit: "", budget: { limit: 0, kind: "max" } },
+    { group, label: "ledger audit findings afterwards", unit: "", budget: { limit: 0, kind: "max" } },
+  ];
+  await part("two instances through PgBouncer", unmeasured, async () => {
+    const bouncer = await startPgBouncer({ postgresPort: server().port, mode: "transaction" });
+    cleanups.push(bouncer.stop);
+    const database = new URL(server().url).pathname.slice(1);
+    const started = await Promise.all(
+      [server().url, bouncer.url(database), bouncer.url(database)].map(async (url) => {
+        const app = await startAppServer({ port: await freePort(), env: { ...appEnv, DATABASE_URL: url } });
+        cleanups.push(app.stop);
+        return app;
+      }),
+    );
+    const [direct, a, b] = /** @type {[App, App, App]} */ (started);
+    try {
+      const cookies = await signIn(direct.url, account());
+      const postgresProcesses = () => processTree(server().pid());
+      const results = await measurePooler({
+        setups: [
+          {
+            name: "one server, direct",
+            urls: [direct.url],
+            pids: () => [/** @type {number} */ (direct.pid), ...postgresProcesses()],
+          },
+          {
+            name: "two servers, through PgBouncer",
+            urls: [a.url, b.url],
+            pids: () => [
+              /** @type {number} */ (a.pid),
+              /** @type {number} */ (b.pid),
+              ...postgresProcesses(),
+              ...processTree(/** @type {number} */ (bouncer.pid())),
+            ],
+          },
+        ],
+        pages: THROUGHPUT_PAGES,
+        cookie: cookies.header,
+        connections,
+        seconds,
+        rounds,
+        log,
+      });
+      const audit = new pg.Client({ connectionString: server().url });
+      await audit.connect();
+      const findings = (await audit.query("select jsonb_array_length(verify_all_balances()) as n")).rows[0].n;
+      await audit.end();
+      details.pooler = { results, auditFindings: findings };
+      const [one, two] = /** @type {[typeof results[0], typeof results[0]]} */ (results);
+      for (const setup of results) {
+        figures.push({
+          group,
+          label: `${setup.name}: CPU per request (app and database${setup === two ? ", PgBouncer's included" : ""})`,
+          value: setup.cpuMsPerRequest,
+          unit: "ms",
+          detail: `${setup.requestsPerSecond?.toFixed(0)} req/s, p99 ${setup.p99} ms (worst ${setup.worstP99}); by page ${setup.pages
+            .map((page) => `${page.page} ${page.cpuMsPerRequest?.toFixed(2)}`)
+            .join(", ")}`,
+        });
+      }
+      figures.push({
+        ...figureOf(unmeasured, "CPU per request through PgBouncer, above direct"),
+        value:
+          one.cpuMsPerRequest && two.cpuMsPerRequest ? (two.cpuMsPerRequest / one.cpuMsPerRequest - 1) * 100 : null,
+        detail: `${two.cpuMsPerRequest?.toFixed(2)} ms against ${one.cpuMsPerRequest?.toFixed(2)} ms, medians over ${THROUGHPUT_PAGES.length} pages × rounds`,
+      });
+      figures.push({
+        ...figureOf(unmeasured, "answers not 200, both set-ups"),
+        value: one.failures + two.failures,
+        detail: `direct ${one.failures}, through PgBouncer ${two.failures}`,
+      });
+      figures.push({
+        ...figureOf(unmeasured, "ledger audit findings afterwards"),
+        value: findings,
+        detail: "verify_all_balances()",
+      });
+    } finally {
+      for (const app of started) {
+        cleanups.splice(cleanups.indexOf(app.stop), 1);
+        await app.stop();
+      }
+      cleanups.splice(cleanups.indexOf(bouncer.stop), 1);
+      await bouncer.stop();
+    }
   });
 }

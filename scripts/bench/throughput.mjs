@@ -10,8 +10,13 @@
 // server's processes when there is one; read from /proc): unlike requests per second, it hardly
 // depends on what else the machine is doing, so it tells whether a low ratio is the page or the
 // moment.
+//
+// benchThroughput is the `throughput` part of `npm run bench` (scripts/bench/run.mjs), on PGlite and
+// on Postgres (benchThroughputOnPostgres).
 import { readdirSync, readFileSync } from "node:fs";
 import autocannon from "autocannon";
+import { BUDGETS, THROUGHPUT_BASELINE, THROUGHPUT_PAGES } from "./budgets.ts";
+import { figureOf } from "./context.mjs";
 
 const TICKS_PER_SECOND = 100;
 
@@ -210,4 +215,88 @@ export async function measureThroughput({
       cpuRatio: median(listOf(cpuRatios, key(server, path))),
     })),
   }));
+}
+
+/**
+ * A sample's CPU time per request in ms, two decimals ("?" when /proc could not be read).
+ * @param {{ cpuMsPerRequest: number | null }} entry
+ */
+export function cpuMs(entry) {
+  return entry.cpuMsPerRequest?.toFixed(2) ?? "?";
+}
+
+/**
+ * The `throughput` part on one server: each of THROUGHPUT_PAGES as a share of the baseline's req/s.
+ * @param {import("./context.mjs").Bench} bench
+ * @param {{ database: string, app: import("./context.mjs").App, cookies: import("./context.mjs").Cookies,
+ *   pids: () => number[] }} server `pids`: the processes whose CPU time counts (the app's, the database's)
+ */
+export async function benchThroughput({ settings, log, part, figures, details }, { database, app, cookies, pids }) {
+  const load = settings.throughput;
+  const group = `Throughput on ${database}, ${load.connections} connections: req/s as a share of ${THROUGHPUT_BASELINE}'s`;
+  /** @returns {import("./context.mjs").Unmeasured[]} */
+  const unmeasured = () =>
+    THROUGHPUT_PAGES.map((page) => ({
+      group,
+      label: page,
+      unit: "%",
+      budget: { limit: BUDGETS.throughputShare, kind: "min" },
+    }));
+  await part(`throughput on ${database}`, unmeasured, async () => {
+    const errorsBefore = app.stderr().split("\n").length;
+    const [result] = await measureThroughput({
+      servers: [{ name: database, baseUrl: app.url, pids }],
+      baseline: THROUGHPUT_BASELINE,
+      pages: THROUGHPUT_PAGES,
+      cookie: cookies.header,
+      connections: load.connections,
+      rounds: load.rounds,
+      seconds: load.seconds,
+      log,
+    });
+    if (!result) throw new Error("measured no server");
+    // A page can answer 200 and still have lost a part (the notices, say) to the load: the server says so.
+    const serverErrors = app.stderr().split("\n").length - errorsBefore;
+    details[`throughput ${database}`] = { ...result, serverErrors };
+    const cpu = (/** @type {{ cpuMsPerRequest: number | null }} */ entry) => `${cpuMs(entry)} ms CPU/request`;
+    figures.push({
+      group,
+      label: `${THROUGHPUT_BASELINE} (baseline)`,
+      value: result.baseline.requestsPerSecond,
+      unit: "req/s",
+      detail:
+        `p99 ${result.baseline.p99} ms (worst ${result.baseline.worstP99}); ${cpu(result.baseline)}` +
+        (serverErrors > 0 ? `; the server logged ${serverErrors} error lines meanwhile` : ""),
+      error: result.baseline.failures ? `${result.baseline.failures} answers were not 200` : undefined,
+    });
+    for (const page of result.pages) {
+      figures.push({
+        ...figureOf(unmeasured, page.path),
+        // A page that answered anything but 200 was not measured.
+        value: page.failures || page.ratio === null ? null : page.ratio * 100,
+        detail:
+          `${page.requestsPerSecond?.toFixed(0)} req/s, p99 ${page.p99} ms (worst ${page.worstP99}); ${cpu(page)}, ` +
+          `share by CPU ${page.cpuRatio === null ? "?" : `${(page.cpuRatio * 100).toFixed(0)} %`}; ` +
+          `rounds ${page.runs.map((run) => run.requestsPerSecond).join("/")}`,
+        error: page.failures ? `${page.failures} answers were not 200` : undefined,
+      });
+    }
+  });
+}
+
+/**
+ * The `throughput` part on the 10,000-user Postgres database, its server's CPU time counted.
+ * @param {import("./context.mjs").Bench} bench
+ * @param {import("./context.mjs").Shared} shared
+ */
+export async function benchThroughputOnPostgres(bench, { withApp, server }) {
+  const { database } = bench.details.seed[1];
+  await withApp(database, { DATABASE_URL: server().url }, (app, cookies) =>
+    benchThroughput(bench, {
+      database,
+      app,
+      cookies,
+      pids: () => [/** @type {number} */ (app.pid), ...processTree(server().pid())],
+    }),
+  );
 }
