@@ -23,7 +23,7 @@ import {
   type Body,
   type Value,
 } from "../support/bad-input";
-import { newOperator } from "../support/console";
+import { newMember, newOperator } from "../support/console";
 import { uniqueEmail } from "../support/http";
 import { ledgerAudit } from "../support/ledger-audit";
 import { signPostback, startOfferProvider } from "../support/offer-provider";
@@ -1764,12 +1764,11 @@ describe("bad input, everywhere: malformed requests to every route with an actio
   ]);
 
   /** A signed-in account with $20.00, its email verified unless told otherwise: its cookies. */
+  // newMember fails the test unless the sign-up redirects (302).
   async function account(verified = true) {
-    const { client, email, response } = await app.signUp();
-    expect(response.status).toBe(302);
-    const [row] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
-    if (verified) await app.sql("select record_email_verified($1)", [row!.id]);
-    await app.sql("select add_user_coins($1, 2000)", [row!.id]);
+    const { client, uid } = await newMember(app);
+    if (verified) await app.sql("select record_email_verified($1)", [uid]);
+    await app.sql("select add_user_coins($1, 2000)", [uid]);
     return new Map(client.cookies);
   }
 
