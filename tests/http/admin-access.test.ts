@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isOperatorRole, OPERATOR_ROLES, roleAtLeast, type OperatorRole } from "~/domain/operator-roles";
-import { newMember, newOperator } from "../support/console";
+import { newMember, newOperator, signInAs } from "../support/console";
 import { setCustomClaims } from "../support/emulator";
 import { HttpClient } from "../support/http";
 import { runOperator } from "../support/operator";
@@ -13,28 +13,12 @@ import { routeModules } from "../support/route-modules";
 
 /** Every console URL there is, and one that is not (the app's 404 for everyone). */
 const ADMIN_URLS = ["/admin", "/admin/", "/admin/audit", "/admin/audit?before=1", "/admin/people"];
-const PASSWORD = "s3cret-pass";
 
 describe("the operator console lets in only accounts whose role claim and database row agree", () => {
   let app: PostgresApp;
 
   const operator = (args: string[], env: Record<string, string> = {}) =>
     runOperator(app.scratchUrl, args, { OPERATOR_NAME: "ops-test", ...env }, "build/operator.js");
-
-  /** A browser signed in as `email` (a fresh session, so it carries the account's claims as they are now). */
-  async function signIn(email: string) {
-    const client = new HttpClient(app.url);
-    client.cookies.set("hasSeenOnboarding", "true");
-    const response = await client.post("/auth", { intent: "signin", email, password: PASSWORD });
-    expect(response.status, `sign-in of ${email}`).toBe(302);
-    return client;
-  }
-
-  async function member() {
-    const { client, email } = await app.signUp();
-    const [row] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
-    return { client, email, uid: row!.id };
-  }
 
   /** The app's normal 404 page, with nothing that names the console. */
   async function expectNotFoundEverywhere(client: HttpClient, who: string) {
@@ -86,18 +70,18 @@ describe("the operator console lets in only accounts whose role claim and databa
   });
 
   it("a plain member gets the normal 404 page for every /admin URL", async () => {
-    const { client } = await member();
+    const { client } = await newMember(app);
     await expectNotFoundEverywhere(client, "member");
   });
 
   it("an account holding the role claim without the database row gets the 404 page, and so does a row without the claim", async () => {
-    const claimOnly = await member();
+    const claimOnly = await newMember(app);
     await setCustomClaims(claimOnly.uid, { role: "owner" });
-    await expectNotFoundEverywhere(await signIn(claimOnly.email), "claim without row");
+    await expectNotFoundEverywhere(await signInAs(app, claimOnly.email), "claim without row");
 
-    const rowOnly = await member();
+    const rowOnly = await newMember(app);
     await app.sql("select grant_operator_role('ops-test', $1, 'owner')", [rowOnly.uid]);
-    await expectNotFoundEverywhere(await signIn(rowOnly.email), "row without claim");
+    await expectNotFoundEverywhere(await signInAs(app, rowOnly.email), "row without claim");
   });
 
   for (const [role, label] of [
@@ -106,7 +90,7 @@ describe("the operator console lets in only accounts whose role claim and databa
     ["owner", "Owner"],
   ] as const) {
     it(`a granted ${role} signs in again and gets the console (200) showing their role, and the audit log with the grant`, async () => {
-      const person = await member();
+      const person = await newMember(app);
       const granted = await operator(["grant", person.email, role]);
       expect(granted.code, granted.stderr).toBe(0);
       expect(granted.stdout).toContain(`${person.email} now holds the ${role} role`);
@@ -116,7 +100,7 @@ describe("the operator console lets in only accounts whose role claim and databa
       // The grant ended the sessions it had: the old cookie is signed out.
       expect((await person.client.get("/")).headers.get("location")).toMatch(/^\/auth/);
 
-      const client = await signIn(person.email);
+      const client = await signInAs(app, person.email);
       const home = await client.get("/admin");
       const page = await home.text();
       expect(home.status).toBe(200);
@@ -135,9 +119,9 @@ describe("the operator console lets in only accounts whose role claim and databa
   }
 
   it("after revoke the same session gets the 404 page (its sessions were revoked), and a new sign-in too", async () => {
-    const person = await member();
+    const person = await newMember(app);
     expect((await operator(["grant", person.email, "owner"])).code).toBe(0);
-    const client = await signIn(person.email);
+    const client = await signInAs(app, person.email);
     expect((await client.get("/admin")).status).toBe(200);
 
     const revoked = await operator(["revoke", person.email]);
@@ -152,11 +136,11 @@ describe("the operator console lets in only accounts whose role claim and databa
 
     await expectNotFoundEverywhere(client, "revoked session");
     expect((await client.get("/")).headers.get("location")).toMatch(/^\/auth/);
-    await expectNotFoundEverywhere(await signIn(person.email), "signed in again after revoke");
+    await expectNotFoundEverywhere(await signInAs(app, person.email), "signed in again after revoke");
   });
 
   it("the audit log pages by URL: 50 entries newest first, then ?before=<id> for the older ones", async () => {
-    const person = await member();
+    const person = await newMember(app);
     expect((await operator(["grant", person.email, "support"])).code).toBe(0);
     for (let index = 0; index < 60; index++) {
       await app.sql(
@@ -164,7 +148,7 @@ describe("the operator console lets in only accounts whose role claim and databa
         [person.uid, `page test ${index}`],
       );
     }
-    const client = await signIn(person.email);
+    const client = await signInAs(app, person.email);
     const first = await (await client.get("/admin/audit")).text();
     expect(first.match(/data-testid="audit-entry"/g)).toHaveLength(50);
     expect(first).toContain("page test 59");
@@ -178,7 +162,7 @@ describe("the operator console lets in only accounts whose role claim and databa
   });
 
   it("the command answers one line for an unknown email, an unknown role and the embedded PGlite database, changing nothing", async () => {
-    const person = await member();
+    const person = await newMember(app);
     expectOneLineError(await operator(["grant", "nobody-here@example.com", "owner"]), /no account has the email/);
     expectOneLineError(await operator(["revoke", "nobody-here@example.com"]), /no account has the email/);
     expectOneLineError(await operator(["grant", person.email, "admin"]), /unknown role "admin"/);

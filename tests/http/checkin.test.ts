@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkedInDaysAgo, lastDays } from "../support/checkins";
+import { newMember } from "../support/console";
 import { landing } from "../support/http";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 
@@ -15,10 +16,9 @@ describe("check-in streak over plain HTTP", () => {
 
   /** A signed-in account that checked in on the days `daysAgo` before today. */
   async function account(daysAgo: number[]) {
-    const { client, email } = await app.signUp();
-    const [row] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
-    await checkedInDaysAgo(app, row!.id, daysAgo);
-    return { client, id: row!.id };
+    const { client, uid } = await newMember(app);
+    await checkedInDaysAgo(app, uid, daysAgo);
+    return { client, id: uid };
   }
 
   it("shows a new account Day 1 of 7 and the 50-coin bonus ($0.50) that seven days in a row pay, with D7 saying so in words", async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newMember } from "../support/console";
 import type { HttpClient } from "../support/http";
 import { startPostgresAppWithProvider, type PostgresApp } from "../support/postgres-app";
 
@@ -26,9 +27,7 @@ describe("Available, Pending and Locked bonus on Home and Withdraw (production s
    * $2.00, $2.00 of bonus locked, $0.80 more to earn once the pending $1.20 clears.
    */
   async function heldAccount(): Promise<{ client: HttpClient; id: string; clearsOn: string }> {
-    const { client, email } = await app.signUp();
-    const [profile] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
-    const id = profile!.id;
+    const { client, uid: id } = await newMember(app);
     await app.sql("select record_email_verified($1)", [id]);
     await app.sql("select add_user_coins($1, 300)", [id]);
     // This provider's credits clear at once for the first postback only (app_config.provider_hold_days).

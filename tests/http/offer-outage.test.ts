@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ruleMessage } from "~/domain/rules";
 import { fallbackTasks } from "~/domain/tasks";
 import { startTestApp } from "../support/app-server";
+import { newMember } from "../support/console";
 import { HttpClient, html, uniqueEmail } from "../support/http";
 import { startOfferProvider } from "../support/offer-provider";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
@@ -32,9 +33,8 @@ describe("a stalled offer provider does not switch payment rules", () => {
   });
 
   async function member() {
-    const { client, email } = await app.signUp();
-    const [row] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
-    return { client, id: row!.id };
+    const { client, uid } = await newMember(app);
+    return { client, id: uid };
   }
 
   const balance = async (id: string) =>

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ruleMessage } from "~/domain/rules";
+import { newMember } from "../support/console";
 import { HttpClient, html, landing } from "../support/http";
 import { runOperator } from "../support/operator";
 import { startPayPalStandIn, type PayPalStandIn } from "../support/paypal";
@@ -34,11 +35,10 @@ describe("withdrawals reviewed by risk: the Withdraw screen and the operator com
 
   /** A signed-in account with a verified email and `dollars` of bonus coins. */
   async function account(dollars: number) {
-    const { client, email } = await app.signUp();
-    const [row] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
-    await app.sql("select record_email_verified($1)", [row!.id]);
-    await app.sql("select add_user_coins($1, $2)", [row!.id, Math.round(dollars * 100)]);
-    return { client, email, id: row!.id };
+    const { client, email, uid: id } = await newMember(app);
+    await app.sql("select record_email_verified($1)", [id]);
+    await app.sql("select add_user_coins($1, $2)", [id, Math.round(dollars * 100)]);
+    return { client, email, id };
   }
 
   async function requestWithdrawal(client: HttpClient, upiId: string, amount = "5") {

@@ -3,6 +3,7 @@ import { NOTIFICATION_MESSAGES } from "~/domain/notifications";
 import { UNREADABLE_FORM_MESSAGE } from "~/server/http/forms.server";
 import { CROSS_SITE_MESSAGE } from "~/server/http/same-origin.server";
 import { SETTINGS_MESSAGES } from "~/routes/settings/settings-forms";
+import { newMember } from "../support/console";
 import { HttpClient, html } from "../support/http";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 
@@ -19,11 +20,10 @@ describe("Settings over plain HTTP", () => {
   }, 120_000);
   afterAll(() => app?.stop());
 
+  // newMember fails the test unless the sign-up redirects (302).
   async function account() {
-    const { client, email, response } = await app.signUp();
-    expect(response.status).toBe(302);
-    const [row] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
-    return { client, email, id: row!.id };
+    const { client, email, uid } = await newMember(app);
+    return { client, email, id: uid };
   }
 
   /** A second session of the same account: another browser that signs in. */

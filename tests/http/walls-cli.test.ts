@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealWallSecret } from "~/server/walls/sealed-secrets.server";
+import { newMember } from "../support/console";
 import { runOperator } from "../support/operator";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 
@@ -92,16 +93,10 @@ describe("npm run walls: simulate sends a network's signed postback to a running
       [network, transaction],
     );
 
-  async function signUp() {
-    const { email } = await app.signUp();
-    const [row] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
-    return { uid: row!.id, email };
-  }
-
   beforeAll(async () => {
     app = await startPostgresApp(WALLS);
-    person = await signUp();
-    other = await signUp();
+    person = await newMember(app);
+    other = await newMember(app);
   }, 120_000);
 
   afterAll(async () => {
@@ -295,7 +290,7 @@ describe("npm run walls: simulate sends a network's signed postback to a running
   it("simulate signs with the secret set in the operator console, as the server runs the wall, given the server's key", async () => {
     // The app's key (its SESSION_SECRET, tests/support/app-server.ts): ACCOUNT_HASH_SECRET defaults to it.
     const serverKey = "second-app-secret-of-at-least-32-chars";
-    const owner = await signUp();
+    const owner = await newMember(app);
     await app.sql("select grant_operator_role('cli-test', $1, 'owner')", [owner.uid]);
     const consoleKey = "adgem-key-set-in-the-console";
     await app.sql(

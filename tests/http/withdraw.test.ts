@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ruleMessage } from "~/domain/rules";
 import { CROSS_SITE_MESSAGE } from "~/server/http/same-origin.server";
 import { sentOobCodes } from "../support/emulator";
+import { newMember } from "../support/console";
 import { HttpClient, html } from "../support/http";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 
@@ -15,15 +16,9 @@ describe("Withdraw Money over plain HTTP", () => {
   }, 120_000);
   afterAll(() => app?.stop());
 
-  async function userId(email: string) {
-    const [row] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
-    return row!.id;
-  }
-
   /** A signed-in account with a verified email and `dollars` to withdraw (credited as bonus coins). */
   async function account(dollars: number, { verified = true } = {}) {
-    const { client, email } = await app.signUp();
-    const id = await userId(email);
+    const { client, email, uid: id } = await newMember(app);
     if (verified) await app.sql("select record_email_verified($1)", [id]);
     if (dollars > 0) await app.sql("select add_user_coins($1, $2)", [id, Math.round(dollars * 100)]);
     return { client, email, id };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newMember } from "../support/console";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 
 // Words that fit the person (docs/decisions/070, the leaderboard 075): the greeting and the leaderboard, over plain
@@ -11,11 +12,10 @@ describe("words that fit the person over plain HTTP", () => {
   }, 120_000);
   afterAll(() => app?.stop());
 
+  // newMember fails the test unless the sign-up redirects (302).
   async function account() {
-    const { client, email, response } = await app.signUp();
-    expect(response.status).toBe(302);
-    const [row] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
-    return { client, id: row!.id };
+    const { client, uid } = await newMember(app);
+    return { client, id: uid };
   }
 
   const greeting = (page: string) => page.match(/<p class="text-sm text-muted">([^<]*)<\/p>\s*<h1/)?.[1];

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ruleViolation } from "~/server/db/core.server";
 import { dbRefusal, openTestPglite, type TestDatabase } from "../support/db";
+import { provisionMember } from "../support/arrange";
 
 // Cash out (supabase/migrations/20261123000000_cash_out_and_referrals.sql): create_withdrawal's
 // checks in order, settlement exactly once with a notice, PayPal payout bookkeeping and the
 // operator's review list.
-
-let counter = 0;
-const newUserId = (prefix = "cash") => `${prefix}-${Date.now().toString(36)}-${++counter}`;
 
 interface Withdrawal {
   id: string;
@@ -56,18 +54,9 @@ interface Recipient {
   bank?: unknown;
 }
 
-/** A user with a verified email and `coins` bonus coins (100 coins are $1). */
-async function provision(t: TestDatabase, options: { coins?: number; verified?: boolean; userId?: string } = {}) {
-  const userId = options.userId ?? newUserId();
-  await t.db.rpc("provision_user", {
-    p_user_id: userId,
-    p_email: `${userId}@example.com`,
-    p_display_name: "Casher",
-    p_email_verified: options.verified ?? true,
-  });
-  if (options.coins) await t.db.rpc("add_user_coins", { user_id_param: userId, amount_param: options.coins });
-  return userId;
-}
+/** A user with a verified email and `coins` bonus coins (100 coins are $1): provisionMember, as "Casher". */
+const provision = (t: TestDatabase, { coins = 0, verified = true } = {}) =>
+  provisionMember(t, { prefix: "cash", name: "Casher", coins, verified });
 
 function withdraw(t: TestDatabase, userId: string, amount: unknown, method: unknown, recipient: Recipient = {}) {
   return t.db.rpc<Withdrawal>("create_withdrawal", {

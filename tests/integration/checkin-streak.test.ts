@@ -2,12 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkedInDaysAgo, lastDays } from "../support/checkins";
 import { dbRefusal, openTestPostgres, type TestDatabase } from "../support/db";
 import { ledgerAudit } from "../support/ledger-audit";
+import { provisionMember } from "../support/arrange";
 
 // The check-in streak and its day 7 bonus (docs/decisions/072), on a Postgres server where racing
 // claims really run at once, on the production settings.
-
-let counter = 0;
-const newUserId = () => `streak-${Date.now().toString(36)}-${++counter}`;
 
 interface Status {
   checked_in_today: boolean;
@@ -27,11 +25,8 @@ describe("check-in streak and the day 7 bonus, on Postgres", () => {
     await t?.close();
   });
 
-  async function provision() {
-    const userId = newUserId();
-    await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "Streaker" });
-    return userId;
-  }
+  // No email, not verified (provision_user's default): the streak needs neither.
+  const provision = () => provisionMember(t, { prefix: "streak", name: "Streaker", email: null, verified: false });
 
   const status = (userId: string) => t.db.rpc<Status>("get_checkin_status", { p_user_id: userId });
   const checkIn = (userId: string) =>

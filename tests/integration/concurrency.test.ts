@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DbError, ruleViolation } from "~/server/db/core.server";
 import type { UserSummary } from "~/server/account/users.server";
 import { openTestPostgres, type TestDatabase } from "../support/db";
+import { recordPostback } from "../support/arrange";
 
 // PGlite has one connection, so races can only be shown on a real Postgres server. Each race is
 // proven once, where it proves most: overdrawing one balance, one check-in, one settlement and
@@ -57,18 +58,7 @@ describe("concurrency on a Postgres server", () => {
   it("credits one postback when 100 identical postbacks arrive at once", async () => {
     const userId = `postback-race-${Date.now()}`;
     await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "x" });
-    const results = await Promise.all(
-      Array.from({ length: 100 }, () =>
-        t.db.rpc<{ duplicate: boolean }>("record_postback", {
-          p_provider: "acme",
-          p_transaction_id: "same-tx",
-          p_user_id: userId,
-          p_coins: 500,
-          p_reversal: false,
-          p_description: "Offer completed",
-        }),
-      ),
-    );
+    const results = await Promise.all(Array.from({ length: 100 }, () => recordPostback(t, userId, "same-tx", 500)));
     expect(results.filter((result) => !result.duplicate)).toHaveLength(1);
     expect(await t.db.rpc("get_user_summary", { p_user_id: userId })).toMatchObject({ balance: 5 });
   });
@@ -77,14 +67,7 @@ describe("concurrency on a Postgres server", () => {
     const userId = `postback-net-${Date.now()}`;
     await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "x" });
     const postback = (transactionId: string, coins: number, reversal: boolean) =>
-      t.db.rpc<{ duplicate: boolean }>("record_postback", {
-        p_provider: "acme",
-        p_transaction_id: transactionId,
-        p_user_id: userId,
-        p_coins: coins,
-        p_reversal: reversal,
-        p_description: reversal ? "Offer reversed" : "Offer completed",
-      });
+      recordPostback(t, userId, transactionId, coins, { reversal });
     // 40 transactions: each a credit of 500 coins and a reversal (200 coins for even ones, all 500
     // for odd ones), each sent three times, all at once in a shuffled order.
     const transactions = Array.from({ length: 40 }, (_, index) => ({
@@ -143,17 +126,7 @@ describe("concurrency on a Postgres server", () => {
       ...Array.from({ length: 20 }, () =>
         t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "acme-2", p_min_seconds: 5 }),
       ),
-      ...Array.from({ length: 20 }, () =>
-        t.db.rpc("record_postback", {
-          p_provider: "acme",
-          p_transaction_id: "tx-chess",
-          p_user_id: userId,
-          p_coins: 300,
-          p_reversal: false,
-          p_description: "Offer completed",
-          p_offer_id: "acme-2",
-        }),
-      ),
+      ...Array.from({ length: 20 }, () => recordPostback(t, userId, "tx-chess", 300, { offerId: "acme-2" })),
     ]);
     expect(await t.db.rpc("get_user_summary", { p_user_id: userId })).toMatchObject({ balance: 3 });
     expect(await t.db.rpc("get_task_completions", { p_user_id: userId })).toEqual({ "acme-2": "credited" });
@@ -170,15 +143,7 @@ describe("concurrency on a Postgres server", () => {
           p_display_name: "x",
           p_email_verified: true,
         });
-        const postback = (reversal: boolean) =>
-          t.db.rpc("record_postback", {
-            p_provider: "acme",
-            p_transaction_id: `tx-race-${round}`,
-            p_user_id: userId,
-            p_coins: 1000,
-            p_reversal: reversal,
-            p_description: reversal ? "Offer reversed" : "Offer completed",
-          });
+        const postback = (reversal: boolean) => recordPostback(t, userId, `tx-race-${round}`, 1000, { reversal });
         await postback(false);
         const withdrawal = () =>
           t.db.rpc("create_withdrawal", {

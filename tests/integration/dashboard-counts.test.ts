@@ -16,6 +16,7 @@ import {
   type TestDatabase,
 } from "../support/db";
 import { ledgerAudit } from "../support/ledger-audit";
+import { provisionMember, provisionOperator, recordPostback } from "../support/arrange";
 
 // The dashboard's counters (docs/operator-console.md, "Dashboard"; migration 20261202350000): kept
 // by triggers in the same transaction as every write, they must equal a recount of the tables after
@@ -23,6 +24,7 @@ import { ledgerAudit } from "../support/ledger-audit";
 // and the migration's backfill must count what was written before it.
 
 const DASHBOARD_MIGRATION = "20261202350000_operator_dashboard.sql";
+// Its own counter, not arrange's newUserId: the past rows' referral codes are made from it too.
 let counter = 0;
 const newId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++counter}`;
 const hash = (seed: string) =>
@@ -52,28 +54,11 @@ async function expectConsistent(t: TestDatabase, operatorId: string) {
 }
 
 /** An account made as sign-up makes it, with a verified email; its id. */
-async function person(t: TestDatabase, referralCode: string | null = null) {
-  const id = newId("dash");
-  await t.db.rpc("provision_user", {
-    p_user_id: id,
-    p_email: `${id}@example.com`,
-    p_display_name: "Dash",
-    p_referral_code: referralCode,
-    p_email_verified: true,
-  });
-  return id;
-}
+const person = (t: TestDatabase, referralCode: string | null = null) =>
+  provisionMember(t, { prefix: "dash", name: "Dash", referralCode });
 
-function postback(t: TestDatabase, userId: string, transactionId: string, coins: number, reversal = false) {
-  return t.db.rpc("record_postback", {
-    p_provider: "acme",
-    p_transaction_id: transactionId,
-    p_user_id: userId,
-    p_coins: coins,
-    p_reversal: reversal,
-    p_description: reversal ? "Offer reversed" : "Offer completed",
-  });
-}
+const postback = (t: TestDatabase, userId: string, transactionId: string, coins: number, reversal = false) =>
+  recordPostback(t, userId, transactionId, coins, { reversal });
 
 function withdraw(t: TestDatabase, userId: string, amount: number) {
   return t.db
@@ -182,8 +167,7 @@ describe.each([["PGlite", () => openTestPglite()]])("the dashboard's counters on
 
   beforeAll(async () => {
     t = await open();
-    operatorId = await person(t);
-    await t.db.rpc("grant_operator_role", { p_actor: "test", p_user_id: operatorId, p_role: "support" });
+    operatorId = await provisionOperator(t, "support", "dash");
   });
   afterAll(async () => {
     await t?.close();
@@ -251,8 +235,7 @@ describe("the dashboard's counters under concurrent writes on Postgres", () => {
 
   beforeAll(async () => {
     t = await openTestPostgres(24);
-    operatorId = await person(t);
-    await t.db.rpc("grant_operator_role", { p_actor: "test", p_user_id: operatorId, p_role: "owner" });
+    operatorId = await provisionOperator(t, "owner", "dash");
   });
   afterAll(async () => {
     await t?.close();
@@ -339,8 +322,7 @@ describe("the dashboard's counters under concurrent writes on Postgres", () => {
         sql: async (text, values) => (await pool.query(text, values)).rows,
         close: async () => {},
       };
-      const operator = await person(before);
-      await before.db.rpc("grant_operator_role", { p_actor: "test", p_user_id: operator, p_role: "owner" });
+      const operator = await provisionOperator(before, "owner", "dash");
       await mixOfWrites(before);
       expect((await pool.query("select to_regclass('public.dashboard_counts') as t")).rows[0].t).toBeNull();
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isReferralCode } from "~/domain/referral-code";
 import type { UserSummary } from "~/server/account/users.server";
 import { dbRefusal, MIGRATIONS_DIR, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
+import { newUserId } from "../support/arrange";
 
 const TABLES = [
   "daily_checkins",
@@ -49,12 +50,6 @@ const TABLES = [
   "postback_signatures",
   "held_postbacks",
 ];
-
-let userCounter = 0;
-function newUserId() {
-  userCounter += 1;
-  return `uid-${Date.now().toString(36)}-${userCounter}`;
-}
 
 /** Credits a user the way an earning function will: a ledger row and the balance, together. */
 async function fund(t: TestDatabase, userId: string, amount: number) {
@@ -128,7 +123,7 @@ describe.each([
   });
 
   it("provisions a new user once: profile, zero balance, default preferences, a valid referral code", async () => {
-    const userId = newUserId();
+    const userId = newUserId("uid");
     const first = await t.db.rpc<UserSummary>("provision_user", {
       p_user_id: userId,
       p_email: "a@example.com",
@@ -167,7 +162,7 @@ describe.each([
     const codes = new Set<string>();
     for (let i = 0; i < 40; i++) {
       const summary = await t.db.rpc<UserSummary>("provision_user", {
-        p_user_id: newUserId(),
+        p_user_id: newUserId("uid"),
         p_email: null,
         p_display_name: "",
       });
@@ -178,8 +173,8 @@ describe.each([
   });
 
   it("enforces the rules with constraints: one check-in a day, one completion a task, one referral a person, no negative total earned", async () => {
-    const a = newUserId();
-    const b = newUserId();
+    const a = newUserId("uid");
+    const b = newUserId("uid");
     for (const id of [a, b]) await t.db.rpc("provision_user", { p_user_id: id, p_email: null, p_display_name: "x" });
     await t.sql("insert into daily_checkins (user_id, check_date, coins_earned) values ($1, '2026-11-22', 10)", [a]);
     await expect(
@@ -206,7 +201,7 @@ describe.each([
   });
 
   it("creates a withdrawal, checking the spec's rules in order, and keeps balance and ledger in step", async () => {
-    const userId = newUserId();
+    const userId = newUserId("uid");
     await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "x", p_email_verified: true });
     await fund(t, userId, 12.5);
     const withdraw = (amount: unknown, method: string, extra: Record<string, unknown> = {}) =>
@@ -247,12 +242,12 @@ describe.each([
     expect(summary.balance).toBe(7.25);
     const list = await t.db.rpc<unknown[]>("get_user_withdrawals", { p_user_id: userId });
     expect(list).toEqual([expect.objectContaining({ id: created.id, amount: 5.25, status: "pending" })]);
-    expect(await t.db.rpc("get_user_withdrawals", { p_user_id: newUserId() })).toEqual([]);
+    expect(await t.db.rpc("get_user_withdrawals", { p_user_id: newUserId("uid") })).toEqual([]);
     expect(await t.db.rpc("verify_user_balance", { p_user_id: userId })).toMatchObject({ consistent: true });
   });
 
   it("settles a withdrawal once: failure gives the money back, completion keeps it, a repeat changes nothing", async () => {
-    const userId = newUserId();
+    const userId = newUserId("uid");
     await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "x", p_email_verified: true });
     await fund(t, userId, 20);
     const request = () =>
@@ -286,7 +281,7 @@ describe.each([
   });
 
   it("keeps the ledger append-only", async () => {
-    const userId = newUserId();
+    const userId = newUserId("uid");
     await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "x" });
     await fund(t, userId, 3);
     await expect(t.sql("update transaction_history set amount = 300 where user_id = $1", [userId])).rejects.toThrow(

@@ -4,14 +4,11 @@ import { ruleMessage } from "~/domain/rules";
 import type { NegativeAccount } from "~/server/withdrawals/payouts/operator.server";
 import { ledgerAudit } from "../support/ledger-audit";
 import { dbRefusal, openTestPglite, type TestDatabase } from "../support/db";
+import { provisionMember, recordPostback } from "../support/arrange";
 
-let counter = 0;
-const newUserId = () => `earn-${Date.now().toString(36)}-${++counter}`;
-
-async function provision(t: TestDatabase, userId = newUserId()) {
-  await t.db.rpc("provision_user", { p_user_id: userId, p_email: null, p_display_name: "Earner" });
-  return userId;
-}
+/** An account with no email, not verified (provision_user's default), named `userId` when given. */
+const provision = (t: TestDatabase, userId?: string) =>
+  provisionMember(t, { prefix: "earn", userId, name: "Earner", email: null, verified: false });
 
 async function summary(t: TestDatabase, userId: string) {
   return t.db.rpc<UserSummary>("get_user_summary", { p_user_id: userId });
@@ -45,25 +42,6 @@ async function backdateStart(t: TestDatabase, userId: string, taskId: string, se
     `update task_starts set started_at = now() - make_interval(secs => $3) where user_id = $1 and task_id = $2`,
     [userId, taskId, seconds],
   );
-}
-
-/** record_postback from provider "acme", as the postback route calls it. */
-function recordPostback(
-  t: TestDatabase,
-  userId: string,
-  transactionId: string,
-  coins: number,
-  { reversal = false, offerId }: { reversal?: boolean; offerId?: string } = {},
-) {
-  return t.db.rpc<{ duplicate: boolean; amount: number }>("record_postback", {
-    p_provider: "acme",
-    p_transaction_id: transactionId,
-    p_user_id: userId,
-    p_coins: coins,
-    p_reversal: reversal,
-    p_description: reversal ? "Offer reversed" : "Offer completed",
-    ...(offerId ? { p_offer_id: offerId } : {}),
-  });
 }
 
 // The rules are SQL, run here on PGlite (Postgres's own engine, compiled); the HTTP suite runs them

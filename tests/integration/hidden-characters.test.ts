@@ -8,13 +8,11 @@ import { ruleViolation } from "~/server/db/core.server";
 import { migrateDatabase } from "~/server/db/migrations.server";
 import { pgliteDatabase } from "~/server/db/pglite.server";
 import { dbRefusal, MIGRATIONS_DIR, openTestPglite, type TestDatabase } from "../support/db";
+import { newUserId, provisionMember } from "../support/arrange";
 
 // Security round 2 (supabase/migrations/20261128000000_display_names_and_recipients.sql): one
 // display-name rule wherever a name is written, referral notices without the friend's name, and
 // recipients without hidden characters.
-
-let counter = 0;
-const newUserId = (prefix = "hidden") => `${prefix}-${Date.now().toString(36)}-${++counter}`;
 
 /** What the issue saw stored: 389 characters with line breaks and markup. */
 const CRAFTED_389 = `<b>Rewards Support</b>\r\n<a href="https://evil.example">Verify</a>\r\n${"x".repeat(322)}`;
@@ -48,7 +46,8 @@ interface Summary {
   preferences: Record<string, unknown>;
 }
 
-function provision(t: TestDatabase, name: unknown, email: string | null = null, userId = newUserId()) {
+// Not provisionMember: the name here is the input under test (any value), and the summary is what is checked.
+function provision(t: TestDatabase, name: unknown, email: string | null = null, userId = newUserId("hidden")) {
   return t.db.rpc<Summary>("provision_user", { p_user_id: userId, p_email: email, p_display_name: name });
 }
 
@@ -65,17 +64,7 @@ async function storedName(t: TestDatabase, userId: string) {
 }
 
 /** A verified user with $100. */
-async function payee(t: TestDatabase) {
-  const userId = newUserId("payee");
-  await t.db.rpc("provision_user", {
-    p_user_id: userId,
-    p_email: `${userId}@example.com`,
-    p_display_name: "Payee",
-    p_email_verified: true,
-  });
-  await t.db.rpc("add_user_coins", { user_id_param: userId, amount_param: 10_000 });
-  return userId;
-}
+const payee = (t: TestDatabase) => provisionMember(t, { prefix: "payee", name: "Payee", coins: 10_000 });
 
 function withdraw(t: TestDatabase, userId: string, method: "paypal" | "upi" | "bank", recipient: string) {
   return t.db.rpc<{ id: string }>("create_withdrawal", {

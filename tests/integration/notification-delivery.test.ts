@@ -10,13 +10,11 @@ import { pgliteDatabase } from "~/server/db/pglite.server";
 import type { ChannelOutcome, ClaimedNotice } from "~/server/notifications/delivery.server";
 import { dbRefusal, MIGRATIONS_DIR, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
 import { eventually } from "../support/wait";
+import { newUserId } from "../support/arrange";
 
 // Notice delivery (supabase/migrations/20261124010000_notification_delivery.sql): the new notice
 // kinds written with their credits, claiming due notices under a lease, recording each channel's
 // outcome with retries and giving up, dropping dead push tokens, and pg_notify on new notices.
-
-let counter = 0;
-const newUserId = (prefix = "notify") => `${prefix}-${Date.now().toString(36)}-${++counter}`;
 
 interface NoticeRow {
   id: number;
@@ -44,11 +42,12 @@ interface Recorded {
   next_attempt_at?: string | null;
 }
 
+// Not provisionMember: the tests need the address and the referral code it was made with.
 async function provision(
   t: TestDatabase,
   options: { name?: string; code?: string; verified?: boolean; email?: string } = {},
 ) {
-  const userId = newUserId();
+  const userId = newUserId("notify");
   const summary = await t.db.rpc<{ referral_code: string }>("provision_user", {
     p_user_id: userId,
     p_email: options.email ?? `${userId}@example.com`,
@@ -74,11 +73,14 @@ async function notice(t: TestDatabase, id: number): Promise<NoticeRow> {
   return (await notices(t, row!.user_id)).find((candidate) => candidate.id === id)!;
 }
 
-/** A postback credit of `coins` for the user, and the postback_reward notice it wrote. */
+/**
+ * A postback credit of `coins` for the user, and the postback_reward notice it wrote (its own call,
+ * not recordPostback: it answers the notice's id, and writes the description the wall route writes).
+ */
 async function postbackNotice(t: TestDatabase, userId: string, coins = 250): Promise<number> {
   await t.db.rpc("record_postback", {
     p_provider: "acme",
-    p_transaction_id: `tx-${newUserId()}`,
+    p_transaction_id: `tx-${newUserId("notify")}`,
     p_user_id: userId,
     p_coins: coins,
     p_reversal: false,

@@ -7,6 +7,7 @@ import { openTestPglite, type TestDatabase } from "../support/db";
 import { startFcmStandIn, testServiceAccount, TOKEN_PATH, type FcmStandIn } from "../support/fcm";
 import { startSmtpStandIn, type SmtpStandIn } from "../support/smtp";
 import { eventually } from "../support/wait";
+import { provisionMember } from "../support/arrange";
 
 // The push and email senders against local servers that speak FCM HTTP v1 (with Google's token
 // endpoint) and SMTP, and the delivery worker in this process on PGlite.
@@ -193,12 +194,7 @@ describe("the delivery worker in this process, on PGlite", () => {
   });
 
   async function personWithPostback(userId: string) {
-    await t.db.rpc("provision_user", {
-      p_user_id: userId,
-      p_email: `${userId}@example.com`,
-      p_display_name: "Pat",
-      p_email_verified: true,
-    });
+    await provisionMember(t, { userId, name: "Pat" });
     await t.sql("insert into user_fcm_tokens (user_id, fcm_token) values ($1, $2)", [userId, `device-${userId}`]);
     await t.db.rpc("record_postback", {
       p_provider: "acme",

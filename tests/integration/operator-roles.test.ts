@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dbRefusal, openTestPglite, type TestDatabase } from "../support/db";
+import { provisionMember } from "../support/arrange";
 
 // The operator console's roles and audit log in SQL (supabase/migrations/20261202210000_operator_roles.sql,
 // docs/operator-console.md): grant and revoke change `operators` and append to operator_actions in
 // one transaction, the log stays append-only, and require_operator_role ranks support < finance < owner.
-
-let counter = 0;
-const newUserId = () => `op-${Date.now().toString(36)}-${++counter}`;
 
 interface AuditEntry {
   id: number;
@@ -31,17 +29,8 @@ describe("operator roles and the audit log in SQL", () => {
     await t?.close();
   });
 
-  async function provision(userId = newUserId()) {
-    await t.db.rpc("provision_user", {
-      p_user_id: userId,
-      p_email: `${userId}@example.com`,
-      p_display_name: "Operator",
-      p_email_verified: true,
-      p_referral_code: null,
-      p_identity_hash: null,
-    });
-    return userId;
-  }
+  // Plain accounts, not provisionOperator: granting the role is what these tests try.
+  const provision = () => provisionMember(t, { prefix: "op", name: "Operator" });
 
   const grant = (userId: string, role: string, actorUserId: string | null = null) =>
     t.db.rpc<{ changed: boolean; role: string; previous_role: string | null }>("grant_operator_role", {

@@ -1,13 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ruleViolation, toDbError } from "~/server/db/core.server";
 import { dbRefusal, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
+import { newUserId } from "../support/arrange";
 
 // Profile (supabase/migrations/20261124000000_profile.sql): the display name, recent activity,
 // notification switches, push tokens with their 7-day refresh, feedback, deactivation, and the
 // deletion that removes the person and keeps the money (detached, with hashed recipients).
-
-let counter = 0;
-const newUserId = (prefix = "prof") => `${prefix}-${Date.now().toString(36)}-${++counter}`;
 
 interface Summary {
   id: string;
@@ -82,8 +80,9 @@ interface ProvisionOptions {
 const KINDS = ["email", "push", "marketing", "withdrawal", "reward"] as const;
 const ALL_ON = { email: true, push: true, marketing: true, withdrawal: true, reward: true };
 
+// Not provisionMember: the tests read the summary provision_user answers.
 async function provision(t: TestDatabase, options: ProvisionOptions = {}) {
-  const userId = options.userId ?? newUserId();
+  const userId = options.userId ?? newUserId("prof");
   const created = await t.db.rpc<Summary>("provision_user", {
     p_user_id: userId,
     p_email: options.email === undefined ? `${userId}@example.com` : options.email,

@@ -4,6 +4,7 @@ import { getDatabase } from "~/server/db/database.server";
 import { readTogether } from "~/server/db/reads.server";
 import { userSummaryCall } from "~/server/account/users.server";
 import { dbRefusal, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
+import { provisionMember } from "../support/arrange";
 
 // readTogether reaches the app's database through getDatabase(); here that is the test database,
 // seen through a wrapper that counts what is sent (the calls still run on the real database).
@@ -25,9 +26,6 @@ function counting(db: Database) {
   return { wrapped, sent };
 }
 
-let counter = 0;
-const newUserId = () => `read-together-${Date.now().toString(36)}-${++counter}`;
-
 describe.each([
   ["PGlite", openTestPglite],
   ["Postgres", () => openTestPostgres()],
@@ -40,17 +38,7 @@ describe.each([
     await t?.close();
   });
 
-  async function provisioned() {
-    const id = newUserId();
-    await t.db.rpc("provision_user", {
-      p_user_id: id,
-      p_email: `${id}@example.com`,
-      p_display_name: "Reader",
-      p_referral_code: null,
-      p_email_verified: false,
-    });
-    return id;
-  }
+  const provisioned = () => provisionMember(t, { prefix: "read-together", name: "Reader", verified: false });
 
   it("rpcBatch answers each call in order, as the same calls made one by one answer them", async () => {
     const id = await provisioned();

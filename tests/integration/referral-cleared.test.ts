@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
 import { endHolds } from "../support/holds";
+import { newUserId, recordPostback } from "../support/arrange";
 
 // The referrer's bonus on the friend's cleared earned money
 // (supabase/migrations/20261130010000_referral_on_cleared_earnings.sql,
@@ -9,12 +10,10 @@ import { endHolds } from "../support/holds";
 // credit_cleared_referrals credits what has qualified since. The demo settings keep 100 coins of
 // any kind.
 
-let counter = 0;
-const newUserId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++counter}`;
-
 const STRICT =
   "update app_config set postback_hold_days = 7, provider_hold_days = '{}', bonus_unlock_ratio = 1.0, referral_requires_earned = true";
 
+// Not provisionMember: this needs the summary (the referral code to sign a friend up with).
 async function provision(t: TestDatabase, prefix: string, options: { code?: string; verified?: boolean } = {}) {
   const summary = await t.db.rpc<{ id: string; referral_code: string }>("provision_user", {
     p_user_id: newUserId(prefix),
@@ -31,17 +30,6 @@ async function referrerAndFriend(t: TestDatabase, { verified = true } = {}) {
   const referrer = await provision(t, "rita");
   const friend = await provision(t, "fred", { code: referrer.referral_code, verified });
   return { referrer: referrer.id, friend: friend.id };
-}
-
-function postback(t: TestDatabase, userId: string, transactionId: string, coins: number, reversal = false) {
-  return t.db.rpc("record_postback", {
-    p_provider: "acme",
-    p_transaction_id: transactionId,
-    p_user_id: userId,
-    p_coins: coins,
-    p_reversal: reversal,
-    p_description: reversal ? "Offer reversed" : "Offer completed",
-  });
 }
 
 function settle(t: TestDatabase, userId: string | null = null, limit = 100) {
@@ -96,7 +84,7 @@ describe.each([["PGlite", () => openTestPglite("production")]])(
         { referral_requires_earned: true },
       ]);
       const { referrer, friend } = await referrerAndFriend(t);
-      await postback(t, friend, `${friend}-a`, 100);
+      await recordPostback(t, friend, `${friend}-a`, 100);
       expect(await referralMoney(t, referrer, friend)).toEqual(NOT_CREDITED);
       expect(await settle(t)).toMatchObject({ credited: 0 });
       expect(await referralMoney(t, referrer, friend)).toEqual(NOT_CREDITED);
@@ -128,13 +116,13 @@ describe.each([["PGlite", () => openTestPglite("production")]])(
 
     it("on the strict settings, counts cleared earned money net of reversals: $1.50 less a $1.00 reversal does not qualify, $0.50 more does", async () => {
       const { referrer, friend } = await referrerAndFriend(t);
-      await postback(t, friend, `${friend}-a`, 100);
-      await postback(t, friend, `${friend}-b`, 50);
+      await recordPostback(t, friend, `${friend}-a`, 100);
+      await recordPostback(t, friend, `${friend}-b`, 50);
       await endHolds(t, friend);
-      await postback(t, friend, `${friend}-a`, 100, true);
+      await recordPostback(t, friend, `${friend}-a`, 100, { reversal: true });
       expect(await settle(t, friend)).toMatchObject({ credited: 0 });
       expect(await referralMoney(t, referrer, friend)).toEqual(NOT_CREDITED);
-      await postback(t, friend, `${friend}-c`, 50);
+      await recordPostback(t, friend, `${friend}-c`, 50);
       expect(await settle(t, friend)).toMatchObject({ credited: 0 });
       await endHolds(t, friend);
       expect(await settle(t, friend)).toMatchObject({ credited: 1 });
@@ -146,9 +134,9 @@ describe.each([["PGlite", () => openTestPglite("production")]])(
       await t.sql(`update app_config set provider_hold_days = '{"acme": 0}'`);
       try {
         const { referrer, friend } = await referrerAndFriend(t);
-        await postback(t, friend, `${friend}-a`, 99);
+        await recordPostback(t, friend, `${friend}-a`, 99);
         expect(await referralMoney(t, referrer, friend)).toEqual(NOT_CREDITED);
-        await postback(t, friend, `${friend}-b`, 1);
+        await recordPostback(t, friend, `${friend}-b`, 1);
         expect(await referralMoney(t, referrer, friend)).toEqual(CREDITED_ONCE);
       } finally {
         await t.sql(STRICT);
@@ -157,7 +145,7 @@ describe.each([["PGlite", () => openTestPglite("production")]])(
 
     it("on the strict settings, waits for the friend's verified email, and credits on verification once earnings cleared", async () => {
       const { referrer, friend } = await referrerAndFriend(t, { verified: false });
-      await postback(t, friend, `${friend}-a`, 200);
+      await recordPostback(t, friend, `${friend}-a`, 200);
       await endHolds(t, friend);
       expect(await settle(t)).toMatchObject({ credited: 0 });
       expect(await referralMoney(t, referrer, friend)).toEqual(NOT_CREDITED);
@@ -169,7 +157,7 @@ describe.each([["PGlite", () => openTestPglite("production")]])(
       const first = await referrerAndFriend(t);
       const second = await referrerAndFriend(t);
       for (const { friend } of [first, second]) {
-        await postback(t, friend, `${friend}-a`, 100);
+        await recordPostback(t, friend, `${friend}-a`, 100);
         await endHolds(t, friend);
       }
       expect(await settle(t, first.referrer)).toEqual({ credited: 1, skipped: 0 });
@@ -208,7 +196,7 @@ describe("referral settlement under races on Postgres", () => {
 
   it("20 parallel credit_cleared_referrals calls credit a cleared referral exactly once", async () => {
     const { referrer, friend } = await referrerAndFriend(t);
-    await postback(t, friend, `${friend}-a`, 100);
+    await recordPostback(t, friend, `${friend}-a`, 100);
     await endHolds(t, friend);
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, index) => settle(t, index % 3 === 0 ? null : index % 3 === 1 ? referrer : friend)),
@@ -227,7 +215,7 @@ describe("referral settlement under races on Postgres", () => {
     }
     const friends = chain.slice(1);
     for (const friend of friends) {
-      await postback(t, friend.id, `${friend.id}-a`, 100);
+      await recordPostback(t, friend.id, `${friend.id}-a`, 100);
       await endHolds(t, friend.id);
     }
     const work: Promise<unknown>[] = [];
@@ -235,7 +223,7 @@ describe("referral settlement under races on Postgres", () => {
       work.push(settle(t));
       for (const [index, member] of chain.entries()) {
         work.push(settle(t, member.id));
-        work.push(postback(t, member.id, `${member.id}-round-${round}`, 10));
+        work.push(recordPostback(t, member.id, `${member.id}-round-${round}`, 10));
         if (round === 0 && index % 2 === 0) work.push(t.db.rpc("daily_checkin", { p_user_id: member.id }));
       }
     }

@@ -1,13 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ruleViolation } from "~/server/db/core.server";
 import { dbRefusal, openTestPglite, openTestPostgres, type TestDatabase } from "../support/db";
+import { newUserId } from "../support/arrange";
 
 // Referrals (supabase/migrations/20261123000000_cash_out_and_referrals.sql): a code applies when
 // the profile is first made, and the referral is paid once, when the friend has a verified email
 // AND has earned app_config.referral_qualifying_coins (100) coins by themselves.
-
-let counter = 0;
-const newUserId = (prefix = "ref") => `${prefix}-${Date.now().toString(36)}-${++counter}`;
 
 interface Summary {
   id: string;
@@ -42,9 +40,10 @@ interface ProvisionOptions {
   verified?: boolean;
 }
 
+// Not provisionMember: provision_user itself, repeated and with codes, is what is tested, and its summary read.
 function provision(t: TestDatabase, options: ProvisionOptions = {}) {
   return t.db.rpc<Summary>("provision_user", {
-    p_user_id: options.userId ?? newUserId(),
+    p_user_id: options.userId ?? newUserId("ref"),
     p_email: null,
     p_display_name: options.name ?? "Someone",
     ...(options.code !== undefined ? { p_referral_code: options.code } : {}),
@@ -202,7 +201,7 @@ describe.each([["PGlite", openTestPglite]])("referrals on %s", (_name, open) => 
   });
 
   it("an unknown referral code raises invalid_referral_code and creates no profile, balance or preferences", async () => {
-    const userId = newUserId();
+    const userId = newUserId("ref");
     expect(ruleViolation(await dbRefusal(provision(t, { userId, code: "ZZZZZZZ" })))).toEqual({
       rule: "invalid_referral_code",
       message: "This referral code is not valid",

@@ -2,14 +2,13 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ledgerAudit } from "../support/ledger-audit";
 import { dbRefusal, openTestPostgres, type TestDatabase } from "../support/db";
+import { newUserId, provisionMember } from "../support/arrange";
 
 // Withdrawals reviewed by risk (issue 17, part 5; supabase/migrations/20261201000000_withdrawals_reviewed_by_risk.sql,
 // docs/decisions/068-withdrawals-reviewed-by-risk.md), on Postgres with the review settings of
 // production (a first withdrawal reviewed, threshold 50). Money clears at once and bonus money is
 // unlocked here, so each test arranges only what the score should see.
 
-let counter = 0;
-const newUserId = () => `risk-${Date.now().toString(36)}-${++counter}`;
 /** A keyed hash as the app makes them (64 hex digits): the same input, the same signal. */
 const hash = (value: string) => createHash("sha256").update(value).digest("hex");
 
@@ -31,23 +30,8 @@ describe("withdrawals reviewed by risk on Postgres", () => {
     await t?.close();
   });
 
-  async function provision({
-    coins = 0,
-    referralCode = null as string | null,
-    identity = null as string | null,
-    userId = newUserId(),
-  } = {}) {
-    await t.db.rpc("provision_user", {
-      p_user_id: userId,
-      p_email: `${userId}@example.com`,
-      p_display_name: "Payee",
-      p_email_verified: true,
-      p_referral_code: referralCode,
-      p_identity_hash: identity,
-    });
-    if (coins) await t.db.rpc("add_user_coins", { user_id_param: userId, amount_param: coins });
-    return userId;
-  }
+  const provision = ({ coins = 0, referralCode = null as string | null, identity = null as string | null } = {}) =>
+    provisionMember(t, { prefix: "risk", name: "Payee", coins, referralCode, identity });
 
   async function referralCode(userId: string) {
     const [row] = await t.sql<{ referral_code: string }>("select referral_code from user_profiles where id = $1", [
@@ -164,7 +148,7 @@ describe("withdrawals reviewed by risk on Postgres", () => {
   });
 
   it("an account made again with the email of a deleted one is linked to it", async () => {
-    const identity = hash(`identity:${newUserId()}`);
+    const identity = hash(`identity:${newUserId("risk")}`);
     const before = await provision({ identity });
     await t.db.rpc("delete_account", { p_user_id: before, p_email_hash: hash(`email:${before}`) });
     const again = await provision({ identity, coins: 500 });
