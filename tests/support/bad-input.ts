@@ -3,7 +3,7 @@ import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from "~/server/http/body.serve
 import { UNREADABLE_FORM_MESSAGE } from "~/server/http/forms.server";
 import { CROSS_SITE_MESSAGE } from "~/server/http/same-origin.server";
 
-// Building blocks of the bad-input suite (tests/http/bad-input.test.ts): the values it sends, the
+// Building blocks of the bad-input suite (tests/http/bad-input-{pages,console,api}.test.ts): the values it sends, the
 // bodies it sends them in, and how it reads an answer.
 
 /** Numbers no field takes (issue 10), by what they are. */
