@@ -22,6 +22,10 @@ const failures = [];
 /** Each test file's seconds (Vitest: from its start to its end; Playwright: its tests' time summed). */
 /** @type {Map<string, number>} */
 const fileSeconds = new Map();
+/** The type check and lint, which run beside the build and the services: awaited before the end
+ * whatever happens, so their output is printed even when the build or a service fails. */
+/** @type {Promise<unknown>} */
+let checksRunning = Promise.resolve();
 /** Each part's name and seconds, printed together at the end. */
 /** @type {[string, number][]} */
 const timings = [];
@@ -199,6 +203,7 @@ async function main() {
           step("lint", async () => (await run("npm", ["run", "--silent", "lint"], {}, { buffered: true })) === 0),
         ])
       : Promise.resolve([true]);
+  checksRunning = checks;
   // Unit tests need no build and no service: `npm test -- unit` takes seconds (as do `npm run test:unit`
   // and `npm run test:db`, which run the Vitest projects of vitest.config.ts without this script).
   if (!["integration", "http", "image", "resilience", "e2e"].some(wants)) {
@@ -310,6 +315,7 @@ try {
   console.error(error);
   totals.failed += 1;
 } finally {
+  await checksRunning;
   for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => console.error(error));
   rmSync(workDir, { recursive: true, force: true });
 }
