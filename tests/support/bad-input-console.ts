@@ -1,4 +1,8 @@
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
+import { bulkApproveSchema, withdrawalActionSchema } from "~/domain/withdrawal-review-forms";
+import { settingsFormSchema } from "~/routes/admin.settings/settings-form";
+import { personActionSchema } from "~/routes/admin.people_.$userId/person-forms";
+import { ticketActionSchema } from "~/routes/admin.support_.$kind.$ticketId/ticket-forms";
 import { WALL_FORM_MESSAGES } from "~/domain/operator-walls";
 import { ruleMessage } from "~/domain/rules";
 import { invalidSettingMessage, parseSettingInput, SETTINGS, type Setting } from "~/domain/settings";
@@ -18,6 +22,7 @@ import {
   form,
   otherMethods,
   pageCases,
+  splitBySchema,
   route,
   say,
   unreadableBodies,
@@ -146,6 +151,7 @@ const consoleSettingsCases = pageCases(
   ],
   {
     // Anyone but an owner gets the console's 404, whatever they post.
+    schema: settingsFormSchema,
     signedOut: { path: "/admin/settings", answer: NOT_FOUND_PAGE },
     extra: [
       consoleSettings("a member's valid form", form(SETTINGS_FORM), NOT_FOUND_PAGE, { who: "member" }),
@@ -188,6 +194,7 @@ const consoleListCases = pageCases(
     },
   ],
   {
+    schema: bulkApproveSchema,
     signedOut: { path: "/admin/withdrawals", answer: NOT_FOUND_PAGE },
     extra: [
       route(
@@ -281,6 +288,7 @@ const consoleWithdrawalCases = pageCases(
     },
   ],
   {
+    schema: withdrawalActionSchema,
     signedOut: { path: paidPath, answer: NOT_FOUND_PAGE },
     extra: [
       route(
@@ -380,6 +388,7 @@ const consolePersonCases = pageCases(
     },
   ],
   {
+    schema: personActionSchema,
     signedOut: { path: NO_PERSON, answer: NOT_FOUND_PAGE },
     extra: [
       route(
@@ -448,6 +457,7 @@ const consoleTicketCases = pageCases(
     },
   ],
   {
+    schema: ticketActionSchema,
     signedOut: { path: NO_TICKET, answer: NOT_FOUND_PAGE },
     extra: [
       route(
@@ -592,7 +602,7 @@ const wallCases = pageCases(
   },
 );
 
-export const CONSOLE_CASES: Case[] = [
+const ALL_CONSOLE_CASES: Case[] = [
   ...consoleSettingsCases,
   ...consoleListCases,
   ...consoleWithdrawalCases,
@@ -601,3 +611,6 @@ export const CONSOLE_CASES: Case[] = [
   ...consoleTicketCases,
   ...wallCases,
 ];
+
+/** Sent over HTTP (tests/http/bad-input-console.test.ts), and checked against the console's schemas (tests/unit/form-schemas.test.ts). */
+export const { overHttp: CONSOLE_CASES, bySchema: CONSOLE_SCHEMA_CASES } = splitBySchema(ALL_CONSOLE_CASES);

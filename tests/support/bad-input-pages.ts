@@ -1,4 +1,12 @@
 import { AUTH_MESSAGES } from "~/domain/auth";
+import { onboardingFormSchema } from "~/domain/onboarding";
+import { authFormSchema } from "~/domain/auth-form";
+import { taskFormSchema } from "~/domain/task-forms";
+import { homeFormSchema } from "~/routes/_index/home-forms";
+import { missingCreditFormSchema } from "~/routes/earn_.offers/missing-credit-form";
+import { profileFormSchema } from "~/routes/profile/profile-forms";
+import { settingsFormSchema } from "~/routes/settings/settings-forms";
+import { withdrawFormsSchema } from "~/routes/withdraw/withdrawal-form";
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import { ruleMessage } from "~/domain/rules";
 import { FEEDBACK_MESSAGES } from "~/routes/profile/profile-forms";
@@ -21,6 +29,8 @@ import {
   badIntents,
   form,
   pageCases,
+  SENT_FROM_EVERY_SWEEP,
+  splitBySchema,
   route,
   say,
   unreadableBodies,
@@ -35,9 +45,12 @@ import {
 export const TASK_GONE = "This task is no longer available";
 
 const homeCases = [
-  ...pageCases("_index/route.tsx", "newcomer", [
-    { name: "onboarding", path: "/?index", valid: { intent: "complete-onboarding" } },
-  ]),
+  ...pageCases(
+    "_index/route.tsx",
+    "newcomer",
+    [{ name: "onboarding", path: "/?index", valid: { intent: "complete-onboarding" } }],
+    { schema: onboardingFormSchema },
+  ),
   ...pageCases(
     "_index/route.tsx",
     "member",
@@ -50,7 +63,7 @@ const homeCases = [
         fields: { taskId: { wrong: TASK_GONE } },
       },
     ],
-    { signedOut: { path: "/?index", answer: { redirect: "/auth" } } },
+    { schema: homeFormSchema, signedOut: { path: "/?index", answer: { redirect: "/auth" } } },
   ),
 ];
 
@@ -62,53 +75,58 @@ const badEmail: FieldSpec = {
   values: [...NUMBER_AND_TEXT, ["without a domain", "pat@"], ['"٥@٥"', "٥@٥"]],
 };
 const badCode: FieldSpec = { wrong: ruleMessage("invalid_referral_code"), blank: null };
-const authCases = pageCases("auth/route.tsx", "visitor", [
-  {
-    name: "sign-in",
-    path: "/auth",
-    valid: { intent: "signin", email: FRESH_EMAIL, password: "s3cret-pass" },
-    fields: {
-      email: badEmail,
-      password: {
-        wrong: AUTH_MESSAGES.invalidCredentials,
-        blank: AUTH_MESSAGES.fillAllFields,
-        whitespace: AUTH_MESSAGES.passwordMissing,
+const authCases = pageCases(
+  "auth/route.tsx",
+  "visitor",
+  [
+    {
+      name: "sign-in",
+      path: "/auth",
+      valid: { intent: "signin", email: FRESH_EMAIL, password: "s3cret-pass" },
+      fields: {
+        email: badEmail,
+        password: {
+          wrong: AUTH_MESSAGES.invalidCredentials,
+          blank: AUTH_MESSAGES.fillAllFields,
+          whitespace: AUTH_MESSAGES.passwordMissing,
+        },
       },
     },
-  },
-  {
-    // An unknown referral code: refused before any account is made, whatever else is right.
-    name: "sign-up",
-    path: "/auth?tab=signup",
-    valid: { intent: "signup", email: FRESH_EMAIL, password: "s3cret-pass", referralCode: "ABCDEFG" },
-    fields: {
-      email: badEmail,
-      // A long password is a good one; these are all too short.
-      password: {
-        wrong: AUTH_MESSAGES.passwordTooShort,
-        blank: AUTH_MESSAGES.fillAllFields,
-        whitespace: null,
-        oversized: null,
-        values: [...entries(NUMBERS).filter(([, value]) => value.length < 6), ["of 5 characters", "12345"]],
+    {
+      // An unknown referral code: refused before any account is made, whatever else is right.
+      name: "sign-up",
+      path: "/auth?tab=signup",
+      valid: { intent: "signup", email: FRESH_EMAIL, password: "s3cret-pass", referralCode: "ABCDEFG" },
+      fields: {
+        email: badEmail,
+        // A long password is a good one; these are all too short.
+        password: {
+          wrong: AUTH_MESSAGES.passwordTooShort,
+          blank: AUTH_MESSAGES.fillAllFields,
+          whitespace: null,
+          oversized: null,
+          values: [...entries(NUMBERS).filter(([, value]) => value.length < 6), ["of 5 characters", "12345"]],
+        },
+        // No code is a sign-up without one: only wrong codes are sent.
+        referralCode: badCode,
       },
-      // No code is a sign-up without one: only wrong codes are sent.
-      referralCode: badCode,
     },
-  },
-  {
-    name: "password reset",
-    path: "/auth",
-    valid: { intent: "reset", email: FRESH_EMAIL },
-    fields: { email: { ...badEmail, blank: AUTH_MESSAGES.resetEmailMissing, whitespace: undefined } },
-  },
-  {
-    // From the Sign Up tab, where the referral code is.
-    name: "Google sign-in",
-    path: "/auth?tab=signup",
-    valid: { intent: "google", idToken: "not-a-real-id-token-but-long-enough" },
-    fields: { idToken: { wrong: AUTH_MESSAGES.genericError }, referralCode: badCode },
-  },
-]);
+    {
+      name: "password reset",
+      path: "/auth",
+      valid: { intent: "reset", email: FRESH_EMAIL },
+      fields: { email: { ...badEmail, blank: AUTH_MESSAGES.resetEmailMissing, whitespace: undefined } },
+    },
+    {
+      // From the Sign Up tab, where the referral code is.
+      name: "Google sign-in",
+      path: "/auth?tab=signup",
+      valid: { intent: "google", idToken: "not-a-real-id-token-but-long-enough" },
+      fields: { idToken: { wrong: AUTH_MESSAGES.genericError }, referralCode: badCode },
+    },
+  ],
+  { schema: authFormSchema },
+);
 
 const earnCases = pageCases(
   "earn/route.tsx",
@@ -128,6 +146,7 @@ const earnCases = pageCases(
     },
   ],
   {
+    schema: taskFormSchema,
     signedOut: {
       path: "/earn?task=acme-1",
       answer: { redirect: "/earn?task=acme-1", flash: "Please sign in to complete this task" },
@@ -151,26 +170,31 @@ const earnCases = pageCases(
 // network it does not list and a day that is no date are refused; no case sends a whole valid
 // report, so none is recorded (five open reports would refuse the rest).
 const MISSING_CREDIT_DAY = new Date().toISOString().slice(0, 10);
-const myOffersCases = pageCases("earn_.offers/route.tsx", "member", [
-  {
-    name: "Report missing credit",
-    path: "/earn/offers?report=acme",
-    valid: {
-      intent: "report-missing-credit",
-      network: "acme",
-      offerName: "Spin the wheel",
-      completedOn: MISSING_CREDIT_DAY,
-      details: "I finished it and got nothing",
-    },
-    fields: {
-      network: { wrong: "Please choose one of the networks listed on this page." },
-      completedOn: {
-        wrong: ruleMessage("missing_credit_date_out_of_range"),
-        blank: ruleMessage("missing_credit_fields_required"),
+const myOffersCases = pageCases(
+  "earn_.offers/route.tsx",
+  "member",
+  [
+    {
+      name: "Report missing credit",
+      path: "/earn/offers?report=acme",
+      valid: {
+        intent: "report-missing-credit",
+        network: "acme",
+        offerName: "Spin the wheel",
+        completedOn: MISSING_CREDIT_DAY,
+        details: "I finished it and got nothing",
+      },
+      fields: {
+        network: { wrong: "Please choose one of the networks listed on this page." },
+        completedOn: {
+          wrong: ruleMessage("missing_credit_date_out_of_range"),
+          blank: ruleMessage("missing_credit_fields_required"),
+        },
       },
     },
-  },
-]);
+  ],
+  { schema: missingCreditFormSchema },
+);
 
 // Log out reads no fields: whatever is posted, this device is signed out (a few signed in, each
 // by an account of its own, since a log out ends every session of the account).
@@ -178,7 +202,10 @@ const LOGGED_OUT: Answer = { redirect: "/auth", flash: AUTH_MESSAGES.loggedOut }
 const logout = route("logout/route.tsx", "POST", "/logout", "visitor");
 const logoutBodies: [string, Body | undefined][] = [
   ...unreadableBodies([["intent", "logout"]]).map(([what, body]): [string, Body | undefined] => [what, body]),
-  ...badIntents([["intent", "logout"]]),
+  // Log out reads no intent: of the intent's sweep, only the values sent from every sweep.
+  ...badIntents([["intent", "logout"]])
+    .filter(([, , sweep]) => sweep === undefined || SENT_FROM_EVERY_SWEEP.has(sweep))
+    .map(([what, body]): [string, Body] => [what, body]),
   ...entries(TEXTS).map(([label, value]): [string, Body] => [`redirectTo ${label}`, form({ redirectTo: value })]),
 ];
 const logoutCases = [
@@ -300,7 +327,7 @@ const profileCases = spreadDeleteCases(
         },
       },
     ],
-    { signedOut: { path: "/profile", answer: { redirect: "/auth?redirectTo=%2Fprofile" } } },
+    { schema: profileFormSchema, signedOut: { path: "/profile", answer: { redirect: "/auth?redirectTo=%2Fprofile" } } },
   ),
 );
 
@@ -341,6 +368,7 @@ const settingsCases = spreadDeleteCases(
       },
     ],
     {
+      schema: settingsFormSchema,
       signedOut: { path: "/settings", answer: { redirect: "/auth?redirectTo=%2Fsettings" } },
       extra: [
         ...badIntents([["intent", "sign-out-everywhere"]])
@@ -434,6 +462,7 @@ const withdrawCases = pageCases(
     },
   ],
   {
+    schema: withdrawFormsSchema,
     signedOut: { path: "/withdraw", answer: { redirect: "/auth?redirectTo=%2Fwithdraw" } },
     extra: [
       withdraw(
@@ -473,7 +502,7 @@ const noActionCases = (
   ),
 );
 
-export const PAGE_CASES: Case[] = [
+const ALL_PAGE_CASES: Case[] = [
   ...homeCases,
   ...authCases,
   ...earnCases,
@@ -484,3 +513,6 @@ export const PAGE_CASES: Case[] = [
   ...withdrawCases,
   ...noActionCases,
 ];
+
+/** Sent over HTTP (tests/http/bad-input-pages.test.ts), and checked against the pages' schemas (tests/unit/form-schemas.test.ts). */
+export const { overHttp: PAGE_CASES, bySchema: PAGE_SCHEMA_CASES } = splitBySchema(ALL_PAGE_CASES);

@@ -1,6 +1,7 @@
+import type { $ZodType } from "zod/v4/core";
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from "~/server/http/body.server";
-import { UNREADABLE_FORM_MESSAGE } from "~/server/http/forms.server";
+import { parseSubmission, UNREADABLE_FORM_MESSAGE } from "~/server/http/forms.server";
 import { CROSS_SITE_MESSAGE } from "~/server/http/same-origin.server";
 
 // Building blocks of the bad-input suite (tests/http/bad-input-{pages,console,api}.test.ts): the values it sends, the
@@ -132,6 +133,11 @@ export interface Case {
   body?: Body;
   headers?: Record<string, string>;
   answer: Answer;
+  /**
+   * A value from a sweep (NUMBERS, TEXTS or a field's own list): its label, and the schema the
+   * route reads the form with, when the page gives one (`pageCases`' `schema`). See `splitBySchema`.
+   */
+  sweep?: { label: string; schema?: $ZodType };
 }
 
 export const say = (message: string, status = 400): Answer => ({ status, message });
@@ -173,7 +179,7 @@ export function unreadableBodies(valid: [string, string][], unreadable = UNREADA
 }
 
 /** Ways a form's `intent` (which of the page's forms was sent) can be wrong. */
-export function badIntents(valid: [string, string][]): [string, Body][] {
+export function badIntents(valid: [string, string][]): [what: string, body: Body, sweep?: string][] {
   const intent = valid.find(([name]) => name === "intent")?.[1] ?? "";
   const rest = valid.filter(([name]) => name !== "intent");
   const withIntent = (...pairs: [string, string][]): Body => ({ form: [...pairs, ...rest] });
@@ -194,7 +200,11 @@ export function badIntents(valid: [string, string][]): [string, Body][] {
     ["Conform's intent field, well-formed", withIntent(["intent", intent], ["__intent__", '{"type":"validate"}'])],
     ["Conform's state field, not JSON", withIntent(["intent", intent], ["__state__", "garbage"])],
     ["a __proto__ field", withIntent(["__proto__[intent]", intent])],
-    ...NUMBER_AND_TEXT.map(([label, value]): [string, Body] => [`the intent ${label}`, withIntent(["intent", value])]),
+    ...NUMBER_AND_TEXT.map(([label, value]): [string, Body, string] => [
+      `the intent ${label}`,
+      withIntent(["intent", value]),
+      label,
+    ]),
   ];
 }
 
@@ -224,7 +234,7 @@ export function withHidden(values: Value[], hidden: string): FieldSpec["values"]
 
 /** Each field's bad values in an otherwise valid form: missing, blank, twice, oversized, NUL, wrong. */
 export function badFields(valid: [string, string][], fields: Record<string, FieldSpec>, unreadable = UNREADABLE) {
-  const cases: [string, Body, Answer][] = [];
+  const cases: [what: string, body: Body, answer: Answer, sweep?: string][] = [];
   for (const [field, spec] of Object.entries(fields)) {
     const others = valid.filter(([name]) => name !== field);
     const current = valid.find(([name]) => name === field)?.[1] ?? "x";
@@ -241,7 +251,7 @@ export function badFields(valid: [string, string][], fields: Record<string, Fiel
       [`a NUL character in ${field}`, set(NUL), spec.nul ? answer(spec.nul) : unreadable],
     );
     for (const [label, value, own] of spec.values ?? NUMBER_AND_TEXT) {
-      cases.push([`${field} ${label}`, set(value), own ?? answer(spec.wrong)]);
+      cases.push([`${field} ${label}`, set(value), own ?? answer(spec.wrong), label]);
     }
   }
   return cases;
@@ -259,23 +269,31 @@ export interface FormSpec {
 /**
  * Every case of a page with an action: bodies it cannot read, bad intents, each form's bad fields,
  * a post from another site, and (`signedOut`) the same signed out and with a forged session cookie.
+ * `schema` is the one the page's action reads every form with (parseForm): its sweeps are checked
+ * against it (`splitBySchema`).
  */
 export function pageCases(
   module: string,
   who: Who,
   forms: FormSpec[],
-  { signedOut, extra = [] }: { signedOut?: { path: string; answer: Answer }; extra?: Case[] } = {},
+  {
+    signedOut,
+    extra = [],
+    schema,
+  }: { signedOut?: { path: string; answer: Answer }; extra?: Case[]; schema?: $ZodType } = {},
 ): Case[] {
   const first = forms[0]!;
   const valid = Object.entries(first.valid);
-  const at = (spec: FormSpec) => (what: string, body: Body | undefined, answer: Answer) =>
-    route(module, "POST", spec.path, who)(`${spec.name}: ${what}`, body, answer);
+  const at = (spec: FormSpec) => (what: string, body: Body | undefined, answer: Answer, sweep?: string) => ({
+    ...route(module, "POST", spec.path, who)(`${spec.name}: ${what}`, body, answer),
+    ...(sweep === undefined ? {} : { sweep: { label: sweep, schema } }),
+  });
   const cases = [
     ...unreadableBodies(valid).map(([what, body, answer]) => at(first)(what, body, answer)),
-    ...badIntents(valid).map(([what, body]) => at(first)(what, body, UNREADABLE)),
+    ...badIntents(valid).map(([what, body, sweep]) => at(first)(what, body, UNREADABLE, sweep)),
     ...forms.flatMap((spec) =>
-      badFields(Object.entries(spec.valid), spec.fields ?? {}).map(([what, body, answer]) =>
-        at(spec)(what, body, answer),
+      badFields(Object.entries(spec.valid), spec.fields ?? {}).map(([what, body, answer, sweep]) =>
+        at(spec)(what, body, answer, sweep),
       ),
     ),
     { ...at(first)("posted from another site", form(first.valid), say(CROSS_SITE_MESSAGE, 403)), headers: FOREIGN },
@@ -291,6 +309,51 @@ export function pageCases(
     }
   }
   return [...cases, ...extra];
+}
+
+/**
+ * The values of every sweep that are still sent over HTTP when the form's schema refuses them: markup
+ * (the page must not echo it unescaped), a hidden character and a number past any column. Each field
+ * keeps its missing, empty, spaces-only, 10,000-character, repeated and NUL cases over HTTP too.
+ */
+export const SENT_FROM_EVERY_SWEEP = new Set([
+  "markup (a script tag)",
+  "markup (an attribute breakout)",
+  "a right-to-left override",
+  "400 digits",
+]);
+
+/** A case's form fields as the server would read them (its placeholders filled in with valid values). */
+export function caseFields(c: Case): URLSearchParams | null {
+  if (!c.body || !("form" in c.body)) return null;
+  return new URLSearchParams(
+    c.body.form.map(([name, value]): [string, string] => [
+      name,
+      value === FRESH_EMAIL ? "fresh@example.com" : value === SETTINGS_VERSION ? "0".repeat(32) : value,
+    ]),
+  );
+}
+
+/** Whether the route's schema refuses the case's form (parseSubmission: unreadable, or not a success). */
+export function refusedBySchema(c: Case): boolean {
+  const fields = caseFields(c);
+  if (!c.sweep?.schema || !fields) return false;
+  const submission = parseSubmission(fields, c.sweep.schema);
+  return submission === null || submission.status !== "success";
+}
+
+/**
+ * A route group's cases split in two. A sweep's value that the route's own schema refuses is
+ * checked against that schema, without a server, in tests/unit/form-schemas.test.ts (the message,
+ * or "unreadable"); over HTTP go every other case, the values `SENT_FROM_EVERY_SWEEP` (which
+ * prove that the route shows what its schema says for that field), and any value the schema lets
+ * through: the server's own checks and SQL must refuse it, and only a request can show they do.
+ */
+export function splitBySchema(cases: Case[]): { overHttp: Case[]; bySchema: Case[] } {
+  const bySchema = cases.filter(refusedBySchema);
+  const checked = new Set(bySchema);
+  const overHttp = cases.filter((c) => !checked.has(c) || SENT_FROM_EVERY_SWEEP.has(c.sweep!.label));
+  return { overHttp, bySchema };
 }
 
 /** Every method but the one a resource route takes, with a few bodies: 405 saying which to use. */
@@ -317,8 +380,11 @@ export function otherMethods(module: string, path: string, allowed: "GET" | "POS
 
 /** Query strings a GET route must shrug off: numbers, unicode, markup, NUL, repeats, sizes. */
 export function badQueries(param: string): [string, string][] {
+  // `q` is read by no route: of its sweep, only the values sent from every sweep.
+  const values =
+    param === "q" ? NUMBER_AND_TEXT.filter(([label]) => SENT_FROM_EVERY_SWEEP.has(label)) : NUMBER_AND_TEXT;
   return [
-    ...NUMBER_AND_TEXT.map(([label, value]): [string, string] => [
+    ...values.map(([label, value]): [string, string] => [
       `${param}=${label}`,
       `?${new URLSearchParams([[param, value]])}`,
     ]),

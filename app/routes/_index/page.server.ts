@@ -1,7 +1,6 @@
-import { discriminatedUnion } from "zod/mini";
-import { checkinDayStates, checkinFormSchema, checkinStreakLine, timeUntilNextCheckin } from "~/domain/checkin";
+import { checkinDayStates, checkinStreakLine, timeUntilNextCheckin } from "~/domain/checkin";
+import { homeFormSchema } from "./home-forms";
 import { QUICK_TASK_COUNT } from "~/domain/constants";
-import { quickStartFormSchema } from "~/domain/task-forms";
 import { requireUser } from "~/server/auth/session.server";
 import { checkIn, checkinStatusCall, type CheckinStatus } from "~/server/earning/checkin.server";
 import { getAppConfig } from "~/server/runtime/config.server";
@@ -13,7 +12,7 @@ import { findTask, listTasksForUser, taskCompletionsCall } from "~/server/earnin
 import { referralStatusCall } from "~/server/earning/referrals.server";
 import { invitationChecklist } from "~/domain/referral-promise";
 import { ensureEmailVerified, requestVerificationEmail } from "~/server/auth/email-verification.server";
-import { sendVerificationFormSchema, verificationEmailSent } from "~/domain/verification-form";
+import { verificationEmailSent } from "~/domain/verification-form";
 import { loadUserSummary, moneyParts, userSummaryCall } from "~/server/account/users.server";
 import { homeGreeting } from "~/domain/greeting";
 import { ruleMessage } from "~/domain/rules";
@@ -91,12 +90,6 @@ export async function loadHome(request: Request) {
     leaders,
   };
 }
-
-const homeFormSchema = discriminatedUnion("intent", [
-  checkinFormSchema,
-  quickStartFormSchema,
-  sendVerificationFormSchema,
-]);
 
 /** Home's forms: the daily check-in, a quick task's Start and "Send verification email". */
 export async function homeAction(request: Request) {

@@ -1,7 +1,6 @@
-import { discriminatedUnion } from "zod/mini";
 import { ruleMessage } from "~/domain/rules";
-import { RECIPIENT_FIELDS, withdrawalFormSchema } from "./withdrawal-form";
-import { sendVerificationFormSchema, verificationEmailSent } from "~/domain/verification-form";
+import { RECIPIENT_FIELDS, withdrawFormsSchema } from "./withdrawal-form";
+import { verificationEmailSent } from "~/domain/verification-form";
 import { cashOutHint, WITHDRAWAL_MESSAGES, withdrawalInitiated } from "~/domain/withdrawals";
 import { ensureEmailVerified, requestVerificationEmail } from "~/server/auth/email-verification.server";
 import { requireUser } from "~/server/auth/session.server";
@@ -59,8 +58,6 @@ export async function loadWithdraw(request: Request) {
     lastRecipient: last,
   };
 }
-
-const withdrawFormsSchema = discriminatedUnion("intent", [withdrawalFormSchema, sendVerificationFormSchema]);
 
 // Where each broken rule of create_withdrawal is shown; the others (negative_balance, the hourly
 // limit) are the whole form's, on its banner.

@@ -2,9 +2,20 @@
 // JavaScript). The order of docs/product.md, "Withdraw: the rules": a valid amount first; the available
 // amount (docs/decisions/066), minimum and recipient follow in SQL, the one place that can check them
 // under the balance row's lock.
-import { enum as oneOf, literal, object, optional, pipe, string, superRefine, transform } from "zod/mini";
+import {
+  discriminatedUnion,
+  enum as oneOf,
+  literal,
+  object,
+  optional,
+  pipe,
+  string,
+  superRefine,
+  transform,
+} from "zod/mini";
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import { ruleMessage } from "~/domain/rules";
+import { sendVerificationFormSchema } from "~/domain/verification-form";
 import { parseAmount } from "~/domain/withdrawals";
 
 const INVALID_AMOUNT = "Please enter a valid amount";
@@ -50,3 +61,6 @@ export const withdrawalFormSchema = object({
     }
   }),
 );
+
+/** Withdraw's forms, read by its action: the withdrawal and "Send verification email". */
+export const withdrawFormsSchema = discriminatedUnion("intent", [withdrawalFormSchema, sendVerificationFormSchema]);
