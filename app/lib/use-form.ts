@@ -1,4 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
+import { useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useHydrated } from "./use-hydrated";
 
@@ -142,4 +143,26 @@ export function fieldAria(field: FieldState, hintId?: string) {
     "aria-invalid": invalid || undefined,
     "aria-describedby": invalid ? `${field.errorId} ${hintId ?? ""}`.trim() : hintId,
   };
+}
+
+/** Each reply's key: the same reply object keeps its key from render to render. */
+const replyKeys = new WeakMap<object, number>();
+let lastReplyKey = 0;
+
+/**
+ * The `key` of a form that starts afresh after a request went through and keeps what was sent
+ * after a refusal: a new key for each page (`location.key`) and for each reply of the form's action.
+ * A reply is shown while the page's data reloads, and the reload ends with a new location: keyed on
+ * the location alone, the form was made again then, and what the person had typed since the message
+ * appeared went back to what was sent.
+ */
+export function useFormKey(lastResult: SubmissionResult<string[]> | undefined): string {
+  const location = useLocation();
+  if (!lastResult) return location.key;
+  let key = replyKeys.get(lastResult);
+  if (key === undefined) {
+    key = ++lastReplyKey;
+    replyKeys.set(lastResult, key);
+  }
+  return `reply-${key}`;
 }

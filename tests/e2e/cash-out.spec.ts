@@ -78,7 +78,7 @@ test("an account without withdrawals sees No withdrawal history yet", async ({ p
   await expect(page.getByRole("dialog", { name: "Withdrawal History" })).toContainText("No withdrawal history yet");
 });
 
-test("the amount holds what is typed to digits and two decimals with JavaScript, and without it the field is marked invalid", async ({
+test("the amount holds what is typed to digits and two decimals with JavaScript (and what is typed after a refusal, while the page reloads), and without it the field is marked invalid", async ({
   page,
   signedIn,
   javaScriptEnabled,
@@ -100,6 +100,25 @@ test("the amount holds what is typed to digits and two decimals with JavaScript,
       await expect(amount).toHaveValue("12.34", { timeout: 1000 });
     }).toPass({ timeout: 20_000 });
     expect(await amount.evaluate((input: HTMLInputElement) => input.validity.valid)).toBe(true);
+
+    // A refusal shows while the page's data reloads: what is typed meanwhile stays once the reload
+    // ends (the form was made again then, and the amount went back to what was sent).
+    await amount.fill("5");
+    await page.getByLabel("PayPal email").fill("me@example.com");
+    let endReload!: () => void;
+    const reloadHeld = new Promise<void>((resolve) => (endReload = resolve));
+    await page.route("**/withdraw.data*", async (route) => {
+      if (route.request().method() === "GET") await reloadHeld;
+      await route.continue();
+    });
+    const withdraw = page.getByRole("button", { name: "Withdraw Funds" });
+    await withdraw.click();
+    await expect(page.getByText("Amount exceeds your available balance")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Processing..." }), "the reload is still held").toBeVisible();
+    await amount.fill("3");
+    endReload();
+    await expect(withdraw).toBeVisible();
+    await expect(amount).toHaveValue("3");
   } else {
     await amount.pressSequentially("12.345x");
     await expect(amount).toHaveValue("12.345x");

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { SupportReplies } from "~/components/SupportReplies";
-import { Form, Link, useLocation } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { formatDate } from "~/domain/dates";
 import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
 import {
@@ -9,7 +9,7 @@ import {
   type MissingCreditReport,
   type OfferCredit,
 } from "~/domain/offer-credits";
-import { useFormState } from "~/lib/use-form";
+import { useFormKey, useFormState } from "~/lib/use-form";
 import { Field, TextareaField } from "~/components/forms/Field";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
@@ -39,7 +39,7 @@ export interface MyOffersData {
 
 /** My offers (docs/offer-walls.md): every offer credit and what it is now, and missing-credit reports. */
 export function MyOffersScreen({ data, lastResult }: { data: MyOffersData; lastResult?: SubmissionResult<string[]> }) {
-  const location = useLocation();
+  const reportKey = useFormKey(lastResult);
   return (
     <div className="space-y-4">
       <PageHeader title="My offers" backTo="/earn" />
@@ -50,9 +50,9 @@ export function MyOffersScreen({ data, lastResult }: { data: MyOffersData; lastR
       <OfferCredits data={data} />
       <MissingCredit data={data} />
       {data.reportingNetwork ? (
-        // A new page (after a report went through) is a fresh form; a refused one keeps its values.
+        // A new page (after a report went through) is a fresh form; a refused one keeps its values (useFormKey).
         <ReportForm
-          key={location.key}
+          key={reportKey}
           network={data.reportingNetwork}
           today={data.today}
           earliestDay={data.earliestDay}

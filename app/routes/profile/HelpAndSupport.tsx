@@ -1,8 +1,8 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link, useLocation } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { FAQ } from "~/content/faq";
 import { formatDate } from "~/domain/dates";
-import { useFormState } from "~/lib/use-form";
+import { useFormKey, useFormState } from "~/lib/use-form";
 import { Field, TextareaField } from "~/components/forms/Field";
 import { SupportReplies } from "~/components/SupportReplies";
 import type { FeedbackEntry } from "~/domain/support";
@@ -24,7 +24,7 @@ export function HelpAndSupport({
   email: string | null;
   lastResult?: SubmissionResult<string[]>;
 }) {
-  const location = useLocation();
+  const feedbackKey = useFormKey(lastResult);
   return (
     <div className="space-y-4">
       <Card>
@@ -78,8 +78,8 @@ export function HelpAndSupport({
         )}
       </Card>
 
-      {/* A new page (after a message went through) is a fresh form; a refused one keeps its values. */}
-      <FeedbackForm key={location.key} name={name} email={email} lastResult={lastResult} />
+      {/* A new page (after a message went through) is a fresh form; a refused one keeps its values (useFormKey). */}
+      <FeedbackForm key={feedbackKey} name={name} email={email} lastResult={lastResult} />
 
       <Link to="/legal" className={buttonClass({ tone: "secondary", block: true })}>
         <Icon name="info" className="size-5" />

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link, useLocation } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { formatDollars, type MoneyParts } from "~/domain/money";
 import {
@@ -12,7 +12,7 @@ import {
   type PaymentMethod,
   type WithdrawalFields,
 } from "~/domain/withdrawals";
-import { useFormState } from "~/lib/use-form";
+import { useFormKey, useFormState } from "~/lib/use-form";
 import { BalanceCard } from "~/components/BalanceCard";
 import { VerifyEmailCard } from "~/components/VerifyEmailCard";
 import { Field, TextareaField } from "~/components/forms/Field";
@@ -55,7 +55,7 @@ export interface WithdrawData {
 
 /** docs/product.md, "Withdraw": balance, amount, method with its minimum, the method's recipient. */
 export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastResult?: SubmissionResult<string[]> }) {
-  const location = useLocation();
+  const formKey = useFormKey(lastResult);
   return (
     <div className="space-y-4">
       <PageHeader
@@ -86,8 +86,8 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
         </Banner>
       ) : null}
       {data.emailVerified ? (
-        // A new page (after a request went through) is a fresh form; a refused one keeps its values.
-        <WithdrawForm key={location.key} data={data} lastResult={lastResult} blocked={!!data.cashOutNotice} />
+        // A new page (after a request went through) is a fresh form; a refused one keeps its values (useFormKey).
+        <WithdrawForm key={formKey} data={data} lastResult={lastResult} blocked={!!data.cashOutNotice} />
       ) : (
         // Beyond the spec (docs/decisions/023): money leaves only for an account whose email is verified.
         <VerifyEmailCard
