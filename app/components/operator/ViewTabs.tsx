@@ -49,7 +49,7 @@ export function ViewTabs({ label, tabs }: { label: string; tabs: ViewTab[] }) {
           {tab.label}
           {tab.badge !== undefined ? (
             <span
-              className={`rounded-full px-2 text-xs font-semibold tabular-nums ${tab.current ? "bg-white/20" : "bg-gray-100 text-muted"}`}
+              className={`rounded-full px-2 text-xs font-semibold tabular-nums ${tab.current ? "bg-brand-800" : "bg-gray-100 text-muted"}`}
             >
               {tab.badge}
             </span>
