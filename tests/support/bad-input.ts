@@ -335,7 +335,7 @@ export function caseFields(c: Case): URLSearchParams | null {
 }
 
 /** Whether the route's schema refuses the case's form (parseSubmission: unreadable, or not a success). */
-export function refusedBySchema(c: Case): boolean {
+function refusedBySchema(c: Case): boolean {
   const fields = caseFields(c);
   if (!c.sweep?.schema || !fields) return false;
   const submission = parseSubmission(fields, c.sweep.schema);
