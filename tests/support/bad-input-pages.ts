@@ -23,6 +23,7 @@ import {
   FOREIGN,
   FRESH_EMAIL,
   type FieldSpec,
+  type FormSpec,
   NUMBER_AND_TEXT,
   UNREADABLE,
   badFields,
@@ -231,6 +232,40 @@ const spreadDeleteCases = (cases: Case[], after: Case[] = []): Case[] => {
       : c,
   );
 };
+/** The account's forms that Profile and Settings both post: a notification switch, Deactivate and Delete account. */
+function accountForms(at: { switchAt: string; deactivateAt: string; deleteAt: string }): FormSpec[] {
+  return [
+    {
+      name: "a notification switch",
+      path: at.switchAt,
+      valid: { intent: "notification", kind: "marketing", enabled: "off" },
+      fields: {
+        kind: { wrong: NOTICE_REFUSED },
+        enabled: { wrong: NOTICE_REFUSED, values: [...NUMBER_AND_TEXT, ["ON", "ON"], ["true", "true"]] },
+        // Without it the answer is the page; "data" asks for JSON; anything else is refused.
+        respond: { wrong: NOTICE_REFUSED, blank: null },
+      },
+    },
+    {
+      name: "Deactivate",
+      path: at.deactivateAt,
+      valid: { intent: "deactivate", confirm: "no" },
+      fields: {
+        confirm: {
+          wrong: "Please confirm that you want to deactivate",
+          values: [...NUMBER_AND_TEXT, ["YES", "YES"], ["no", "no"], ["true", "true"]],
+        },
+      },
+    },
+    {
+      name: "Delete account",
+      path: at.deleteAt,
+      valid: { intent: "delete-account", password: "not-the-password" },
+      fields: { password: { wrong: DELETE_FAILED }, idToken: { wrong: DELETE_FAILED } },
+    },
+  ];
+}
+
 const profileCases = spreadDeleteCases(
   pageCases(
     "profile/route.tsx",
@@ -260,34 +295,11 @@ const profileCases = spreadDeleteCases(
           },
         },
       },
-      {
-        name: "a notification switch",
-        path: "/profile",
-        valid: { intent: "notification", kind: "marketing", enabled: "off" },
-        fields: {
-          kind: { wrong: NOTICE_REFUSED },
-          enabled: { wrong: NOTICE_REFUSED, values: [...NUMBER_AND_TEXT, ["ON", "ON"], ["true", "true"]] },
-          // Without it the answer is the page; "data" asks for JSON; anything else is refused.
-          respond: { wrong: NOTICE_REFUSED, blank: null },
-        },
-      },
-      {
-        name: "Deactivate",
-        path: "/profile?tab=account&confirm=deactivate",
-        valid: { intent: "deactivate", confirm: "no" },
-        fields: {
-          confirm: {
-            wrong: "Please confirm that you want to deactivate",
-            values: [...NUMBER_AND_TEXT, ["YES", "YES"], ["no", "no"], ["true", "true"]],
-          },
-        },
-      },
-      {
-        name: "Delete account",
-        path: "/profile",
-        valid: { intent: "delete-account", password: "not-the-password" },
-        fields: { password: { wrong: DELETE_FAILED }, idToken: { wrong: DELETE_FAILED } },
-      },
+      ...accountForms({
+        switchAt: "/profile",
+        deactivateAt: "/profile?tab=account&confirm=deactivate",
+        deleteAt: "/profile",
+      }),
       {
         // Numbers, unicode and markup make a name or a message (shown escaped): only lengths are wrong.
         name: "feedback",
@@ -338,35 +350,7 @@ const settingsCases = spreadDeleteCases(
   pageCases(
     "settings/route.tsx",
     "member",
-    [
-      {
-        name: "a notification switch",
-        path: "/settings",
-        valid: { intent: "notification", kind: "marketing", enabled: "off" },
-        fields: {
-          kind: { wrong: NOTICE_REFUSED },
-          enabled: { wrong: NOTICE_REFUSED, values: [...NUMBER_AND_TEXT, ["ON", "ON"], ["true", "true"]] },
-          respond: { wrong: NOTICE_REFUSED, blank: null },
-        },
-      },
-      {
-        name: "Deactivate",
-        path: "/settings?confirm=deactivate",
-        valid: { intent: "deactivate", confirm: "no" },
-        fields: {
-          confirm: {
-            wrong: "Please confirm that you want to deactivate",
-            values: [...NUMBER_AND_TEXT, ["YES", "YES"], ["no", "no"], ["true", "true"]],
-          },
-        },
-      },
-      {
-        name: "Delete account",
-        path: "/settings",
-        valid: { intent: "delete-account", password: "not-the-password" },
-        fields: { password: { wrong: DELETE_FAILED }, idToken: { wrong: DELETE_FAILED } },
-      },
-    ],
+    [...accountForms({ switchAt: "/settings", deactivateAt: "/settings?confirm=deactivate", deleteAt: "/settings" })],
     {
       schema: settingsFormSchema,
       signedOut: { path: "/settings", answer: { redirect: "/auth?redirectTo=%2Fsettings" } },
