@@ -11,6 +11,7 @@ import { closeDatabase, getDatabase } from "./server/db/database.server";
 import { checkEnv, EnvError, getEnv } from "./server/runtime/env.server";
 import { answerCrossSitePostsInTheApp } from "./server/http/cross-site.server";
 import { answerEarly, guardIncomingRequests } from "./server/http/incoming.server";
+import { precompressedAssetRoute } from "./server/http/precompressed-assets.server";
 import { createNonce, documentSecurityHeaders } from "./server/http/security-headers.server";
 import { deviceId } from "./server/auth/device-id.server";
 import { shutDownGracefully } from "./server/http/shutdown.server";
@@ -43,6 +44,8 @@ guardIncomingRequests();
 
 // Offer networks' postbacks skip Express and Remix's per-request work (docs/benchmarks.md).
 answerEarly("postbacks", postbackRoute);
+// The build's scripts from the gzip copies the build made (scripts/precompress-assets.mjs).
+answerEarly("precompressed assets", precompressedAssetRoute);
 
 // A form posted from another site gets the app's 403 page rather than the runtime's empty 500.
 answerCrossSitePostsInTheApp();

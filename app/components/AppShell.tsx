@@ -2,7 +2,7 @@ import { Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { Flash } from "~/domain/flash";
 import { BOTTOM_NAV_ITEMS, isNavItemActive } from "~/domain/navigation";
-import { Toasts } from "./Toasts";
+import { ToastStack } from "./ToastStack";
 import { Icon } from "./ui/Icon";
 
 /**
@@ -51,7 +51,7 @@ export function AppShell({
         </Link>
       ) : null}
       {showNav ? <MainNav pathname={pathname} /> : null}
-      <Toasts messages={messages} above={showProfileButton ? "button" : showNav ? "bar" : "edge"} beside={showNav} />
+      <ToastStack messages={messages} above={showProfileButton ? "button" : showNav ? "bar" : "edge"} beside={showNav} />
     </div>
   );
 }

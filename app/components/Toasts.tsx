@@ -1,6 +1,6 @@
 import type { Flash } from "~/domain/flash";
-import { dismissToast, useClientToasts } from "~/lib/toasts";
-import { Icon } from "./ui/Icon";
+import { dismissToast } from "~/lib/toasts";
+import { Icon } from "./shared";
 
 const TONES = {
   success: { icon: "check", box: "border-emerald-200", iconColor: "text-emerald-600" },
@@ -8,44 +8,17 @@ const TONES = {
   info: { icon: "info", box: "border-brand-200", iconColor: "text-brand-600" },
 } as const;
 
-// Where the stack sits on a phone: above the floating profile button, above the bottom bar, or
-// at the bottom edge of a screen without either. Navigation is never under a toast.
-const ABOVE = {
-  button: "bottom-[calc(10.25rem+env(safe-area-inset-bottom))]",
-  bar: "bottom-[calc(4.75rem+env(safe-area-inset-bottom))]",
-  edge: "bottom-[calc(1rem+env(safe-area-inset-bottom))]",
-} as const;
-
 const keyOf = (message: Flash) => message.id ?? message.title;
 
 /**
- * Toasts at the bottom of the column, clear of the header, the bar and the floating button: the
- * server's messages for this page (a flash after a form, notices of what happened meanwhile),
- * rendered in the HTML so they show without JavaScript, and the browser's own (copy, share).
- * Each leaves by itself after six seconds. Each is a `<details open>` whose summary is the Dismiss
- * control, so it can be closed without JavaScript too; a closed one is not drawn.
+ * The toasts themselves (ToastStack holds them): the server's messages for this page and the
+ * browser's own. Loaded with the first toast a page shows, not with every page. Each leaves by
+ * itself after six seconds. Each is a `<details open>` whose summary is the Dismiss control, so
+ * it can be closed without JavaScript too; a closed one is not drawn.
  */
-export function Toasts({
-  messages,
-  above,
-  beside,
-}: {
-  messages: readonly Flash[];
-  above: keyof typeof ABOVE;
-  /** The side bar is on the left from `lg` up: centre the stack on the column. */
-  beside: boolean;
-}) {
-  const clientToasts = useClientToasts();
-  const shown = [
-    ...messages.map((message) => ({ message, client: false })),
-    ...clientToasts.map((message) => ({ message, client: true })),
-  ];
+export function ToastList({ shown }: { shown: readonly { message: Flash; client: boolean }[] }) {
   return (
-    <div
-      role="status"
-      aria-live="polite"
-      className={`pointer-events-none fixed inset-x-0 z-40 mx-auto flex w-full max-w-md flex-col gap-2 px-4 lg:bottom-6 lg:max-w-xl lg:px-8 ${ABOVE[above]} ${beside ? "lg:left-60" : ""}`}
-    >
+    <>
       {shown.map(({ message, client }) => (
         <details
           key={keyOf(message)}
@@ -78,6 +51,6 @@ export function Toasts({
           </div>
         </details>
       ))}
-    </div>
+    </>
   );
 }

@@ -15,7 +15,6 @@
  */
 export { ErrorScreen, RouteErrorBoundary } from "./RouteError";
 export { NotFound } from "./NotFound";
-export { BalanceCard } from "./BalanceCard";
 export { Icon, Spinner, type IconName } from "./ui/Icon";
 export { buttonClass } from "./ui/button";
 export { Card } from "./ui/Card";

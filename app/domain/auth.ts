@@ -1,7 +1,6 @@
 import { isEmailAddress } from "./email";
 import { MIN_PASSWORD_LENGTH } from "./constants";
-import { isReferralCode, normalizeReferralCode } from "./referral-code";
-import { INVALID_REFERRAL_CODE_MESSAGE } from "./rules";
+import { INVALID_REFERRAL_CODE_MESSAGE, isReferralCode, normalizeReferralCode } from "./referral-code";
 
 // Texts of docs/product.md, "Auth: the rules" and "Auth: messages", word for word.
 export const AUTH_MESSAGES = {

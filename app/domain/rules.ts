@@ -3,10 +3,8 @@
 // only place that turns a broken rule into words; nothing reads the database's message text.
 import { accountInDebtWords } from "./account-deletion";
 import { tooManyAttemptsMessage } from "./rate-limit";
+import { INVALID_REFERRAL_CODE_MESSAGE } from "./referral-code";
 import { invalidSettingMessage, isSettingKey, settingOf } from "./settings";
-
-/** The one rule message the browser needs (sign-up checks a code before posting), alone so it ships alone. */
-export const INVALID_REFERRAL_CODE_MESSAGE = "This referral code is not valid";
 
 const RULE_MESSAGES = {
   // docs/product.md, "Home: daily check-in" and "Withdraw: the rules", word for word.

@@ -1,8 +1,7 @@
 import { useSubmit } from "@remix-run/react";
 import { useState } from "react";
 import { AUTH_FORM_TOKEN_FIELD, authErrorMessage, isUnauthorizedDomainError, type AuthTab } from "~/domain/auth";
-import { isReferralCode } from "~/domain/referral-code";
-import { INVALID_REFERRAL_CODE_MESSAGE } from "~/domain/rules";
+import { INVALID_REFERRAL_CODE_MESSAGE, isReferralCode } from "~/domain/referral-code";
 import type { GoogleSignInConfig } from "./google-sign-in.client";
 import { useHydrated } from "./use-hydrated";
 

@@ -18,6 +18,31 @@ test("Copy Code puts the code on the clipboard and says so", async ({ page, cont
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
 });
 
+test("the toasts' code downloads with the first toast: none while the page loads, then Copy Code's toast shows", async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  // The first page after signing up shows its welcome message, and with it the toasts' code.
+  await openReferral(page);
+  // Routed requests skip the HTTP cache: the reloaded page requests every script it needs.
+  await page.route("**/*", (route) => route.continue());
+  const toastCode: string[] = [];
+  page.on("request", (request) => {
+    if (/\/Toasts-\w+\.js$/.test(request.url())) toastCode.push(request.url());
+  });
+  await page.reload({ waitUntil: "networkidle" });
+  await expect(page.getByRole("button", { name: "Copy Code" })).toBeEnabled();
+  await expect(page.getByTestId("flash")).toHaveCount(0);
+  expect(toastCode).toHaveLength(0);
+  await page.getByRole("button", { name: "Copy Code" }).click();
+  await expect(page.getByRole("status").getByText("Referral code copied to clipboard!")).toBeVisible();
+  expect(toastCode).toHaveLength(1);
+  // Dismissed by its own control, as before the move.
+  await page.getByRole("status").getByLabel("Dismiss").click();
+  await expect(page.getByText("Referral code copied to clipboard!")).toBeHidden();
+});
+
 test("a failing clipboard says Failed to copy referral code", async ({ page }) => {
   await page.addInitScript(() => {
     Object.defineProperty(navigator, "clipboard", {
