@@ -11,12 +11,13 @@ const TONES = {
 const keyOf = (message: Flash) => message.id ?? message.title;
 
 /**
- * The toasts themselves (ToastStack holds them): the server's messages for this page and the
+ * The toasts themselves (ToastStack holds them; a function, not a component, as it is handed
+ * over once downloaded): the server's messages for this page and the
  * browser's own. Loaded with the first toast a page shows, not with every page. Each leaves by
  * itself after six seconds. Each is a `<details open>` whose summary is the Dismiss control, so
  * it can be closed without JavaScript too; a closed one is not drawn.
  */
-export function ToastList({ shown }: { shown: readonly { message: Flash; client: boolean }[] }) {
+export function toastItems(shown: readonly { message: Flash; client: boolean }[]) {
   return (
     <>
       {shown.map(({ message, client }) => (

@@ -3,8 +3,7 @@
  *
  * The browser build (esbuild, split by route) gives every module used by a different set of
  * pages a file of its own: Card for seven pages, Banner for five, ... a dozen small files per
- * page, each a request and each too small to compress well (remix-serve does not compress files
- * under 1 KB), which cost about 5 KB on every page. A module reached from here is reached by
+ * page, each a request and each too small to compress well, which cost about 5 KB on every page. A module reached from here is reached by
  * every module that imports this one, so the build keeps all of them together in one file.
  *
  * The rule that keeps it so: root.tsx, every route module and every lazily loaded component
