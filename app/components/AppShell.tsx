@@ -51,7 +51,11 @@ export function AppShell({
         </Link>
       ) : null}
       {showNav ? <MainNav pathname={pathname} /> : null}
-      <ToastStack messages={messages} above={showProfileButton ? "button" : showNav ? "bar" : "edge"} beside={showNav} />
+      <ToastStack
+        messages={messages}
+        above={showProfileButton ? "button" : showNav ? "bar" : "edge"}
+        beside={showNav}
+      />
     </div>
   );
 }
