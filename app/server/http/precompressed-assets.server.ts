@@ -63,7 +63,7 @@ export function acceptsEncoding(header: string | null, coding: Coding): boolean 
   return (quality.get(coding) ?? quality.get("*") ?? 0) > 0;
 }
 
-async function answerAsset(request: Request, asset: Asset): Promise<Response> {
+async function answerAsset(request: Pick<Request, "method" | "headers">, asset: Asset): Promise<Response> {
   if (request.method !== "GET" && request.method !== "HEAD") {
     return new Response("Method Not Allowed\n", {
       status: 405,
