@@ -32,8 +32,9 @@ export const BUDGETS = {
   scaleThroughputShareDriftPoints: 5,
   /**
    * Signed postbacks from a mix of networks taken by one production server on Postgres, per second,
-   * in % of /healthz's requests per second on the same server, the two measured in turns in the same
-   * run: a ratio, so that the code is judged and not the machine.
+   * in % of /healthz's requests per second on the same server in the same run (the median over the
+   * rounds of each turn of postbacks against the /healthz turns either side): a ratio, so that the
+   * code is judged and not the machine.
    */
   ingestShareOfHealthz: 90,
   /** ... and their p99 latency, in times /healthz's p99 in the same turns. */
