@@ -41,12 +41,27 @@ declare module "autocannon" {
     latency: Histogram;
     statusCodeStats: Record<string, { count: number }>;
   }
-  function autocannon(options: {
+  /** A run's result as `skipAggregateResult` leaves it: its histograms encoded, for aggregateResult. */
+  export interface RawResult {
+    "2xx": number;
+    non2xx: number;
+    errors: number;
+    timeouts: number;
+    duration: number;
+    statusCodeStats: Record<string, { count: number }>;
+  }
+  interface Options {
     url: string;
     headers?: Record<string, string>;
     connections?: number;
     duration?: number;
     requests?: Request[];
-  }): Promise<Result>;
+  }
+  function autocannon(options: Options & { skipAggregateResult?: false }): Promise<Result>;
+  function autocannon(options: Options & { skipAggregateResult: true }): Promise<RawResult>;
+  namespace autocannon {
+    /** Several runs as one: counts summed, latency histograms added (its `duration` is the first run's). */
+    function aggregateResult(results: RawResult[], options: { url: string; connections?: number }): Result;
+  }
   export default autocannon;
 }

@@ -19,7 +19,7 @@
 //   risk         scripts/bench/risk.mjs         withdrawal_risk with 1,000,000 users, 20,000,000 ledger rows
 //                                               (the part itself: scripts/bench/risk-at-scale.mjs)
 //   console      scripts/bench/console.mjs      the console's dashboard, people search and review queue on risk's data
-//   ingest       scripts/bench/ingest.mjs       signed postbacks of five networks, 50 connections for 30 s, on Postgres
+//   ingest       scripts/bench/ingest.mjs       signed postbacks of six walls in turns with /healthz, 50 connections, 30 s each, on Postgres
 //   pooler       scripts/bench/pooler.mjs       two app servers through PgBouncer beside one on Postgres directly
 // and with both console and throughput, scripts/bench/throughput-at-scale.mjs: the signed-in pages'
 // throughput on risk's data beside the 10,000-user database's.

@@ -1,4 +1,5 @@
 import { createHash, createHmac } from "node:crypto";
+import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HttpClient } from "../support/http";
 import { REFUSALS_LOGGED_PER_MINUTE } from "~/server/walls/postbacks.server";
@@ -385,6 +386,34 @@ describe("offer walls: postbacks from BitLabs, ayeT-Studios, AdGate, Torox, Loot
       reason: "sender 203.0.113.77 not allowed",
       client_address: "203.0.113.77",
     });
+  });
+
+  it("answers a postback sent by another method than GET or POST 405 and logs it refused: TRACE too, which a Fetch Request cannot carry, and the server goes on", async () => {
+    const marker = tx("method");
+    const statusOf = (method: string) =>
+      new Promise<number>((resolve, reject) => {
+        const sent = httpRequest(
+          `${app.url}/api/bitlabs/postback?uid=${person.wallId}&tx=${marker}-${method}`,
+          { method },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        sent.on("error", reject);
+        sent.end();
+      });
+    expect(await statusOf("TRACE")).toBe(405);
+    expect(await statusOf("PUT")).toBe(405);
+    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+    const rows = await app.sql<{ verdict: string; reason: string }>(
+      "select verdict, reason from postback_log where network = 'bitlabs' and query like $1 order by id",
+      [`%${marker}%`],
+    );
+    expect(rows).toEqual([
+      { verdict: "refused", reason: "method TRACE" },
+      { verdict: "refused", reason: "method PUT" },
+    ]);
   });
 
   it("records at most REFUSALS_LOGGED_PER_MINUTE refusals a minute per network: a flood of forged postbacks past it is answered 403 and written nowhere, and one line says so", async () => {

@@ -79,6 +79,30 @@ describe("npm run bench: budgets", () => {
     expect(judge(overhead(10.5)).result).toBe("FAIL");
   });
 
+  it("holds postbacks to 90 % of /healthz's requests per second and their p99 to 1.5 times its p99, in the same run", () => {
+    const share = (value: number): Figure => ({
+      group: "Postback ingestion",
+      label: "signed postbacks taken per second, share of /healthz's",
+      value,
+      unit: "%",
+      budget: { limit: BUDGETS.ingestShareOfHealthz, kind: "min" },
+    });
+    const p99 = (value: number): Figure => ({
+      group: "Postback ingestion",
+      label: "p99 latency, times /healthz's",
+      value,
+      unit: "×",
+      budget: { limit: BUDGETS.ingestP99TimesHealthz, kind: "max" },
+    });
+    expect(judge(share(90)).result).toBe("PASS");
+    expect(judge(share(89.9)).result).toBe("FAIL");
+    // /healthz not measured: the ratio is not a number, and fails.
+    expect(judge(share(Number.POSITIVE_INFINITY)).result).toBe("FAIL");
+    expect(judge(p99(1.5)).result).toBe("PASS");
+    expect(judge(p99(1.51)).result).toBe("FAIL");
+    expect(formatTable([judge(p99(79 / 74))])).toMatch(/times \/healthz's\s+1\.07 ×\s+≤ 1\.50 ×\s+PASS/);
+  });
+
   it("only informs about a figure without a budget", () => {
     expect(judge({ group: "Throughput", label: "/legal", value: 370, unit: "req/s" }).result).toBe("INFO");
   });

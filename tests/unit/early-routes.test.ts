@@ -1,7 +1,8 @@
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { answerEarly, guardIncomingRequests } from "~/server/http/incoming.server";
+import { answerEarly, guardIncomingRequests, type EarlyRequest } from "~/server/http/incoming.server";
+import { textAnswer } from "~/server/http/responses.server";
 import { postbackRoute } from "~/server/walls/postback-route.server";
 
 // A real HTTP server whose own handler stands for Express and Remix: whatever it answers, the
@@ -9,7 +10,7 @@ import { postbackRoute } from "~/server/walls/postback-route.server";
 let server: Server;
 let base: string;
 const seenByTheApp: string[] = [];
-let slowRequest: Request | null = null;
+let slowRequest: EarlyRequest | null = null;
 
 beforeAll(async () => {
   guardIncomingRequests();
@@ -21,7 +22,7 @@ beforeAll(async () => {
             url: request.url,
             method: request.method,
             header: request.headers.get("x-test"),
-            body: request.body ? await request.text() : null,
+            body: request.body ? await new Response(request.body).text() : null,
           }),
           { status: 201, headers: { "Content-Type": "application/json" } },
         );
@@ -32,6 +33,7 @@ beforeAll(async () => {
         headers.append("Set-Cookie", "b=2; Path=/");
         return new Response("two", { headers });
       };
+    if (path === "/early/text") return async () => textAnswer(202, "taken", { "Retry-After": "3" });
     if (path === "/early/throws") return async () => Promise.reject(new Error("secret detail at /srv/app.js:1"));
     if (path === "/early/throws-response") return async () => Promise.reject(new Response("Gone", { status: 410 }));
     if (path === "/early/slow")
@@ -87,6 +89,38 @@ describe("routes answered before Express and Remix (answerEarly)", () => {
     expect(response.headers.getSetCookie()).toEqual(["a=1; Path=/", "b=2; Path=/"]);
     expect(response.headers.get("content-length")).toBe("3");
     expect(await response.text()).toBe("two");
+  });
+
+  it("writes a plain-text answer given as data as it is: status, headers, body and its length", async () => {
+    const response = await fetch(`${base}/early/text`);
+    expect(response.status).toBe(202);
+    expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.get("retry-after")).toBe("3");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("content-length")).toBe("5");
+    expect(await response.text()).toBe("taken");
+  });
+
+  it("hands the route a method a Fetch Request refuses (TRACE) instead of failing outside any handler", async () => {
+    const rejected = vi.fn();
+    process.on("unhandledRejection", rejected);
+    try {
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const sent = httpRequest(`${base}/early/echo`, { method: "TRACE" }, (response) => {
+          let body = "";
+          response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+        });
+        sent.on("error", reject);
+        sent.end();
+      });
+      expect(answer.status).toBe(201);
+      expect(JSON.parse(answer.body)).toMatchObject({ method: "TRACE" });
+      expect(rejected).not.toHaveBeenCalled();
+    } finally {
+      process.off("unhandledRejection", rejected);
+    }
   });
 
   it("answers a thrown error 500 Unexpected Server Error with no detail of it, and logs it on the server", async () => {

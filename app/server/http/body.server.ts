@@ -7,6 +7,9 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 export const BODY_TOO_LARGE_MESSAGE = "What you sent is too large. Please shorten it and try again.";
 
+/** What is read of a request here: a Fetch Request, or what an early route has of one (incoming.server.ts). */
+type WithBody = { readonly headers: Headers; readonly body: ReadableStream<Uint8Array> | null };
+
 // After answering without the whole body, the server reads and drops what keeps coming for a
 // while ("lingering close", as nginx does): closing a socket with unread data makes the kernel send
 // a reset, which can destroy the answer before the client has read it, so a browser would show
@@ -39,7 +42,7 @@ function lingerOn(reader: ReadableStreamDefaultReader<Uint8Array>): void {
  * For an answer given without reading the body (an unknown provider, say): the rest is read and
  * dropped within bounds, so the answer reaches the client and the body costs no memory.
  */
-export function discardBody(request: Request): void {
+export function discardBody(request: Pick<WithBody, "body">): void {
   if (request.body && !request.body.locked) lingerOn(request.body.getReader());
 }
 
@@ -47,7 +50,10 @@ export function discardBody(request: Request): void {
  * The body's bytes, or null when it is larger than `limit`: refused on Content-Length before
  * reading, and otherwise when the running count passes the limit (a chunked body has no length).
  */
-export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES): Promise<Uint8Array<ArrayBuffer> | null> {
+export async function readBodyBytes(
+  request: WithBody,
+  limit = MAX_BODY_BYTES,
+): Promise<Uint8Array<ArrayBuffer> | null> {
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (!Number.isFinite(declared) || declared > limit) {
     discardBody(request);
@@ -83,7 +89,7 @@ export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES): P
 }
 
 /** The body as UTF-8 text, or null past the limit. */
-export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string | null> {
+export async function readBodyText(request: WithBody, limit = MAX_BODY_BYTES): Promise<string | null> {
   const bytes = await readBodyBytes(request, limit);
   return bytes === null ? null : new TextDecoder().decode(bytes);
 }

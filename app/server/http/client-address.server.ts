@@ -14,7 +14,7 @@ function configuredTrust(): [number, readonly string[]] {
 }
 
 /** The entries of X-Forwarded-For, left to right, trimmed. */
-function forwardedFor(request: Request): string[] {
+function forwardedFor(request: Pick<Request, "headers">): string[] {
   return (request.headers.get("x-forwarded-for") ?? "")
     .split(",")
     .map((entry) => entry.trim())
@@ -51,7 +51,11 @@ function rightmostUntrusted(socket: string | null, entries: readonly string[], p
  * hops, or a value that is not an address, means the request did not come through our proxies as
  * configured: no address.
  */
-export function clientAddress(request: Request, hopsGiven?: number, proxiesGiven?: readonly string[]): string | null {
+export function clientAddress(
+  request: Pick<Request, "headers">,
+  hopsGiven?: number,
+  proxiesGiven?: readonly string[],
+): string | null {
   const [hops, proxies] = hopsGiven === undefined ? configuredTrust() : [hopsGiven, proxiesGiven ?? []];
   if (proxies.length > 0) {
     return rightmostUntrusted(request.headers.get(SOCKET_ADDRESS_HEADER), forwardedFor(request), proxies);
@@ -68,7 +72,7 @@ export function clientAddress(request: Request, hopsGiven?: number, proxiesGiven
  * missing or unreadable X-Forwarded-For behind a proxy is null, never "anyone" (fail closed).
  */
 export function senderAddress(
-  request: Request,
+  request: Pick<Request, "headers">,
   socket: string | null,
   hopsGiven?: number,
   proxiesGiven?: readonly string[],

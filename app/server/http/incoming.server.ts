@@ -1,6 +1,7 @@
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { SOCKET_ADDRESS_HEADER } from "./client-address.server";
+import type { TextAnswer } from "./responses.server";
 
 // No page of the app has a path near these; real ones are under 100 bytes and 5 segments.
 export const MAX_PATH_LENGTH = 2048;
@@ -71,7 +72,21 @@ export interface ReceivedAs {
   target: string;
 }
 
-type EarlyAnswerer = (request: Request, received: ReceivedAs) => Promise<Response>;
+/**
+ * What an early route reads of a request: what Remix's Express adapter puts in its Request (the same
+ * URL, headers, body stream and abort signal), without building one. undici's Request, and the
+ * Response read back into bytes, cost more CPU than a postback's own work in the app; the body
+ * stream and the signal are made only when read.
+ */
+export interface EarlyRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Headers;
+  readonly body: ReadableStream<Uint8Array> | null;
+  readonly signal: AbortSignal;
+}
+
+type EarlyAnswerer = (request: EarlyRequest, received: ReceivedAs) => Promise<Response | TextAnswer>;
 
 // Kept on globalThis, by name: `remix dev` loads each rebuild's server module again, and the
 // request event's interceptor (installed once per process) must call the newest handlers.
@@ -95,27 +110,60 @@ function earlyAnswerer(target: string) {
   return null;
 }
 
-/** The request as Remix's Express adapter builds it (the same URL, headers, body and abort signal). */
-function fetchRequest(request: IncomingMessage, response: ServerResponse): Request {
-  const headers = new Headers();
-  const raw = request.rawHeaders;
-  for (let index = 0; index + 1 < raw.length; index += 2) {
-    if (raw[index]!.toLowerCase() !== SOCKET_ADDRESS_HEADER) headers.append(raw[index]!, raw[index + 1]!);
+/** The request as Remix's Express adapter sees it (the same URL, headers, body and abort signal). */
+class IncomingEarlyRequest implements EarlyRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers = new Headers();
+  readonly #incoming: IncomingMessage;
+  readonly #response: ServerResponse;
+  #body: ReadableStream<Uint8Array> | null | undefined;
+  #controller: AbortController | undefined;
+
+  constructor(incoming: IncomingMessage, response: ServerResponse) {
+    this.#incoming = incoming;
+    this.#response = response;
+    this.method = incoming.method ?? "GET";
+    this.url = `http://${incoming.headers.host || "localhost"}${incoming.url ?? "/"}`;
+    const raw = incoming.rawHeaders;
+    for (let index = 0; index + 1 < raw.length; index += 2) {
+      if (raw[index]!.toLowerCase() !== SOCKET_ADDRESS_HEADER) this.headers.append(raw[index]!, raw[index + 1]!);
+    }
+    this.headers.set(SOCKET_ADDRESS_HEADER, incoming.socket.remoteAddress ?? "");
   }
-  headers.set(SOCKET_ADDRESS_HEADER, request.socket.remoteAddress ?? "");
-  const controller = new AbortController();
-  response.once("close", () => {
-    if (!response.writableFinished) controller.abort();
-  });
-  const init: RequestInit & { duplex?: "half" } = { method: request.method, headers, signal: controller.signal };
-  if (request.method !== "GET" && request.method !== "HEAD") {
-    init.body = createReadableStreamFromReadable(request);
-    init.duplex = "half";
+
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.#body === undefined) {
+      this.#body =
+        this.method === "GET" || this.method === "HEAD" ? null : createReadableStreamFromReadable(this.#incoming);
+    }
+    return this.#body;
   }
-  return new Request(`http://${request.headers.host || "localhost"}${request.url ?? "/"}`, init);
+
+  /** Aborted when the connection closes before the answer was written, whenever it is first read. */
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      const controller = (this.#controller = new AbortController());
+      const response = this.#response;
+      const abortIfUnanswered = () => {
+        if (!response.writableFinished) controller.abort();
+      };
+      if (response.closed) abortIfUnanswered();
+      else response.once("close", abortIfUnanswered);
+    }
+    return this.#controller.signal;
+  }
 }
 
-async function sendAnswer(response: ServerResponse, answer: Response): Promise<void> {
+async function sendAnswer(response: ServerResponse, answer: Response | TextAnswer): Promise<void> {
+  if (!(answer instanceof Response)) {
+    const body = Buffer.from(answer.body);
+    for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);
+    response.setHeader("Content-Length", body.byteLength);
+    response.writeHead(answer.status);
+    response.end(body);
+    return;
+  }
   const body = answer.body ? Buffer.from(await answer.arrayBuffer()) : undefined;
   for (const [name, value] of answer.headers) if (name !== "set-cookie") response.setHeader(name, value);
   const cookies = answer.headers.getSetCookie();
@@ -131,17 +179,19 @@ async function answerEarlyRequest(
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
-  const fetchable = fetchRequest(request, response);
-  let answer: Response;
+  let answer: Response | TextAnswer;
   try {
-    answer = await answerer(fetchable, {
+    // Inside the try: a header Node's parser let through that Headers refuses is a 500 here, as in
+    // Remix's adapter, never a rejection nobody handles (which ends the process).
+    answer = await answerer(new IncomingEarlyRequest(request, response), {
       socketAddress: request.socket.remoteAddress ?? null,
       target: request.url ?? "/",
     });
   } catch (error) {
     if (error instanceof Response) answer = error;
     else {
-      if (!fetchable.signal.aborted) console.error(`${request.method} ${(request.url ?? "").split("?")[0]}:`, error);
+      const clientGone = response.closed && !response.writableFinished;
+      if (!clientGone) console.error(`${request.method} ${(request.url ?? "").split("?")[0]}:`, error);
       answer = new Response("Unexpected Server Error", { status: 500, headers: { "Content-Type": "text/plain" } });
     }
   }

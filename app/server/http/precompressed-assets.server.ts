@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { EarlyRoute } from "./incoming.server";
+import type { EarlyRequest, EarlyRoute } from "./incoming.server";
 
 /**
  * The browser build's scripts and stylesheet, sent from the Brotli and gzip copies `npm run build`
@@ -63,7 +63,7 @@ export function acceptsEncoding(header: string | null, coding: Coding): boolean 
   return (quality.get(coding) ?? quality.get("*") ?? 0) > 0;
 }
 
-async function answerAsset(request: Pick<Request, "method" | "headers">, asset: Asset): Promise<Response> {
+async function answerAsset(request: EarlyRequest, asset: Asset): Promise<Response> {
   if (request.method !== "GET" && request.method !== "HEAD") {
     return new Response("Method Not Allowed\n", {
       status: 405,

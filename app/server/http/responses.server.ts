@@ -10,12 +10,27 @@ export function methodNotAllowed(allowed: "GET" | "POST") {
   return response;
 }
 
-/** A plain-text answer for machine clients (postbacks), never cached. */
-export function plainText(status: number, body: string) {
-  return new Response(body, {
+/**
+ * A plain-text answer for machine clients (postbacks), never cached, as data: an early route
+ * (incoming.server.ts) writes it to the socket as it is, without the Response that costs more to
+ * build and read back than the answer is worth; a Remix route turns it into one (textResponse).
+ */
+export interface TextAnswer {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+export function textAnswer(status: number, body: string, headers: Record<string, string> = {}): TextAnswer {
+  return {
     status,
-    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
-  });
+    body,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", ...headers },
+  };
+}
+
+export function textResponse(answer: TextAnswer): Response {
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }
 
 /**

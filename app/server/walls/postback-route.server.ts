@@ -1,10 +1,10 @@
 import { discardBody } from "../http/body.server";
 import type { EarlyRoute, ReceivedAs } from "../http/incoming.server";
-import { plainText } from "../http/responses.server";
+import { textAnswer, type TextAnswer } from "../http/responses.server";
 import { configuredProvider } from "../earning/provider-offers.server";
 import { custom } from "./networks/custom.server";
 import { configuredWall } from "./configured.server";
-import { wallPostbackResponse } from "./postbacks.server";
+import { wallPostbackAnswer, type IncomingPostback } from "./postbacks.server";
 import type { ConfiguredWall } from "./registry.server";
 
 /**
@@ -29,9 +29,9 @@ function offerProviderWall(name: string, secret: string, postbacksPerMinute: num
 }
 
 /** An answer given before the body is read: the body is dropped unread (within bounds). */
-function earlyAnswer(request: Request, status: number, body: string) {
+function earlyAnswer(request: IncomingPostback, status: number, body: string) {
   discardBody(request);
-  return plainText(status, body);
+  return textAnswer(status, body);
 }
 
 /**
@@ -39,17 +39,17 @@ function earlyAnswer(request: Request, status: number, body: string) {
  * WALL_{NAME}_ENABLED) or the offer provider. What can be checked without the body is checked first (the name and its
  * secret), so a refused request costs no reading.
  */
-export async function postbackResponse(
-  request: Request,
+export async function postbackAnswer(
+  request: IncomingPostback,
   providerName: string | undefined,
   received: ReceivedAs | null = null,
-): Promise<Response> {
+): Promise<TextAnswer> {
   const wall = await configuredWall(providerName);
-  if (wall) return wallPostbackResponse(request, wall, received);
+  if (wall) return wallPostbackAnswer(request, wall, received);
   const provider = configuredProvider(providerName);
   if (!provider) return earlyAnswer(request, 404, "Unknown provider");
   if (!provider.postbackSecret) return earlyAnswer(request, 503, "Postbacks are not configured");
-  return wallPostbackResponse(
+  return wallPostbackAnswer(
     request,
     offerProviderWall(provider.name, provider.postbackSecret, provider.postbacksPerMinute),
     received,
@@ -67,5 +67,5 @@ const POSTBACK_PATH = /^\/api\/([a-z0-9-]{2,40})\/postback$/;
  */
 export const postbackRoute: EarlyRoute = (path) => {
   const name = POSTBACK_PATH.exec(path)?.[1];
-  return name === undefined ? null : (request, received) => postbackResponse(request, name, received);
+  return name === undefined ? null : (request, received) => postbackAnswer(request, name, received);
 };

@@ -7,13 +7,24 @@ import { SOCKET_ADDRESS_HEADER, senderAddress } from "../http/client-address.ser
 import type { ReceivedAs } from "../http/incoming.server";
 import { addressKey } from "../http/ip-address.server";
 import { leasedRateLimit } from "../http/rate-limit.server";
-import { plainText } from "../http/responses.server";
+import { textAnswer, type TextAnswer } from "../http/responses.server";
 import { logValue } from "../runtime/log.server";
 import { sameHex, type PostbackReading, type PostbackRequest } from "./network.server";
 import type { ConfiguredWall } from "./registry.server";
 
+/**
+ * A postback as it arrived: a Fetch Request (Remix's route) or what the early route reads of one
+ * (incoming.server.ts, EarlyRequest).
+ */
+export interface IncomingPostback {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Headers;
+  readonly body: ReadableStream<Uint8Array> | null;
+}
+
 /** The postback as the network signed it: the app's public address, then the request target exactly as received. */
-async function postbackRequest(request: Request, target: string): Promise<ReceivedPostback | null> {
+async function postbackRequest(request: IncomingPostback, target: string): Promise<ReceivedPostback | null> {
   const origin = getEnv().publicUrl ?? new URL(request.url).origin;
   const body = request.method === "POST" ? await readBodyText(request) : "";
   if (body === null) return null;
@@ -81,13 +92,13 @@ function postbackSignatureDigest(wall: ConfiguredWall, received: PostbackRequest
 }
 
 /** The console's own test postback, tagged by the app for this method and target (account/account-hash.server.ts). */
-function isOwnTestPostback(request: Request, target: string): boolean {
+function isOwnTestPostback(request: IncomingPostback, target: string): boolean {
   const tag = request.headers.get(OWN_TEST_POSTBACK_HEADER);
   return tag !== null && sameHex(tag, ownTestPostbackTag(request.method, target));
 }
 
 /** Who sent the postback: the socket's address, or what TRUST_PROXY's proxies report (null: unknown). */
-function postbackSender(request: Request, received: ReceivedAs | null): string | null {
+function postbackSender(request: IncomingPostback, received: ReceivedAs | null): string | null {
   const socket = received?.socketAddress ?? (request.headers.get(SOCKET_ADDRESS_HEADER) || null);
   return senderAddress(request, socket);
 }
@@ -126,7 +137,7 @@ interface LogEntry {
 
 /** The request as the log keeps it: the sender, the method, and what was sent with the wall's secrets and signatures removed. */
 function loggedRequest(
-  request: Request,
+  request: IncomingPostback,
   wall: ConfiguredWall,
   sender: string | null,
   received: ReceivedPostback | null,
@@ -144,7 +155,7 @@ function loggedRequest(
 
 /** One entry in postback_log for what was not recorded. A failure to write it is logged and does not change the answer. */
 async function logPostback(
-  request: Request,
+  request: IncomingPostback,
   wall: ConfiguredWall,
   sender: string | null,
   received: ReceivedPostback | null,
@@ -202,30 +213,30 @@ const refusal = (reason: string): LogEntry => ({
  * taken, a repeat included, gets the answer the network expects, so it stops retrying. Every
  * request, refused ones included, is written to postback_log.
  */
-export async function wallPostbackResponse(
-  request: Request,
+export async function wallPostbackAnswer(
+  request: IncomingPostback,
   wall: ConfiguredWall,
   receivedAs: ReceivedAs | null,
-): Promise<Response> {
+): Promise<TextAnswer> {
   const { network } = wall;
   const sender = postbackSender(request, receivedAs);
-  const answer = async (received: ReceivedPostback | null, entry: LogEntry, response: Response) => {
+  const answer = async (received: ReceivedPostback | null, entry: LogEntry, response: TextAnswer) => {
     if (entry.verdict === "refused" && !refusalRecorded(network.name)) return response;
     if (entry.verdict === "refused") console.warn(`postback from ${network.name} refused: ${entry.reason}`);
     await logPostback(request, wall, sender, received, entry);
     return response;
   };
-  const accepted = () => plainText(network.accepted.status, network.accepted.body);
+  const accepted = () => textAnswer(network.accepted.status, network.accepted.body);
 
   if (request.method !== "GET" && request.method !== "POST") {
-    return answer(null, refusal(`method ${request.method}`), plainText(405, "Method not allowed"));
+    return answer(null, refusal(`method ${request.method}`), textAnswer(405, "Method not allowed"));
   }
   // The target as the network sent it (the early route has it byte for byte; Remix's is re-escaped).
   const target = receivedAs?.target ?? `${new URL(request.url).pathname}${new URL(request.url).search}`;
   const senderRefused = isOwnTestPostback(request, target) ? null : senderRefusal(wall, sender);
-  if (senderRefused) return answer(null, refusal(senderRefused.reason), plainText(403, senderRefused.answer));
+  if (senderRefused) return answer(null, refusal(senderRefused.reason), textAnswer(403, senderRefused.answer));
   const received = await postbackRequest(request, target);
-  if (received === null) return answer(null, refusal("body over 64 KB"), plainText(413, "Payload too large"));
+  if (received === null) return answer(null, refusal("body over 64 KB"), textAnswer(413, "Payload too large"));
   const reading = network.readPostback(received, wall.config);
   if (reading.kind === "refused") {
     return answer(
@@ -233,7 +244,7 @@ export async function wallPostbackResponse(
       refusal(reading.reason),
       // What cannot be read is said (fixed words, nothing the sender wrote), so whoever sets up the
       // network's postback URL sees why; a signature that does not match is only that.
-      plainText(reading.status, reading.status === 403 ? "Invalid signature" : `Invalid postback: ${reading.reason}`),
+      textAnswer(reading.status, reading.status === 403 ? "Invalid signature" : `Invalid postback: ${reading.reason}`),
     );
   }
   // Counted once verified: forged requests cost no database call and cannot use up the allowance.
@@ -243,8 +254,9 @@ export async function wallPostbackResponse(
     network.name,
   );
   if (!limit.allowed) {
-    const response = plainText(429, "Too many requests");
-    response.headers.set("Retry-After", String(Math.max(1, Math.ceil(limit.retryAfterSeconds))));
+    const response = textAnswer(429, "Too many requests", {
+      "Retry-After": String(Math.max(1, Math.ceil(limit.retryAfterSeconds))),
+    });
     return answer(received, refusal("over the network's postbacks per minute"), response);
   }
   if (reading.kind === "ignored") {
@@ -289,12 +301,12 @@ export async function wallPostbackResponse(
     return answer(
       received,
       { ...refusal(`refused by the ledger: ${rule}`), transactionId: reading.transactionId, coins: reading.coins },
-      plainText(400, "Invalid postback"),
+      textAnswer(400, "Invalid postback"),
     );
   }
   if (taken.verdict === "refused") {
     console.warn(`postback from ${network.name} refused: no one has id ${logValue(reading.wallUserId)}`);
-    return plainText(400, "Unknown user");
+    return textAnswer(400, "Unknown user");
   }
   return accepted();
 }

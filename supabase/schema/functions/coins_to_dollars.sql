@@ -4,10 +4,11 @@
 -- Executable by: postgres, service_role
 CREATE OR REPLACE FUNCTION public.coins_to_dollars(p_coins integer)
  RETURNS numeric
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE
  SET search_path TO 'public', 'pg_temp'
 AS $function$
-  select sign(p_coins) * floor(abs(p_coins) * 100.0 / c.coins_per_dollar) / 100
-    from app_config c
+begin
+  return (select sign(p_coins) * floor(abs(p_coins) * 100.0 / c.coins_per_dollar) / 100 from app_config c);
+end
 $function$;

@@ -8,29 +8,20 @@ CREATE OR REPLACE FUNCTION public.dashboard_activity_counts()
  SET search_path TO 'public', 'pg_temp'
 AS $function$
 declare
-  v_old_active date;
-  v_new_active date;
-  v_old_earned date;
-  v_new_earned date;
+  v_old_active date := case when tg_op <> 'INSERT' then old.active_on end;
+  v_new_active date := case when tg_op <> 'DELETE' then new.active_on end;
+  v_old_earned date := case when tg_op <> 'INSERT' then old.earned_on end;
+  v_new_earned date := case when tg_op <> 'DELETE' then new.earned_on end;
 begin
-  if tg_op <> 'INSERT' then
-    v_old_active := old.active_on;
-    v_old_earned := old.earned_on;
-  end if;
-  if tg_op <> 'DELETE' then
-    v_new_active := new.active_on;
-    v_new_earned := new.earned_on;
-  end if;
-  perform dashboard_add(
-    array[case when v_old_active is not null then 'active_last' end,
-          case when v_new_active is not null then 'active_last' end,
-          case when v_old_earned is not null then 'earning_last' end,
-          case when v_new_earned is not null then 'earning_last' end],
-    array[v_old_active::timestamp at time zone 'UTC', v_new_active::timestamp at time zone 'UTC',
-          v_old_earned::timestamp at time zone 'UTC', v_new_earned::timestamp at time zone 'UTC'],
-    array[-1, 1, -1, 1],
-    array[0, 0, 0, 0],
-    array[0, 0, 0, 0]);
+  -- Grouped: a day that is both the old and the new one nets to nothing and writes no row.
+  insert into dashboard_counts as c (metric, bucket, writer, n, coins, amount)
+  select d.metric, d.day::timestamp at time zone 'UTC', pg_backend_pid(), sum(d.n), 0, 0
+    from (values ('active_last', v_old_active, -1), ('active_last', v_new_active, 1),
+                 ('earning_last', v_old_earned, -1), ('earning_last', v_new_earned, 1)) as d(metric, day, n)
+   where d.day is not null
+   group by d.metric, d.day
+  having sum(d.n) <> 0
+  on conflict (metric, bucket, writer) do update set n = c.n + excluded.n;
   return null;
 end
 $function$;

@@ -8,22 +8,18 @@ CREATE OR REPLACE FUNCTION public.dashboard_balance_counts()
  SET search_path TO 'public', 'pg_temp'
 AS $function$
 declare
-  v_old numeric;
-  v_new numeric;
+  v_old numeric := case when tg_op <> 'INSERT' then old.balance end;
+  v_new numeric := case when tg_op <> 'DELETE' then new.balance end;
 begin
-  if tg_op <> 'INSERT' then
-    v_old := old.balance;
-  end if;
-  if tg_op <> 'DELETE' then
-    v_new := new.balance;
-  end if;
-  perform dashboard_add(
-    array['balances', 'negative_balances'],
-    array['-infinity', '-infinity']::timestamptz[],
-    array[(v_new is not null)::integer - (v_old is not null)::integer,
-          coalesce((v_new < 0)::integer, 0) - coalesce((v_old < 0)::integer, 0)],
-    array[0, 0],
-    array[coalesce(v_new, 0) - coalesce(v_old, 0), least(coalesce(v_new, 0), 0) - least(coalesce(v_old, 0), 0)]);
+  insert into dashboard_counts as c (metric, bucket, writer, n, coins, amount)
+  select d.metric, '-infinity', pg_backend_pid(), d.n, 0, d.amount
+    from (values ('balances', (v_new is not null)::integer - (v_old is not null)::integer,
+                  coalesce(v_new, 0) - coalesce(v_old, 0)),
+                 ('negative_balances', coalesce((v_new < 0)::integer, 0) - coalesce((v_old < 0)::integer, 0),
+                  least(coalesce(v_new, 0), 0) - least(coalesce(v_old, 0), 0))) as d(metric, n, amount)
+   where d.n <> 0 or d.amount <> 0
+  on conflict (metric, bucket, writer) do update
+    set n = c.n + excluded.n, amount = c.amount + excluded.amount;
   return null;
 end
 $function$;
