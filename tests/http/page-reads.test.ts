@@ -114,6 +114,21 @@ describe("page views and the database", () => {
     for (const sql of sent) expect(sql).toMatch(/get_user_summary[\s\S]*get_checkin_status[\s\S]*take_user_notices/);
   });
 
+  it.each([
+    ["/profile", "get_recent_activity"],
+    ["/referral", "get_referrals"],
+    ["/withdraw", "get_user_summary"],
+    ["/earn", "get_task_completions"],
+    ["/settings", "get_notification_preferences"],
+    ["/earn/offers", "get_offer_credits"],
+  ])("%s reads with the notice claim in one statement too", async (path, read) => {
+    expect((await client.visit(path)).response.status).toBe(200);
+    const sent = await statementsDuring("take_user_notices", async () => {
+      expect((await client.visit(path)).response.status).toBe(200);
+    });
+    expect(sent).toEqual([expect.stringContaining(read)]);
+  });
+
   it("a page without reads of its own (Legal) claims the notices in a statement of their own", async () => {
     const sent = await statementsDuring("take_user_notices", async () => {
       expect((await client.visit("/legal")).response.status).toBe(200);
