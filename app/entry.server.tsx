@@ -1,4 +1,3 @@
-import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
@@ -13,6 +12,7 @@ import { answerCrossSitePostsInTheApp } from "./server/http/cross-site.server";
 import { answerEarly, guardIncomingRequests } from "./server/http/incoming.server";
 import { precompressedAssetRoute } from "./server/http/precompressed-assets.server";
 import { createNonce, documentSecurityHeaders } from "./server/http/security-headers.server";
+import { DocumentStream } from "./server/http/document-stream.server";
 import { deviceId } from "./server/auth/device-id.server";
 import { shutDownGracefully } from "./server/http/shutdown.server";
 import { readStylesheet, stylesheetHashSource } from "./server/http/stylesheet.server";
@@ -157,7 +157,7 @@ export default async function handleRequest(
     );
     function ready() {
       shellRendered = true;
-      const body = new PassThrough();
+      const body = new DocumentStream();
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
       for (const [name, value] of Object.entries(
         documentSecurityHeaders(nonce, features, getEnv(), stylesheetHashSource(stylesHref), frameOrigins),

@@ -33,7 +33,7 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = () => pageMeta();
 
 // Route modules import one server module of their own (the browser build keeps an empty stand-in for each).
-export const loader = ({ request }: LoaderFunctionArgs) => loadRoot(request);
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadRoot(request, context);
 
 // A live refresh (useRevalidator after another tab completed a task) must not take the flash
 // message that belongs to the tab that acted; the root reloads after submissions and navigations.

@@ -108,6 +108,22 @@ describe("query plans on Postgres", () => {
     expect(pendingSum).not.toMatch(/transaction_history_user_created_idx|Seq Scan on transaction_history/);
   });
 
+  it("money_available (every balance shown) reads app_config once a call, not once for each use of the unlock ratio", async () => {
+    await client.query(`
+      insert into user_profiles (id, display_name, referral_code) values ('ratio-reader', 'Ratio', 'RRRRRRR');
+      insert into user_balance (user_id, balance, total_earned, earned_total) values ('ratio-reader', 12.00, 20.00, 10.00);`);
+    for (let call = 0; call < 6; call++) {
+      plans.length = 0;
+      const { rows } = await client.query<{ money: { available: number; bonus_locked: number } }>(
+        "select money_available('ratio-reader') as money",
+      );
+      // 10.00 cleared unlocks 10.00 of the 10.00 bonus (ratio 1.0), less the 8.00 withdrawn.
+      expect(rows[0]!.money).toMatchObject({ available: 12, bonus_locked: 0 });
+      const all = plans.join("\n---\n");
+      expect(all.match(/on app_config/g), all).toHaveLength(1);
+    }
+  });
+
   it("credit_cleared_referrals reads only the uncredited referrals, from their partial index, for everyone and for one account", async () => {
     await client.query(`
       insert into user_profiles (id, display_name, referral_code, email_verified)

@@ -97,6 +97,50 @@ describe.each([
     expect(sent.alone.sort()).toEqual(["get_recent_activity", "get_user_summary", "no_such_function"]);
   });
 
+  it("readTogether with a request's scope: the reads its loaders ask for in one turn go as one statement, the notice claim with them", async () => {
+    const { wrapped, sent } = counting(t.db);
+    vi.mocked(getDatabase).mockResolvedValue(wrapped);
+    const id = await provisioned();
+    const request = {};
+    // The root's notices and the page's reads, asked side by side as Remix runs the two loaders.
+    const [notices] = readTogether([dbCall("take_user_notices", { p_user_id: id })], request);
+    const [summary, skipped, preferences] = readTogether(
+      [userSummaryCall(id), null, dbCall("get_notification_preferences", { p_user_id: id })],
+      request,
+    );
+    expect(await notices).toEqual([]);
+    expect(await summary).toMatchObject({ id });
+    expect(await skipped).toBeNull();
+    expect(await preferences).toEqual(expect.any(Object));
+    expect(sent.batches).toEqual([["take_user_notices", "get_user_summary", "get_notification_preferences"]]);
+    expect(sent.alone).toEqual([]);
+    // Another request's reads, and a read asked after the statement went, are statements of their own.
+    const [other] = readTogether([userSummaryCall(id)], {});
+    const [later] = readTogether([userSummaryCall(id)], request);
+    expect(await other).toMatchObject({ id });
+    expect(await later).toMatchObject({ id });
+    expect(sent.batches).toHaveLength(3);
+  });
+
+  it("readTogether with a request's scope: one loader's failing read fails alone; the other loader's notices are still taken, once", async () => {
+    const { wrapped, sent } = counting(t.db);
+    vi.mocked(getDatabase).mockResolvedValue(wrapped);
+    const id = await provisioned();
+    await t.sql("insert into user_notices (user_id, kind, data) values ($1, 'referral_credited', '{}')", [id]);
+    const request = {};
+    const [notices] = readTogether([dbCall<{ kind: string }[]>("take_user_notices", { p_user_id: id })], request);
+    const [summary, broken] = readTogether(
+      [userSummaryCall(id), dbCall("no_such_function", { p_user_id: id })],
+      request,
+    );
+    expect((await dbRefusal(broken)).code).toBe("42883");
+    expect(await summary).toMatchObject({ id });
+    // The failed statement took nothing; taken alone afterwards, the notice is handed out once.
+    expect(await notices).toMatchObject([{ kind: "referral_credited" }]);
+    expect(sent.batches).toEqual([["take_user_notices", "get_user_summary", "no_such_function"]]);
+    expect(await t.db.rpc("take_user_notices", { p_user_id: id })).toEqual([]);
+  });
+
   it("readTogether: an unreachable database (the 503 page) refuses every read as it is, none retried alone", async () => {
     const { wrapped, sent } = counting(t.db);
     const unavailable = new Response("Service unavailable", { status: 503 });

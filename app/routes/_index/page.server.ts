@@ -7,7 +7,7 @@ import { getAppConfig } from "~/server/runtime/config.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 import { getLeaderboard } from "~/server/earning/leaderboard.server";
-import { optionalSection, readTogether } from "~/server/db/reads.server";
+import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
 import { findTask, listTasksForUser, taskCompletionsCall } from "~/server/earning/tasks.server";
 import { referralStatusCall } from "~/server/earning/referrals.server";
 import { invitationChecklist } from "~/domain/referral-promise";
@@ -45,15 +45,18 @@ async function loadCheckinCard(checkinStatus: Promise<CheckinStatus>) {
  * docs/product.md, "Home". The balance is the page (no balance, no Home); the check-in card, the quick
  * tasks and the leaderboard teaser each load on their own and show their own failure.
  */
-export async function loadHome(request: Request) {
+export async function loadHome(request: Request, scope?: RequestScope) {
   const user = await requireUser(request);
-  // Home's own reads in one round trip; each section still fails on its own.
-  const [summaryRead, checkinRead, completionsRead, referralRead] = readTogether([
-    userSummaryCall(user.uid),
-    checkinStatusCall(user.uid),
-    taskCompletionsCall(user.uid),
-    referralStatusCall(user.uid),
-  ]);
+  // Home's own reads in one round trip with the root's notices; each section still fails on its own.
+  const [summaryRead, checkinRead, completionsRead, referralRead] = readTogether(
+    [
+      userSummaryCall(user.uid),
+      checkinStatusCall(user.uid),
+      taskCompletionsCall(user.uid),
+      referralStatusCall(user.uid),
+    ],
+    scope,
+  );
   const [summary, config, checkin, tasks, leaders, referral] = await Promise.all([
     loadUserSummary(user, summaryRead),
     optionalSection("home: coin rate", getAppConfig()),

@@ -14,9 +14,9 @@ import { loadOnboarding, onboardingAction } from "./onboarding.server";
 const Onboarding = lazyComponent(() => import("./Onboarding").then((module) => module.Onboarding));
 
 // docs/product.md, "Routes": onboarding until it has been seen, then Home.
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!hasSeenOnboarding(request)) return { view: "onboarding" as const, onboarding: loadOnboarding(request) };
-  return { view: "home" as const, home: await loadHome(request) };
+  return { view: "home" as const, home: await loadHome(request, context) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -10,7 +10,7 @@ import { TASK_ID_PATTERN, earningPotential, filterTasks, parseTaskFilter, taskSt
 import { earnHref } from "~/domain/urls";
 import { getSessionUser } from "~/server/auth/session.server";
 import { getAppConfig } from "~/server/runtime/config.server";
-import { optionalSection, readTogether } from "~/server/db/reads.server";
+import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 import { listTasks } from "~/server/earning/provider-offers.server";
@@ -54,7 +54,7 @@ function readView(url: URL) {
 }
 
 /** docs/product.md, "Earn"; the task list may fail on its own ("Failed to load tasks"). */
-export async function loadEarn(request: Request) {
+export async function loadEarn(request: Request, scope?: RequestScope) {
   const view = readView(new URL(request.url));
   const user = await getSessionUser(request);
   // The dialog's task: the person's start of it, if any, read with the completions in one round trip.
@@ -62,7 +62,10 @@ export async function loadEarn(request: Request) {
   const reads = user
     ? {
         uid: user.uid,
-        calls: readTogether([taskCompletionsCall(user.uid), dialogId ? taskStartCall(user.uid, dialogId) : null]),
+        calls: readTogether(
+          [taskCompletionsCall(user.uid), dialogId ? taskStartCall(user.uid, dialogId) : null],
+          scope,
+        ),
       }
     : null;
   const [list, startRow, config, wallOffers, walls] = await Promise.all([

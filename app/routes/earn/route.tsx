@@ -13,7 +13,7 @@ const TaskDialog = lazyComponent(() => import("./TaskDialog").then((module) => m
 
 export const meta: MetaFunction = () => pageMeta("Earn Rewards");
 
-export const loader = ({ request }: LoaderFunctionArgs) => loadEarn(request);
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadEarn(request, context);
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);

@@ -2,7 +2,7 @@ import { MISSING_CREDIT_MAX_AGE_DAYS } from "~/domain/offer-credits";
 import { ruleMessage } from "~/domain/rules";
 import { requireUser } from "~/server/auth/session.server";
 import { getAppConfig } from "~/server/runtime/config.server";
-import { optionalSection, readTogether } from "~/server/db/reads.server";
+import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 import {
@@ -24,9 +24,12 @@ const utcDay = (time: number) => new Date(time).toISOString().slice(0, 10);
  * /earn/offers: the person's offer credits with their status, their missing-credit reports, and
  * (?report={network}) the report form for one network.
  */
-export async function loadMyOffers(request: Request) {
+export async function loadMyOffers(request: Request, scope?: RequestScope) {
   const user = await requireUser(request);
-  const [creditsRead, reportsRead] = readTogether([offerCreditsCall(user.uid), missingCreditReportsCall(user.uid)]);
+  const [creditsRead, reportsRead] = readTogether(
+    [offerCreditsCall(user.uid), missingCreditReportsCall(user.uid)],
+    scope,
+  );
   const [credits, reports, config] = await Promise.all([
     optionalSection("my offers: credits", creditsRead),
     optionalSection("my offers: reports", reportsRead),

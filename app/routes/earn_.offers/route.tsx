@@ -7,7 +7,7 @@ import { MyOffersScreen } from "./MyOffersScreen";
 
 export const meta: MetaFunction = () => pageMeta("My offers");
 
-export const loader = ({ request }: LoaderFunctionArgs) => loadMyOffers(request);
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadMyOffers(request, context);
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);

@@ -6,7 +6,7 @@ import { ruleMessage } from "~/domain/rules";
 import { activityItem } from "~/domain/activity";
 import { recentActivityCall, updateDisplayName } from "~/server/account/account.server";
 import { requireUser, type SessionUser } from "~/server/auth/session.server";
-import { optionalSection, readTogether } from "~/server/db/reads.server";
+import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
 import { feedbackCall, submitFeedback } from "~/server/account/feedback.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
@@ -27,18 +27,21 @@ function readTab(value: string | null): "account" | "referrals" | "help" {
 }
 
 /** docs/product.md, "Profile": tabs My Account, Referrals and Help & Support as URL state (`?tab=`). */
-export async function loadProfile(request: Request) {
+export async function loadProfile(request: Request, scope?: RequestScope) {
   const user = await requireUser(request);
   const url = new URL(request.url);
   const tab = readTab(url.searchParams.get("tab"));
   const onAccount = tab === "account";
   // The tab's reads in one round trip, beside the profile's; each section still fails on its own.
-  const [summaryRead, activityRead, preferencesRead, feedbackRead] = readTogether([
-    userSummaryCall(user.uid),
-    onAccount ? recentActivityCall(user.uid) : null,
-    onAccount ? notificationPreferencesCall(user.uid) : null,
-    tab === "help" ? feedbackCall(user.uid) : null,
-  ]);
+  const [summaryRead, activityRead, preferencesRead, feedbackRead] = readTogether(
+    [
+      userSummaryCall(user.uid),
+      onAccount ? recentActivityCall(user.uid) : null,
+      onAccount ? notificationPreferencesCall(user.uid) : null,
+      tab === "help" ? feedbackCall(user.uid) : null,
+    ],
+    scope,
+  );
   const sections = Promise.all([
     optionalSection("profile: recent activity", activityRead),
     optionalSection("profile: notification settings", preferencesRead),

@@ -17,7 +17,7 @@ export const meta: MetaFunction = () => pageMeta("Profile");
 
 export const headers = headersWithRetryAfter;
 
-export const loader = ({ request }: LoaderFunctionArgs) => loadProfile(request);
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadProfile(request, context);
 // Web push and Google sign-in are allowed on /profile's own documents only (domain/document-policy.ts).
 export const clientLoader = loadWithDocumentPolicy;
 

@@ -4,15 +4,15 @@ import { referralName } from "~/domain/referrals";
 import { requireUser } from "~/server/auth/session.server";
 import { getAppConfig } from "~/server/runtime/config.server";
 import { requestOrigin } from "~/server/http/same-origin.server";
-import { readTogether } from "~/server/db/reads.server";
+import { readTogether, type RequestScope } from "~/server/db/reads.server";
 import { referralsCall } from "~/server/earning/referrals.server";
 import { loadUserSummary, userSummaryCall } from "~/server/account/users.server";
 
 /** Refer & Earn (docs/product.md, "Refer"): the code and its share link, how it works, and the people referred. */
-export async function loadReferral(request: Request) {
+export async function loadReferral(request: Request, scope?: RequestScope) {
   const user = await requireUser(request);
   const now = new Date();
-  const [summaryRead, referralsRead] = readTogether([userSummaryCall(user.uid), referralsCall(user.uid)]);
+  const [summaryRead, referralsRead] = readTogether([userSummaryCall(user.uid), referralsCall(user.uid)], scope);
   const [summary, config, referrals] = await Promise.all([
     loadUserSummary(user, summaryRead),
     getAppConfig(),

@@ -6,7 +6,7 @@ import { loadReferral } from "./page.server";
 
 export const meta: MetaFunction = () => pageMeta("Refer & Earn");
 
-export const loader = ({ request }: LoaderFunctionArgs) => loadReferral(request);
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadReferral(request, context);
 
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/shared";
 

@@ -2,7 +2,7 @@ import { notificationPreferencesCall } from "~/server/notifications/settings.ser
 import { forgetPushDevice } from "~/server/notifications/settings.server";
 import { deletionBlocks } from "~/server/account/account.server";
 import { requireUser, signOutEverywhere, type SessionUser } from "~/server/auth/session.server";
-import { optionalSection, readTogether } from "~/server/db/reads.server";
+import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { bannerErrors, parseForm, rejectForm } from "~/server/http/forms.server";
 import {
@@ -18,9 +18,9 @@ import { SETTINGS_MESSAGES, settingsFormSchema } from "./settings-forms";
 const SETTINGS = "/settings";
 
 /** docs/decisions/071-settings-is-a-real-page.md: the switches, signing out everywhere, the account, the legal pages. */
-export async function loadSettings(request: Request) {
+export async function loadSettings(request: Request, scope?: RequestScope) {
   const user = await requireUser(request);
-  const [preferencesRead] = readTogether([notificationPreferencesCall(user.uid)]);
+  const [preferencesRead] = readTogether([notificationPreferencesCall(user.uid)], scope);
   // Each section fails on its own (its own message), as on Profile.
   const [preferences, methods, blocks] = await Promise.all([
     optionalSection("settings: notification settings", preferencesRead),

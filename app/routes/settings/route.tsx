@@ -12,7 +12,7 @@ export const meta: MetaFunction = () => pageMeta("Settings");
 
 export const headers = headersWithRetryAfter;
 
-export const loader = ({ request }: LoaderFunctionArgs) => loadSettings(request);
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadSettings(request, context);
 // Web push and Google sign-in (to confirm a deletion) are allowed on this page's documents (domain/document-policy.ts).
 export const clientLoader = loadWithDocumentPolicy;
 

@@ -5,7 +5,7 @@ import { cashOutHint, WITHDRAWAL_MESSAGES, withdrawalInitiated } from "~/domain/
 import { ensureEmailVerified, requestVerificationEmail } from "~/server/auth/email-verification.server";
 import { requireUser } from "~/server/auth/session.server";
 import { getAppConfig } from "~/server/runtime/config.server";
-import { optionalSection, readTogether } from "~/server/db/reads.server";
+import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 import { loadUserSummary, moneyParts, userSummaryCall } from "~/server/account/users.server";
@@ -19,17 +19,16 @@ import {
 } from "~/server/withdrawals/requests.server";
 
 /** docs/product.md, "Withdraw"; the history sheet (`?history=1`) and the bank method (`?method=bank`) are URL state. */
-export async function loadWithdraw(request: Request) {
+export async function loadWithdraw(request: Request, scope?: RequestScope) {
   const user = await requireUser(request);
   const url = new URL(request.url);
   const historyOpen = url.searchParams.get("history") === "1";
   // The balance, the last recipient and the history in one round trip; only the email check waits
   // for the profile.
-  const [summaryRead, lastRead, historyRead] = readTogether([
-    userSummaryCall(user.uid),
-    lastRecipientCall(user.uid),
-    historyOpen ? withdrawalsCall(user.uid) : null,
-  ]);
+  const [summaryRead, lastRead, historyRead] = readTogether(
+    [userSummaryCall(user.uid), lastRecipientCall(user.uid), historyOpen ? withdrawalsCall(user.uid) : null],
+    scope,
+  );
   const [summary, config, last, history] = await Promise.all([
     loadUserSummary(user, summaryRead),
     getAppConfig(),

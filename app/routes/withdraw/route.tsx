@@ -13,7 +13,7 @@ const WithdrawalHistorySheet = lazyComponent(() =>
 
 export const meta: MetaFunction = () => pageMeta("Withdraw Money");
 
-export const loader = ({ request }: LoaderFunctionArgs) => loadWithdraw(request);
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadWithdraw(request, context);
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);

@@ -4,13 +4,16 @@
 -- Executable by: postgres, service_role
 CREATE OR REPLACE FUNCTION public.checkin_streak(p_user_id text, p_day date)
  RETURNS integer
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO 'public', 'pg_temp'
 AS $function$
-  select count(*)::integer
-    from (select check_date + (row_number() over (order by check_date desc))::integer as run_end
-            from daily_checkins
-           where user_id = p_user_id and check_date <= p_day) d
-   where run_end = p_day + 1
+begin
+  return (
+    select count(*)::integer
+      from (select check_date + (row_number() over (order by check_date desc))::integer as run_end
+              from daily_checkins
+             where user_id = p_user_id and check_date <= p_day) d
+     where run_end = p_day + 1);
+end
 $function$;
