@@ -100,9 +100,17 @@ describe.each([["PGlite", openTestPglite]])("hidden characters on %s", (_name, o
   });
 
   it("has_hidden_characters picks out exactly the characters of app/domain/hidden-characters.ts, over all of Unicode", async () => {
+    // Bounded work, not a long call: 1,114,111 calls took PGlite over 30 s on a busy machine. A
+    // string has a hidden character when one of its characters is one, so each block of 256 code
+    // points is asked once, and only the blocks that answer yes are asked character by character.
     const [row] = await t.sql<{ hidden: number[] }>(
-      `select coalesce(array_agg(i order by i), '{}') as hidden
-         from generate_series(1, 1114111) i
+      `with blocks as (
+         select b from generate_series(0, 4351) b
+          where public.has_hidden_characters(
+            (select string_agg(chr(i), '') from generate_series(greatest(b * 256, 1), b * 256 + 255) i
+              where i < 55296 or i > 57343)))
+       select coalesce(array_agg(i order by i), '{}') as hidden
+         from blocks, generate_series(greatest(b * 256, 1), b * 256 + 255) i
         where (i < 55296 or i > 57343) and public.has_hidden_characters(chr(i))`,
     );
     const expected: number[] = [];
