@@ -46,7 +46,7 @@ async function loadCheckinCard(checkinStatus: Promise<CheckinStatus>) {
  * tasks and the leaderboard teaser each load on their own and show their own failure.
  */
 export async function loadHome(request: Request, scope?: RequestScope) {
-  const user = await requireUser(request);
+  const user = await requireUser(request, scope);
   // Home's own reads in one round trip with the root's notices; each section still fails on its own.
   const [summaryRead, checkinRead, completionsRead, referralRead] = readTogether(
     [

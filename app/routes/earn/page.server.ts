@@ -56,7 +56,7 @@ function readView(url: URL) {
 /** docs/product.md, "Earn"; the task list may fail on its own ("Failed to load tasks"). */
 export async function loadEarn(request: Request, scope?: RequestScope) {
   const view = readView(new URL(request.url));
-  const user = await getSessionUser(request);
+  const user = await getSessionUser(request, scope);
   // The dialog's task: the person's start of it, if any, read with the completions in one round trip.
   const dialogId = view.taskId !== null && TASK_ID_PATTERN.test(view.taskId) ? view.taskId : null;
   const reads = user

@@ -25,7 +25,7 @@ const utcDay = (time: number) => new Date(time).toISOString().slice(0, 10);
  * (?report={network}) the report form for one network.
  */
 export async function loadMyOffers(request: Request, scope?: RequestScope) {
-  const user = await requireUser(request);
+  const user = await requireUser(request, scope);
   const [creditsRead, reportsRead] = readTogether(
     [offerCreditsCall(user.uid), missingCreditReportsCall(user.uid)],
     scope,

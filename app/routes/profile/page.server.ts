@@ -28,7 +28,7 @@ function readTab(value: string | null): "account" | "referrals" | "help" {
 
 /** docs/product.md, "Profile": tabs My Account, Referrals and Help & Support as URL state (`?tab=`). */
 export async function loadProfile(request: Request, scope?: RequestScope) {
-  const user = await requireUser(request);
+  const user = await requireUser(request, scope);
   const url = new URL(request.url);
   const tab = readTab(url.searchParams.get("tab"));
   const onAccount = tab === "account";

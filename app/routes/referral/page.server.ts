@@ -10,7 +10,7 @@ import { loadUserSummary, userSummaryCall } from "~/server/account/users.server"
 
 /** Refer & Earn (docs/product.md, "Refer"): the code and its share link, how it works, and the people referred. */
 export async function loadReferral(request: Request, scope?: RequestScope) {
-  const user = await requireUser(request);
+  const user = await requireUser(request, scope);
   const now = new Date();
   const [summaryRead, referralsRead] = readTogether([userSummaryCall(user.uid), referralsCall(user.uid)], scope);
   const [summary, config, referrals] = await Promise.all([

@@ -19,7 +19,7 @@ const SETTINGS = "/settings";
 
 /** docs/decisions/071-settings-is-a-real-page.md: the switches, signing out everywhere, the account, the legal pages. */
 export async function loadSettings(request: Request, scope?: RequestScope) {
-  const user = await requireUser(request);
+  const user = await requireUser(request, scope);
   const [preferencesRead] = readTogether([notificationPreferencesCall(user.uid)], scope);
   // Each section fails on its own (its own message), as on Profile.
   const [preferences, methods, blocks] = await Promise.all([

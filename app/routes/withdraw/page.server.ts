@@ -20,7 +20,7 @@ import {
 
 /** docs/product.md, "Withdraw"; the history sheet (`?history=1`) and the bank method (`?method=bank`) are URL state. */
 export async function loadWithdraw(request: Request, scope?: RequestScope) {
-  const user = await requireUser(request);
+  const user = await requireUser(request, scope);
   const url = new URL(request.url);
   const historyOpen = url.searchParams.get("history") === "1";
   // The balance, the last recipient and the history in one round trip; only the email check waits

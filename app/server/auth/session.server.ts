@@ -2,6 +2,7 @@ import { createCookie, redirect } from "@remix-run/node";
 import { MAX_ID_TOKEN_AGE_SECONDS, SESSION_MAX_AGE_SECONDS } from "~/domain/constants";
 import { isOperatorRole, type OperatorRole } from "~/domain/operator-roles";
 import { getDatabase } from "../db/database.server";
+import type { RequestScope } from "../db/reads.server";
 import { announceSessionsEnded, subscribeToSessionEnds } from "../db/live.server";
 import { getEnv } from "../runtime/env.server";
 import { serviceUnavailable } from "../runtime/unavailable.server";
@@ -66,8 +67,26 @@ function forgetSessionsOf(uid: string | null) {
   endUserStreams(uid);
 }
 
-/** The signed-in user, or null (no cookie, expired, revoked or disabled). */
-export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+// The root's loader and the page's ask side by side for the same cookie; with the request's load
+// context they share one answer (the cookie decoded and looked up once a request, not twice). Kept
+// with the context, so it goes with the request.
+const answerOfRequest = new WeakMap<RequestScope, Promise<SessionUser | null>>();
+
+/**
+ * The signed-in user, or null (no cookie, expired, revoked or disabled). `scope`: the request's
+ * load context, for the loaders of one request to share the answer.
+ */
+export function getSessionUser(request: Request, scope?: RequestScope): Promise<SessionUser | null> {
+  if (scope === undefined) return sessionUserOf(request);
+  let answer = answerOfRequest.get(scope);
+  if (!answer) {
+    answer = sessionUserOf(request);
+    answerOfRequest.set(scope, answer);
+  }
+  return answer;
+}
+
+async function sessionUserOf(request: Request): Promise<SessionUser | null> {
   const token = await readSessionToken(request);
   if (!token) return null;
   await watchSessionEnds();
@@ -123,9 +142,9 @@ async function accountClosed(uid: string): Promise<boolean> {
   }
 }
 
-/** Loaders and actions of signed-in screens: the user, or a redirect to /auth. */
-export async function requireUser(request: Request): Promise<SessionUser> {
-  const user = await getSessionUser(request);
+/** Loaders and actions of signed-in screens: the user, or a redirect to /auth (`scope`: as getSessionUser's). */
+export async function requireUser(request: Request, scope?: RequestScope): Promise<SessionUser> {
+  const user = await getSessionUser(request, scope);
   if (!user) {
     const hadCookie = (await readSessionToken(request)) !== null;
     const { pathname, search } = new URL(request.url);

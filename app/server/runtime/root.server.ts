@@ -13,7 +13,7 @@ export async function loadRoot(request: Request, scope?: RequestScope) {
   await requireDatabaseReady();
   // The shell only needs to know whether to show the profile button; a page that needs the
   // user checks again and answers 503 itself if the sign-in service cannot be reached.
-  const user = await getSessionUser(request).catch(() => null);
+  const user = await getSessionUser(request, scope).catch(() => null);
   const [{ flash, setCookie }, notices] = await Promise.all([
     takeFlash(request),
     user ? takeNoticeMessages(user.uid, scope) : [],
