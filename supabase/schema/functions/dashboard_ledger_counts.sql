@@ -7,35 +7,10 @@ CREATE OR REPLACE FUNCTION public.dashboard_ledger_counts()
  LANGUAGE plpgsql
  SET search_path TO 'public', 'pg_temp'
 AS $function$
-declare
-  v_day date;
-  v_earning boolean;
 begin
-  if tg_op = 'INSERT' then
-    -- Withdrawals are counted from the withdrawals table, by their stage and when they settled.
-    insert into dashboard_counts as c (metric, bucket, writer, n, coins, amount)
-    select d.metric, d.bucket, pg_backend_pid(), d.n, d.coins, d.amount
-      from (values ('ledger:' || new.transaction_type, dashboard_day(new.created_at), 1::bigint,
-                    coalesce(new.coins, 0)::bigint, new.amount::numeric),
-                   ('held', dashboard_hour(new.available_at), 0, 0, new.amount)) as d(metric, bucket, n, coins, amount)
-     where case when d.metric = 'held' then new.kind = 'earned' and new.user_id is not null and new.amount <> 0
-                else new.transaction_type <> 'withdrawal' end
-    on conflict (metric, bucket, writer) do update
-      set n = c.n + excluded.n, coins = c.coins + excluded.coins, amount = c.amount + excluded.amount;
-    -- What the person did themselves: not a referral credit (their friend's doing), a bonus an
-    -- operator gave, or a reversal (the network's).
-    if new.user_id is not null and new.transaction_type in ('checkin', 'task', 'postback', 'withdrawal') then
-      v_day := (new.created_at at time zone 'UTC')::date;
-      v_earning := new.transaction_type <> 'withdrawal' and new.amount > 0;
-      -- A day already marked (most of a person's rows are): read, nothing written.
-      if not exists (select from user_activity a
-                      where a.user_id = new.user_id and a.active_on >= v_day
-                        and (not v_earning or a.earned_on >= v_day)) then
-        perform dashboard_mark_active(new.user_id, new.created_at, v_earning);
-      end if;
-    end if;
-  elsif old.kind = 'earned' and old.user_id is not null and new.user_id is null then
-    -- The account was deleted: nothing of its money is owed any more, held or not.
+  -- The account was deleted: nothing of its money is owed any more, held or not. (Inserts are
+  -- counted by transaction_history_before_insert.)
+  if old.kind = 'earned' and old.user_id is not null and new.user_id is null then
     perform dashboard_add(array['held'], array[dashboard_hour(old.available_at)], array[0], array[0],
                           array[-old.amount]);
   end if;

@@ -42,8 +42,8 @@ CREATE INDEX transaction_history_referral_credits_idx ON public.transaction_hist
 CREATE INDEX transaction_history_user_created_idx ON public.transaction_history USING btree (user_id, created_at DESC);
 
 CREATE TRIGGER transaction_history_append_only BEFORE DELETE OR UPDATE ON public.transaction_history FOR EACH ROW EXECUTE FUNCTION transaction_history_append_only();
-CREATE TRIGGER transaction_history_dashboard AFTER INSERT OR UPDATE OF user_id ON public.transaction_history FOR EACH ROW EXECUTE FUNCTION dashboard_ledger_counts();
-CREATE TRIGGER transaction_history_kind BEFORE INSERT ON public.transaction_history FOR EACH ROW EXECUTE FUNCTION transaction_history_kind();
+CREATE TRIGGER transaction_history_before_insert BEFORE INSERT ON public.transaction_history FOR EACH ROW EXECUTE FUNCTION transaction_history_before_insert();
+CREATE TRIGGER transaction_history_dashboard AFTER UPDATE OF user_id ON public.transaction_history FOR EACH ROW EXECUTE FUNCTION dashboard_ledger_counts();
 CREATE TRIGGER transaction_history_never_emptied BEFORE TRUNCATE ON public.transaction_history FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
 
 -- Row level security: on

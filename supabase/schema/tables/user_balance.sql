@@ -21,7 +21,8 @@ CREATE INDEX user_balance_negative_idx ON public.user_balance USING btree (balan
 CREATE INDEX user_balance_total_earned_idx ON public.user_balance USING btree (total_earned DESC);
 
 CREATE TRIGGER user_balance_carry_identity_debt AFTER INSERT ON public.user_balance FOR EACH ROW EXECUTE FUNCTION carry_identity_debt();
-CREATE TRIGGER user_balance_dashboard AFTER INSERT OR DELETE OR UPDATE OF balance ON public.user_balance FOR EACH ROW EXECUTE FUNCTION dashboard_balance_counts();
+CREATE TRIGGER user_balance_dashboard AFTER INSERT OR DELETE ON public.user_balance FOR EACH ROW EXECUTE FUNCTION dashboard_balance_counts();
+CREATE TRIGGER user_balance_dashboard_change BEFORE UPDATE OF balance ON public.user_balance FOR EACH ROW EXECUTE FUNCTION dashboard_balance_change();
 CREATE TRIGGER user_balance_mark_negative BEFORE UPDATE OF balance ON public.user_balance FOR EACH ROW WHEN (((new.balance < (0)::numeric) AND (old.was_negative_at IS NULL))) EXECUTE FUNCTION user_balance_mark_negative();
 CREATE TRIGGER user_balance_never_emptied BEFORE TRUNCATE ON public.user_balance FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
 
