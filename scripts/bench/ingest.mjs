@@ -21,6 +21,7 @@ import { cpuSeconds, median, processTree } from "./throughput.mjs";
 
 /** @typedef {import("./postback-pool.ts").PooledPostback} PooledPostback */
 /** @typedef {import("./context.mjs").Unmeasured} Unmeasured */
+/** @typedef {{ app: () => number[], postgres: () => number[] }} Pids The processes whose CPU a turn counts. */
 
 /** Shares of the pool: networks retry (repeats) and take credits back (reversals). */
 const REPEAT_SHARE = 0.1;
@@ -122,7 +123,7 @@ function sendPool({ baseUrl, pool, cursor, connections, seconds }) {
 /**
  * Turns of one load as one: requests per second over their seconds together, latency percentiles
  * of all their requests (their histograms added), and CPU seconds (app and Postgres) per request.
- * @param {{ result: import("autocannon").RawResult, cpuSeconds: number | null }[]} turns
+ * @param {{ result: import("autocannon").RawResult, cpuSeconds: number | null, appCpuSeconds: number | null }[]} turns
  * @param {{ url: string, connections: number }} options
  */
 function summary(turns, options) {
@@ -132,9 +133,12 @@ function summary(turns, options) {
   );
   const answered = result["2xx"] + result.non2xx;
   const seconds = turns.reduce((sum, turn) => sum + turn.result.duration, 0);
-  const cpu = turns.some((turn) => turn.cpuSeconds === null)
-    ? null
-    : turns.reduce((sum, turn) => sum + /** @type {number} */ (turn.cpuSeconds), 0);
+  const total = (/** @type {(turn: (typeof turns)[number]) => number | null} */ seconds) =>
+    turns.some((turn) => seconds(turn) === null)
+      ? null
+      : turns.reduce((sum, turn) => sum + /** @type {number} */ (seconds(turn)), 0);
+  const cpu = total((turn) => turn.cpuSeconds);
+  const appCpu = total((turn) => turn.appCpuSeconds);
   return {
     perSecond: answered / seconds,
     answered,
@@ -146,21 +150,31 @@ function summary(turns, options) {
     errors: result.errors + result.timeouts,
     statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count])),
     cpuMsPerRequest: cpu !== null && answered > 0 ? (cpu * 1000) / answered : null,
+    /** The app's share of `cpuMsPerRequest` (the rest is Postgres's). */
+    appCpuMsPerRequest: appCpu !== null && answered > 0 ? (appCpu * 1000) / answered : null,
     /** Each turn's requests per second, in order. */
     turns: turns.map(({ result: turn }) => (turn["2xx"] + turn.non2xx) / turn.duration),
   };
 }
 
 /**
- * One turn of load, with the CPU seconds `pids` spent meanwhile (null if they could not be read).
- * @param {() => number[]} pids
+ * One turn of load, with the CPU seconds the app's and Postgres's processes spent meanwhile (null
+ * if they could not be read).
+ * @param {Pids} pids
  * @param {() => Promise<import("autocannon").RawResult>} send
  */
 async function turn(pids, send) {
-  const before = cpuSeconds(pids);
+  const before = [cpuSeconds(pids.app), cpuSeconds(pids.postgres)];
   const result = await send();
-  const after = cpuSeconds(pids);
-  return { result, cpuSeconds: before !== null && after !== null ? after - before : null };
+  const after = [cpuSeconds(pids.app), cpuSeconds(pids.postgres)];
+  const spent = (/** @type {number} */ index) => {
+    const start = before[index];
+    const end = after[index];
+    return start !== null && start !== undefined && end !== null && end !== undefined ? end - start : null;
+  };
+  const app = spent(0);
+  const postgres = spent(1);
+  return { result, appCpuSeconds: app, cpuSeconds: app !== null && postgres !== null ? app + postgres : null };
 }
 
 /**
@@ -180,7 +194,7 @@ async function settledLogCount(client) {
 }
 
 /**
- * @param {{ baseUrl: string, databaseUrl: string, workDir: string, pids: () => number[], connections: number,
+ * @param {{ baseUrl: string, databaseUrl: string, workDir: string, pids: Pids, connections: number,
  *           seconds: number, log?: (line: string) => void }} options
  */
 export async function measureIngest({ baseUrl, databaseUrl, workDir, pids, connections, seconds, log = () => {} }) {
@@ -375,7 +389,7 @@ export async function benchIngest(
         baseUrl: app.url,
         databaseUrl,
         workDir,
-        pids: () => [/** @type {number} */ (app.pid), ...processTree(server().pid())],
+        pids: { app: () => [/** @type {number} */ (app.pid)], postgres: () => processTree(server().pid()) },
         connections,
         seconds,
         log,
@@ -391,7 +405,8 @@ export async function benchIngest(
           detail:
             `${run.perSecond.toFixed(0)} postbacks/s, /healthz ${health.perSecond.toFixed(0)} req/s; ` +
             `median of rounds ${result.roundShares.map((share) => share.toFixed(0)).join(", ")} %; ` +
-            `CPU ${cpuMs(run.cpuMsPerRequest)} ms/postback, ${cpuMs(health.cpuMsPerRequest)} ms/healthz (app and Postgres); ` +
+            `CPU ${cpuMs(run.cpuMsPerRequest)} ms/postback (app ${cpuMs(run.appCpuMsPerRequest)}), ` +
+            `${cpuMs(health.cpuMsPerRequest)} ms/healthz (app ${cpuMs(health.appCpuMsPerRequest)}), app and Postgres; ` +
             `${run.answered.toLocaleString("en")} answered; ${result.networks.join(", ")}`,
         },
         {

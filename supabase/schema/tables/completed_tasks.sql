@@ -12,8 +12,7 @@ create table public.completed_tasks (
   transaction_id text,
   credited_at timestamp with time zone,
   constraint completed_tasks_pkey PRIMARY KEY (id),
-  constraint completed_tasks_reward_check CHECK ((reward >= 0)),
-  constraint completed_tasks_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'credited'::text]))),
+  constraint completed_tasks_rules CHECK (completed_tasks_rules(status, reward)) NOT VALID,
   constraint completed_tasks_user_id_fkey FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE CASCADE,
   constraint completed_tasks_user_id_task_id_key UNIQUE (user_id, task_id)
 );

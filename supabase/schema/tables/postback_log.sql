@@ -16,9 +16,8 @@ create table public.postback_log (
   coins integer,
   signature_digest text,
   constraint postback_log_pkey PRIMARY KEY (id),
-  constraint postback_log_signature_digest_check CHECK ((signature_digest ~ '^[0-9a-f]{64}$'::text)),
-  constraint postback_log_user_id_fkey FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE SET NULL,
-  constraint postback_log_verdict_check CHECK ((verdict = ANY (ARRAY['credited'::text, 'reversed'::text, 'duplicate'::text, 'ignored'::text, 'refused'::text, 'held'::text])))
+  constraint postback_log_rules CHECK (postback_log_rules(verdict, signature_digest)) NOT VALID,
+  constraint postback_log_user_id_fkey FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE SET NULL
 );
 
 CREATE INDEX postback_log_network_idx ON public.postback_log USING btree (network, received_at DESC);

@@ -13,27 +13,11 @@ create table public.transaction_history (
   coins integer,
   kind text,
   available_at timestamp with time zone default now() not null,
-  constraint transaction_history_final_check CHECK (((transaction_type = 'withdrawal'::text) OR (status = 'completed'::text))),
-  constraint transaction_history_kind_check CHECK (
-CASE
-    WHEN (transaction_type = ANY (ARRAY['postback'::text, 'postback_reversal'::text])) THEN (kind = 'earned'::text)
-    WHEN (transaction_type = 'withdrawal'::text) THEN (kind IS NULL)
-    WHEN (transaction_type = 'adjustment'::text) THEN (kind = ANY (ARRAY['earned'::text, 'bonus'::text]))
-    ELSE (kind = 'bonus'::text)
-END) NOT VALID,
   constraint transaction_history_pkey PRIMARY KEY (id),
-  constraint transaction_history_sign_check CHECK (
-CASE
-    WHEN (transaction_type = ANY (ARRAY['withdrawal'::text, 'postback_reversal'::text])) THEN (amount < (0)::numeric)
-    WHEN (transaction_type = 'adjustment'::text) THEN ((amount <> (0)::numeric) AND (kind = ANY (ARRAY['earned'::text, 'bonus'::text])))
-    ELSE (amount >= (0)::numeric)
-END),
-  constraint transaction_history_status_check CHECK ((status = ANY (ARRAY['completed'::text, 'pending'::text, 'failed'::text]))),
-  constraint transaction_history_type_check CHECK ((transaction_type = ANY (ARRAY['checkin'::text, 'task'::text, 'referral'::text, 'referral_bonus'::text, 'withdrawal'::text, 'bonus'::text, 'postback'::text, 'postback_reversal'::text, 'adjustment'::text]))),
+  constraint transaction_history_rules CHECK (transaction_history_rules(transaction_type, status, amount, kind, withdrawal_id)) NOT VALID,
   constraint transaction_history_user_fk FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE SET NULL,
   constraint transaction_history_withdrawal_id_fkey FOREIGN KEY (withdrawal_id) REFERENCES withdrawals(id) ON DELETE CASCADE,
-  constraint transaction_history_withdrawal_id_key UNIQUE (withdrawal_id),
-  constraint transaction_history_withdrawal_link_check CHECK (((transaction_type = 'withdrawal'::text) = (withdrawal_id IS NOT NULL)))
+  constraint transaction_history_withdrawal_id_key UNIQUE (withdrawal_id)
 );
 
 CREATE INDEX transaction_history_earned_clearing_idx ON public.transaction_history USING btree (user_id, available_at) INCLUDE (amount) WHERE (kind = 'earned'::text);

@@ -10,10 +10,8 @@ create table public.user_balance (
   was_negative_at timestamp with time zone,
   carried_debt numeric(12,2) default 0 not null,
   carried_debt_total numeric(12,2) default 0 not null,
-  constraint user_balance_carried_debt_check CHECK ((carried_debt >= (0)::numeric)),
-  constraint user_balance_carried_debt_total_check CHECK ((carried_debt_total >= (0)::numeric)),
   constraint user_balance_pkey PRIMARY KEY (user_id),
-  constraint user_balance_total_earned_check CHECK ((total_earned >= (0)::numeric)),
+  constraint user_balance_rules CHECK (user_balance_rules(total_earned, carried_debt, carried_debt_total)) NOT VALID,
   constraint user_balance_user_id_fkey FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE CASCADE
 );
 

@@ -21,18 +21,8 @@ create table public.user_notices (
   claim_id uuid,
   email_address text,
   email_reserved_at timestamp with time zone,
-  constraint user_notices_data_check CHECK ((jsonb_typeof(data) = 'object'::text)),
-  constraint user_notices_due_check CHECK ((((push_status = 'pending'::text) OR (email_status = 'pending'::text)) = (next_attempt_at IS NOT NULL))),
-  constraint user_notices_email_address_check CHECK ((length(email_address) <= 320)),
-  constraint user_notices_email_attempts_check CHECK ((email_attempts >= 0)),
-  constraint user_notices_email_detail_check CHECK ((length(email_detail) <= 1000)),
-  constraint user_notices_email_reservation_check CHECK (((email_address IS NULL) = (email_reserved_at IS NULL))),
-  constraint user_notices_email_status_check CHECK ((email_status = ANY (ARRAY['pending'::text, 'sent'::text, 'skipped'::text, 'failed'::text]))),
-  constraint user_notices_kind_check CHECK ((kind = ANY (ARRAY['withdrawal_completed'::text, 'withdrawal_failed'::text, 'referral_credited'::text, 'welcome_bonus'::text, 'task_reward'::text, 'postback_reward'::text, 'support_reply'::text, 'missing_credit_credited'::text, 'policy_change_waiting'::text]))),
   constraint user_notices_pkey PRIMARY KEY (id),
-  constraint user_notices_push_attempts_check CHECK ((push_attempts >= 0)),
-  constraint user_notices_push_detail_check CHECK ((length(push_detail) <= 1000)),
-  constraint user_notices_push_status_check CHECK ((push_status = ANY (ARRAY['pending'::text, 'sent'::text, 'skipped'::text, 'failed'::text]))),
+  constraint user_notices_rules CHECK (user_notices_rules(kind, data, push_status, email_status, push_attempts, email_attempts, push_detail, email_detail, next_attempt_at, email_address, email_reserved_at)) NOT VALID,
   constraint user_notices_user_id_fkey FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE CASCADE
 );
 
