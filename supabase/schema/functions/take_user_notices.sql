@@ -4,10 +4,13 @@
 -- Executable by: postgres, service_role
 CREATE OR REPLACE FUNCTION public.take_user_notices(p_user_id text)
  RETURNS jsonb
- LANGUAGE sql
+ LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'public', 'pg_temp'
 AS $function$
+declare
+  v_taken jsonb;
+begin
   with taken as (
     update user_notices set shown_at = now()
      where id in (select id from user_notices
@@ -18,5 +21,8 @@ AS $function$
     returning id, kind, data, created_at)
   select coalesce(jsonb_agg(jsonb_build_object('id', id, 'kind', kind, 'data', data, 'created_at', created_at)
                             order by id), '[]')
-    from taken
+    into v_taken
+    from taken;
+  return v_taken;
+end
 $function$;
