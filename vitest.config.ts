@@ -14,6 +14,7 @@ export const INTEGRATION_WITH_SERVICES = [
   "live-events",
   "money-races",
   "notification-delivery",
+  "postgres-pool",
   "postgrest-stand-in",
   "privileges",
   "profile",

@@ -5,6 +5,7 @@
 // 10,000-user databases on PGlite and Postgres, an app server on one of them (withApp), a database
 // of its own for a part, and the database at scale that risk, console and the throughput at scale
 // read, seeded once for all three.
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { openPglite, openPostgres } from "../lib/database.mjs";
@@ -128,6 +129,9 @@ export async function startShared({ settings, wants, log, details, cleanups, wor
     NODE_ENV: "production",
     SESSION_SECRET: "benchmark-secret-of-at-least-32-chars",
     FIREBASE_AUTH_EMULATOR_HOST: emulator?.host ?? "",
+    // Sized as docs/configuration.md says, about twice the database server's cores: that server
+    // is this machine's (PGlite has one connection and ignores it).
+    DATABASE_POOL_SIZE: String(2 * os.availableParallelism()),
   };
   /**
    * Runs `work` against a production server on `env`'s database, signed in as the person; what the

@@ -1,7 +1,5 @@
--- Redefines: the CHECK constraints of public.transaction_history, public.user_notices,
--- public.postback_log, public.completed_tasks and public.user_balance
---
--- The same rules, each table's checked by one function (issue 35).
+-- The CHECK constraints of transaction_history, user_notices, postback_log, completed_tasks and
+-- user_balance: the same rules, each table's checked by one function (issue 35).
 -- Postgres reads a table's CHECK constraints back from their stored text and plans them again each
 -- time a statement starts writing to it (ExecRelCheck, once per statement). A function's plpgsql
 -- statement is one such statement, so a postback paid this again for every row it wrote:

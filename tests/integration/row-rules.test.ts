@@ -228,7 +228,10 @@ describe("row rules checked by one function per table (PGlite)", () => {
     expect(seen).toEqual(
       Object.fromEntries(
         Object.keys(refusals).map((constraint) => {
-          const table = constraint.replace(/_(type|status|final|sign|withdrawal_link|kind|data|push_status|email_status|push_attempts|email_attempts|push_detail|email_detail|due|email_address|email_reservation|verdict|signature_digest|reward|total_earned|carried_debt|carried_debt_total)_check$/, "");
+          const table = constraint.replace(
+            /_(type|status|final|sign|withdrawal_link|kind|data|push_status|email_status|push_attempts|email_attempts|push_detail|email_detail|due|email_address|email_reservation|verdict|signature_digest|reward|total_earned|carried_debt|carried_debt_total)_check$/,
+            "",
+          );
           return [
             constraint,
             {

@@ -14,6 +14,7 @@ describe("environment validation", () => {
     expect(parseEnv({ ...bare, APP_ROLE: "operator" }).database).toEqual({
       kind: "postgres",
       url: "postgres://db.example/app",
+      poolSize: 10,
     });
     expect(() => parseEnv({ ...bare, APP_ROLE: "operator", PAYPAL_CLIENT_ID: "id" })).toThrow(/PAYPAL_CLIENT_SECRET/);
   });
@@ -29,7 +30,11 @@ describe("environment validation", () => {
     expect(parseEnv({ ...DEV, DATABASE_URL: "postgres://u@h:5432/db" }).database).toEqual({
       kind: "postgres",
       url: "postgres://u@h:5432/db",
+      poolSize: 10,
     });
+    expect(
+      parseEnv({ ...DEV, DATABASE_URL: "postgres://u@h:5432/db", DATABASE_POOL_SIZE: " 4 " }).database,
+    ).toMatchObject({ kind: "postgres", poolSize: 4 });
     expect(
       parseEnv({ ...DEV, SUPABASE_URL: "https://x.supabase.co", SUPABASE_SERVICE_ROLE_KEY: "key" }).database,
     ).toEqual({ kind: "supabase", url: "https://x.supabase.co", serviceRoleKey: "key" });
@@ -58,6 +63,10 @@ describe("environment validation", () => {
     [{ ...DEV, NOTIFY_RETRY_SECONDS: "soon" }, "NOTIFY_RETRY_SECONDS"],
     [{ ...DEV, SESSION_VERIFY_CACHE_MS: "-1" }, "SESSION_VERIFY_CACHE_MS"],
     [{ ...DEV, SESSION_VERIFY_CACHE_MS: "2s" }, "SESSION_VERIFY_CACHE_MS"],
+    [{ ...DEV, DATABASE_POOL_SIZE: "0" }, "DATABASE_POOL_SIZE"],
+    [{ ...DEV, DATABASE_POOL_SIZE: "101" }, "DATABASE_POOL_SIZE"],
+    [{ ...DEV, DATABASE_POOL_SIZE: "4.5" }, "DATABASE_POOL_SIZE"],
+    [{ ...DEV, DATABASE_POOL_SIZE: "many" }, "DATABASE_POOL_SIZE"],
   ])("refuses %j, naming %s", (source, variable) => {
     expect(() => parseEnv(source)).toThrow(new RegExp(`\\b${variable}\\b`));
   });

@@ -11,7 +11,7 @@ export async function openDatabase(env: Env): Promise<Database> {
     }
     case "postgres": {
       const { openPostgresDatabase } = await import("./postgres.server");
-      return openPostgresDatabase(config.url, env.migrationsDir, env.migrateOnStart);
+      return openPostgresDatabase(config.url, env.migrationsDir, env.migrateOnStart, config.poolSize);
     }
     case "supabase": {
       const { openSupabaseDatabase } = await import("./supabase.server");

@@ -2,35 +2,54 @@ import type pg from "pg";
 import { assertIdentifier, prepareMigrated, sqlRpc, toDbError, type Database } from "./core.server";
 
 /**
- * Any Postgres server: a pool, and the migrations applied under an advisory lock so many instances
- * can start at once; with `migrate` false (MIGRATE_ON_START=false), only checked to be there.
+ * Any Postgres server: a pool of `poolSize` connections for queries (DATABASE_POOL_SIZE), and the
+ * migrations applied under an advisory lock so many instances can start at once; with `migrate`
+ * false (MIGRATE_ON_START=false), only checked to be there.
  */
-export async function openPostgresDatabase(url: string, migrationsDir: string, migrate = true): Promise<Database> {
+export async function openPostgresDatabase(
+  url: string,
+  migrationsDir: string,
+  migrate = true,
+  poolSize = 10,
+): Promise<Database> {
   // Loaded here, not at the top: only a process on this transport loads the driver.
   const { default: pg } = await import("pg");
   // A database that does not answer within 5 s fails the request (503) instead of hanging it.
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 10,
-    idleTimeoutMillis: 30_000,
-    connectionTimeoutMillis: 5_000,
-  });
+  const options = { connectionString: url, connectionTimeoutMillis: 5_000 };
+  const pool = new pg.Pool({ ...options, max: poolSize, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection must not crash the process.
   pool.on("error", (error) => console.error("postgres pool error:", error.message));
   await prepareMigrated({ pool }, migrationsDir, migrate, () => pool.end());
-  return postgresDatabase(pool);
+  return postgresDatabase(pool, () => new pg.Client(options));
 }
 
-export function postgresDatabase(pool: pg.Pool): Database {
-  // Connections held by LISTEN; closing hands them back first, or the pool would wait for them.
+/**
+ * `pool` for queries; `listenerClient` makes the connection each LISTEN holds, outside the pool,
+ * so listening never takes a connection from the queries, however small the pool (by default,
+ * one borrowed from the pool).
+ */
+export function postgresDatabase(pool: pg.Pool, listenerClient?: () => pg.Client): Database {
+  // Connections held by LISTEN; closing ends them first (a borrowed one must be handed back before
+  // the pool can end).
   const listeners = new Set<() => void>();
+  const connectListener = async (): Promise<{ client: pg.ClientBase; end: (error?: Error | boolean) => void }> => {
+    if (!listenerClient) {
+      const client = await pool.connect();
+      return { client, end: (error) => client.release(error) };
+    }
+    const client = listenerClient();
+    // An error before listen() adds its handler must not crash the process (connect() reports it).
+    client.on("error", () => {});
+    await client.connect();
+    return { client, end: () => void client.end().catch(() => {}) };
+  };
   return {
     transport: "postgres",
     ...sqlRpc((sql, values) => pool.query(sql, values)),
-    // One connection per channel, held from the pool while listening. A lost connection is
-    // handed back broken (release(error) destroys it), so outages do not shrink the pool.
+    // One connection per channel, held while listening. A lost one is ended (or handed back
+    // broken, which destroys it), so outages do not shrink the pool.
     listen: async (channel, onMessage, onLost) => {
-      const client = await pool.connect().catch((error: unknown) => {
+      const { client, end } = await connectListener().catch((error: unknown) => {
         throw toDbError(error);
       });
       let released = false;
@@ -38,7 +57,7 @@ export function postgresDatabase(pool: pg.Pool): Database {
         if (released) return;
         released = true;
         listeners.delete(stop);
-        client.release(error);
+        end(error);
       };
       const stop = () => release(true);
       listeners.add(stop);

@@ -33,6 +33,11 @@ const envVariables = z.object({
   SUPABASE_SERVICE_ROLE_KEY: optionalText,
   PGLITE_DATA_DIR: optionalText.transform((value) => value ?? ".data/pglite"),
   MIGRATIONS_DIR: optionalText.transform((value) => value ?? "supabase/migrations"),
+  // The connections a server queries Postgres through at once (docs/configuration.md: about twice
+  // the database server's cores; LISTEN has connections of its own beside them).
+  DATABASE_POOL_SIZE: optionalText
+    .transform((value) => (value === undefined ? 10 : Number(value)))
+    .pipe(z.number("must be a whole number of connections").int().min(1).max(100)),
   // false: the migrations are applied by `npm run migrate`, and a server only checks they are there.
   MIGRATE_ON_START: optionalText.pipe(z.enum(["true", "false", "1", "0"], "must be true or false").optional()),
   SESSION_SECRET: optionalText.pipe(z.string().min(32, "must be at least 32 characters").optional()),
@@ -208,7 +213,7 @@ const envSchema = envVariables
       database: env.SUPABASE_URL
         ? ({ kind: "supabase", url: env.SUPABASE_URL, serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY! } as const)
         : env.DATABASE_URL
-          ? ({ kind: "postgres", url: env.DATABASE_URL } as const)
+          ? ({ kind: "postgres", url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE } as const)
           : ({ kind: "pglite", dataDir: env.PGLITE_DATA_DIR } as const),
       migrationsDir: env.MIGRATIONS_DIR,
       migrateOnStart: env.MIGRATE_ON_START !== "false" && env.MIGRATE_ON_START !== "0",
