@@ -104,8 +104,20 @@ function ayet(params: [string, string][], key: string): Sent {
 const numberOf = (tx: string) => [...tx].reduce((sum, character) => (sum * 31 + character.charCodeAt(0)) % 90_000, 7);
 /** The offer a Torox credit names: one per transaction, as a person completes an offer once. */
 const offerOf = (tx: string) => String(10_000 + numberOf(tx));
-/** A Lootably credit's revenue, two decimals ("1.37"): one per transaction. */
-const revenueOf = (tx: string) => `1.${10 + (numberOf(tx) % 90)}`;
+/**
+ * A Lootably credit's revenue, two decimals ("1.37"), a different one for each transaction of the
+ * file: Lootably's hash covers the person, the revenue and the reward but not the transaction, so
+ * two of Ana's 50-coin credits with the same revenue carry the same signature, and the second is
+ * rightly held (a hash of the id chose among 90 values, and sometimes chose one twice).
+ */
+const revenues = new Map<string, string>();
+const revenueOf = (tx: string) => {
+  if (!revenues.has(tx)) {
+    const n = revenues.size;
+    revenues.set(tx, `${1 + Math.floor(n / 90)}.${10 + (n % 90)}`);
+  }
+  return revenues.get(tx)!;
+};
 
 const torox = (p: Postback, amount: string, key = KEY.torox, oid = offerOf(p.tx)): Sent =>
   get("torox", [
