@@ -313,6 +313,42 @@ test("Delete account (disabled until a password is typed, with JavaScript): a wr
   await expect(page).toHaveURL(/\/auth/);
 });
 
+test("a password typed again while the refusal shows and the page is still being read again is kept, and deletes the account (JavaScript)", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  test.skip(!javaScriptEnabled, "without JavaScript the refusal is a new page, shown once it is read");
+  await openProfile(page, "retype");
+  const password = page.getByLabel("Password");
+  const remove = page.getByRole("button", { name: "Delete account permanently" });
+  await password.fill("not-the-password");
+  // The page's data read again after the refusal waits until the password has been typed again.
+  let release = () => {};
+  const typedAgain = new Promise<void>((resolve) => (release = resolve));
+  // Single fetch: the loaders are read with a GET of `<path>.data`.
+  const isRead = (url: URL) => url.pathname.endsWith(".data");
+  await page.route(isRead, async (route) => {
+    if (route.request().method() === "GET") await typedAgain;
+    await route.continue();
+  });
+  const readAgain = page.waitForResponse(
+    (response) => response.request().method() === "GET" && isRead(new URL(response.url())),
+  );
+  await remove.click();
+  await expect(page.getByRole("alert")).toHaveText(
+    "Failed to delete account. Please check your password and try again.",
+  );
+  await password.fill(PASSWORD);
+  release();
+  await readAgain;
+  await page.unroute(isRead);
+  await expect(page.getByRole("progressbar")).toHaveCount(0);
+  await expect(password).toHaveValue(PASSWORD);
+  await remove.click();
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(toasts(page, "Your account has been deleted")).toBeVisible();
+});
+
 test("Log out on Profile goes to /auth with Logged out successfully, and Profile then asks to sign in", async ({
   page,
 }) => {

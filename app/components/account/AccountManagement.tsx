@@ -1,9 +1,10 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link, useLocation, useSubmit } from "@remix-run/react";
+import { Form, Link, useSubmit } from "@remix-run/react";
 import { useState } from "react";
 import type { GoogleSignInConfig } from "~/lib/google-sign-in.client";
 import { formErrors } from "~/lib/form-replies";
 import { showToast } from "~/lib/toasts";
+import { useChangeCount } from "~/lib/use-change-count";
 import { useHydrated } from "~/lib/use-hydrated";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
@@ -30,7 +31,10 @@ export function AccountManagement({
   /** The page that shows it (Profile or Settings): its forms post to it (the route's own), Cancel goes back to it. */
   page?: "/profile" | "/settings";
 }) {
-  const location = useLocation();
+  // A new reply (a refused password, say) empties the password field: keyed on the reply, not on
+  // the location, which changes only once the page's data is read again, after the refusal shows
+  // and perhaps after the person has started typing the password again.
+  const replies = useChangeCount(lastResult);
   return (
     <Card id="account-management">
       <h2 className="text-base font-bold">Account Management</h2>
@@ -89,7 +93,7 @@ export function AccountManagement({
           </p>
         ) : signInMethods?.password !== false ? (
           // A refused password is not kept in the field (as without JavaScript).
-          <DeleteWithPassword key={location.key} />
+          <DeleteWithPassword key={replies} />
         ) : (
           <DeleteWithGoogle googleConfig={googleConfig} />
         )}
