@@ -1,51 +1,10 @@
-import { expect, type Page } from "@playwright/test";
-import { screenshot, signUpOverHttp, test, PASSWORD } from "./support";
+import { expect } from "@playwright/test";
+import { holdRequests, openProfile, toasts, waitForHydration } from "./profile-support";
+import { screenshot, test, PASSWORD } from "./support";
 
 // Runs with JavaScript on and off: every part of Profile is a link or a form that works both ways;
 // what only JavaScript adds (pending text, the optimistic switch, the disabled delete button) is
 // checked in the JavaScript project.
-
-/**
- * With JavaScript, waits until React has taken over My Account (its switches turn from the no-JS
- * form buttons into toggles), so a click exercises the enhanced page rather than the HTML form.
- */
-async function waitForHydration(page: Page) {
-  if (!test.info().project.use.javaScriptEnabled) return;
-  await expect(page.getByRole("switch", { name: /^Email notifications/ })).toHaveAttribute("type", "button");
-}
-
-/** A fresh account on Profile; returns its email and display name (the part before the @). */
-async function openProfile(page: Page, prefix: string) {
-  const email = await signUpOverHttp(page, prefix);
-  const name = email.split("@")[0]!;
-  await page.goto("/profile");
-  await expect(page.getByRole("heading", { level: 1, name: `${name}'s Profile` })).toBeVisible();
-  await waitForHydration(page);
-  return { email, name };
-}
-
-/**
- * Holds every POST to `path` until `release()`, so a pending state can be seen; `held()` counts the
- * POSTs waiting. With JavaScript, Remix (single fetch) posts to `<path>.data`.
- */
-async function holdPosts(page: Page, path: string) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let held = 0;
-  await page.route(
-    (url) => url.pathname === path || url.pathname === `${path}.data`,
-    async (route) => {
-      if (route.request().method() === "POST") {
-        held += 1;
-        await released;
-      }
-      await route.continue();
-    },
-  );
-  return { release, held: () => held };
-}
-
-const toasts = (page: Page, text: string) => page.getByTestId("flash").filter({ hasText: text });
 
 test("the header says {name}'s Profile, Back goes to / and the Settings gear opens the Settings page at /settings", async ({
   page,
@@ -132,7 +91,7 @@ test("Save Changes (reading Saving... while it works, with JavaScript) updates t
   await page.getByRole("link", { name: "Edit Profile" }).click();
   await page.getByLabel("Display Name").fill("  Ada Lovelace  ");
   if (javaScriptEnabled) {
-    const save = await holdPosts(page, "/profile");
+    const save = await holdRequests(page, "/profile", "POST");
     await page.getByRole("button", { name: "Save Changes" }).click();
     await expect.poll(save.held).toBe(1);
     await expect(page.getByRole("button", { name: "Saving..." })).toBeDisabled();
@@ -203,7 +162,7 @@ test("turning Marketing off and on again saves each change (Notification prefere
 
   if (javaScriptEnabled) {
     // Optimistic: the new state shows while the save is still held back.
-    const save = await holdPosts(page, "/profile");
+    const save = await holdRequests(page, "/profile", "POST");
     await marketing.click();
     await expect.poll(save.held).toBe(1);
     await expect(marketing).toHaveAttribute("aria-checked", "false");
@@ -311,42 +270,6 @@ test("Delete account (disabled until a password is typed, with JavaScript): a wr
   await page.getByRole("button", { name: "Sign In" }).click();
   await expect(page.getByRole("alert")).toHaveText("Invalid email or password. Please try again.");
   await expect(page).toHaveURL(/\/auth/);
-});
-
-test("a password typed again while the refusal shows and the page is still being read again is kept, and deletes the account (JavaScript)", async ({
-  page,
-  javaScriptEnabled,
-}) => {
-  test.skip(!javaScriptEnabled, "without JavaScript the refusal is a new page, shown once it is read");
-  await openProfile(page, "retype");
-  const password = page.getByLabel("Password");
-  const remove = page.getByRole("button", { name: "Delete account permanently" });
-  await password.fill("not-the-password");
-  // The page's data read again after the refusal waits until the password has been typed again.
-  let release = () => {};
-  const typedAgain = new Promise<void>((resolve) => (release = resolve));
-  // Single fetch: the loaders are read with a GET of `<path>.data`.
-  const isRead = (url: URL) => url.pathname.endsWith(".data");
-  await page.route(isRead, async (route) => {
-    if (route.request().method() === "GET") await typedAgain;
-    await route.continue();
-  });
-  const readAgain = page.waitForResponse(
-    (response) => response.request().method() === "GET" && isRead(new URL(response.url())),
-  );
-  await remove.click();
-  await expect(page.getByRole("alert")).toHaveText(
-    "Failed to delete account. Please check your password and try again.",
-  );
-  await password.fill(PASSWORD);
-  release();
-  await readAgain;
-  await page.unroute(isRead);
-  await expect(page.getByRole("progressbar")).toHaveCount(0);
-  await expect(password).toHaveValue(PASSWORD);
-  await remove.click();
-  await expect(page).toHaveURL(/\/auth$/);
-  await expect(toasts(page, "Your account has been deleted")).toBeVisible();
 });
 
 test("Log out on Profile goes to /auth with Logged out successfully, and Profile then asks to sign in", async ({
