@@ -153,7 +153,9 @@ describe("two app servers through PgBouncer in transaction mode", () => {
     let outcome = "";
     const pools = [0, 1].map(() => new pg.Pool({ connectionString: bouncer.url(database, APP_ROLE), max: 10 }));
     try {
-      const databases = pools.map((pool) => postgresDatabase(pool));
+      const databases = pools.map((pool) =>
+        postgresDatabase(pool, () => new pg.Client({ connectionString: bouncer.url(database, APP_ROLE) })),
+      );
       const results = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
           databases[i % 2]!.rpc<{ changed: boolean; status: string }>("settle_withdrawal", {

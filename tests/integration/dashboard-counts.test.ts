@@ -309,7 +309,8 @@ describe("the dashboard's counters under concurrent writes on Postgres", () => {
   it("the migration's backfill counts every row written before it", async () => {
     // A database migrated up to the one before the dashboard's, written to, then migrated on.
     scratch = await createScratchDatabase();
-    const pool = new pg.Pool({ connectionString: scratch.url, max: 4 });
+    const url = scratch.url;
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
     pool.on("error", () => {});
     const earlier = mkdtempSync(path.join(os.tmpdir(), "migrations-"));
     try {
@@ -318,7 +319,7 @@ describe("the dashboard's counters under concurrent writes on Postgres", () => {
       await migrateDatabase({ pool }, earlier);
       await pool.query("select apply_demo_settings()");
       const before: TestDatabase = {
-        db: postgresDatabase(pool),
+        db: postgresDatabase(pool, () => new pg.Client({ connectionString: url })),
         sql: async (text, values) => (await pool.query(text, values)).rows,
         close: async () => {},
       };

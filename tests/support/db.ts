@@ -126,7 +126,7 @@ export async function openTestPostgres(max = 10, settings: TestSettings = "demo"
   await migrateDatabase({ pool }, MIGRATIONS_DIR);
   if (settings === "demo") await pool.query("select apply_demo_settings()");
   return {
-    db: postgresDatabase(pool),
+    db: postgresDatabase(pool, () => new pg.Client({ connectionString: scratch.url })),
     url: scratch.url,
     sql: async (text, values) => (await pool.query(text, values)).rows,
     close: async () => {

@@ -24,66 +24,54 @@ export async function openPostgresDatabase(
 }
 
 /**
- * `pool` for queries; `listenerClient` makes the connection each LISTEN holds, outside the pool,
- * so listening never takes a connection from the queries, however small the pool (by default,
- * one borrowed from the pool).
+ * `pool` for queries; `listenerClient` makes the connection each LISTEN holds, outside the pool, so
+ * listening never takes a connection from the queries, however small the pool.
  */
-export function postgresDatabase(pool: pg.Pool, listenerClient?: () => pg.Client): Database {
-  // Connections held by LISTEN; closing ends them first (a borrowed one must be handed back before
-  // the pool can end).
+export function postgresDatabase(pool: pg.Pool, listenerClient: () => pg.Client): Database {
+  // Connections held by LISTEN, ended when the database is closed.
   const listeners = new Set<() => void>();
-  const connectListener = async (): Promise<{ client: pg.ClientBase; end: (error?: Error | boolean) => void }> => {
-    if (!listenerClient) {
-      const client = await pool.connect();
-      return { client, end: (error) => client.release(error) };
-    }
+  const connectListener = async () => {
     const client = listenerClient();
     // An error before listen() adds its handler must not crash the process (connect() reports it).
     client.on("error", () => {});
     await client.connect();
-    return { client, end: () => void client.end().catch(() => {}) };
+    return client;
   };
   return {
     transport: "postgres",
     ...sqlRpc((sql, values) => pool.query(sql, values)),
-    // One connection per channel, held while listening. A lost one is ended (or handed back
-    // broken, which destroys it), so outages do not shrink the pool.
+    // One connection per channel, held while listening; a lost one is ended.
     listen: async (channel, onMessage, onLost) => {
-      const { client, end } = await connectListener().catch((error: unknown) => {
+      const client = await connectListener().catch((error: unknown) => {
         throw toDbError(error);
       });
-      let released = false;
-      const release = (error?: Error | boolean) => {
-        if (released) return;
-        released = true;
-        listeners.delete(stop);
-        end(error);
+      let ended = false;
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        listeners.delete(end);
+        void client.end().catch(() => {});
       };
-      const stop = () => release(true);
-      listeners.add(stop);
+      listeners.add(end);
       client.on("error", (error) => {
         console.error("postgres listen connection lost:", error.message);
-        release(error);
+        end();
         onLost?.();
       });
-      const handler = (message: pg.Notification) => {
+      client.on("notification", (message) => {
         if (message.channel === channel) onMessage(message.payload ?? "");
-      };
-      client.on("notification", handler);
+      });
       try {
         await client.query(`listen ${assertIdentifier(channel)}`);
       } catch (error) {
-        release(error as Error);
+        end();
         throw toDbError(error);
       }
-      return async () => {
-        client.off("notification", handler);
-        await client.query(`unlisten ${assertIdentifier(channel)}`).catch(() => {});
-        release();
-      };
+      // Unsubscribing ends the connection, and with it the LISTEN.
+      return async () => end();
     },
     async close() {
-      for (const stop of [...listeners]) stop();
+      for (const end of [...listeners]) end();
       await pool.end();
     },
   };
