@@ -5,6 +5,7 @@ import {
   formatDollars,
   carriedDebtLine,
   lockedBonusLine,
+  partsThatAddUp,
   pendingLine,
   showsTotalBalance,
   type MoneyLine,
@@ -30,9 +31,10 @@ export function BalanceCard({
   cashOutHint?: string | null;
   children?: ReactNode;
 }) {
-  const pending = pendingLine(money);
-  const locked = lockedBonusLine(money);
-  const owed = carriedDebtLine(money);
+  const parts = partsThatAddUp(money);
+  const pending = pendingLine(parts);
+  const locked = lockedBonusLine(parts);
+  const owed = carriedDebtLine(parts);
   const lines = Boolean(pending || locked || owed);
   const breakdown = lines || showsTotalBalance(money);
   return (

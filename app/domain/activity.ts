@@ -1,4 +1,7 @@
-// Recent Activity (docs/product.md, "Profile: recent activity"): what each ledger row is called in the list.
+// Recent Activity (docs/product.md, "Profile: recent activity"): what each ledger row is called in the list,
+// and where its money is (money-timeline.ts).
+
+import { bonusState, earnedState, withdrawalState, type MoneyState } from "./money-timeline";
 
 /** One row of transaction_history as get_recent_activity returns it. */
 export interface ActivityRow {
@@ -10,10 +13,22 @@ export interface ActivityRow {
   status: string;
   /** The coins the row moved, where it moved coins (a withdrawal moves dollars only). */
   coins: number | null;
+  /** Offer earnings ("earned") or bonus money ("bonus"); null for a withdrawal. */
+  kind?: "earned" | "bonus" | null;
+  /** When the row's money clears (offer earnings are held for days). */
+  available_at?: string | null;
+  /** A bonus credit still locked (the newest bonus is the last to unlock). */
+  locked?: boolean | null;
+  /** A withdrawal's step (its withdrawals row). */
+  review_state?: "review" | "approved" | "rejected" | null;
+  settled_at?: string | null;
 }
 
-/** What the list shows of a row: its label instead of the ledger's type and description. */
-export type ActivityItem = Pick<ActivityRow, "id" | "created_at" | "amount" | "status" | "coins"> & { label: string };
+/** What the list shows of a row: its label instead of the ledger's type and description, and its money's state. */
+export type ActivityItem = Pick<ActivityRow, "id" | "created_at" | "amount" | "coins"> & {
+  label: string;
+  state: MoneyState | null;
+};
 
 const TASK_PREFIX = "Task completed: ";
 /** The description daily_checkin writes on the streak bonus's ledger row. */
@@ -48,8 +63,22 @@ export function activityLabel(entry: Pick<ActivityRow, "transaction_type" | "des
   }
 }
 
-export function activityItem({ id, created_at, amount, status, coins, ...entry }: ActivityRow): ActivityItem {
-  return { id, created_at, label: activityLabel(entry), amount, status, coins: coins ?? null };
+/**
+ * Where a row's money is: a withdrawal's step, an offer credit pending until it clears, a bonus
+ * credit locked or available. A debit (a reversal, a correction taking money back) has none: it
+ * is money taken, not money held.
+ */
+export function activityState(row: ActivityRow, now: Date): MoneyState | null {
+  if (row.transaction_type === "withdrawal") return withdrawalState(row);
+  if (!(Number(row.amount) > 0)) return null;
+  if (row.kind === "bonus") return bonusState(row.locked === true);
+  if (row.available_at) return earnedState(new Date(row.available_at).toISOString(), now);
+  return { kind: "available" };
+}
+
+export function activityItem(row: ActivityRow, now: Date): ActivityItem {
+  const { id, created_at, amount, coins } = row;
+  return { id, created_at, label: activityLabel(row), amount, coins: coins ?? null, state: activityState(row, now) };
 }
 
 /** "+$0.10", "−$5.00" or "+180 coins": an amount written by `format`, with its sign (a true minus sign). */

@@ -1,5 +1,7 @@
 import { literal, object } from "zod/mini";
 import { CHECKIN_DAY_COUNT } from "./constants";
+import { coinsToDollars, formatDollars } from "./money";
+import { withState, type MoneyState } from "./money-timeline";
 
 /** Home's check-in form: one button. */
 export const checkinFormSchema = object({ intent: literal("checkin") });
@@ -63,4 +65,23 @@ export function checkinStreakLine(streak: CheckinStreak, dollars: (coins: number
   return left > 0
     ? `${head} · check in today and ${plural(left, "more day")} in a row for ${bonus}.`
     : `${head} · check in today for ${bonus}.`;
+}
+
+/**
+ * The check-in's toast: what it paid, in coins and dollars, and where that money is ("You earned
+ * 10 coins ($0.10) — locked until your offer earnings clear.").
+ */
+export function checkinWords(
+  paid: { coins: number; bonus_coins: number },
+  coinsPerDollar: number,
+  state: MoneyState | null,
+): string {
+  const dollars = formatDollars(
+    coinsToDollars(paid.coins, coinsPerDollar) + coinsToDollars(paid.bonus_coins, coinsPerDollar),
+  );
+  const what =
+    paid.bonus_coins > 0
+      ? `You earned ${paid.coins} coins and your ${paid.bonus_coins}-coin day 7 bonus (${dollars})`
+      : `You earned ${paid.coins} coins (${dollars})`;
+  return withState(what, state);
 }

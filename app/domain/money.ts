@@ -68,6 +68,29 @@ export function showsTotalBalance(money: MoneyParts): boolean {
   return money.balance !== availableFigure(money);
 }
 
+/**
+ * The parts the card shows under its figure, each at most what the balance still holds, so that the
+ * figure and its parts add up to the total (issue 36): bonus credited and withdrawn while bonus money
+ * was unlocked at once (demo settings) still counts as bonus, and would otherwise show "$11.55 bonus
+ * locked" over a total of $5.00. Taken in the card's order: pending, then locked, then owed. A
+ * negative balance is its own figure; its parts are left as they are.
+ */
+export function partsThatAddUp(money: MoneyParts): MoneyParts {
+  if (money.balance < 0) return money;
+  let rest = cents(money.balance - availableFigure(money));
+  const take = (part: number) => {
+    const shown = Math.max(0, Math.min(part, rest));
+    rest = cents(rest - shown);
+    return shown;
+  };
+  return {
+    ...money,
+    pending: take(money.pending),
+    bonusLocked: take(money.bonusLocked),
+    carriedDebt: take(money.carriedDebt),
+  };
+}
+
 /** A line of the balance card: what (bold), then " · " and what it means or what to do. */
 export interface MoneyLine {
   label: string;

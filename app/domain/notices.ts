@@ -1,5 +1,6 @@
 import type { Flash } from "./flash";
 import { formatCoins, formatDollars } from "./money";
+import { bonusState, earnedState, withState, type MoneyState } from "./money-timeline";
 import { isPaymentMethod, METHOD_NAMES } from "./withdrawals";
 
 export type NoticeKind =
@@ -28,19 +29,37 @@ export interface UserNotice {
     /** A support reply: its words, and the ticket it answers. */
     body?: string;
     ticket_kind?: "feedback" | "missing_credit";
+    /** An offer's credit: when it clears (written since 20261208000000). */
+    available_at?: string;
+    /** Bonus money (or a correction): whether it was locked when it was added (since 20261208000000). */
+    locked?: boolean;
   };
   created_at: string;
 }
 
 /**
- * The words of a notice: a toast on the next visit, and the title and body of its push and email.
- * They go out from the app's own address, so they hold nothing another person chose (a friend's
- * display name is anyone's to set).
+ * Where a credit's money is, from what its notice carries: an offer's credit is pending until it
+ * clears, bonus money locked or available. Null for a notice written before notices carried it
+ * (its words then name no state rather than guess one).
  */
-export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">): Flash {
+function creditState(data: UserNotice["data"], now: Date): MoneyState | null {
+  if (typeof data.available_at === "string") return earnedState(data.available_at, now);
+  if (typeof data.locked === "boolean") return bonusState(data.locked);
+  return null;
+}
+
+/**
+ * The words of a notice: a toast on the next visit, and the title and body of its push and email.
+ * Every credit says where its money is (money-timeline.ts), as of `now`. They go out from the
+ * app's own address, so they hold nothing another person chose (a friend's display name is
+ * anyone's to set).
+ */
+export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">, now: Date = new Date()): Flash {
   const amount = formatDollars(notice.data.amount ?? 0);
   const method = isPaymentMethod(notice.data.payment_method) ? `${METHOD_NAMES[notice.data.payment_method]} ` : "";
   const coins = formatCoins(Number(notice.data.coins ?? 0));
+  const state = creditState(notice.data, now);
+  const offer = notice.data.title ? ` for "${notice.data.title}"` : "";
   switch (notice.kind) {
     case "withdrawal_completed":
       return {
@@ -56,34 +75,32 @@ export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">): Flash 
         return {
           kind: "error",
           title: "Withdrawal refused",
-          description: `Your ${amount} ${method}withdrawal was refused after review, so the money is back in your balance.${reason}`,
+          description: `Your ${amount} ${method}withdrawal was refused after review — ${amount} refunded to your balance.${reason}`,
         };
       }
       return {
         kind: "error",
-        title: "Withdrawal failed",
-        description: `Your ${amount} ${method}withdrawal could not be paid, so the money is back in your balance.`,
+        title: "Withdrawal not paid",
+        description: `Your ${amount} ${method}withdrawal could not be paid — ${amount} refunded to your balance.`,
       };
     case "referral_credited":
       return {
         kind: "success",
         title: "Referral bonus earned",
-        description: `A friend you referred qualified: ${amount} has been added to your balance.`,
+        description: withState(`A friend you referred qualified: ${amount} referral bonus`, state),
       };
     case "welcome_bonus":
       return {
         kind: "success",
         title: "Welcome bonus",
-        description: `You earned ${amount} for joining with a referral code.`,
+        description: withState(`You earned ${amount} for joining with a referral code`, state),
       };
     case "task_reward":
       // The words the Earn page shows when a task completes (docs/product.md, "Earn: messages").
       return {
         kind: "success",
         title: "Task Completed",
-        description: notice.data.title
-          ? `You earned ${coins} (${amount}) for "${notice.data.title}".`
-          : `You earned ${coins} (${amount}).`,
+        description: withState(`You earned ${coins} (${amount})${offer}`, state),
       };
     case "support_reply":
       // An operator's own words (the console's reply form); only operators write them.
@@ -93,9 +110,7 @@ export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">): Flash 
       return {
         kind: "success",
         title: "Missing credit added",
-        description: notice.data.title
-          ? `Support credited ${coins} (${amount}) for "${notice.data.title}".`
-          : `Support credited ${coins} (${amount}) for an offer you reported.`,
+        description: withState(`Support credited ${coins} (${amount})${offer || " for an offer you reported"}`, state),
       };
     case "policy_change_waiting":
       // To owners: no name or reason in it (those are people's words); the console shows them.
@@ -108,9 +123,7 @@ export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">): Flash 
       return {
         kind: "success",
         title: "Offer completed",
-        description: notice.data.title
-          ? `You earned ${coins} (${amount}) for "${notice.data.title}".`
-          : `You earned ${coins} (${amount}) for completing an offer.`,
+        description: withState(`You earned ${coins} (${amount})${offer || " for completing an offer"}`, state),
       };
   }
 }

@@ -1,7 +1,7 @@
 // Withdrawals (docs/product.md, "Withdraw" and "Withdraw: the rules"): methods, the amount rule, statuses. Pure and
 // client-safe; the form's schema lives in routes/withdraw/withdrawal-form.ts so the page does not ship zod.
 
-import { formatDate, formatDay } from "./dates";
+import { formatDay } from "./dates";
 import { formatDollars } from "./money";
 
 export type PaymentMethod = "paypal" | "upi" | "bank";
@@ -45,6 +45,16 @@ export const WITHDRAWAL_MESSAGES = {
 
 export function withdrawalInitiated(amount: string): string {
   return `Your $${amount} withdrawal has been initiated.`;
+}
+
+/**
+ * The withdrawal toast's second sentence: where the request is now (money-timeline.ts), so that
+ * "initiated" is not read as "sent".
+ */
+export function withdrawalRequestState(row: Pick<WithdrawalRow, "review_state" | "payment_method">): string {
+  return row.review_state === "review"
+    ? "It is in review: we check first cash-outs and unusual ones by hand before anything is sent."
+    : `It is sending: on its way to your ${METHOD_NAMES[row.payment_method]} account.`;
 }
 
 /**
@@ -99,20 +109,6 @@ export function holdAmountInput(typed: string): string {
   return point ? `${whole}.${cents}` : whole;
 }
 
-/** docs/product.md, "Withdraw: history": status colours: completed green, pending amber, failed red, any other grey. */
-export function statusTone(status: string): "green" | "amber" | "red" | "grey" {
-  switch (status) {
-    case "completed":
-      return "green";
-    case "pending":
-      return "amber";
-    case "failed":
-      return "red";
-    default:
-      return "grey";
-  }
-}
-
 /** A withdrawal as the history sheet shows it (docs/product.md, "Data model": id, created_at, amount, payment_method, status). */
 export interface WithdrawalRow {
   id: string;
@@ -132,36 +128,26 @@ export interface WithdrawalRow {
 }
 
 /**
- * The line under a withdrawal's status saying which step it is at: "In review" (a first cash-out,
- * or one the risk check holds), "Sending" (approved), "Sent" (handed to PayPal, waiting for its
- * answer), "Paid on Nov 24, 2026", "Refused: …" (an operator said no) or "Not paid: …" (the payment
- * failed); a failed one's money is back in the balance.
+ * What a withdrawal's state (its badge, money-timeline.ts) means, in plain words under it (issue 18,
+ * item 3): who has it now, or why it came back. Never the name of another state.
  */
-export function withdrawalStep(row: WithdrawalRow): string | null {
-  if (row.status === "completed") return row.settled_at ? `Paid on ${formatDate(row.settled_at)}` : "Paid";
-  if (row.status === "failed") {
-    const why = row.failure_reason ? `: ${row.failure_reason}` : "";
-    return `${row.review_state === "rejected" ? "Refused" : "Not paid"}${why}. The money is back in your balance.`;
-  }
-  if (row.status === "pending") {
-    if (row.review_state === "review") return "In review";
-    return row.sent_at ? "Sent" : "Sending";
-  }
-  return null;
-}
-
-/** What each step means, in plain words, under the step (issue 18, item 3). */
 export function withdrawalStepMeaning(row: WithdrawalRow): string | null {
   const method = METHOD_NAMES[row.payment_method] ?? "the payment service";
   if (row.status === "completed") return `The money went to your ${method} account.`;
-  if (row.status === "failed") return null; // The step says it all: why, and that the money is back.
+  if (row.status === "failed") {
+    const said = row.failure_reason?.trim();
+    const why = said ? (/[.!?]$/.test(said) ? said : `${said}.`) : null;
+    return row.review_state === "rejected"
+      ? `We did not send it${why ? `: ${why}` : "."} The money is back in your balance.`
+      : `${method} could not pay it${why ? `: ${why}` : "."} The money is back in your balance.`;
+  }
   if (row.status !== "pending") return null;
   if (row.review_state === "review") {
     return "We check first cash-outs and unusual ones by hand before anything is sent.";
   }
   return row.sent_at
     ? `We sent it; ${method} is confirming the payment.`
-    : `Approved; we are sending it to your ${method} account.`;
+    : `We are sending it to your ${method} account.`;
 }
 
 /** docs/product.md, "Withdraw": "Withdrawals are typically processed within 24-48 hours." */

@@ -7,7 +7,7 @@ const tasks = (page: Page) => page.getByRole("list", { name: "Tasks" }).getByRol
 test("daily check-in credits 10 coins once", async ({ page, signedIn }) => {
   await signedIn();
   await page.getByRole("button", { name: "Check In Now (+10 coins)" }).click();
-  await expect(page.getByText("You earned 10 coins.")).toBeVisible();
+  await expect(page.getByText("You earned 10 coins ($0.10) — available to withdraw.")).toBeVisible();
   await expect(page.getByTestId("balance")).toHaveText("$0.10");
   await expect(page.getByTestId("total-earned")).toHaveText("$0.10");
   await expect(page.getByRole("button", { name: "Checked In Today" })).toBeDisabled();
@@ -71,7 +71,7 @@ test("the task dialog starts a task and completes it five seconds later", async 
     await dialog.getByRole("button", { name: "Complete Task" }).click();
   }
   await expect(page.getByText("Task Completed")).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByText("You earned 150 coins.")).toBeVisible();
+  await expect(page.getByText("You earned 150 coins ($1.50) — available to withdraw.")).toBeVisible();
   await expect(page.getByRole("link", { name: /Try a Budgeting App/ })).toContainText("Done");
   await page.getByRole("link", { name: "Home" }).click();
   await expect(page.getByTestId("balance")).toHaveText("$1.50");
@@ -103,7 +103,9 @@ test("a started task left and opened again offers Complete Task: a live count wi
     await expect(dialog.getByTestId("task-started")).toHaveText("You started this task. You can complete it now.");
     await dialog.getByRole("button", { name: "Complete Task" }).click();
   }
-  await expect(page.getByText("You earned 160 coins.")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText("You earned 160 coins ($1.60) — available to withdraw.")).toBeVisible({
+    timeout: 15_000,
+  });
   // Finished: under Done, and its dialog offers only Close.
   await expect(page.getByRole("list", { name: "Done tasks" })).toContainText("Streaming Services Survey");
   await page.getByRole("link", { name: /Streaming Services Survey/ }).click();

@@ -16,7 +16,9 @@ test("an open Earn page shows a task completed in another tab without a reload",
   const other = await context.newPage();
   await other.goto("/earn?task=task-006");
   await other.getByRole("dialog").getByRole("button", { name: "Start Task" }).click();
-  await expect(other.getByText("You earned 80 coins.")).toBeVisible({ timeout: 15_000 });
+  await expect(other.getByText("You earned 80 coins ($0.80) — available to withdraw.")).toBeVisible({
+    timeout: 15_000,
+  });
 
   await expect(row).toContainText("Done", { timeout: 10_000 });
   expect(loads).toBe(0);
@@ -51,8 +53,8 @@ test("a live refresh in one tab leaves the flash message of another tab's action
   // ...without taking the message that belongs to the tab that acted.
   expect((await context.cookies()).map((cookie) => cookie.name)).toContain("__flash");
   await page.goto(completion.headers().location!);
-  await expect(page.getByText("You earned 80 coins.")).toBeVisible();
-  await expect(watcher.getByText("You earned 80 coins.")).toHaveCount(0);
+  await expect(page.getByText("You earned 80 coins ($0.80) — available to withdraw.")).toBeVisible();
+  await expect(watcher.getByText("You earned 80 coins ($0.80) — available to withdraw.")).toHaveCount(0);
 });
 
 test("an open Home page goes to the sign-in screen when its person logs out in another tab, without reconnecting", async ({

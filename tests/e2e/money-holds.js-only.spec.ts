@@ -43,7 +43,7 @@ test("Home shows the check-in's $0.10 as locked bonus, then a held offer's $0.05
   await signInOverHttp(page, email, "money-password", app.url);
 
   await page.getByRole("button", { name: "Check In Now (+10 coins)" }).click();
-  await expect(page.getByText("You earned 10 coins.")).toBeVisible();
+  await expect(page.getByText("You earned 10 coins ($0.10) — locked until your offer earnings clear.")).toBeVisible();
   const card = page.getByRole("region", { name: "Available Balance" });
   await expect(card.getByTestId("balance")).toHaveText("$0.00");
   await expect(card.getByTestId("locked-bonus-line")).toHaveText(

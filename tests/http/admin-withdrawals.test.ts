@@ -124,7 +124,7 @@ describe("the console's withdrawals", () => {
       }),
     ]);
     const history = await person.client.visit("/withdraw?history=1");
-    expect(history.html).toContain(html("Refused: Same device as a closed account"));
+    expect(history.html).toContain(html("We did not send it: Same device as a closed account."));
     // Refusing again (an old page) changes nothing and says where it stands.
     const again = await finance.client.post(`/admin/withdrawals/${person.id}`, { intent: "reject", reason: "again" });
     expect(again.status).toBe(409);

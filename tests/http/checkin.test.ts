@@ -36,7 +36,7 @@ describe("check-in streak over plain HTTP", () => {
     expect(before).toContain("Day 3 of 7 · check in today and 4 more days in a row for a 50-coin bonus ($0.50).");
     expect(before).toContain("Day 2, checked in");
     const after = await landing(client, await client.post("/?index", { intent: "checkin" }));
-    expect(after.html).toContain("You earned 10 coins.");
+    expect(after.html).toContain("You earned 10 coins ($0.10) — available to withdraw.");
     expect(after.html).toContain("Day 3 of 7 · check in 4 more days in a row for a 50-coin bonus ($0.50).");
     expect(after.html).toContain("Day 3, checked in");
     expect(after.html).toMatch(/<button[^>]*disabled=""[^>]*>Checked In Today<\/button>/);
@@ -51,7 +51,7 @@ describe("check-in streak over plain HTTP", () => {
     const { client, id } = await account(lastDays(6));
     expect((await client.visit("/")).html).toContain("Day 7 of 7 · check in today for a 50-coin bonus ($0.50).");
     const after = await landing(client, await client.post("/?index", { intent: "checkin" }));
-    expect(after.html).toContain("You earned 10 coins and your 50-coin day 7 bonus.");
+    expect(after.html).toContain("You earned 10 coins and your 50-coin day 7 bonus ($0.60) — available to withdraw.");
     expect(after.html).toContain(
       "Day 7 of 7 · your 50-coin bonus ($0.50) was paid today. Tomorrow starts a new week at Day 1.",
     );

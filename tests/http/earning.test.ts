@@ -26,7 +26,7 @@ describe("earning over plain HTTP", () => {
     const { client } = await signedInClient();
     const first = await landing(client, await client.post("/?index", { intent: "checkin" }));
     expect(first.html).toContain("Checked in!");
-    expect(first.html).toContain("You earned 10 coins.");
+    expect(first.html).toContain("You earned 10 coins ($0.10) — available to withdraw.");
     expect(first.html).toContain("$0.10");
     expect(first.html).toMatch(/<button[^>]*disabled=""[^>]*>Checked In Today<\/button>/);
     expect(first.html).toMatch(/Next check-in in <!-- -->\d+ (h|min)/);
@@ -124,7 +124,7 @@ describe("earning over plain HTTP", () => {
     );
     expect(done.location).toBe("/earn");
     expect(done.html).toContain("Task Completed");
-    expect(done.html).toContain("You earned 150 coins.");
+    expect(done.html).toContain("You earned 150 coins ($1.50) — available to withdraw.");
     expect(done.html).toContain(">Done</span>");
     const home = await client.visit("/");
     expect(home.html).toContain("$1.50");

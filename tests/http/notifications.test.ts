@@ -206,8 +206,8 @@ describe("notices arrive by push and email: an app on Postgres with a local FCM 
     const id = await settledWithdrawal(owner.userId, "failed");
     await finished(id);
     const words = {
-      title: "Withdrawal failed",
-      body: "Your $5.00 PayPal withdrawal could not be paid, so the money is back in your balance.",
+      title: "Withdrawal not paid",
+      body: "Your $5.00 PayPal withdrawal could not be paid — $5.00 refunded to your balance.",
     };
     expectPushes(owner.tokens, id, "withdrawal_failed", words, "/withdraw?history=1");
     expectEmail(owner.email, words, "/withdraw?history=1");
@@ -228,11 +228,14 @@ describe("notices arrive by push and email: an app on Postgres with a local FCM 
     expect(await finished(welcome)).toMatchObject({ kind: "welcome_bonus", push_status: "sent", email_status: "sent" });
     const creditWords = {
       title: "Referral bonus earned",
-      body: "A friend you referred qualified: $5.00 has been added to your balance.",
+      body: "A friend you referred qualified: $5.00 referral bonus — available to withdraw.",
     };
     expectPushes(referrer.tokens, credited, "referral_credited", creditWords, "/referral");
     expectEmail(referrer.email, creditWords, "/referral");
-    const welcomeWords = { title: "Welcome bonus", body: "You earned $1.00 for joining with a referral code." };
+    const welcomeWords = {
+      title: "Welcome bonus",
+      body: "You earned $1.00 for joining with a referral code — available to withdraw.",
+    };
     expectPushes(friend.tokens, welcome, "welcome_bonus", welcomeWords, "/");
     expectEmail(friend.email, welcomeWords, "/");
   });
@@ -265,13 +268,13 @@ describe("notices arrive by push and email: an app on Postgres with a local FCM 
     });
 
     const [stored] = await app.sql<{ data: unknown }>("select data from user_notices where id = $1", [credited]);
-    expect(stored!.data).toEqual({ amount: 5 });
+    expect(stored!.data).toEqual({ amount: 5, locked: false });
     const pushes = fcm.pushesTo(referrer.tokens[0]!);
     expect(pushes).toHaveLength(1);
     const mail = smtp.mailTo(referrer.email);
     expect(mail).toHaveLength(1);
     const toast = await referrer.client.visit("/");
-    expect(toast.html).toContain("A friend you referred qualified: $5.00 has been added to your balance.");
+    expect(toast.html).toContain("A friend you referred qualified: $5.00 referral bonus — available to withdraw.");
     const activity = await referrer.client.visit("/profile");
     expect(activity.html).toContain("Referral bonus");
     const texts = {
@@ -296,9 +299,13 @@ describe("notices arrive by push and email: an app on Postgres with a local FCM 
     const earner = await person();
     const id = await postback(earner.userId, 250);
     await finished(id);
-    const { title, description } = noticeMessage({ kind: "postback_reward", data: { coins: 250, amount: 2.5 } });
+    const [stored] = await app.sql<{ data: { available_at: string } }>("select data from user_notices where id = $1", [
+      id,
+    ]);
+    const { title, description } = noticeMessage({ kind: "postback_reward", data: stored!.data });
     const words = { title, body: description! };
-    expect(words.body).toBe("You earned 250 coins ($2.50) for completing an offer.");
+    // Demo settings: no hold, so the credit is available at once.
+    expect(words.body).toBe("You earned 250 coins ($2.50) for completing an offer — available to withdraw.");
     expectPushes(earner.tokens, id, "postback_reward", words, "/");
     expectEmail(earner.email, words, "/");
   });
@@ -318,7 +325,10 @@ describe("notices arrive by push and email: an app on Postgres with a local FCM 
     expect(done.html).toContain("Task Completed");
     const id = await latestNotice(earner.userId);
     expect(await finished(id)).toMatchObject({ kind: "task_reward", push_status: "sent", email_status: "sent" });
-    const words = { title: "Task Completed", body: `You earned 150 coins ($1.50) for "${task.title}".` };
+    const words = {
+      title: "Task Completed",
+      body: `You earned 150 coins ($1.50) for "${task.title}" — available to withdraw.`,
+    };
     expectPushes(earner.tokens, id, "task_reward", words, "/earn");
     expectEmail(earner.email, words, "/earn");
     expect((await earner.client.visit("/")).html).not.toContain("Task Completed");

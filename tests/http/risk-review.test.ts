@@ -136,12 +136,13 @@ describe("withdrawals reviewed by risk: the Withdraw screen and the operator com
     expect(home.html).toContain("Withdrawal refused");
     expect(home.html).toContain(
       html(
-        "Your $5.00 UPI withdrawal was refused after review, so the money is back in your balance. Offer earnings under investigation.",
+        "Your $5.00 UPI withdrawal was refused after review — $5.00 refunded to your balance. Offer earnings under investigation.",
       ),
     );
     const history = await client.visit("/withdraw?history=1");
+    expect(history.html).toContain("Refused — $5.00 refunded");
     expect(history.html).toContain(
-      html("Refused: Offer earnings under investigation. The money is back in your balance."),
+      html("We did not send it: Offer earnings under investigation. The money is back in your balance."),
     );
   });
 

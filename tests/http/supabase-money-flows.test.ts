@@ -136,7 +136,7 @@ describe("the money flows over HTTP with the app on supabase-js (PostgREST over 
   it("daily check-in: the first post pays 10 coins ($0.10, one checkin row); a second the same day is refused by daily_checkin in SQL (PostgREST 400) with 'Already checked in today!' and pays nothing", async () => {
     const { client, id } = await person();
     const first = await landing(client, await client.post("/?index", { intent: "checkin" }));
-    expect(first.html).toContain("You earned 10 coins.");
+    expect(first.html).toContain("You earned 10 coins ($0.10) — available to withdraw.");
     expect(await balance(id)).toBe(0.1);
     expect(await ledger(id)).toEqual([{ type: "checkin", amount: 0.1 }]);
 

@@ -194,7 +194,10 @@ describe("Withdraw Money over plain HTTP", () => {
     expect(response.headers.get("location")).toBe("/withdraw");
     const { html: page } = await client.visit("/withdraw");
     expect(page).toContain("Withdrawal request submitted successfully (TEST MODE)");
-    expect(page).toContain("Your $5.25 withdrawal has been initiated.");
+    // Demo settings review no first cash-out: the toast says it is on its way, not in review.
+    expect(page).toContain(
+      "Your $5.25 withdrawal has been initiated. It is sending: on its way to your PayPal account.",
+    );
     expect(page).toMatch(/data-testid="balance">\$7\.25</);
     expect(page).not.toContain('value="5.25"'); // a fresh form
     expect(await balance(id)).toBe(7.25);
@@ -209,7 +212,7 @@ describe("Withdraw Money over plain HTTP", () => {
     expect(history.html).toContain("View all your past withdrawal requests.");
     expect(history.html).toMatch(/<th[^>]*>Date<\/th>/);
     expect(history.html).toContain("$5.25");
-    expect(history.html).toMatch(/bg-amber-50 text-amber-800[^"]*">pending</);
+    expect(history.html).toMatch(/bg-amber-50 text-amber-800[^"]*"[^>]*>Sending</);
     expect(history.html).toMatch(
       /href="\/withdraw"[^>]*aria-label="Close history"|aria-label="Close history"[^>]*href="\/withdraw"/,
     );
@@ -225,7 +228,7 @@ describe("Withdraw Money over plain HTTP", () => {
     const { html: page } = await client.visit("/withdraw?history=1");
     const amounts = [...page.matchAll(/<td[^>]*>(\$\d+\.\d\d)<\/td>/g)].map((match) => match[1]);
     expect(amounts).toEqual(["$2.50", "$1.00"]);
-    expect(page).toMatch(/bg-emerald-50 text-emerald-700[^"]*">completed</);
+    expect(page).toMatch(/bg-emerald-50 text-emerald-700[^"]*"[^>]*>Paid [A-Z][a-z]{2} \d{1,2}</);
     expect(page).toContain(">UPI<");
     expect(await balance(id)).toBe(16.5);
   });
@@ -236,10 +239,10 @@ describe("Withdraw Money over plain HTTP", () => {
     const [withdrawal] = await app.sql<{ id: string }>("select id from withdrawals where user_id = $1", [id]);
     await app.sql("select settle_withdrawal($1, 'failed', null, 'Account closed')", [withdrawal!.id]);
     const next = await client.visit("/");
-    expect(next.html).toContain("Withdrawal failed");
-    expect(next.html).toContain("Your $6.00 UPI withdrawal could not be paid, so the money is back in your balance.");
+    expect(next.html).toContain("Withdrawal not paid");
+    expect(next.html).toContain("Your $6.00 UPI withdrawal could not be paid — $6.00 refunded to your balance.");
     expect(next.html).toMatch(/data-testid="balance">\$10\.00</);
-    expect((await client.visit("/")).html).not.toContain("Withdrawal failed");
+    expect((await client.visit("/")).html).not.toContain("Withdrawal not paid");
   });
 
   /** The history sheet's table: what it shows, without the form around it. */
@@ -304,7 +307,8 @@ describe("Withdraw Money over plain HTTP", () => {
       await app.sql("select approve_withdrawals(jsonb_build_array($1::text), 'ops-test')", [row!.id]);
       const sending = await historyTable(client);
       expect(sending).toContain("Sending");
-      expect(sending).toContain("Approved; we are sending it to your PayPal account.");
+      expect(sending).toContain("We are sending it to your PayPal account.");
+      expect(sending).not.toContain("In review");
       expect(sending).toContain(`Expected by ${expected}<`);
     } finally {
       await app.sql("select apply_demo_settings()");
@@ -331,8 +335,9 @@ describe("Withdraw Money over plain HTTP", () => {
       rows.find((row) => Number(row.amount) === 2)!.id,
     ]);
     const table = await historyTable(client);
-    expect(table).toContain(html("Not paid: Account closed. The money is back in your balance."));
-    expect(table).toMatch(/Paid on [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+    expect(table).toContain("Not paid — $6.00 refunded");
+    expect(table).toContain(html("UPI could not pay it: Account closed. The money is back in your balance."));
+    expect(table).toMatch(/>Paid [A-Z][a-z]{2} \d{1,2}</);
     expect(table).toContain("The money went to your UPI account.");
     expect(table).not.toContain("Expected by");
   });

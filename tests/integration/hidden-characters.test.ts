@@ -215,7 +215,7 @@ describe.each([["PGlite", openTestPglite]])("hidden characters on %s", (_name, o
         "select kind, data from user_notices where user_id = $1",
         [referrer.id],
       );
-      expect(notices).toEqual([{ kind: "referral_credited", data: { amount: 5 } }]);
+      expect(notices).toEqual([{ kind: "referral_credited", data: { amount: 5, locked: false } }]);
       const ledger = await t.sql<{ description: string }>(
         "select description from transaction_history where user_id = $1 and transaction_type = 'referral'",
         [referrer.id],

@@ -7,11 +7,11 @@ import {
   holdAmountInput,
   maskRecipient,
   withdrawalExpected,
-  withdrawalStep,
   withdrawalStepMeaning,
   type WithdrawalRow,
 } from "~/domain/withdrawals";
 import { activityLabel } from "~/domain/activity";
+import { stateBadge, withdrawalState } from "~/domain/money-timeline";
 import { defaultDisplayName, displayNameProblem, trimDisplayName } from "~/domain/display-name";
 import { escapeHiddenCharacters, hasHiddenCharacters } from "~/domain/hidden-characters";
 import { findLegalDocument, LEGAL_DOCUMENTS } from "~/content/legal";
@@ -521,25 +521,22 @@ describe("a withdrawal's step, its meaning and its expected date (issue 18, item
   });
   const now = new Date("2026-11-25T10:00:00Z");
 
-  it("gives every status a step and a plain meaning", () => {
-    const review = row({ review_state: "review" });
-    expect([withdrawalStep(review), withdrawalStepMeaning(review)]).toEqual([
+  it("gives every status one state of the money timeline and a plain meaning that names no other state", () => {
+    const both = (withdrawal: WithdrawalRow) => {
+      const state = withdrawalState(withdrawal);
+      return [state ? stateBadge(state) : null, withdrawalStepMeaning(withdrawal)];
+    };
+    expect(both(row({ review_state: "review" }))).toEqual([
       "In review",
       "We check first cash-outs and unusual ones by hand before anything is sent.",
     ]);
-    const sending = row({});
-    expect([withdrawalStep(sending), withdrawalStepMeaning(sending)]).toEqual([
+    expect(both(row({}))).toEqual(["Sending", "We are sending it to your PayPal account."]);
+    expect(both(row({ sent_at: "2026-11-24T11:00:00Z", payment_method: "upi" }))).toEqual([
       "Sending",
-      "Approved; we are sending it to your PayPal account.",
-    ]);
-    const sent = row({ sent_at: "2026-11-24T11:00:00Z", payment_method: "upi" });
-    expect([withdrawalStep(sent), withdrawalStepMeaning(sent)]).toEqual([
-      "Sent",
       "We sent it; UPI is confirming the payment.",
     ]);
-    const paid = row({ status: "completed", settled_at: "2026-11-25T09:00:00Z" });
-    expect([withdrawalStep(paid), withdrawalStepMeaning(paid)]).toEqual([
-      "Paid on Nov 25, 2026",
+    expect(both(row({ status: "completed", settled_at: "2026-11-25T09:00:00Z" }))).toEqual([
+      "Paid Nov 25",
       "The money went to your PayPal account.",
     ]);
     const failed = row({
@@ -547,9 +544,19 @@ describe("a withdrawal's step, its meaning and its expected date (issue 18, item
       settled_at: "2026-11-25T09:00:00Z",
       failure_reason: "Receiver unconfirmed",
     });
-    expect(withdrawalStep(failed)).toBe("Not paid: Receiver unconfirmed. The money is back in your balance.");
+    expect(both(failed)).toEqual([
+      "Not paid — $5.00 refunded",
+      "PayPal could not pay it: Receiver unconfirmed. The money is back in your balance.",
+    ]);
     const refused = row({ status: "failed", review_state: "rejected", failure_reason: "Under investigation" });
-    expect(withdrawalStep(refused)).toBe("Refused: Under investigation. The money is back in your balance.");
+    expect(both(refused)).toEqual([
+      "Refused — $5.00 refunded",
+      "We did not send it: Under investigation. The money is back in your balance.",
+    ]);
+    expect(both(row({ status: "failed", review_state: "rejected", failure_reason: null }))[1]).toBe(
+      "We did not send it. The money is back in your balance.",
+    );
+    expect(both(row({ status: "on_hold" }))).toEqual([null, null]);
   });
 
   it("expects a pending one 48 hours after its request, says a review can take longer, and says when it is late", () => {

@@ -95,18 +95,74 @@ describe("the push and email of a notice", () => {
       "/",
     ],
     [
+      "postback_reward",
+      { coins: 350, amount: 3.5, title: "Install Chess Pro", available_at: "2099-12-05T10:00:00+00:00" },
+      "Offer completed",
+      'You earned 350 coins ($3.50) for "Install Chess Pro" — pending, clears Dec 5.',
+      "/",
+    ],
+    [
+      "postback_reward",
+      { coins: 350, amount: 3.5, available_at: "2026-11-20T10:00:00.123456+00:00" },
+      "Offer completed",
+      "You earned 350 coins ($3.50) for completing an offer — available to withdraw.",
+      "/",
+    ],
+    [
+      "task_reward",
+      { coins: 150, amount: 1.5, title: "Rate Five Apps", locked: true },
+      "Task Completed",
+      'You earned 150 coins ($1.50) for "Rate Five Apps" — locked until your offer earnings clear.',
+      "/earn",
+    ],
+    [
       "referral_credited",
       { amount: 5 },
       "Referral bonus earned",
-      "A friend you referred qualified: $5.00 has been added to your balance.",
+      "A friend you referred qualified: $5.00 referral bonus.",
+      "/referral",
+    ],
+    [
+      "referral_credited",
+      { amount: 5, locked: true },
+      "Referral bonus earned",
+      "A friend you referred qualified: $5.00 referral bonus — locked until your offer earnings clear.",
+      "/referral",
+    ],
+    [
+      "referral_credited",
+      { amount: 5, locked: false },
+      "Referral bonus earned",
+      "A friend you referred qualified: $5.00 referral bonus — available to withdraw.",
       "/referral",
     ],
     ["welcome_bonus", { amount: 1 }, "Welcome bonus", "You earned $1.00 for joining with a referral code.", "/"],
     [
+      "welcome_bonus",
+      { amount: 1, locked: true },
+      "Welcome bonus",
+      "You earned $1.00 for joining with a referral code — locked until your offer earnings clear.",
+      "/",
+    ],
+    [
+      "missing_credit_credited",
+      { amount: 2, coins: 200, title: "Survey 88", locked: false },
+      "Missing credit added",
+      'Support credited 200 coins ($2.00) for "Survey 88" — available to withdraw.',
+      "/earn/offers",
+    ],
+    [
       "withdrawal_failed",
       { amount: 7.5, payment_method: "paypal" },
-      "Withdrawal failed",
-      "Your $7.50 PayPal withdrawal could not be paid, so the money is back in your balance.",
+      "Withdrawal not paid",
+      "Your $7.50 PayPal withdrawal could not be paid — $7.50 refunded to your balance.",
+      "/withdraw?history=1",
+    ],
+    [
+      "withdrawal_failed",
+      { amount: 2, payment_method: "upi", refused: true, reason: "Offer earnings under investigation" },
+      "Withdrawal refused",
+      "Your $2.00 UPI withdrawal was refused after review — $2.00 refunded to your balance. Offer earnings under investigation.",
       "/withdraw?history=1",
     ],
     [
@@ -144,7 +200,7 @@ describe("the push and email of a notice", () => {
     for (const text of [words.title, words.description, push.title, push.body, email.subject, email.text, email.html]) {
       expect(text).not.toContain("Rewards Security Team");
     }
-    expect(words.description).toBe("A friend you referred qualified: $5.00 has been added to your balance.");
+    expect(words.description).toBe("A friend you referred qualified: $5.00 referral bonus.");
   });
 
   it("emails plain text and HTML with the words, a greeting, the link and how to turn emails off, escaping the words", () => {

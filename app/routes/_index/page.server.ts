@@ -1,4 +1,4 @@
-import { checkinDayStates, checkinStreakLine, timeUntilNextCheckin } from "~/domain/checkin";
+import { checkinDayStates, checkinStreakLine, checkinWords, timeUntilNextCheckin } from "~/domain/checkin";
 import { homeFormSchema } from "./home-forms";
 import { QUICK_TASK_COUNT } from "~/domain/constants";
 import { requireUser } from "~/server/auth/session.server";
@@ -13,7 +13,7 @@ import { referralStatusCall } from "~/server/earning/referrals.server";
 import { invitationChecklist } from "~/domain/referral-promise";
 import { ensureEmailVerified, requestVerificationEmail } from "~/server/auth/email-verification.server";
 import { verificationEmailSent } from "~/domain/verification-form";
-import { loadUserSummary, moneyParts, userSummaryCall } from "~/server/account/users.server";
+import { creditedBonusState, loadUserSummary, moneyParts, userSummaryCall } from "~/server/account/users.server";
 import { homeGreeting } from "~/domain/greeting";
 import { ruleMessage } from "~/domain/rules";
 import { cashOutHint } from "~/domain/withdrawals";
@@ -109,13 +109,11 @@ export async function homeAction(request: Request) {
   if (submission.value.intent === "checkin") {
     try {
       const result = await checkIn(user.uid);
+      const [state, config] = await Promise.all([creditedBonusState(user.uid), getAppConfig()]);
       return redirectWithFlash("/", {
         kind: "success",
         title: "Checked in!",
-        description:
-          result.bonus_coins > 0
-            ? `You earned ${result.coins} coins and your ${result.bonus_coins}-coin day 7 bonus.`
-            : `You earned ${result.coins} coins.`,
+        description: checkinWords(result, config.coins_per_dollar, state),
       });
     } catch (error) {
       return replyWithDbError(submission, error, { fallback: "Please try again later.", context: "check-in" });

@@ -3,7 +3,9 @@ import { wallOfferLists } from "~/server/walls/offers.server";
 import { redirect } from "@remix-run/node";
 import type { Flash } from "~/domain/flash";
 import { TASK_ALREADY_REWARDED } from "~/domain/identity";
-import { formatCoins } from "~/domain/money";
+import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
+import { withState } from "~/domain/money-timeline";
+import { creditedBonusState } from "~/server/account/users.server";
 import { taskFormSchema } from "~/domain/task-forms";
 import { TASK_COMPLETION_DELAY_MS } from "~/domain/constants";
 import { TASK_ID_PATTERN, earningPotential, filterTasks, parseTaskFilter, taskStart } from "~/domain/tasks";
@@ -144,10 +146,14 @@ export async function earnAction(request: Request) {
     if (result.pending) return redirectWithFlash(back, pendingConfirmation(task.title, task.reward));
     if (result.already_rewarded)
       return redirectWithFlash(back, { kind: "info", title: "Task Completed", description: TASK_ALREADY_REWARDED });
+    const [state, config] = await Promise.all([creditedBonusState(user.uid), getAppConfig()]);
     return redirectWithFlash(back, {
       kind: "success",
       title: "Task Completed",
-      description: `You earned ${result.reward} coins.`,
+      description: withState(
+        `You earned ${result.reward} coins (${formatDollars(coinsToDollars(result.reward, config.coins_per_dollar))})`,
+        state,
+      ),
     });
   } catch (error) {
     return replyWithDbError(submission, error, {

@@ -7,6 +7,7 @@ import { showToast } from "~/lib/toasts";
 import { buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/Card";
 import { Icon } from "~/components/ui/Icon";
+import { MoneyStateBadge } from "~/components/MoneyStateBadge";
 
 /** docs/product.md, "Profile: recent activity": the 10 newest movements of the balance. */
 export function RecentActivity({ items }: { items: ActivityItem[] | null }) {
@@ -49,23 +50,16 @@ export function RecentActivity({ items }: { items: ActivityItem[] | null }) {
             <li key={item.id} className="flex items-center gap-3 py-3">
               <div className="min-w-0 flex-1">
                 <p className="truncate text-sm font-medium text-ink">{item.label}</p>
-                <p className="text-xs text-muted">
-                  {formatDate(item.created_at)}
-                  {item.status !== "completed" ? (
-                    <span
-                      className={`ml-2 rounded-full px-1.5 py-0.5 font-semibold capitalize ${
-                        item.status === "failed" ? "bg-red-50 text-red-700" : "bg-amber-50 text-amber-800"
-                      }`}
-                    >
-                      {item.status}
-                    </span>
-                  ) : null}
+                {/* When, and where the money is: one state a row (docs/decisions/080). */}
+                <p className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted">
+                  <span className="whitespace-nowrap">{formatDate(item.created_at)}</span>
+                  <MoneyStateBadge state={item.state} />
                 </p>
               </div>
               <div className="shrink-0 text-right">
                 <p
                   className={`text-sm font-semibold ${
-                    item.status === "failed"
+                    item.state?.kind === "refused"
                       ? "text-muted line-through"
                       : item.amount < 0
                         ? "text-ink"

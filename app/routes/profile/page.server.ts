@@ -71,7 +71,7 @@ export async function loadProfile(request: Request, scope?: RequestScope) {
       shareUrl: summary.referral_code ? `${requestOrigin(request)}/auth?ref=${summary.referral_code}` : null,
     },
     // What the list shows, not the whole ledger row.
-    activity: activity?.map(activityItem) ?? null,
+    activity: activity?.map((row) => activityItem(row, new Date())) ?? null,
     activityFailed: onAccount && activity === null,
     preferences,
     signInMethods: methods,

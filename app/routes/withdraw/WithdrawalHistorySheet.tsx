@@ -1,24 +1,12 @@
 import { Link } from "@remix-run/react";
 import { formatDate } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
-import {
-  METHOD_NAMES,
-  statusTone,
-  WITHDRAWAL_MESSAGES,
-  withdrawalStep,
-  withdrawalStepMeaning,
-  type WithdrawalRow,
-} from "~/domain/withdrawals";
+import { withdrawalState } from "~/domain/money-timeline";
+import { MoneyStateBadge } from "~/components/MoneyStateBadge";
+import { METHOD_NAMES, WITHDRAWAL_MESSAGES, withdrawalStepMeaning, type WithdrawalRow } from "~/domain/withdrawals";
 import { Icon } from "~/components/shared";
 import { SectionError } from "~/components/ui/SectionError";
 import { UrlDialog } from "~/components/ui/UrlDialog";
-
-const TONE_STYLES = {
-  green: "bg-emerald-50 text-emerald-700",
-  amber: "bg-amber-50 text-amber-800",
-  red: "bg-red-50 text-red-700",
-  grey: "bg-gray-100 text-gray-700",
-} as const;
 
 /**
  * "Withdrawal History" (docs/product.md, "Withdraw: history"): a side sheet rendered by the server from `?history=1`; it closes
@@ -74,19 +62,13 @@ export function WithdrawalHistorySheet({ rows, closeHref }: { rows: WithdrawalRo
               // step and what that means across the whole width (narrow screens have no room beside).
               <tbody key={row.id} className="border-t border-line">
                 <tr>
-                  <td className="pt-2.5 align-top whitespace-nowrap text-muted max-[359px]:whitespace-normal">
-                    {formatDate(row.created_at)}
-                  </td>
+                  <td className="pt-2.5 align-top whitespace-nowrap text-muted">{formatDate(row.created_at)}</td>
                   <td className="pt-2.5 text-right align-top font-semibold">{formatDollars(row.amount)}</td>
                   <td className="pt-2.5 pl-3 align-top max-[359px]:pl-2">
                     {METHOD_NAMES[row.payment_method] ?? row.payment_method}
                   </td>
                   <td className="pt-2.5 pl-3 align-top max-[359px]:pl-2">
-                    <span
-                      className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${TONE_STYLES[statusTone(row.status)]}`}
-                    >
-                      {row.status}
-                    </span>
+                    <StateBadge row={row} />
                   </td>
                 </tr>
                 <tr>
@@ -104,17 +86,24 @@ export function WithdrawalHistorySheet({ rows, closeHref }: { rows: WithdrawalRo
 }
 
 /**
- * Where the money went (masked by the server), the step the withdrawal is at (docs/decisions/068),
- * what that step means, and for a pending one when it should arrive.
+ * docs/product.md, "Withdraw: history": the status, coloured (completed green, pending amber, failed
+ * red, any other grey), in the money timeline's words: "In review", "Sending", "Paid Nov 24" or
+ * "Refused — $2.00 refunded" (docs/decisions/080).
+ */
+function StateBadge({ row }: { row: WithdrawalRow }) {
+  return <MoneyStateBadge state={withdrawalState(row)} fallback={row.status} />;
+}
+
+/**
+ * Where the money went (masked by the server), what its state means (docs/decisions/068), and for a
+ * pending one when it should arrive.
  */
 function WithdrawalDetails({ row }: { row: WithdrawalRow }) {
-  const step = withdrawalStep(row);
   const meaning = withdrawalStepMeaning(row);
   return (
     <>
       {row.recipient ? <p className="break-all text-muted">To {row.recipient}</p> : null}
-      {step ? <p className="mt-0.5 font-semibold text-gray-800">{step}</p> : null}
-      {meaning ? <p className="text-muted">{meaning}</p> : null}
+      {meaning ? <p className="mt-0.5 text-gray-800">{meaning}</p> : null}
       {row.expected ? <p className="text-muted">{row.expected}</p> : null}
     </>
   );

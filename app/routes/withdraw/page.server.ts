@@ -1,7 +1,7 @@
 import { ruleMessage } from "~/domain/rules";
 import { RECIPIENT_FIELDS, withdrawFormsSchema } from "./withdrawal-form";
 import { verificationEmailSent } from "~/domain/verification-form";
-import { cashOutHint, WITHDRAWAL_MESSAGES, withdrawalInitiated } from "~/domain/withdrawals";
+import { cashOutHint, WITHDRAWAL_MESSAGES, withdrawalInitiated, withdrawalRequestState } from "~/domain/withdrawals";
 import { ensureEmailVerified, requestVerificationEmail } from "~/server/auth/email-verification.server";
 import { requireUser } from "~/server/auth/session.server";
 import { getAppConfig } from "~/server/runtime/config.server";
@@ -97,7 +97,7 @@ export async function withdrawAction(request: Request) {
     return redirectWithFlash("/withdraw", {
       kind: "success",
       title: WITHDRAWAL_MESSAGES.submitted + (paysRealMoney(withdrawal.payment_method) ? "" : " (TEST MODE)"),
-      description: withdrawalInitiated(amount),
+      description: `${withdrawalInitiated(amount)} ${withdrawalRequestState(withdrawal)}`,
     });
   } catch (error) {
     return replyWithDbError(submission, error, {

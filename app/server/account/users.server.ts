@@ -1,5 +1,6 @@
 import { defaultDisplayName } from "~/domain/display-name";
 import type { MoneyParts } from "~/domain/money";
+import { bonusState, type MoneyState } from "~/domain/money-timeline";
 import { identityHash } from "./account-hash.server";
 import type { SessionUser } from "../auth/session.server";
 import { dbCall } from "../db/core.server";
@@ -114,4 +115,21 @@ export function moneyParts(summary: UserSummary): MoneyParts {
     earnedToUnlock: summary.earned_to_unlock,
     carriedDebt: summary.carried_debt,
   };
+}
+
+/**
+ * Where bonus money just credited to the person is (money-timeline.ts): locked while any of their
+ * bonus is, since the newest bonus is the last to unlock. Null when it cannot be read: the toast
+ * then names no state rather than guess one.
+ */
+export async function creditedBonusState(userId: string): Promise<MoneyState | null> {
+  try {
+    const money = await read(
+      dbCall<{ bonus_locked: number | string } | null>("money_available", { p_user_id: userId }),
+    );
+    return money ? bonusState(Number(money.bonus_locked) > 0) : null;
+  } catch (error) {
+    console.error("money state failed to load:", error instanceof Response ? `HTTP ${error.status}` : error);
+    return null;
+  }
 }

@@ -8,6 +8,8 @@ CREATE OR REPLACE FUNCTION public.get_recent_activity(p_user_id text, p_limit in
  STABLE SECURITY DEFINER
  SET search_path TO 'public', 'pg_temp'
 AS $function$
+declare
+  v_locked numeric := coalesce((money_available(p_user_id) ->> 'bonus_locked')::numeric, 0);
 begin
   return (
     select coalesce(json_agg(json_build_object(
@@ -17,11 +19,22 @@ begin
              'transaction_type', t.transaction_type,
              'amount', t.amount,
              'status', t.status,
-             'coins', t.coins) order by t.created_at desc, t.id desc), '[]')
-      from (select id, created_at, description, transaction_type, amount, status, coins
+             'coins', t.coins,
+             'kind', t.kind,
+             'available_at', t.available_at,
+             'locked', t.kind = 'bonus' and t.amount > 0 and t.newer_bonus < v_locked,
+             'review_state', w.review_state,
+             'sent_at', w.sent_at,
+             'settled_at', w.settled_at) order by t.created_at desc, t.id desc), '[]')
+      from (select id, created_at, description, transaction_type, amount, status, coins, kind, available_at,
+                   withdrawal_id,
+                   coalesce(sum(amount) filter (where kind = 'bonus' and amount > 0)
+                              over (order by created_at desc, id desc
+                                    rows between unbounded preceding and 1 preceding), 0) as newer_bonus
               from transaction_history
              where user_id = p_user_id
              order by created_at desc, id desc
-             limit least(greatest(coalesce(p_limit, 10), 1), 50)) t);
+             limit least(greatest(coalesce(p_limit, 10), 1), 50)) t
+      left join withdrawals w on w.id = t.withdrawal_id);
 end
 $function$;

@@ -80,7 +80,8 @@ begin
     if v_amount > 0 then
       insert into user_notices (user_id, kind, data)
       values (p_user_id, 'postback_reward',
-              jsonb_build_object('coins', v_coins, 'amount', v_amount, 'provider', p_provider)
+              jsonb_build_object('coins', v_coins, 'amount', v_amount, 'provider', p_provider,
+                                 'available_at', v_available_at)
               || case when v_title is not null then jsonb_build_object('title', v_title) else '{}' end);
     end if;
   else

@@ -11,18 +11,21 @@ AS $function$
 declare
   v_report missing_credit_reports;
   v_amount numeric;
+  v_kind text;
 begin
   update missing_credit_reports set status = 'resolved', updated_at = now()
    where id = p_report_id and status <> 'resolved';
   select * into v_report from missing_credit_reports where id = p_report_id;
-  select amount into v_amount from balance_adjustments
+  select amount, kind into v_amount, v_kind from balance_adjustments
    where missing_credit_report_id = p_report_id and state = 'applied';
   if v_report.user_id is not null and v_amount > 0 then
     insert into user_notices (user_id, kind, data)
     values (v_report.user_id, 'missing_credit_credited',
             jsonb_build_object('amount', v_amount,
                                'coins', round(v_amount * (select coins_per_dollar from app_config))::integer,
-                               'title', v_report.offer_name, 'network', v_report.network));
+                               'title', v_report.offer_name, 'network', v_report.network)
+            -- Offer earnings corrected are available at once; bonus money gets its state from the trigger.
+            || case when v_kind = 'earned' then jsonb_build_object('locked', false) else '{}' end);
   end if;
 end
 $function$;

@@ -30,6 +30,7 @@ CREATE INDEX user_notices_due_idx ON public.user_notices USING btree (next_attem
 CREATE INDEX user_notices_email_address_idx ON public.user_notices USING btree (email_address, email_reserved_at) WHERE (email_address IS NOT NULL);
 CREATE INDEX user_notices_unshown_idx ON public.user_notices USING btree (user_id, id) WHERE (shown_at IS NULL);
 
+CREATE TRIGGER user_notices_money_state BEFORE INSERT ON public.user_notices FOR EACH ROW WHEN ((new.kind = ANY (ARRAY['task_reward'::text, 'referral_credited'::text, 'welcome_bonus'::text, 'missing_credit_credited'::text]))) EXECUTE FUNCTION user_notices_money_state();
 CREATE TRIGGER user_notices_notify AFTER INSERT ON public.user_notices FOR EACH ROW EXECUTE FUNCTION notify_user_notice();
 
 -- Row level security: on

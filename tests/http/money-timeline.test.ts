@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatDay } from "~/domain/dates";
+import { endHolds } from "../support/holds";
+import { html, type HttpClient } from "../support/http";
+import { startPostgresAppWithProvider, type PostgresApp } from "../support/postgres-app";
+import { startSmtpStandIn, type SmtpStandIn } from "../support/smtp";
+import { eventually } from "../support/wait";
+
+// Issue 36, "One money timeline" (docs/decisions/080): each money event, posted as it happens in
+// production (a signed postback over HTTP, form posts, the operators' SQL functions), read where a
+// person reads it: the toast on their next page, the notice stored for them, the email the
+// delivery worker sends to a local SMTP server, and Recent Activity. Once on the strict production
+// settings (holds, locked bonus, first cash-outs reviewed) and once on the demo settings.
+const SECRET = "postback-secret-for-money-timeline";
+const FROM = "notices@rewards.example";
+
+describe.each([["production"], ["demo"]] as const)("money words on %s settings", (settings) => {
+  const production = settings === "production";
+  let app: PostgresApp;
+  let postback: (params: Record<string, string>) => Promise<string>;
+  let smtp: SmtpStandIn;
+  let stop: () => Promise<void>;
+
+  beforeAll(async () => {
+    smtp = await startSmtpStandIn();
+    ({ app, postback, stop } = await startPostgresAppWithProvider(
+      SECRET,
+      { settings },
+      { SMTP_URL: smtp.url, EMAIL_FROM: `Rewards <${FROM}>`, PUBLIC_URL: "https://rewards.example" },
+    ));
+  }, 120_000);
+
+  afterAll(async () => {
+    await stop?.();
+    await smtp?.close();
+  });
+
+  async function person(referralCode?: string) {
+    const { client, email, response } = await app.signUp(referralCode ? { referralCode } : {});
+    expect(response.status).toBe(302);
+    const [profile] = await app.sql<{ id: string; referral_code: string }>(
+      "select id, referral_code from user_profiles where email = $1",
+      [email],
+    );
+    await app.sql("select record_email_verified($1)", [profile!.id]);
+    return { client, email, id: profile!.id, referralCode: profile!.referral_code };
+  }
+
+  let transactions = 0;
+  async function offerCredit(userId: string, coins: number) {
+    transactions += 1;
+    const answer = await postback({
+      user_id: userId,
+      transaction_id: `${userId}-${transactions}`,
+      amount: String(coins),
+    });
+    expect(answer).toBe("OK");
+  }
+
+  /** The description of the toast titled `title` on the person's next page (each notice shows once). */
+  async function toast(client: HttpClient, title: string): Promise<string> {
+    const { html: page } = await client.visit("/earn");
+    const match = new RegExp(`>${title}</p><p[^>]*>([^<]*)</p>`).exec(page);
+    expect(match, `a toast "${title}"`).not.toBeNull();
+    return match![1]!;
+  }
+
+  /** The text of the newest email to `email` whose subject is `subject`, once the worker has sent it. */
+  async function emailText(email: string, subject: string): Promise<string> {
+    const mail = await eventually(() => smtp.mailTo(email).find((message) => message.parsed.subject === subject), {
+      what: `an email "${subject}" to ${email}`,
+    });
+    return mail.parsed.text ?? "";
+  }
+
+  /** Recent Activity on Profile: each row's label and its one state badge, newest first. */
+  async function activity(client: HttpClient): Promise<[string, string | null][]> {
+    const { html: page } = await client.visit("/profile");
+    const list = page.slice(
+      page.indexOf('aria-label="Recent activity"'),
+      page.indexOf("</ul>", page.indexOf('aria-label="Recent activity"')),
+    );
+    return list
+      .split("<li")
+      .slice(1)
+      .map((row) => [
+        /class="truncate[^"]*">([^<]*)</.exec(row)![1]!,
+        /data-testid="money-state">([^<]*)</.exec(row)?.[1] ?? null,
+      ]);
+  }
+
+  async function clearingDay(userId: string): Promise<string> {
+    const [row] = await app.sql<{ available_at: Date }>(
+      "select max(available_at) as available_at from transaction_history where user_id = $1 and kind = 'earned'",
+      [userId],
+    );
+    return formatDay(row!.available_at.toISOString());
+  }
+
+  it("an offer's credit: pending with the day it clears (production), then available; the same words in the toast, the notice, the email and Recent Activity", async () => {
+    const earner = await person();
+    await offerCredit(earner.id, 350);
+    const day = await clearingDay(earner.id);
+    const state = production ? `pending, clears ${day}` : "available to withdraw";
+    const words = `You earned 350 coins ($3.50) for completing an offer — ${state}.`;
+
+    const [notice] = await app.sql<{ data: { available_at?: string } }>(
+      "select data from user_notices where user_id = $1 and kind = 'postback_reward'",
+      [earner.id],
+    );
+    expect(notice!.data.available_at).toBeTruthy();
+    expect(await toast(earner.client, "Offer completed")).toBe(html(words));
+    expect(await emailText(earner.email, "Offer completed")).toContain(words);
+    expect(await activity(earner.client)).toEqual([
+      ["Offer completed", production ? `Pending · clears ${day}` : "Available"],
+    ]);
+
+    // Cleared: the same row is now available, and the card can pay it out.
+    await endHolds(app, earner.id);
+    expect(await activity(earner.client)).toEqual([["Offer completed", "Available"]]);
+    expect((await earner.client.visit("/")).html).toMatch(/data-testid="balance">\$3\.50</);
+  });
+
+  it("a referral bonus: locked until the referrer's own offer earnings clear (production), then available", async () => {
+    const referrer = await person();
+    const friend = await person(referrer.referralCode);
+    // The friend qualifies: $1.00 of cleared offer earnings (production), 100 coins of any kind (demo).
+    await offerCredit(friend.id, 100);
+    await endHolds(app, friend.id);
+    await app.sql("select credit_cleared_referrals(200)");
+    const state = production ? "locked until your offer earnings clear" : "available to withdraw";
+    const words = `A friend you referred qualified: $5.00 referral bonus — ${state}.`;
+
+    const [notice] = await app.sql<{ data: { locked?: boolean } }>(
+      "select data from user_notices where user_id = $1 and kind = 'referral_credited'",
+      [referrer.id],
+    );
+    expect(notice!.data.locked).toBe(production);
+    expect(await toast(referrer.client, "Referral bonus earned")).toBe(html(words));
+    expect(await emailText(referrer.email, "Referral bonus earned")).toContain(words);
+    // The friend's own cleared $1.00 unlocks their $1.00 welcome bonus (production); demo locks nothing.
+    expect(await toast(friend.client, "Welcome bonus")).toBe(
+      "You earned $1.00 for joining with a referral code — available to withdraw.",
+    );
+    expect(await activity(referrer.client)).toEqual([["Referral bonus", production ? "Locked bonus" : "Available"]]);
+
+    // The referrer's own $5.00 of offer earnings clear: the bonus unlocks.
+    await offerCredit(referrer.id, 500);
+    await endHolds(app, referrer.id);
+    expect(await activity(referrer.client)).toEqual([
+      ["Offer completed", "Available"],
+      ["Referral bonus", "Available"],
+    ]);
+    expect((await referrer.client.visit("/")).html).toMatch(/data-testid="balance">\$10\.00</);
+  });
+
+  it("a check-in: its toast names the coins, their dollars and whether they are locked bonus; Recent Activity agrees", async () => {
+    const member = await person();
+    const answer = await member.client.post("/?index", { intent: "checkin" });
+    expect(answer.status).toBe(302);
+    const state = production ? "locked until your offer earnings clear" : "available to withdraw";
+    expect(await toast(member.client, "Checked in!")).toBe(html(`You earned 10 coins ($0.10) — ${state}.`));
+    expect(await activity(member.client)).toEqual([["Daily check-in", production ? "Locked bonus" : "Available"]]);
+  });
+
+  it("a refused cash-out: 'Refused — $2.00 refunded' in the toast, the email, Recent Activity and the history", async () => {
+    const member = await person();
+    await offerCredit(member.id, 500);
+    await endHolds(app, member.id);
+    const requested = await member.client.post("/withdraw", {
+      intent: "withdraw",
+      amount: "2",
+      method: "upi",
+      upiId: "me@okaxis",
+    });
+    expect(requested.status).toBe(302);
+    // Production reviews a first cash-out; demo sends it at once. The toast says which.
+    expect(await toast(member.client, "Withdrawal request submitted successfully")).toBe(
+      production
+        ? "Your $2.00 withdrawal has been initiated. It is in review: we check first cash-outs and unusual ones by hand before anything is sent."
+        : "Your $2.00 withdrawal has been initiated. It is sending: on its way to your UPI account.",
+    );
+    expect((await activity(member.client))[0]).toEqual(["Withdrawal via UPI", production ? "In review" : "Sending"]);
+
+    const [withdrawal] = await app.sql<{ id: string }>("select id from withdrawals where user_id = $1", [member.id]);
+    await app.sql("select reject_withdrawal($1, 'Offer earnings under investigation', 'ops-test')", [withdrawal!.id]);
+    const words =
+      "Your $2.00 UPI withdrawal was refused after review — $2.00 refunded to your balance. Offer earnings under investigation.";
+    expect(await toast(member.client, "Withdrawal refused")).toBe(html(words));
+    expect(await emailText(member.email, "Withdrawal refused")).toContain(words);
+    expect((await activity(member.client))[0]).toEqual(["Withdrawal via UPI", "Refused — $2.00 refunded"]);
+    const history = (await member.client.visit("/withdraw?history=1")).html;
+    expect(history).toContain('data-testid="money-state">Refused — $2.00 refunded<');
+    expect(history).not.toMatch(/>(failed|Failed|pending)</);
+  });
+});
