@@ -186,7 +186,10 @@ describe("Profile over plain HTTP", () => {
     expect(rows).toContain("Withdrawal via UPI");
     expect(rows).toContain("+$0.10");
     expect(rows).toContain("−$2.50");
-    expect(rows).toContain(">pending<");
+    // One state a row, in the money timeline's words (demo settings: no bonus is locked).
+    expect(rows).toContain('data-testid="money-state">Sending<');
+    expect(rows).toContain('data-testid="money-state">Available<');
+    expect(rows).not.toContain(">pending<");
     expect(rows).not.toContain("$50.00"); // the other user's credit
     expect(rows.indexOf("Withdrawal via UPI")).toBeLessThan(rows.indexOf("Daily check-in"));
     // Coins beside the dollars they are worth; a withdrawal moves dollars only.

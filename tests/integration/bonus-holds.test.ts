@@ -172,4 +172,68 @@ describe.each([["PGlite", () => openTestPglite("production")]])("bonus money and
       await t.sql(strict);
     }
   });
+  it("Recent Activity locks the newest bonus credits first, up to what is locked, and shows an offer credit's clearing time (issue 36)", async () => {
+    const userId = await provision(t);
+    for (const coins of [100, 100, 100])
+      await t.db.rpc("add_user_coins", { user_id_param: userId, amount_param: coins });
+    // $1.00 of cleared offer earnings unlocks $1.00 of the $3.00 bonus: the oldest credit.
+    await recordPostback(t, userId, `${userId}-cleared`, 100);
+    await endHolds(t, userId);
+    await recordPostback(t, userId, `${userId}-held`, 50);
+    expect(await money(t, userId)).toMatchObject({ bonus_locked: 2, pending: 0.5 });
+    const rows = await t.db.rpc<{ transaction_type: string; locked: boolean; available_at: string }[]>(
+      "get_recent_activity",
+      { p_user_id: userId, p_limit: 10 },
+    );
+    expect(rows.map((row) => [row.transaction_type, row.locked])).toEqual([
+      ["postback", false],
+      ["postback", false],
+      ["bonus", true],
+      ["bonus", true],
+      ["bonus", false],
+    ]);
+    expect(Date.parse(rows[0]!.available_at)).toBeGreaterThan(Date.now() + 6 * 86_400_000);
+    expect(Date.parse(rows[1]!.available_at)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("stamps a bonus notice with whether bonus money was locked once it was added, and an offer's with its clearing time", async () => {
+    const userId = await provision(t);
+    await t.db.rpc("start_task", {
+      p_user_id: userId,
+      p_task_id: "task-004",
+      p_title: "Try a Budgeting App",
+      p_reward: 150,
+    });
+    await t.sql("update task_starts set started_at = started_at - interval '6 seconds' where user_id = $1", [userId]);
+    await t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "task-004", p_min_seconds: 5 });
+    await recordPostback(t, userId, `${userId}-offer`, 200);
+    const notices = await t.sql<{ kind: string; data: { locked?: boolean; available_at?: string } }>(
+      "select kind, data from user_notices where user_id = $1 order by id",
+      [userId],
+    );
+    expect(notices.map((notice) => [notice.kind, notice.data.locked])).toEqual([
+      ["task_reward", true],
+      ["postback_reward", undefined],
+    ]);
+    expect(Date.parse(notices[1]!.data.available_at!)).toBeGreaterThan(Date.now() + 6 * 86_400_000);
+    // Demo settings unlock every bonus at once: the next one is not locked.
+    await t.db.rpc("apply_demo_settings");
+    try {
+      await t.db.rpc("start_task", {
+        p_user_id: userId,
+        p_task_id: "task-005",
+        p_title: "Rate Five Apps",
+        p_reward: 100,
+      });
+      await t.sql("update task_starts set started_at = started_at - interval '6 seconds' where user_id = $1", [userId]);
+      await t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "task-005", p_min_seconds: 5 });
+      const [last] = await t.sql<{ data: { locked?: boolean } }>(
+        "select data from user_notices where user_id = $1 order by id desc limit 1",
+        [userId],
+      );
+      expect(last!.data.locked).toBe(false);
+    } finally {
+      await t.sql(strict);
+    }
+  });
 });

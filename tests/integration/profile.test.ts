@@ -373,6 +373,13 @@ describe.each([["PGlite", openTestPglite]])("profile on %s", (_name, open) => {
         amount: -5,
         status: "pending",
         coins: null,
+        kind: null,
+        available_at: expect.any(String),
+        locked: false,
+        // The withdrawal's step, for its one state (money-timeline.ts).
+        review_state: "approved",
+        sent_at: null,
+        settled_at: null,
       });
       expect(rows[8]!.description).toBe("Task completed: Survey");
       // Exactly the user's 10 newest rows (none of the other user's, not the 2 oldest).
