@@ -42,7 +42,7 @@ const TERMS: LegalDocument = {
       title: "Rewards and payouts",
       paragraphs: [
         "You earn coins by completing offers from third-party providers (surveys, videos, app installs, games), by the daily check-in bonus (10 coins), and by referring friends ($5 for each referred friend). Coins and balances have no cash value until they are withdrawn.",
-        "You can withdraw to PayPal (minimum $5) or UPI (minimum $1). Every withdrawal is reviewed and is typically processed within 24-48 hours. Offer providers decide whether a task counts as completed, so a reward may arrive late or not at all.",
+        "You can withdraw to PayPal (minimum $5) or UPI (minimum $1). Every withdrawal is checked for fraud, and first cash-outs and unusual ones are reviewed by hand before anything is sent; a withdrawal is typically processed within 24-48 hours, and a review can take longer. Offer providers decide whether a task counts as completed, so a reward may arrive late or not at all.",
         "If we suspect fraud or abuse, we may withhold, reverse or cancel rewards, referral bonuses and payouts, including ones already credited, while we look into it or permanently.",
       ],
     },

@@ -19,7 +19,10 @@ export const ONBOARDING_SLIDES: readonly OnboardingSlide[] = [
   },
   {
     icon: "withdraw",
+    // The spec's title; the description says what holds here (issue 36, docs/decisions/080): PayPal
+    // and UPI are the methods offered, and a cash-out usually arrives within 48 hours, the first
+    // after a review.
     title: "Withdraw to PayPal Instantly",
-    description: "Cash out your earnings via PayPal, UPI or bank transfer.",
+    description: "Cash out your earnings via PayPal or UPI, usually within 48 hours of your request.",
   },
 ];

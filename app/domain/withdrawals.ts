@@ -41,6 +41,8 @@ export const WITHDRAWAL_MESSAGES = {
   failed: "Failed to process withdrawal",
   tryLater: "Please try again later",
   noHistory: "No withdrawal history yet",
+  // The app's own truth beside the spec's "24-48 hours", when it applies (issue 36).
+  reviewedFirst: "Your first cash-out is reviewed first, which can take longer.",
 } as const;
 
 export function withdrawalInitiated(amount: string): string {
@@ -151,7 +153,7 @@ export function withdrawalStepMeaning(row: WithdrawalRow): string | null {
 }
 
 /** docs/product.md, "Withdraw": "Withdrawals are typically processed within 24-48 hours." */
-const PROCESSING_HOURS = 48;
+export const PROCESSING_HOURS = 48;
 
 /**
  * When a pending withdrawal should arrive, from its request and the 48 hours the notice promises:

@@ -321,6 +321,13 @@ test("the FAQ opens as <details> (with or without JavaScript) and says 3-5 busin
   await expect(paid.getByText("Payments are made within 3-5 business days.")).toBeVisible();
   await withdraw.locator("summary").click();
   await expect(withdraw.getByText("The minimum withdrawal is $5.")).toBeVisible();
+  await expect(withdraw.getByTestId("faq-in-app")).toHaveText(
+    "In this app the minimum depends on the method: PayPal $5.00, UPI $1.00.",
+  );
+  await expect(paid.getByRole("link", { name: "See when yours is expected" })).toHaveAttribute(
+    "href",
+    "/withdraw?history=1",
+  );
   await screenshot(page, "profile-faq-open");
 
   await paid.locator("summary").click();

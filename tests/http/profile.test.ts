@@ -474,6 +474,13 @@ describe("Profile over plain HTTP", () => {
     expect(page).toContain("3-5 business days");
     expect(page).toContain("The minimum withdrawal is $5.");
     expect(page).toContain("no limit");
+    // Beside the spec's answers, what holds here (issue 36): the configured minimums, and a link
+    // to where the person's own cash-out shows when it is expected.
+    expect(page).toContain("In this app the minimum depends on the method: PayPal $5.00, UPI $1.00.");
+    expect(page).toContain(
+      "In this app a cash-out is usually paid within 48 hours of the request; a first cash-out is reviewed first, which can take longer.",
+    );
+    expect(page).toMatch(/href="\/withdraw\?history=1"[^>]*>See when yours is expected</);
     expect(page).toMatch(/href="\/legal"[^>]*>.*Legal &amp; Privacy Policies/s);
   });
 

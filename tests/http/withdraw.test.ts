@@ -81,6 +81,8 @@ describe("Withdraw Money over plain HTTP", () => {
     expect(page).toContain("UPI ID");
     expect(page).toContain("name@okhdfcbank");
     expect(page).toContain("Withdrawals are typically processed within 24-48 hours.");
+    // Demo settings review no first cash-out: nothing is said of one.
+    expect(page).not.toContain("Your first cash-out is reviewed first");
     expect(page).toMatch(/<button[^>]*value="withdraw"[^>]*>Withdraw Funds<\/button>/);
   });
 
@@ -288,6 +290,10 @@ describe("Withdraw Money over plain HTTP", () => {
     try {
       await app.sql("update app_config set review_first_withdrawal = true");
       const { client, id } = await account(20);
+      // Beside the spec's 24-48 hours, before anything was paid: the first cash-out is reviewed first.
+      const before = (await client.visit("/withdraw")).html;
+      expect(before).toContain("Withdrawals are typically processed within 24-48 hours.");
+      expect(before).toContain("Your first cash-out is reviewed first, which can take longer.");
       await client.post("/withdraw", {
         intent: "withdraw",
         amount: "5",
@@ -310,6 +316,9 @@ describe("Withdraw Money over plain HTTP", () => {
       expect(sending).toContain("We are sending it to your PayPal account.");
       expect(sending).not.toContain("In review");
       expect(sending).toContain(`Expected by ${expected}<`);
+      // Once one is paid, the next is no first cash-out: the line goes.
+      await app.sql("select settle_withdrawal($1, 'completed', 'PAID-1')", [row!.id]);
+      expect((await client.visit("/withdraw")).html).not.toContain("Your first cash-out is reviewed first");
     } finally {
       await app.sql("select apply_demo_settings()");
     }

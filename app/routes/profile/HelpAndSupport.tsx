@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import { FAQ } from "~/content/faq";
+import type { FaqEntry } from "~/content/faq";
 import { formatDate } from "~/domain/dates";
 import { useFormKey, useFormState } from "~/lib/use-form";
 import { Field, TextareaField } from "~/components/forms/Field";
@@ -15,11 +15,13 @@ import { Icon } from "~/components/ui/Icon";
 /** docs/product.md, "Profile: help and support": FAQ (works without JavaScript), earlier feedback, the feedback form, legal. */
 export function HelpAndSupport({
   feedback,
+  faq,
   name,
   email,
   lastResult,
 }: {
   feedback: FeedbackEntry[] | null;
+  faq: FaqEntry[];
   name: string;
   email: string | null;
   lastResult?: SubmissionResult<string[]>;
@@ -30,13 +32,26 @@ export function HelpAndSupport({
       <Card>
         <h2 className="text-base font-bold">Frequently Asked Questions</h2>
         <div className="mt-2 divide-y divide-line">
-          {FAQ.map((item) => (
-            <details key={item.question} className="group py-3">
-              <summary className="flex cursor-pointer list-none items-center justify-between gap-3 text-sm font-semibold text-ink">
+          {faq.map((item) => (
+            <details key={item.question} className="group py-1">
+              <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-3 text-sm font-semibold text-ink">
                 {item.question}
                 <Icon name="forward" className="size-4 shrink-0 text-muted transition group-open:rotate-90" />
               </summary>
-              <p className="mt-2 text-sm leading-relaxed text-muted">{item.answer}</p>
+              <p className="mb-2 text-sm leading-relaxed text-muted">{item.answer}</p>
+              {item.inApp ? (
+                <p className="mb-2 text-sm leading-relaxed text-ink" data-testid="faq-in-app">
+                  {item.inApp}
+                  {item.link ? (
+                    <>
+                      {" "}
+                      <Link to={item.link.to} className="font-semibold text-brand-700 underline">
+                        {item.link.label}
+                      </Link>
+                    </>
+                  ) : null}
+                </p>
+              ) : null}
             </details>
           ))}
         </div>

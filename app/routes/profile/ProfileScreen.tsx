@@ -13,6 +13,7 @@ import { AccountManagement } from "~/components/account/AccountManagement";
 import { NotificationSettings } from "~/components/account/NotificationSettings";
 import { PersonalInformation } from "./PersonalInformation";
 import type { ActivityItem } from "~/domain/activity";
+import type { FaqEntry } from "~/content/faq";
 import { RecentActivity } from "./RecentActivity";
 
 export type ProfileTab = "account" | "referrals" | "help";
@@ -28,6 +29,7 @@ export interface ProfileData {
   /** The balance below zero, owed: deletion waits until it is paid back. */
   debt: number;
   feedback: FeedbackEntry[] | null;
+  faq: FaqEntry[];
   pushConfig: PushConfig | null;
   googleConfig: GoogleSignInConfig;
 }
@@ -100,6 +102,7 @@ export function ProfileScreen({ data, lastResult }: { data: ProfileData; lastRes
       ) : (
         <HelpAndSupport
           feedback={data.feedback}
+          faq={data.faq}
           name={data.profile.displayName}
           email={data.profile.email}
           lastResult={lastResult}

@@ -4,6 +4,8 @@ import { debtOwed } from "~/domain/account-deletion";
 import { FEEDBACK_MESSAGES, profileFormSchema } from "./profile-forms";
 import { ruleMessage } from "~/domain/rules";
 import { activityItem } from "~/domain/activity";
+import { faqEntries } from "~/content/faq";
+import { getAppConfig } from "~/server/runtime/config.server";
 import { recentActivityCall, updateDisplayName } from "~/server/account/account.server";
 import { requireUser, type SessionUser } from "~/server/auth/session.server";
 import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
@@ -48,12 +50,14 @@ export async function loadProfile(request: Request, scope?: RequestScope) {
     onAccount ? optionalSection("profile: sign-in methods", signInMethods(user.uid)) : null,
     optionalSection("profile: feedback", feedbackRead),
   ]);
+  const config = tab === "help" ? optionalSection("profile: config", getAppConfig()) : null;
   let summary;
   try {
     summary = await loadUserSummary(user, summaryRead);
   } catch (error) {
     // The page fails as a whole; whatever the sections meet is no longer anyone's concern.
     sections.catch(() => {});
+    config?.catch(() => {});
     // "Failed to load profile" (docs/product.md, "Profile: load failure"): the page says so (and retries with JavaScript).
     console.error("profile failed to load:", error instanceof Response ? `HTTP ${error.status}` : error);
     return data({ failed: true as const, tab }, { status: error instanceof Response ? error.status : 500 });
@@ -78,6 +82,8 @@ export async function loadProfile(request: Request, scope?: RequestScope) {
     // Below zero, the account cannot be deleted: the page says why before any password is typed.
     debt: debtOwed(summary),
     feedback,
+    // The spec's answers, and beside them the minimums as configured (left out if unreadable).
+    faq: faqEntries((await config)?.min_withdrawal ?? null),
     ...browserConfigs(),
   };
 }

@@ -51,6 +51,8 @@ export interface WithdrawData {
   bankOffered: boolean;
   /** The last withdrawal's method and recipient, the form's starting values. */
   lastRecipient: { method: "paypal" | "upi"; recipient: string } | null;
+  /** The next cash-out waits for review as a first one: said beside the 24-48 hours. */
+  reviewedFirst: boolean;
 }
 
 /** docs/product.md, "Withdraw": balance, amount, method with its minimum, the method's recipient. */
@@ -183,7 +185,10 @@ function WithdrawForm({
               hint="Account holder, account number and bank code (IFSC, IBAN or routing number)."
             />
           </div>
-          <Banner tone="info">{WITHDRAWAL_MESSAGES.processingNotice}</Banner>
+          <Banner tone="info">
+            {WITHDRAWAL_MESSAGES.processingNotice}
+            {data.reviewedFirst ? <span className="block">{WITHDRAWAL_MESSAGES.reviewedFirst}</span> : null}
+          </Banner>
           <SubmitButton intent="withdraw" pendingText="Processing..." look={{ block: true }}>
             Withdraw Funds
           </SubmitButton>

@@ -44,6 +44,11 @@ export function lastRecipientCall(userId: string) {
   });
 }
 
+/** Whether the person's next cash-out waits for review as a first one (review on, nothing paid yet). */
+export function reviewedFirstCall(userId: string) {
+  return dbCall<boolean>("cash_out_reviewed_first", { p_user_id: userId });
+}
+
 export async function lastRecipient(
   read: Promise<{ payment_method: string; recipient: string | null } | null>,
 ): Promise<LastRecipient | null> {
