@@ -12,3 +12,10 @@ export function verificationEmailSent(email: string | null): Flash {
     description: `Open the link we sent to ${email ?? "your address"}, then come back here.`,
   };
 }
+
+/**
+ * Home's address that asks the identity provider whether the email is verified: where the
+ * verification email's link returns to, and where Home's "Check again" goes.
+ */
+export const VERIFIED_CHECK_PARAM = "verified";
+export const VERIFIED_CHECK_PATH = `/?${VERIFIED_CHECK_PARAM}=1`;

@@ -101,7 +101,7 @@ export async function homeAction(request: Request) {
   // Buttons with hidden fields: what is wrong shows in the form's banner.
   if (submission.status !== "success") return rejectForm(submission, { formErrors: bannerErrors(submission) });
   if (submission.value.intent === "send-verification") {
-    const refused = await requestVerificationEmail(user.uid);
+    const refused = await requestVerificationEmail(user.uid, request);
     if (refused) return rejectForm(submission, { formErrors: [refused] });
     const { email } = await loadUserSummary(user);
     return redirectWithFlash("/", verificationEmailSent(email));
