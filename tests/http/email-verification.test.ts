@@ -1,6 +1,8 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notVerifiedYet, VERIFIED_CHECK_PATH } from "~/domain/verification-form";
-import { continueUrlOf, openOobLink, sentOobCodes } from "../support/emulator";
+import { continueUrlOf, emulatorHost, openOobLink, sentOobCodes } from "../support/emulator";
 import { appUrl, html, landing, signedInClient, type HttpClient } from "../support/http";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 
@@ -68,19 +70,81 @@ describe("Home's verification card over plain HTTP", () => {
   });
 });
 
-describe("the verification email's way back with PUBLIC_URL", () => {
+/**
+ * The Auth emulator behind a relay that checks a continue URL's host against `authorised`, as the
+ * real provider does with the project's authorised domains (the emulator accepts any): another
+ * host is refused with the provider's UNAUTHORIZED_DOMAIN.
+ */
+async function startAuthorisedDomainsRelay(authorised: Set<string>) {
+  const [targetHost, targetPort] = emulatorHost().split(":");
+  const server = http.createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.on("end", () => {
+      const body = Buffer.concat(chunks);
+      if (incoming.url?.includes("/accounts:sendOobCode")) {
+        const { continueUrl } = JSON.parse(body.toString() || "{}") as { continueUrl?: string };
+        if (continueUrl && !authorised.has(new URL(continueUrl).hostname)) {
+          outgoing.writeHead(400, { "content-type": "application/json" });
+          outgoing.end(
+            JSON.stringify({
+              error: { code: 400, message: "UNAUTHORIZED_DOMAIN : Domain not allowlisted by project" },
+            }),
+          );
+          return;
+        }
+      }
+      const upstream = http.request(
+        {
+          host: targetHost,
+          port: Number(targetPort),
+          method: incoming.method,
+          path: incoming.url,
+          headers: { ...incoming.headers, host: `${targetHost}:${targetPort}` },
+        },
+        (response) => {
+          outgoing.writeHead(response.statusCode ?? 502, response.headers);
+          response.pipe(outgoing);
+        },
+      );
+      upstream.on("error", () => outgoing.destroy());
+      upstream.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    host: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe("the verification email's way back with PUBLIC_URL, and the provider's authorised domains", () => {
   const PUBLIC_URL = "https://rewards.example";
+  const authorised = new Set(["rewards.example"]);
+  let relay: Awaited<ReturnType<typeof startAuthorisedDomainsRelay>>;
   let app: PostgresApp;
 
   beforeAll(async () => {
-    app = await startPostgresApp({ PUBLIC_URL });
+    relay = await startAuthorisedDomainsRelay(authorised);
+    app = await startPostgresApp({ PUBLIC_URL, FIREBASE_AUTH_EMULATOR_HOST: relay.host });
   }, 120_000);
-  afterAll(() => app?.stop());
+  afterAll(async () => {
+    await app?.stop();
+    await relay?.close();
+  });
 
   it("returns to PUBLIC_URL's /?verified=1, not to the address the request came by", async () => {
     const { client, email } = await app.signUp();
     const link = await sendVerificationEmail(client, email);
     expect(continueUrlOf(link)).toBe(`${PUBLIC_URL}/?verified=1`);
     expect(new URL(app.url).origin).not.toBe(PUBLIC_URL);
+  });
+
+  it("still sends the email, without the way back and with a warning, when the provider refuses the domain", async () => {
+    authorised.clear();
+    const { client, email } = await app.signUp();
+    const link = await sendVerificationEmail(client, email);
+    expect(continueUrlOf(link)).toBeNull();
+    expect(app.stderr()).toContain('verification email: "rewards.example" is not an authorised domain');
   });
 });
