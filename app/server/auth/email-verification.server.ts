@@ -28,10 +28,10 @@ export async function ensureEmailVerified(userId: string, known: boolean): Promi
 }
 
 /**
- * Where the verification email's link returns once opened: Home's check (docs/product.md, "Home"),
- * at PUBLIC_URL, or else at the address the browser used for this request.
+ * Where the verification email's link returns once opened: Home's check (docs/product.md, "Home:
+ * verifying the email"), at PUBLIC_URL, or else at the address the browser used for this request.
  */
-export function verificationReturnUrl(request: Request): string {
+function verificationReturnUrl(request: Request): string {
   return `${getEnv().publicUrl ?? requestOrigin(request)}${VERIFIED_CHECK_PATH}`;
 }
 
