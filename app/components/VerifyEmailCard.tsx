@@ -4,18 +4,21 @@ import type { ReactNode } from "react";
 import { formErrors } from "~/lib/form-replies";
 import { FormBanner } from "./forms/FormBanner";
 import { SubmitButton } from "./forms/SubmitButton";
+import { Banner } from "./ui/Banner";
 import { Card } from "./ui/Card";
 import { Icon } from "./ui/Icon";
 
 /**
  * "Send verification email" (intent send-verification, posted to the page's own action) with why
- * it matters, and a "Check again" link that reloads `checkAgainTo` once the link was opened.
+ * it matters, and a "Check again" link that reloads `checkAgainTo` once the link was opened;
+ * `notice`, what that check found when it was not verified yet.
  */
 export function VerifyEmailCard({
   title,
   children,
   email,
   checkAgainTo,
+  notice,
   lastResult,
 }: {
   title: string;
@@ -23,6 +26,8 @@ export function VerifyEmailCard({
   children: ReactNode;
   email: string | null;
   checkAgainTo: string;
+  /** "Not verified yet — open the link we sent to …" after a check (Home's /?verified=1). */
+  notice?: string | null;
   lastResult?: SubmissionResult<string[]>;
 }) {
   return (
@@ -39,6 +44,11 @@ export function VerifyEmailCard({
           </p>
         </div>
       </div>
+      {notice ? (
+        <div className="mt-4">
+          <Banner tone="warning">{notice}</Banner>
+        </div>
+      ) : null}
       <Form method="post" className="mt-4 space-y-3">
         <FormBanner errors={formErrors(lastResult)} />
         <SubmitButton intent="send-verification" pendingText="Sending..." look={{ block: true }}>

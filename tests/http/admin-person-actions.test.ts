@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { VERIFIED_CHECK_PATH } from "~/domain/verification-form";
 import { ageSession, newMember, newOperator, signInAs } from "../support/console";
-import { sentOobCodes } from "../support/emulator";
+import { continueUrlOf, sentOobCodes } from "../support/emulator";
 import { html } from "../support/http";
 import { ledgerAudit } from "../support/ledger-audit";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
@@ -214,8 +215,10 @@ describe("the console's actions on a person's page", () => {
     expect((await post(support.client, person.uid, { intent: "resend-verification" })).status).toBe(302);
     const after = (await sentOobCodes()).filter(
       (code) => code.email === person.email && code.requestType === "VERIFY_EMAIL",
-    ).length;
-    expect(after).toBe(before + 1);
+    );
+    expect(after.length).toBe(before + 1);
+    // Its link returns to the app's check on Home, as the person's own does.
+    expect(continueUrlOf(after.at(-1)!.oobLink)).toBe(new URL(VERIFIED_CHECK_PATH, app.url).href);
 
     expect((await person.client.get("/")).status).toBe(200);
     expect((await post(support.client, person.uid, { intent: "sign-out-everywhere" })).status).toBe(302);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REFERRAL_MESSAGES, shareText } from "~/domain/referrals";
-import { emulatorHost, googleIdToken, sentOobCodes, signUpDirect } from "../support/emulator";
+import { VERIFIED_CHECK_PATH } from "~/domain/verification-form";
+import { emulatorHost, googleIdToken, openOobLink, sentOobCodes, signUpDirect } from "../support/emulator";
 import { HttpClient, html, landing, uniqueEmail } from "../support/http";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 import { eventually } from "../support/wait";
@@ -195,9 +196,9 @@ describe("Refer & Earn and referral sign-up over plain HTTP", () => {
     expect(sent.html).toContain("Verification email sent");
     const code = (await sentOobCodes()).findLast((oob) => oob.email === email && oob.requestType === "VERIFY_EMAIL");
     expect(code, "the verification email the emulator sent").toBeDefined();
-    expect((await fetch(code!.oobLink)).ok).toBe(true);
+    await openOobLink(code!.oobLink);
     // The profile learns of it when the person says they opened the link.
-    expect((await client.visit("/?verified=check")).html).not.toContain("Verify your email</h2>");
+    expect((await client.visit(VERIFIED_CHECK_PATH)).html).not.toContain("Verify your email</h2>");
     expect((await client.visit("/")).html).not.toContain("Verify your email</h2>");
   });
 

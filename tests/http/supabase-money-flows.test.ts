@@ -2,7 +2,8 @@ import { createHmac } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ruleMessage } from "~/domain/rules";
-import { googleIdToken, sentOobCodes } from "../support/emulator";
+import { VERIFIED_CHECK_PATH } from "~/domain/verification-form";
+import { googleIdToken, openOobLink, sentOobCodes } from "../support/emulator";
 import { html, HttpClient, landing, uniqueEmail } from "../support/http";
 import { ledgerAudit } from "../support/ledger-audit";
 import { signedPostbackQuery, startOfferProvider } from "../support/offer-provider";
@@ -76,8 +77,8 @@ describe("the money flows over HTTP with the app on supabase-js (PostgREST over 
     const sent = await landing(client, await client.post("/?index", { intent: "send-verification" }));
     expect(sent.html).toContain("Verification email sent");
     const code = (await sentOobCodes()).findLast((oob) => oob.email === email && oob.requestType === "VERIFY_EMAIL");
-    expect((await fetch(code!.oobLink)).ok).toBe(true);
-    await client.visit("/?verified=check");
+    await openOobLink(code!.oobLink);
+    await client.visit(VERIFIED_CHECK_PATH);
     expect(await app.sql("select email_verified from user_profiles where id = $1", [id])).toEqual([
       { email_verified: true },
     ]);

@@ -58,6 +58,22 @@ export async function sentOobCodes(): Promise<OobCode[]> {
   return payload.oobCodes;
 }
 
+/**
+ * Opens an emailed link as a browser does, without following where the provider's page then sends
+ * the browser: that address (the link's continue URL), or null when the page ends there.
+ */
+export async function openOobLink(oobLink: string): Promise<string | null> {
+  const response = await fetch(oobLink, { redirect: "manual" });
+  if (response.status === 303) return response.headers.get("location");
+  if (!response.ok) throw new Error(`opening ${oobLink}: HTTP ${response.status} ${await response.text()}`);
+  return null;
+}
+
+/** Where an emailed link says the person returns once it has been opened (its continueUrl), or null. */
+export function continueUrlOf(oobLink: string): string | null {
+  return new URL(oobLink).searchParams.get("continueUrl");
+}
+
 /** What the page a password-reset email links to does: sets a new password with the email's code. */
 export async function resetPasswordWithCode(oobCode: string, newPassword: string) {
   return identity<{ email: string }>("accounts:resetPassword", { oobCode, newPassword });

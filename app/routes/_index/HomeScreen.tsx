@@ -3,6 +3,7 @@ import { Link } from "@remix-run/react";
 import { formatDollars, type MoneyParts } from "~/domain/money";
 import type { InvitationChecklist } from "~/domain/referral-promise";
 import { VerifyEmailCard } from "~/components/VerifyEmailCard";
+import { VERIFIED_CHECK_PATH } from "~/domain/verification-form";
 import type { Task } from "~/domain/tasks";
 import { BalanceCard } from "~/components/BalanceCard";
 import { SECTION_LINK } from "~/components/ui/section-link";
@@ -18,6 +19,8 @@ export interface HomeData {
   email: string | null;
   /** False: Home asks for the verification right away, with the button (docs/decisions/074). */
   emailVerified: boolean;
+  /** What "Check again" or the verification email's link (/?verified=1) found when not verified yet. */
+  verificationNotice: string | null;
   /** "Welcome" on a new account's first day, "Welcome back" afterwards (app/domain/greeting.ts). */
   greeting: string;
   displayName: string;
@@ -65,7 +68,8 @@ export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: 
         <VerifyEmailCard
           title="Verify your email"
           email={data.email}
-          checkAgainTo="/?verified=check"
+          checkAgainTo={VERIFIED_CHECK_PATH}
+          notice={data.verificationNotice}
           lastResult={lastResult}
         >
           {data.invitation

@@ -12,7 +12,12 @@ import { findTask, listTasksForUser, taskCompletionsCall } from "~/server/earnin
 import { referralStatusCall } from "~/server/earning/referrals.server";
 import { invitationChecklist } from "~/domain/referral-promise";
 import { ensureEmailVerified, requestVerificationEmail } from "~/server/auth/email-verification.server";
-import { verificationEmailSent } from "~/domain/verification-form";
+import {
+  EMAIL_VERIFIED_FLASH,
+  notVerifiedYet,
+  verificationEmailSent,
+  VERIFIED_CHECK_PARAM,
+} from "~/domain/verification-form";
 import { creditedBonusState, loadUserSummary, moneyParts, userSummaryCall } from "~/server/account/users.server";
 import { homeGreeting } from "~/domain/greeting";
 import { ruleMessage } from "~/domain/rules";
@@ -65,15 +70,19 @@ export async function loadHome(request: Request, scope?: RequestScope) {
     optionalSection("home: leaderboard", getLeaderboard(user.uid, LEADERBOARD_TEASER_SIZE)),
     optionalSection("home: referral status", referralRead),
   ]);
-  // The profile remembers a verification once seen; "Check again" (?verified=check) asks the
-  // identity provider, so a plain Home view costs no call to it.
-  const checkAgain = new URL(request.url).searchParams.get("verified") === "check";
+  // The profile remembers a verification once seen; "Check again" and the verification email's
+  // link (/?verified=1) ask the identity provider, so a plain Home view costs no call to it. The
+  // parameter only asks: what is shown is the provider's answer.
+  const checkAgain = new URL(request.url).searchParams.get(VERIFIED_CHECK_PARAM) === "1";
   const emailVerified = checkAgain
     ? await ensureEmailVerified(user.uid, summary.email_verified)
     : summary.email_verified;
+  // docs/product.md, "Home: verifying the email": verified, Home again with "Email verified" and no card.
+  if (checkAgain && emailVerified) throw await redirectWithFlash("/", EMAIL_VERIFIED_FLASH);
   return {
     email: summary.email,
     emailVerified,
+    verificationNotice: checkAgain ? notVerifiedYet(summary.email) : null,
     greeting: homeGreeting(summary.created_at, new Date()),
     displayName: summary.display_name || "User",
     money: moneyParts(summary),
@@ -101,7 +110,7 @@ export async function homeAction(request: Request) {
   // Buttons with hidden fields: what is wrong shows in the form's banner.
   if (submission.status !== "success") return rejectForm(submission, { formErrors: bannerErrors(submission) });
   if (submission.value.intent === "send-verification") {
-    const refused = await requestVerificationEmail(user.uid);
+    const refused = await requestVerificationEmail(user.uid, request);
     if (refused) return rejectForm(submission, { formErrors: [refused] });
     const { email } = await loadUserSummary(user);
     return redirectWithFlash("/", verificationEmailSent(email));

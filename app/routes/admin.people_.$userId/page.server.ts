@@ -133,7 +133,7 @@ export async function personAction(request: Request, userId: string | undefined)
   }
   let flash: Flash;
   try {
-    const outcome = await act(operator, person.profile, form);
+    const outcome = await act(operator, person.profile, form, request);
     if ("problem" in outcome) return rejectForm(submission, { formErrors: [outcome.problem] }, outcome.status);
     flash = outcome;
   } catch (error) {
@@ -163,6 +163,7 @@ async function act(
   operator: Operator,
   profile: { id: string; email: string | null; email_verified: boolean },
   form: PersonForm,
+  request: Request,
 ): Promise<Flash | { problem: string; status: number }> {
   switch (form.intent) {
     case "adjust": {
@@ -238,7 +239,7 @@ async function act(
     case "resend-verification": {
       if (!profile.email) return { problem: PERSON_MESSAGES.noEmail, status: 400 };
       if (profile.email_verified) return { problem: PERSON_MESSAGES.alreadyVerified, status: 400 };
-      const refused = await resendVerificationEmail(operator, profile.id);
+      const refused = await resendVerificationEmail(operator, profile.id, request);
       if (refused) return { problem: refused, status: 429 };
       return { kind: "success", title: "Verification email sent", description: `To ${profile.email}.` };
     }

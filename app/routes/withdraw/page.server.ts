@@ -95,7 +95,7 @@ export async function withdrawAction(request: Request) {
   if (submission.status !== "success") return rejectForm(submission);
 
   if (submission.value.intent === "send-verification") {
-    const refused = await requestVerificationEmail(user.uid);
+    const refused = await requestVerificationEmail(user.uid, request);
     if (refused) return rejectForm(submission, { formErrors: [refused] });
     return redirectWithFlash("/withdraw", verificationEmailSent(summary.email));
   }

@@ -1,8 +1,12 @@
+import { VERIFIED_CHECK_PATH } from "~/domain/verification-form";
 import { getDatabase } from "../db/database.server";
 import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "../http/rate-limit.server";
+import { requestOrigin } from "../http/same-origin.server";
+import { getEnv } from "../runtime/env.server";
+import { logValue } from "../runtime/log.server";
 import { serviceUnavailable } from "../runtime/unavailable.server";
 import { getAdminAuth, isFirebaseUnavailable } from "./firebase-admin.server";
-import { sendVerificationEmail, signInWithCustomToken } from "./identity.server";
+import { IdentityError, sendVerificationEmail, signInWithCustomToken } from "./identity.server";
 
 /**
  * Whether the user's email is verified. The profile remembers a verification once the app has
@@ -24,20 +28,42 @@ export async function ensureEmailVerified(userId: string, known: boolean): Promi
 }
 
 /**
- * Sends the verification e-mail. The provider wants the user's own ID token, which a cookie
- * session does not hold, so the server mints one: a custom token for the user, exchanged for an
- * ID token.
+ * Where the verification email's link returns once opened: Home's check (docs/product.md, "Home:
+ * verifying the email"), at PUBLIC_URL, or else at the address the browser used for this request.
  */
-export async function sendVerificationEmailTo(userId: string): Promise<void> {
-  const customToken = await getAdminAuth().createCustomToken(userId);
-  const { idToken } = await signInWithCustomToken(customToken);
-  await sendVerificationEmail(idToken);
+function verificationReturnUrl(request: Request): string {
+  return `${getEnv().publicUrl ?? requestOrigin(request)}${VERIFIED_CHECK_PATH}`;
 }
 
-/** "Send verification email" on Home or Withdraw: sends it unless the allowance is used up; the refusal's words, or null. */
-export async function requestVerificationEmail(userId: string): Promise<string | null> {
+/**
+ * Sends the verification e-mail, its link returning to `returnUrl`. The provider wants the user's
+ * own ID token, which a cookie session does not hold, so the server mints one: a custom token for
+ * the user, exchanged for an ID token. A return address outside the project's authorised domains
+ * is refused by the provider (UNAUTHORIZED_DOMAIN): the email then goes without it, as before
+ * there was one, rather than not at all.
+ */
+export async function sendVerificationEmailTo(userId: string, returnUrl: string): Promise<void> {
+  const customToken = await getAdminAuth().createCustomToken(userId);
+  const { idToken } = await signInWithCustomToken(customToken);
+  try {
+    await sendVerificationEmail(idToken, returnUrl);
+  } catch (error) {
+    if (!(error instanceof IdentityError) || error.code !== "UNAUTHORIZED_DOMAIN") throw error;
+    console.warn(
+      `verification email: ${logValue(new URL(returnUrl).hostname)} is not an authorised domain of the Firebase project; sent without the link back to the app (set PUBLIC_URL to an authorised address, or authorise the domain)`,
+    );
+    await sendVerificationEmail(idToken);
+  }
+}
+
+/**
+ * "Send verification email" on Home or Withdraw, and the console's resend: sends it unless the
+ * allowance is used up; the refusal's words, or null. `request` gives the link's way back when
+ * PUBLIC_URL is not set.
+ */
+export async function requestVerificationEmail(userId: string, request: Request): Promise<string | null> {
   const limit = await hitRateLimit(RATE_LIMITS.verificationEmail, userId);
   if (!limit.allowed) return tooManyAttemptsMessage(limit.retryAfterSeconds);
-  await sendVerificationEmailTo(userId);
+  await sendVerificationEmailTo(userId, verificationReturnUrl(request));
   return null;
 }

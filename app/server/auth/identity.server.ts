@@ -68,9 +68,17 @@ export function signInWithCustomToken(token: string) {
   });
 }
 
-/** Asks the provider to e-mail the user a verification link (it needs the user's own ID token). */
-export async function sendVerificationEmail(idToken: string): Promise<void> {
-  await callIdentity("POST", "/v1/accounts:sendOobCode", { requestType: "VERIFY_EMAIL", idToken });
+/**
+ * Asks the provider to e-mail the user a verification link (it needs the user's own ID token).
+ * `continueUrl` is where the provider's page sends the person once the link is opened: the
+ * `url` of Firebase's action code settings, which the web SDK sends as this request's
+ * `continueUrl` (@firebase/auth, `_setActionCodeSettingsOnRequest`; Identity Toolkit REST
+ * reference, `accounts.sendOobCode`). Its domain must be one of the project's authorised domains
+ * ("Passing State in Email Actions", Firebase docs); the provider refuses another with
+ * UNAUTHORIZED_DOMAIN.
+ */
+export async function sendVerificationEmail(idToken: string, continueUrl?: string): Promise<void> {
+  await callIdentity("POST", "/v1/accounts:sendOobCode", { requestType: "VERIFY_EMAIL", idToken, continueUrl });
 }
 
 export async function sendPasswordResetEmail(email: string): Promise<void> {

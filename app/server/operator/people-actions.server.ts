@@ -131,9 +131,16 @@ export async function signOutEveryDevice(operator: Operator, userId: string): Pr
   await recordAccountAction(operator, userId, "revoke_sessions");
 }
 
-/** Sends the verification email again (the person's own hourly allowance applies); the refusal's words, or null. */
-export async function resendVerificationEmail(operator: Operator, userId: string): Promise<string | null> {
-  const refused = await requestVerificationEmail(userId);
+/**
+ * Sends the verification email again (the person's own hourly allowance applies); the refusal's
+ * words, or null. Its link returns to the app as the person's own does (`request`: the console's).
+ */
+export async function resendVerificationEmail(
+  operator: Operator,
+  userId: string,
+  request: Request,
+): Promise<string | null> {
+  const refused = await requestVerificationEmail(userId, request);
   if (refused) return refused;
   await recordAccountAction(operator, userId, "resend_verification");
   return null;
