@@ -74,19 +74,69 @@ export function parseAmount(input: string | undefined | null): string | null {
   return `${whole}.${cents}`;
 }
 
-/**
- * How far the available money is from the smallest cash-out the selector offers: "$0.85 more to
- * cash out with UPI". Null once a cash-out is possible, or while the balance is negative (the
- * notice says why then).
- */
-export function cashOutHint(available: number, minimums: Record<PaymentMethod, number>): string | null {
-  if (available < 0) return null;
-  const [method, minimum] = OFFERED_METHODS.map((method): [PaymentMethod, number] => [method, minimums[method]]).sort(
+/** The offered method with the smallest minimum, and that minimum: the first cash-out possible. */
+function smallestCashOut(minimums: Record<PaymentMethod, number>): [PaymentMethod, number] {
+  return OFFERED_METHODS.map((method): [PaymentMethod, number] => [method, minimums[method]]).sort(
     ([, a], [, b]) => a - b,
   )[0]!;
-  const missingCents = Math.round(minimum * 100) - Math.round(available * 100);
+}
+
+const toCents = (amount: number) => Math.round(amount * 100);
+
+/**
+ * Home's card, while no cash-out is possible yet: "$0.85 more to cash out with UPI", or, when the
+ * offer earnings still pending cover it, that waiting is enough. Null once a cash-out is possible,
+ * or while the balance is negative (the notice says why then). Withdraw says the day
+ * (cashOutWait).
+ */
+export function cashOutHint(
+  money: { available: number; pending: number },
+  minimums: Record<PaymentMethod, number>,
+): string | null {
+  if (money.available < 0) return null;
+  const [method, minimum] = smallestCashOut(minimums);
+  const missingCents = toCents(minimum) - toCents(money.available);
   if (missingCents <= 0) return null;
-  return `${formatDollars(missingCents / 100)} more to cash out with ${METHOD_NAMES[method]}`;
+  const pendingCents = Math.max(toCents(money.pending), 0);
+  if (pendingCents >= missingCents)
+    return `You can cash out with ${METHOD_NAMES[method]} once your pending earnings clear`;
+  return `${formatDollars((missingCents - pendingCents) / 100)} more to cash out with ${METHOD_NAMES[method]}`;
+}
+
+/** cash_out_outlook: what is missing to the smallest minimum offered, and when enough pending money clears to cover it. */
+export interface CashOutOutlook {
+  missing: number;
+  enough_clears_at: string | null;
+}
+
+/**
+ * Withdraw, while no cash-out is possible (issue 36): what to do, said before anything is typed.
+ * "Wait until Dec 5" when offer earnings in their hold cover the missing amount by then; else
+ * "Earn $1.00 more", counting what is pending. Null once a cash-out is possible.
+ */
+export function cashOutWait(
+  outlook: CashOutOutlook,
+  money: { available: number; pending: number },
+  minimums: Record<PaymentMethod, number>,
+): { title: string; detail: string } | null {
+  const missingCents = toCents(Number(outlook.missing));
+  if (!(missingCents > 0)) return null;
+  const [method, minimum] = smallestCashOut(minimums);
+  const need = `${METHOD_NAMES[method]}'s minimum is ${formatDollars(minimum)} and you have ${formatDollars(Math.max(money.available, 0))} available`;
+  if (outlook.enough_clears_at) {
+    return {
+      title: `Wait until ${formatDay(outlook.enough_clears_at)}`,
+      detail: `${need}. Your offer earnings still pending clear by then, enough to cash out.`,
+    };
+  }
+  const pendingCents = Math.max(toCents(money.pending), 0);
+  return {
+    title: `Earn ${formatDollars((missingCents - pendingCents) / 100)} more`,
+    detail:
+      pendingCents > 0
+        ? `${need}; your ${formatDollars(pendingCents / 100)} pending counts once it clears.`
+        : `${need}.`,
+  };
 }
 
 /** What the amount field accepts (HTML `pattern`): the form of parseAmount, before the server checks the rest. */

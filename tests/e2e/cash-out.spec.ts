@@ -1,5 +1,5 @@
 import { expect } from "@playwright/test";
-import { earnSixDollars, openVerificationLink, screenshot, test } from "./support";
+import { completeTasks, earnSixDollars, openVerificationLink, screenshot, test } from "./support";
 
 // Runs with JavaScript on and off: the verification gate, earning enough to cash out, PayPal and
 // UPI withdrawals, and the history sheet.
@@ -19,10 +19,17 @@ test("verify the email, then withdraw to PayPal and to UPI, and see both in the 
   await openVerificationLink(email);
   await page.getByRole("link", { name: "Check again" }).click();
   await expect(page.getByRole("button", { name: "Withdraw Funds" })).toBeVisible();
+  // Nothing available yet: the form says what to do, before anything is typed, and cannot be sent.
+  await expect(page.locator("#cash-out-notice")).toContainText("Earn $1.00 more");
+  await expect(page.locator("#cash-out-notice")).toContainText("UPI's minimum is $1.00 and you have $0.00 available.");
+  await expect(page.getByRole("button", { name: "Withdraw Funds" })).toBeDisabled();
+  await expect(page.getByLabel("Amount (USD)")).toBeDisabled();
+  await screenshot(page, "withdraw-nothing-available");
 
   await earnSixDollars(page);
   await page.reload();
   await expect(page.getByTestId("balance")).toHaveText("$6.30");
+  await expect(page.locator("#cash-out-notice")).toHaveCount(0);
 
   // A refused request keeps what was typed and says why, on the field.
   await page.getByLabel("Amount (USD)").fill("4.99");
@@ -84,6 +91,8 @@ test("the amount holds what is typed to digits and two decimals with JavaScript 
   javaScriptEnabled,
 }) => {
   const email = await signedIn("amount", "/withdraw");
+  // $1.50 available: enough for UPI, so the form is open, and less than the $5.00 typed below.
+  await completeTasks(page, ["task-004"]);
   await page.getByRole("button", { name: "Send verification email" }).click();
   // Sent once the page says so (with JavaScript the post is still on its way when the click returns).
   await expect(page.getByText("Verification email sent")).toBeVisible();

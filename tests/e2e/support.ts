@@ -102,7 +102,11 @@ export async function openVerificationLink(email: string) {
 
 /** Earns $6.30 the way a person does: three tasks (started together, completed after the five seconds). */
 export async function earnSixDollars(page: Page) {
-  const tasks = ["task-008", "task-003", "task-007"]; // 250 + 200 + 180 coins
+  await completeTasks(page, ["task-008", "task-003", "task-007"]); // 250 + 200 + 180 coins
+}
+
+/** Starts and completes the app's own `tasks` over HTTP, as the Earn forms post them. */
+export async function completeTasks(page: Page, tasks: string[]) {
   for (const task of tasks) {
     const start = await page.request.post(`/earn?task=${task}`, {
       form: { intent: "start", taskId: task },

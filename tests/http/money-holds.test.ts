@@ -73,6 +73,41 @@ describe("Available, Pending and Locked bonus on Home and Withdraw (production s
     expectMoneyLines(page, clearsOn);
   });
 
+  it("with only pending money, Home says waiting is enough and Withdraw says the day (Wait until …), its form closed; without, Earn $1.00 more (issue 36)", async () => {
+    const { client, uid: id } = await newMember(app);
+    await app.sql("select record_email_verified($1)", [id]);
+    expect(await postback({ user_id: id, transaction_id: `${id}-held`, amount: "350" })).toBe("OK");
+    const [held] = await app.sql<{ available_at: Date }>(
+      "select available_at from transaction_history where user_id = $1 and available_at > now()",
+      [id],
+    );
+    const clearsOn = held!.available_at.toLocaleDateString("en-US", {
+      month: "short",
+      day: "numeric",
+      timeZone: "UTC",
+    });
+    expect((await client.visit("/")).html).toContain("You can cash out with UPI once your pending earnings clear");
+    const withdraw = (await client.visit("/withdraw")).html;
+    expect(withdraw).toContain(`Wait until ${clearsOn}`);
+    expect(withdraw).toContain("Your offer earnings still pending clear by then, enough to cash out.");
+    expect(withdraw).not.toContain("more to cash out");
+    expect(withdraw).toMatch(/<fieldset disabled=""/);
+    // A post anyway (an old page) is refused by the database, with its rule's words.
+    const posted = await client.post("/withdraw", {
+      intent: "withdraw",
+      amount: "1",
+      method: "upi",
+      upiId: "me@okaxis",
+    });
+    expect(await posted.text()).toContain("Amount exceeds your available balance");
+
+    const empty = await newMember(app);
+    await app.sql("select record_email_verified($1)", [empty.uid]);
+    const nothing = (await empty.client.visit("/withdraw")).html;
+    expect(nothing).toContain("Earn $1.00 more");
+    expect(nothing).not.toContain("Wait until");
+  });
+
   it("Withdraw shows the same lines under Available Balance", async () => {
     const { client, clearsOn } = await heldAccount();
     const { response, html: page } = await client.visit("/withdraw");

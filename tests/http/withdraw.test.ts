@@ -49,11 +49,20 @@ describe("Withdraw Money over plain HTTP", () => {
     expect(home).toContain("$1.00 more to cash out with UPI");
     expect(home).toContain("Amounts are in dollars: 100 coins = $1.00.");
     expect(home).toContain("Come back every day to earn 10 coins ($0.10).");
+    // Withdraw says it before anything is typed, and its form cannot be sent (issue 36).
+    const empty = (await client.visit("/withdraw")).html;
+    expect(empty).toMatch(
+      /id="cash-out-notice"[^>]*>.*Earn \$1\.00 more.*UPI&#x27;s minimum is \$1\.00 and you have \$0\.00 available\./s,
+    );
+    expect(empty).toMatch(/<fieldset disabled=""[^>]*aria-describedby="cash-out-notice"/);
     await app.sql("select add_user_coins($1, 15)", [id]);
-    expect((await client.visit("/withdraw")).html).toContain("$0.85 more to cash out with UPI");
+    expect((await client.visit("/")).html).toContain("$0.85 more to cash out with UPI");
+    expect((await client.visit("/withdraw")).html).toContain("Earn $0.85 more");
     await app.sql("select add_user_coins($1, 85)", [id]);
     expect((await client.visit("/")).html).not.toContain("more to cash out");
-    expect((await client.visit("/withdraw")).html).not.toContain("more to cash out");
+    const open = (await client.visit("/withdraw")).html;
+    expect(open).not.toContain("cash-out-notice");
+    expect(open).not.toMatch(/<fieldset disabled/);
   });
 
   it("sends a signed-out visitor to /auth, and a signed-out post too", async () => {

@@ -24,6 +24,7 @@ const SERVICE_ROLE_FUNCTIONS = [
   "approve_withdrawals",
   "assign_identities",
   "ban_account",
+  "cash_out_outlook",
   "cash_out_reviewed_first",
   "check_dashboard_counts",
   "checkin_streak",

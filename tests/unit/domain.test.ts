@@ -4,6 +4,7 @@ import { accountInDebtWords, debtOwed } from "~/domain/account-deletion";
 import { formatDate, formatDay, formatTimestamp, formatUtcTime, waitedFor } from "~/domain/dates";
 import {
   cashOutHint,
+  cashOutWait,
   holdAmountInput,
   maskRecipient,
   withdrawalExpected,
@@ -463,20 +464,58 @@ describe('holdAmountInput: the Withdraw amount as it is typed (docs/product.md, 
 
 describe("cashOutHint: how far the available money is from the smallest cash-out offered", () => {
   const minimums = { paypal: 5, upi: 1, bank: 10 };
+  const at = (available: number, pending = 0) => cashOutHint({ available, pending }, minimums);
   it.each([
     [0, "$1.00 more to cash out with UPI"],
     [0.15, "$0.85 more to cash out with UPI"],
     [0.99, "$0.01 more to cash out with UPI"],
   ])("at $%s available: %j", (available, hint) => {
-    expect(cashOutHint(available, minimums)).toBe(hint);
+    expect(at(available)).toBe(hint);
+  });
+  it("counts pending offer earnings: only the rest is asked for, and waiting is enough when they cover it", () => {
+    expect(at(0, 0.4)).toBe("$0.60 more to cash out with UPI");
+    expect(at(0, 3.5)).toBe("You can cash out with UPI once your pending earnings clear");
+    expect(at(0.5, 0.5)).toBe("You can cash out with UPI once your pending earnings clear");
   });
   it("says nothing once a cash-out is possible, or while the balance is negative", () => {
-    expect(cashOutHint(1, minimums)).toBeNull();
-    expect(cashOutHint(25, minimums)).toBeNull();
-    expect(cashOutHint(-10, minimums)).toBeNull();
+    expect(at(1)).toBeNull();
+    expect(at(25)).toBeNull();
+    expect(at(-10)).toBeNull();
   });
   it("names the method with the smallest minimum among those offered (bank is not offered)", () => {
-    expect(cashOutHint(2, { paypal: 3, upi: 4, bank: 1 })).toBe("$1.00 more to cash out with PayPal");
+    expect(cashOutHint({ available: 2, pending: 0 }, { paypal: 3, upi: 4, bank: 1 })).toBe(
+      "$1.00 more to cash out with PayPal",
+    );
+  });
+});
+
+describe("cashOutWait: what Withdraw says while no cash-out is possible (issue 36)", () => {
+  const minimums = { paypal: 5, upi: 1, bank: 10 };
+  it("says to wait until the day enough pending money clears, not to earn more", () => {
+    expect(
+      cashOutWait(
+        { missing: 1, enough_clears_at: "2026-12-05T10:00:00+00:00" },
+        { available: 0, pending: 3.5 },
+        minimums,
+      ),
+    ).toEqual({
+      title: "Wait until Dec 5",
+      detail:
+        "UPI's minimum is $1.00 and you have $0.00 available. Your offer earnings still pending clear by then, enough to cash out.",
+    });
+  });
+  it("says how much more to earn, counting what is pending", () => {
+    expect(cashOutWait({ missing: 1, enough_clears_at: null }, { available: 0, pending: 0 }, minimums)).toEqual({
+      title: "Earn $1.00 more",
+      detail: "UPI's minimum is $1.00 and you have $0.00 available.",
+    });
+    expect(cashOutWait({ missing: 0.8, enough_clears_at: null }, { available: 0.2, pending: 0.3 }, minimums)).toEqual({
+      title: "Earn $0.50 more",
+      detail: "UPI's minimum is $1.00 and you have $0.20 available; your $0.30 pending counts once it clears.",
+    });
+  });
+  it("says nothing once a cash-out is possible", () => {
+    expect(cashOutWait({ missing: 0, enough_clears_at: null }, { available: 2, pending: 0 }, minimums)).toBeNull();
   });
 });
 

@@ -87,7 +87,7 @@ export async function loadHome(request: Request, scope?: RequestScope) {
     displayName: summary.display_name || "User",
     money: moneyParts(summary),
     coinsPerDollar: config?.coins_per_dollar ?? null,
-    cashOutHint: config ? cashOutHint(summary.available, config.min_withdrawal) : null,
+    cashOutHint: config ? cashOutHint(summary, config.min_withdrawal) : null,
     totalEarned: summary.total_earned,
     referralBonus: summary.referral_earned,
     referralPending: referral?.pending_amount ?? 0,

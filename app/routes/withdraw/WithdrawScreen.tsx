@@ -38,13 +38,12 @@ export interface WithdrawData {
   /** The balance card: what can be withdrawn now (the amount's bound), pending, locked bonus. */
   money: MoneyParts;
   coinsPerDollar: number;
-  /** "$0.85 more to cash out with UPI" until a cash-out is possible. */
-  cashOutHint: string | null;
   /**
    * Why nothing can be withdrawn now: a reversal left the balance below zero (docs/decisions/065),
-   * or an operator paused the account's cash-outs (docs/decisions/068, with the way to support).
+   * an operator paused the account's cash-outs (docs/decisions/068, with the way to support), or
+   * too little is available yet ("Wait until Dec 5", "Earn $1.00 more", issue 36).
    */
-  cashOutNotice: { message: string; supportLink: boolean } | null;
+  cashOutNotice: { tone: "info" | "warning"; title: string | null; message: string; supportLink: boolean } | null;
   email: string | null;
   emailVerified: boolean;
   minimums: Record<PaymentMethod, number>;
@@ -73,9 +72,9 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
           </Link>
         }
       />
-      <BalanceCard money={data.money} coinsPerDollar={data.coinsPerDollar} cashOutHint={data.cashOutHint} />
+      <BalanceCard money={data.money} coinsPerDollar={data.coinsPerDollar} />
       {data.cashOutNotice ? (
-        <Banner tone="warning">
+        <Banner tone={data.cashOutNotice.tone} title={data.cashOutNotice.title ?? undefined} id="cash-out-notice">
           {data.cashOutNotice.message}
           {data.cashOutNotice.supportLink ? (
             <>
@@ -132,7 +131,11 @@ function WithdrawForm({
   return (
     <Card>
       <Form method="post" {...form.props} className="withdraw-form">
-        <fieldset disabled={blocked} className="min-w-0 space-y-5 disabled:opacity-60">
+        <fieldset
+          disabled={blocked}
+          aria-describedby={blocked ? "cash-out-notice" : undefined}
+          className="min-w-0 space-y-5 disabled:opacity-60"
+        >
           <FormBanner id={form.errorId} title={WITHDRAWAL_MESSAGES.failed} errors={form.errors} />
           <Field
             field={fields.amount}

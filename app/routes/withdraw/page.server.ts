@@ -1,17 +1,26 @@
 import { ruleMessage } from "~/domain/rules";
 import { RECIPIENT_FIELDS, withdrawFormsSchema } from "./withdrawal-form";
 import { verificationEmailSent } from "~/domain/verification-form";
-import { cashOutHint, WITHDRAWAL_MESSAGES, withdrawalInitiated, withdrawalRequestState } from "~/domain/withdrawals";
+import {
+  cashOutWait,
+  WITHDRAWAL_MESSAGES,
+  withdrawalInitiated,
+  withdrawalRequestState,
+  type CashOutOutlook,
+  type PaymentMethod,
+} from "~/domain/withdrawals";
 import { ensureEmailVerified, requestVerificationEmail } from "~/server/auth/email-verification.server";
 import { requireUser } from "~/server/auth/session.server";
 import { getAppConfig } from "~/server/runtime/config.server";
 import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
-import { loadUserSummary, moneyParts, userSummaryCall } from "~/server/account/users.server";
+import { loadUserSummary, moneyParts, userSummaryCall, type UserSummary } from "~/server/account/users.server";
+import type { WithdrawData } from "./WithdrawScreen";
 import {
   historyRows,
   lastRecipient,
+  cashOutOutlookCall,
   lastRecipientCall,
   reviewedFirstCall,
   paysRealMoney,
@@ -26,34 +35,33 @@ export async function loadWithdraw(request: Request, scope?: RequestScope) {
   const historyOpen = url.searchParams.get("history") === "1";
   // The balance, the last recipient and the history in one round trip; only the email check waits
   // for the profile.
-  const [summaryRead, lastRead, reviewedFirstRead, historyRead] = readTogether(
+  const [summaryRead, lastRead, reviewedFirstRead, outlookRead, historyRead] = readTogether(
     [
       userSummaryCall(user.uid),
       lastRecipientCall(user.uid),
       reviewedFirstCall(user.uid),
+      cashOutOutlookCall(user.uid),
       historyOpen ? withdrawalsCall(user.uid) : null,
     ],
     scope,
   );
-  const [summary, config, last, reviewedFirst, history] = await Promise.all([
+  const [summary, config, last, reviewedFirst, outlook, history] = await Promise.all([
     loadUserSummary(user, summaryRead),
     getAppConfig(),
     optionalSection("withdraw: last recipient", lastRecipient(lastRead)),
     // Unreadable: the line is left out (it only adds to the notice the spec requires).
     optionalSection("withdraw: first review", reviewedFirstRead!),
+    // Unreadable: the form stays open, and a post too small is refused with the rule's words.
+    optionalSection("withdraw: cash-out outlook", outlookRead!),
     historyOpen ? optionalSection("withdraw: history", historyRows(historyRead)) : null,
   ]);
   const emailVerified = await ensureEmailVerified(user.uid, summary.email_verified);
   return {
     money: moneyParts(summary),
     coinsPerDollar: config.coins_per_dollar,
-    cashOutHint: cashOutHint(summary.available, config.min_withdrawal),
-    // Said before the person tries (words from the server: rules.ts stays out of the browser).
-    cashOutNotice: summary.payouts_paused
-      ? { message: ruleMessage("payouts_paused"), supportLink: true }
-      : summary.balance < 0
-        ? { message: ruleMessage("negative_balance"), supportLink: false }
-        : null,
+    // Said before the person tries (words from the server: rules.ts stays out of the browser); the
+    // form cannot be sent while there is one.
+    cashOutNotice: cashOutNotice(summary, outlook, config.min_withdrawal),
     email: summary.email,
     emailVerified,
     minimums: config.min_withdrawal,
@@ -65,6 +73,26 @@ export async function loadWithdraw(request: Request, scope?: RequestScope) {
     lastRecipient: last,
     reviewedFirst: reviewedFirst === true,
   };
+}
+
+/**
+ * Why no cash-out can be sent now, and what to do: cash-outs paused by an operator (with the way to
+ * support), a balance below zero, or too little available yet ("Wait until Dec 5", "Earn $1.00
+ * more"). Null when a cash-out is possible.
+ */
+function cashOutNotice(
+  summary: UserSummary,
+  outlook: CashOutOutlook | null,
+  minimums: Record<PaymentMethod, number>,
+): WithdrawData["cashOutNotice"] {
+  if (summary.payouts_paused) {
+    return { tone: "warning", title: null, message: ruleMessage("payouts_paused"), supportLink: true };
+  }
+  if (summary.balance < 0) {
+    return { tone: "warning", title: null, message: ruleMessage("negative_balance"), supportLink: false };
+  }
+  const wait = outlook ? cashOutWait(outlook, summary, minimums) : null;
+  return wait ? { tone: "info", title: wait.title, message: wait.detail, supportLink: false } : null;
 }
 
 // Where each broken rule of create_withdrawal is shown; the others (negative_balance, the hourly

@@ -3,6 +3,7 @@ import {
   maskRecipient,
   withdrawalExpected,
   type PaymentMethod,
+  type CashOutOutlook,
   type WithdrawalRow,
 } from "~/domain/withdrawals";
 import { accountHash } from "../account/account-hash.server";
@@ -42,6 +43,11 @@ export function lastRecipientCall(userId: string) {
   return dbCall<{ payment_method: string; recipient: string | null } | null>("get_last_withdrawal_recipient", {
     p_user_id: userId,
   });
+}
+
+/** What is missing to the first possible cash-out, and when pending money covers it (Withdraw's notice). */
+export function cashOutOutlookCall(userId: string) {
+  return dbCall<CashOutOutlook>("cash_out_outlook", { p_user_id: userId });
 }
 
 /** Whether the person's next cash-out waits for review as a first one (review on, nothing paid yet). */
