@@ -19,4 +19,6 @@ export const deleteAccountForm = object({
   // A password account confirms with its password; a Google-only one with a fresh Google sign-in.
   password: optional(string()),
   idToken: optional(string()),
+  // "I give up $2.10": the amount the person agreed to lose (the account's balance when the page was drawn).
+  giveUp: optional(string()),
 });

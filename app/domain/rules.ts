@@ -1,7 +1,8 @@
 // The rules the database enforces, by the stable identifier each `raise exception` carries in
 // its HINT (supabase/migrations), and what a person is told when one is broken. This is the
 // only place that turns a broken rule into words; nothing reads the database's message text.
-import { accountInDebtWords } from "./account-deletion";
+import { accountInDebtWords, giveUpLabel, WITHDRAWAL_ON_ITS_WAY } from "./account-deletion";
+import { formatDollars } from "./money";
 import { tooManyAttemptsMessage } from "./rate-limit";
 import { INVALID_REFERRAL_CODE_MESSAGE } from "./referral-code";
 import { invalidSettingMessage, isSettingKey, settingOf } from "./settings";
@@ -50,9 +51,12 @@ const RULE_MESSAGES = {
   recipient_hidden_characters: "Payment details cannot contain invisible or control characters",
   invalid_notification_setting: "Unknown notification setting",
   invalid_push_token: "This device's push token was not accepted",
-  withdrawal_pending: "You have a withdrawal on its way. You can delete your account once it has been paid.",
+  withdrawal_pending: WITHDRAWAL_ON_ITS_WAY,
   // The amount is read from the refusal where it is known (deletionBlocks).
   account_in_debt: accountInDebtWords(),
+  // Deleting with money left, unconfirmed (or less confirmed than the account holds now); the detail is the amount.
+  forfeit_unconfirmed: (amount: string) =>
+    `Your account holds ${formatDollars(amount)}. Tick “${giveUpLabel(Number(amount))}” to delete it with that money, or withdraw it first.`,
   // Rules the spec does not word.
   unsupported_payment_method: "Please choose a payment method",
   task_not_started: "Task was not started",

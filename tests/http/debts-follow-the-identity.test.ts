@@ -72,7 +72,11 @@ describe("debts follow the identity", () => {
 
   it("a reversal of a deleted account's credit is taken, once: the $5.00 it left pays part, the $20.00 rest is owed by its email", async () => {
     const member = await paidOutMember("departed-1");
-    const deleted = await member.client.post("/profile", { intent: "delete-account", password: "s3cret-pass" });
+    const deleted = await member.client.post("/profile", {
+      intent: "delete-account",
+      password: "s3cret-pass",
+      giveUp: "5.00",
+    });
     expect(deleted.status).toBe(302);
     expect(await app.sql("select id from user_profiles where id = $1", [member.uid])).toEqual([]);
 
@@ -98,9 +102,10 @@ describe("debts follow the identity", () => {
 
   it("the account made again with that email carries the debt: the card says so, only the rest can be withdrawn, the review says what it owes, and its offer earnings pay it first", async () => {
     const first = await paidOutMember("departed-2");
-    expect((await first.client.post("/profile", { intent: "delete-account", password: "s3cret-pass" })).status).toBe(
-      302,
-    );
+    expect(
+      (await first.client.post("/profile", { intent: "delete-account", password: "s3cret-pass", giveUp: "5.00" }))
+        .status,
+    ).toBe(302);
     expect(
       await postback({ user_id: first.uid, transaction_id: "departed-2", amount: "-2500", status: "reversed" }),
     ).toBe("OK");

@@ -167,7 +167,9 @@ describe("one person, one identity (issue 17, part 1) over HTTP on Postgres", ()
     expect(await balance(firstId)).toEqual({ coins: OWN_TASKS_COINS, dollars: "17.15" });
     expect(await balance(referrerId)).toMatchObject({ dollars: "5.00" });
 
-    expect((await first.client.post("/profile", { intent: "delete-account", password: PASSWORD })).status).toBe(302);
+    expect(
+      (await first.client.post("/profile", { intent: "delete-account", password: PASSWORD, giveUp: "17.15" })).status,
+    ).toBe(302);
     expect(await profileOf(email)).toBeNull();
 
     // Back with the same address, and the same code.
@@ -189,7 +191,9 @@ describe("one person, one identity (issue 17, part 1) over HTTP on Postgres", ()
     expect(await balance(againId)).toEqual({ coins: 0, dollars: "1.00" }); // the 100 coins only: no welcome bonus
 
     // Deleted again, and back through an alias of the same inbox: still not referred, nothing paid twice.
-    expect((await again.client.post("/profile", { intent: "delete-account", password: PASSWORD })).status).toBe(302);
+    expect(
+      (await again.client.post("/profile", { intent: "delete-account", password: PASSWORD, giveUp: "1.00" })).status,
+    ).toBe(302);
     const alias = email.replace("@", "+back@");
     const third = await app.signUp({ email: alias, referralCode: code });
     expect(third.response.status).toBe(302);

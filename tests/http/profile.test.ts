@@ -361,16 +361,31 @@ describe("Profile over plain HTTP", () => {
     expect(new Set(answers).size).toBe(1);
     expect(await app.sql("select 1 from user_profiles where id = $1", [id])).toEqual([{ "?column?": 1 }]);
     await app.sql("select settle_withdrawal($1, 'completed', 'PAYPAL-1')", [withdrawal!.id]);
+    // The $2.00 left is said before the password, and given up only when the person says so, for
+    // at least what the account holds (issue 36).
+    const page = (await client.visit("/profile")).html;
+    expect(page).toContain(
+      "Your account still holds $2.00. Deleting it gives that money up: it cannot be withdrawn or recovered afterwards.",
+    );
+    expect(page).toMatch(
+      /<input type="checkbox" name="giveUp" required="" [^>]*value="2\.00"|name="giveUp"[^>]*value="2\.00"/,
+    );
+    expect(page).toContain("I give up $2.00");
+    const unconfirmed =
+      "Your account holds $2.00. Tick “I give up $2.00” to delete it with that money, or withdraw it first.";
+    await refused(await post(client, { intent: "delete-account", password: PASSWORD }), unconfirmed);
+    await refused(await post(client, { intent: "delete-account", password: PASSWORD, giveUp: "1.99" }), unconfirmed);
+    await refused(await post(client, { intent: "delete-account", password: PASSWORD, giveUp: "all" }), unconfirmed);
     await refused(
-      await post(client, { intent: "delete-account", password: "" }),
+      await post(client, { intent: "delete-account", password: "", giveUp: "2.00" }),
       "Failed to delete account. Please check your password and try again.",
     );
     await refused(
-      await post(client, { intent: "delete-account", password: "not-my-password" }),
+      await post(client, { intent: "delete-account", password: "not-my-password", giveUp: "2.00" }),
       "Failed to delete account. Please check your password and try again.",
     );
 
-    const deleted = await post(client, { intent: "delete-account", password: PASSWORD });
+    const deleted = await post(client, { intent: "delete-account", password: PASSWORD, giveUp: "2.00" });
     expect(deleted.headers.get("location")).toBe("/auth");
     expect((await client.visit("/auth")).html).toContain("Your account has been deleted");
     expect(await app.sql("select 1 from user_profiles where id = $1", [id])).toEqual([]);

@@ -348,7 +348,8 @@ describe("the money flows over HTTP with the app on supabase-js (PostgREST over 
       withdrawalId = rows[0]!.id;
       const asked = () => rpcCalls("delete_account").length;
       const before = asked();
-      const deletion = owner.client.post("/profile", { intent: "delete-account", password: PASSWORD });
+      // The person gave up the $6.00 the page showed; the withdrawal still comes first.
+      const deletion = owner.client.post("/profile", { intent: "delete-account", password: PASSWORD, giveUp: "6.00" });
       await eventually(() => asked() > before, { what: "the deletion's call of delete_account" });
       await racing.query("commit");
       const refused = await deletion;
@@ -371,7 +372,11 @@ describe("the money flows over HTTP with the app on supabase-js (PostgREST over 
       { type: "withdrawal", amount: -5 },
     ]);
 
-    const deleted = await owner.client.post("/profile", { intent: "delete-account", password: PASSWORD });
+    const deleted = await owner.client.post("/profile", {
+      intent: "delete-account",
+      password: PASSWORD,
+      giveUp: "1.00",
+    });
     expect(deleted.status).toBe(302);
     expect(deleted.headers.get("location")).toBe("/auth");
     expect((await owner.client.visit("/auth")).html).toContain("Your account has been deleted");

@@ -193,16 +193,19 @@ function deletionFacts(t: TestDatabase, userId: string) {
   } | null>("account_deletion_facts", { p_user_id: userId });
 }
 
+/** delete_account as the app calls it; `forfeit`: the balance the person agreed to give up (by default, any). */
 function deleteAccount(
   t: TestDatabase,
   userId: string,
   emailHash: string | null,
   recipientHashes?: Record<string, string>,
+  forfeit: number | null = 1_000_000,
 ) {
   return t.db.rpc<{ deleted: boolean; withdrawals_kept: number }>("delete_account", {
     p_user_id: userId,
     p_email_hash: emailHash,
     ...(recipientHashes !== undefined ? { p_recipient_hashes: recipientHashes } : {}),
+    ...(forfeit !== null ? { p_forfeit: forfeit } : {}),
   });
 }
 
@@ -840,6 +843,27 @@ describe.each([["PGlite", openTestPglite]])("profile on %s", (_name, open) => {
       expect(await summary(t, user.id)).toBeNull();
       expect(await ruleKey(deleteAccount(t, user.id, `email-${user.id}`))).toBe("account_not_found");
       await expectLedgerAudit(t);
+    });
+
+    it("delete_account gives up only the balance the person confirmed (p_forfeit): missing or less, forfeit_unconfirmed with the amount, and nothing is deleted", async () => {
+      const user = await provision(t);
+      await addCoins(t, user.id, 210);
+      for (const forfeit of [null, 0, 2.09]) {
+        const refusal = await dbRefusal(deleteAccount(t, user.id, `email-${user.id}`, undefined, forfeit));
+        expect(ruleViolation(refusal)).toEqual({
+          rule: "forfeit_unconfirmed",
+          message:
+            "Your account holds $2.10. Tick “I give up $2.10” to delete it with that money, or withdraw it first.",
+        });
+      }
+      expect(await t.sql("select 1 as kept from user_profiles where id = $1", [user.id])).toEqual([{ kept: 1 }]);
+      expect(await deleteAccount(t, user.id, `email-${user.id}`, undefined, 2.1)).toEqual({
+        deleted: true,
+        withdrawals_kept: 0,
+      });
+      // An account with nothing left needs no confirmation.
+      const empty = await provision(t);
+      expect(await deleteAccount(t, empty.id, null, undefined, null)).toEqual({ deleted: true, withdrawals_kept: 0 });
     });
 
     it("delete_account refuses an unknown user with account_not_found and remembers no email", async () => {

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useSubmit } from "@remix-run/react";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import type { GoogleSignInConfig } from "~/lib/google-sign-in.client";
 import { formErrors } from "~/lib/form-replies";
 import { showToast } from "~/lib/toasts";
@@ -10,7 +10,13 @@ import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/Card";
-import { accountInDebtWords } from "~/domain/account-deletion";
+import {
+  accountInDebtWords,
+  forfeitWords,
+  giveUpLabel,
+  WITHDRAWAL_ON_ITS_WAY,
+  type DeletionFacts,
+} from "~/domain/account-deletion";
 
 /** docs/product.md, "Profile: account management": deactivate (after a confirmation), or delete for good. */
 export function AccountManagement({
@@ -19,11 +25,11 @@ export function AccountManagement({
   googleConfig,
   lastResult,
   page = "/profile",
-  debt = 0,
+  deletion,
 }: {
   confirmingDeactivation: boolean;
-  /** What the account owes (its balance below zero): it cannot be deleted until paid back. */
-  debt?: number;
+  /** What keeps deletion back (a cash-out on its way, a debt) and the balance it gives up (issue 36). */
+  deletion: DeletionFacts;
   /** How the account proves it is its owner: its password, else a fresh Google sign-in. */
   signInMethods: { password: boolean; google: boolean } | null;
   googleConfig: GoogleSignInConfig;
@@ -84,30 +90,69 @@ export function AccountManagement({
         <div className="mt-3">
           <FormBanner errors={formErrors(lastResult, "delete-account")} />
         </div>
-        {debt > 0 ? (
-          <p
-            className="mt-3 rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900"
-            data-testid="delete-blocked-by-debt"
-          >
-            {accountInDebtWords(debt)}
-          </p>
-        ) : signInMethods?.password !== false ? (
-          // A refused password is not kept in the field (as without JavaScript).
-          <DeleteWithPassword key={replies} />
+        {/* What blocks deletion, or what it gives up, is said before any password is asked. */}
+        {deletion.pendingWithdrawal ? (
+          <DeletionNotice testId="delete-blocked-by-withdrawal">{WITHDRAWAL_ON_ITS_WAY}</DeletionNotice>
+        ) : deletion.debt > 0 ? (
+          <DeletionNotice testId="delete-blocked-by-debt">{accountInDebtWords(deletion.debt)}</DeletionNotice>
         ) : (
-          <DeleteWithGoogle googleConfig={googleConfig} />
+          <>
+            {deletion.forfeit > 0 ? (
+              <DeletionNotice testId="delete-forfeit">
+                {forfeitWords(deletion.forfeit)}{" "}
+                <Link to="/withdraw" className="font-semibold underline underline-offset-2">
+                  Go to Withdraw
+                </Link>
+              </DeletionNotice>
+            ) : null}
+            {signInMethods?.password !== false ? (
+              // A refused password is not kept in the field (as without JavaScript).
+              <DeleteWithPassword key={replies} forfeit={deletion.forfeit} />
+            ) : (
+              <DeleteWithGoogle googleConfig={googleConfig} forfeit={deletion.forfeit} />
+            )}
+          </>
         )}
       </section>
     </Card>
   );
 }
 
+function DeletionNotice({ testId, children }: { testId: string; children: ReactNode }) {
+  return (
+    <p className="mt-3 rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900" data-testid={testId}>
+      {children}
+    </p>
+  );
+}
+
+/**
+ * "I give up $2.10": deleting an account with money left needs the person to say so (the server
+ * and the database refuse it otherwise). Required, so the browser asks for it before the post.
+ */
+function GiveUpConfirmation({ forfeit }: { forfeit: number }) {
+  if (!(forfeit > 0)) return null;
+  return (
+    <label className="flex min-h-11 cursor-pointer items-center gap-3 text-sm font-semibold text-ink">
+      <input
+        type="checkbox"
+        name="giveUp"
+        value={forfeit.toFixed(2)}
+        required
+        className="size-5 shrink-0 rounded border-line text-red-600 focus:ring-red-200"
+      />
+      {giveUpLabel(forfeit)}
+    </label>
+  );
+}
+
 /** The password, checked with the identity service; the button waits for it (with JavaScript). */
-function DeleteWithPassword() {
+function DeleteWithPassword({ forfeit }: { forfeit: number }) {
   const hydrated = useHydrated();
   const [password, setPassword] = useState("");
   return (
     <Form method="post" className="mt-3 space-y-3">
+      <GiveUpConfirmation forfeit={forfeit} />
       <div>
         <label htmlFor="delete-password" className="mb-1.5 block text-sm font-medium text-ink">
           Password
@@ -136,16 +181,20 @@ function DeleteWithPassword() {
 }
 
 /** An account without a password confirms with a fresh Google sign-in, which needs JavaScript. */
-function DeleteWithGoogle({ googleConfig }: { googleConfig: GoogleSignInConfig }) {
+function DeleteWithGoogle({ googleConfig, forfeit }: { googleConfig: GoogleSignInConfig; forfeit: number }) {
   const hydrated = useHydrated();
   const submit = useSubmit();
   const [busy, setBusy] = useState(false);
+  const [givenUp, setGivenUp] = useState(false);
   async function confirm() {
     setBusy(true);
     try {
       const { signInWithGoogle } = await import("~/lib/google-sign-in.client");
       const idToken = await signInWithGoogle(googleConfig);
-      submit({ intent: "delete-account", idToken }, { method: "post" });
+      submit(
+        { intent: "delete-account", idToken, ...(forfeit > 0 ? { giveUp: forfeit.toFixed(2) } : {}) },
+        { method: "post" },
+      );
     } catch {
       showToast({ kind: "error", title: "Failed to delete account. Please check your password and try again." });
     } finally {
@@ -156,10 +205,21 @@ function DeleteWithGoogle({ googleConfig }: { googleConfig: GoogleSignInConfig }
     return <p className="mt-3 text-sm text-muted">Your account signs in with Google: deleting it needs JavaScript.</p>;
   }
   return (
-    <div className="mt-3">
+    <div className="mt-3 space-y-3">
+      {forfeit > 0 ? (
+        <label className="flex min-h-11 cursor-pointer items-center gap-3 text-sm font-semibold text-ink">
+          <input
+            type="checkbox"
+            checked={givenUp}
+            onChange={(event) => setGivenUp(event.currentTarget.checked)}
+            className="size-5 shrink-0 rounded border-line text-red-600 focus:ring-red-200"
+          />
+          {giveUpLabel(forfeit)}
+        </label>
+      ) : null}
       <button
         type="button"
-        disabled={busy}
+        disabled={busy || (forfeit > 0 && !givenUp)}
         onClick={() => void confirm()}
         className={buttonClass({ tone: "danger", block: true })}
       >

@@ -14,6 +14,7 @@ import { NotificationSettings } from "~/components/account/NotificationSettings"
 import { PersonalInformation } from "./PersonalInformation";
 import type { ActivityItem } from "~/domain/activity";
 import type { FaqEntry } from "~/content/faq";
+import type { DeletionFacts } from "~/domain/account-deletion";
 import { RecentActivity } from "./RecentActivity";
 
 export type ProfileTab = "account" | "referrals" | "help";
@@ -27,7 +28,7 @@ export interface ProfileData {
   preferences: NotificationPreferences | null;
   signInMethods: { password: boolean; google: boolean } | null;
   /** The balance below zero, owed: deletion waits until it is paid back. */
-  debt: number;
+  deletion: DeletionFacts;
   feedback: FeedbackEntry[] | null;
   faq: FaqEntry[];
   pushConfig: PushConfig | null;
@@ -94,7 +95,7 @@ export function ProfileScreen({ data, lastResult }: { data: ProfileData; lastRes
             signInMethods={data.signInMethods}
             googleConfig={data.googleConfig}
             lastResult={lastResult}
-            debt={data.debt}
+            deletion={data.deletion}
           />
         </>
       ) : data.tab === "referrals" ? (

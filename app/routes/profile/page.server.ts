@@ -6,7 +6,7 @@ import { ruleMessage } from "~/domain/rules";
 import { activityItem } from "~/domain/activity";
 import { faqEntries } from "~/content/faq";
 import { getAppConfig } from "~/server/runtime/config.server";
-import { recentActivityCall, updateDisplayName } from "~/server/account/account.server";
+import { deletionBlocks, recentActivityCall, updateDisplayName } from "~/server/account/account.server";
 import { requireUser, type SessionUser } from "~/server/auth/session.server";
 import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
 import { feedbackCall, submitFeedback } from "~/server/account/feedback.server";
@@ -46,6 +46,7 @@ export async function loadProfile(request: Request, scope?: RequestScope) {
   );
   const sections = Promise.all([
     optionalSection("profile: recent activity", activityRead),
+    onAccount ? optionalSection("profile: what keeps deletion back", deletionBlocks(user.uid)) : null,
     optionalSection("profile: notification settings", preferencesRead),
     onAccount ? optionalSection("profile: sign-in methods", signInMethods(user.uid)) : null,
     optionalSection("profile: feedback", feedbackRead),
@@ -62,7 +63,7 @@ export async function loadProfile(request: Request, scope?: RequestScope) {
     console.error("profile failed to load:", error instanceof Response ? `HTTP ${error.status}` : error);
     return data({ failed: true as const, tab }, { status: error instanceof Response ? error.status : 500 });
   }
-  const [activity, preferences, methods, feedback] = await sections;
+  const [activity, deletion, preferences, methods, feedback] = await sections;
   return {
     failed: false as const,
     tab,
@@ -79,8 +80,8 @@ export async function loadProfile(request: Request, scope?: RequestScope) {
     activityFailed: onAccount && activity === null,
     preferences,
     signInMethods: methods,
-    // Below zero, the account cannot be deleted: the page says why before any password is typed.
-    debt: debtOwed(summary),
+    // What keeps deletion back and what it gives up, said before any password is typed (issue 36).
+    deletion: deletion ?? { pendingWithdrawal: false, debt: debtOwed(summary), forfeit: 0 },
     feedback,
     // The spec's answers, and beside them the minimums as configured (left out if unreadable).
     faq: faqEntries((await config)?.min_withdrawal ?? null),
@@ -118,7 +119,7 @@ export async function profileAction(request: Request) {
     case "deactivate":
       return deactivate(user, request, ACCOUNT_TAB);
     case "delete-account":
-      return deleteAccount(user, value.password ?? "", value.idToken ?? "", submission, request);
+      return deleteAccount(user, value, submission, request);
     case "feedback":
       return sendFeedback(user, value, submission);
   }

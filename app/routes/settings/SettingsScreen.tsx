@@ -1,3 +1,4 @@
+import type { DeletionFacts } from "~/domain/account-deletion";
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import type { NotificationPreferences } from "~/domain/notifications";
@@ -18,7 +19,7 @@ export interface SettingsData {
   preferences: NotificationPreferences | null;
   signInMethods: { password: boolean; google: boolean } | null;
   /** The balance below zero, owed: deletion waits until it is paid back. */
-  debt: number;
+  deletion: DeletionFacts;
   pushConfig: PushConfig | null;
   googleConfig: GoogleSignInConfig;
 }
@@ -44,7 +45,7 @@ export function SettingsScreen({ data, lastResult }: { data: SettingsData; lastR
         googleConfig={data.googleConfig}
         lastResult={lastResult}
         page="/settings"
-        debt={data.debt}
+        deletion={data.deletion}
       />
       <LegalLinks />
     </div>

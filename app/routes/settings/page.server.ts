@@ -28,7 +28,8 @@ export async function loadSettings(request: Request, scope?: RequestScope) {
     optionalSection("settings: what keeps deletion back", deletionBlocks(user.uid)),
   ]);
   return {
-    debt: blocks?.debt ?? 0,
+    // Unreadable: nothing is known to block it, and a balance is confirmed on the post (fail closed).
+    deletion: blocks ?? { pendingWithdrawal: false, debt: 0, forfeit: 0 },
     confirmingDeactivation: new URL(request.url).searchParams.get("confirm") === "deactivate",
     preferences,
     signInMethods: methods,
@@ -50,7 +51,7 @@ export async function settingsAction(request: Request) {
     case "deactivate":
       return deactivate(user, request, SETTINGS);
     case "delete-account":
-      return deleteAccount(user, value.password ?? "", value.idToken ?? "", submission, request);
+      return deleteAccount(user, value, submission, request);
     case "sign-out-everywhere":
       return signOutOfEveryDevice(user, request);
   }

@@ -1,5 +1,5 @@
 import type { ActivityRow } from "~/domain/activity";
-import { debtOwed } from "~/domain/account-deletion";
+import { balanceForfeited, debtOwed, type DeletionFacts } from "~/domain/account-deletion";
 import { accountHash } from "./account-hash.server";
 import { dbCall } from "../db/core.server";
 import { getDatabase } from "../db/database.server";
@@ -25,7 +25,7 @@ export async function setAccountActive(userId: string, active: boolean) {
  * addresses are handed to the database only as keyed hashes. Refused while a withdrawal is
  * pending (`withdrawal_pending`).
  */
-export async function deleteAccountData(userId: string) {
+export async function deleteAccountData(userId: string, forfeit: number) {
   const db = await getDatabase();
   const facts = await db.rpc<{ email: string | null; unhashed_recipients: Record<string, string | null> } | null>(
     "account_deletion_facts",
@@ -40,11 +40,15 @@ export async function deleteAccountData(userId: string) {
     p_user_id: userId,
     p_email_hash: facts?.email ? accountHash(facts.email) : null,
     p_recipient_hashes: recipientHashes,
+    p_forfeit: forfeit,
   });
 }
 
-/** What keeps an account from being deleted: a withdrawal on its way, or a debt (debtOwed, positive). */
-export async function deletionBlocks(userId: string): Promise<{ pendingWithdrawal: boolean; debt: number }> {
+/**
+ * What keeps an account from being deleted (a withdrawal on its way, a debt: debtOwed, positive),
+ * and the balance deleting it gives up.
+ */
+export async function deletionBlocks(userId: string): Promise<DeletionFacts> {
   const db = await getDatabase();
   const facts = await db.rpc<{
     pending_withdrawals: number;
@@ -54,6 +58,7 @@ export async function deletionBlocks(userId: string): Promise<{ pendingWithdrawa
   return {
     pendingWithdrawal: (facts?.pending_withdrawals ?? 0) > 0,
     debt: facts ? debtOwed(facts) : 0,
+    forfeit: facts ? balanceForfeited(facts) : 0,
   };
 }
 

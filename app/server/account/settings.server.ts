@@ -5,6 +5,7 @@ import { MAX_ID_TOKEN_AGE_SECONDS } from "~/domain/constants";
 import { NOTIFICATION_MESSAGES, type NotificationKind } from "~/domain/notifications";
 import { accountInDebtWords } from "~/domain/account-deletion";
 import { ruleMessage } from "~/domain/rules";
+import { parseAmount } from "~/domain/withdrawals";
 import { deleteAccountData, deletionBlocks, setAccountActive } from "./account.server";
 import { limitPasswordCheck, type AttemptRefusal } from "../auth/attempt-limits.server";
 import { getAdminAuth } from "../auth/firebase-admin.server";
@@ -118,8 +119,7 @@ const DELETE_FAILED = "Failed to delete account. Please check your password and 
  */
 export async function deleteAccount(
   user: SessionUser,
-  password: string,
-  idToken: string,
+  proofs: { password?: string; idToken?: string; giveUp?: string },
   submission: Submission,
   request: Request,
 ) {
@@ -129,18 +129,23 @@ export async function deleteAccount(
   const blocks = await deletionBlocks(user.uid);
   if (blocks.pendingWithdrawal) return refuse(ruleMessage("withdrawal_pending"));
   if (blocks.debt > 0) return refuse(accountInDebtWords(blocks.debt));
-  const proof = await provesIdentity(user, password, idToken, request);
+  // Money left is given up only when the person said so, for at least what it holds now (the
+  // database checks it again under its locks).
+  const forfeit = Number(parseAmount(proofs.giveUp) ?? 0);
+  if (blocks.forfeit > forfeit) return refuse(ruleMessage("forfeit_unconfirmed", String(blocks.forfeit)));
+  const proof = await provesIdentity(user, proofs.password ?? "", proofs.idToken ?? "", request);
   if (proof !== true) {
     if (proof === false) return refuse();
     const wait = proof.refused.retryAfterSeconds;
     return refuse(tooManyAttemptsMessage(wait, proof.refused.unit), 429, { "Retry-After": String(wait) });
   }
   try {
-    await deleteAccountData(user.uid);
+    await deleteAccountData(user.uid, forfeit);
   } catch (error) {
     const violation = ruleViolation(error);
     if (violation?.rule === "withdrawal_pending") return refuse(violation.message);
     if (violation?.rule === "account_in_debt") return refuse(violation.message);
+    if (violation?.rule === "forfeit_unconfirmed") return refuse(violation.message);
     if (error instanceof Response) throw error;
     console.error("account deletion failed:", error);
     return refuse();
