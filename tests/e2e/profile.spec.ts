@@ -272,6 +272,34 @@ test("Delete account (disabled until a password is typed, with JavaScript): a wr
   await expect(page).toHaveURL(/\/auth/);
 });
 
+test("Delete account with money left says the balance it gives up before any password, and goes only with I give up $0.10 ticked", async ({
+  page,
+}) => {
+  await openProfile(page, "forfeit");
+  await page.goto("/");
+  await page.getByRole("button", { name: "Check In Now (+10 coins)" }).click();
+  await expect(page.getByRole("button", { name: "Checked In Today" })).toBeDisabled();
+  await page.goto("/profile");
+  await waitForHydration(page);
+  await expect(page.getByTestId("delete-forfeit")).toContainText(
+    "Your account still holds $0.10. Deleting it gives that money up: it cannot be withdrawn or recovered afterwards.",
+  );
+  const giveUp = page.getByRole("checkbox", { name: "I give up $0.10" });
+  await expect(giveUp).not.toBeChecked();
+  await page.getByLabel("Password").fill(PASSWORD);
+  const remove = page.getByRole("button", { name: "Delete account permanently" });
+  await remove.click();
+  // Not ticked: the browser asks for it, and nothing is sent.
+  expect(await giveUp.evaluate((box: HTMLInputElement) => box.validity.valueMissing)).toBe(true);
+  await expect(page).toHaveURL(/\/profile/);
+  await screenshot(page, "profile-delete-forfeit");
+
+  await giveUp.check();
+  await remove.click();
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(toasts(page, "Your account has been deleted")).toBeVisible();
+});
+
 test("Log out on Profile goes to /auth with Logged out successfully, and Profile then asks to sign in", async ({
   page,
 }) => {

@@ -349,7 +349,10 @@ describe("Profile over plain HTTP", () => {
     );
     // A withdrawal on its way keeps the account, and the answer is the same whatever the password.
     const pending = "You have a withdrawal on its way. You can delete your account once it has been paid.";
-    await client.visit("/profile"); // the sign-up's flash, shown once, is out of the way
+    // Said before any password is asked: the page has the reason and no password field.
+    const blocked = (await client.visit("/profile")).html; // the sign-up's flash, shown once, is out of the way
+    expect(blocked).toMatch(/data-testid="delete-blocked-by-withdrawal"[^>]*>You have a withdrawal on its way\./);
+    expect(blocked).not.toContain('id="delete-password"');
     const answers = [];
     for (const password of [PASSWORD, "not-my-password", ""]) {
       const response = await post(client, { intent: "delete-account", password });
