@@ -6,10 +6,12 @@ import { ToastStack } from "./ToastStack";
 import { Icon } from "./ui/Icon";
 
 /**
- * The frame of every page. On a phone: a column, the bar at the bottom and the floating profile
- * button above it; from `lg` up: the same bar as a side bar, the column beside it and the button
- * in the margin to the column's right. Fixed things never sit over the end of the page: the
- * column's bottom padding reserves their height (docs/decisions/073-nothing-covers-the-page.md).
+ * The frame of every page. On a phone: a column and, fixed at the bottom, the bar, whose Profile
+ * cell is drawn as the round profile button on the pages that show it; toasts sit on the bar, one
+ * at a time. From `lg` up: the same bar as a side bar with the toasts at its foot, the column
+ * beside it, and the round button in the margin to the column's right. Nothing fixed ever sits
+ * over the page's content: the column's bottom padding reserves the bar's height and a toast's
+ * (docs/decisions/073-nothing-covers-the-page.md, docs/decisions/083-nothing-floats-over-a-control.md).
  * `wide` (the operator console, which draws its own navigation): the whole width, no column.
  */
 export function AppShell({
@@ -27,41 +29,40 @@ export function AppShell({
 }) {
   const { pathname } = useLocation();
   const showProfileButton = showNav && signedIn && pathname !== "/profile";
-  const reserve = showProfileButton
-    ? "pb-[calc(11rem+env(safe-area-inset-bottom))]"
-    : showNav
-      ? "pb-[calc(6rem+env(safe-area-inset-bottom))]"
-      : "pb-8";
+  const reserve = showNav ? "pb-[calc(6rem+env(safe-area-inset-bottom))]" : "pb-8";
   return (
     <div className={`min-h-dvh bg-canvas ${showNav ? "lg:pl-60" : ""}`}>
       {wide ? (
         <main className="min-h-dvh">{children}</main>
       ) : (
         <div className="mx-auto flex min-h-dvh w-full max-w-md flex-col bg-canvas sm:border-x sm:border-line lg:max-w-xl">
-          <main className={`flex-1 px-5 pt-6 ${reserve} ${showNav ? "lg:px-8 lg:pb-12" : ""}`}>{children}</main>
+          <main className={`toast-reserve flex-1 px-5 pt-6 ${reserve} ${showNav ? "lg:px-8 lg:pb-12" : ""}`}>
+            {children}
+          </main>
         </div>
       )}
       {showProfileButton ? (
+        // From `lg` up, in the margin beside the column; on a phone the bar's Profile cell is the button.
         <Link
           to="/profile"
           aria-label="Profile"
-          className="fixed right-[max(1.25rem,calc(50vw-12.75rem))] bottom-[calc(6rem+env(safe-area-inset-bottom))] z-20 inline-flex size-14 items-center justify-center rounded-full bg-brand-600 text-white shadow-lg shadow-brand-700/30 transition hover:bg-brand-700 active:scale-95 lg:right-[calc(50vw-30.5rem)] lg:bottom-8"
+          className="fixed right-[calc(50vw-30.5rem)] bottom-8 z-20 hidden size-14 items-center justify-center rounded-full bg-brand-600 text-white shadow-lg shadow-brand-700/30 transition hover:bg-brand-700 active:scale-95 lg:inline-flex"
         >
           <Icon name="profile" className="size-6" />
         </Link>
       ) : null}
-      {showNav ? <MainNav pathname={pathname} /> : null}
-      <ToastStack
-        messages={messages}
-        above={showProfileButton ? "button" : showNav ? "bar" : "edge"}
-        beside={showNav}
-      />
+      {showNav ? <MainNav pathname={pathname} profileButton={showProfileButton} /> : null}
+      <ToastStack messages={messages} above={showNav ? "bar" : "edge"} />
     </div>
   );
 }
 
-/** One navigation landmark: the bottom bar on a phone, a side bar from `lg` up. */
-function MainNav({ pathname }: { pathname: string }) {
+/**
+ * One navigation landmark: the bottom bar on a phone, a side bar from `lg` up. `profileButton`:
+ * on a phone, the Profile cell is the round profile button (raised, in the brand colour) rather
+ * than a plain item, so it floats over no content.
+ */
+function MainNav({ pathname, profileButton }: { pathname: string; profileButton: boolean }) {
   return (
     <nav
       aria-label="Main"
@@ -71,6 +72,7 @@ function MainNav({ pathname }: { pathname: string }) {
       <ul className="grid grid-cols-5 lg:flex lg:flex-col lg:gap-1">
         {BOTTOM_NAV_ITEMS.map((item) => {
           const active = isNavItemActive(item, pathname);
+          const round = profileButton && item.to === "/profile";
           return (
             <li key={item.to}>
               <Link
@@ -80,12 +82,18 @@ function MainNav({ pathname }: { pathname: string }) {
                   active ? "text-brand-600 lg:bg-brand-50" : "text-muted hover:text-ink lg:hover:bg-gray-50"
                 }`}
               >
-                <span
-                  className={`inline-flex h-7 w-12 items-center justify-center rounded-full lg:w-auto lg:bg-transparent ${active ? "bg-brand-50" : ""}`}
-                >
-                  <Icon name={item.icon} className="size-5" />
-                </span>
-                {item.label}
+                {round ? (
+                  <span className="inline-flex size-13 items-center justify-center rounded-full bg-brand-600 text-white shadow-lg shadow-brand-700/30 transition active:scale-95 lg:size-auto lg:bg-transparent lg:text-current lg:shadow-none">
+                    <Icon name={item.icon} className="size-6 lg:size-5" />
+                  </span>
+                ) : (
+                  <span
+                    className={`inline-flex h-7 w-12 items-center justify-center rounded-full lg:w-auto lg:bg-transparent ${active ? "bg-brand-50" : ""}`}
+                  >
+                    <Icon name={item.icon} className="size-5" />
+                  </span>
+                )}
+                <span className={round ? "max-lg:sr-only" : undefined}>{item.label}</span>
               </Link>
             </li>
           );

@@ -3,12 +3,11 @@ import type { Flash } from "~/domain/flash";
 import { useClientToasts } from "~/lib/toasts";
 import type { toastItems } from "./Toasts";
 
-// Where the stack sits on a phone: above the floating profile button, above the bottom bar, or
-// at the bottom edge of a screen without either. Navigation is never under a toast.
+// Where a toast sits on a phone: on the bottom bar (its round profile button included), or at the
+// bottom edge of a screen without one. From `lg` up, at the foot of the side bar.
 const ABOVE = {
-  button: "bottom-[calc(10.25rem+env(safe-area-inset-bottom))]",
-  bar: "bottom-[calc(4.75rem+env(safe-area-inset-bottom))]",
-  edge: "bottom-[calc(1rem+env(safe-area-inset-bottom))]",
+  bar: "bottom-[calc(4rem+1px+env(safe-area-inset-bottom))] lg:inset-x-auto lg:left-0 lg:mx-0 lg:w-60 lg:max-w-none lg:bottom-2",
+  edge: "bottom-[env(safe-area-inset-bottom)]",
 } as const;
 
 const STACK_ID = "toasts";
@@ -47,35 +46,38 @@ function useToastRenderer(needed: boolean) {
 }
 
 /**
- * Toasts at the bottom of the column, clear of the header, the bar and the floating button: the
- * server's messages for this page (a flash after a form, notices of what happened meanwhile),
- * rendered in the HTML so they show without JavaScript, and the browser's own (copy, share). The
+ * Toasts on the bottom bar, one at a time, over no content: the server's messages for this page (a
+ * flash after a form, notices of what happened meanwhile), rendered in the HTML so they show
+ * without JavaScript, and the browser's own (copy, share). Each shows for six seconds, then the
+ * next (toast-slot-N in app.css); one closed before its time makes way for the next at once. The
  * live region is always there, so a screen reader announces the first toast too.
  */
-export function ToastStack({
-  messages,
-  above,
-  beside,
-}: {
-  messages: readonly Flash[];
-  above: keyof typeof ABOVE;
-  /** The side bar is on the left from `lg` up: centre the stack on the column. */
-  beside: boolean;
-}) {
+export function ToastStack({ messages, above }: { messages: readonly Flash[]; above: keyof typeof ABOVE }) {
   const clientToasts = useClientToasts();
+  // The server's toasts closed on this page (a new page's messages are new objects).
+  const [closed, setClosed] = useState<{ of: readonly Flash[]; ids: ReadonlySet<Flash> }>({
+    of: messages,
+    ids: new Set(),
+  });
+  const closedHere = closed.of === messages ? closed.ids : new Set<Flash>();
   const shown = [
-    ...messages.map((message) => ({ message, client: false })),
+    ...messages.filter((message) => !closedHere.has(message)).map((message) => ({ message, client: false })),
     ...clientToasts.map((message) => ({ message, client: true })),
   ];
+  const close = (message: Flash) =>
+    setClosed((before) => ({
+      of: messages,
+      ids: new Set([...(before.of === messages ? before.ids : []), message]),
+    }));
   const render = useToastRenderer(shown.length > 0);
   const serverDrawn = useServerDrawnToasts(messages);
   const region = {
     id: STACK_ID,
     role: "status",
     "aria-live": "polite",
-    className: `pointer-events-none fixed inset-x-0 z-40 mx-auto flex w-full max-w-md flex-col gap-2 px-4 lg:bottom-6 lg:max-w-xl lg:px-8 ${ABOVE[above]} ${beside ? "lg:left-60" : ""}`,
+    className: `pointer-events-none fixed inset-x-0 z-30 mx-auto h-0 w-full max-w-md ${ABOVE[above]}`,
   } as const;
   if (!render && serverDrawn && clientToasts.length === 0)
     return <div {...region} dangerouslySetInnerHTML={{ __html: serverDrawn }} />;
-  return <div {...region}>{render && shown.length > 0 ? render(shown) : null}</div>;
+  return <div {...region}>{render && shown.length > 0 ? render(shown, close) : null}</div>;
 }

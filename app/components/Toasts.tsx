@@ -10,48 +10,56 @@ const TONES = {
 
 const keyOf = (message: Flash) => message.id ?? message.title;
 
+// The slots of app.css: the first toast now, the next once it has gone, and so on.
+const SLOTS = ["toast-slot-0", "toast-slot-1", "toast-slot-2", "toast-slot-3"] as const;
+
 /**
  * The toasts themselves (ToastStack holds them; a function, not a component, as it is handed
- * over once downloaded): the server's messages for this page and the
- * browser's own. Loaded with the first toast a page shows, not with every page. Each leaves by
- * itself after six seconds. Each is a `<details open>` whose summary is the Dismiss control, so
- * it can be closed without JavaScript too; a closed one is not drawn.
+ * over once downloaded): the server's messages for this page and the browser's own. Loaded with
+ * the first toast a page shows, not with every page. All sit in one place, one shown at a time
+ * (its slot), each leaving by itself after six seconds. Each is a `<details open>` whose summary
+ * is the Dismiss control, so it can be closed without JavaScript too; a closed one is not drawn,
+ * and with JavaScript the next moves up to the first slot.
  */
-export function toastItems(shown: readonly { message: Flash; client: boolean }[]) {
+export function toastItems(shown: readonly { message: Flash; client: boolean }[], close: (message: Flash) => void) {
   return (
     <>
-      {shown.map(({ message, client }) => (
-        <details
-          key={keyOf(message)}
-          open
-          data-testid="flash"
-          onToggle={
-            client
-              ? (event) => {
-                  if (!event.currentTarget.open) dismissToast(message.id!);
-                }
-              : undefined
-          }
-          className={`toast-auto-hide pointer-events-auto relative rounded-2xl border bg-white shadow-lg [&:not([open])]:hidden ${TONES[message.kind].box}`}
-        >
-          <summary
-            aria-label="Dismiss"
-            className="absolute top-1 right-1 inline-flex size-11 cursor-pointer list-none items-center justify-center rounded-full text-muted hover:bg-gray-100 active:bg-gray-200 [&::-webkit-details-marker]:hidden"
+      {shown.map(({ message, client }, index) => {
+        const remove = () => (client ? dismissToast(message.id!) : close(message));
+        return (
+          <details
+            // A new slot is a new element: its six seconds start when it is shown.
+            key={`${keyOf(message)}:${index}`}
+            open
+            data-testid="flash"
+            onToggle={(event) => {
+              if (!event.currentTarget.open) remove();
+            }}
+            // Gone by itself: out of the list, so the next moves up and the page's end is freed.
+            onAnimationEnd={(event) => {
+              if (event.animationName === "toast-out") remove();
+            }}
+            className={`toast-auto-hide ${SLOTS[Math.min(index, SLOTS.length - 1)]} pointer-events-auto absolute inset-x-3 bottom-2 rounded-2xl border bg-white shadow-lg lg:inset-x-4 [&:not([open])]:hidden ${TONES[message.kind].box}`}
           >
-            <Icon name="close" className="size-4" />
-          </summary>
-          <div className="flex items-start gap-3 py-3 pr-12 pl-4">
-            <Icon
-              name={TONES[message.kind].icon}
-              className={`mt-0.5 size-5 shrink-0 ${TONES[message.kind].iconColor}`}
-            />
-            <div className="min-w-0 flex-1 text-sm">
-              <p className="font-semibold text-ink">{message.title}</p>
-              {message.description ? <p className="mt-0.5 text-muted">{message.description}</p> : null}
+            <summary
+              aria-label="Dismiss"
+              className="absolute top-1 right-1 inline-flex size-11 cursor-pointer list-none items-center justify-center rounded-full text-muted hover:bg-gray-100 active:bg-gray-200 [&::-webkit-details-marker]:hidden"
+            >
+              <Icon name="close" className="size-4" />
+            </summary>
+            <div className="flex items-start gap-3 py-3 pr-12 pl-4">
+              <Icon
+                name={TONES[message.kind].icon}
+                className={`mt-0.5 size-5 shrink-0 ${TONES[message.kind].iconColor}`}
+              />
+              <div className="min-w-0 flex-1 text-sm">
+                <p className="font-semibold text-ink">{message.title}</p>
+                {message.description ? <p className="mt-0.5 text-muted">{message.description}</p> : null}
+              </div>
             </div>
-          </div>
-        </details>
-      ))}
+          </details>
+        );
+      })}
     </>
   );
 }

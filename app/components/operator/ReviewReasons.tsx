@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { ReviewReason } from "~/domain/operator-withdrawals";
+import { CONSOLE_LINK } from "~/components/operator/console-link";
 
 /** A withdrawal's risk score and each of its reasons, with the linked accounts as links to their pages. */
 export function ReviewReasons({ score, reasons }: { score: number | null; reasons: readonly ReviewReason[] }) {
@@ -20,10 +21,7 @@ export function ReviewReasons({ score, reasons }: { score: number | null; reason
                     <span key={account.id}>
                       {index > 0 ? ", " : null}
                       {account.email ? (
-                        <Link
-                          to={`/admin/people/${encodeURIComponent(account.id)}`}
-                          className="font-medium text-brand-700 underline underline-offset-2 [overflow-wrap:anywhere]"
-                        >
+                        <Link to={`/admin/people/${encodeURIComponent(account.id)}`} className={CONSOLE_LINK}>
                           {account.email}
                         </Link>
                       ) : (

@@ -23,7 +23,7 @@ export function PageHeader({
       <Link
         to={backTo}
         aria-label="Back"
-        className="-ml-2 inline-flex size-10 shrink-0 items-center justify-center rounded-full text-ink hover:bg-black/5 active:bg-black/10"
+        className="-ml-2 inline-flex size-11 shrink-0 items-center justify-center rounded-full text-ink hover:bg-black/5 active:bg-black/10"
       >
         <Icon name="back" className="size-6" />
       </Link>

@@ -15,7 +15,8 @@ const TONES = {
 } as const;
 
 const SIZES = {
-  sm: "h-9 rounded-lg px-3.5 text-sm",
+  // 44 px tall, as every tap target on a phone (issue 36); narrower and lighter than md.
+  sm: "h-11 rounded-lg px-3.5 text-sm",
   md: "h-11 rounded-xl px-4 text-sm",
   lg: "h-12 rounded-xl px-5 text-base",
 } as const;

@@ -16,7 +16,7 @@ export function Onboarding({ slides, index }: { slides: readonly OnboardingSlide
           <button
             name="intent"
             value="complete-onboarding"
-            className="h-10 rounded-full px-4 text-sm font-semibold text-muted hover:bg-black/5 active:bg-black/10"
+            className="h-11 rounded-full px-4 text-sm font-semibold text-muted hover:bg-black/5 active:bg-black/10"
           >
             Skip
           </button>

@@ -5,6 +5,7 @@ import { ConsoleEmpty, ConsoleTable } from "~/components/operator/ConsoleTable";
 import { formatTimestamp } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
 import type { FoundPerson } from "~/domain/operator-people";
+import { CONSOLE_LINK } from "~/components/operator/console-link";
 
 /** Banned, cash-outs paused, or nothing to say. */
 function standing(person: Pick<FoundPerson, "banned" | "payouts_paused">): string {
@@ -68,10 +69,7 @@ export function PeopleSearch({
           {people.map((person) => (
             <tr key={person.id} data-testid="person-found" className="align-top">
               <td className="px-4 py-3 [overflow-wrap:anywhere]">
-                <Link
-                  to={`/admin/people/${encodeURIComponent(person.id)}`}
-                  className="font-semibold text-brand-700 underline underline-offset-2"
-                >
+                <Link to={`/admin/people/${encodeURIComponent(person.id)}`} className={CONSOLE_LINK}>
                   {person.email ?? person.display_name}
                 </Link>
                 <span className="block text-xs text-muted">{person.id}</span>

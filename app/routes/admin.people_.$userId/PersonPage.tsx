@@ -11,6 +11,7 @@ import { FormBanner } from "~/components/forms/FormBanner";
 import type { AdjustmentLimits, PersonAdjustment, PersonPage as Person, PersonProfile } from "~/domain/operator-people";
 import { TICKET_STATUS_LABELS, ticketPath } from "~/domain/support";
 import { PersonActions } from "./PersonActions";
+import { CONSOLE_LINK } from "~/components/operator/console-link";
 
 const CELL = "px-4 py-3";
 const WRAP = `${CELL} [overflow-wrap:anywhere]`;
@@ -19,10 +20,7 @@ const NUMBER = `${CELL} whitespace-nowrap tabular-nums`;
 /** A link to another person's page, by their email where they still have one. */
 function PersonLink({ id, email }: { id: string; email: string | null }) {
   return (
-    <Link
-      to={`/admin/people/${encodeURIComponent(id)}`}
-      className="font-medium text-brand-700 underline underline-offset-2 [overflow-wrap:anywhere]"
-    >
+    <Link to={`/admin/people/${encodeURIComponent(id)}`} className={CONSOLE_LINK}>
       {email ?? id}
     </Link>
   );
@@ -377,10 +375,7 @@ function Tickets({ person }: { person: Person }) {
               <td className={NUMBER}>{formatTimestamp(ticket.created_at)}</td>
               <td className={CELL}>{ticket.kind === "feedback" ? "Feedback" : "Missing credit"}</td>
               <td className={WRAP}>
-                <Link
-                  to={ticketPath(ticket.kind, ticket.id)}
-                  className="font-medium text-brand-700 underline underline-offset-2"
-                >
+                <Link to={ticketPath(ticket.kind, ticket.id)} className={CONSOLE_LINK}>
                   {ticket.subject}
                 </Link>
               </td>
@@ -447,7 +442,7 @@ export function PersonPage({
         <p className="text-sm text-muted [overflow-wrap:anywhere]">
           No account has the id “{userId}”. It may have been deleted; its money records stay in the ledger without it.
         </p>
-        <Link to="/admin/people" className="text-sm font-medium text-brand-700 underline underline-offset-2">
+        <Link to="/admin/people" className={`${CONSOLE_LINK} text-sm`}>
           Search for an account
         </Link>
       </div>
@@ -457,7 +452,7 @@ export function PersonPage({
   return (
     <div className="space-y-8">
       <header className="space-y-2">
-        <Link to="/admin/people" className="text-sm font-medium text-brand-700 underline underline-offset-2">
+        <Link to="/admin/people" className={`${CONSOLE_LINK} text-sm`}>
           People
         </Link>
         <h1 className="text-2xl font-bold tracking-tight [overflow-wrap:anywhere]">

@@ -13,6 +13,7 @@ import {
   type InboxTicket,
   type TicketFilters,
 } from "~/domain/support";
+import { CONSOLE_LINK } from "~/components/operator/console-link";
 
 const CELL = "px-4 py-3";
 
@@ -65,10 +66,7 @@ function ticketRow({ ticket, now }: { ticket: InboxTicket; now: string }) {
       </td>
       <td className={CELL}>{TICKET_KIND_LABELS[ticket.kind]}</td>
       <td className={`${CELL} min-w-56 [overflow-wrap:anywhere]`}>
-        <Link
-          to={ticketPath(ticket.kind, ticket.id)}
-          className="font-medium text-brand-700 underline underline-offset-2"
-        >
+        <Link to={ticketPath(ticket.kind, ticket.id)} className={CONSOLE_LINK}>
           {ticket.subject}
         </Link>
         {ticket.messages > 0 ? (

@@ -7,6 +7,7 @@ import { SubmitButton } from "~/components/forms/SubmitButton";
 import { formatDate, formatTimestamp } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
 import { TICKET_KIND_LABELS, TICKET_STATUS_LABELS, type TicketPage, type TicketStatus } from "~/domain/support";
+import { CONSOLE_LINK } from "~/components/operator/console-link";
 
 type Reply = SubmissionResult<string[]> | undefined;
 
@@ -130,7 +131,7 @@ export function TicketScreen({
         <FormBanner
           errors={lastResult?.error ? Object.values(lastResult.error).flatMap((errors) => errors ?? []) : undefined}
         />
-        <Link to="/admin/support" className="text-sm font-medium text-brand-700 underline underline-offset-2">
+        <Link to="/admin/support" className={`${CONSOLE_LINK} text-sm`}>
           Back to the inbox
         </Link>
       </div>
@@ -140,7 +141,7 @@ export function TicketScreen({
   return (
     <div className="max-w-4xl space-y-8">
       <header className="space-y-2">
-        <Link to="/admin/support" className="text-sm font-medium text-brand-700 underline underline-offset-2">
+        <Link to="/admin/support" className={`${CONSOLE_LINK} text-sm`}>
           Support
         </Link>
         <h1 className="text-2xl font-bold tracking-tight [overflow-wrap:anywhere]">

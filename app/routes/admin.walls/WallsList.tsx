@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { Badge } from "~/components/operator/Badge";
 import { WallSettingList } from "~/components/operator/WallSettingList";
 import type { WallView } from "~/domain/operator-walls";
+import { CONSOLE_LINK } from "~/components/operator/console-link";
 
 function State({ wall }: { wall: WallView }) {
   if (wall.on) return <Badge tone="green">On</Badge>;
@@ -27,10 +28,7 @@ export function WallsList({ walls }: { walls: readonly WallView[] }) {
           >
             <div className="flex flex-wrap items-center justify-between gap-2">
               <h2 className="text-lg font-bold tracking-tight">
-                <Link
-                  to={`/admin/walls/${wall.name}`}
-                  className="text-brand-700 underline underline-offset-2 hover:text-brand-800"
-                >
+                <Link to={`/admin/walls/${wall.name}`} className={CONSOLE_LINK}>
                   {wall.label}
                 </Link>
               </h2>

@@ -1,4 +1,5 @@
 // What the wall page's parts share: the reply type, the table cell classes and the password step.
+import { CONSOLE_LINK } from "~/components/operator/console-link";
 import type { SubmissionResult } from "@conform-to/react";
 import { PasswordAgain } from "~/components/operator/PasswordAgain";
 
@@ -7,7 +8,8 @@ export type Reply = SubmissionResult<string[]> | undefined;
 export const CELL = "px-4 py-3";
 export const WRAP = `${CELL} [overflow-wrap:anywhere]`;
 export const NUMBER = `${CELL} whitespace-nowrap tabular-nums`;
-export const LINK = "font-medium text-brand-700 underline underline-offset-2";
+/** A link standing alone in a cell or under a heading: 44 px tall, as every tap target. */
+export const LINK = CONSOLE_LINK;
 
 /** The reply to the form whose button sent `intent`, and no other's. */
 export const replyTo = (reply: Reply, intent: string) => (reply?.initialValue?.intent === intent ? reply : undefined);

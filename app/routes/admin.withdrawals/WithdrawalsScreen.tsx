@@ -21,6 +21,7 @@ import {
   type WithdrawalFilters,
 } from "~/domain/operator-withdrawals";
 import { SELECT_PREFIX } from "~/domain/withdrawal-review-forms";
+import { CONSOLE_LINK } from "~/components/operator/console-link";
 
 const CELL = "px-4 py-3";
 
@@ -100,7 +101,7 @@ function Row({ withdrawal, selectable, now }: { withdrawal: ConsoleWithdrawal; s
             type="checkbox"
             name={checkboxId}
             aria-label={`Select ${formatDollars(withdrawal.amount)} to ${withdrawal.email ?? "a deleted account"}`}
-            className="size-5 accent-brand-600"
+            className="size-11 accent-brand-600"
           />
         </td>
       ) : null}
@@ -112,10 +113,7 @@ function Row({ withdrawal, selectable, now }: { withdrawal: ConsoleWithdrawal; s
       </td>
       <td className={`${CELL} min-w-40 [overflow-wrap:anywhere]`} data-label={COLUMNS.account}>
         {withdrawal.user_id ? (
-          <Link
-            to={`/admin/people/${encodeURIComponent(withdrawal.user_id)}`}
-            className="font-medium text-brand-700 underline underline-offset-2"
-          >
+          <Link to={`/admin/people/${encodeURIComponent(withdrawal.user_id)}`} className={CONSOLE_LINK}>
             {withdrawal.email ?? withdrawal.user_id}
           </Link>
         ) : (
@@ -135,7 +133,7 @@ function Row({ withdrawal, selectable, now }: { withdrawal: ConsoleWithdrawal; s
         <span className="block">{withdrawalStage(withdrawal)}</span>
         <Link
           to={`/admin/withdrawals/${withdrawal.id}`}
-          className="mt-1 flex min-h-11 items-center font-medium text-brand-700 underline underline-offset-2"
+          className="mt-1 flex min-h-11 min-w-11 items-center font-medium text-brand-700 underline underline-offset-2"
         >
           Open<span className="sr-only"> the withdrawal of {formatDollars(withdrawal.amount)}</span>
         </Link>

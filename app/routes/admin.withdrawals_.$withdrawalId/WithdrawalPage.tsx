@@ -13,6 +13,7 @@ import {
   withdrawalStage,
   type ConsoleWithdrawal,
 } from "~/domain/operator-withdrawals";
+import { CONSOLE_LINK } from "~/components/operator/console-link";
 
 type Detail = ConsoleWithdrawal & {
   actions: { id: number; at: string; actor: string; action: string; reason: string | null }[];
@@ -189,7 +190,7 @@ export function WithdrawalPage({
         <h1 className="text-2xl font-bold tracking-tight">No such withdrawal</h1>
         <FormBanner errors={lastResult?.error?.[""] ?? undefined} />
         <p className="text-sm text-muted [overflow-wrap:anywhere]">{`No withdrawal has the id “${id}”.`}</p>
-        <Link to="/admin/withdrawals" className="text-sm font-medium text-brand-700 underline underline-offset-2">
+        <Link to="/admin/withdrawals" className={`${CONSOLE_LINK} text-sm`}>
           Back to the withdrawals
         </Link>
       </div>
@@ -199,10 +200,7 @@ export function WithdrawalPage({
     [
       "Account",
       withdrawal.user_id ? (
-        <Link
-          to={`/admin/people/${encodeURIComponent(withdrawal.user_id)}`}
-          className="font-medium text-brand-700 underline underline-offset-2"
-        >
+        <Link to={`/admin/people/${encodeURIComponent(withdrawal.user_id)}`} className={CONSOLE_LINK}>
           {withdrawal.email ?? withdrawal.user_id}
         </Link>
       ) : (
@@ -233,7 +231,7 @@ export function WithdrawalPage({
   return (
     <div className="space-y-8">
       <header className="space-y-2">
-        <Link to="/admin/withdrawals" className="text-sm font-medium text-brand-700 underline underline-offset-2">
+        <Link to="/admin/withdrawals" className={`${CONSOLE_LINK} text-sm`}>
           Withdrawals
         </Link>
         <h1 className="text-2xl font-bold tracking-tight">

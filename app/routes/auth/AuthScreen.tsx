@@ -144,7 +144,7 @@ export function AuthScreen({
                 name="intent"
                 value="reset"
                 formNoValidate
-                className="rounded-md px-1 py-1 text-sm font-semibold text-brand-700 hover:underline"
+                className="min-h-11 rounded-md px-1 text-sm font-semibold text-brand-700 hover:underline"
               >
                 {resetPending ? "Sending..." : "Forgot your password?"}
               </button>

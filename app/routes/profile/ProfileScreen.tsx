@@ -55,7 +55,7 @@ export function ProfileHeader({ name }: { name: string }) {
         <Link
           to="/settings"
           aria-label="Settings"
-          className="inline-flex size-10 shrink-0 items-center justify-center rounded-full text-ink hover:bg-black/5 active:bg-black/10"
+          className="inline-flex size-11 shrink-0 items-center justify-center rounded-full text-ink hover:bg-black/5 active:bg-black/10"
         >
           <Icon name="settings" className="size-5" />
         </Link>

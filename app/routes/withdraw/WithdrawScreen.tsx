@@ -65,7 +65,7 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
           <Link
             to="?history=1"
             preventScrollReset
-            className="inline-flex h-9 items-center gap-1.5 rounded-full px-3 text-sm font-semibold text-brand-700 hover:bg-brand-50 active:bg-brand-100"
+            className="inline-flex h-11 items-center gap-1.5 rounded-full px-3 text-sm font-semibold text-brand-700 hover:bg-brand-50 active:bg-brand-100"
           >
             <Icon name="history" className="size-4" />
             History

@@ -29,7 +29,7 @@ export function WithdrawalHistorySheet({ rows, closeHref }: { rows: WithdrawalRo
           replace
           preventScrollReset
           aria-label="Close history"
-          className="-mr-2 inline-flex size-10 items-center justify-center rounded-full text-muted hover:bg-gray-100"
+          className="-mr-2 inline-flex size-11 shrink-0 items-center justify-center rounded-full text-muted hover:bg-gray-100"
         >
           <Icon name="close" className="size-5" />
         </Link>

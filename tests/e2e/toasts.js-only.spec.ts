@@ -1,0 +1,43 @@
+import { expect, type Page } from "@playwright/test";
+import { waitForHydration } from "./profile-support";
+import { test } from "./support";
+
+// Toasts (issue 36): one at a time, docked on the bottom bar, never over the header, the bar or a
+// control in sight; a dismissed one makes way for the next at once. Their six seconds are held
+// still here (the page's animations paused), so the checks do not race the clock.
+
+const pauseAnimations = (page: Page) => page.evaluate(() => document.getAnimations().forEach((a) => a.pause()));
+
+for (const width of [320, 390]) {
+  test(`at ${width} px two toasts show one at a time, on the bar and over nothing, and the second shows once the first is dismissed`, async ({
+    page,
+    signedIn,
+  }) => {
+    await page.setViewportSize({ width, height: width === 320 ? 568 : 844 });
+    await signedIn(`toasts-${width}`, "/profile");
+    await waitForHydration(page);
+    const marketing = page.getByRole("switch", { name: /^Marketing/ });
+    const toasts = page.getByTestId("flash");
+    await marketing.click();
+    await expect(toasts).toHaveCount(1);
+    await pauseAnimations(page);
+    await marketing.click();
+    await expect(toasts).toHaveCount(2);
+    await pauseAnimations(page);
+    await expect(toasts.nth(0)).toBeVisible();
+    await expect(toasts.nth(1)).toBeHidden();
+
+    // On the bar: its foot just above the bar's top, nothing of it over the bar or the header.
+    const bar = (await page.getByRole("navigation", { name: "Main" }).boundingBox())!;
+    const toast = (await toasts.nth(0).boundingBox())!;
+    expect(toast.y + toast.height).toBeLessThanOrEqual(bar.y);
+    expect(toast.y + toast.height).toBeGreaterThanOrEqual(bar.y - 16);
+    const header = (await page.getByRole("heading", { level: 1 }).boundingBox())!;
+    await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
+    expect(toast.y).toBeGreaterThan(header.y + header.height);
+
+    await toasts.nth(0).getByLabel("Dismiss").click();
+    await expect(toasts).toHaveCount(1);
+    await expect(toasts.first()).toBeVisible();
+  });
+}
