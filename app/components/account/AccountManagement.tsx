@@ -172,7 +172,7 @@ function DeleteWithPassword({ forfeit }: { forfeit: number }) {
         intent="delete-account"
         pendingText="Deleting..."
         disabled={hydrated && password.length === 0}
-        look={{ tone: "danger", block: true }}
+        look={{ tone: "danger", size: "md", block: true }}
       >
         Delete account permanently
       </SubmitButton>

@@ -65,10 +65,11 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
           <Link
             to="?history=1"
             preventScrollReset
-            className="inline-flex h-11 items-center gap-1.5 rounded-full px-3 text-sm font-semibold text-brand-700 hover:bg-brand-50 active:bg-brand-100"
+            className="inline-flex h-11 min-w-11 items-center justify-center gap-1.5 rounded-full px-3 text-sm font-semibold text-brand-700 hover:bg-brand-50 active:bg-brand-100"
           >
             <Icon name="history" className="size-4" />
-            History
+            {/* Below 360 px the icon alone, so the title has the room. */}
+            <span className="max-[359px]:sr-only">History</span>
           </Link>
         }
       />

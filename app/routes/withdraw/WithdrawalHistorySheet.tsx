@@ -62,7 +62,9 @@ export function WithdrawalHistorySheet({ rows, closeHref }: { rows: WithdrawalRo
               // step and what that means across the whole width (narrow screens have no room beside).
               <tbody key={row.id} className="border-t border-line">
                 <tr>
-                  <td className="pt-2.5 align-top whitespace-nowrap text-muted">{formatDate(row.created_at)}</td>
+                  <td className="pt-2.5 align-top text-muted">
+                    <WrappedDate iso={row.created_at} />
+                  </td>
                   <td className="pt-2.5 text-right align-top font-semibold">{formatDollars(row.amount)}</td>
                   <td className="pt-2.5 pl-3 align-top max-[359px]:pl-2">
                     {METHOD_NAMES[row.payment_method] ?? row.payment_method}
@@ -82,6 +84,16 @@ export function WithdrawalHistorySheet({ rows, closeHref }: { rows: WithdrawalRo
         )}
       </div>
     </UrlDialog>
+  );
+}
+
+/** "Nov 29, 2026", breaking (on a narrow screen) only before the year, never inside the day. */
+function WrappedDate({ iso }: { iso: string }) {
+  const [day, year] = formatDate(iso).split(", ");
+  return (
+    <>
+      <span className="whitespace-nowrap">{day},</span> <span className="whitespace-nowrap">{year}</span>
+    </>
   );
 }
 
