@@ -6,7 +6,7 @@ import { CHROMIUM_ARGS, TEST_BROWSER_PATH } from "./scripts/lib/chromium.mjs";
 const chromium = {
   browserName: "chromium" as const,
   launchOptions: { executablePath: TEST_BROWSER_PATH, args: CHROMIUM_ARGS },
-  viewport: { width: Number(process.env.E2E_WIDTH ?? 390), height: Number(process.env.E2E_HEIGHT ?? 844) },
+  viewport: { width: 390, height: 844 },
   baseURL: process.env.APP_URL,
 };
 

@@ -44,7 +44,10 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
   formMethod,
   defaultShouldRevalidate,
 }) =>
-  needsDocumentLoad(nextUrl) || (!formMethod && currentUrl.href === nextUrl.href) ? false : defaultShouldRevalidate;
+  needsDocumentLoad(nextUrl) || (!formMethod && currentUrl.href === nextUrl.href)
+    ? false
+    : // Leaving the notices page, where they were read: the bell counts again.
+      (currentUrl.pathname === "/notices" && nextUrl.pathname !== "/notices") || defaultShouldRevalidate;
 
 // The first paint waits until the page's content has been read (`<link rel=expect blocking=render>`,
 // Chromium 124+; other browsers ignore it). With the stylesheet inline nothing else holds it, and
@@ -89,7 +92,13 @@ export default function App() {
   return (
     <>
       <NavigationProgress />
-      <AppShell showNav={!bare} wide={wide} signedIn={rootData?.signedIn ?? false} messages={rootData?.messages ?? []}>
+      <AppShell
+        showNav={!bare}
+        wide={wide}
+        signedIn={rootData?.signedIn ?? false}
+        unreadNotices={rootData?.unreadNotices ?? 0}
+        messages={rootData?.messages ?? []}
+      >
         <Outlet />
       </AppShell>
     </>

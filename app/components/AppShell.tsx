@@ -1,7 +1,8 @@
 import { Link, useLocation } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useMemo, type ReactNode } from "react";
 import type { Flash } from "~/domain/flash";
 import { BOTTOM_NAV_ITEMS, isNavItemActive } from "~/domain/navigation";
+import { ShellContext } from "./NoticesBell";
 import { ToastStack } from "./ToastStack";
 import { Icon } from "./ui/Icon";
 
@@ -19,41 +20,47 @@ export function AppShell({
   showNav,
   wide = false,
   signedIn,
+  unreadNotices = 0,
   messages,
 }: {
   children: ReactNode;
   showNav: boolean;
   wide?: boolean;
   signedIn: boolean;
+  /** The bell's count in the headers (NoticesBell). */
+  unreadNotices?: number;
   messages: readonly Flash[];
 }) {
   const { pathname } = useLocation();
   const showProfileButton = showNav && signedIn && pathname !== "/profile";
   const reserve = showNav ? "pb-[calc(6rem+env(safe-area-inset-bottom))]" : "pb-8";
+  const shell = useMemo(() => ({ signedIn, unreadNotices }), [signedIn, unreadNotices]);
   return (
-    <div className={`min-h-dvh bg-canvas ${showNav ? "lg:pl-60" : ""}`}>
-      {wide ? (
-        <main className="min-h-dvh">{children}</main>
-      ) : (
-        <div className="mx-auto flex min-h-dvh w-full max-w-md flex-col bg-canvas sm:border-x sm:border-line lg:max-w-xl">
-          <main className={`toast-reserve flex-1 px-5 pt-6 ${reserve} ${showNav ? "lg:px-8 lg:pb-12" : ""}`}>
-            {children}
-          </main>
-        </div>
-      )}
-      {showProfileButton ? (
-        // From `lg` up, in the margin beside the column; on a phone the bar's Profile cell is the button.
-        <Link
-          to="/profile"
-          aria-label="Profile"
-          className="fixed right-[calc(50vw-30.5rem)] bottom-8 z-20 hidden size-14 items-center justify-center rounded-full bg-brand-600 text-white shadow-lg shadow-brand-700/30 transition hover:bg-brand-700 active:scale-95 lg:inline-flex"
-        >
-          <Icon name="profile" className="size-6" />
-        </Link>
-      ) : null}
-      {showNav ? <MainNav pathname={pathname} profileButton={showProfileButton} /> : null}
-      <ToastStack messages={messages} above={showNav ? "bar" : "edge"} />
-    </div>
+    <ShellContext.Provider value={shell}>
+      <div className={`min-h-dvh bg-canvas ${showNav ? "lg:pl-60" : ""}`}>
+        {wide ? (
+          <main className="min-h-dvh">{children}</main>
+        ) : (
+          <div className="mx-auto flex min-h-dvh w-full max-w-md flex-col bg-canvas sm:border-x sm:border-line lg:max-w-xl">
+            <main className={`toast-reserve flex-1 px-5 pt-6 ${reserve} ${showNav ? "lg:px-8 lg:pb-12" : ""}`}>
+              {children}
+            </main>
+          </div>
+        )}
+        {showProfileButton ? (
+          // From `lg` up, in the margin beside the column; on a phone the bar's Profile cell is the button.
+          <Link
+            to="/profile"
+            aria-label="Profile"
+            className="fixed right-[calc(50vw-30.5rem)] bottom-8 z-20 hidden size-14 items-center justify-center rounded-full bg-brand-600 text-white shadow-lg shadow-brand-700/30 transition hover:bg-brand-700 active:scale-95 lg:inline-flex"
+          >
+            <Icon name="profile" className="size-6" />
+          </Link>
+        ) : null}
+        {showNav ? <MainNav pathname={pathname} profileButton={showProfileButton} /> : null}
+        <ToastStack messages={messages} above={showNav ? "bar" : "edge"} />
+      </div>
+    </ShellContext.Provider>
   );
 }
 

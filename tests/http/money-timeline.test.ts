@@ -193,4 +193,30 @@ describe.each([["production"], ["demo"]] as const)("money words on %s settings",
     expect(history).toContain('data-testid="money-state">Refused — $2.00 refunded<');
     expect(history).not.toMatch(/>(failed|Failed|pending)</);
   });
+  it("the notices page lists every notice in the words of its toast, New until read; the bell counts the unread and empties once they are read", async () => {
+    const member = await person();
+    await offerCredit(member.id, 350);
+    await offerCredit(member.id, 120);
+    // Seen as toasts (once), and still unread: the bell says two.
+    const home = (await member.client.visit("/")).html;
+    expect(home).toContain('aria-label="Notices, 2 unread"');
+    expect(home).toMatch(/data-testid="unread-notices"[^>]*>2</);
+
+    const page = (await member.client.visit("/notices")).html;
+    const day = await clearingDay(member.id);
+    const state = production ? `pending, clears ${day}` : "available to withdraw";
+    const items = page.slice(page.indexOf('aria-label="Notices"'));
+    expect(items.indexOf("120 coins ($1.20)")).toBeLessThan(items.indexOf("350 coins ($3.50)"));
+    expect(items).toContain(html(`You earned 350 coins ($3.50) for completing an offer — ${state}.`));
+    expect([...items.matchAll(/>New</g)]).toHaveLength(2);
+    expect(items).toMatch(/href="\/"/);
+    // Read now: the bell has no count, and the list no longer says New.
+    const after = (await member.client.visit("/")).html;
+    expect(after).toContain('aria-label="Notices"');
+    expect(after).not.toContain("unread-notices");
+    expect((await member.client.visit("/notices")).html).not.toContain(">New<");
+    // Another person's notices are not listed.
+    const other = await person();
+    expect((await other.client.visit("/notices")).html).toContain("No notices yet.");
+  });
 });

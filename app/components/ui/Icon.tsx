@@ -29,6 +29,7 @@ export type IconName =
   | "gift"
   | "trophy"
   | "clock"
+  | "bell"
   | "survey"
   | "video"
   | "app"

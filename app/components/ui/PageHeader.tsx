@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Icon } from "./Icon";
+import { NoticesBell } from "../NoticesBell";
 
 /** Top bar of an inner screen: a back link and a title. */
 export function PageHeader({
@@ -8,6 +9,7 @@ export function PageHeader({
   wrap = false,
   backTo = "/",
   action,
+  bell = true,
 }: {
   title: string;
   /**
@@ -17,6 +19,8 @@ export function PageHeader({
   wrap?: boolean;
   backTo?: string;
   action?: ReactNode;
+  /** The notices bell (signed in only); not on the notices page itself. */
+  bell?: boolean;
 }) {
   return (
     <header className="flex items-center gap-2 pb-4">
@@ -34,6 +38,7 @@ export function PageHeader({
       >
         {title}
       </h1>
+      {bell ? <NoticesBell /> : null}
       {action}
     </header>
   );

@@ -1,3 +1,4 @@
+import { NoticesBell } from "~/components/NoticesBell";
 import type { SubmissionResult } from "@conform-to/react";
 import { Link } from "@remix-run/react";
 import { formatDollars, type MoneyParts } from "~/domain/money";
@@ -51,6 +52,7 @@ export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: 
           <p className="text-sm text-muted">{data.greeting}</p>
           <h1 className="truncate text-2xl font-bold tracking-tight">Hi, {data.displayName}</h1>
         </div>
+        <NoticesBell />
       </header>
 
       <BalanceCard money={data.money} coinsPerDollar={data.coinsPerDollar} cashOutHint={data.cashOutHint}>

@@ -16,8 +16,11 @@ export async function loadRoot(request: Request, scope?: RequestScope) {
   const user = await getSessionUser(request, scope).catch(() => null);
   const [{ flash, setCookie }, notices] = await Promise.all([
     takeFlash(request),
-    user ? takeNoticeMessages(user.uid, scope) : [],
+    user ? takeNoticeMessages(user.uid, scope) : { messages: [], unread: 0 },
   ]);
-  const messages = flash ? [flash, ...notices] : notices;
-  return data({ signedIn: user !== null, messages }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
+  const messages = flash ? [flash, ...notices.messages] : notices.messages;
+  return data(
+    { signedIn: user !== null, messages, unreadNotices: notices.unread },
+    setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined,
+  );
 }

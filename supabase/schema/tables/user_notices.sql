@@ -21,6 +21,7 @@ create table public.user_notices (
   claim_id uuid,
   email_address text,
   email_reserved_at timestamp with time zone,
+  read_at timestamp with time zone,
   constraint user_notices_pkey PRIMARY KEY (id),
   constraint user_notices_rules CHECK (user_notices_rules(kind, data, push_status, email_status, push_attempts, email_attempts, push_detail, email_detail, next_attempt_at, email_address, email_reserved_at)) NOT VALID,
   constraint user_notices_user_id_fkey FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE CASCADE
@@ -28,7 +29,9 @@ create table public.user_notices (
 
 CREATE INDEX user_notices_due_idx ON public.user_notices USING btree (next_attempt_at, id) WHERE (next_attempt_at IS NOT NULL);
 CREATE INDEX user_notices_email_address_idx ON public.user_notices USING btree (email_address, email_reserved_at) WHERE (email_address IS NOT NULL);
+CREATE INDEX user_notices_unread_idx ON public.user_notices USING btree (user_id) WHERE (read_at IS NULL);
 CREATE INDEX user_notices_unshown_idx ON public.user_notices USING btree (user_id, id) WHERE (shown_at IS NULL);
+CREATE INDEX user_notices_user_newest_idx ON public.user_notices USING btree (user_id, id DESC);
 
 CREATE TRIGGER user_notices_money_state BEFORE INSERT ON public.user_notices FOR EACH ROW WHEN ((new.kind = ANY (ARRAY['task_reward'::text, 'referral_credited'::text, 'welcome_bonus'::text, 'missing_credit_credited'::text]))) EXECUTE FUNCTION user_notices_money_state();
 CREATE TRIGGER user_notices_notify AFTER INSERT ON public.user_notices FOR EACH ROW EXECUTE FUNCTION notify_user_notice();
