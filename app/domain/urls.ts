@@ -26,3 +26,10 @@ function withQuery(path: string, search: URLSearchParams) {
   const query = search.toString();
   return query ? `${path}?${query}` : path;
 }
+
+/**
+ * Home's address that asks the identity provider whether the email is verified: where the
+ * verification email's link returns to, and where Home's "Check again" goes.
+ */
+export const VERIFIED_CHECK_PARAM = "verified";
+export const VERIFIED_CHECK_PATH = `/?${VERIFIED_CHECK_PARAM}=1`;

@@ -13,12 +13,8 @@ export function verificationEmailSent(email: string | null): Flash {
   };
 }
 
-/**
- * Home's address that asks the identity provider whether the email is verified: where the
- * verification email's link returns to, and where Home's "Check again" goes.
- */
-export const VERIFIED_CHECK_PARAM = "verified";
-export const VERIFIED_CHECK_PATH = `/?${VERIFIED_CHECK_PARAM}=1`;
+// Kept in urls.ts, which the browser's Home loads without this module's zod schema.
+export { VERIFIED_CHECK_PARAM, VERIFIED_CHECK_PATH } from "./urls";
 
 /** The flash when the check finds the address verified (Home's card is gone then). */
 export const EMAIL_VERIFIED_FLASH: Flash = { kind: "success", title: "Email verified" };

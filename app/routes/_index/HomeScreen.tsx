@@ -4,7 +4,7 @@ import { Link } from "@remix-run/react";
 import { formatDollars, type MoneyParts } from "~/domain/money";
 import type { InvitationChecklist } from "~/domain/referral-promise";
 import { VerifyEmailCard } from "~/components/VerifyEmailCard";
-import { VERIFIED_CHECK_PATH } from "~/domain/verification-form";
+import { VERIFIED_CHECK_PATH } from "~/domain/urls";
 import type { Task } from "~/domain/tasks";
 import { BalanceCard } from "~/components/BalanceCard";
 import { SECTION_LINK } from "~/components/ui/section-link";
