@@ -41,32 +41,50 @@ export function ReferralCodeBox({
           <Icon name="copy" className="size-5" />
         </button>
       </div>
+      {/* Without JavaScript the copy (and share) buttons cannot work: say so, and what to do. */}
+      <noscript>
+        <p className="mt-2 text-xs text-white/80">
+          Copying and sharing with a button need JavaScript: select the code or the link to copy it.
+        </p>
+      </noscript>
       {shareUrl && code ? (
         <>
-          {/* The whole link, selectable and copyable by hand (no script needed). */}
-          <label className="mt-3 block text-xs font-medium text-white/70">
-            Your link
-            <textarea
-              readOnly
-              rows={2}
-              value={shareUrl}
-              className="mt-1 block w-full resize-none break-all rounded-lg border-0 bg-white/15 px-3 py-2 font-mono text-xs leading-relaxed text-white ring-1 ring-white/25 focus:ring-2 focus:ring-white"
-            />
-          </label>
-          <p className="mt-3 flex flex-wrap items-center gap-2 text-xs text-white/70">
-            <span>Or send it by</span>
+          {/* The whole link, selectable and copyable by hand (no script needed); it breaks only
+              before its code, never inside it (issue 36). */}
+          <p className="mt-3 text-xs font-medium text-white/70">Your link</p>
+          <p
+            className="mt-1 rounded-lg bg-white/15 px-3 py-2 font-mono text-xs leading-relaxed text-white ring-1 ring-white/25 select-all"
+            data-testid="share-link"
+          >
+            <ShareLink url={shareUrl} />
+          </p>
+          <p className="mt-3 text-xs text-white/70">Or send it by</p>
+          <div className="mt-2 grid grid-cols-3 gap-2">
             {shareLinks(code, shareUrl).map((link) => (
               <a
                 key={link.label}
                 href={link.href}
-                className="inline-flex min-h-11 items-center rounded-full bg-white/15 px-4 text-sm font-semibold text-white ring-1 ring-white/25 hover:bg-white/25 active:bg-white/30"
+                className="inline-flex min-h-11 items-center justify-center rounded-full bg-white/15 px-2 text-sm font-semibold text-white ring-1 ring-white/25 hover:bg-white/25 active:bg-white/30"
               >
                 {link.label}
               </a>
             ))}
-          </p>
+          </div>
         </>
       ) : null}
     </div>
+  );
+}
+
+/** "https://host/auth?ref=ABCD234": may break after the address, before "ref=", never inside the code. */
+function ShareLink({ url }: { url: string }) {
+  const at = url.indexOf("?");
+  if (at === -1) return <span className="[overflow-wrap:anywhere]">{url}</span>;
+  return (
+    <>
+      <span className="[overflow-wrap:anywhere]">{url.slice(0, at + 1)}</span>
+      <wbr />
+      <span className="whitespace-nowrap">{url.slice(at + 1)}</span>
+    </>
   );
 }

@@ -35,7 +35,7 @@ const RULE_MESSAGES = {
     "This account has been closed for breaking our terms, and cannot be signed in to. If you think this is a mistake, reply to any email we have sent you.",
   // docs/decisions/064: one account per person (x+1@ and x@, or x.y@gmail and xy@gmail, are one).
   email_identity_taken:
-    "An account already exists for this email address (addresses that differ only by a +tag, or by dots at Gmail, are the same inbox). Please sign in to it instead.",
+    "An account already exists for this email address, or for another way of writing the same inbox. Please sign in to that account instead.",
   // Profile (docs/product.md, "Profile: help and support" words the feedback rule; the rest are ours).
   feedback_fields_required: "Please fill out all fields",
   feedback_too_long: "Your message can be at most 2,000 characters (your name 100, your email 254)",

@@ -15,17 +15,17 @@ test("daily check-in credits 10 coins once", async ({ page, signedIn }) => {
   await screenshot(page, "home-checked-in");
 });
 
-test("buttons keep their variant's size: the small Start and Edit Profile are 36 px, the full-width ones 48 px", async ({
+test("buttons keep their variant's size: the small Start and Edit Profile are 44 px (a tap target's least), the full-width ones 48 px", async ({
   page,
   signedIn,
 }) => {
   await signedIn();
   const height = async (role: "button" | "link", name: string) =>
     (await page.getByRole(role, { name, exact: true }).first().boundingBox())!.height;
-  expect(await height("button", "Start")).toBe(36);
+  expect(await height("button", "Start")).toBe(44);
   expect(await height("button", "Check In Now (+10 coins)")).toBe(48);
   await page.goto("/profile");
-  expect(await height("link", "Edit Profile")).toBe(36);
+  expect(await height("link", "Edit Profile")).toBe(44);
   expect(await height("button", "Log out")).toBe(48);
 });
 

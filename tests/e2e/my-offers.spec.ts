@@ -79,7 +79,8 @@ test("Report a missing BitLabs credit: the form shows BitLabs' wall for its own 
   await form.getByLabel("What you did").fill("   ");
   await form.getByRole("button", { name: "Send report" }).click();
   await expect(page.getByLabel("What you did")).toHaveAttribute("aria-invalid", "true");
-  await expect(page.locator("#report")).toContainText("Please fill out all fields");
+  await expect(page.locator("#report")).toContainText("Say what you did in the offer");
+  await expect(page.locator("#report")).not.toContainText("Please fill out all fields");
   // What was typed stays.
   await expect(page.getByLabel("Offer")).toHaveValue("Dragon Farm");
   await screenshot(page, "my-offers-report-refused");

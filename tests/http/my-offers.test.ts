@@ -1,3 +1,4 @@
+import { MISSING_CREDIT_MESSAGES } from "~/routes/earn_.offers/missing-credit-form";
 import { createHash, createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ruleMessage } from "~/domain/rules";
@@ -195,8 +196,8 @@ describe("My offers and missing-credit reports over HTTP", () => {
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     const old = new Date(Date.now() - 91 * 86_400_000).toISOString().slice(0, 10);
     const cases: [Record<string, string>, string][] = [
-      [{ offerName: "", completedOn: today(), details: "Did it." }, ruleMessage("missing_credit_fields_required")],
-      [{ offerName: "X", completedOn: today(), details: "   " }, ruleMessage("missing_credit_fields_required")],
+      [{ offerName: "", completedOn: today(), details: "Did it." }, MISSING_CREDIT_MESSAGES.blank.offerName],
+      [{ offerName: "X", completedOn: today(), details: "   " }, MISSING_CREDIT_MESSAGES.blank.details],
       [{ offerName: "X", completedOn: tomorrow, details: "Did it." }, ruleMessage("missing_credit_date_out_of_range")],
       [{ offerName: "X", completedOn: old, details: "Did it." }, ruleMessage("missing_credit_date_out_of_range")],
       [

@@ -45,9 +45,13 @@ describe("Refer & Earn and referral sign-up over plain HTTP", () => {
     const { client, referral_code: code } = await referrer();
     const page = (await client.visit("/referral")).html;
     const link = `${app.url}/auth?ref=${code}`;
-    // The whole link, in a read-only field that wraps it (nothing cut off).
-    expect(page).toMatch(
-      new RegExp(`<textarea readonly="" rows="2"[^>]*>${html(link).replace(/[.?]/g, "\\$&")}</textarea>`),
+    // The whole link, selectable, breaking only before its code (never inside it).
+    const [address, query] = link.split("?");
+    const shown = /data-testid="share-link">(.*?)<\/p>/.exec(page)![1]!;
+    expect(shown).toContain(`>${html(address!)}?</span><wbr/><span class="whitespace-nowrap">${query}</span>`);
+    // Without JavaScript the copy button says why it cannot work.
+    expect(page).toContain(
+      "Copying and sharing with a button need JavaScript: select the code or the link to copy it.",
     );
     const text = encodeURIComponent(shareText(code, link));
     for (const href of [

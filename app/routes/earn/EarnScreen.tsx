@@ -84,8 +84,9 @@ export function EarnScreen({
           className="block h-12 w-full rounded-xl border border-line bg-white pl-11 pr-4 text-base placeholder:text-gray-400 focus:border-brand-500 focus:outline-none focus:ring-4 focus:ring-brand-100"
         />
       </Form>
-      {/* The chips wrap rather than scroll: all five show at 320 px and no focus ring is clipped. */}
-      <nav aria-label="Task types" className="flex flex-wrap gap-2 py-1">
+      {/* The chips wrap rather than scroll: all five show at 320 px and no focus ring is clipped. On
+          a phone they are three to a row, so no chip is left alone on the second (issue 36). */}
+      <nav aria-label="Task types" className="grid grid-cols-3 gap-2 py-1 sm:flex sm:flex-wrap">
         {TASK_FILTERS.map((filter) => (
           <Link
             key={filter.id}
@@ -93,7 +94,7 @@ export function EarnScreen({
             replace
             preventScrollReset
             aria-current={filter.id === type ? "page" : undefined}
-            className={`inline-flex min-h-11 shrink-0 items-center rounded-full px-4 text-sm font-semibold transition focus-visible:outline-brand-700 active:scale-95 ${
+            className={`inline-flex min-h-11 shrink-0 items-center justify-center rounded-full px-4 text-sm font-semibold transition focus-visible:outline-brand-700 active:scale-95 ${
               filter.id === type
                 ? "bg-brand-600 text-white shadow-sm"
                 : "border border-line bg-white text-muted hover:text-ink"

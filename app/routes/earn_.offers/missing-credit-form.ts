@@ -22,6 +22,13 @@ export const MISSING_CREDIT_FIELDS = ["offerName", "completedOn", "details"] as 
 
 export const MISSING_CREDIT_MESSAGES = {
   fillAll: FILL_ALL,
+  // Beside each field left blank, what it asks for: one "Please fill out all fields" per field
+  // said the same thing three times (issue 36).
+  blank: {
+    offerName: "Write the offer's name, as the wall showed it",
+    completedOn: "Pick the day you completed it",
+    details: "Say what you did in the offer",
+  },
   unknownNetwork: "Please choose one of the networks listed on this page.",
   failed: "Your report could not be sent. Please try again.",
   sent: "Report sent",

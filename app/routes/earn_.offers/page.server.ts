@@ -67,7 +67,7 @@ export async function myOffersAction(request: Request) {
   const blank = MISSING_CREDIT_FIELDS.filter((field) => !report[field]);
   if (blank.length > 0) {
     return rejectForm(submission, {
-      fieldErrors: Object.fromEntries(blank.map((field) => [field, [MISSING_CREDIT_MESSAGES.fillAll]])),
+      fieldErrors: Object.fromEntries(blank.map((field) => [field, [MISSING_CREDIT_MESSAGES.blank[field]]])),
     });
   }
   // A date the input cannot have sent (typed without JavaScript into an old browser's text box).
