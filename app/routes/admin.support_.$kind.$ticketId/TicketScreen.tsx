@@ -14,7 +14,7 @@ function WhatTheyWrote({ ticket }: { ticket: TicketPage }) {
   const detail = ticket.detail;
   return (
     <div className="space-y-2 rounded-2xl border border-line bg-white p-5 text-sm shadow-sm">
-      <p className="text-xs font-semibold text-muted">
+      <p className="text-xs font-semibold text-muted [overflow-wrap:anywhere]">
         {ticket.person ? (
           <Link
             to={`/admin/people/${encodeURIComponent(ticket.person.id)}`}
