@@ -1,6 +1,7 @@
 import type { Flash } from "./flash";
 import { formatCoins, formatDollars } from "./money";
 import { bonusState, earnedState, withState, type MoneyState } from "./money-timeline";
+import { ticketPath } from "./support";
 import { isPaymentMethod, METHOD_NAMES } from "./withdrawals";
 
 export type NoticeKind =
@@ -12,7 +13,8 @@ export type NoticeKind =
   | "postback_reward"
   | "support_reply"
   | "missing_credit_credited"
-  | "policy_change_waiting";
+  | "policy_change_waiting"
+  | "ticket_answered";
 
 /** A notice the database wrote for a user (user_notices), with what its words need. */
 export interface UserNotice {
@@ -26,9 +28,10 @@ export interface UserNotice {
     refused?: boolean;
     coins?: number;
     title?: string;
-    /** A support reply: its words, and the ticket it answers. */
+    /** A support reply: its words, and the ticket it answers (a person's answer: the ticket only). */
     body?: string;
     ticket_kind?: "feedback" | "missing_credit";
+    ticket_id?: number;
     /** An offer's credit: when it clears (written since 20261208000000). */
     available_at?: string;
     /** Bonus money (or a correction): whether it was locked when it was added (since 20261208000000). */
@@ -119,6 +122,14 @@ export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">, now: Da
         title: "A settings change waits for an owner",
         description: "An owner asked to loosen a money rule. Open the console's Settings to approve or withdraw it.",
       };
+    case "ticket_answered":
+      // To the operators who answer it: nothing the person wrote (docs/decisions/061); the console shows it.
+      return {
+        kind: "info",
+        title: "A person answered a support ticket",
+        description:
+          "Their answer is waiting in the support inbox. Open the ticket in the console to read it and reply.",
+      };
     case "postback_reward":
       return {
         kind: "success",
@@ -137,6 +148,10 @@ export function noticeLinkPath(notice: Pick<UserNotice, "kind" | "data">): strin
       return "/earn/offers";
     case "policy_change_waiting":
       return "/admin/settings";
+    case "ticket_answered":
+      return notice.data.ticket_kind && Number.isSafeInteger(notice.data.ticket_id)
+        ? ticketPath(notice.data.ticket_kind, notice.data.ticket_id!)
+        : "/admin/support";
     case "withdrawal_completed":
     case "withdrawal_failed":
       return "/withdraw?history=1";

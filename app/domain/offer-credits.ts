@@ -1,4 +1,4 @@
-import type { SupportReply, TicketStatus } from "./support";
+import type { ConversationMessage, TicketStatus } from "./support";
 // "My offers" (docs/offer-walls.md): what each offer credit is now, in words a person reads.
 // Client-safe: the page and its tests share it.
 
@@ -38,18 +38,14 @@ export interface MissingCreditReport {
   offer_name: string;
   completed_on: string;
   status: TicketStatus;
-  /** What support wrote back, oldest first. */
-  replies: SupportReply[];
+  /** What the person wrote they did: the start of the report's conversation. */
+  details: string;
+  /** Their answers and support's replies, oldest first. */
+  messages: ConversationMessage[];
   /** The coins support credited for it (one credit per report), once applied; null before. */
   credited_coins: number | null;
   created_at: string;
 }
-
-export const MISSING_CREDIT_STATUS_WORDS: Record<MissingCreditReport["status"], string> = {
-  open: "Waiting for an answer",
-  waiting: "Answered",
-  resolved: "Resolved",
-};
 
 /** Networks look into the last few weeks only (report_missing_credit refuses older dates). */
 export const MISSING_CREDIT_MAX_AGE_DAYS = 90;

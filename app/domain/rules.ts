@@ -105,6 +105,12 @@ const RULE_MESSAGES = {
   ticket_message_required: "Write the message.",
   invalid_ticket_message: "A message can be at most 2,000 characters, without hidden characters",
   invalid_ticket_status: "The status must be open, waiting or resolved",
+  // A person's answer to their own ticket (docs/product.md, "Profile: help and support").
+  ticket_answer_required: "Please write your answer",
+  ticket_answer_too_long: "Your answer can be at most 2,000 characters",
+  ticket_answer_hidden_characters: "Your answer cannot contain invisible or control characters",
+  ticket_resolved:
+    "This conversation is resolved and can no longer be answered. To ask something new, write to us from Help & Support.",
   // The console's settings (docs/operator-console.md, "Settings"); the detail names the setting.
   invalid_setting: (setting: string) =>
     isSettingKey(setting) ? invalidSettingMessage(settingOf(setting)) : "This value is not allowed for the setting",

@@ -1,30 +1,80 @@
 // Support (docs/operator-console.md, "Support inbox"): the person's feedback and missing-credit
 // reports are tickets that operators answer. Shared by the people's screens, the console and the
 // server modules that read them.
+import { formatDate } from "./dates";
 
 export type TicketStatus = "open" | "waiting" | "resolved";
 export type TicketKind = "feedback" | "missing_credit";
 
-/** What support wrote back, as the person sees it. */
-export interface SupportReply {
+/**
+ * One message of a ticket's conversation as the person sees it, after what they first wrote: their
+ * own answers and what support replied, oldest first (no internal note).
+ */
+export interface ConversationMessage {
+  id: number;
   created_at: string;
   body: string;
+  from: "person" | "support";
 }
 
-/** One of the person's earlier messages (Help & Support), with its status and the replies. */
+/** One of the person's earlier messages (Help & Support), with its status and the conversation. */
 export interface FeedbackEntry {
   id: number;
   created_at: string;
   message: string;
   status: TicketStatus;
-  replies: SupportReply[];
+  messages: ConversationMessage[];
 }
 
+/** A ticket's status in the console (the operator's side: "them" is the person). */
 export const TICKET_STATUS_LABELS: Record<TicketStatus, string> = {
   open: "Open",
   waiting: "Waiting for them",
   resolved: "Resolved",
 };
+
+/**
+ * A ticket's status in the person's words (docs/product.md, "Profile: help and support"), and
+ * what it means for them, said under the conversation.
+ */
+export const PERSON_TICKET_STATUS: Record<TicketStatus, { label: string; meaning: string }> = {
+  open: { label: "Open", meaning: "Support will answer here, and we will let you know." },
+  waiting: { label: "Waiting for you", meaning: "Support answered. If you need more help, answer below." },
+  resolved: { label: "Resolved", meaning: "This conversation is resolved. To ask something new, send us feedback." },
+};
+
+/** Who wrote a message of the conversation, as the person reads it. */
+export const CONVERSATION_AUTHORS: Record<ConversationMessage["from"], string> = {
+  person: "You",
+  support: "Support",
+};
+
+/** The person's answer form, under a conversation that is not resolved (answer_ticket). */
+export const ANSWER_FORM = {
+  label: "Your answer",
+  hint: "Up to 2,000 characters.",
+  button: "Send answer",
+  pending: "Sending...",
+  failed: "Your answer could not be sent.",
+  sent: "Answer sent",
+  sentDescription: "Support will answer in this conversation, and we will let you know.",
+  notFound: "This conversation could not be found. Please reload the page.",
+} as const;
+
+/** The title of a feedback conversation: "Feedback sent Nov 27, 2026". */
+export function feedbackConversationTitle(createdAt: string): string {
+  return `Feedback sent ${formatDate(createdAt)}`;
+}
+
+/** The id of a ticket's conversation on the person's page (its answer form is `answer-` + it). */
+export function conversationId(kind: TicketKind, id: number): string {
+  return `${kind === "feedback" ? "feedback" : "report"}-${id}`;
+}
+
+/** Where the person reads a ticket of this kind: Help & Support, or My offers for a report. */
+export function personTicketPage(kind: TicketKind): string {
+  return kind === "feedback" ? "/profile?tab=help" : "/earn/offers";
+}
 
 export const TICKET_KIND_LABELS: Record<TicketKind, string> = {
   feedback: "Feedback",
@@ -59,7 +109,16 @@ export interface TicketPage {
   detail:
     { name: string; email: string } | { network: string; offer_name: string; completed_on: string; details: string };
   person: { id: string; email: string | null; email_verified: boolean; display_name: string } | null;
-  messages: { id: number; created_at: string; operator_name: string; body: string; internal: boolean }[];
+  /** Operators' replies and notes, and the person's answers (`from`), oldest first. */
+  messages: {
+    id: number;
+    created_at: string;
+    from: "operator" | "person";
+    /** Null for the person's answers. */
+    operator_name: string | null;
+    body: string;
+    internal: boolean;
+  }[];
   adjustments: { id: number; amount: number; state: string; requested_by: string }[] | null;
 }
 

@@ -58,7 +58,7 @@ test("Earn's My offers link shows a BitLabs credit with its network, name, dolla
   await expect(page).toHaveURL(/\/earn\/offers$/);
 });
 
-test("Report a missing BitLabs credit: the form shows BitLabs' wall for its own help, a blank answer is refused at its field, and a sent report shows under Your reports waiting for an answer", async ({
+test("Report a missing BitLabs credit: the form shows BitLabs' wall for its own help, a blank answer is refused at its field, and a sent report shows under Your reports as an open conversation", async ({
   page,
   signedIn,
 }) => {
@@ -89,9 +89,13 @@ test("Report a missing BitLabs credit: the form shows BitLabs' wall for its own 
   await page.getByRole("button", { name: "Send report" }).click();
   await expect(page.getByTestId("flash").filter({ hasText: "Report sent" })).toBeVisible();
   await expect(page).toHaveURL(/\/earn\/offers$/);
-  const reports = page.getByRole("list", { name: "Your reports" }).getByRole("listitem");
+  const reports = page.getByRole("list", { name: "Your reports" }).getByTestId("conversation");
   await expect(reports).toHaveCount(1);
   await expect(reports).toContainText("Dragon Farm");
-  await expect(reports).toContainText("Waiting for an answer");
+  await expect(reports.getByTestId("ticket-status")).toHaveText("Open");
+  // What they did opens the conversation.
+  await expect(reports.getByTestId("conversation-message")).toHaveText([
+    /^You · .*Installed it and reached level 10\.$/,
+  ]);
   await screenshot(page, "my-offers-report-sent");
 });

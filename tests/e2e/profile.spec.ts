@@ -398,16 +398,19 @@ test("the feedback form is prefilled with the name and email, refuses a blank me
   await form.getByRole("button", { name: "Submit Feedback" }).click();
   await expect(toasts(page, "Feedback submitted successfully!")).toBeVisible();
   await expect(page).toHaveURL(/\/profile\?tab=help$/);
-  const rows = page.getByRole("table").getByRole("row");
-  await expect(rows).toHaveCount(2);
-  await expect(rows.nth(1)).toContainText(message);
+  // Shown as a conversation of one message, open (docs/decisions/082).
+  const conversations = page.getByTestId("conversation");
+  await expect(conversations).toHaveCount(1);
+  const messages = conversations.getByTestId("conversation-message");
+  await expect(messages).toHaveCount(1);
+  await expect(messages).toHaveText(/^You · \w{3} \d+, \d{4}/);
+  await expect(messages).toContainText(message);
+  await expect(conversations.getByTestId("ticket-status")).toHaveText("Open");
   // The form is ready for the next message: empty, still prefilled, without the earlier error.
   await expect(form.getByLabel("Message")).toHaveValue("");
   await expect(form.getByLabel("Name")).toHaveValue(name);
   await expect(form.getByLabel("Email")).toHaveValue(email);
   await expect(form.getByRole("alert")).toHaveCount(0);
-  await expect(page.getByRole("columnheader", { name: "Date" })).toBeVisible();
-  await expect(page.getByRole("columnheader", { name: "Message" })).toBeVisible();
   await screenshot(page, "profile-feedback-sent");
 });
 

@@ -67,8 +67,10 @@ describe("the console's support inbox", () => {
     expect(reply.status).toBe(302);
 
     const help = await person.client.visit("/profile?tab=help");
-    expect(help.html).toContain("Support replied");
-    expect(help.html).toContain("BitLabs screened you out of that survey");
+    // Under their message, in their conversation (docs/decisions/082).
+    expect(visibleText(help.html)).toMatch(
+      /Support · \w{3} \d+, \d{4} Hi Ana, BitLabs screened you out of that survey/,
+    );
     expect(help.html).not.toContain("the survey was screened out.");
     const mail = await eventually(() => smtp.mailTo(person.email).at(0), { what: "the reply's email" });
     expect(mail.parsed.subject).toBe("Support replied to you");

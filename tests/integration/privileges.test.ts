@@ -17,6 +17,7 @@ const SERVICE_ROLE_FUNCTIONS = [
   "accounts_by_email",
   "add_user_coins",
   "announce_sessions_ended",
+  "answer_ticket",
   "app_health",
   "apply_demo_settings",
   "apply_paypal_payout",

@@ -730,7 +730,7 @@ describe.each([["PGlite", openTestPglite]])("profile on %s", (_name, open) => {
       const message = `<script>alert("x")</script> & <b>bold</b> 'quotes' \\ %s $1\nZweite Zeile: 日本語 😀 e\u0301`;
       await submitFeedback(t, user.id, " <i>Zoë</i> ", " zoë@exämple.com ", `  ${message}  `);
       expect(await feedbackOf(t, user.id)).toEqual([
-        { id: expect.any(Number), created_at: expect.any(String), message, status: "open", replies: [] },
+        { id: expect.any(Number), created_at: expect.any(String), message, status: "open", messages: [] },
       ]);
       expect(await t.sql("select name, email, message from user_feedback where user_id = $1", [user.id])).toEqual([
         { name: "<i>Zoë</i>", email: "zoë@exämple.com", message },

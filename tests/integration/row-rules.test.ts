@@ -7,7 +7,10 @@ import { provisionMember } from "../support/arrange";
 // CHECK's stored text again for every statement that writes the table; a function's rules are
 // compiled once per connection). The rules must be exactly the ones they replaced.
 
-/** The rules as they were written until that migration, one expression per table (all its CHECKs). */
+/**
+ * The rules as they were written until that migration, one expression per table (all its CHECKs),
+ * and as later migrations extend them: user_notices' kind `ticket_answered` (20261209000000).
+ */
 const REPLACED_RULES = {
   transaction_history: `
     ((transaction_type = 'withdrawal' or status = 'completed')) is not false
@@ -32,7 +35,7 @@ const REPLACED_RULES = {
     and (email_status = any (array['pending', 'sent', 'skipped', 'failed'])) is not false
     and (kind = any (array['withdrawal_completed', 'withdrawal_failed', 'referral_credited', 'welcome_bonus',
                            'task_reward', 'postback_reward', 'support_reply', 'missing_credit_credited',
-                           'policy_change_waiting'])) is not false
+                           'policy_change_waiting', 'ticket_answered'])) is not false
     and (push_attempts >= 0) is not false
     and (length(push_detail) <= 1000) is not false
     and (push_status = any (array['pending', 'sent', 'skipped', 'failed'])) is not false`,
@@ -74,7 +77,10 @@ const GRIDS: Record<
       "user_notices_rules(kind, data, push_status, email_status, push_attempts, email_attempts, push_detail, " +
       "email_detail, next_attempt_at, email_address, email_reserved_at)",
     columns: {
-      kind: ["'postback_reward'", "'policy_change_waiting'", "'withdrawal_completed'", "'spam'", "null::text"],
+      kind: [
+        ...["'postback_reward'", "'policy_change_waiting'", "'ticket_answered'", "'withdrawal_completed'"],
+        ...["'spam'", "null::text"],
+      ],
       data: [`'{}'::jsonb`, `'[]'::jsonb`, `'"x"'::jsonb`, "null::jsonb"],
       push_status: ["'pending'", "'sent'", "'skipped'", "'failed'", "'lost'", "null::text"],
       email_status: ["'pending'", "'sent'", "'skipped'", "'failed'", "'lost'", "null::text"],

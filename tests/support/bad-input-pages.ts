@@ -10,6 +10,7 @@ import { withdrawFormsSchema } from "~/routes/withdraw/withdrawal-form";
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import { ruleMessage } from "~/domain/rules";
 import { FEEDBACK_MESSAGES } from "~/routes/profile/profile-forms";
+import { ANSWER_FORM } from "~/domain/support";
 import { CROSS_SITE_MESSAGE } from "~/server/http/same-origin.server";
 import {
   entries,
@@ -167,6 +168,42 @@ const earnCases = pageCases(
   },
 );
 
+/**
+ * The answer to one of the person's tickets (docs/decisions/082), as Profile (feedback) and My
+ * offers (reports) post it, to a ticket that is not the member's: every case is refused before
+ * anything is written. A kind or an id the page cannot have sent is not found, before the hourly
+ * allowance is touched (no swept id is a whole number the page could send); the answer's own
+ * values are the ones its rule refuses.
+ */
+function answerForm(path: string, kind: "feedback" | "missing_credit"): FormSpec {
+  const tooLong = ruleMessage("ticket_answer_too_long");
+  return {
+    name: "Send answer",
+    path,
+    valid: { intent: "answer", kind, ticketId: "999999999", body: "Thanks, that helps." },
+    fields: {
+      kind: { wrong: ANSWER_FORM.notFound },
+      ticketId: { wrong: ANSWER_FORM.notFound },
+      body: {
+        wrong: tooLong,
+        blank: ruleMessage("ticket_answer_required"),
+        values: [
+          ["of 2,001 characters", "m".repeat(2001)],
+          ["of 2,001 emoji", "😀".repeat(2001)],
+          ...withHidden(
+            [
+              ...entries(TEXTS).filter(([, value]) => hasHiddenCharacters(value)),
+              ["with a tab", "Pixel\t8"],
+              ["with ESC[8m", "Pixel\u001b[8m8"],
+            ],
+            ruleMessage("ticket_answer_hidden_characters"),
+          )!,
+        ],
+      },
+    },
+  };
+}
+
 // My offers' missing-credit report (docs/offer-walls.md), for the offer provider's network: a
 // network it does not list and a day that is no date are refused; no case sends a whole valid
 // report, so none is recorded (five open reports would refuse the rest).
@@ -193,6 +230,7 @@ const myOffersCases = pageCases(
         },
       },
     },
+    answerForm("/earn/offers", "missing_credit"),
   ],
   { schema: missingCreditFormSchema },
 );
@@ -338,6 +376,7 @@ const profileCases = spreadDeleteCases(
           },
         },
       },
+      answerForm("/profile?tab=help", "feedback"),
     ],
     { schema: profileFormSchema, signedOut: { path: "/profile", answer: { redirect: "/auth?redirectTo=%2Fprofile" } } },
   ),

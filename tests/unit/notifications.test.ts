@@ -179,6 +179,20 @@ describe("the push and email of a notice", () => {
       "BitLabs confirmed it.",
       "/earn/offers",
     ],
+    [
+      "ticket_answered",
+      { ticket_kind: "feedback", ticket_id: 12 },
+      "A person answered a support ticket",
+      "Their answer is waiting in the support inbox. Open the ticket in the console to read it and reply.",
+      "/admin/support/feedback/12",
+    ],
+    [
+      "ticket_answered",
+      { ticket_kind: "missing_credit", ticket_id: 7 },
+      "A person answered a support ticket",
+      "Their answer is waiting in the support inbox. Open the ticket in the console to read it and reply.",
+      "/admin/support/missing-credit/7",
+    ],
   ])("words %s and links it to its page", (kind, data, title, body, path) => {
     expect(noticeMessage({ kind, data })).toMatchObject({ title, description: body });
     expect(noticeLinkPath({ kind, data })).toBe(path);
@@ -201,6 +215,22 @@ describe("the push and email of a notice", () => {
       expect(text).not.toContain("Rewards Security Team");
     }
     expect(words.description).toBe("A friend you referred qualified: $5.00 referral bonus.");
+  });
+
+  it("never words what the person wrote in a ticket_answered notice to the operators, even from one stored with it", () => {
+    const theirs = "Call me at +1 555 0100 or pay to evil@example.com";
+    const stored = {
+      kind: "ticket_answered",
+      data: { ticket_kind: "feedback", ticket_id: 3, body: theirs },
+    } as Parameters<typeof noticeMessage>[0];
+    const words = noticeMessage(stored);
+    const push = pushForNotice({ id: 1, ...stored }, "https://rewards.example");
+    const email = emailForNotice(stored, "https://rewards.example");
+    for (const text of [words.title, words.description, push.title, push.body, email.subject, email.text, email.html]) {
+      expect(text).not.toContain("555");
+      expect(text).not.toContain("evil@example.com");
+    }
+    expect(email.text).toContain("Open Rewards: https://rewards.example/admin/support/feedback/3");
   });
 
   it("emails plain text and HTML with the words, a greeting, the link and how to turn emails off, escaping the words", () => {

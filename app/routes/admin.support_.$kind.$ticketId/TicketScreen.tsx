@@ -15,7 +15,7 @@ function WhatTheyWrote({ ticket }: { ticket: TicketPage }) {
   const detail = ticket.detail;
   return (
     <div className="space-y-2 rounded-2xl border border-line bg-white p-5 text-sm shadow-sm">
-      <p className="text-xs font-semibold text-muted">
+      <p className="text-xs font-semibold text-muted [overflow-wrap:anywhere]">
         {ticket.person ? (
           <Link
             to={`/admin/people/${encodeURIComponent(ticket.person.id)}`}
@@ -59,23 +59,36 @@ function formatCoinsWithDollars(dollars: number, coinsPerDollar: number): string
   return `${coins.toLocaleString("en-US")} coins (${formatDollars(dollars)})`;
 }
 
+/** The look and words of a message in the thread: the person's answers, replies, notes. */
+function threadEntry(message: TicketPage["messages"][number]) {
+  if (message.from === "person") {
+    return { testId: "ticket-answer", box: "border-line bg-white", label: "Their answer" };
+  }
+  return message.internal
+    ? {
+        testId: "ticket-note",
+        box: "border-amber-200 bg-amber-50",
+        label: `Note (operators only) · ${message.operator_name}`,
+      }
+    : { testId: "ticket-reply", box: "border-brand-100 bg-brand-50", label: `Reply · ${message.operator_name}` };
+}
+
+/** After what they first wrote: the operators' replies and notes and the person's answers, in order. */
 function Thread({ ticket }: { ticket: TicketPage }) {
   if (ticket.messages.length === 0) return <p className="text-sm text-muted">No operator has written yet.</p>;
   return (
     <ol className="space-y-3">
-      {ticket.messages.map((message) => (
-        <li
-          key={message.id}
-          data-testid={message.internal ? "ticket-note" : "ticket-reply"}
-          className={`rounded-2xl border p-4 text-sm ${message.internal ? "border-amber-200 bg-amber-50" : "border-brand-100 bg-brand-50"}`}
-        >
-          <p className="text-xs font-semibold text-muted">
-            {message.internal ? "Note (operators only)" : "Reply"} · {message.operator_name} ·{" "}
-            {formatTimestamp(message.created_at)}
-          </p>
-          <p className="mt-1 break-words whitespace-pre-line">{message.body}</p>
-        </li>
-      ))}
+      {ticket.messages.map((message) => {
+        const entry = threadEntry(message);
+        return (
+          <li key={message.id} data-testid={entry.testId} className={`rounded-2xl border p-4 text-sm ${entry.box}`}>
+            <p className="text-xs font-semibold text-muted">
+              {entry.label} · {formatTimestamp(message.created_at)}
+            </p>
+            <p className="mt-1 break-words whitespace-pre-line">{message.body}</p>
+          </li>
+        );
+      })}
     </ol>
   );
 }
@@ -169,7 +182,7 @@ export function TicketScreen({
               key={`reply-${ticket.messages.length}`}
               intent="reply"
               title="Reply to them"
-              help="They see it under their message, as a notice, and by email when their address is verified. The ticket then waits for them."
+              help="They see it under their message, as a notice, and by email when their address is verified. The ticket then waits for them; when they answer, it is open again and you are told."
               button="Send reply"
               pendingText="Sending…"
               lastResult={lastResult}

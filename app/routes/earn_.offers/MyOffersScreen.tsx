@@ -1,14 +1,9 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { SupportReplies } from "~/components/SupportReplies";
+import { AnswerRefusedElsewhere, SupportConversation } from "~/components/SupportConversation";
 import { Form, Link } from "@remix-run/react";
 import { formatDate } from "~/domain/dates";
 import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
-import {
-  MISSING_CREDIT_STATUS_WORDS,
-  offerCreditStatus,
-  type MissingCreditReport,
-  type OfferCredit,
-} from "~/domain/offer-credits";
+import { offerCreditStatus, type MissingCreditReport, type OfferCredit } from "~/domain/offer-credits";
 import { useFormKey, useFormState } from "~/lib/use-form";
 import { Field, TextareaField } from "~/components/forms/Field";
 import { FormBanner } from "~/components/forms/FormBanner";
@@ -59,7 +54,12 @@ export function MyOffersScreen({ data, lastResult }: { data: MyOffersData; lastR
           lastResult={lastResult}
         />
       ) : null}
-      <YourReports reports={data.reports} labels={data.labels} />
+      <AnswerRefusedElsewhere
+        lastResult={lastResult}
+        kind="missing_credit"
+        ids={data.reports?.map((report) => report.id) ?? []}
+      />
+      <YourReports reports={data.reports} labels={data.labels} lastResult={lastResult} />
     </div>
   );
 }
@@ -232,7 +232,15 @@ function ReportForm({
   );
 }
 
-function YourReports({ reports, labels }: { reports: MissingCreditReport[] | null; labels: Record<string, string> }) {
+function YourReports({
+  reports,
+  labels,
+  lastResult,
+}: {
+  reports: MissingCreditReport[] | null;
+  labels: Record<string, string>;
+  lastResult?: SubmissionResult<string[]>;
+}) {
   if (reports !== null && reports.length === 0) return null;
   return (
     <Card>
@@ -242,29 +250,31 @@ function YourReports({ reports, labels }: { reports: MissingCreditReport[] | nul
           Your reports could not be loaded. Please try again later.
         </p>
       ) : (
-        <ul className="mt-2 divide-y divide-line" aria-label="Your reports">
+        <ul className="mt-1 divide-y divide-line" aria-label="Your reports">
           {reports.map((report) => (
-            <li key={report.id} className="py-3">
-              <p className="break-words text-sm font-medium text-ink">{report.offer_name}</p>
-              <p className="text-xs text-muted">
-                {labels[report.network] ?? report.network} · done {formatDate(report.completed_on)} · sent{" "}
-                {formatDate(report.created_at)}
-              </p>
-              <p className="mt-1">
-                <span
-                  className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${
-                    report.status === "open" ? "bg-amber-50 text-amber-800" : "bg-gray-100 text-muted"
-                  }`}
-                >
-                  {MISSING_CREDIT_STATUS_WORDS[report.status]}
-                </span>
-                {report.credited_coins !== null ? (
-                  <span className="ml-2 text-xs font-semibold text-money-600" data-testid="report-credited">
-                    {`${formatCoins(report.credited_coins)} credited`}
-                  </span>
-                ) : null}
-              </p>
-              <SupportReplies replies={report.replies} />
+            <li key={report.id}>
+              <SupportConversation
+                kind="missing_credit"
+                id={report.id}
+                status={report.status}
+                title={report.offer_name}
+                detail={
+                  <>
+                    <p className="text-xs text-muted">
+                      {labels[report.network] ?? report.network} · done {formatDate(report.completed_on)} · sent{" "}
+                      {formatDate(report.created_at)}
+                    </p>
+                    {report.credited_coins !== null ? (
+                      <p className="mt-0.5 text-xs font-semibold text-money-600" data-testid="report-credited">
+                        {`${formatCoins(report.credited_coins)} credited`}
+                      </p>
+                    ) : null}
+                  </>
+                }
+                opening={{ created_at: report.created_at, body: report.details }}
+                messages={report.messages}
+                lastResult={lastResult}
+              />
             </li>
           ))}
         </ul>

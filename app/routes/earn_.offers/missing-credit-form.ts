@@ -1,7 +1,8 @@
 // My offers' missing-credit report, checked by the server (the page posts plain HTML, with or
 // without JavaScript). Messages the database also enforces come from its rules (rules.ts).
-import { literal, object, optional, pipe, string, transform } from "zod/mini";
+import { discriminatedUnion, literal, object, optional, pipe, string, transform } from "zod/mini";
 import { ruleMessage } from "~/domain/rules";
+import { answerTicketForm } from "~/domain/support-forms";
 
 const FILL_ALL = ruleMessage("missing_credit_fields_required");
 
@@ -10,13 +11,17 @@ const text = pipe(
   transform((value) => (value ?? "").trim()),
 );
 
-export const missingCreditFormSchema = object({
-  intent: literal("report-missing-credit"),
-  network: text,
-  offerName: text,
-  completedOn: text,
-  details: text,
-});
+export const missingCreditFormSchema = discriminatedUnion("intent", [
+  object({
+    intent: literal("report-missing-credit"),
+    network: text,
+    offerName: text,
+    completedOn: text,
+    details: text,
+  }),
+  // An answer to one of the person's reports, under its conversation (docs/decisions/082).
+  answerTicketForm,
+]);
 
 export const MISSING_CREDIT_FIELDS = ["offerName", "completedOn", "details"] as const;
 

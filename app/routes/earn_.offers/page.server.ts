@@ -1,6 +1,7 @@
 import { MISSING_CREDIT_MAX_AGE_DAYS } from "~/domain/offer-credits";
 import { ruleMessage } from "~/domain/rules";
 import { requireUser } from "~/server/auth/session.server";
+import { answerTicket } from "~/server/account/support.server";
 import { getAppConfig } from "~/server/runtime/config.server";
 import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
@@ -54,13 +55,17 @@ export async function loadMyOffers(request: Request, scope?: RequestScope) {
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A missing-credit report: blanks and a network not on the page are the person's to fix; the rest is report_missing_credit's. */
+/**
+ * A missing-credit report: blanks and a network not on the page are the person's to fix; the rest
+ * is report_missing_credit's. Or an answer to one of their reports (answer_ticket).
+ */
 export async function myOffersAction(request: Request) {
   const user = await requireUser(request);
   const submission = await parseForm(request, missingCreditFormSchema);
   if (submission.status !== "success") {
-    return rejectForm(submission, { formErrors: bannerErrors(submission, MISSING_CREDIT_FIELDS) });
+    return rejectForm(submission, { formErrors: bannerErrors(submission, [...MISSING_CREDIT_FIELDS, "body"]) });
   }
+  if (submission.value.intent === "answer") return answerTicket(user, "missing_credit", submission.value, submission);
   const report = submission.value;
   const network = (await reportableNetworks()).find((candidate) => candidate.name === report.network);
   if (!network) return rejectForm(submission, { formErrors: [MISSING_CREDIT_MESSAGES.unknownNetwork] });

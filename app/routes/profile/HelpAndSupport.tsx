@@ -1,18 +1,20 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import type { FaqEntry } from "~/content/faq";
-import { formatDate } from "~/domain/dates";
 import { useFormKey, useFormState } from "~/lib/use-form";
 import { Field, TextareaField } from "~/components/forms/Field";
-import { SupportReplies } from "~/components/SupportReplies";
-import type { FeedbackEntry } from "~/domain/support";
+import { AnswerRefusedElsewhere, SupportConversation } from "~/components/SupportConversation";
+import { feedbackConversationTitle, type FeedbackEntry } from "~/domain/support";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { buttonClass } from "~/components/shared";
 import { Card } from "~/components/ui/Card";
 import { Icon } from "~/components/ui/Icon";
 
-/** docs/product.md, "Profile: help and support": FAQ (works without JavaScript), earlier feedback, the feedback form, legal. */
+/**
+ * docs/product.md, "Profile: help and support": FAQ (works without JavaScript), each earlier message
+ * as a conversation the person answers until it is resolved, the feedback form, legal.
+ */
 export function HelpAndSupport({
   feedback,
   faq,
@@ -59,6 +61,9 @@ export function HelpAndSupport({
 
       <Card>
         <h2 className="text-base font-bold">Your Feedback</h2>
+        <div className="mt-3 empty:hidden">
+          <AnswerRefusedElsewhere lastResult={lastResult} kind="feedback" ids={feedback?.map((row) => row.id) ?? []} />
+        </div>
         {feedback === null ? (
           <p role="alert" className="mt-3 text-sm text-red-700">
             Your earlier feedback could not be loaded. Please try again later.
@@ -66,30 +71,20 @@ export function HelpAndSupport({
         ) : feedback.length === 0 ? (
           <p className="py-4 text-center text-sm text-muted">You haven&apos;t sent any feedback yet.</p>
         ) : (
-          <table className="mt-3 w-full text-left text-sm">
-            <thead>
-              <tr className="text-xs uppercase tracking-wide text-muted">
-                <th scope="col" className="w-28 pb-2 font-medium">
-                  Date
-                </th>
-                <th scope="col" className="pb-2 font-medium">
-                  Message
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-line">
-              {feedback.map((row) => (
-                <tr key={row.id} className="align-top">
-                  <td className="py-2.5 pr-3 whitespace-nowrap text-muted">{formatDate(row.created_at)}</td>
-                  <td className="py-2.5">
-                    <p className="break-words whitespace-pre-line">{row.message}</p>
-                    <SupportReplies replies={row.replies} />
-                    {row.status === "resolved" ? <p className="mt-1 text-xs text-muted">Resolved</p> : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <div className="mt-1 divide-y divide-line">
+            {feedback.map((row) => (
+              <SupportConversation
+                key={row.id}
+                kind="feedback"
+                id={row.id}
+                status={row.status}
+                title={feedbackConversationTitle(row.created_at)}
+                opening={{ created_at: row.created_at, body: row.message }}
+                messages={row.messages}
+                lastResult={lastResult}
+              />
+            ))}
+          </div>
         )}
       </Card>
 

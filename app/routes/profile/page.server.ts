@@ -9,7 +9,7 @@ import { getAppConfig } from "~/server/runtime/config.server";
 import { deletionBlocks, recentActivityCall, updateDisplayName } from "~/server/account/account.server";
 import { requireUser, type SessionUser } from "~/server/auth/session.server";
 import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
-import { feedbackCall, submitFeedback } from "~/server/account/feedback.server";
+import { answerTicket, feedbackCall, submitFeedback } from "~/server/account/support.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "~/server/http/rate-limit.server";
@@ -98,7 +98,7 @@ export async function profileAction(request: Request) {
   // The name and feedback forms show their fields' messages; the switches and buttons, a banner.
   if (submission.status !== "success") {
     return rejectForm(submission, {
-      formErrors: bannerErrors(submission, ["displayName", "name", "email", "message"]),
+      formErrors: bannerErrors(submission, ["displayName", "name", "email", "message", "body"]),
     });
   }
   const value = submission.value;
@@ -122,6 +122,8 @@ export async function profileAction(request: Request) {
       return deleteAccount(user, value, submission, request);
     case "feedback":
       return sendFeedback(user, value, submission);
+    case "answer":
+      return answerTicket(user, "feedback", value, submission);
   }
 }
 

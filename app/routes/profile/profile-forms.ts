@@ -3,6 +3,7 @@
 import { discriminatedUnion, literal, object, optional, pipe, string, transform } from "zod/mini";
 import { displayNameProblem, trimDisplayName } from "~/domain/display-name";
 import { deactivateForm, deleteAccountForm, notificationForm } from "~/domain/account-forms";
+import { answerTicketForm } from "~/domain/support-forms";
 import { ruleMessage } from "~/domain/rules";
 
 const text = (message: string) =>
@@ -42,4 +43,6 @@ export const profileFormSchema = discriminatedUnion("intent", [
     email: text(FEEDBACK_MESSAGES.fillAll),
     message: text(FEEDBACK_MESSAGES.fillAll),
   }),
+  // An answer to one of the person's feedback conversations (docs/decisions/082).
+  answerTicketForm,
 ]);

@@ -16,6 +16,8 @@ const HOUR = 3600;
 export const RATE_LIMITS = {
   // Per user: feedback is free text that someone reads; a handful an hour is plenty.
   feedback: { name: "feedback", limit: 5, windowSeconds: HOUR, sliding: true },
+  // Per user, the same for answers to their own tickets: each one tells the operators by email.
+  supportAnswer: { name: "support-answer", limit: 5, windowSeconds: HOUR, sliding: true },
   // Sign-in, sign-up and password reset (app/server/auth/attempt-limits.server.ts, docs/security.md,
   // "Rate limits"). A sign-in's limits count failed password checks only: a right password gives back
   // what its check took.

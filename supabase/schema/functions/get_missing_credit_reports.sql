@@ -10,8 +10,8 @@ CREATE OR REPLACE FUNCTION public.get_missing_credit_reports(p_user_id text)
 AS $function$
   select coalesce(jsonb_agg(jsonb_build_object('id', id, 'network', network, 'offer_name', offer_name,
                                                'completed_on', completed_on, 'status', status,
-                                               'created_at', created_at,
-                                               'replies', ticket_replies('missing_credit', id),
+                                               'created_at', created_at, 'details', details,
+                                               'messages', ticket_conversation('missing_credit', id),
                                                'credited_coins',
                                                (select round(a.amount * c.coins_per_dollar)::integer
                                                   from balance_adjustments a cross join app_config c

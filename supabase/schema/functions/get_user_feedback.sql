@@ -9,7 +9,7 @@ CREATE OR REPLACE FUNCTION public.get_user_feedback(p_user_id text)
  SET search_path TO 'public', 'pg_temp'
 AS $function$
   select coalesce(jsonb_agg(jsonb_build_object('id', id, 'created_at', created_at, 'message', message,
-                                               'status', status, 'replies', ticket_replies('feedback', id))
+                                               'status', status, 'messages', ticket_conversation('feedback', id))
                             order by created_at desc, id desc), '[]')
     from user_feedback
    where user_id = p_user_id

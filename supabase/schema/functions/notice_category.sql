@@ -11,6 +11,6 @@ AS $function$
   select case
            when p_kind in ('withdrawal_completed', 'withdrawal_failed') then 'withdrawal'
            when p_kind in ('referral_credited', 'welcome_bonus', 'task_reward', 'postback_reward') then 'reward'
-           when p_kind = 'support_reply' then 'support'
+           when p_kind in ('support_reply', 'ticket_answered') then 'support'
          end
 $function$;

@@ -25,6 +25,8 @@ begin
                                          'display_name', p.display_name)
                  from user_profiles p where p.id = v_ticket.user_id),
     'messages', coalesce((select jsonb_agg(jsonb_build_object('id', m.id, 'created_at', m.created_at,
+                                                             'from', case when m.person_user_id is null
+                                                                          then 'operator' else 'person' end,
                                                              'operator_name', m.operator_name, 'body', m.body,
                                                              'internal', m.internal) order by m.id)
                             from support_messages m where m.ticket_kind = p_kind and m.ticket_id = p_id),

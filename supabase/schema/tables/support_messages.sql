@@ -6,16 +6,24 @@ create table public.support_messages (
   ticket_kind text not null,
   ticket_id bigint not null,
   operator_user_id text,
-  operator_name text not null,
+  operator_name text,
   body text not null,
   internal boolean not null,
   created_at timestamp with time zone default now() not null,
+  person_user_id text,
+  constraint support_messages_author_check CHECK (
+CASE
+    WHEN (person_user_id IS NULL) THEN (operator_name IS NOT NULL)
+    ELSE ((operator_name IS NULL) AND (operator_user_id IS NULL) AND (NOT internal))
+END),
   constraint support_messages_body_check CHECK (((length(body) >= 1) AND (length(body) <= 2000))),
   constraint support_messages_operator_name_check CHECK (((length(operator_name) >= 1) AND (length(operator_name) <= 100))),
+  constraint support_messages_person_user_id_fkey FOREIGN KEY (person_user_id) REFERENCES user_profiles(id) ON DELETE CASCADE,
   constraint support_messages_pkey PRIMARY KEY (id),
   constraint support_messages_ticket_kind_check CHECK ((ticket_kind = ANY (ARRAY['feedback'::text, 'missing_credit'::text])))
 );
 
+CREATE INDEX support_messages_person_idx ON public.support_messages USING btree (person_user_id) WHERE (person_user_id IS NOT NULL);
 CREATE INDEX support_messages_ticket_idx ON public.support_messages USING btree (ticket_kind, ticket_id, id);
 
 CREATE TRIGGER support_messages_never_emptied BEFORE TRUNCATE ON public.support_messages FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
