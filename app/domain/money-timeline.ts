@@ -19,8 +19,6 @@ export type MoneyState =
   /** A cash-out refused after review, or one the payment service did not pay: its money is back. */
   | { kind: "refused"; refunded: number; cause: "review" | "payment" };
 
-export type MoneyStateKind = MoneyState["kind"];
-
 /** "Refused" when an operator said no; "Not paid" when the payment service did not pay. */
 function refusalName(state: Extract<MoneyState, { kind: "refused" }>): string {
   return state.cause === "review" ? "Refused" : "Not paid";

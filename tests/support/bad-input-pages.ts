@@ -3,7 +3,7 @@ import { onboardingFormSchema } from "~/domain/onboarding";
 import { authFormSchema } from "~/domain/auth-form";
 import { taskFormSchema } from "~/domain/task-forms";
 import { homeFormSchema } from "~/routes/_index/home-forms";
-import { missingCreditFormSchema } from "~/routes/earn_.offers/missing-credit-form";
+import { MISSING_CREDIT_MESSAGES, missingCreditFormSchema } from "~/routes/earn_.offers/missing-credit-form";
 import { profileFormSchema } from "~/routes/profile/profile-forms";
 import { settingsFormSchema } from "~/routes/settings/settings-forms";
 import { withdrawFormsSchema } from "~/routes/withdraw/withdrawal-form";
@@ -226,7 +226,7 @@ const myOffersCases = pageCases(
         network: { wrong: "Please choose one of the networks listed on this page." },
         completedOn: {
           wrong: ruleMessage("missing_credit_date_out_of_range"),
-          blank: ruleMessage("missing_credit_fields_required"),
+          blank: MISSING_CREDIT_MESSAGES.blank.completedOn,
         },
       },
     },
@@ -298,7 +298,8 @@ function accountForms(at: { switchAt: string; deactivateAt: string; deleteAt: st
     {
       name: "Delete account",
       path: at.deleteAt,
-      valid: { intent: "delete-account", password: "not-the-password" },
+      // The account's $20.00 given up (decision 081), so each case reaches the password check.
+      valid: { intent: "delete-account", password: "not-the-password", giveUp: "20.00" },
       fields: { password: { wrong: DELETE_FAILED }, idToken: { wrong: DELETE_FAILED } },
     },
   ];
