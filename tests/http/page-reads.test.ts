@@ -129,10 +129,14 @@ describe("page views and the database", () => {
     expect(sent).toEqual([expect.stringContaining(read)]);
   });
 
-  it("a page without reads of its own (Legal) claims the notices in a statement of their own", async () => {
+  it("a page without reads of its own (Legal) claims the notices and counts the unread (the bell) in a statement of their own", async () => {
     const sent = await statementsDuring("take_user_notices", async () => {
       expect((await client.visit("/legal")).response.status).toBe(200);
     });
-    expect(sent).toEqual([expect.stringMatching(/^select public\.take_user_notices\(p_user_id => \$1\) as r0$/)]);
+    expect(sent).toEqual([
+      expect.stringMatching(
+        /^select public\.take_user_notices\(p_user_id => \$1\) as r0, public\.count_unread_notices\(p_user_id => \$2\) as r1$/,
+      ),
+    ]);
   });
 });

@@ -282,10 +282,11 @@ describe.each([["PGlite", openTestPglite]])("referrals on %s", (_name, open) => 
     await addCoins(t, friend, 100);
     await verify(t, friend);
     expect(await t.db.rpc<Notice[]>("take_user_notices", { p_user_id: referrer })).toEqual([
-      expect.objectContaining({ kind: "referral_credited", data: { amount: 5 } }),
+      // Demo settings: no bonus is locked (decision 080).
+      expect.objectContaining({ kind: "referral_credited", data: { amount: 5, locked: false } }),
     ]);
     expect(await t.db.rpc<Notice[]>("take_user_notices", { p_user_id: friend })).toEqual([
-      expect.objectContaining({ kind: "welcome_bonus", data: { amount: 1 } }),
+      expect.objectContaining({ kind: "welcome_bonus", data: { amount: 1, locked: false } }),
     ]);
     expect(await t.db.rpc("take_user_notices", { p_user_id: referrer })).toEqual([]);
     expect(await t.db.rpc("take_user_notices", { p_user_id: friend })).toEqual([]);

@@ -152,7 +152,7 @@ function logEntryRow({ name, entry, filters }: { name: string; entry: PostbackLo
         <span className="block whitespace-nowrap tabular-nums">{entry.client_address ?? "Not known"}</span>
         {sent ? (
           <details className="mt-1">
-            <summary className="cursor-pointer text-xs font-medium text-brand-700">
+            <summary className="flex min-h-11 cursor-pointer items-center text-xs font-medium text-brand-700">
               {entry.method}: what was sent
             </summary>
             <code className="mt-1 block text-xs [overflow-wrap:anywhere]">{sent}</code>
