@@ -33,7 +33,10 @@ export function PageHeader({
       </Link>
       <h1
         className={`min-w-0 flex-1 text-lg font-bold tracking-tight min-[375px]:text-xl ${
-          wrap ? "leading-snug [overflow-wrap:anywhere]" : "truncate"
+          // Below 360 px (with the bell and an action beside it) a title wraps rather than ending in "…".
+          wrap
+            ? "leading-snug [overflow-wrap:anywhere]"
+            : "truncate max-[359px]:overflow-visible max-[359px]:leading-snug max-[359px]:whitespace-normal"
         }`}
       >
         {title}
