@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDay } from "~/domain/dates";
 import { endHolds } from "../support/holds";
 import { html, type HttpClient } from "../support/http";
-import { startPostgresAppWithProvider, type PostgresApp } from "../support/postgres-app";
+import { startPostgresApp, startPostgresAppWithProvider, type PostgresApp } from "../support/postgres-app";
 import { startSmtpStandIn, type SmtpStandIn } from "../support/smtp";
 import { eventually } from "../support/wait";
 
@@ -218,5 +218,32 @@ describe.each([["production"], ["demo"]] as const)("money words on %s settings",
     // Another person's notices are not listed.
     const other = await person();
     expect((await other.client.visit("/notices")).html).toContain("No notices yet.");
+  });
+});
+
+// Issue 36, point 10: Home's teaser said "No data available" while the Leaderboard showed the
+// person first: the board is kept for minutes (LEADERBOARD_REFRESH_SECONDS), and was computed
+// before anyone earned this month.
+describe("Home's leaderboard teaser on a board kept for an hour", () => {
+  let app: PostgresApp;
+  beforeAll(async () => {
+    app = await startPostgresApp({ LEADERBOARD_REFRESH_SECONDS: "3600" });
+  }, 120_000);
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it("shows the person's own row once they have earned, as the Leaderboard does, not No data available", async () => {
+    const { client, response } = await app.signUp();
+    expect(response.status).toBe(302);
+    // The board is computed now, while nobody has earned this month.
+    expect((await client.visit("/")).html).toContain("No data available");
+    expect((await client.post("/?index", { intent: "checkin" })).status).toBe(302);
+    const home = (await client.visit("/")).html;
+    expect(home).not.toContain("No data available");
+    // The person's own row, marked as theirs, with this month's $0.10.
+    const row = /<tr[^>]*aria-current="true"[^>]*>(.*?)<\/tr>/s.exec(home)?.[1] ?? "";
+    expect(row).toContain(">You<");
+    expect(row).toContain("$0.10");
   });
 });

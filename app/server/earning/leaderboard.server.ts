@@ -37,7 +37,12 @@ async function position(userId: string): Promise<Omit<LeaderboardPosition, "is_c
 /** This month's top earners, the signed-in user's row marked; no user ids leave the server. */
 export async function getLeaderboard(userId: string, limit = LEADERBOARD_SIZE): Promise<LeaderboardEntry[]> {
   const { rows } = await leaderboard.get();
-  return rows.slice(0, limit).map(({ user_id, ...row }) => ({ ...row, is_current_user: user_id === userId }));
+  const top = rows.slice(0, limit).map(({ user_id, ...row }) => ({ ...row, is_current_user: user_id === userId }));
+  if (top.length > 0) return top;
+  // The board was computed before anyone earned this month (it is kept for minutes): a person who
+  // has earned since sees their own row, as the Leaderboard page shows it, not "No data available".
+  const own = await position(userId);
+  return own && own.rank !== null ? [{ ...own, rank: own.rank, is_current_user: true }] : [];
 }
 
 /**
