@@ -256,7 +256,7 @@ describe.each([["PGlite", openTestPglite]])("referrals on %s", (_name, open) => 
     expect(await t.db.rpc("daily_checkin", { p_user_id: friend })).toMatchObject({ coins: 10, balance: 2.09 });
     await expectCreditedOnce(t, referrer, friend);
     expect(await summary(t, referrer)).toMatchObject({ balance: 5, total_earned: 5, referral_earned: 5 });
-    expect(await summary(t, friend)).toMatchObject({ balance: 2.09, total_earned: 2.09, referral_earned: 1 });
+    expect(await summary(t, friend)).toMatchObject({ balance: 2.09, total_earned: 2.09, referral_earned: 0 });
     await expectLedgerAudit(t);
   });
 
@@ -273,7 +273,7 @@ describe.each([["PGlite", openTestPglite]])("referrals on %s", (_name, open) => 
     });
     await expectCreditedOnce(t, referrer, friend);
     expect(await summary(t, referrer)).toMatchObject({ balance: 5, referral_earned: 5 });
-    expect(await summary(t, friend)).toMatchObject({ balance: 2, total_earned: 2, referral_earned: 1 });
+    expect(await summary(t, friend)).toMatchObject({ balance: 2, total_earned: 2, referral_earned: 0 });
     await expectLedgerAudit(t);
   });
 
@@ -304,7 +304,7 @@ describe.each([["PGlite", openTestPglite]])("referrals on %s", (_name, open) => 
     await provision(t, { userId: friend, name: "Fred Friend", verified: true });
     await expectCreditedOnce(t, referrer, friend);
     expect(await summary(t, referrer)).toMatchObject({ balance: 5, referral_earned: 5 });
-    expect(await summary(t, friend)).toMatchObject({ balance: 7.1, referral_earned: 1 });
+    expect(await summary(t, friend)).toMatchObject({ balance: 7.1, referral_earned: 0 });
     await expectLedgerAudit(t);
   });
 
@@ -375,7 +375,7 @@ describe.each([["PGlite", openTestPglite]])("referrals on %s", (_name, open) => 
     }
     await expectCreditedOnce(t, referrer, friend, 7.25, 0.5);
     expect(await summary(t, referrer)).toMatchObject({ balance: 7.25, referral_earned: 7.25 });
-    expect(await summary(t, friend)).toMatchObject({ balance: 1, referral_earned: 0.5 });
+    expect(await summary(t, friend)).toMatchObject({ balance: 1, referral_earned: 0 });
     await expectLedgerAudit(t);
   });
 
@@ -450,7 +450,7 @@ describe("referral races on a Postgres server", () => {
     expect(verifications.filter((value) => value.credited).length).toBeLessThanOrEqual(1);
     await expectCreditedOnce(t, referrer, friend);
     expect(await summary(t, referrer)).toMatchObject({ balance: 5 });
-    expect(await summary(t, friend)).toMatchObject({ balance: 27, referral_earned: 1 });
+    expect(await summary(t, friend)).toMatchObject({ balance: 27, referral_earned: 0 });
   });
 
   it("50 simultaneous events from scratch (25 × 100 coins, 25 verifications) for an unverified friend with 0 coins pay the referral exactly once, without deadlock", async () => {
@@ -461,6 +461,6 @@ describe("referral races on a Postgres server", () => {
     expect(results.filter((result) => result.status === "rejected")).toEqual([]);
     await expectCreditedOnce(t, referrer, friend);
     expect(await summary(t, referrer)).toMatchObject({ balance: 5 });
-    expect(await summary(t, friend)).toMatchObject({ balance: 26, email_verified: true, referral_earned: 1 });
+    expect(await summary(t, friend)).toMatchObject({ balance: 26, email_verified: true, referral_earned: 0 });
   });
 });

@@ -26,7 +26,7 @@ begin
            'total_earned', coalesce(b.total_earned, 0),
            'referral_earned', coalesce((select sum(amount) from transaction_history t
                                          where t.user_id = p.id
-                                           and t.transaction_type in ('referral', 'referral_bonus')), 0))
+                                           and t.transaction_type = 'referral'), 0))
     into v_result
     from user_profiles p
     left join user_balance b on b.user_id = p.id
