@@ -224,11 +224,26 @@ describe.each([["production"], ["demo"]] as const)("money words on %s settings",
 // Issue 36, point 10: Home's teaser said "No data available" while the Leaderboard showed the
 // person first: the board is kept for minutes (LEADERBOARD_REFRESH_SECONDS), and was computed
 // before anyone earned this month.
-describe("Home's leaderboard teaser on a board kept for an hour", () => {
+describe("an app on production settings with the app's own tasks (no offer provider), its leaderboard kept for an hour", () => {
   let app: PostgresApp;
   beforeAll(async () => {
-    app = await startPostgresApp({ LEADERBOARD_REFRESH_SECONDS: "3600" });
+    app = await startPostgresApp({ LEADERBOARD_REFRESH_SECONDS: "3600" }, { settings: "production" });
   }, 120_000);
+
+  it("Earn says beside the tasks that their coins are bonus money that unlocks as offer earnings clear", async () => {
+    const { client } = await app.signUp();
+    const earn = (await client.visit("/earn")).html;
+    expect(earn).toMatch(
+      /data-testid="bonus-waits"[^>]*>These coins are bonus money: they unlock for cash-out as your offer earnings clear\.</,
+    );
+    // Where bonus money is not held back (the demo settings), nothing is said.
+    await app.sql("select apply_demo_settings()");
+    try {
+      expect((await client.visit("/earn")).html).not.toContain("bonus-waits");
+    } finally {
+      await app.sql("select apply_production_settings()");
+    }
+  });
   afterAll(async () => {
     await app?.stop();
   });

@@ -24,6 +24,7 @@ export function EarnScreen({
   source,
   potential,
   coinsPerDollar,
+  bonusWaits = false,
   walls,
   wallOffers,
   lastResult,
@@ -32,6 +33,8 @@ export function EarnScreen({
   type: TaskFilter;
   tasks: Task[];
   failed: boolean;
+  /** The tasks pay bonus money that waits for cleared offer earnings (production settings). */
+  bonusWaits?: boolean;
   /** Where the list comes from: it says whether new tasks can come. */
   source: "provider" | "fallback" | "unavailable";
   potential: number;
@@ -129,11 +132,16 @@ export function EarnScreen({
           source={source}
           potential={potential}
           coinsPerDollar={coinsPerDollar}
+          bonusWaits={bonusWaits}
         />
       )}
     </div>
   );
 }
+
+/** Said beside the app's own tasks where their coins are bonus money that waits (issue 36). */
+const TASK_BONUS_WAITS =
+  "These coins are bonus money: they unlock for cash-out as your offer earnings clear.";
 
 /** The open tasks (or, with none left, that they are all done and whether more come), then the "Done" group. */
 function TaskGroups({
@@ -143,10 +151,12 @@ function TaskGroups({
   source,
   potential,
   coinsPerDollar,
+  bonusWaits,
 }: {
   tasks: Task[];
   href: (task: Task) => string;
   filtered: boolean;
+  bonusWaits: boolean;
   source: "provider" | "fallback" | "unavailable";
   potential: number;
   coinsPerDollar: number;
@@ -164,6 +174,11 @@ function TaskGroups({
               <span className="block text-xs text-emerald-700" data-testid="coin-value">
                 {coinValueLine(coinsPerDollar)}
               </span>
+              {bonusWaits ? (
+                <span className="mt-1 block text-xs text-emerald-800" data-testid="bonus-waits">
+                  {TASK_BONUS_WAITS}
+                </span>
+              ) : null}
             </span>
           </p>
           <ul aria-label="Tasks" className="space-y-2.5">

@@ -96,6 +96,8 @@ export async function loadEarn(request: Request, scope?: RequestScope) {
     tasks,
     potential: earningPotential(tasks),
     coinsPerDollar: config.coins_per_dollar,
+    // The app's own tasks pay bonus money: where it waits for offer earnings, the list says so.
+    bonusWaits: config.bonus_locked_until_earned === true && list?.source === "fallback",
     dialogTask,
     // The offer walls the operator turned on (docs/offer-walls.md), each opened at /earn/walls/{name}.
     walls: walls ?? [],

@@ -33,6 +33,7 @@ export default function EarnRoute() {
         type={data.type}
         tasks={data.tasks}
         failed={data.failed}
+        bonusWaits={data.bonusWaits}
         source={data.source}
         potential={data.potential}
         coinsPerDollar={data.coinsPerDollar}

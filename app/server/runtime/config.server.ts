@@ -9,6 +9,8 @@ export interface AppConfig {
   min_withdrawal: { paypal: number; upi: number; bank: number };
   /** requires_earned: the friend's cleared earned money must reach qualifying_coins (docs/decisions/067). */
   referral: { reward: number; welcome_bonus: number; qualifying_coins: number; requires_earned: boolean };
+  /** Bonus money waits for cleared offer earnings before it can be withdrawn (production settings). */
+  bonus_locked_until_earned: boolean;
 }
 
 // The database announces every change of app_config (pg_notify('app_config')), which drops this

@@ -17,6 +17,7 @@ AS $function$
            'referral', jsonb_build_object('reward', referral_reward,
                                           'welcome_bonus', referral_welcome_bonus,
                                           'qualifying_coins', referral_qualifying_coins,
-                                          'requires_earned', referral_requires_earned))
+                                          'requires_earned', referral_requires_earned),
+           'bonus_locked_until_earned', bonus_unlock_ratio is not null)
     from app_config
 $function$;
