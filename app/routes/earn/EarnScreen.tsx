@@ -140,8 +140,7 @@ export function EarnScreen({
 }
 
 /** Said beside the app's own tasks where their coins are bonus money that waits (issue 36). */
-const TASK_BONUS_WAITS =
-  "These coins are bonus money: they unlock for cash-out as your offer earnings clear.";
+const TASK_BONUS_WAITS = "These coins are bonus money: they unlock for cash-out as your offer earnings clear.";
 
 /** The open tasks (or, with none left, that they are all done and whether more come), then the "Done" group. */
 function TaskGroups({
