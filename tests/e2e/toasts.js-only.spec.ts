@@ -6,7 +6,21 @@ import { test } from "./support";
 // control in sight; a dismissed one makes way for the next at once. Their six seconds are held
 // still here (the page's animations paused), so the checks do not race the clock.
 
-const pauseAnimations = (page: Page) => page.evaluate(() => document.getAnimations().forEach((a) => a.pause()));
+/**
+ * Holds the toasts as they stand once the first slot's has come in and before any leaves: each
+ * animation paused at a set time (not at whatever moment a busy machine reaches this line).
+ */
+const pauseAnimations = (page: Page) =>
+  page.evaluate(() => {
+    for (const animation of document.getAnimations()) {
+      animation.pause();
+      const name = (animation as CSSAnimation).animationName;
+      const delay = Number(animation.effect?.getTiming().delay ?? 0);
+      // The first slot's toast fully shown; a later slot's still waiting; none leaving yet.
+      if (name === "toast-show") animation.currentTime = delay === 0 ? 200 : 0;
+      if (name === "toast-out") animation.currentTime = 0;
+    }
+  });
 
 for (const width of [320, 390]) {
   test(`at ${width} px two toasts show one at a time, on the bar and over nothing, and the second shows once the first is dismissed`, async ({
