@@ -21,6 +21,15 @@ describe("Available, Pending and Locked bonus on Home and Withdraw (production s
     await stop?.();
   });
 
+  /** The day ("Dec 5", UTC) the account's money still in its hold clears. */
+  async function heldClearsOn(id: string): Promise<string> {
+    const [held] = await app.sql<{ available_at: Date }>(
+      "select available_at from transaction_history where user_id = $1 and available_at > now()",
+      [id],
+    );
+    return held!.available_at.toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+  }
+
   /**
    * A verified account with $3.00 of bonus money, $1.00 of cleared offer earnings (which unlock
    * $1.00 of the bonus) and $1.20 from an offer still in its 7-day hold: balance $5.20, available
@@ -38,15 +47,7 @@ describe("Available, Pending and Locked bonus on Home and Withdraw (production s
       await app.sql(`update app_config set provider_hold_days = '{}'`);
     }
     expect(await postback({ user_id: id, transaction_id: `${id}-held`, amount: "120" })).toBe("OK");
-    const [held] = await app.sql<{ available_at: Date }>(
-      "select available_at from transaction_history where user_id = $1 and available_at > now()",
-      [id],
-    );
-    const clearsOn = held!.available_at.toLocaleDateString("en-US", {
-      month: "short",
-      day: "numeric",
-      timeZone: "UTC",
-    });
+    const clearsOn = await heldClearsOn(id);
     const [money] = await app.sql<{ balance: string }>("select balance from user_balance where user_id = $1", [id]);
     expect(Number(money!.balance)).toBe(5.2);
     return { client, id, clearsOn };
@@ -77,15 +78,7 @@ describe("Available, Pending and Locked bonus on Home and Withdraw (production s
     const { client, uid: id } = await newMember(app);
     await app.sql("select record_email_verified($1)", [id]);
     expect(await postback({ user_id: id, transaction_id: `${id}-held`, amount: "350" })).toBe("OK");
-    const [held] = await app.sql<{ available_at: Date }>(
-      "select available_at from transaction_history where user_id = $1 and available_at > now()",
-      [id],
-    );
-    const clearsOn = held!.available_at.toLocaleDateString("en-US", {
-      month: "short",
-      day: "numeric",
-      timeZone: "UTC",
-    });
+    const clearsOn = await heldClearsOn(id);
     expect((await client.visit("/")).html).toContain("You can cash out with UPI once your pending earnings clear");
     const withdraw = (await client.visit("/withdraw")).html;
     expect(withdraw).toContain(`Wait until ${clearsOn}`);

@@ -42,6 +42,13 @@ async function money(t: TestDatabase, userId: string): Promise<Money> {
   };
 }
 
+/** One of the app's own tasks, started and (its five seconds passed in the database) completed. */
+async function completeOwnTask(t: TestDatabase, userId: string, taskId: string, reward: number) {
+  await t.db.rpc("start_task", { p_user_id: userId, p_task_id: taskId, p_title: `Task ${taskId}`, p_reward: reward });
+  await t.sql("update task_starts set started_at = started_at - interval '6 seconds' where user_id = $1", [userId]);
+  await t.db.rpc("complete_task", { p_user_id: userId, p_task_id: taskId, p_min_seconds: 5 });
+}
+
 const strict = "update app_config set postback_hold_days = 7, provider_hold_days = '{}', bonus_unlock_ratio = 1.0";
 
 // The rules are SQL, run here on PGlite (Postgres's own engine, compiled); the HTTP suite runs them
@@ -198,14 +205,7 @@ describe.each([["PGlite", () => openTestPglite("production")]])("bonus money and
 
   it("stamps a bonus notice with whether bonus money was locked once it was added, and an offer's with its clearing time", async () => {
     const userId = await provision(t);
-    await t.db.rpc("start_task", {
-      p_user_id: userId,
-      p_task_id: "task-004",
-      p_title: "Try a Budgeting App",
-      p_reward: 150,
-    });
-    await t.sql("update task_starts set started_at = started_at - interval '6 seconds' where user_id = $1", [userId]);
-    await t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "task-004", p_min_seconds: 5 });
+    await completeOwnTask(t, userId, "task-004", 150);
     await recordPostback(t, userId, `${userId}-offer`, 200);
     const notices = await t.sql<{ kind: string; data: { locked?: boolean; available_at?: string } }>(
       "select kind, data from user_notices where user_id = $1 order by id",
@@ -219,14 +219,7 @@ describe.each([["PGlite", () => openTestPglite("production")]])("bonus money and
     // Demo settings unlock every bonus at once: the next one is not locked.
     await t.db.rpc("apply_demo_settings");
     try {
-      await t.db.rpc("start_task", {
-        p_user_id: userId,
-        p_task_id: "task-005",
-        p_title: "Rate Five Apps",
-        p_reward: 100,
-      });
-      await t.sql("update task_starts set started_at = started_at - interval '6 seconds' where user_id = $1", [userId]);
-      await t.db.rpc("complete_task", { p_user_id: userId, p_task_id: "task-005", p_min_seconds: 5 });
+      await completeOwnTask(t, userId, "task-005", 100);
       const [last] = await t.sql<{ data: { locked?: boolean } }>(
         "select data from user_notices where user_id = $1 order by id desc limit 1",
         [userId],
