@@ -1,5 +1,6 @@
 import type { Flash } from "./flash";
 import { formatCoins, formatDollars } from "./money";
+import { asSentence } from "./text";
 import { bonusState, earnedState, withState, type MoneyState } from "./money-timeline";
 import { ticketPath } from "./support";
 import { isPaymentMethod, METHOD_NAMES } from "./withdrawals";
@@ -73,8 +74,8 @@ export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">, now: Da
     case "withdrawal_failed":
       // Refused by an operator after review (docs/decisions/068): the person is told why.
       if (notice.data.refused === true) {
-        const said = notice.data.reason?.trim() ?? "";
-        const reason = !said ? "" : /[.!?]$/.test(said) ? ` ${said}` : ` ${said}.`;
+        const said = asSentence(notice.data.reason);
+        const reason = said ? ` ${said}` : "";
         return {
           kind: "error",
           title: "Withdrawal refused",
@@ -137,6 +138,14 @@ export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">, now: Da
         description: withState(`You earned ${coins} (${amount})${offer || " for completing an offer"}`, state),
       };
   }
+}
+
+/** A notice on the notices page: its words, when, the page it is about, and whether it was new. */
+export interface ListedNotice extends Flash {
+  id: string;
+  created_at: string;
+  href: string;
+  unread: boolean;
 }
 
 /** The page a push or email about a notice opens. */

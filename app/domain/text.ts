@@ -8,3 +8,10 @@ export function withoutTrailingSlashes(value: string): string {
   while (end > 1 && value.charCodeAt(end - 1) === 0x2f) end--;
   return value.slice(0, end);
 }
+
+/** An operator's reason as a sentence: trimmed, ending in ".", "!" or "?"; null when there is none. */
+export function asSentence(text: string | null | undefined): string | null {
+  const said = text?.trim() ?? "";
+  if (!said) return null;
+  return /[.!?]$/.test(said) ? said : `${said}.`;
+}

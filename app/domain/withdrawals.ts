@@ -3,6 +3,7 @@
 
 import { formatDay } from "./dates";
 import { formatDollars } from "./money";
+import { asSentence } from "./text";
 
 export type PaymentMethod = "paypal" | "upi" | "bank";
 
@@ -187,8 +188,7 @@ export function withdrawalStepMeaning(row: WithdrawalRow): string | null {
   const method = METHOD_NAMES[row.payment_method] ?? "the payment service";
   if (row.status === "completed") return `The money went to your ${method} account.`;
   if (row.status === "failed") {
-    const said = row.failure_reason?.trim();
-    const why = said ? (/[.!?]$/.test(said) ? said : `${said}.`) : null;
+    const why = asSentence(row.failure_reason);
     return row.review_state === "rejected"
       ? `We did not send it${why ? `: ${why}` : "."} The money is back in your balance.`
       : `${method} could not pay it${why ? `: ${why}` : "."} The money is back in your balance.`;

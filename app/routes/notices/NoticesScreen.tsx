@@ -1,18 +1,11 @@
 import { Link } from "@remix-run/react";
 import { formatDate } from "~/domain/dates";
 import type { Flash } from "~/domain/flash";
+import type { ListedNotice } from "~/domain/notices";
 import { Card } from "~/components/ui/Card";
 import { Icon, type IconName } from "~/components/ui/Icon";
 import { PageHeader } from "~/components/ui/PageHeader";
 import { SectionError } from "~/components/ui/SectionError";
-
-/** A notice as the page shows it (ListedNotice of notices.server.ts). */
-interface NoticeItem extends Flash {
-  id: string;
-  created_at: string;
-  href: string;
-  unread: boolean;
-}
 
 const KIND_LOOK: Record<Flash["kind"], { icon: IconName; tone: string }> = {
   success: { icon: "check", tone: "bg-emerald-50 text-emerald-700" },
@@ -25,7 +18,7 @@ const KIND_LOOK: Record<Flash["kind"], { icon: IconName; tone: string }> = {
  * refusals), in the words of its toast, its date, and the page it is about; the ones new since
  * the last visit marked "New". A plain list of links: nothing needs JavaScript.
  */
-export function NoticesScreen({ notices }: { notices: NoticeItem[] | null }) {
+export function NoticesScreen({ notices }: { notices: ListedNotice[] | null }) {
   return (
     <div className="space-y-4">
       <PageHeader title="Notices" bell={false} />

@@ -1,4 +1,4 @@
-import { noticeLinkPath, noticeMessage, type UserNotice } from "~/domain/notices";
+import { noticeLinkPath, noticeMessage, type ListedNotice, type UserNotice } from "~/domain/notices";
 import type { Flash } from "~/domain/flash";
 import { dbCall } from "../db/core.server";
 import { getDatabase } from "../db/database.server";
@@ -28,14 +28,6 @@ export async function takeNoticeMessages(
     console.error("notices failed to load:", error instanceof Response ? `HTTP ${error.status}` : error);
     return { messages: [], unread: 0 };
   }
-}
-
-/** A notice on the notices page: its words, when, where it leads, and whether it was new. */
-export interface ListedNotice extends Flash {
-  id: string;
-  created_at: string;
-  href: string;
-  unread: boolean;
 }
 
 /** The person's newest notices, which are read once listed (read_notices). */
