@@ -2,9 +2,12 @@ import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { rememberDocumentPage } from "./lib/document-policy";
+import { rememberBrowserTimeZone } from "./lib/time-zone";
 
 // The page this document, and so its Content-Security-Policy, was served for.
 rememberDocumentPage(window.location.pathname);
+// The server writes the next page's dates in the browser's time zone (lib/time-zone.ts).
+rememberBrowserTimeZone();
 
 function hydrate() {
   startTransition(() => {

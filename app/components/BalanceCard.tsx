@@ -12,6 +12,7 @@ import {
   type MoneyParts,
 } from "~/domain/money";
 import { Icon, type IconName } from "./ui/Icon";
+import { useTimeZone } from "~/lib/time-zone";
 
 /**
  * The "Available Balance" card of Home and Withdraw, with the screen's own buttons under it. The
@@ -32,7 +33,7 @@ export function BalanceCard({
   children?: ReactNode;
 }) {
   const parts = partsThatAddUp(money);
-  const pending = pendingLine(parts);
+  const pending = pendingLine(parts, useTimeZone());
   const locked = lockedBonusLine(parts);
   const owed = carriedDebtLine(parts);
   const lines = Boolean(pending || locked || owed);

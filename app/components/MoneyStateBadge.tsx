@@ -1,4 +1,5 @@
 import { stateBadge, stateTone, type MoneyState } from "~/domain/money-timeline";
+import { useTimeZone } from "~/lib/time-zone";
 
 const TONE_STYLES = {
   green: "bg-emerald-50 text-emerald-700",
@@ -12,7 +13,8 @@ const TONE_STYLES = {
  * (docs/decisions/080). `fallback` names a state the timeline does not know, in grey.
  */
 export function MoneyStateBadge({ state, fallback = null }: { state: MoneyState | null; fallback?: string | null }) {
-  const words = state ? stateBadge(state) : fallback;
+  const zone = useTimeZone();
+  const words = state ? stateBadge(state, zone) : fallback;
   if (!words) return null;
   return (
     <span

@@ -15,6 +15,7 @@ import { useFormKey, useFormState } from "~/lib/use-form";
 import { TextareaField } from "./forms/Field";
 import { FormBanner } from "./forms/FormBanner";
 import { SubmitButton } from "./forms/SubmitButton";
+import { useTimeZone } from "~/lib/time-zone";
 
 const STATUS_TONES: Record<TicketStatus, string> = {
   open: "bg-amber-50 text-amber-800",
@@ -91,6 +92,7 @@ export function SupportConversation({
   messages: readonly ConversationMessage[];
   lastResult?: SubmissionResult<string[]>;
 }) {
+  const zone = useTimeZone();
   const anchor = conversationId(kind, id);
   const reply = replyFor(lastResult, kind, id);
   // A new page (after an answer went through) is an empty form; a refused one keeps what was typed.
@@ -120,7 +122,7 @@ export function SupportConversation({
           >
             <p className={`text-xs font-semibold ${message.from === "person" ? "text-muted" : "text-brand-700"}`}>
               {CONVERSATION_AUTHORS[message.from]} ·{" "}
-              <time dateTime={message.created_at}>{formatDate(message.created_at)}</time>
+              <time dateTime={message.created_at}>{formatDate(message.created_at, zone)}</time>
             </p>
             <p className="mt-0.5 break-words whitespace-pre-line">{message.body}</p>
           </li>

@@ -1,14 +1,84 @@
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-// en-US short month names. Spelled out rather than asked of Intl.DateTimeFormat, which costs
-// about 2 µs a date on the server (a page lists up to 50); UTC on the server and in the browser,
-// so the server's HTML and React agree.
+// en-US short month names, spelled out: the parts of a moment in a zone come from one cached
+// Intl.DateTimeFormat per zone (formatToParts), the words from here, so the server's HTML and
+// React in the browser agree whatever the browser's own locale.
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
-/** "Nov 22, 2026". */
-export function formatDate(iso: string): string {
+/**
+ * The person's time zone, an IANA name ("Asia/Kolkata") their browser reported
+ * (lib/time-zone.ts), or null when it is not known (JavaScript off on the first visit, an unknown
+ * name): then times are UTC and say so. The operator console passes none: its times are UTC.
+ */
+export type TimeZone = string | null;
+
+interface Moment {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar parts of `iso` in `zone` (UTC when null). */
+function momentIn(iso: string, zone: TimeZone | undefined): Moment {
   const date = new Date(iso);
-  return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
+  const format = zone && zone !== "UTC" ? zoneFormat(zone) : null;
+  if (!format)
+    return {
+      year: date.getUTCFullYear(),
+      month: date.getUTCMonth(),
+      day: date.getUTCDate(),
+      hour: date.getUTCHours(),
+      minute: date.getUTCMinutes(),
+      second: date.getUTCSeconds(),
+    };
+  const parts: Record<string, number> = {};
+  for (const part of format.formatToParts(date)) if (part.type !== "literal") parts[part.type] = Number(part.value);
+  return {
+    year: parts.year!,
+    month: parts.month! - 1,
+    day: parts.day!,
+    hour: parts.hour!,
+    minute: parts.minute!,
+    second: parts.second!,
+  };
+}
+
+function zoneFormat(zone: string): Intl.DateTimeFormat | null {
+  let format = zoneFormats.get(zone);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat("en-US", {
+        timeZone: zone,
+        year: "numeric",
+        month: "numeric",
+        day: "numeric",
+        hour: "numeric",
+        minute: "numeric",
+        second: "numeric",
+        hourCycle: "h23",
+      });
+    } catch {
+      return null; // a zone this runtime does not know: UTC
+    }
+    zoneFormats.set(zone, format);
+  }
+  return format;
+}
+
+/** Whether `zone` names a time zone this runtime knows (the cookie's value is checked with it). */
+export function isKnownTimeZone(zone: string): boolean {
+  return zoneFormat(zone) !== null;
+}
+
+/** "Nov 22, 2026", in `zone` (UTC when none). */
+export function formatDate(iso: string, zone?: TimeZone): string {
+  const moment = momentIn(iso, zone);
+  return `${MONTHS[moment.month]} ${moment.day}, ${moment.year}`;
 }
 
 /** Whole days since `iso`, rounded ("Joined N days ago", docs/product.md, "Refer"). */
@@ -16,17 +86,28 @@ export function daysSince(iso: string, now: Date): number {
   return Math.max(0, Math.round((now.getTime() - new Date(iso).getTime()) / DAY_MS));
 }
 
-/** "Dec 3": a day within the coming year (UTC, as formatDate). */
-export function formatDay(iso: string): string {
-  const date = new Date(iso);
-  return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}`;
+/** "Dec 3": a day within the coming year, in `zone` (UTC when none). */
+export function formatDay(iso: string, zone?: TimeZone): string {
+  const moment = momentIn(iso, zone);
+  return `${MONTHS[moment.month]} ${moment.day}`;
 }
 
-/** "14:05:09 UTC": a time of day, to the second (UTC, as formatDate). */
+const two = (value: number) => String(value).padStart(2, "0");
+
+/**
+ * A time of day to the second: "2:05:09 PM" in the person's zone, or "14:05:09 UTC" when the zone
+ * is not known (a bare "2:05 PM" would be read as local time, and be wrong).
+ */
+export function formatTime(iso: string, zone?: TimeZone): string {
+  const moment = momentIn(iso, zone);
+  if (!zone || !zoneFormat(zone)) return `${two(moment.hour)}:${two(moment.minute)}:${two(moment.second)} UTC`;
+  const hour = moment.hour % 12 === 0 ? 12 : moment.hour % 12;
+  return `${hour}:${two(moment.minute)}:${two(moment.second)} ${moment.hour < 12 ? "AM" : "PM"}`;
+}
+
+/** "14:05:09 UTC": a time of day, to the second, in UTC (the operator console). */
 export function formatUtcTime(iso: string): string {
-  const date = new Date(iso);
-  const two = (value: number) => String(value).padStart(2, "0");
-  return `${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())} UTC`;
+  return formatTime(iso, null);
 }
 
 /** "2026-11-23 10:04:31 UTC": a moment to the second, the same on the server and in every browser. */

@@ -2,7 +2,7 @@
 // seven states, and every toast, notice, push, email, history row and activity row names it in these
 // words. Pure and client-safe.
 
-import { formatDay } from "./dates";
+import { formatDay, type TimeZone } from "./dates";
 import { formatDollars } from "./money";
 
 export type MoneyState =
@@ -24,11 +24,14 @@ function refusalName(state: Extract<MoneyState, { kind: "refused" }>): string {
   return state.cause === "review" ? "Refused" : "Not paid";
 }
 
-/** The state as a badge of a history or activity row: "Pending · clears Dec 5", "Refused — $2.00 refunded". */
-export function stateBadge(state: MoneyState): string {
+/**
+ * The state as a badge of a history or activity row: "Pending · clears Dec 5", "Refused — $2.00
+ * refunded". Days are the person's (`zone`, UTC when none).
+ */
+export function stateBadge(state: MoneyState, zone?: TimeZone): string {
   switch (state.kind) {
     case "pending":
-      return `Pending · clears ${formatDay(state.clearsAt)}`;
+      return `Pending · clears ${formatDay(state.clearsAt, zone)}`;
     case "locked":
       return "Locked bonus";
     case "available":
@@ -38,17 +41,17 @@ export function stateBadge(state: MoneyState): string {
     case "sending":
       return "Sending";
     case "paid":
-      return state.paidAt ? `Paid ${formatDay(state.paidAt)}` : "Paid";
+      return state.paidAt ? `Paid ${formatDay(state.paidAt, zone)}` : "Paid";
     case "refused":
       return `${refusalName(state)} — ${formatDollars(state.refunded)} refunded`;
   }
 }
 
 /** The state after an amount in a sentence: "350 coins ($3.50) — pending, clears Dec 5". */
-export function statePhrase(state: MoneyState): string {
+export function statePhrase(state: MoneyState, zone?: TimeZone): string {
   switch (state.kind) {
     case "pending":
-      return `pending, clears ${formatDay(state.clearsAt)}`;
+      return `pending, clears ${formatDay(state.clearsAt, zone)}`;
     case "locked":
       return "locked until your offer earnings clear";
     case "available":
@@ -58,15 +61,15 @@ export function statePhrase(state: MoneyState): string {
     case "sending":
       return "sending";
     case "paid":
-      return state.paidAt ? `paid ${formatDay(state.paidAt)}` : "paid";
+      return state.paidAt ? `paid ${formatDay(state.paidAt, zone)}` : "paid";
     case "refused":
       return `${refusalName(state).toLowerCase()} — ${formatDollars(state.refunded)} refunded`;
   }
 }
 
 /** "You earned 350 coins ($3.50)" followed by where that money is: "… — pending, clears Dec 5." */
-export function withState(words: string, state: MoneyState | null): string {
-  return state ? `${words} — ${statePhrase(state)}.` : `${words}.`;
+export function withState(words: string, state: MoneyState | null, zone?: TimeZone): string {
+  return state ? `${words} — ${statePhrase(state, zone)}.` : `${words}.`;
 }
 
 /** The colour of a state's badge: money on its way amber, money that arrived green, money back red. */

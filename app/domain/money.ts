@@ -1,4 +1,4 @@
-import { formatDay } from "./dates";
+import { formatDay, type TimeZone } from "./dates";
 
 const DOLLARS = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2 });
 const WHOLE_CENTS = /^(\d+)(?:\.(\d{1,2}))?$/;
@@ -97,12 +97,12 @@ export interface MoneyLine {
   detail: string | null;
 }
 
-/** "$1.20 pending · next clears Dec 3"; null when nothing is pending. */
-export function pendingLine(money: MoneyParts): MoneyLine | null {
+/** "$1.20 pending · next clears Dec 3" (the day in `zone`); null when nothing is pending. */
+export function pendingLine(money: MoneyParts, zone?: TimeZone): MoneyLine | null {
   if (!(money.pending > 0)) return null;
   return {
     label: `${formatDollars(money.pending)} pending`,
-    detail: money.nextClearAt ? `next clears ${formatDay(money.nextClearAt)}` : null,
+    detail: money.nextClearAt ? `next clears ${formatDay(money.nextClearAt, zone)}` : null,
   };
 }
 

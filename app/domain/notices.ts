@@ -1,3 +1,4 @@
+import type { TimeZone } from "./dates";
 import type { Flash } from "./flash";
 import { formatCoins, formatDollars } from "./money";
 import { asSentence } from "./text";
@@ -54,11 +55,16 @@ function creditState(data: UserNotice["data"], now: Date): MoneyState | null {
 
 /**
  * The words of a notice: a toast on the next visit, and the title and body of its push and email.
- * Every credit says where its money is (money-timeline.ts), as of `now`. They go out from the
+ * Every credit says where its money is (money-timeline.ts), as of `now`, its days in `zone` (the
+ * page's; push and email, sent by a worker with no page, write UTC days). They go out from the
  * app's own address, so they hold nothing another person chose (a friend's display name is
  * anyone's to set).
  */
-export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">, now: Date = new Date()): Flash {
+export function noticeMessage(
+  notice: Pick<UserNotice, "kind" | "data">,
+  now: Date = new Date(),
+  zone: TimeZone = null,
+): Flash {
   const amount = formatDollars(notice.data.amount ?? 0);
   const method = isPaymentMethod(notice.data.payment_method) ? `${METHOD_NAMES[notice.data.payment_method]} ` : "";
   const coins = formatCoins(Number(notice.data.coins ?? 0));
@@ -91,20 +97,20 @@ export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">, now: Da
       return {
         kind: "success",
         title: "Referral bonus earned",
-        description: withState(`A friend you referred qualified: ${amount} referral bonus`, state),
+        description: withState(`A friend you referred qualified: ${amount} referral bonus`, state, zone),
       };
     case "welcome_bonus":
       return {
         kind: "success",
         title: "Welcome bonus",
-        description: withState(`You earned ${amount} for joining with a referral code`, state),
+        description: withState(`You earned ${amount} for joining with a referral code`, state, zone),
       };
     case "task_reward":
       // The words the Earn page shows when a task completes (docs/product.md, "Earn: messages").
       return {
         kind: "success",
         title: "Task Completed",
-        description: withState(`You earned ${coins} (${amount})${offer}`, state),
+        description: withState(`You earned ${coins} (${amount})${offer}`, state, zone),
       };
     case "support_reply":
       // An operator's own words (the console's reply form); only operators write them.
@@ -114,7 +120,11 @@ export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">, now: Da
       return {
         kind: "success",
         title: "Missing credit added",
-        description: withState(`Support credited ${coins} (${amount})${offer || " for an offer you reported"}`, state),
+        description: withState(
+          `Support credited ${coins} (${amount})${offer || " for an offer you reported"}`,
+          state,
+          zone,
+        ),
       };
     case "policy_change_waiting":
       // To owners: no name or reason in it (those are people's words); the console shows them.
@@ -135,7 +145,7 @@ export function noticeMessage(notice: Pick<UserNotice, "kind" | "data">, now: Da
       return {
         kind: "success",
         title: "Offer completed",
-        description: withState(`You earned ${coins} (${amount})${offer || " for completing an offer"}`, state),
+        description: withState(`You earned ${coins} (${amount})${offer || " for completing an offer"}`, state, zone),
       };
   }
 }

@@ -1,7 +1,7 @@
 // Support (docs/operator-console.md, "Support inbox"): the person's feedback and missing-credit
 // reports are tickets that operators answer. Shared by the people's screens, the console and the
 // server modules that read them.
-import { formatDate } from "./dates";
+import { formatDate, type TimeZone } from "./dates";
 
 export type TicketStatus = "open" | "waiting" | "resolved";
 export type TicketKind = "feedback" | "missing_credit";
@@ -62,8 +62,8 @@ export const ANSWER_FORM = {
 } as const;
 
 /** The title of a feedback conversation: "Feedback sent Nov 27, 2026". */
-export function feedbackConversationTitle(createdAt: string): string {
-  return `Feedback sent ${formatDate(createdAt)}`;
+export function feedbackConversationTitle(createdAt: string, zone?: TimeZone): string {
+  return `Feedback sent ${formatDate(createdAt, zone)}`;
 }
 
 /** The id of a ticket's conversation on the person's page (its answer form is `answer-` + it). */

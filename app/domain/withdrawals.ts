@@ -1,7 +1,7 @@
 // Withdrawals (docs/product.md, "Withdraw" and "Withdraw: the rules"): methods, the amount rule, statuses. Pure and
 // client-safe; the form's schema lives in routes/withdraw/withdrawal-form.ts so the page does not ship zod.
 
-import { formatDay } from "./dates";
+import { formatDay, type TimeZone } from "./dates";
 import { formatDollars } from "./money";
 import { asSentence } from "./text";
 
@@ -119,6 +119,7 @@ export function cashOutWait(
   outlook: CashOutOutlook,
   money: { available: number; pending: number },
   minimums: Record<PaymentMethod, number>,
+  zone?: TimeZone,
 ): { title: string; detail: string } | null {
   const missingCents = toCents(Number(outlook.missing));
   if (!(missingCents > 0)) return null;
@@ -126,7 +127,7 @@ export function cashOutWait(
   const need = `${METHOD_NAMES[method]}'s minimum is ${formatDollars(minimum)} and you have ${formatDollars(Math.max(money.available, 0))} available`;
   if (outlook.enough_clears_at) {
     return {
-      title: `Wait until ${formatDay(outlook.enough_clears_at)}`,
+      title: `Wait until ${formatDay(outlook.enough_clears_at, zone)}`,
       detail: `${need}. Your offer earnings still pending clear by then, enough to cash out.`,
     };
   }
@@ -208,20 +209,23 @@ export const PROCESSING_HOURS = 48;
 /**
  * When a pending withdrawal should arrive, from its request and the 48 hours the notice promises:
  * "Expected by Nov 26"; a review can take longer, and one past that day says it is late. Null once
- * it is paid or failed.
+ * it is paid or failed. The day is the person's (`zone`).
  */
-export function withdrawalExpected(row: Pick<WithdrawalRow, "created_at" | "status" | "review_state">, now: Date) {
+export function withdrawalExpected(
+  row: Pick<WithdrawalRow, "created_at" | "status" | "review_state">,
+  now: Date,
+  zone?: TimeZone,
+) {
   if (row.status !== "pending") return null;
   const due = new Date(new Date(row.created_at).getTime() + PROCESSING_HOURS * 60 * 60 * 1000);
   const late = now.getTime() > due.getTime();
+  const day = formatDay(due.toISOString(), zone);
   if (row.review_state === "review") {
     return late
-      ? `Expected by ${formatDay(due.toISOString())}; this review is taking longer, your money is safe.`
-      : `Expected by ${formatDay(due.toISOString())}; a review can take longer.`;
+      ? `Expected by ${day}; this review is taking longer, your money is safe.`
+      : `Expected by ${day}; a review can take longer.`;
   }
-  return late
-    ? `Expected by ${formatDay(due.toISOString())}; it is taking longer than usual, your money is safe.`
-    : `Expected by ${formatDay(due.toISOString())}`;
+  return late ? `Expected by ${day}; it is taking longer than usual, your money is safe.` : `Expected by ${day}`;
 }
 
 const MASK = "•••";

@@ -135,3 +135,41 @@ test("the leaderboard lists this month's earners with the user's own row", async
   await page.getByRole("link", { name: "Back" }).click();
   await expect(page).toHaveURL(/\/$/);
 });
+
+// Issue 36, point 10 (docs/decisions/085): times in the person's own zone. The browser's script
+// tells the server its zone (the tz cookie); without JavaScript the server knows none until a page
+// with it has run, and writes UTC, labelled.
+test.describe("in a browser on Kiritimati time (UTC+14, no summer time)", () => {
+  test.use({ timezoneId: "Pacific/Kiritimati" });
+
+  test("a started task says when it can be completed in the browser's time zone with JavaScript, in UTC labelled without until the tz cookie names the zone", async ({
+    page,
+    context,
+    signedIn,
+    javaScriptEnabled,
+  }) => {
+    await signedIn(undefined, "/earn?task=task-010");
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("button", { name: "Start Task" }).click();
+    const started = dialog.getByTestId("task-started");
+    if (javaScriptEnabled) {
+      // Read at once: with JavaScript the task completes by itself five seconds after the start.
+      await expect(started).toHaveText(/^You started this task\. You can complete it from \d{1,2}:\d\d:\d\d [AP]M\.$/);
+      const cookies = await context.cookies();
+      expect(cookies.find((cookie) => cookie.name === "tz")?.value).toBe("Pacific/Kiritimati");
+      return;
+    }
+    const utc = /from (\d\d):(\d\d):(\d\d) UTC\.$/.exec((await started.textContent()) ?? "");
+    expect(utc, "a UTC time, labelled").not.toBeNull();
+    const [hours, minutes, seconds] = utc!.slice(1).map(Number) as [number, number, number];
+    // As a page with JavaScript would have left it: the server now writes Kiritimati's time.
+    await context.addCookies([{ name: "tz", value: "Pacific/Kiritimati", url: page.url() }]);
+    await page.reload();
+    const local = (hours + 14) % 24;
+    const twelve = local % 12 === 0 ? 12 : local % 12;
+    const pad = (value: number) => String(value).padStart(2, "0");
+    await expect(started).toHaveText(
+      `You started this task. You can complete it from ${twelve}:${pad(minutes)}:${pad(seconds)} ${local < 12 ? "AM" : "PM"}.`,
+    );
+  });
+});

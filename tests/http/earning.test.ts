@@ -236,6 +236,46 @@ describe("Earn shows what is left over plain HTTP (decision 069)", () => {
     expect(theirs).not.toContain("You started this task");
   });
 
+  // Issue 36, point 10 (docs/decisions/085): the time a task can be completed from, in the zone the
+  // person's browser reported (the tz cookie); UTC, labelled, when it reported none, UTC or an unknown one.
+  it("says when a started task can be completed in the person's time zone from the tz cookie, and in UTC labelled without a known one", async () => {
+    const { client } = await signedInClient();
+    const before = Date.now();
+    expect((await start(client, "task-007")).status).toBe(302);
+    const after = Date.now();
+    const shownIn = async (zone: string | null) => {
+      if (zone === null) client.cookies.delete("tz");
+      else client.cookies.set("tz", zone);
+      const page = await (await client.get("/earn?task=task-007")).text();
+      return /You started this task\. You can complete it from ([^.<]+)\./.exec(page)?.[1];
+    };
+    const utc = await shownIn(null);
+    const [hours, minutes, second] = (/^(\d\d):(\d\d):(\d\d) UTC$/.exec(utc ?? "") ?? []).slice(1).map(Number);
+    expect(utc, "a UTC time, labelled").toMatch(/ UTC$/);
+    // The moment shown: the start plus five seconds, whose UTC time of day was written.
+    const seconds = Array.from(
+      { length: Math.floor((after + 5_000) / 1000) - Math.floor((before + 5_000) / 1000) + 1 },
+      (_, index) => new Date((Math.floor((before + 5_000) / 1000) + index) * 1000),
+    );
+    const readyAt = seconds.find(
+      (at) => at.getUTCHours() === hours && at.getUTCMinutes() === minutes && at.getUTCSeconds() === second,
+    );
+    expect(readyAt, `${utc} is the start plus five seconds`).toBeDefined();
+    for (const zone of ["Asia/Kolkata", "America/Los_Angeles", "Pacific/Kiritimati"]) {
+      const local = new Intl.DateTimeFormat("en-US", {
+        hour: "numeric",
+        minute: "2-digit",
+        second: "2-digit",
+        timeZone: zone,
+      })
+        .format(readyAt)
+        .replace(/\s/u, " ");
+      expect(await shownIn(zone), zone).toBe(local);
+    }
+    // UTC itself, a name no zone has, and a value that is no name: UTC, labelled, as with no cookie.
+    for (const value of ["UTC", "Mars/Olympus_Mons", "Asia%2FKolkata"]) expect(await shownIn(value), value).toBe(utc);
+  });
+
   it("offers a finished task's dialog only a full-width Close", async () => {
     const { client } = await signedInClient();
     expect((await start(client, "task-002")).status).toBe(302);

@@ -121,6 +121,33 @@ describe.each([["production"], ["demo"]] as const)("money words on %s settings",
     expect((await earner.client.visit("/")).html).toMatch(/data-testid="balance">\$3\.50</);
   });
 
+  // Issue 36, point 10 (docs/decisions/085): Kiritimati (UTC+14) and Pago Pago (UTC-11) are 25
+  // hours apart, so the day a credit clears is never the same day in both.
+  it.runIf(production)(
+    "the day an offer's credit clears, in the person's time zone (tz cookie): the toast, the notices page, Recent Activity and the balance card",
+    async () => {
+      const earner = await person();
+      await offerCredit(earner.id, 250);
+      const [row] = await app.sql<{ available_at: Date }>(
+        "select max(available_at) as available_at from transaction_history where user_id = $1 and kind = 'earned'",
+        [earner.id],
+      );
+      const dayIn = (zone: string) =>
+        row!.available_at.toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: zone });
+      const words = (zone: string) =>
+        html(`You earned 250 coins ($2.50) for completing an offer — pending, clears ${dayIn(zone)}.`);
+      earner.client.cookies.set("tz", "Pacific/Kiritimati");
+      expect(await toast(earner.client, "Offer completed")).toBe(words("Pacific/Kiritimati"));
+      for (const zone of ["Pacific/Kiritimati", "Pacific/Pago_Pago"]) {
+        earner.client.cookies.set("tz", zone);
+        expect((await earner.client.visit("/notices")).html).toContain(words(zone));
+        expect(await activity(earner.client)).toEqual([["Offer completed", `Pending · clears ${dayIn(zone)}`]]);
+        expect((await earner.client.visit("/")).html).toContain(`next clears ${dayIn(zone)}`);
+      }
+      expect(dayIn("Pacific/Kiritimati")).not.toBe(dayIn("Pacific/Pago_Pago"));
+    },
+  );
+
   it("a referral bonus: locked until the referrer's own offer earnings clear (production), then available", async () => {
     const referrer = await person();
     const friend = await person(referrer.referralCode);

@@ -274,6 +274,29 @@ describe("Withdraw Money over plain HTTP", () => {
     });
   }
 
+  // Issue 36, point 10 (docs/decisions/085): the day in the person's zone. Kiritimati (UTC+14) and
+  // Pago Pago (UTC-11) are 25 hours apart, so their days always differ.
+  it("writes a pending withdrawal's Expected by day in the person's time zone (tz cookie), UTC without one", async () => {
+    const { client, id } = await account(20);
+    await client.post("/withdraw", {
+      intent: "withdraw",
+      amount: "5",
+      method: "paypal",
+      paypalEmail: "me@example.com",
+    });
+    const [row] = await app.sql<{ created_at: Date }>("select created_at from withdrawals where user_id = $1", [id]);
+    const due = new Date(row!.created_at.getTime() + 48 * 3600 * 1000);
+    const shown = new Map<string, string>();
+    for (const zone of ["Pacific/Kiritimati", "Pacific/Pago_Pago", null]) {
+      if (zone) client.cookies.set("tz", zone);
+      else client.cookies.delete("tz");
+      const day = /Expected by ([A-Z][a-z]{2} \d{1,2})/.exec(await historyTable(client))?.[1];
+      expect(day).toBe(due.toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: zone ?? "UTC" }));
+      shown.set(zone ?? "UTC", day!);
+    }
+    expect(shown.get("Pacific/Kiritimati")).not.toBe(shown.get("Pacific/Pago_Pago"));
+  });
+
   it("shows each withdrawal's recipient masked in the history (j•••@example.com, ab•••@upi), never the whole address, nor another account's", async () => {
     const { client } = await account(20);
     await client.post("/withdraw", {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { REFERRAL_CODE_ALPHABET } from "~/domain/constants";
 import { accountInDebtWords, debtOwed } from "~/domain/account-deletion";
-import { formatDate, formatDay, formatTimestamp, formatUtcTime, waitedFor } from "~/domain/dates";
+import { formatDate, formatDay, formatTime, formatTimestamp, formatUtcTime, waitedFor } from "~/domain/dates";
 import {
   cashOutHint,
   cashOutWait,
@@ -244,6 +244,77 @@ describe("dates", () => {
     ];
     for (const date of dates) expect(formatDate(date.toISOString())).toBe(intl.format(date));
     expect(formatDate("2026-09-05T10:00:00Z")).toBe("Sep 5, 2026");
+  });
+
+  // Issue 36, point 10 (docs/decisions/085): people read days and times in their own zone.
+  const ZONES = ["Asia/Kolkata", "America/Los_Angeles", "Pacific/Kiritimati", "Pacific/Pago_Pago", "Europe/London"];
+  // Each hour of a day across a summer-time change in both hemispheres, and a year's end.
+  const MOMENTS = [
+    ...Array.from({ length: 48 }, (_, hour) => new Date(Date.UTC(2026, 2, 28, hour, 17, 9))),
+    ...Array.from({ length: 24 }, (_, hour) => new Date(Date.UTC(2026, 10, 1, hour, 0, 0))),
+    new Date("2026-12-31T23:59:59Z"),
+    new Date("2027-01-01T00:00:00Z"),
+  ];
+
+  it("formatDate and formatDay write the day in the person's zone as Intl's en-US does, at every hour", () => {
+    for (const zone of ZONES) {
+      const date = new Intl.DateTimeFormat("en-US", {
+        month: "short",
+        day: "numeric",
+        year: "numeric",
+        timeZone: zone,
+      });
+      const day = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: zone });
+      for (const moment of MOMENTS) {
+        expect(formatDate(moment.toISOString(), zone)).toBe(date.format(moment));
+        expect(formatDay(moment.toISOString(), zone)).toBe(day.format(moment));
+      }
+    }
+    // A day apart where the zones are: 23:30 UTC is already tomorrow in Kolkata, still today in Los Angeles.
+    expect(formatDay("2026-12-04T23:30:00Z", "Asia/Kolkata")).toBe("Dec 5");
+    expect(formatDay("2026-12-05T03:00:00Z", "America/Los_Angeles")).toBe("Dec 4");
+    expect(formatDay("2026-12-05T03:00:00Z")).toBe("Dec 5");
+  });
+
+  it("formatTime writes the person's time of day as Intl's en-US h:mm:ss does, and UTC labelled when the zone is unknown", () => {
+    for (const zone of ZONES) {
+      const time = new Intl.DateTimeFormat("en-US", {
+        hour: "numeric",
+        minute: "2-digit",
+        second: "2-digit",
+        timeZone: zone,
+      });
+      for (const moment of MOMENTS)
+        expect(formatTime(moment.toISOString(), zone)).toBe(time.format(moment).replace(/\s/u, " "));
+    }
+    expect(formatTime("2026-12-01T04:05:09Z", "Asia/Kolkata")).toBe("9:35:09 AM");
+    expect(formatTime("2026-12-01T12:00:00Z", "Europe/London")).toBe("12:00:00 PM");
+    expect(formatTime("2026-12-01T00:00:00Z", "Europe/London")).toBe("12:00:00 AM");
+    // Unknown: UTC, and it says so (a bare "4:05 AM" would be read as local time).
+    expect(formatTime("2026-12-01T04:05:09Z", null)).toBe("04:05:09 UTC");
+    expect(formatTime("2026-12-01T04:05:09Z", "Not/AZone")).toBe("04:05:09 UTC");
+    expect(formatDay("2026-12-04T23:30:00Z", "Not/AZone")).toBe("Dec 4");
+  });
+
+  it("readTimeZone keeps a zone name the runtime knows, and reads UTC, unknown and malformed names as none", async () => {
+    const { readTimeZone } = await import("~/domain/time-zone");
+    for (const zone of [...ZONES, "America/Argentina/Buenos_Aires", "Etc/GMT+5", "America/Port-au-Prince"])
+      expect(readTimeZone(zone)).toBe(zone);
+    for (const value of [
+      null,
+      undefined,
+      "",
+      "UTC",
+      "Etc/UTC",
+      "GMT",
+      "Not/AZone",
+      "Asia/Kolkata;x=1",
+      "../etc/passwd",
+      "Asia/" + "K".repeat(80),
+      " Asia/Kolkata",
+      "Asia/Kolkata\u200b",
+    ])
+      expect(readTimeZone(value)).toBeNull();
   });
 });
 

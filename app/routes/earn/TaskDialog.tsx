@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useSubmit } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
-import { formatUtcTime } from "~/domain/dates";
+import { formatTime } from "~/domain/dates";
 import { TASK_REQUIREMENTS, TASK_TYPE_LABELS, type Task, type TaskStart } from "~/domain/tasks";
 import { formErrors } from "~/lib/form-replies";
 import { authHref } from "~/domain/urls";
@@ -14,6 +14,7 @@ import { TASK_TYPE_STYLES, TaskIcon } from "~/components/TaskRow";
 import { buttonClass } from "~/components/ui/button";
 import { UrlDialog } from "~/components/ui/UrlDialog";
 import { Icon, Spinner } from "~/components/shared";
+import { useTimeZone } from "~/lib/time-zone";
 
 /**
  * The task dialog (docs/product.md, "Earn: the task dialog"), rendered by the server from `?task=` (works without JavaScript).
@@ -38,6 +39,7 @@ export function TaskDialog({
   started: TaskStart | null;
   lastResult?: SubmissionResult<string[]>;
 }) {
+  const zone = useTimeZone();
   return (
     <UrlDialog closeHref={closeHref} layout="card" labelledBy="task-dialog-title">
       <div className="flex items-start gap-3">
@@ -90,7 +92,7 @@ export function TaskDialog({
           className="mt-4 rounded-2xl bg-brand-50 p-3 text-center text-sm font-semibold text-brand-800"
         >
           {started.secondsLeft > 0
-            ? `You started this task. You can complete it from ${formatUtcTime(started.readyAt)}.`
+            ? `You started this task. You can complete it from ${formatTime(started.readyAt, zone)}.`
             : "You started this task. You can complete it now."}
         </p>
       ) : null}

@@ -12,6 +12,7 @@ import { buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/Card";
 import { Icon } from "~/components/ui/Icon";
 import { PageHeader } from "~/components/ui/PageHeader";
+import { useTimeZone } from "~/lib/time-zone";
 
 interface Network {
   name: string;
@@ -65,6 +66,7 @@ export function MyOffersScreen({ data, lastResult }: { data: MyOffersData; lastR
 }
 
 function OfferCredits({ data }: { data: MyOffersData }) {
+  const zone = useTimeZone();
   const now = new Date(data.now);
   return (
     <Card>
@@ -92,7 +94,7 @@ function OfferCredits({ data }: { data: MyOffersData }) {
                 <div className="min-w-0 flex-1">
                   <p className="break-words text-sm font-medium text-ink">{credit.offer_name ?? "Offer"}</p>
                   <p className="text-xs text-muted">
-                    {data.labels[credit.network] ?? credit.network} · {formatDate(credit.credited_at)}
+                    {data.labels[credit.network] ?? credit.network} · {formatDate(credit.credited_at, zone)}
                   </p>
                   <p className="mt-1">
                     <StatusBadge status={status} />
@@ -116,13 +118,14 @@ function OfferCredits({ data }: { data: MyOffersData }) {
 }
 
 function StatusBadge({ status }: { status: ReturnType<typeof offerCreditStatus> }) {
+  const zone = useTimeZone();
   const [words, tone] =
     status.kind === "reversed"
       ? ["Reversed", "bg-red-50 text-red-700"]
       : status.kind === "test"
         ? ["Test · not withdrawable", "bg-gray-100 text-muted"]
         : status.kind === "pending"
-          ? [`Pending until ${formatDate(status.until)}`, "bg-amber-50 text-amber-800"]
+          ? [`Pending until ${formatDate(status.until, zone)}`, "bg-amber-50 text-amber-800"]
           : ["Available", "bg-emerald-50 text-emerald-800"];
   return <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${tone}`}>{words}</span>;
 }
@@ -241,6 +244,7 @@ function YourReports({
   labels: Record<string, string>;
   lastResult?: SubmissionResult<string[]>;
 }) {
+  const zone = useTimeZone();
   if (reports !== null && reports.length === 0) return null;
   return (
     <Card>
@@ -262,7 +266,7 @@ function YourReports({
                   <>
                     <p className="text-xs text-muted">
                       {labels[report.network] ?? report.network} · done {formatDate(report.completed_on)} · sent{" "}
-                      {formatDate(report.created_at)}
+                      {formatDate(report.created_at, zone)}
                     </p>
                     {report.credited_coins !== null ? (
                       <p className="mt-0.5 text-xs font-semibold text-money-600" data-testid="report-credited">

@@ -6,6 +6,7 @@ import { Card } from "~/components/ui/Card";
 import { Icon, type IconName } from "~/components/ui/Icon";
 import { PageHeader } from "~/components/ui/PageHeader";
 import { SectionError } from "~/components/ui/SectionError";
+import { useTimeZone } from "~/lib/time-zone";
 
 const KIND_LOOK: Record<Flash["kind"], { icon: IconName; tone: string }> = {
   success: { icon: "check", tone: "bg-emerald-50 text-emerald-700" },
@@ -19,6 +20,7 @@ const KIND_LOOK: Record<Flash["kind"], { icon: IconName; tone: string }> = {
  * the last visit marked "New". A plain list of links: nothing needs JavaScript.
  */
 export function NoticesScreen({ notices }: { notices: ListedNotice[] | null }) {
+  const zone = useTimeZone();
   return (
     <div className="space-y-4">
       <PageHeader title="Notices" bell={false} />
@@ -57,7 +59,7 @@ export function NoticesScreen({ notices }: { notices: ListedNotice[] | null }) {
                   {notice.description ? (
                     <span className="mt-0.5 block text-sm text-muted">{notice.description}</span>
                   ) : null}
-                  <span className="mt-1 block text-xs text-muted">{formatDate(notice.created_at)}</span>
+                  <span className="mt-1 block text-xs text-muted">{formatDate(notice.created_at, zone)}</span>
                 </span>
               </Link>
             </li>

@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { pageMeta } from "~/lib/meta";
 import { requireUser } from "~/server/auth/session.server";
 import { optionalSection } from "~/server/db/reads.server";
+import { requestTimeZone } from "~/server/http/cookies.server";
 import { readNotices } from "~/server/notifications/notices.server";
 import { NoticesScreen } from "./NoticesScreen";
 
@@ -12,7 +13,7 @@ export const meta: MetaFunction = () => pageMeta("Notices");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  return { notices: await optionalSection("notices", readNotices(user.uid)) };
+  return { notices: await optionalSection("notices", readNotices(user.uid, requestTimeZone(request))) };
 }
 
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/shared";

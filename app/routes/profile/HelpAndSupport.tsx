@@ -10,6 +10,7 @@ import { SubmitButton } from "~/components/forms/SubmitButton";
 import { buttonClass } from "~/components/shared";
 import { Card } from "~/components/ui/Card";
 import { Icon } from "~/components/ui/Icon";
+import { useTimeZone } from "~/lib/time-zone";
 
 /**
  * docs/product.md, "Profile: help and support": FAQ (works without JavaScript), each earlier message
@@ -28,6 +29,7 @@ export function HelpAndSupport({
   email: string | null;
   lastResult?: SubmissionResult<string[]>;
 }) {
+  const zone = useTimeZone();
   const feedbackKey = useFormKey(lastResult);
   return (
     <div className="space-y-4">
@@ -78,7 +80,7 @@ export function HelpAndSupport({
                 kind="feedback"
                 id={row.id}
                 status={row.status}
-                title={feedbackConversationTitle(row.created_at)}
+                title={feedbackConversationTitle(row.created_at, zone)}
                 opening={{ created_at: row.created_at, body: row.message }}
                 messages={row.messages}
                 lastResult={lastResult}

@@ -8,9 +8,11 @@ import { buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/Card";
 import { Icon } from "~/components/ui/Icon";
 import { MoneyStateBadge } from "~/components/MoneyStateBadge";
+import { useTimeZone } from "~/lib/time-zone";
 
 /** docs/product.md, "Profile: recent activity": the 10 newest movements of the balance. */
 export function RecentActivity({ items }: { items: ActivityItem[] | null }) {
+  const zone = useTimeZone();
   const failed = items === null;
   useEffect(() => {
     if (failed) showToast({ kind: "error", title: "Error Loading Transactions" });
@@ -52,7 +54,7 @@ export function RecentActivity({ items }: { items: ActivityItem[] | null }) {
                 <p className="truncate text-sm font-medium text-ink">{item.label}</p>
                 {/* When, and where the money is: one state a row (docs/decisions/080). */}
                 <p className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted">
-                  <span className="whitespace-nowrap">{formatDate(item.created_at)}</span>
+                  <span className="whitespace-nowrap">{formatDate(item.created_at, zone)}</span>
                   <MoneyStateBadge state={item.state} />
                 </p>
               </div>

@@ -7,6 +7,7 @@ import { METHOD_NAMES, WITHDRAWAL_MESSAGES, withdrawalStepMeaning, type Withdraw
 import { Icon } from "~/components/shared";
 import { SectionError } from "~/components/ui/SectionError";
 import { UrlDialog } from "~/components/ui/UrlDialog";
+import { useTimeZone } from "~/lib/time-zone";
 
 /**
  * "Withdrawal History" (docs/product.md, "Withdraw: history"): a side sheet rendered by the server from `?history=1`; it closes
@@ -89,7 +90,8 @@ export function WithdrawalHistorySheet({ rows, closeHref }: { rows: WithdrawalRo
 
 /** "Nov 29, 2026", breaking (on a narrow screen) only before the year, never inside the day. */
 function WrappedDate({ iso }: { iso: string }) {
-  const [day, year] = formatDate(iso).split(", ");
+  const zone = useTimeZone();
+  const [day, year] = formatDate(iso, zone).split(", ");
   return (
     <>
       <span className="whitespace-nowrap">{day},</span> <span className="whitespace-nowrap">{year}</span>

@@ -1,3 +1,4 @@
+import type { TimeZone } from "~/domain/dates";
 import { ruleMessage } from "~/domain/rules";
 import { RECIPIENT_FIELDS, withdrawFormsSchema } from "./withdrawal-form";
 import { verificationEmailSent } from "~/domain/verification-form";
@@ -13,6 +14,7 @@ import { ensureEmailVerified, requestVerificationEmail } from "~/server/auth/ema
 import { requireUser } from "~/server/auth/session.server";
 import { getAppConfig } from "~/server/runtime/config.server";
 import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
+import { requestTimeZone } from "~/server/http/cookies.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 import { loadUserSummary, moneyParts, userSummaryCall, type UserSummary } from "~/server/account/users.server";
@@ -33,6 +35,7 @@ export async function loadWithdraw(request: Request, scope?: RequestScope) {
   const user = await requireUser(request, scope);
   const url = new URL(request.url);
   const historyOpen = url.searchParams.get("history") === "1";
+  const zone = requestTimeZone(request);
   // The balance, the last recipient and the history in one round trip; only the email check waits
   // for the profile.
   const [summaryRead, lastRead, reviewedFirstRead, outlookRead, historyRead] = readTogether(
@@ -53,7 +56,7 @@ export async function loadWithdraw(request: Request, scope?: RequestScope) {
     optionalSection("withdraw: first review", reviewedFirstRead!),
     // Unreadable: the form stays open, and a post too small is refused with the rule's words.
     optionalSection("withdraw: cash-out outlook", outlookRead!),
-    historyOpen ? optionalSection("withdraw: history", historyRows(historyRead)) : null,
+    historyOpen ? optionalSection("withdraw: history", historyRows(historyRead, zone)) : null,
   ]);
   const emailVerified = await ensureEmailVerified(user.uid, summary.email_verified);
   return {
@@ -61,7 +64,7 @@ export async function loadWithdraw(request: Request, scope?: RequestScope) {
     coinsPerDollar: config.coins_per_dollar,
     // Said before the person tries (words from the server: rules.ts stays out of the browser); the
     // form cannot be sent while there is one.
-    cashOutNotice: cashOutNotice(summary, outlook, config.min_withdrawal),
+    cashOutNotice: cashOutNotice(summary, outlook, config.min_withdrawal, zone),
     email: summary.email,
     emailVerified,
     minimums: config.min_withdrawal,
@@ -84,6 +87,7 @@ function cashOutNotice(
   summary: UserSummary,
   outlook: CashOutOutlook | null,
   minimums: Record<PaymentMethod, number>,
+  zone: TimeZone,
 ): WithdrawData["cashOutNotice"] {
   if (summary.payouts_paused) {
     return { tone: "warning", title: null, message: ruleMessage("payouts_paused"), supportLink: true };
@@ -91,7 +95,7 @@ function cashOutNotice(
   if (summary.balance < 0) {
     return { tone: "warning", title: null, message: ruleMessage("negative_balance"), supportLink: false };
   }
-  const wait = outlook ? cashOutWait(outlook, summary, minimums) : null;
+  const wait = outlook ? cashOutWait(outlook, summary, minimums, zone) : null;
   return wait ? { tone: "info", title: wait.title, message: wait.detail, supportLink: false } : null;
 }
 

@@ -1,4 +1,6 @@
 import { ONBOARDING_COOKIE } from "~/domain/constants";
+import type { TimeZone } from "~/domain/dates";
+import { readTimeZone, TIME_ZONE_COOKIE, TIME_ZONE_PATTERN } from "~/domain/time-zone";
 import { getEnv } from "../runtime/env.server";
 
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
@@ -23,4 +25,9 @@ export function hasSeenOnboarding(request: Request): boolean {
 export function seenOnboardingCookie(): string {
   const secure = getEnv().isProduction ? "; Secure" : "";
   return `${ONBOARDING_COOKIE}=true; Path=/; Max-Age=${ONE_YEAR_SECONDS}; SameSite=Lax${secure}`;
+}
+
+/** The person's time zone, as their browser reported it (lib/time-zone.ts), or null (UTC). */
+export function requestTimeZone(request: Request): TimeZone {
+  return readTimeZone(cookieValue(request, TIME_ZONE_COOKIE, TIME_ZONE_PATTERN));
 }

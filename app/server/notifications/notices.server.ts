@@ -1,3 +1,4 @@
+import type { TimeZone } from "~/domain/dates";
 import { noticeLinkPath, noticeMessage, type ListedNotice, type UserNotice } from "~/domain/notices";
 import type { Flash } from "~/domain/flash";
 import { dbCall } from "../db/core.server";
@@ -12,6 +13,7 @@ import { readTogether, type RequestScope } from "../db/reads.server";
  */
 export async function takeNoticeMessages(
   userId: string,
+  zone: TimeZone,
   scope?: RequestScope,
 ): Promise<{ messages: Flash[]; unread: number }> {
   try {
@@ -22,7 +24,10 @@ export async function takeNoticeMessages(
       ],
       scope,
     );
-    const messages = (await notices).map((notice) => ({ ...noticeMessage(notice), id: `notice-${notice.id}` }));
+    const messages = (await notices).map((notice) => ({
+      ...noticeMessage(notice, new Date(), zone),
+      id: `notice-${notice.id}`,
+    }));
     return { messages, unread: Number(await unread) || 0 };
   } catch (error) {
     console.error("notices failed to load:", error instanceof Response ? `HTTP ${error.status}` : error);
@@ -31,11 +36,11 @@ export async function takeNoticeMessages(
 }
 
 /** The person's newest notices, which are read once listed (read_notices). */
-export async function readNotices(userId: string): Promise<ListedNotice[]> {
+export async function readNotices(userId: string, zone: TimeZone): Promise<ListedNotice[]> {
   const db = await getDatabase();
   const notices = await db.rpc<(UserNotice & { unread: boolean })[]>("read_notices", { p_user_id: userId });
   return notices.map((notice) => ({
-    ...noticeMessage(notice),
+    ...noticeMessage(notice, new Date(), zone),
     id: `notice-${notice.id}`,
     created_at: new Date(notice.created_at).toISOString(),
     href: noticeLinkPath(notice),

@@ -2,6 +2,7 @@ import { data } from "@remix-run/node";
 import { getSessionUser } from "../auth/session.server";
 import { requireDatabaseReady } from "../db/database.server";
 import type { RequestScope } from "../db/reads.server";
+import { requestTimeZone } from "../http/cookies.server";
 import { takeFlash } from "../http/flash.server";
 import { takeNoticeMessages } from "../notifications/notices.server";
 
@@ -14,13 +15,14 @@ export async function loadRoot(request: Request, scope?: RequestScope) {
   // The shell only needs to know whether to show the profile button; a page that needs the
   // user checks again and answers 503 itself if the sign-in service cannot be reached.
   const user = await getSessionUser(request, scope).catch(() => null);
+  const timeZone = requestTimeZone(request);
   const [{ flash, setCookie }, notices] = await Promise.all([
     takeFlash(request),
-    user ? takeNoticeMessages(user.uid, scope) : { messages: [], unread: 0 },
+    user ? takeNoticeMessages(user.uid, timeZone, scope) : { messages: [], unread: 0 },
   ]);
   const messages = flash ? [flash, ...notices.messages] : notices.messages;
   return data(
-    { signedIn: user !== null, messages, unreadNotices: notices.unread },
+    { signedIn: user !== null, messages, unreadNotices: notices.unread, timeZone },
     setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined,
   );
 }

@@ -1,3 +1,4 @@
+import type { TimeZone } from "~/domain/dates";
 import {
   isPaymentMethod,
   maskRecipient,
@@ -20,16 +21,17 @@ export function withdrawalsCall(userId: string) {
 
 /**
  * The history's rows: the recipient masked here ("j•••@example.com"), so the whole
- * address never reaches the page, and a pending one's expected date.
+ * address never reaches the page, and a pending one's expected date (the person's day, `zone`).
  */
 export async function historyRows(
   rows: Promise<StoredWithdrawal[] | null>,
+  zone: TimeZone,
   now = new Date(),
 ): Promise<WithdrawalRow[]> {
   return ((await rows) ?? []).map(({ recipient, ...row }) => ({
     ...row,
     recipient: maskRecipient(row.payment_method, recipient) ?? undefined,
-    expected: withdrawalExpected(row, now),
+    expected: withdrawalExpected(row, now, zone),
   }));
 }
 
