@@ -15,7 +15,9 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: true,
-  workers: 2,
+  // Three on two cores: a test waits on the app and the database as much as Chromium works (the
+  // whole suite: 298 s with two, 228 with three; docs/testing.md).
+  workers: 3,
   // In CI one retry keeps a rare timing flake from blocking a landing; the summary line still
   // reports every flaky test by name (scripts/test.mjs), so none goes unnoticed.
   retries: process.env.CI ? 1 : 0,

@@ -22,6 +22,7 @@ import { closeAllStreams } from "./server/earning/live-events.server";
 import { logValue } from "./server/runtime/log.server";
 import { postbackRoute } from "./server/walls/postback-route.server";
 import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.server";
+import { startClearedEarningsNotices } from "./server/earning/cleared-earnings.server";
 import { startReferralSettlement } from "./server/earning/referrals.server";
 import { startDashboardFold } from "./server/operator/dashboard.server";
 import { wallFrameOrigins } from "./server/walls/pages.server";
@@ -65,6 +66,8 @@ startConfiguredNoticeDelivery();
 
 // Referrals whose friend's earnings have cleared since are credited on an interval (docs/decisions/067).
 startReferralSettlement();
+// And their owners are told that held earnings cleared (docs/decisions/086), on the same interval.
+startClearedEarningsNotices();
 
 // The dashboard's counters, merged now and then so that reading them stays cheap (docs/operator-console.md).
 startDashboardFold();

@@ -91,9 +91,10 @@ async function vitestStep(parts, env, filesOf) {
         "--reporter=json",
         `--outputFile.json=${report}`,
       ],
-      // Three on two cores: HTTP files partly wait on the server, pacing and retries. Measured on
-      // integration, HTTP and image: 437 s with two, 404 s with three (docs/testing.md).
-      { ...env, VITEST_MAX_WORKERS: "3" },
+      // Four on two cores: HTTP files partly wait on the server, pacing and retries. Measured on
+      // unit, integration, HTTP and image: 437 s with two, 404 with three; later 270 with three,
+      // 237 with four (docs/testing.md).
+      { ...env, VITEST_MAX_WORKERS: "4" },
     );
     const counts = readCounts(report, (/** @type {VitestReport} */ r) => {
       for (const file of r.testResults ?? []) {

@@ -16,7 +16,8 @@ export type NoticeKind =
   | "support_reply"
   | "missing_credit_credited"
   | "policy_change_waiting"
-  | "ticket_answered";
+  | "ticket_answered"
+  | "earnings_cleared";
 
 /** A notice the database wrote for a user (user_notices), with what its words need. */
 export interface UserNotice {
@@ -38,6 +39,9 @@ export interface UserNotice {
     available_at?: string;
     /** Bonus money (or a correction): whether it was locked when it was added (since 20261208000000). */
     locked?: boolean;
+    /** Earnings that cleared: the bonus their clearing unlocked, and a debt they pay first. */
+    bonus_unlocked?: number | string;
+    carried_debt?: number | string;
   };
   created_at: string;
 }
@@ -141,6 +145,8 @@ export function noticeMessage(
         description:
           "Their answer is waiting in the support inbox. Open the ticket in the console to read it and reply.",
       };
+    case "earnings_cleared":
+      return { kind: "success", title: "Earnings cleared", description: clearedWords(notice.data) };
     case "postback_reward":
       return {
         kind: "success",
@@ -148,6 +154,21 @@ export function noticeMessage(
         description: withState(`You earned ${coins} (${amount})${offer || " for completing an offer"}`, state, zone),
       };
   }
+}
+
+/**
+ * "Your offer earnings of $3.50 cleared — available to withdraw. They unlocked $1.00 of bonus too."
+ * Money owed from an earlier account is paid from them first, and the words say so.
+ */
+function clearedWords(data: UserNotice["data"]): string {
+  const debt = Number(data.carried_debt ?? 0);
+  const unlocked = Number(data.bonus_unlocked ?? 0);
+  const cleared = `Your offer earnings of ${formatDollars(data.amount ?? 0)} cleared`;
+  const where =
+    debt > 0
+      ? `${cleared} — they pay the ${formatDollars(debt)} owed from an earlier account first.`
+      : withState(cleared, { kind: "available" });
+  return unlocked > 0 ? `${where} They unlocked ${formatDollars(unlocked)} of bonus too.` : where;
 }
 
 /** A notice on the notices page: its words, when, the page it is about, and whether it was new. */
@@ -174,6 +195,8 @@ export function noticeLinkPath(notice: Pick<UserNotice, "kind" | "data">): strin
     case "withdrawal_completed":
     case "withdrawal_failed":
       return "/withdraw?history=1";
+    case "earnings_cleared":
+      return "/withdraw";
     case "referral_credited":
       return "/referral";
     case "task_reward":

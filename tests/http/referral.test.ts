@@ -355,4 +355,24 @@ describe("the referrer's credit on the friend's cleared offer earnings, settled 
     ]);
     expect((await app.sql("select verify_all_balances() as audit"))[0]).toEqual({ audit: [] });
   });
+
+  // Issue 36 (docs/decisions/086): the same interval tells a person their held earnings cleared.
+  it("tells a person by a notice, on their next page, that their held offer earnings cleared and the bonus they unlocked", async () => {
+    const { client, email } = await app.signUp();
+    const [profile] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
+    await app.sql("select add_user_coins($1, 300)", [profile!.id]);
+    await earnFromOffer(app, profile!.id);
+    await endHolds(app, profile!.id);
+    await eventually(
+      async () =>
+        (await app.sql("select 1 from user_notices where user_id = $1 and kind = 'earnings_cleared'", [profile!.id]))
+          .length === 1,
+      { what: "the worker's notice", timeoutMs: 5_000 },
+    );
+    const page = (await client.visit("/earn")).html;
+    expect(page).toContain(">Earnings cleared<");
+    expect(page).toContain(
+      html("Your offer earnings of $1.00 cleared — available to withdraw. They unlocked $1.00 of bonus too."),
+    );
+  });
 });

@@ -49,6 +49,8 @@ const TABLES = [
   // Postbacks the network vouches for (docs/decisions/077): signature digests, postbacks held for review.
   "postback_signatures",
   "held_postbacks",
+  // How far the sweeps that tell people their held earnings cleared have read (docs/decisions/086).
+  "cleared_earnings_sweep",
 ];
 
 /** Credits a user the way an earning function will: a ledger row and the balance, together. */

@@ -74,6 +74,7 @@ const SERVICE_ROLE_FUNCTIONS = [
   "log_postback",
   "mark_payout_sent",
   "money_available",
+  "notify_cleared_earnings",
   "operator_add_note",
   "operator_adjust_balance",
   "operator_adjustments",

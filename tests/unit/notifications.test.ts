@@ -193,6 +193,27 @@ describe("the push and email of a notice", () => {
       "Their answer is waiting in the support inbox. Open the ticket in the console to read it and reply.",
       "/admin/support/missing-credit/7",
     ],
+    [
+      "earnings_cleared",
+      { amount: "3.50", bonus_unlocked: "0.00", carried_debt: "0.00" },
+      "Earnings cleared",
+      "Your offer earnings of $3.50 cleared — available to withdraw.",
+      "/withdraw",
+    ],
+    [
+      "earnings_cleared",
+      { amount: 2, bonus_unlocked: 1.5, carried_debt: 0 },
+      "Earnings cleared",
+      "Your offer earnings of $2.00 cleared — available to withdraw. They unlocked $1.50 of bonus too.",
+      "/withdraw",
+    ],
+    [
+      "earnings_cleared",
+      { amount: 2, bonus_unlocked: 0, carried_debt: 20 },
+      "Earnings cleared",
+      "Your offer earnings of $2.00 cleared — they pay the $20.00 owed from an earlier account first.",
+      "/withdraw",
+    ],
   ])("words %s and links it to its page", (kind, data, title, body, path) => {
     expect(noticeMessage({ kind, data })).toMatchObject({ title, description: body });
     expect(noticeLinkPath({ kind, data })).toBe(path);

@@ -10,7 +10,8 @@ CREATE OR REPLACE FUNCTION public.notice_category(p_kind text)
 AS $function$
   select case
            when p_kind in ('withdrawal_completed', 'withdrawal_failed') then 'withdrawal'
-           when p_kind in ('referral_credited', 'welcome_bonus', 'task_reward', 'postback_reward') then 'reward'
+           when p_kind in ('referral_credited', 'welcome_bonus', 'task_reward', 'postback_reward',
+                           'earnings_cleared') then 'reward'
            when p_kind in ('support_reply', 'ticket_answered') then 'support'
          end
 $function$;

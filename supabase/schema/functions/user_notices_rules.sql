@@ -10,7 +10,7 @@ AS $function$
 begin
   if (p_kind in ('withdrawal_completed', 'withdrawal_failed', 'referral_credited', 'welcome_bonus', 'task_reward',
                  'postback_reward', 'support_reply', 'missing_credit_credited', 'policy_change_waiting',
-                 'ticket_answered')) is false then
+                 'ticket_answered', 'earnings_cleared')) is false then
     return check_violation('user_notices', 'user_notices_kind_check');
   end if;
   if (jsonb_typeof(p_data) = 'object') is false then
