@@ -59,7 +59,8 @@ begin
 end
 $function$;
 
--- Cleared earnings are rewards news: pushed and emailed as the person's reward setting says.
+-- Cleared earnings are rewards news: pushed and emailed as the person's reward setting says. So
+-- is a missing credit support added (until now neither pushed nor emailed: it had no category).
 CREATE OR REPLACE FUNCTION public.notice_category(p_kind text)
  RETURNS text
  LANGUAGE sql
@@ -69,7 +70,7 @@ AS $function$
   select case
            when p_kind in ('withdrawal_completed', 'withdrawal_failed') then 'withdrawal'
            when p_kind in ('referral_credited', 'welcome_bonus', 'task_reward', 'postback_reward',
-                           'earnings_cleared') then 'reward'
+                           'earnings_cleared', 'missing_credit_credited') then 'reward'
            when p_kind in ('support_reply', 'ticket_answered') then 'support'
          end
 $function$;

@@ -96,8 +96,10 @@ describe("notices when held offer earnings clear (notify_cleared_earnings)", () 
     expect(await clearedNotices(atOnce)).toEqual([]);
   });
 
-  it("is a rewards notice: pushed and emailed as the person's reward setting says", async () => {
-    const [row] = await t.sql<{ category: string }>("select notice_category('earnings_cleared') as category");
-    expect(row!.category).toBe("reward");
+  it("is a rewards notice, as a missing credit support added is: pushed and emailed as the person's reward setting says", async () => {
+    const rows = await t.sql<{ category: string }>(
+      "select notice_category(kind) as category from unnest(array['earnings_cleared', 'missing_credit_credited']) kind",
+    );
+    expect(rows).toEqual([{ category: "reward" }, { category: "reward" }]);
   });
 });

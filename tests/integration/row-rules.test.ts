@@ -9,7 +9,8 @@ import { provisionMember } from "../support/arrange";
 
 /**
  * The rules as they were written until that migration, one expression per table (all its CHECKs),
- * and as later migrations extend them: user_notices' kind `ticket_answered` (20261209000000).
+ * and as later migrations extend them: user_notices' kinds `ticket_answered` (20261209000000) and
+ * `earnings_cleared` (20261210000000).
  */
 const REPLACED_RULES = {
   transaction_history: `
@@ -35,7 +36,7 @@ const REPLACED_RULES = {
     and (email_status = any (array['pending', 'sent', 'skipped', 'failed'])) is not false
     and (kind = any (array['withdrawal_completed', 'withdrawal_failed', 'referral_credited', 'welcome_bonus',
                            'task_reward', 'postback_reward', 'support_reply', 'missing_credit_credited',
-                           'policy_change_waiting', 'ticket_answered'])) is not false
+                           'policy_change_waiting', 'ticket_answered', 'earnings_cleared'])) is not false
     and (push_attempts >= 0) is not false
     and (length(push_detail) <= 1000) is not false
     and (push_status = any (array['pending', 'sent', 'skipped', 'failed'])) is not false`,
@@ -78,7 +79,8 @@ const GRIDS: Record<
       "email_detail, next_attempt_at, email_address, email_reserved_at)",
     columns: {
       kind: [
-        ...["'postback_reward'", "'policy_change_waiting'", "'ticket_answered'", "'withdrawal_completed'"],
+        ...["'postback_reward'", "'policy_change_waiting'", "'ticket_answered'", "'earnings_cleared'"],
+        ...["'withdrawal_completed'"],
         ...["'spam'", "null::text"],
       ],
       data: [`'{}'::jsonb`, `'[]'::jsonb`, `'"x"'::jsonb`, "null::jsonb"],
