@@ -55,3 +55,45 @@ for (const width of [320, 390]) {
     await expect(toasts.first()).toBeVisible();
   });
 }
+
+/** The page's controls (and its balance card) that the first shown toast overlaps: their names. */
+const coveredByToast = (page: Page) =>
+  page.evaluate(() => {
+    const toast = document.querySelector("#toasts > details[open]")?.getBoundingClientRect();
+    if (!toast) return ["no toast"];
+    return [
+      ...document.querySelectorAll(
+        "main :is(a[href], button, input, select, textarea, summary, [aria-labelledby='balance-heading'])",
+      ),
+    ]
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.height > 0 && box.bottom > toast.top && box.top < toast.bottom;
+      })
+      .map((element) => element.getAttribute("aria-label") ?? element.textContent?.trim().slice(0, 40) ?? "");
+  });
+
+for (const width of [320, 390]) {
+  test(`at ${width} px a toast that lands on a control moves the page so that the control, and every other, sits above it`, async ({
+    page,
+    signedIn,
+  }) => {
+    await page.setViewportSize({ width, height: width === 320 ? 568 : 844 });
+    await signedIn(`toast-clear-${width}`, "/profile");
+    await waitForHydration(page);
+    const marketing = page.getByRole("switch", { name: /^Marketing/ });
+    const bar = (await page.getByRole("navigation", { name: "Main" }).boundingBox())!;
+    // The switch just above the bar, where a toast comes in.
+    await marketing.evaluate((element, barTop) => {
+      window.scrollBy({ top: element.getBoundingClientRect().bottom - (barTop - 12), behavior: "instant" });
+    }, bar.y);
+    const before = (await marketing.boundingBox())!;
+    expect(before.y + before.height, "the switch lies where the toast comes in").toBeGreaterThan(bar.y - 40);
+    await marketing.click();
+    await expect(page.getByTestId("flash")).toBeVisible();
+    await expect.poll(() => coveredByToast(page)).toEqual([]);
+    const toast = (await page.getByTestId("flash").boundingBox())!;
+    const after = (await marketing.boundingBox())!;
+    expect(after.y + after.height).toBeLessThanOrEqual(toast.y);
+  });
+}
