@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDay } from "~/domain/dates";
 import { endHolds } from "../support/holds";
-import { html, type HttpClient } from "../support/http";
+import { html, HttpClient, uniqueEmail } from "../support/http";
 import { startPostgresApp, startPostgresAppWithProvider, type PostgresApp } from "../support/postgres-app";
 import { startSmtpStandIn, type SmtpStandIn } from "../support/smtp";
 import { eventually } from "../support/wait";
@@ -145,6 +145,52 @@ describe.each([["production"], ["demo"]] as const)("money words on %s settings",
         expect((await earner.client.visit("/")).html).toContain(`next clears ${dayIn(zone)}`);
       }
       expect(dayIn("Pacific/Kiritimati")).not.toBe(dayIn("Pacific/Pago_Pago"));
+    },
+  );
+
+  it.runIf(production)(
+    "the email names the day in the zone the browser reported at sign-up, kept with the account: a sign-in reporting none keeps it, one reporting another changes it",
+    async () => {
+      const browser = (zone: string | null) => {
+        const client = new HttpClient(app.url);
+        client.cookies.set("hasSeenOnboarding", "true");
+        if (zone) client.cookies.set("tz", zone);
+        return client;
+      };
+      const email = uniqueEmail("zone");
+      const signUp = { intent: "signup", email, password: "s3cret-pass" };
+      expect((await browser("Pacific/Kiritimati").post("/auth?tab=signup", signUp)).status).toBe(302);
+      const zoneKept = async () =>
+        (
+          await app.sql<{ id: string; time_zone: string | null }>(
+            "select id, time_zone from user_profiles where email = $1",
+            [email],
+          )
+        )[0]!;
+      const { id, time_zone } = await zoneKept();
+      expect(time_zone).toBe("Pacific/Kiritimati");
+      await app.sql("select record_email_verified($1)", [id]);
+      await offerCredit(id, 120);
+      const [row] = await app.sql<{ available_at: Date }>(
+        "select max(available_at) as available_at from transaction_history where user_id = $1 and kind = 'earned'",
+        [id],
+      );
+      const day = row!.available_at.toLocaleDateString("en-US", {
+        month: "short",
+        day: "numeric",
+        timeZone: "Pacific/Kiritimati",
+      });
+      expect(await emailText(email, "Offer completed")).toContain(
+        `You earned 120 coins ($1.20) for completing an offer — pending, clears ${day}.`,
+      );
+
+      const signIn = { intent: "signin", email, password: "s3cret-pass" };
+      expect((await browser(null).post("/auth", signIn)).status).toBe(302);
+      expect((await zoneKept()).time_zone).toBe("Pacific/Kiritimati");
+      expect((await browser("Not/AZone").post("/auth", signIn)).status).toBe(302);
+      expect((await zoneKept()).time_zone).toBe("Pacific/Kiritimati");
+      expect((await browser("Pacific/Pago_Pago").post("/auth", signIn)).status).toBe(302);
+      expect((await zoneKept()).time_zone).toBe("Pacific/Pago_Pago");
     },
   );
 

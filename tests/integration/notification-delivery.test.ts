@@ -225,7 +225,7 @@ describe.each([
   });
 
   describe("claim_due_notices", () => {
-    it("hands out a due notice with the address but not the display name, the switches of its category and the newest ten push tokens", async () => {
+    it("hands out a due notice with the address and the time zone kept with the account but not the display name, the switches of its category and the newest ten push tokens", async () => {
       const { userId, email } = await provision(t, { name: "Wanda Withdrawer" });
       for (let device = 1; device <= 12; device++) {
         await t.sql(
@@ -249,11 +249,19 @@ describe.each([
         push: { due: true, attempt: 1, delivered_before: 0 },
         email: { due: true, attempt: 1 },
       });
-      // Only the address: a display name is anyone's to set, so no email greets by it.
-      expect(claimed[0]!.recipient).toEqual({ email });
+      // Only the address, and the zone of its days (none reported yet): a display name is anyone's
+      // to set, so no email greets by it.
+      expect(claimed[0]!.recipient).toEqual({ email, time_zone: null });
       expect(claimed[0]!.push.tokens).toEqual(Array.from({ length: 10 }, (_, index) => `token-${12 - index}`));
       expect(claimed[1]!.preferences).toEqual({ email: true, push: false, category: "reward", category_enabled: true });
       expect(claimed[0]!.claim_id).toEqual(claimed[1]!.claim_id);
+      // The zone the person's browser reported at sign-in comes with the notice.
+      await t.db.rpc("record_time_zone", { p_user_id: userId, p_time_zone: "Asia/Kolkata" });
+      await t.sql("update user_notices set next_attempt_at = now() where id = $1", [withdrawal]);
+      expect((await claim(t)).find((entry) => entry.id === withdrawal)?.recipient).toEqual({
+        email,
+        time_zone: "Asia/Kolkata",
+      });
     });
 
     it("counts every kind as a withdrawal or a reward notice", async () => {

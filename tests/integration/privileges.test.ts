@@ -118,6 +118,7 @@ const SERVICE_ROLE_FUNCTIONS = [
   "record_notice_delivery",
   "record_payout_status",
   "record_postback",
+  "record_time_zone",
   "referral_allowed_for",
   "referral_code_exists",
   "refund_rate_limit",

@@ -3,6 +3,7 @@ import { signalHash } from "./account-hash.server";
 import { deviceId } from "../auth/device-id.server";
 import { getDatabase } from "../db/database.server";
 import { clientAddress } from "../http/client-address.server";
+import { requestTimeZone } from "../http/cookies.server";
 
 /**
  * The range a client address belongs to (docs/decisions/064): an IPv4 address by its /24, an IPv6
@@ -18,8 +19,9 @@ export function addressRange(request: Request): string | null {
 
 /**
  * Records the browser's device id and (behind our trusted proxies only) its address range as keyed
- * hashes for the account that just signed up or in; returns the cookie that gives a browser
- * without one its device id.
+ * hashes for the account that just signed up or in, and the time zone it reported (push and email
+ * name the person's own days, docs/decisions/085); returns the cookie that gives a browser without
+ * one its device id.
  */
 export async function recordSignInSignals(request: Request, userId: string): Promise<string | null> {
   const device = deviceId(request);
@@ -27,6 +29,9 @@ export async function recordSignInSignals(request: Request, userId: string): Pro
   const signals = [{ kind: "device", hash: signalHash("device", device.id) }];
   if (range) signals.push({ kind: "address", hash: signalHash("address", range) });
   const db = await getDatabase();
-  await db.rpc("record_account_signals", { p_user_id: userId, p_signals: signals });
+  await Promise.all([
+    db.rpc("record_account_signals", { p_user_id: userId, p_signals: signals }),
+    db.rpc("record_time_zone", { p_user_id: userId, p_time_zone: requestTimeZone(request) }),
+  ]);
   return device.setCookie;
 }

@@ -1,3 +1,4 @@
+import { readTimeZone } from "~/domain/time-zone";
 import type { NoticeKind, UserNotice } from "~/domain/notices";
 import type { Database } from "../db/core.server";
 import { getDatabase } from "../db/database.server";
@@ -23,7 +24,8 @@ export interface ClaimedNotice {
   kind: NoticeKind;
   data: UserNotice["data"];
   created_at: string;
-  recipient: { email: string | null };
+  /** `time_zone`: the zone the person's browser reported at sign-in (null: UTC). */
+  recipient: { email: string | null; time_zone: string | null };
   preferences: {
     email: boolean;
     push: boolean;
@@ -239,7 +241,7 @@ export function startNoticeDelivery(options: NoticeDeliveryOptions) {
     if (!options.push) return { outcome: "skipped", detail: "push is not configured (FIREBASE_SERVICE_ACCOUNT)" };
     const off = switchedOff(notice, "push");
     if (off) return { outcome: "skipped", detail: off };
-    const content = pushForNotice(notice, options.publicUrl);
+    const content = pushForNotice(notice, options.publicUrl, readTimeZone(notice.recipient.time_zone));
     const push = options.push;
     const results = await Promise.all(
       notice.push.tokens.map(async (token) => ({ token, result: await push.send(token, content) })),
@@ -283,7 +285,10 @@ export function startNoticeDelivery(options: NoticeDeliveryOptions) {
       await options.db()
     ).rpc<EmailReservation>("reserve_notice_email", { p_notice_id: notice.id, p_claim_id: notice.claim_id });
     if (!reservation.send) return { outcome: "skipped", detail: reservation.detail };
-    const result = await options.email.send(reservation.address, emailForNotice(notice, options.publicUrl));
+    const result = await options.email.send(
+      reservation.address,
+      emailForNotice(notice, options.publicUrl, readTimeZone(notice.recipient.time_zone)),
+    );
     if (result.outcome === "sent") return { outcome: "sent" };
     return {
       outcome: "failed",

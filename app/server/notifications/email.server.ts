@@ -1,3 +1,4 @@
+import type { TimeZone } from "~/domain/dates";
 import type { Transporter } from "nodemailer";
 import { noticeLinkPath, noticeMessage, type UserNotice } from "~/domain/notices";
 import type { Env } from "../runtime/env.server";
@@ -27,8 +28,12 @@ function escapeHtml(text: string): string {
  * The greeting names no one: a display name is whatever the account's maker typed, and the account
  * may have been made with someone else's address.
  */
-export function emailForNotice(notice: Pick<UserNotice, "kind" | "data">, publicUrl: string | null): EmailContent {
-  const { title, description = "" } = noticeMessage(notice);
+export function emailForNotice(
+  notice: Pick<UserNotice, "kind" | "data">,
+  publicUrl: string | null,
+  zone: TimeZone = null,
+): EmailContent {
+  const { title, description = "" } = noticeMessage(notice, new Date(), zone);
   const greeting = "Hi there,";
   const link = publicUrl ? new URL(noticeLinkPath(notice), publicUrl).toString() : null;
   const settings = publicUrl ? new URL("/profile", publicUrl).toString() : null;

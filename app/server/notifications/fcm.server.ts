@@ -1,3 +1,4 @@
+import type { TimeZone } from "~/domain/dates";
 import { createPrivateKey, sign, type KeyObject } from "node:crypto";
 import { noticeLinkPath, noticeMessage, type UserNotice } from "~/domain/notices";
 import type { Env } from "../runtime/env.server";
@@ -57,8 +58,12 @@ export function serviceAccountAssertion(
 }
 
 /** The push for a notice: the words of app/domain/notices.ts, and a link to the page it is about. */
-export function pushForNotice(notice: Pick<UserNotice, "id" | "kind" | "data">, publicUrl: string | null): PushContent {
-  const { title, description } = noticeMessage(notice);
+export function pushForNotice(
+  notice: Pick<UserNotice, "id" | "kind" | "data">,
+  publicUrl: string | null,
+  zone: TimeZone = null,
+): PushContent {
+  const { title, description } = noticeMessage(notice, new Date(), zone);
   const link = publicUrl?.startsWith("https://") ? new URL(noticeLinkPath(notice), publicUrl).toString() : null;
   return {
     title,

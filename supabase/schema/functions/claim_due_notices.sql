@@ -87,7 +87,9 @@ begin
              'created_at', n.created_at,
              -- Changed: no display name. Anyone can give an account any name (one made with
              -- someone else's address, say), so an email does not greet by it.
-             'recipient', jsonb_build_object('email', p.email),
+             -- The zone the person's browser last reported at sign-in: the days the notice's
+             -- words name are theirs (docs/decisions/085); null for UTC.
+             'recipient', jsonb_build_object('email', p.email, 'time_zone', p.time_zone),
              'preferences', jsonb_build_object(
                'email', coalesce(np.email_notifications, true),
                'push', coalesce(np.push_notifications, true),

@@ -16,12 +16,14 @@ create table public.user_profiles (
   banned_at timestamp with time zone,
   ban_reason text,
   wall_id text default ('w'::text || replace((gen_random_uuid())::text, '-'::text, ''::text)) not null,
+  time_zone text,
   constraint user_profiles_ban_reason_check CHECK ((length(ban_reason) <= 500)),
   constraint user_profiles_display_name_check CHECK ((NOT (clean_display_name(display_name) IS DISTINCT FROM display_name))),
   constraint user_profiles_pkey PRIMARY KEY (id),
   constraint user_profiles_preferences_check CHECK ((jsonb_typeof(preferences) = 'object'::text)),
   constraint user_profiles_referral_code_check CHECK ((referral_code ~ '^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{7}$'::text)),
   constraint user_profiles_referral_code_key UNIQUE (referral_code),
+  constraint user_profiles_time_zone_check CHECK ((time_zone ~ '^[A-Za-z][A-Za-z0-9_+/-]{0,63}$'::text)),
   constraint user_profiles_username_key UNIQUE (username)
 );
 
