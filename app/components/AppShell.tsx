@@ -37,7 +37,7 @@ export function AppShell({
   const shell = useMemo(() => ({ signedIn, unreadNotices }), [signedIn, unreadNotices]);
   return (
     <ShellContext.Provider value={shell}>
-      <div className={`min-h-dvh bg-canvas ${showNav ? "lg:pl-60" : ""}`}>
+      <div className={`app-frame min-h-dvh bg-canvas ${showNav ? "lg:pl-60" : ""}`}>
         {wide ? (
           <main className="min-h-dvh">{children}</main>
         ) : (

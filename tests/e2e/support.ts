@@ -123,3 +123,20 @@ export async function completeTasks(page: Page, tasks: string[]) {
     expect(done.status()).toBe(302);
   }
 }
+
+/** The page's controls (and its balance card) that the first shown toast overlaps: their names. */
+export const coveredByToast = (page: Page) =>
+  page.evaluate(() => {
+    const toast = document.querySelector("#toasts > details[open]")?.getBoundingClientRect();
+    if (!toast) return ["no toast"];
+    return [
+      ...document.querySelectorAll(
+        "main :is(a[href], button, input, select, textarea, summary, [aria-labelledby='balance-heading'])",
+      ),
+    ]
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.height > 0 && box.bottom > toast.top && box.top < toast.bottom;
+      })
+      .map((element) => element.getAttribute("aria-label") ?? element.textContent?.trim().slice(0, 40) ?? "");
+  });

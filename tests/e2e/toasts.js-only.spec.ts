@@ -1,6 +1,6 @@
 import { expect, type Page } from "@playwright/test";
 import { waitForHydration } from "./profile-support";
-import { test } from "./support";
+import { coveredByToast, test } from "./support";
 
 // Toasts (issue 36): one at a time, docked on the bottom bar, never over the header, the bar or a
 // control in sight; a dismissed one makes way for the next at once. Their six seconds are held
@@ -55,23 +55,6 @@ for (const width of [320, 390]) {
     await expect(toasts.first()).toBeVisible();
   });
 }
-
-/** The page's controls (and its balance card) that the first shown toast overlaps: their names. */
-const coveredByToast = (page: Page) =>
-  page.evaluate(() => {
-    const toast = document.querySelector("#toasts > details[open]")?.getBoundingClientRect();
-    if (!toast) return ["no toast"];
-    return [
-      ...document.querySelectorAll(
-        "main :is(a[href], button, input, select, textarea, summary, [aria-labelledby='balance-heading'])",
-      ),
-    ]
-      .filter((element) => {
-        const box = element.getBoundingClientRect();
-        return box.height > 0 && box.bottom > toast.top && box.top < toast.bottom;
-      })
-      .map((element) => element.getAttribute("aria-label") ?? element.textContent?.trim().slice(0, 40) ?? "");
-  });
 
 for (const width of [320, 390]) {
   test(`at ${width} px a toast that lands on a control moves the page so that the control, and every other, sits above it`, async ({
