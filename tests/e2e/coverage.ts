@@ -10,7 +10,8 @@ import type { Page } from "@playwright/test";
 // - on the phone widths every link and button is at least 44 × 44 px (a link inside a sentence
 //   excepted, as WCAG 2.5.5 allows).
 
-const WIDTHS = [
+/** The screens every layout check measures: two phones and a laptop. */
+export const SCREEN_SIZES = [
   { width: 320, height: 568, phone: true },
   { width: 390, height: 844, phone: true },
   { width: 1280, height: 800, phone: false },
@@ -188,7 +189,7 @@ function inspect(page: Page, checkTapSize: boolean): Promise<Findings> {
 /** At each width, what is covered or too small, one line each ("320 px: button "Save" is under …"). */
 export async function coverageProblems(page: Page): Promise<string[]> {
   const problems: string[] = [];
-  for (const { width, height, phone } of WIDTHS) {
+  for (const { width, height, phone } of SCREEN_SIZES) {
     await page.setViewportSize({ width, height });
     // Transitions that follow the width (the bottom bar becoming a side bar) settle first.
     await page.evaluate(() =>

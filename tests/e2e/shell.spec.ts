@@ -1,5 +1,6 @@
 import { expect, type Page } from "@playwright/test";
 import { test } from "./support";
+import { SCREEN_SIZES } from "./coverage";
 
 // The frame around every page: no overlay hides what the server rendered, toasts sit clear of the
 // navigation and can be dismissed without JavaScript, and wide screens get a side bar.
@@ -34,12 +35,6 @@ test("no overlay covers a page the server rendered, on the first load nor after 
   expect(await screenCovers(page)).toEqual([]);
 });
 
-const WIDTHS = [
-  { width: 320, height: 568 },
-  { width: 390, height: 844 },
-  { width: 1280, height: 800 },
-];
-
 test("a toast covers neither the header, the bar nor the profile button at 320, 390 and 1280 px, and its Dismiss closes it (also without JavaScript)", async ({
   page,
   signedIn,
@@ -49,7 +44,7 @@ test("a toast covers neither the header, the bar nor the profile button at 320, 
   await page.getByRole("button", { name: "Send verification email" }).click();
   const toast = page.getByTestId("flash").filter({ hasText: "Verification email sent" });
   await expect(toast).toBeVisible();
-  for (const size of WIDTHS) {
+  for (const size of SCREEN_SIZES) {
     await page.setViewportSize(size);
     await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
     const navigation = [

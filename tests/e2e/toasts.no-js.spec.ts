@@ -1,15 +1,10 @@
 import { expect } from "@playwright/test";
 import { coveredByToast, screenshot, test } from "./support";
+import { SCREEN_SIZES } from "./coverage";
 
 // Toasts without JavaScript (issue 36, docs/decisions/083): nothing can move the page clear of a
 // toast docked on the bar, so a toast sits in the flow at the very top of the page, above the
 // page's header, where it covers nothing; it gives its room back when it leaves.
-
-const WIDTHS = [
-  { width: 320, height: 568 },
-  { width: 390, height: 844 },
-  { width: 1280, height: 800 },
-];
 
 test("without JavaScript a toast sits in the flow above the page's header at 320, 390 and 1280 px, over no control, and Dismiss gives its room back", async ({
   page,
@@ -21,7 +16,7 @@ test("without JavaScript a toast sits in the flow above the page's header at 320
   const toast = page.getByTestId("flash").filter({ hasText: "Verification email sent" });
   await expect(toast).toBeVisible();
   const heading = page.getByRole("heading", { level: 1 });
-  for (const size of WIDTHS) {
+  for (const size of SCREEN_SIZES) {
     await page.setViewportSize(size);
     await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
     expect(await toast.evaluate((element) => getComputedStyle(element).position)).toBe("relative");
