@@ -157,6 +157,7 @@ test.describe("in a browser on Kiritimati time (UTC+14, no summer time)", () => 
       await expect(started).toHaveText(/^You started this task\. You can complete it from \d{1,2}:\d\d:\d\d [AP]M\.$/);
       const cookies = await context.cookies();
       expect(cookies.find((cookie) => cookie.name === "tz")?.value).toBe("Pacific/Kiritimati");
+      await screenshot(page, "task-started-local-time");
       return;
     }
     const utc = /from (\d\d):(\d\d):(\d\d) UTC\.$/.exec((await started.textContent()) ?? "");
@@ -171,5 +172,6 @@ test.describe("in a browser on Kiritimati time (UTC+14, no summer time)", () => 
     await expect(started).toHaveText(
       `You started this task. You can complete it from ${twelve}:${pad(minutes)}:${pad(seconds)} ${local < 12 ? "AM" : "PM"}.`,
     );
+    await screenshot(page, "task-started-local-time");
   });
 });
