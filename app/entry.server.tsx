@@ -160,7 +160,7 @@ export default async function handleRequest(
     );
     function ready() {
       shellRendered = true;
-      const body = new DocumentStream();
+      const body = new DocumentStream(getEnv().isProduction);
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
       for (const [name, value] of Object.entries(
         documentSecurityHeaders(nonce, features, getEnv(), stylesheetHashSource(stylesHref), frameOrigins),

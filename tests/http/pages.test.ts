@@ -33,6 +33,17 @@ describe("pages that need no data, over plain HTTP", () => {
     expect(home.headers.get("location")).toBe("/auth");
   });
 
+  // The first paint waits for none of the app's scripts (app/server/http/document-stream.server.ts).
+  it("preloads every one of the page's scripts at low priority, so the server's HTML paints first", async () => {
+    const client = new HttpClient();
+    for (const path of ["/auth", "/legal"]) {
+      const body = await (await client.get(path)).text();
+      const preloads = body.match(/<link rel="modulepreload"[^>]*>/g) ?? [];
+      expect(preloads.length, path).toBeGreaterThan(3);
+      for (const preload of preloads) expect(preload, path).toContain(' fetchpriority="low"');
+    }
+  });
+
   it("renders the legal page with three tabs of five numbered sections and no bottom bar", async () => {
     for (const document of LEGAL_DOCUMENTS) {
       const body = await (await new HttpClient().get(`/legal?tab=${document.id}`)).text();
