@@ -13,26 +13,6 @@ const keyOf = (message: Flash) => message.id ?? message.title;
 // The slots of app.css: the first toast now, the next once it has gone, and so on.
 const SLOTS = ["toast-slot-0", "toast-slot-1", "toast-slot-2", "toast-slot-3"] as const;
 
-// What a toast must not cover: the page's controls and its balance card.
-const KEPT_CLEAR = "a[href], button, input, select, textarea, summary, [aria-labelledby='balance-heading']";
-
-/**
- * On a phone a toast sits on the bottom bar, over the page: when a control (or the balance card)
- * is under it once it has shown, the page scrolls them above it, into the room the page keeps at
- * its end while a toast is open (`.toast-reserve`). From `lg` up toasts sit at the foot of the side
- * bar, over no content. Without JavaScript a toast covers that strip until it leaves or is closed.
- */
-function clearBeneath(toast: HTMLElement) {
-  if (window.matchMedia("(min-width: 64rem)").matches) return;
-  const { top, bottom } = toast.getBoundingClientRect();
-  let lowest = -Infinity;
-  for (const element of document.querySelectorAll(`main :is(${KEPT_CLEAR})`)) {
-    const box = element.getBoundingClientRect();
-    if (box.height > 0 && box.bottom > top && box.top < bottom) lowest = Math.max(lowest, box.bottom);
-  }
-  if (lowest > -Infinity) window.scrollBy({ top: lowest - top + 8, behavior: "smooth" });
-}
-
 /**
  * The toasts themselves (ToastStack holds them; a function, not a component, as it is handed
  * over once downloaded): the server's messages for this page and the browser's own. Loaded with
@@ -55,10 +35,8 @@ export function toastItems(shown: readonly { message: Flash; client: boolean }[]
             onToggle={(event) => {
               if (!event.currentTarget.open) remove();
             }}
-            // Shown: the page moves what it would cover above it. Gone by itself: out of the list,
-            // so the next moves up and the page's end is freed.
+            // Gone by itself: out of the list, so the next moves up and the page's end is freed.
             onAnimationEnd={(event) => {
-              if (event.animationName === "toast-show") clearBeneath(event.currentTarget);
               if (event.animationName === "toast-out") remove();
             }}
             className={`toast-auto-hide ${SLOTS[Math.min(index, SLOTS.length - 1)]} pointer-events-auto absolute inset-x-3 bottom-2 rounded-2xl border bg-white shadow-lg lg:inset-x-4 [&:not([open])]:hidden ${TONES[message.kind].box}`}
