@@ -1,5 +1,5 @@
 import type { Flash } from "~/domain/flash";
-import { dismissToast } from "~/lib/toasts";
+import { dismissToast, lastUsedControl } from "~/lib/toasts";
 import { Icon } from "./shared";
 
 const TONES = {
@@ -12,6 +12,31 @@ const keyOf = (message: Flash) => message.id ?? message.title;
 
 // The slots of app.css: the first toast now, the next once it has gone, and so on.
 const SLOTS = ["toast-slot-0", "toast-slot-1", "toast-slot-2", "toast-slot-3"] as const;
+
+// What a toast must not cover besides the control the person has just used (the toast is its
+// answer): the balance card.
+const KEPT_CLEAR = "[aria-labelledby='balance-heading']";
+
+/**
+ * On a phone a toast sits on the bottom bar, over the page. Once it has shown, the control the
+ * person just used (lastUsedControl) and the balance card are scrolled above it when it lies over
+ * them, into the room the page keeps at its end while a toast is open (`.toast-reserve`). Only
+ * those: moving every control clear would bring the ones under the bar into its place. From `lg`
+ * up toasts sit at the foot of the side bar, over no content; without JavaScript, in the flow at
+ * the top of the page (app.css).
+ */
+function clearBeneath(toast: HTMLElement) {
+  if (window.matchMedia("(min-width: 64rem)").matches) return;
+  const { top, bottom } = toast.getBoundingClientRect();
+  const control = lastUsedControl();
+  const kept = [...(control?.closest("main") ? [control] : []), ...document.querySelectorAll(`main ${KEPT_CLEAR}`)];
+  let lowest = -Infinity;
+  for (const element of kept) {
+    const box = element.getBoundingClientRect();
+    if (box.height > 0 && box.bottom > top && box.top < bottom) lowest = Math.max(lowest, box.bottom);
+  }
+  if (lowest > -Infinity) window.scrollBy({ top: lowest - top + 8, behavior: "smooth" });
+}
 
 /**
  * The toasts themselves (ToastStack holds them; a function, not a component, as it is handed
@@ -35,8 +60,10 @@ export function toastItems(shown: readonly { message: Flash; client: boolean }[]
             onToggle={(event) => {
               if (!event.currentTarget.open) remove();
             }}
-            // Gone by itself: out of the list, so the next moves up and the page's end is freed.
+            // Shown: the page moves what it would cover above it. Gone by itself: out of the list,
+            // so the next moves up and the page's end is freed.
             onAnimationEnd={(event) => {
+              if (event.animationName === "toast-show") clearBeneath(event.currentTarget);
               if (event.animationName === "toast-out") remove();
             }}
             className={`toast-auto-hide ${SLOTS[Math.min(index, SLOTS.length - 1)]} pointer-events-auto absolute inset-x-3 bottom-2 rounded-2xl border bg-white shadow-lg lg:inset-x-4 [&:not([open])]:hidden ${TONES[message.kind].box}`}

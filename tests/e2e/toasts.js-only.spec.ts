@@ -55,3 +55,35 @@ for (const width of [320, 390]) {
     await expect(toasts.first()).toBeVisible();
   });
 }
+
+for (const width of [320, 390]) {
+  test(`at ${width} px a toast that comes in over the control just used moves the page so that the control sits above it`, async ({
+    page,
+    signedIn,
+  }) => {
+    await page.setViewportSize({ width, height: width === 320 ? 568 : 844 });
+    await signedIn(`toast-clear-${width}`, "/profile");
+    await waitForHydration(page);
+    // The sign-in's own toast closed first: nothing covers the page before the switch is used.
+    const toasts = page.getByTestId("flash");
+    for (const open of await toasts.all()) await open.getByLabel("Dismiss").click();
+    await expect(toasts).toHaveCount(0);
+    const marketing = page.getByRole("switch", { name: /^Marketing/ });
+    const bar = (await page.getByRole("navigation", { name: "Main" }).boundingBox())!;
+    // The switch just above the bar, where a toast comes in.
+    await marketing.evaluate((element, barTop) => {
+      window.scrollBy({ top: element.getBoundingClientRect().bottom - (barTop - 12), behavior: "instant" });
+    }, bar.y);
+    const before = (await marketing.boundingBox())!;
+    expect(before.y + before.height, "the switch lies where the toast comes in").toBeGreaterThan(bar.y - 40);
+    await marketing.click();
+    const toast = toasts.first();
+    await expect(toast).toBeVisible();
+    await expect
+      .poll(async () => {
+        const [control, over] = await Promise.all([marketing.boundingBox(), toast.boundingBox()]);
+        return control !== null && over !== null && control.y + control.height <= over.y;
+      })
+      .toBe(true);
+  });
+}
