@@ -148,12 +148,20 @@ test.describe("in a browser on Kiritimati time (UTC+14, no summer time)", () => 
     signedIn,
     javaScriptEnabled,
   }) => {
+    // With JavaScript the task sends its completion by itself five seconds after the start: held
+    // (never answered), so the started line stays to be read however busy the machine is.
+    await page.route(
+      (url) => url.pathname === "/earn" || url.pathname === "/earn.data",
+      async (route) =>
+        route.request().method() === "POST" && route.request().postData()?.includes("intent=complete")
+          ? undefined
+          : route.continue(),
+    );
     await signedIn(undefined, "/earn?task=task-010");
     const dialog = page.getByRole("dialog");
     await dialog.getByRole("button", { name: "Start Task" }).click();
     const started = dialog.getByTestId("task-started");
     if (javaScriptEnabled) {
-      // Read at once: with JavaScript the task completes by itself five seconds after the start.
       await expect(started).toHaveText(/^You started this task\. You can complete it from \d{1,2}:\d\d:\d\d [AP]M\.$/);
       const cookies = await context.cookies();
       expect(cookies.find((cookie) => cookie.name === "tz")?.value).toBe("Pacific/Kiritimati");

@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { test } from "./support";
+import { test, verificationSentToast } from "./support";
 import { SCREEN_SIZES } from "./coverage";
 
 // The frame around every page: no overlay hides what the server rendered, toasts sit clear of the
@@ -39,11 +39,7 @@ test("a toast covers neither the header, the bar nor the profile button at 320, 
   page,
   signedIn,
 }) => {
-  await signedIn("shell-toast");
-  await page.goto("/withdraw");
-  await page.getByRole("button", { name: "Send verification email" }).click();
-  const toast = page.getByTestId("flash").filter({ hasText: "Verification email sent" });
-  await expect(toast).toBeVisible();
+  const toast = await verificationSentToast(page, signedIn, "shell-toast");
   for (const size of SCREEN_SIZES) {
     await page.setViewportSize(size);
     await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));

@@ -140,3 +140,20 @@ export const coveredByToast = (page: Page) =>
       })
       .map((element) => element.getAttribute("aria-label") ?? element.textContent?.trim().slice(0, 40) ?? "");
   });
+
+/**
+ * A new member on Withdraw who has just asked for the verification email: its toast, "Verification
+ * email sent", shown (the toast specs' common start).
+ */
+export async function verificationSentToast(
+  page: Page,
+  signedIn: (prefix?: string) => Promise<string>,
+  prefix: string,
+) {
+  await signedIn(prefix);
+  await page.goto("/withdraw");
+  await page.getByRole("button", { name: "Send verification email" }).click();
+  const toast = page.getByTestId("flash").filter({ hasText: "Verification email sent" });
+  await expect(toast).toBeVisible();
+  return toast;
+}

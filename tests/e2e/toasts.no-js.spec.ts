@@ -1,5 +1,5 @@
 import { expect } from "@playwright/test";
-import { coveredByToast, screenshot, test } from "./support";
+import { coveredByToast, screenshot, test, verificationSentToast } from "./support";
 import { SCREEN_SIZES } from "./coverage";
 
 // Toasts without JavaScript (issue 36, docs/decisions/083): nothing can move the page clear of a
@@ -10,11 +10,7 @@ test("without JavaScript a toast sits in the flow above the page's header at 320
   page,
   signedIn,
 }) => {
-  await signedIn("toast-flow");
-  await page.goto("/withdraw");
-  await page.getByRole("button", { name: "Send verification email" }).click();
-  const toast = page.getByTestId("flash").filter({ hasText: "Verification email sent" });
-  await expect(toast).toBeVisible();
+  const toast = await verificationSentToast(page, signedIn, "toast-flow");
   const heading = page.getByRole("heading", { level: 1 });
   for (const size of SCREEN_SIZES) {
     await page.setViewportSize(size);

@@ -367,7 +367,7 @@ describe("the referrer's credit on the friend's cleared offer earnings, settled 
       async () =>
         (await app.sql("select 1 from user_notices where user_id = $1 and kind = 'earnings_cleared'", [profile!.id]))
           .length === 1,
-      { what: "the worker's notice", timeoutMs: 5_000 },
+      { what: "the worker's notice", timeoutMs: 20_000 },
     );
     const page = (await client.visit("/earn")).html;
     expect(page).toContain(">Earnings cleared<");
