@@ -39,7 +39,7 @@ export function AppShell({
     <ShellContext.Provider value={shell}>
       <div className={`app-frame min-h-dvh bg-canvas ${showNav ? "lg:pl-60" : ""}`}>
         {wide ? (
-          <main className="min-h-dvh">{children}</main>
+          <main className="toast-reserve min-h-dvh">{children}</main>
         ) : (
           <div className="mx-auto flex min-h-dvh w-full max-w-md flex-col bg-canvas sm:border-x sm:border-line lg:max-w-xl">
             <main className={`toast-reserve flex-1 px-5 pt-6 ${reserve} ${showNav ? "lg:px-8 lg:pb-12" : ""}`}>

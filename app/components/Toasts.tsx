@@ -1,5 +1,5 @@
 import type { Flash } from "~/domain/flash";
-import { dismissToast, lastUsedControl } from "~/lib/toasts";
+import { dismissToast } from "~/lib/toasts";
 import { Icon } from "./shared";
 
 const TONES = {
@@ -13,29 +13,48 @@ const keyOf = (message: Flash) => message.id ?? message.title;
 // The slots of app.css: the first toast now, the next once it has gone, and so on.
 const SLOTS = ["toast-slot-0", "toast-slot-1", "toast-slot-2", "toast-slot-3"] as const;
 
-// What a toast must not cover besides the control the person has just used (the toast is its
-// answer): the balance card.
+// What a toast must not hide besides the controls: the balance card.
 const KEPT_CLEAR = "[aria-labelledby='balance-heading']";
+const CONTROLS = `a[href], button, input:not([type='hidden']), select, textarea, summary, [role='switch'], [tabindex='0'], ${KEPT_CLEAR}`;
+// Each toast makes room once: a second pass would take the controls the first brought up from
+// under the bar for ones that had been in sight.
+const madeRoomFor = new WeakSet<Element>();
 
 /**
- * On a phone a toast sits on the bottom bar, over the page. Once it has shown, the control the
- * person just used (lastUsedControl) and the balance card are scrolled above it when it lies over
- * them, into the room the page keeps at its end while a toast is open (`.toast-reserve`). Only
- * those: moving every control clear would bring the ones under the bar into its place. From `lg`
- * up toasts sit at the foot of the side bar, over no content; without JavaScript, in the flow at
- * the top of the page (app.css).
+ * A toast sits docked (on the bar, at a screen's foot, or at the foot of the side bar), over the
+ * page. Once it has shown, the page moves up just far enough that every control that was in sight
+ * in the strip it covers (and the balance card) sits above it, into the room the page keeps at its
+ * end while a toast is open (`.toast-reserve`). Those that were under the bar come into its place,
+ * out of sight as they were; while it is open the toast is part of the bottom edge, and the page
+ * can be scrolled clear of it like the bar. Nothing moves when nothing in sight lies under it (the
+ * side bar's toasts sit over no content). Without JavaScript toasts sit in the flow (app.css).
  */
-function clearBeneath(toast: HTMLElement) {
-  if (window.matchMedia("(min-width: 64rem)").matches) return;
-  const { top, bottom } = toast.getBoundingClientRect();
-  const control = lastUsedControl();
-  const kept = [...(control?.closest("main") ? [control] : []), ...document.querySelectorAll(`main ${KEPT_CLEAR}`)];
-  let lowest = -Infinity;
-  for (const element of kept) {
+function makeRoom(toast: HTMLElement) {
+  if (madeRoomFor.has(toast) || !toast.isConnected) return;
+  madeRoomFor.add(toast);
+  const over = toast.getBoundingClientRect();
+  // The strip runs from the toast's top to where the dock sits (the bar's top, or the screen's foot).
+  const dockTop = toast.parentElement?.getBoundingClientRect().top ?? window.innerHeight;
+  if (over.height === 0) return;
+  let reach = 0;
+  for (const element of document.querySelectorAll(`main :is(${CONTROLS})`)) {
     const box = element.getBoundingClientRect();
-    if (box.height > 0 && box.bottom > top && box.top < bottom) lowest = Math.max(lowest, box.bottom);
+    const inStrip = box.bottom > over.top && box.top < dockTop && box.right > over.left && box.left < over.right;
+    if (box.height > 0 && box.top >= 0 && inStrip) reach = Math.max(reach, Math.min(box.bottom, dockTop) - over.top);
   }
-  if (lowest > -Infinity) window.scrollBy({ top: lowest - top + 8, behavior: "smooth" });
+  if (reach > 0) window.scrollBy({ top: reach + 8, behavior: "instant" });
+}
+
+/** A toast that had already shown when its code arrived (the page's own, at load) makes room now. */
+function makeRoomIfShown(toast: HTMLDetailsElement | null) {
+  if (!toast?.open) return;
+  const entering = toast
+    .getAnimations()
+    .some(
+      (animation) => (animation as CSSAnimation).animationName === "toast-show" && animation.playState !== "finished",
+    );
+  // After the layout effects of this commit (scroll restoration among them).
+  if (!entering) requestAnimationFrame(() => makeRoom(toast));
 }
 
 /**
@@ -60,10 +79,11 @@ export function toastItems(shown: readonly { message: Flash; client: boolean }[]
             onToggle={(event) => {
               if (!event.currentTarget.open) remove();
             }}
+            ref={makeRoomIfShown}
             // Shown: the page moves what it would cover above it. Gone by itself: out of the list,
             // so the next moves up and the page's end is freed.
             onAnimationEnd={(event) => {
-              if (event.animationName === "toast-show") clearBeneath(event.currentTarget);
+              if (event.animationName === "toast-show") makeRoom(event.currentTarget);
               if (event.animationName === "toast-out") remove();
             }}
             className={`toast-auto-hide ${SLOTS[Math.min(index, SLOTS.length - 1)]} pointer-events-auto absolute inset-x-3 bottom-2 rounded-2xl border bg-white shadow-lg lg:inset-x-4 [&:not([open])]:hidden ${TONES[message.kind].box}`}

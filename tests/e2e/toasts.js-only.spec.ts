@@ -56,39 +56,121 @@ for (const width of [320, 390]) {
   });
 }
 
+/** The controls of the page's content (and its balance card), as the toasts' code counts them. */
+const CONTROLS =
+  "main :is(a[href], button, input:not([type='hidden']), select, textarea, summary, [role='switch'], [tabindex='0'], [aria-labelledby='balance-heading'])";
+
+/** Holds the shown toasts' six seconds: they stay however busy the machine is. */
+const holdToastExits = (page: Page) =>
+  page.evaluate(() => {
+    for (const animation of document.getAnimations())
+      if ((animation as CSSAnimation).animationName === "toast-out") animation.pause();
+  });
+
+/**
+ * The controls that lay in sight, wholly or partly above the dock's top, where the first toast
+ * now sits, as the page stood when it came in (`scrolledThen`), measured on the page as it is now:
+ * each one's lowest point that was in sight, and the toast's top.
+ */
+const inSightUnderToast = (page: Page, scrolledThen: number) =>
+  page.evaluate(
+    ({ selector, then }) => {
+      const toast = document.querySelector("#toasts > details[open]")!.getBoundingClientRect();
+      const dockTop = document.getElementById("toasts")!.getBoundingClientRect().top;
+      const moved = window.scrollY - then;
+      return {
+        toastTop: toast.top,
+        moved,
+        lowestInSight: [...document.querySelectorAll(selector)]
+          .map((element) => {
+            const box = element.getBoundingClientRect();
+            const [topThen, bottomThen] = [box.top + moved, box.bottom + moved];
+            const underToastThen =
+              box.height > 0 &&
+              topThen >= 0 &&
+              topThen < dockTop &&
+              bottomThen > toast.top &&
+              box.right > toast.left &&
+              box.left < toast.right;
+            return underToastThen
+              ? {
+                  name: element.getAttribute("aria-label") ?? element.textContent?.trim().slice(0, 30),
+                  bottom: Math.min(bottomThen, dockTop) - moved,
+                }
+              : null;
+          })
+          .filter((control) => control !== null),
+      };
+    },
+    { selector: CONTROLS, then: scrolledThen },
+  );
+
 for (const width of [320, 390]) {
-  test(`at ${width} px a toast that comes in over the control just used moves the page so that the control sits above it`, async ({
+  test(`at ${width} px a toast answering a control moves the page so that every other control that was in sight under it sits above it`, async ({
     page,
     signedIn,
   }) => {
     await page.setViewportSize({ width, height: width === 320 ? 568 : 844 });
-    await signedIn(`toast-clear-${width}`, "/profile");
+    await signedIn(`toast-room-${width}`, "/profile");
+    // Opened again: the sign-up's toast has been read, so nothing covers the page before the switch is used.
+    await page.goto("/profile");
     await waitForHydration(page);
-    // The sign-in's own toast closed first: nothing covers the page before the switch is used.
     const toasts = page.getByTestId("flash");
-    for (const open of await toasts.all()) await open.getByLabel("Dismiss").click();
     await expect(toasts).toHaveCount(0);
     const marketing = page.getByRole("switch", { name: /^Marketing/ });
     const bar = (await page.getByRole("navigation", { name: "Main" }).boundingBox())!;
-    // The switch just above the bar, where a toast comes in.
-    await marketing.evaluate((element, barTop) => {
-      window.scrollBy({ top: element.getBoundingClientRect().bottom - (barTop - 12), behavior: "instant" });
-    }, bar.y);
-    const before = (await marketing.boundingBox())!;
-    expect(before.y + before.height, "the switch lies where the toast comes in").toBeGreaterThan(bar.y - 40);
+    // The switch well up the screen, and a control further down lying just above the bar, where a
+    // toast comes in: not the control used.
+    const below = await marketing.evaluate(
+      (switchElement, { barTop, selector }) => {
+        const switchBottom = switchElement.getBoundingClientRect().bottom;
+        const next = [...document.querySelectorAll(selector)].find(
+          (element) =>
+            element.getBoundingClientRect().height > 0 && element.getBoundingClientRect().top > switchBottom + 120,
+        );
+        if (!next) return null;
+        window.scrollBy({ top: next.getBoundingClientRect().bottom - (barTop - 12), behavior: "instant" });
+        return next.getAttribute("aria-label") ?? next.textContent?.trim().slice(0, 30) ?? "";
+      },
+      { barTop: bar.y, selector: CONTROLS },
+    );
+    expect(below, "a control lies further down the page than the switch").not.toBeNull();
+    const scrolledThen = await page.evaluate(() => window.scrollY);
+    expect((await marketing.boundingBox())!.y, "the switch is in sight").toBeGreaterThan(0);
     await marketing.click();
-    const toast = toasts.first();
-    await expect(toast).toBeVisible();
-    // Its six seconds held: it stays however busy the machine is (its entrance runs, and moves the page).
-    await page.evaluate(() => {
-      for (const animation of document.getAnimations())
-        if ((animation as CSSAnimation).animationName === "toast-out") animation.pause();
-    });
+    await expect(toasts.first()).toBeVisible();
+    // Its entrance runs, and moves the page.
+    await holdToastExits(page);
     await expect
       .poll(async () => {
-        const [control, over] = await Promise.all([marketing.boundingBox(), toast.boundingBox()]);
-        return control !== null && over !== null && control.y + control.height <= over.y;
-      })
-      .toBe(true);
+        const { toastTop, lowestInSight } = await inSightUnderToast(page, scrolledThen);
+        if (!lowestInSight.some((control) => control.name === below)) return [`${below} was not under the toast`];
+        return lowestInSight.filter((control) => control.bottom > toastTop + 0.5).map((control) => control.name);
+      }, "the controls that were in sight under the toast and still are")
+      .toEqual([]);
+  });
+}
+
+for (const width of [320, 390]) {
+  test(`at ${width} px a page that opens with a toast moves so that every control in sight under it at load sits above it`, async ({
+    page,
+    signedIn,
+  }) => {
+    await page.setViewportSize({ width, height: width === 320 ? 568 : 844 });
+    // Profile (its switches reach the bar at both widths) opens with the sign-up's toast, at the
+    // top of the page.
+    await signedIn(`toast-load-${width}`, "/profile");
+    await expect(page.getByTestId("flash").first()).toBeVisible();
+    await holdToastExits(page);
+    await expect
+      .poll(async () => {
+        const { toastTop, moved, lowestInSight } = await inSightUnderToast(page, 0);
+        if (lowestInSight.length === 0) return ["no control was under the toast at load"];
+        const covered = lowestInSight
+          .filter((control) => control.bottom > toastTop + 0.5)
+          .map((control) => control.name);
+        return moved > 0 ? covered : ["the page has not moved", ...covered];
+      }, "the controls in sight under the toast at load that still are")
+      .toEqual([]);
   });
 }
