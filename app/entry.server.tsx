@@ -23,6 +23,7 @@ import { logValue } from "./server/runtime/log.server";
 import { postbackRoute } from "./server/walls/postback-route.server";
 import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.server";
 import { startClearedEarningsNotices } from "./server/earning/cleared-earnings.server";
+import { startInrRateRefresh } from "./server/withdrawals/inr-rate.server";
 import { startReferralSettlement } from "./server/earning/referrals.server";
 import { startDashboardFold } from "./server/operator/dashboard.server";
 import { wallFrameOrigins } from "./server/walls/pages.server";
@@ -68,6 +69,8 @@ startConfiguredNoticeDelivery();
 startReferralSettlement();
 // And their owners are told that held earnings cleared (docs/decisions/086), on the same interval.
 startClearedEarningsNotices();
+// The rupee rate of UPI cash-outs, from a rates endpoint when one is set (docs/decisions/087).
+startInrRateRefresh();
 
 // The dashboard's counters, merged now and then so that reading them stays cheap (docs/operator-console.md).
 startDashboardFold();

@@ -1,6 +1,8 @@
 // The operator console's withdrawals (docs/operator-console.md, "Withdrawals"): the lists an
 // operator works through, their filters as the URL carries them, and one withdrawal as
 // operator_withdrawal_row returns it. Shared by the server module that reads them and the pages.
+import { formatDollars } from "./money";
+import { formatRupees } from "./rupees";
 
 /** The lists: three queues worked oldest first, and the history newest first. */
 export const WITHDRAWAL_VIEWS = [
@@ -74,6 +76,10 @@ export interface ConsoleWithdrawal {
   amount: number;
   payment_method: PaymentMethodName;
   recipient: string;
+  /** What is paid in the rail's own money, fixed when asked for (UPI: INR at payout_rate; decision 087). */
+  payout_currency: string | null;
+  payout_amount: number | null;
+  payout_rate: number | null;
   status: "pending" | "completed" | "failed";
   review_state: "review" | "approved" | "rejected";
   risk_score: number | null;
@@ -127,4 +133,16 @@ export function withdrawalActions(
     markPaid: approved && withdrawal.sent_at === null,
     markFailed: approved && withdrawal.sent_at === null,
   };
+}
+
+/**
+ * What the person is to be paid, as the operator pays it: "₹415.20" for a UPI withdrawal whose
+ * rupees were fixed when it was asked for, else the dollars.
+ */
+export function amountToPay(
+  withdrawal: Pick<ConsoleWithdrawal, "amount" | "payout_currency" | "payout_amount">,
+): string {
+  return withdrawal.payout_currency === "INR" && withdrawal.payout_amount != null
+    ? formatRupees(Number(withdrawal.payout_amount))
+    : formatDollars(withdrawal.amount);
 }

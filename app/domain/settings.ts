@@ -15,8 +15,11 @@ export const SETTING_TOPICS = [
 ] as const;
 export type SettingTopic = (typeof SETTING_TOPICS)[number];
 
-/** Whole numbers (coins, days, hours, count), money with cents (dollars, ratio), yes or no, or a JSON object. */
-type SettingUnit = "coins" | "dollars" | "days" | "hours" | "count" | "ratio" | "boolean" | "json";
+/**
+ * Whole numbers (coins, days, hours, count), money with cents (dollars, ratio), rupees per dollar
+ * to four decimals, yes or no, or a JSON object.
+ */
+type SettingUnit = "coins" | "dollars" | "days" | "hours" | "count" | "ratio" | "rupees" | "boolean" | "json";
 
 interface SettingBase {
   /** The app_config column. */
@@ -147,6 +150,19 @@ export const SETTINGS = [
     min: 0.01,
     max: 10_000,
     help: "The least a person can withdraw by bank transfer.",
+  },
+  {
+    key: "usd_inr_rate",
+    topic: "Cash-outs and review by risk",
+    label: "Rupees per dollar (UPI)",
+    unit: "rupees",
+    min: 1,
+    max: 1_000,
+    empty: "no rate: UPI amounts are shown in dollars only",
+    help:
+      "What a UPI cash-out pays in rupees for each dollar, fixed when the person asks for it; Withdraw shows " +
+      "the rupees beside the dollars. A rate older than 7 days is not used: set it again, or let the rates " +
+      "endpoint (INR_RATE_URL) keep it. A rise of more than 2 % waits for a second owner.",
   },
   {
     key: "withdrawals_per_hour",
@@ -287,6 +303,8 @@ export type SettingKey = (typeof SETTINGS)[number]["key"];
 /** The columns of app_config that are not settings, and why. */
 export const NOT_SETTINGS: Readonly<Record<string, string>> = {
   id: "the key that keeps app_config to one row",
+  usd_inr_rate_set_at: "the date of the rupee rate, set by the database whenever the rate changes",
+  usd_inr_rate_anchor: "the rupee rate an owner last set, near which the rates endpoint may move it",
 };
 
 /** A setting's value as the database holds it: a number, yes or no, null (an empty ratio) or {network: days}. */
@@ -329,6 +347,7 @@ export function settingOf(key: SettingKey): Setting {
 
 const WHOLE = /^[0-9]{1,9}$/;
 const CENTS = /^[0-9]{1,9}(?:[.][0-9]{1,2})?$/;
+const TEN_THOUSANDTHS = /^[0-9]{1,4}(?:[.][0-9]{1,4})?$/;
 const NUMBER_FORMAT = new Intl.NumberFormat("en-US");
 
 /** What a refused value is told, from the setting's unit and bounds (the form's and the database's refusal alike). */
@@ -350,6 +369,8 @@ export function invalidSettingMessage(setting: Setting): string {
       );
     case "count":
       return `Enter a whole number from ${NUMBER_FORMAT.format(setting.min)} to ${NUMBER_FORMAT.format(setting.max)}`;
+    case "rupees":
+      return `Enter rupees per dollar from ${setting.min} to ${NUMBER_FORMAT.format(setting.max)} with at most four decimals, or leave it empty`;
     default:
       return `Enter a whole number of ${setting.unit} from ${NUMBER_FORMAT.format(setting.min)} to ${NUMBER_FORMAT.format(setting.max)}`;
   }
@@ -388,8 +409,13 @@ export function parseSettingInput(setting: Setting, input: string | undefined): 
       return parseNetworkHolds(text) ?? undefined;
     default: {
       if (text === "" && setting.empty) return null;
-      const whole = setting.unit !== "dollars" && setting.unit !== "ratio";
-      if (!(whole ? WHOLE : CENTS).test(text)) return undefined;
+      const pattern =
+        setting.unit === "rupees"
+          ? TEN_THOUSANDTHS
+          : setting.unit === "dollars" || setting.unit === "ratio"
+            ? CENTS
+            : WHOLE;
+      if (!pattern.test(text)) return undefined;
       const value = Number(text);
       return value >= setting.min && value <= setting.max ? value : undefined;
     }
@@ -404,6 +430,7 @@ export function settingInputText(setting: Setting, value: SettingValue): string 
     return holds.length === 0 ? "" : `{${holds.map(([network, days]) => `"${network}": ${days}`).join(", ")}}`;
   }
   if (value === null) return "";
+  if (setting.unit === "rupees") return String(Number(value));
   return setting.unit === "dollars" || setting.unit === "ratio" ? Number(value).toFixed(2) : String(value);
 }
 
@@ -428,6 +455,8 @@ export function formatSettingValue(setting: Setting, value: SettingValue, coinsP
       return formatDollars(Number(value));
     case "ratio":
       return value === null ? `empty (${setting.empty ?? "none"})` : Number(value).toFixed(2);
+    case "rupees":
+      return value === null ? `empty (${setting.empty ?? "none"})` : `₹${Number(value)} per $1`;
     case "coins": {
       const coins = Number(value);
       if (setting.key === "coins_per_dollar") return `${plural(coins, "coin", "coins")} = $1.00`;

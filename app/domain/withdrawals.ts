@@ -2,6 +2,7 @@
 // client-safe; the form's schema lives in routes/withdraw/withdrawal-form.ts so the page does not ship zod.
 
 import { formatDay, type TimeZone } from "./dates";
+import { formatRupees } from "./rupees";
 import { formatDollars } from "./money";
 import { asSentence } from "./text";
 
@@ -179,6 +180,19 @@ export interface WithdrawalRow {
   recipient?: string;
   /** A pending one's "Expected by Nov 26" (withdrawalExpected), null once settled. */
   expected?: string | null;
+  /** What is sent in the rail's own money, fixed when asked for (UPI: INR; docs/decisions/087). */
+  payout_currency?: string | null;
+  payout_amount?: number | string | null;
+}
+
+/**
+ * A UPI withdrawal's rupees, as fixed when it was asked for: "₹415.20 sent" once paid, "₹415.20 to
+ * be sent" while on its way; nothing for one refused (nothing was sent) or paid in dollars.
+ */
+export function rupeesLine(row: WithdrawalRow): string | null {
+  if (row.payout_currency !== "INR" || row.payout_amount == null || row.status === "failed") return null;
+  const rupees = formatRupees(Number(row.payout_amount));
+  return row.status === "completed" ? `${rupees} sent` : `${rupees} to be sent`;
 }
 
 /**

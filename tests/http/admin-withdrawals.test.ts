@@ -192,7 +192,9 @@ describe("the console's withdrawals", () => {
     expect(exported.status).toBe(200);
     expect(exported.headers.get("content-type")).toContain("text/csv");
     const csv = await exported.text();
-    expect(csv.split("\r\n")[0]).toBe("id,created_at,amount,method,upi_id_or_bank_details,email");
+    expect(csv.split("\r\n")[0]).toBe(
+      "id,created_at,amount,method,upi_id_or_bank_details,email,amount_to_pay,currency",
+    );
     expect(csv).toContain(one.id);
     expect(csv).toContain(two.id);
     const [exportEntry] = await app.sql<{ actor_user_id: string; detail: { count: number } }>(

@@ -423,13 +423,14 @@ describe("paying out withdrawals: the operator command and the PayPal webhook, o
     const exported = await payouts(["export-upi"]);
     expect(exported.code).toBe(0);
     const lines = exported.stdout.split("\r\n");
-    expect(lines[0]).toBe("id,created_at,amount,method,upi_id_or_bank_details,email");
+    expect(lines[0]).toBe("id,created_at,amount,method,upi_id_or_bank_details,email,amount_to_pay,currency");
     expect(lines.at(-1)).toBe("");
     const listed = await payoutsJson<Reviewed[]>(["list", "--status", "pending"]);
     const createdAt = (id: string) => listed.find((entry) => entry.id === id)!.created_at;
-    expect(lines).toContain(`${upi.id},${createdAt(upi.id)},2.50,upi,payee.csv@okhdfcbank,${upi.email}`);
+    // No rupee rate is set here: a UPI withdrawal is paid in dollars, as asked for.
+    expect(lines).toContain(`${upi.id},${createdAt(upi.id)},2.50,upi,payee.csv@okhdfcbank,${upi.email},2.50,USD`);
     expect(lines).toContain(
-      `${bank.id},${createdAt(bank.id)},10.00,bank,"'=HYPERLINK(""http://evil.example"",""Pay, here"")",${bank.email}`,
+      `${bank.id},${createdAt(bank.id)},10.00,bank,"'=HYPERLINK(""http://evil.example"",""Pay, here"")",${bank.email},10.00,USD`,
     );
     expect(exported.stdout).not.toContain(pal.id);
     expect(exported.stderr).toMatch(/\d+ pending UPI and bank withdrawal\(s\) to pay by hand/);
@@ -464,7 +465,7 @@ describe("paying out withdrawals: the operator command and the PayPal webhook, o
       expect(exported.stdout).not.toMatch(raw);
       const rows = exported.stdout.split("\r\n");
       expect(rows.find((line) => line.startsWith(first.id))).toMatch(
-        new RegExp(`,10\\.00,bank,${escaped.replace(/[\\[\]]/g, "\\$&")},${first.email}$`),
+        new RegExp(`,10\\.00,bank,${escaped.replace(/[\\[\]]/g, "\\$&")},${first.email},10\\.00,USD$`),
       );
       expect(exported.stdout.split("\n").every((line) => line === "" || line.endsWith("\r"))).toBe(true);
 

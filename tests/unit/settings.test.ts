@@ -105,6 +105,7 @@ describe("the console's settings", () => {
       coins: [1, 100],
       dollars: [0.01, 5, 1234.5],
       ratio: [null, 0, 1, 2.25],
+      rupees: [null, 1, 83.2475, 1000],
       boolean: [true, false],
       json: [{}, { bitlabs: 14, "ad-gem": 30 }],
       days: [0, 365],
@@ -135,6 +136,10 @@ describe("the console's settings", () => {
     expect(formatSettingValue(settingOf("bonus_unlock_ratio"), null)).toBe(
       "empty (all bonus money can be withdrawn at once)",
     );
+    expect(formatSettingValue(settingOf("usd_inr_rate"), 83.2475)).toBe("₹83.2475 per $1");
+    expect(formatSettingValue(settingOf("usd_inr_rate"), null)).toBe(
+      "empty (no rate: UPI amounts are shown in dollars only)",
+    );
   });
 
   it("says what a refused value should be, the same words whether the form or the database refused it", () => {
@@ -143,6 +148,9 @@ describe("the console's settings", () => {
       "Enter an amount from $0.01 to $10,000.00, with at most two decimals",
     );
     expect(invalidSettingMessage(settingOf("risk_review_threshold"))).toBe("Enter a whole number from 0 to 101");
+    expect(invalidSettingMessage(settingOf("usd_inr_rate"))).toBe(
+      "Enter rupees per dollar from 1 to 1,000 with at most four decimals, or leave it empty",
+    );
     for (const setting of SETTINGS)
       expect(ruleMessage("invalid_setting", setting.key)).toBe(invalidSettingMessage(setting));
   });

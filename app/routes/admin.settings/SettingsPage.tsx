@@ -19,11 +19,14 @@ import {
   type WaitingSettingChange,
 } from "~/domain/settings";
 import { useFormState, type FieldState } from "~/lib/use-form";
+import { formatDate } from "~/domain/dates";
 import { SettingChanges } from "./SettingChanges";
 import { WaitingChanges } from "./WaitingChanges";
 
 export interface SettingsPageData {
   values: SettingValues;
+  /** When the rupee rate was set (by an owner or the rates endpoint), and whether it is too old to be used; null while none is. */
+  inrRateSet: { at: string; stale: boolean } | null;
   version: string;
   /** An owner's page: the others read the settings, with the form disabled. */
   canChange: boolean;
@@ -44,6 +47,11 @@ const UNIT_LABELS: Partial<Record<Setting["unit"], string>> = {
   days: "days",
   hours: "hours",
 };
+
+/** ", set Nov 28, 2026", and when it is too old to be used (usd_inr_rate_now), that it is not. */
+function rateDate({ at, stale }: { at: string; stale: boolean }): string {
+  return `, set ${formatDate(at)}${stale ? " (older than 7 days: not used)" : ""}`;
+}
 
 /** The settings, grouped by topic, an owner's form to change them, and the changes made so far. */
 export function SettingsPage({
@@ -119,6 +127,7 @@ function SettingsForm({ data, lastResult }: { data: SettingsPageData; lastResult
                       {setting.help}
                       <span className="mt-1 block font-semibold text-ink">
                         {`Now: ${formatSettingValue(setting, data.values[setting.key], coinsPerDollar)}`}
+                        {setting.key === "usd_inr_rate" && data.inrRateSet ? rateDate(data.inrRateSet) : null}
                       </span>
                     </>
                   }
@@ -187,7 +196,7 @@ function SettingField({ setting, field, hint }: { setting: Setting; field: Field
       />
     );
   }
-  const whole = setting.unit !== "dollars" && setting.unit !== "ratio";
+  const whole = setting.unit !== "dollars" && setting.unit !== "ratio" && setting.unit !== "rupees";
   return (
     <Field
       field={field}

@@ -1,3 +1,4 @@
+import { INR_RATE_MAX_AGE_MS } from "~/domain/rupees";
 import { roleAtLeast, signedInRecently } from "~/domain/operator-roles";
 import { isSettingKey, settingOf, SETTINGS, type SettingValues } from "~/domain/settings";
 import { formatTimestamp } from "~/domain/dates";
@@ -48,8 +49,14 @@ export async function loadSettingsPage(request: Request) {
   ]);
   const [stored, changes] = await Promise.all([settingsRead, changesRead]);
   const values = Object.fromEntries(SETTINGS.map(({ key }) => [key, stored.settings[key]])) as SettingValues;
+  const rateSetAt = stored.settings.usd_inr_rate_set_at;
   return {
     values,
+    // The rupee rate's date (docs/decisions/087), shown beside it, and whether it is too old to be used.
+    inrRateSet:
+      typeof rateSetAt === "string"
+        ? { at: rateSetAt, stale: Date.now() - Date.parse(rateSetAt) > INR_RATE_MAX_AGE_MS }
+        : null,
     version: stored.version,
     waiting: stored.waiting,
     viewerId: operator.uid,

@@ -7,7 +7,9 @@ import { ReviewReasons } from "~/components/operator/ReviewReasons";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { formatTimestamp } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
+import { rateLine } from "~/domain/rupees";
 import {
+  amountToPay,
   PAYMENT_METHOD_LABELS,
   withdrawalActions,
   withdrawalStage,
@@ -115,7 +117,7 @@ function ActionForms({
           help={
             withdrawal.payment_method === "paypal"
               ? `PayPal is not set up on this server: once you have sent ${formatDollars(withdrawal.amount)} to ${withdrawal.recipient} in PayPal yourself, mark it paid with PayPal's transaction id.`
-              : `Once you have sent ${formatDollars(withdrawal.amount)} to ${withdrawal.recipient} yourself.`
+              : `Once you have sent ${amountToPay(withdrawal)} to ${withdrawal.recipient} yourself.`
           }
           button="Mark paid"
           pendingText="Saving…"
@@ -208,6 +210,14 @@ export function WithdrawalPage({
       ),
     ],
     ["Paid to", `${PAYMENT_METHOD_LABELS[withdrawal.payment_method]}: ${withdrawal.recipient}`],
+    ...(withdrawal.payout_currency === "INR" && withdrawal.payout_rate != null
+      ? [
+          [
+            "In rupees",
+            `${amountToPay(withdrawal)} at ${rateLine(Number(withdrawal.payout_rate))}, fixed when it was asked for`,
+          ] satisfies [string, ReactNode],
+        ]
+      : []),
     ["Asked", formatTimestamp(withdrawal.created_at)],
     ["Their balance now", formatDollars(withdrawal.balance)],
   ];

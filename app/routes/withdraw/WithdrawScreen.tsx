@@ -1,7 +1,8 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import type { FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { formatDollars, type MoneyParts } from "~/domain/money";
+import { approximateRupees, rateLine } from "~/domain/rupees";
 import {
   AMOUNT_PATTERN,
   holdAmountInput,
@@ -47,6 +48,8 @@ export interface WithdrawData {
   email: string | null;
   emailVerified: boolean;
   minimums: Record<PaymentMethod, number>;
+  /** Rupees per dollar a UPI cash-out is paid at, fixed when asked for; null: no rate in force (dollars only). */
+  inrRate: number | null;
   bankOffered: boolean;
   /** The last withdrawal's method and recipient, the form's starting values. */
   lastRecipient: { method: "paypal" | "upi"; recipient: string } | null;
@@ -129,6 +132,8 @@ function WithdrawForm({
     defaultValue: startingValues(data.lastRecipient),
   });
   const methods: PaymentMethod[] = data.bankOffered ? [...OFFERED_METHODS, "bank"] : [...OFFERED_METHODS];
+  // The amount as typed, for its rupees beside it (with JavaScript; without, the rate is shown).
+  const [typedAmount, setTypedAmount] = useState(fields.amount.initialValue ?? "");
   return (
     <Card>
       <Form method="post" {...form.props} className="withdraw-form">
@@ -152,16 +157,20 @@ function WithdrawForm({
               onInput: (event: FormEvent<HTMLInputElement>) => {
                 const held = holdAmountInput(event.currentTarget.value);
                 if (held !== event.currentTarget.value) event.currentTarget.value = held;
+                setTypedAmount(held);
               },
             }}
           />
+          {data.inrRate ? <RupeesBeside amount={typedAmount} rate={data.inrRate} /> : null}
           <RadioCards
             field={fields.method}
             legend="Payment method"
             options={methods.map((method) => ({
               value: method,
               label: METHOD_LABELS[method],
-              detail: `Min. ${formatDollars(data.minimums[method])}`,
+              detail: `Min. ${formatDollars(data.minimums[method])}${
+                method === "upi" && data.inrRate ? ` (${approximateRupees(data.minimums.upi, data.inrRate)})` : ""
+              }`,
               icon: METHOD_ICONS[method],
             }))}
           />
@@ -199,5 +208,21 @@ function WithdrawForm({
         </fieldset>
       </Form>
     </Card>
+  );
+}
+
+/**
+ * With UPI chosen (the form's CSS shows it then): what the amount comes to in rupees, "≈ ₹415.20",
+ * and the rate; before an amount is typed (and without JavaScript), the rate alone. The rupees are
+ * fixed when the request is sent (create_withdrawal), and the history shows them.
+ */
+function RupeesBeside({ amount, rate }: { amount: string; rate: number }) {
+  // What the field holds is digits with at most two decimals (holdAmountInput), or nothing.
+  const dollars = Number(amount) || 0;
+  return (
+    <p data-method="upi" data-testid="rupees-beside" className="-mt-3 text-sm text-muted">
+      {dollars > 0 ? <span className="font-semibold text-ink">{`${approximateRupees(dollars, rate)} `}</span> : null}
+      {`Paid in rupees at ${rateLine(rate)}, fixed when you send the request.`}
+    </p>
   );
 }

@@ -3,7 +3,13 @@ import { formatDate } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
 import { withdrawalState } from "~/domain/money-timeline";
 import { MoneyStateBadge } from "~/components/MoneyStateBadge";
-import { METHOD_NAMES, WITHDRAWAL_MESSAGES, withdrawalStepMeaning, type WithdrawalRow } from "~/domain/withdrawals";
+import {
+  METHOD_NAMES,
+  rupeesLine,
+  WITHDRAWAL_MESSAGES,
+  withdrawalStepMeaning,
+  type WithdrawalRow,
+} from "~/domain/withdrawals";
 import { Icon } from "~/components/shared";
 import { SectionError } from "~/components/ui/SectionError";
 import { UrlDialog } from "~/components/ui/UrlDialog";
@@ -114,9 +120,11 @@ function StateBadge({ row }: { row: WithdrawalRow }) {
  */
 function WithdrawalDetails({ row }: { row: WithdrawalRow }) {
   const meaning = withdrawalStepMeaning(row);
+  const rupees = rupeesLine(row);
   return (
     <>
       {row.recipient ? <p className="break-all text-muted">To {row.recipient}</p> : null}
+      {rupees ? <p className="font-semibold text-ink">{rupees}</p> : null}
       {meaning ? <p className="mt-0.5 text-gray-800">{meaning}</p> : null}
       {row.expected ? <p className="text-muted">{row.expected}</p> : null}
     </>

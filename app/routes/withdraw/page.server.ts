@@ -68,6 +68,8 @@ export async function loadWithdraw(request: Request, scope?: RequestScope) {
     email: summary.email,
     emailVerified,
     minimums: config.min_withdrawal,
+    // UPI is paid in rupees at this rate, fixed when asked for: shown beside the dollars.
+    inrRate: config.inr_rate ? Number(config.inr_rate.rate) : null,
     // docs/product.md, "Withdraw: fields": bank is not offered in the selector; a link with ?method=bank reaches its form.
     bankOffered: url.searchParams.get("method") === "bank",
     historyOpen,

@@ -1,3 +1,4 @@
+import type { InrRate } from "~/domain/rupees";
 import { memoize } from "./cache.server";
 import { getDatabase } from "../db/database.server";
 import { subscribeToChannel } from "../db/live.server";
@@ -11,6 +12,8 @@ export interface AppConfig {
   referral: { reward: number; welcome_bonus: number; qualifying_coins: number; requires_earned: boolean };
   /** Bonus money waits for cleared offer earnings before it can be withdrawn (production settings). */
   bonus_locked_until_earned: boolean;
+  /** Rupees per dollar for UPI, while a rate of the last seven days is in force (docs/decisions/087). */
+  inr_rate: InrRate | null;
 }
 
 // The database announces every change of app_config (pg_notify('app_config')), which drops this

@@ -113,6 +113,12 @@ const envVariables = z.object({
   OFFER_REFRESH_SECONDS: optionalText
     .transform((value) => (value === undefined ? 300 : Number(value)))
     .pipe(z.number("must be a number of seconds").int().min(1).max(3_600)),
+  // A rates endpoint for the rupee rate of UPI cash-outs (docs/decisions/087): JSON with
+  // `rates.INR` per US dollar, such as https://api.frankfurter.dev/v1/latest?base=USD&symbols=INR.
+  INR_RATE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  INR_RATE_INTERVAL_SECONDS: optionalText
+    .transform((value) => (value === undefined ? 3_600 : Number(value)))
+    .pipe(z.number("must be a number of seconds").int().min(1).max(86_400)),
   PAYPAL_CLIENT_ID: optionalText,
   PAYPAL_CLIENT_SECRET: optionalText,
   PAYPAL_MODE: optionalText.pipe(z.enum(["sandbox", "live"], "must be sandbox or live").optional()),
@@ -259,6 +265,8 @@ const envSchema = envVariables
       // Or our proxies by address: the client is the right-most address that is none of them.
       trustedProxies: (env.TRUST_PROXY ? proxyAddresses(env.TRUST_PROXY) : null) ?? [],
       authGlobalLimitPerMinute: env.AUTH_GLOBAL_LIMIT_PER_MINUTE,
+      // The rupee rate read from a rates endpoint, every interval (docs/decisions/087); null: set by hand.
+      inrRate: env.INR_RATE_URL ? { url: env.INR_RATE_URL, intervalMs: env.INR_RATE_INTERVAL_SECONDS * 1000 } : null,
       // PayPal Payouts (docs/operations.md): without credentials PayPal withdrawals wait for the operator.
       paypal: env.PAYPAL_CLIENT_ID
         ? {

@@ -19,7 +19,7 @@ begin
        'postback_hold_days', 'provider_hold_days', 'bonus_unlock_ratio',
        'notice_delivery_attempts', 'notice_delivery_window_hours', 'notice_emails_per_address_per_day',
        'adjustment_approval_above', 'adjustment_window_hours', 'test_postbacks_per_wall_per_day',
-       'policy_change_delay_hours', 'adjustment_operator_limit']) then
+       'policy_change_delay_hours', 'adjustment_operator_limit', 'usd_inr_rate']) then
     return null;
   end if;
   if p_name = 'provider_hold_days' then
@@ -40,8 +40,8 @@ begin
   if p_name in ('referral_requires_earned', 'review_first_withdrawal') then
     return jsonb_typeof(p_value) = 'boolean';
   end if;
-  -- The ratio may be null: bonus money is unlocked at once.
-  if p_name = 'bonus_unlock_ratio' and jsonb_typeof(p_value) = 'null' then
+  -- The ratio may be null: bonus money is unlocked at once. The rupee rate may be null: none is set.
+  if p_name in ('bonus_unlock_ratio', 'usd_inr_rate') and jsonb_typeof(p_value) = 'null' then
     return true;
   end if;
   if jsonb_typeof(p_value) is distinct from 'number' then
@@ -71,6 +71,7 @@ begin
     when 'adjustment_operator_limit' then v_number = round(v_number, 2) and v_number between 0 and 1000000
     when 'test_postbacks_per_wall_per_day' then v_number = trunc(v_number) and v_number between 0 and 100
     when 'policy_change_delay_hours' then v_number = trunc(v_number) and v_number between 1 and 720
+    when 'usd_inr_rate' then v_number = round(v_number, 4) and v_number between 1 and 1000
   end;
 end
 $function$;

@@ -41,7 +41,11 @@ begin
          adjustment_window_hours = v_after.adjustment_window_hours,
          test_postbacks_per_wall_per_day = v_after.test_postbacks_per_wall_per_day,
          policy_change_delay_hours = v_after.policy_change_delay_hours,
-         adjustment_operator_limit = v_after.adjustment_operator_limit
+         adjustment_operator_limit = v_after.adjustment_operator_limit,
+         usd_inr_rate = v_after.usd_inr_rate,
+         -- An owner's rate is the one the rates endpoint stays near (record_inr_rate).
+         usd_inr_rate_anchor = case when p_patch ? 'usd_inr_rate' then v_after.usd_inr_rate
+                                    else v_after.usd_inr_rate_anchor end
    where id
   returning * into v_after;
   for v_name in select key from jsonb_object_keys(p_patch) key order by key loop

@@ -23,6 +23,7 @@ declare
   v_risk jsonb;
   v_review boolean;
   v_withdrawal withdrawals;
+  v_rate numeric;
 begin
   -- The profile is held (key share, as the withdrawal's foreign key would take it anyway) before
   -- the balance, the order delete_account locks them in: a deletion waits for a withdrawal being
@@ -140,12 +141,20 @@ begin
   v_review := (v_risk ->> 'score')::integer >= v_config.risk_review_threshold
               or (v_config.review_first_withdrawal and (v_risk ->> 'first_withdrawal')::boolean);
 
+  -- A UPI cash-out is paid in rupees: the amount is fixed now, at the rate of the day, and kept
+  -- with the withdrawal (docs/decisions/087); without a rate of the last seven days, none is fixed.
+  if payment_method_param = 'upi' then
+    v_rate := usd_inr_rate_now();
+  end if;
+
   insert into withdrawals (user_id, amount, payment_method, recipient_email, recipient_upi,
-                           recipient_bank_details, recipient_hash, risk_score, risk_reasons, review_state)
+                           recipient_bank_details, recipient_hash, risk_score, risk_reasons, review_state,
+                           payout_currency, payout_amount, payout_rate)
   values (p_user_id, amount_param, payment_method_param, v_email, v_upi,
           case when v_details is not null then jsonb_build_object('details', v_details) end,
           nullif(trim(p_recipient_hash), ''), (v_risk ->> 'score')::integer, v_risk -> 'reasons',
-          case when v_review then 'review' else 'approved' end)
+          case when v_review then 'review' else 'approved' end,
+          case when v_rate is not null then 'INR' end, round(amount_param * v_rate, 2), v_rate)
   returning * into v_withdrawal;
 
   insert into transaction_history (user_id, description, transaction_type, amount, status,

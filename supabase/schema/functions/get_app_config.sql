@@ -18,6 +18,9 @@ AS $function$
                                           'welcome_bonus', referral_welcome_bonus,
                                           'qualifying_coins', referral_qualifying_coins,
                                           'requires_earned', referral_requires_earned),
-           'bonus_locked_until_earned', bonus_unlock_ratio is not null)
+           'bonus_locked_until_earned', bonus_unlock_ratio is not null,
+           -- Rupees per dollar while the rate is of the last seven days, with its date; else null.
+           'inr_rate', case when usd_inr_rate_now() is not null
+                            then jsonb_build_object('rate', usd_inr_rate, 'set_at', usd_inr_rate_set_at) end)
     from app_config
 $function$;

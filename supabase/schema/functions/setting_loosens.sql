@@ -19,6 +19,11 @@ AS $function$
     when 'adjustment_operator_limit' then (p_after)::numeric > (p_before)::numeric
     when 'test_postbacks_per_wall_per_day' then (p_after)::numeric > (p_before)::numeric
     when 'policy_change_delay_hours' then (p_after)::numeric < (p_before)::numeric
+    -- More rupees per dollar pays more: a rise of more than 2 % (or a first rate) waits for a second
+    -- owner; a fall, or a day's drift, applies at once.
+    when 'usd_inr_rate' then p_after is not null and jsonb_typeof(p_after) = 'number'
+                             and (jsonb_typeof(p_before) is distinct from 'number'
+                                  or (p_after)::numeric > (p_before)::numeric * 1.02)
     else false
   end
 $function$;

@@ -18,5 +18,8 @@ AS $function$
     'review_state', w.review_state,
     'sent_at', w.sent_at,
     'settled_at', w.settled_at,
-    'failure_reason', w.failure_reason)
+    'failure_reason', w.failure_reason,
+    -- What is sent in the rail's own money, fixed when it was asked for (UPI: rupees).
+    'payout_currency', w.payout_currency,
+    'payout_amount', w.payout_amount)
 $function$;

@@ -27,6 +27,9 @@ create table public.app_config (
   test_postbacks_per_wall_per_day integer default 5 not null,
   policy_change_delay_hours integer default 24 not null,
   adjustment_operator_limit numeric(12,2) default 200 not null,
+  usd_inr_rate numeric(10,4),
+  usd_inr_rate_set_at timestamp with time zone,
+  usd_inr_rate_anchor numeric(10,4),
   constraint app_config_adjustment_approval_above_check CHECK (((adjustment_approval_above >= (0)::numeric) AND (adjustment_approval_above <= (1000000)::numeric))),
   constraint app_config_adjustment_operator_limit_check CHECK (((adjustment_operator_limit >= (0)::numeric) AND (adjustment_operator_limit <= (1000000)::numeric))),
   constraint app_config_adjustment_window_hours_check CHECK (((adjustment_window_hours >= 1) AND (adjustment_window_hours <= 720))),
@@ -50,10 +53,12 @@ create table public.app_config (
   constraint app_config_referral_welcome_bonus_check CHECK ((referral_welcome_bonus >= (0)::numeric)),
   constraint app_config_risk_review_threshold_check CHECK (((risk_review_threshold >= 0) AND (risk_review_threshold <= 101))),
   constraint app_config_test_postbacks_per_wall_per_day_check CHECK (((test_postbacks_per_wall_per_day >= 0) AND (test_postbacks_per_wall_per_day <= 100))),
+  constraint app_config_usd_inr_rate_check CHECK (((usd_inr_rate >= (1)::numeric) AND (usd_inr_rate <= (1000)::numeric))),
   constraint app_config_withdrawals_per_hour_check CHECK ((withdrawals_per_hour > 0))
 );
 
 CREATE TRIGGER app_config_never_emptied BEFORE TRUNCATE ON public.app_config FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
 CREATE TRIGGER app_config_notify AFTER INSERT OR DELETE OR UPDATE ON public.app_config FOR EACH STATEMENT EXECUTE FUNCTION notify_app_config_changed();
+CREATE TRIGGER app_config_rate_dated BEFORE UPDATE OF usd_inr_rate ON public.app_config FOR EACH ROW EXECUTE FUNCTION app_config_rate_dated();
 
 -- Row level security: on

@@ -37,6 +37,10 @@ export interface ReviewedWithdrawal {
   amount: number;
   payment_method: PaymentMethod;
   recipient: string;
+  /** What is paid in the rail's own money, fixed when asked for (UPI: INR; decision 087). */
+  payout_currency: string | null;
+  payout_amount: number | null;
+  payout_rate: number | null;
   status: WithdrawalStatus;
   reference: string | null;
   failure_reason: string | null;
@@ -149,11 +153,13 @@ export interface SettleResult {
 export function unpaidWithdrawalsCsv(
   withdrawals: readonly Pick<
     ReviewedWithdrawal,
-    "id" | "created_at" | "amount" | "payment_method" | "recipient" | "email"
+    "id" | "created_at" | "amount" | "payment_method" | "recipient" | "email" | "payout_currency" | "payout_amount"
   >[],
 ): string {
+  // A UPI withdrawal is paid in the rupees fixed when it was asked for (decision 087), not at
+  // today's rate: its `amount_to_pay` and `currency` say what to send.
   return toCsv(
-    ["id", "created_at", "amount", "method", "upi_id_or_bank_details", "email"],
+    ["id", "created_at", "amount", "method", "upi_id_or_bank_details", "email", "amount_to_pay", "currency"],
     withdrawals.map((withdrawal) => [
       withdrawal.id,
       withdrawal.created_at,
@@ -161,6 +167,8 @@ export function unpaidWithdrawalsCsv(
       withdrawal.payment_method,
       withdrawal.recipient,
       withdrawal.email,
+      Number(withdrawal.payout_amount ?? withdrawal.amount).toFixed(2),
+      withdrawal.payout_currency ?? "USD",
     ]),
   );
 }
