@@ -24,6 +24,7 @@ import { postbackRoute } from "./server/walls/postback-route.server";
 import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.server";
 import { startClearedEarningsNotices } from "./server/earning/cleared-earnings.server";
 import { startInrRateRefresh } from "./server/withdrawals/inr-rate.server";
+import { startRazorpayXPayouts } from "./server/withdrawals/payouts/razorpayx-rail.server";
 import { startReferralSettlement } from "./server/earning/referrals.server";
 import { startDashboardFold } from "./server/operator/dashboard.server";
 import { wallFrameOrigins } from "./server/walls/pages.server";
@@ -71,6 +72,8 @@ startReferralSettlement();
 startClearedEarningsNotices();
 // The rupee rate of UPI cash-outs, from a rates endpoint when one is set (docs/decisions/087).
 startInrRateRefresh();
+// UPI cash-outs paid by RazorpayX when it is configured (docs/decisions/088).
+startRazorpayXPayouts();
 
 // The dashboard's counters, merged now and then so that reading them stays cheap (docs/operator-console.md).
 startDashboardFold();

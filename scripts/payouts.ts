@@ -307,7 +307,11 @@ async function run(command: string, rest: string[], values: Partial<Record<Optio
   const actor = { name: process.env.OPERATOR_NAME?.trim() || userInfo().username, userId: null };
   const db: Database = await openDatabase(env);
   try {
-    const operator = createOperator({ db, paypal: env.paypal ? createPayPalClient(env.paypal) : null });
+    const operator = createOperator({
+      db,
+      paypal: env.paypal ? createPayPalClient(env.paypal) : null,
+      rupeeUpiByRail: env.razorpayx !== null,
+    });
     switch (command) {
       case "list": {
         const status = typeof values.status === "string" ? (values.status === "all" ? null : values.status) : "pending";

@@ -80,6 +80,8 @@ export interface ConsoleWithdrawal {
   payout_currency: string | null;
   payout_amount: number | null;
   payout_rate: number | null;
+  /** The rail paying it (decision 088): PayPal, RazorpayX, or none (by hand, or not yet). */
+  payout_rail: "paypal" | "razorpayx" | null;
   status: "pending" | "completed" | "failed";
   review_state: "review" | "approved" | "rejected";
   risk_score: number | null;
@@ -100,11 +102,30 @@ export interface ConsoleWithdrawal {
   first_withdrawal: boolean;
 }
 
+/** One status a payout's rail reported (payout_events): the console's list of them. */
+export interface PayoutEvent {
+  status: string;
+  payout_id: string;
+  utr: string | null;
+  reason: string | null;
+  source: "create" | "webhook" | "reconciler";
+  /** Whether it moved the withdrawal (false: behind what was known). */
+  applied: boolean;
+  received_at: string;
+}
+
+/** The rail's name in the console's words. */
+export const RAIL_NAMES = { paypal: "PayPal", razorpayx: "RazorpayX" } as const;
+
 /** Where a withdrawal stands, in the console's words. */
-export function withdrawalStage(withdrawal: Pick<ConsoleWithdrawal, "status" | "review_state" | "sent_at">): string {
+export function withdrawalStage(
+  withdrawal: Pick<ConsoleWithdrawal, "status" | "review_state" | "sent_at"> &
+    Partial<Pick<ConsoleWithdrawal, "payout_rail">>,
+): string {
   if (withdrawal.status === "completed") return "Paid";
   if (withdrawal.status === "failed") return withdrawal.review_state === "rejected" ? "Refused" : "Failed";
   if (withdrawal.review_state === "review") return "In review";
+  if (withdrawal.payout_rail === "razorpayx") return withdrawal.sent_at ? "With RazorpayX" : "Being sent to RazorpayX";
   return withdrawal.sent_at ? "With PayPal" : "Approved, unpaid";
 }
 
@@ -118,20 +139,27 @@ export interface WithdrawalCounts {
 
 /** What can be done to a withdrawal now, by whom may act on money (finance or owner). */
 export function withdrawalActions(
-  withdrawal: Pick<ConsoleWithdrawal, "status" | "review_state" | "sent_at" | "payment_method">,
+  withdrawal: Pick<ConsoleWithdrawal, "status" | "review_state" | "sent_at" | "payment_method"> &
+    Partial<Pick<ConsoleWithdrawal, "payout_rail" | "payout_currency">>,
   /** Whether this server can pay through PayPal (PAYPAL_* set): no Pay button where it cannot. */
   paypalReady: boolean,
+  /** Whether RazorpayX pays the UPI cash-outs in rupees here (RAZORPAYX_* set, decision 088). */
+  razorpayxReady = false,
 ) {
   const pending = withdrawal.status === "pending";
   const approved = pending && withdrawal.review_state === "approved";
+  // RazorpayX's to pay and settle: nothing by hand, or it could be paid twice.
+  const byRazorpayX =
+    withdrawal.payout_rail === "razorpayx" ||
+    (razorpayxReady && withdrawal.payment_method === "upi" && withdrawal.payout_currency === "INR");
   return {
     approve: pending && withdrawal.review_state === "review",
-    reject: pending && withdrawal.sent_at === null,
+    reject: pending && withdrawal.sent_at === null && withdrawal.payout_rail !== "razorpayx",
     pay: paypalReady && approved && withdrawal.payment_method === "paypal" && withdrawal.sent_at === null,
     // Any approved one not with PayPal can be settled by hand: a PayPal payout made outside the app
     // (PayPal not set up here, or down) is marked paid with its reference rather than left stuck.
-    markPaid: approved && withdrawal.sent_at === null,
-    markFailed: approved && withdrawal.sent_at === null,
+    markPaid: approved && withdrawal.sent_at === null && !byRazorpayX,
+    markFailed: approved && withdrawal.sent_at === null && !byRazorpayX,
   };
 }
 

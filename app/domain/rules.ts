@@ -77,6 +77,12 @@ const RULE_MESSAGES = {
   withdrawal_sent: "Withdrawal was sent to PayPal: sync it, or settle it by hand once checked in PayPal",
   withdrawal_sending:
     "PayPal is being asked to pay this withdrawal, or was asked and has not answered: pay it again to learn PayPal's answer before refusing it",
+  withdrawal_paid_by_razorpayx:
+    "RazorpayX is paying this withdrawal: it is settled by RazorpayX's answer, webhook or read-back, not by hand",
+  not_a_razorpayx_payout: "This withdrawal is not paid by RazorpayX",
+  invalid_payout_request: "Invalid payout request",
+  invalid_payout_status: "Invalid payout status",
+  invalid_rate: "Enter rupees per dollar from 1 to 1,000",
   operator_required: "Operator name required",
   reason_required: "A reason is required",
   invalid_reason: "The reason must be at most 500 characters, without hidden characters",

@@ -51,6 +51,8 @@ const TABLES = [
   "held_postbacks",
   // How far the sweeps that tell people their held earnings cleared have read (docs/decisions/086).
   "cleared_earnings_sweep",
+  // Each status a payout's rail reported, once (docs/decisions/088).
+  "payout_events",
 ];
 
 /** Credits a user the way an earning function will: a ledger row and the balance, together. */

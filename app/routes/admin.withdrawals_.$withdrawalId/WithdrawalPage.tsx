@@ -11,6 +11,8 @@ import { rateLine } from "~/domain/rupees";
 import {
   amountToPay,
   PAYMENT_METHOD_LABELS,
+  RAIL_NAMES,
+  type PayoutEvent,
   withdrawalActions,
   withdrawalStage,
   type ConsoleWithdrawal,
@@ -19,20 +21,29 @@ import { CONSOLE_LINK } from "~/components/operator/console-link";
 
 type Detail = ConsoleWithdrawal & {
   actions: { id: number; at: string; actor: string; action: string; reason: string | null }[];
+  payout_events?: PayoutEvent[];
+};
+
+const EVENT_SOURCES: Record<PayoutEvent["source"], string> = {
+  create: "its answer",
+  webhook: "webhook",
+  reconciler: "read back",
 };
 
 function Actions({
   withdrawal,
   needsPassword,
   paypalReady,
+  razorpayxReady,
   lastResult,
 }: {
   withdrawal: Detail;
   needsPassword: boolean;
   paypalReady: boolean;
+  razorpayxReady: boolean;
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
-  const can = withdrawalActions(withdrawal, paypalReady);
+  const can = withdrawalActions(withdrawal, paypalReady, razorpayxReady);
   const paypal = withdrawal.payment_method === "paypal";
   const common = { needsPassword, lastResult };
   const shown = {
@@ -177,6 +188,7 @@ export function WithdrawalPage({
   canAct,
   needsPassword,
   paypalReady,
+  razorpayxReady = false,
   lastResult,
 }: {
   id: string;
@@ -184,6 +196,7 @@ export function WithdrawalPage({
   canAct: boolean;
   needsPassword: boolean;
   paypalReady: boolean;
+  razorpayxReady?: boolean;
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
   if (!withdrawal) {
@@ -223,13 +236,28 @@ export function WithdrawalPage({
   ];
   if (withdrawal.reviewed_at)
     rows.push(["Reviewed", `${formatTimestamp(withdrawal.reviewed_at)} by ${withdrawal.reviewed_by ?? "—"}`]);
-  if (withdrawal.sent_at) {
+  if (withdrawal.sent_at && withdrawal.payout_rail === "razorpayx") {
+    rows.push([
+      "Sent to RazorpayX",
+      `${formatTimestamp(withdrawal.sent_at)}, payout ${withdrawal.payout_batch_id ?? "—"}, ${withdrawal.payout_status ?? "no status yet"}`,
+    ]);
+  } else if (withdrawal.sent_at) {
     rows.push([
       "Sent to PayPal",
       `${formatTimestamp(withdrawal.sent_at)}, batch ${withdrawal.payout_batch_id ?? "—"}, ${withdrawal.payout_status ?? "no status yet"}`,
     ]);
+  } else if (withdrawal.payout_rail === "razorpayx" && withdrawal.status === "pending") {
+    rows.push([
+      "RazorpayX",
+      `Asked to pay it at ${formatTimestamp(withdrawal.payout_claimed_at ?? withdrawal.created_at)}, no answer recorded yet: it is asked again with the same request until it answers (it never pays twice).`,
+    ]);
   }
-  if (withdrawal.payout_claimed_at && !withdrawal.sent_at && withdrawal.status === "pending") {
+  if (
+    withdrawal.payout_claimed_at &&
+    !withdrawal.sent_at &&
+    withdrawal.status === "pending" &&
+    withdrawal.payout_rail !== "razorpayx"
+  ) {
     rows.push([
       "PayPal",
       `Asked to pay it at ${formatTimestamp(withdrawal.payout_claimed_at)}, no answer recorded: Pay with PayPal again to learn PayPal's answer (it never pays twice).`,
@@ -273,8 +301,30 @@ export function WithdrawalPage({
             withdrawal={withdrawal}
             needsPassword={needsPassword}
             paypalReady={paypalReady}
+            razorpayxReady={razorpayxReady}
             lastResult={lastResult}
           />
+        </ConsoleSection>
+      ) : null}
+      {withdrawal.payout_events && withdrawal.payout_events.length > 0 ? (
+        <ConsoleSection title={`What ${RAIL_NAMES[withdrawal.payout_rail ?? "razorpayx"]} reported`}>
+          <ConsoleTable
+            label="The payout's statuses"
+            caption="Each status of the payout as it was learnt, oldest first"
+            columns={["When", "Status", "From", "Payout", "UTR or reason"]}
+          >
+            {withdrawal.payout_events.map((event) => (
+              <tr key={`${event.payout_id}:${event.status}`} data-testid="payout-event" className="align-top">
+                <td className="px-4 py-3 whitespace-nowrap tabular-nums">{formatTimestamp(event.received_at)}</td>
+                <td className="px-4 py-3">
+                  {event.applied ? event.status : `${event.status} (arrived late, not applied)`}
+                </td>
+                <td className="px-4 py-3">{EVENT_SOURCES[event.source]}</td>
+                <td className="px-4 py-3 [overflow-wrap:anywhere]">{event.payout_id}</td>
+                <td className="px-4 py-3 [overflow-wrap:anywhere]">{event.utr ?? event.reason ?? "—"}</td>
+              </tr>
+            ))}
+          </ConsoleTable>
         </ConsoleSection>
       ) : null}
       <ConsoleSection title="What operators did">

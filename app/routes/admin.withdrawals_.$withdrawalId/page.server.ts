@@ -1,4 +1,5 @@
 import { data } from "@remix-run/node";
+import { getEnv } from "~/server/runtime/env.server";
 import type { output } from "zod/mini";
 import { withdrawalActions } from "~/domain/operator-withdrawals";
 import { roleAtLeast, signedInRecently } from "~/domain/operator-roles";
@@ -38,8 +39,13 @@ export async function loadWithdrawal(request: Request, id: string | undefined) {
   const canAct = roleAtLeast(operator.role, "finance");
   const needsPassword = canAct && !signedInRecently(operator.authTime);
   const paypalReady = getPayPalClient() !== null;
-  if (!withdrawal) return data({ id: id ?? "", withdrawal: null, canAct, needsPassword, paypalReady }, { status: 404 });
-  return { id: withdrawal.id, withdrawal, canAct, needsPassword, paypalReady };
+  const razorpayxReady = getEnv().razorpayx !== null;
+  if (!withdrawal)
+    return data(
+      { id: id ?? "", withdrawal: null, canAct, needsPassword, paypalReady, razorpayxReady },
+      { status: 404 },
+    );
+  return { id: withdrawal.id, withdrawal, canAct, needsPassword, paypalReady, razorpayxReady };
 }
 
 /** Approve (and pay by PayPal), pay an approved PayPal one, reject, mark paid or failed: finance and owners. */
@@ -65,7 +71,7 @@ export async function withdrawalAction(request: Request, id: string | undefined)
       return rejectForm(submission, { fieldErrors: { reference: [WITHDRAWAL_MESSAGES.referenceTooLong] } });
     }
   }
-  const allowed = withdrawalActions(withdrawal, getPayPalClient() !== null);
+  const allowed = withdrawalActions(withdrawal, getPayPalClient() !== null, getEnv().razorpayx !== null);
   const possible = {
     approve: allowed.approve,
     pay: allowed.pay,

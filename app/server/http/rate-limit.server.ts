@@ -44,6 +44,8 @@ export const RATE_LIMITS = {
   referralCodeCheck: { name: "referral-code-check", limit: 300, windowSeconds: 60 },
   // For PayPal as a whole: deliveries come in bursts after a batch settles; only a flood is stopped.
   paypalWebhook: { name: "paypal-webhook", limit: 600, windowSeconds: 60 },
+  // For RazorpayX as a whole, likewise (several events a payout, each retried until answered 2xx).
+  razorpayxWebhook: { name: "razorpayx-webhook", limit: 1200, windowSeconds: 60 },
 } as const satisfies Record<string, RateLimitRule>;
 
 /**

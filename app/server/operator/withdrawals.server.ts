@@ -1,5 +1,7 @@
+import { getEnv } from "../runtime/env.server";
 import type {
   ConsoleWithdrawal,
+  PayoutEvent,
   WithdrawalCounts,
   WithdrawalFilters,
   WITHDRAWAL_VIEWS,
@@ -33,7 +35,9 @@ export interface WithdrawalPage {
 const actorOf = (operator: Operator): Actor => ({ name: operator.name, userId: operator.uid });
 
 function payouts() {
-  return getDatabase().then((db) => createOperator({ db, paypal: getPayPalClient() }));
+  return getDatabase().then((db) =>
+    createOperator({ db, paypal: getPayPalClient(), rupeeUpiByRail: getEnv().razorpayx !== null }),
+  );
 }
 
 export async function listWithdrawals(
@@ -64,6 +68,8 @@ export async function withdrawalCounts(operatorId: string): Promise<WithdrawalCo
 
 export type WithdrawalDetail = ConsoleWithdrawal & {
   actions: { id: number; at: string; actor: string; action: string; reason: string | null }[];
+  /** What the rail reported of its payout, oldest first (RazorpayX, decision 088). */
+  payout_events: PayoutEvent[];
 };
 
 export async function readWithdrawal(operatorId: string, id: string): Promise<WithdrawalDetail | null> {
@@ -150,6 +156,8 @@ export async function exportUnpaidCsv(operator: Operator): Promise<{ csv: string
   const withdrawals = await db.rpc<ConsoleWithdrawal[]>("operator_export_unpaid", {
     p_operator_id: operator.uid,
     p_actor: operator.name,
+    // RazorpayX pays the UPI cash-outs in rupees (decision 088): not handed out to pay by hand too.
+    p_rupee_upi_by_rail: getEnv().razorpayx !== null,
   });
   return { csv: unpaidWithdrawalsCsv(withdrawals), count: withdrawals.length };
 }

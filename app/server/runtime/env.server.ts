@@ -119,6 +119,26 @@ const envVariables = z.object({
   INR_RATE_INTERVAL_SECONDS: optionalText
     .transform((value) => (value === undefined ? 3_600 : Number(value)))
     .pipe(z.number("must be a number of seconds").int().min(1).max(86_400)),
+  // RazorpayX Payouts for UPI (docs/rails/razorpayx.md): without a key id UPI stays the operator's hand flow.
+  RAZORPAYX_KEY_ID: optionalText,
+  RAZORPAYX_KEY_SECRET: optionalText,
+  RAZORPAYX_ACCOUNT_NUMBER: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[0-9]{6,30}$/, "must be the digits of your RazorpayX account number")
+      .optional(),
+  ),
+  RAZORPAYX_WEBHOOK_SECRET: optionalText,
+  RAZORPAYX_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  RAZORPAYX_QUEUE_IF_LOW_BALANCE: optionalText.pipe(z.enum(["true", "false"], "must be true or false").optional()),
+  // How often each server pays the approved UPI cash-outs and reads back the unsettled ones.
+  RAZORPAYX_INTERVAL_SECONDS: optionalText
+    .transform((value) => (value === undefined ? 30 : Number(value)))
+    .pipe(z.number("must be a number of seconds").int().min(1).max(3_600)),
+  // A payout with no final word for this long is read back (GET /v1/payouts/{id}).
+  RAZORPAYX_SETTLE_AFTER_MINUTES: optionalText
+    .transform((value) => (value === undefined ? 30 : Number(value)))
+    .pipe(z.number("must be a number of minutes").min(0).max(10_080)),
   PAYPAL_CLIENT_ID: optionalText,
   PAYPAL_CLIENT_SECRET: optionalText,
   PAYPAL_MODE: optionalText.pipe(z.enum(["sandbox", "live"], "must be sandbox or live").optional()),
@@ -181,6 +201,18 @@ const envSchema = envVariables
       issue(
         env.PAYPAL_CLIENT_ID ? "PAYPAL_CLIENT_SECRET" : "PAYPAL_CLIENT_ID",
         "PayPal needs both the client id and secret",
+      );
+    }
+    // RazorpayX half set would leave UPI paid by hand while the operator thinks it pays itself.
+    const razorpayx = [env.RAZORPAYX_KEY_ID, env.RAZORPAYX_KEY_SECRET, env.RAZORPAYX_ACCOUNT_NUMBER];
+    if (razorpayx.some(Boolean) && !razorpayx.every(Boolean)) {
+      issue(
+        !env.RAZORPAYX_KEY_ID
+          ? "RAZORPAYX_KEY_ID"
+          : !env.RAZORPAYX_KEY_SECRET
+            ? "RAZORPAYX_KEY_SECRET"
+            : "RAZORPAYX_ACCOUNT_NUMBER",
+        "RazorpayX needs the key id, the key secret and the account number",
       );
     }
     if (env.DATABASE_URL && env.SUPABASE_URL) {
@@ -267,6 +299,20 @@ const envSchema = envVariables
       authGlobalLimitPerMinute: env.AUTH_GLOBAL_LIMIT_PER_MINUTE,
       // The rupee rate read from a rates endpoint, every interval (docs/decisions/087); null: set by hand.
       inrRate: env.INR_RATE_URL ? { url: env.INR_RATE_URL, intervalMs: env.INR_RATE_INTERVAL_SECONDS * 1000 } : null,
+      // RazorpayX Payouts for UPI (docs/rails/razorpayx.md): without credentials UPI is paid by hand.
+      razorpayx:
+        env.RAZORPAYX_KEY_ID && env.RAZORPAYX_KEY_SECRET && env.RAZORPAYX_ACCOUNT_NUMBER
+          ? {
+              keyId: env.RAZORPAYX_KEY_ID,
+              keySecret: env.RAZORPAYX_KEY_SECRET,
+              accountNumber: env.RAZORPAYX_ACCOUNT_NUMBER,
+              webhookSecret: env.RAZORPAYX_WEBHOOK_SECRET ?? null,
+              apiUrl: env.RAZORPAYX_API_URL ?? "https://api.razorpay.com",
+              queueIfLowBalance: env.RAZORPAYX_QUEUE_IF_LOW_BALANCE !== "false",
+              intervalMs: env.RAZORPAYX_INTERVAL_SECONDS * 1000,
+              settleAfterSeconds: Math.round(env.RAZORPAYX_SETTLE_AFTER_MINUTES * 60),
+            }
+          : null,
       // PayPal Payouts (docs/operations.md): without credentials PayPal withdrawals wait for the operator.
       paypal: env.PAYPAL_CLIENT_ID
         ? {

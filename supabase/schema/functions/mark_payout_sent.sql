@@ -12,8 +12,10 @@ declare
   v_withdrawal withdrawals;
 begin
   update withdrawals
-     set sent_at = coalesce(sent_at, now()), payout_batch_id = p_batch_id, payout_status = p_payout_status
+     set sent_at = coalesce(sent_at, now()), payout_batch_id = p_batch_id, payout_status = p_payout_status,
+         payout_rail = 'paypal'
    where id = p_withdrawal_id and status = 'pending' and review_state = 'approved'
+     and payout_rail is distinct from 'razorpayx'
   returning * into v_withdrawal;
   if not found then
     if exists (select from withdrawals where id = p_withdrawal_id and status = 'pending') then

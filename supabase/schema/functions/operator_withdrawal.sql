@@ -21,6 +21,13 @@ begin
       select jsonb_agg(jsonb_build_object('id', a.id, 'at', a.at, 'actor', a.actor, 'action', a.action,
                                           'reason', a.reason) order by a.id desc)
         from (select * from operator_actions where withdrawal_id = p_withdrawal_id order by id desc limit 50) a),
+      '[]'::jsonb),
+    -- What the payout's rail reported, each status as it was learnt (docs/decisions/088).
+    'payout_events', coalesce((
+      select jsonb_agg(jsonb_build_object('status', e.status, 'payout_id', e.payout_id, 'utr', e.utr,
+                                          'reason', e.reason, 'source', e.source, 'applied', e.applied,
+                                          'received_at', e.received_at) order by e.id)
+        from payout_events e where e.withdrawal_id = p_withdrawal_id),
       '[]'::jsonb));
 end
 $function$;

@@ -18,6 +18,7 @@ AS $function$
            'payout_currency', p_withdrawal.payout_currency,
            'payout_amount', p_withdrawal.payout_amount,
            'payout_rate', p_withdrawal.payout_rate,
+           'payout_rail', p_withdrawal.payout_rail,
            'payment_method', p_withdrawal.payment_method,
            'recipient', coalesce(p_withdrawal.recipient_email, p_withdrawal.recipient_upi,
                                  p_withdrawal.recipient_bank_details ->> 'details'),

@@ -18,6 +18,7 @@ AS $function$
            'payout_currency', w.payout_currency,
            'payout_amount', w.payout_amount,
            'payout_rate', w.payout_rate,
+           'payout_rail', w.payout_rail,
            'payment_method', w.payment_method,
            'recipient', coalesce(w.recipient_email, w.recipient_upi, w.recipient_bank_details ->> 'details'),
            'status', w.status,

@@ -36,6 +36,11 @@ begin
      and v_withdrawal.sent_at is null then
     raise exception 'Withdrawal is being paid' using errcode = 'P0001', hint = 'withdrawal_sending';
   end if;
+  -- RazorpayX's to settle once claimed (its answer, webhook or read-back): settled by hand, a
+  -- refund or a second payment by hand could pay twice.
+  if v_actor is not null and v_withdrawal.payout_rail = 'razorpayx' and v_withdrawal.payout_claimed_at is not null then
+    raise exception 'Withdrawal is paid by RazorpayX' using errcode = 'P0001', hint = 'withdrawal_paid_by_razorpayx';
+  end if;
   v_before := v_withdrawal;
   update withdrawals
      set status = p_status,

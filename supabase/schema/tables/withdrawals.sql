@@ -27,11 +27,15 @@ create table public.withdrawals (
   payout_currency text,
   payout_amount numeric(14,2),
   payout_rate numeric(10,4),
+  payout_rail text,
+  payout_request jsonb,
   constraint withdrawals_amount_check CHECK ((amount > (0)::numeric)),
   constraint withdrawals_check3 CHECK (((status = 'pending'::text) = (settled_at IS NULL))),
   constraint withdrawals_failure_reason_check CHECK ((length(failure_reason) <= 500)),
   constraint withdrawals_payment_method_check CHECK ((payment_method = ANY (ARRAY['paypal'::text, 'upi'::text, 'bank'::text]))),
   constraint withdrawals_payout_amount_check CHECK ((((payout_currency IS NULL) = (payout_amount IS NULL)) AND (payout_amount > (0)::numeric) AND (payout_currency ~ '^[A-Z]{3}$'::text))),
+  constraint withdrawals_payout_rail_check CHECK ((payout_rail = ANY (ARRAY['paypal'::text, 'razorpayx'::text]))),
+  constraint withdrawals_payout_request_check CHECK ((jsonb_typeof(payout_request) = 'object'::text)),
   constraint withdrawals_pkey PRIMARY KEY (id),
   constraint withdrawals_recipient_check CHECK (((user_id IS NULL) OR
 CASE payment_method

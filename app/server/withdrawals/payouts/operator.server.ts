@@ -41,6 +41,8 @@ export interface ReviewedWithdrawal {
   payout_currency: string | null;
   payout_amount: number | null;
   payout_rate: number | null;
+  /** The rail paying it: PayPal, RazorpayX, or none (by hand, or not yet). */
+  payout_rail: "paypal" | "razorpayx" | null;
   status: WithdrawalStatus;
   reference: string | null;
   failure_reason: string | null;
@@ -189,7 +191,16 @@ export interface Actor {
   userId: string | null;
 }
 
-export function createOperator({ db, paypal }: { db: Database; paypal: PayPalClient | null }) {
+export function createOperator({
+  db,
+  paypal,
+  rupeeUpiByRail = false,
+}: {
+  db: Database;
+  paypal: PayPalClient | null;
+  /** RazorpayX pays the UPI cash-outs whose rupees were fixed: export-upi leaves them out. */
+  rupeeUpiByRail?: boolean;
+}) {
   const review = (status: WithdrawalStatus | null, method: PaymentMethod | null) =>
     db.rpc<ReviewedWithdrawal[]>("operator_withdrawals", { p_status: status, p_method: method });
 
@@ -370,7 +381,10 @@ export function createOperator({ db, paypal }: { db: Database; paypal: PayPalCli
       const withdrawals = (await review("pending", null)).filter(
         (withdrawal) =>
           (withdrawal.payment_method === "upi" || withdrawal.payment_method === "bank") &&
-          withdrawal.review_state === "approved",
+          withdrawal.review_state === "approved" &&
+          // Paid by RazorpayX (decision 088): claimed, or in rupees while it is on.
+          withdrawal.payout_rail === null &&
+          !(rupeeUpiByRail && withdrawal.payment_method === "upi" && withdrawal.payout_currency === "INR"),
       );
       return { csv: unpaidWithdrawalsCsv(withdrawals), withdrawals };
     },
