@@ -183,6 +183,14 @@ export interface WithdrawalRow {
   /** What is sent in the rail's own money, fixed when asked for (UPI: INR; docs/decisions/087). */
   payout_currency?: string | null;
   payout_amount?: number | string | null;
+  /** Once paid, the payment's reference: the UTR a bank statement shows (UPI), PayPal's payout item. */
+  reference?: string | null;
+}
+
+/** "Bank reference (UTR) 4011…": where to find a paid withdrawal in the person's own statement. */
+export function referenceLine(row: WithdrawalRow): string | null {
+  if (row.status !== "completed" || !row.reference) return null;
+  return row.payment_method === "upi" ? `Bank reference (UTR) ${row.reference}` : `Reference ${row.reference}`;
 }
 
 /**

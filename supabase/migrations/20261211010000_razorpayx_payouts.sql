@@ -1,4 +1,4 @@
--- Redefines: public.settle_withdrawal, public.operator_export_unpaid, public.operator_withdrawals, public.operator_withdrawal_row, public.mark_payout_sent, public.operator_withdrawal
+-- Redefines: public.settle_withdrawal, public.operator_export_unpaid, public.operator_withdrawals, public.operator_withdrawal_row, public.mark_payout_sent, public.operator_withdrawal, public.withdrawal_json
 --
 -- UPI paid by RazorpayX Payouts (issue 37, point 1; docs/decisions/088, docs/rails/razorpayx.md).
 -- An approved UPI withdrawal whose rupees were fixed (decision 087) is claimed with the exact
@@ -486,4 +486,29 @@ begin
         from payout_events e where e.withdrawal_id = p_withdrawal_id),
       '[]'::jsonb));
 end
+$function$;
+
+-- The person's history says the paid payment's reference (the UTR their bank shows).
+CREATE OR REPLACE FUNCTION public.withdrawal_json(w withdrawals)
+ RETURNS jsonb
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+  select jsonb_build_object(
+    'id', w.id,
+    'created_at', w.created_at,
+    'amount', w.amount,
+    'payment_method', w.payment_method,
+    'status', w.status,
+    -- The step the person is told about (docs/decisions/068): in review, sending, paid, refused.
+    'review_state', w.review_state,
+    'sent_at', w.sent_at,
+    'settled_at', w.settled_at,
+    'failure_reason', w.failure_reason,
+    -- What is sent in the rail's own money, fixed when it was asked for (UPI: rupees).
+    'payout_currency', w.payout_currency,
+    'payout_amount', w.payout_amount,
+    -- Once paid, the payment's reference (RazorpayX: the bank's UTR; PayPal: its payout item).
+    'reference', case when w.status = 'completed' then w.reference end)
 $function$;

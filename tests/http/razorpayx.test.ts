@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp } from "../support/app-server";
+import { ledgerAudit } from "../support/ledger-audit";
 import { cashOutOf, newOperator } from "../support/console";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 import { startRazorpayXStandIn, type RazorpayXStandIn } from "../support/razorpayx";
@@ -89,7 +91,9 @@ describe("RazorpayX pays UPI cash-outs, settled by its signed webhooks", () => {
       reference: processed.utr,
       payout_status: "processed",
     });
-    expect((await person.client.visit("/withdraw?history=1")).html).toContain("₹416.25 sent");
+    const history = (await person.client.visit("/withdraw?history=1")).html;
+    expect(history).toContain("₹416.25 sent");
+    expect(history).toContain(`Bank reference (UTR) ${processed.utr}`);
     // Delivered again, and an older status arriving late: nothing moves.
     expect((await razorpayx.deliver(app.url, "payout.processed", processed)).body).toMatchObject({ changed: false });
     const late = { ...processed, status: "queued" };
@@ -255,5 +259,86 @@ describe("RazorpayX's read-back settles what no webhook told", () => {
       { status: "processed", source: "reconciler" },
     ]);
     expect(razorpayx.payoutsFor(person.id)).toHaveLength(1);
+  });
+});
+
+describe("two servers and their read-backs paying and settling the same UPI cash-outs on one Postgres", () => {
+  let razorpayx: RazorpayXStandIn;
+  let a: PostgresApp;
+  let b: Awaited<ReturnType<typeof startTestApp>>;
+
+  beforeAll(async () => {
+    razorpayx = await startRazorpayXStandIn();
+    // Both pay every second and read back every unsettled payout at every run.
+    a = await railApp(razorpayx, { RAZORPAYX_SETTLE_AFTER_MINUTES: "0" });
+    b = await startTestApp({
+      DATABASE_URL: a.scratchUrl,
+      ...razorpayx.env,
+      RAZORPAYX_INTERVAL_SECONDS: "1",
+      RAZORPAYX_SETTLE_AFTER_MINUTES: "0",
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await b?.stop();
+    await a?.stop();
+    await razorpayx?.close();
+  });
+
+  it("each cash-out is one payout and is settled once: one notice, the money out once, the ledger clean", async () => {
+    const people = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => cashOutOf(a, 2, { method: "upi", upiId: `race${index}@okaxis` })),
+    );
+    await eventually(() => people.every((person) => razorpayx.payoutsFor(person.id).length > 0), {
+      what: "every cash-out paid",
+      timeoutMs: 30_000,
+    });
+    // Half paid, half reversed; each webhook delivered to both servers at once, twice, while the
+    // read-backs of both servers learn the same.
+    await Promise.all(
+      people.map(async (person, index) => {
+        const [payout] = razorpayx.payoutsFor(person.id);
+        const status = index % 2 === 0 ? "processed" : "reversed";
+        const moved = razorpayx.advance(payout!.id, status);
+        await Promise.all([a.url, b.url, a.url, b.url].map((url) => razorpayx.deliver(url, `payout.${status}`, moved)));
+      }),
+    );
+    await eventually(
+      async () =>
+        (
+          await a.sql<{ n: number }>(
+            "select count(*)::int as n from withdrawals where id = any($1::uuid[]) and status = 'pending'",
+            [people.map((person) => person.id)],
+          )
+        )[0]!.n === 0,
+      { what: "every cash-out settled", timeoutMs: 30_000 },
+    );
+    for (const [index, person] of people.entries()) {
+      expect(razorpayx.payoutsFor(person.id), person.id).toHaveLength(1);
+      const notices = await a.sql<{ kind: string }>(
+        "select kind from user_notices where user_id = $1 and kind like 'withdrawal_%'",
+        [person.uid],
+      );
+      expect(notices).toEqual([{ kind: index % 2 === 0 ? "withdrawal_completed" : "withdrawal_failed" }]);
+      // Paid: $2 out; reversed: refunded once, back to the $2 given.
+      expect(await balanceOf(a, person.uid)).toBe(index % 2 === 0 ? 0 : 2);
+    }
+    expect((await ledgerAudit(a.sql)).problems).toEqual([]);
+  });
+
+  it("a server with RazorpayX but no webhook secret believes no webhook (503), whatever it carries", async () => {
+    const c = await startTestApp({
+      DATABASE_URL: a.scratchUrl,
+      ...razorpayx.env,
+      RAZORPAYX_WEBHOOK_SECRET: "",
+      RAZORPAYX_INTERVAL_SECONDS: "3600",
+    });
+    try {
+      const person = await cashOutOf(a, 2, { method: "upi", upiId: "nosecret@okaxis" });
+      const payout = await eventually(() => razorpayx.payoutsFor(person.id)[0], { what: "the payout" });
+      const answer = await razorpayx.deliver(c.url, "payout.processed", razorpayx.advance(payout.id, "processed"));
+      expect(answer.status).toBe(503);
+    } finally {
+      await c.stop();
+    }
   });
 });

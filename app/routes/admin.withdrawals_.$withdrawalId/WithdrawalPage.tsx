@@ -66,6 +66,7 @@ function Actions({
         withdrawal={withdrawal}
         can={can}
         paypal={paypal && paypalReady}
+        byRazorpayX={razorpayxReady && withdrawal.payment_method === "upi" && withdrawal.payout_currency === "INR"}
         common={common}
         lastResult={lastResult}
       />
@@ -77,12 +78,15 @@ function ActionForms({
   withdrawal,
   can,
   paypal,
+  byRazorpayX,
   common,
   lastResult,
 }: {
   withdrawal: Detail;
   can: ReturnType<typeof withdrawalActions>;
   paypal: boolean;
+  /** RazorpayX pays it once approved (decision 088). */
+  byRazorpayX: boolean;
   common: { needsPassword: boolean; lastResult: SubmissionResult<string[]> | undefined };
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
@@ -104,7 +108,9 @@ function ActionForms({
           help={
             paypal
               ? `Pays ${formatDollars(withdrawal.amount)} to ${withdrawal.recipient} through PayPal now.`
-              : "It then waits in Approved, unpaid, to be paid by hand and marked paid."
+              : byRazorpayX
+                ? `RazorpayX then pays ${amountToPay(withdrawal)} to ${withdrawal.recipient} within a minute.`
+                : "It then waits in Approved, unpaid, to be paid by hand and marked paid."
           }
           button={paypal ? "Approve and pay with PayPal" : "Approve"}
           pendingText="Approving…"

@@ -5,6 +5,7 @@ import { withdrawalState } from "~/domain/money-timeline";
 import { MoneyStateBadge } from "~/components/MoneyStateBadge";
 import {
   METHOD_NAMES,
+  referenceLine,
   rupeesLine,
   WITHDRAWAL_MESSAGES,
   withdrawalStepMeaning,
@@ -121,12 +122,14 @@ function StateBadge({ row }: { row: WithdrawalRow }) {
 function WithdrawalDetails({ row }: { row: WithdrawalRow }) {
   const meaning = withdrawalStepMeaning(row);
   const rupees = rupeesLine(row);
+  const reference = referenceLine(row);
   return (
     <>
       {row.recipient ? <p className="break-all text-muted">To {row.recipient}</p> : null}
       {rupees ? <p className="font-semibold text-ink">{rupees}</p> : null}
       {meaning ? <p className="mt-0.5 text-gray-800">{meaning}</p> : null}
       {row.expected ? <p className="text-muted">{row.expected}</p> : null}
+      {reference ? <p className="break-all text-muted">{reference}</p> : null}
     </>
   );
 }

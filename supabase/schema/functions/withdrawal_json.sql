@@ -21,5 +21,7 @@ AS $function$
     'failure_reason', w.failure_reason,
     -- What is sent in the rail's own money, fixed when it was asked for (UPI: rupees).
     'payout_currency', w.payout_currency,
-    'payout_amount', w.payout_amount)
+    'payout_amount', w.payout_amount,
+    -- Once paid, the payment's reference (RazorpayX: the bank's UTR; PayPal: its payout item).
+    'reference', case when w.status = 'completed' then w.reference end)
 $function$;
