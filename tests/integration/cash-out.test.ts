@@ -318,6 +318,10 @@ describe.each([["PGlite", openTestPglite]])("cash out on %s", (_name, open) => {
         sent_at: null,
         settled_at: null,
         failure_reason: null,
+        // Paid in dollars (no rupees are fixed for PayPal; decision 087), no reference until paid.
+        payout_currency: null,
+        payout_amount: null,
+        reference: null,
       });
       // Withdrawals do not reduce what was earned.
       expect(await summary(t, userId)).toMatchObject({ balance: 12.5, total_earned: 30 });

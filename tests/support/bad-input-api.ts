@@ -339,6 +339,116 @@ const webhookCases = [
   ),
 ];
 
+// POST /api/razorpayx/webhook: nothing is read before X-Razorpay-Signature (the hex HMAC-SHA256 of
+// the body's bytes with the webhook secret) is checked. The cases named RAZORPAYX_SIGNED_EVENT are
+// signed by the run over exactly the bytes sent; a signed event about nothing of ours is answered
+// 200 (so RazorpayX stops) and ignored.
+const razorpayx = route("api.razorpayx.webhook.ts", "POST", "/api/razorpayx/webhook", "provider");
+export const RAZORPAYX_SIGNED_EVENT = "a RazorpayX-signed event";
+const payoutEvent = (entity: unknown, name: unknown = "payout.processed") => ({
+  entity: "event",
+  account_id: "acc_bad_input",
+  event: name,
+  contains: ["payout"],
+  payload: { payout: { entity } },
+  created_at: 1_796_000_000,
+});
+const payoutEntity = (referenceId: unknown, status: unknown = "processed") => ({
+  id: "pout_badinput",
+  entity: "payout",
+  status,
+  utr: null,
+  reference_id: referenceId,
+});
+const UNKNOWN_PAYOUT = payoutEntity("00000000-0000-4000-8000-000000000000");
+const bodies: [string, Body | undefined][] = [
+  ["no body", undefined],
+  ["an empty body", { raw: "", type: "application/json" }],
+  ["JSON that does not parse", { raw: "{event:", type: "application/json" }],
+  ["a form", form({ event: "payout.processed" })],
+  ["a JSON array", { json: [payoutEvent(UNKNOWN_PAYOUT)] }],
+  ["JSON null", { json: null }],
+  ["a JSON string", { json: "payout.processed" }],
+  ["XML", { raw: "<event/>", type: "application/xml" }],
+];
+const razorpayxCases = [
+  // Unsigned, anything: refused before it is read.
+  ...bodies.map(([what, body]) => razorpayx(`unsigned, ${what}`, body, say("Invalid signature", 403))),
+  razorpayx(
+    "an event with a signature of another secret",
+    { json: payoutEvent(UNKNOWN_PAYOUT) },
+    say("Invalid signature", 403),
+    {
+      headers: { "x-razorpay-signature": "0".repeat(64) },
+    },
+  ),
+  ...["", "not-hex", "a".repeat(63), "a".repeat(65), `sha256=${"a".repeat(64)}`].map((signature) =>
+    razorpayx(
+      `an event whose signature is ${JSON.stringify(signature)}`,
+      { json: payoutEvent(UNKNOWN_PAYOUT) },
+      say("Invalid signature", 403),
+      {
+        headers: { "x-razorpay-signature": signature },
+      },
+    ),
+  ),
+  razorpayx(
+    "a body over 64 KB",
+    { json: { ...payoutEvent(UNKNOWN_PAYOUT), padding: "x".repeat(MAX_BODY_BYTES) } },
+    say("Payload too large", 413),
+  ),
+  ...otherMethods("api.razorpayx.webhook.ts", "/api/razorpayx/webhook", "POST", "provider"),
+  // Signed, and still no payout event of ours.
+  ...(
+    [
+      ["JSON that does not parse", { raw: "{event:", type: "application/json" }],
+      ["a JSON array", { json: [] }],
+      ["JSON null", { json: null }],
+      ["no event", { json: { payload: {} } }],
+      ["a number as event", { json: payoutEvent(UNKNOWN_PAYOUT, 5) }],
+      ["no payout entity", { json: payoutEvent(null) }],
+      ["a payout without an id", { json: payoutEvent({ status: "processed", reference_id: "x" }) }],
+      ["XML", { raw: "<event/>", type: "application/xml" }],
+    ] as [string, Body][]
+  ).map(([what, body]) => razorpayx(`${RAZORPAYX_SIGNED_EVENT}, ${what}`, body, say("Invalid webhook event"))),
+  ...[...entries(TEXTS), ["about payments", "payment.captured"] as Value].map(([label, value]) =>
+    razorpayx(
+      `${RAZORPAYX_SIGNED_EVENT} whose event is ${label}`,
+      { json: payoutEvent(UNKNOWN_PAYOUT, value) },
+      typeof value === "string" && value.startsWith("payout.")
+        ? { status: 200, json: { received: true, ignored: "unknown withdrawal" } }
+        : { status: 200, json: { received: true, ignored: "event type" } },
+    ),
+  ),
+  ...(
+    [
+      ...NUMBER_AND_TEXT,
+      ["a UUID with markup", `${MARKUP}-0000-0000-0000-000000000000`],
+      ["with a NUL character", NUL],
+    ] as Value[]
+  ).map(([label, value]) =>
+    razorpayx(
+      `${RAZORPAYX_SIGNED_EVENT} whose reference_id is ${label}`,
+      { json: payoutEvent(payoutEntity(value)) },
+      { status: 200, json: { received: true, ignored: "not a withdrawal" } },
+    ),
+  ),
+  razorpayx(
+    `${RAZORPAYX_SIGNED_EVENT} about a withdrawal that does not exist`,
+    { json: payoutEvent(UNKNOWN_PAYOUT) },
+    { status: 200, json: { received: true, ignored: "unknown withdrawal" } },
+  ),
+  ...["exploded", "PROCESSED", ""].map((status) =>
+    razorpayx(
+      `${RAZORPAYX_SIGNED_EVENT} whose status is ${JSON.stringify(status)}`,
+      { json: payoutEvent(payoutEntity("00000000-0000-4000-8000-000000000000", status)) },
+      status === ""
+        ? say("Invalid webhook event")
+        : { status: 200, json: { received: true, ignored: "unknown status" } },
+    ),
+  ),
+];
+
 // Resource routes that read only their URL: bad query strings and headers, every other method.
 const HEALTHY: Answer = { status: 200, json: { status: "ok", database: "ok" } };
 const OFFLINE_PAGE: Answer = { status: 200, contentType: "text/html", contains: "<h1>You're offline</h1>" };
@@ -419,4 +529,11 @@ const resourceCases = [
   ...otherMethods("api.$provider.offers.ts", "/api/acme/offers", "GET"),
 ];
 
-export const API_CASES: Case[] = [...completeCases, ...pushCases, ...postbackCases, ...webhookCases, ...resourceCases];
+export const API_CASES: Case[] = [
+  ...completeCases,
+  ...pushCases,
+  ...postbackCases,
+  ...webhookCases,
+  ...razorpayxCases,
+  ...resourceCases,
+];

@@ -14,7 +14,8 @@ import {
   SETTINGS_VERSION,
   type Who,
 } from "./bad-input";
-import { SIGNED_EVENT } from "./bad-input-api";
+import { createHmac } from "node:crypto";
+import { RAZORPAYX_SIGNED_EVENT, SIGNED_EVENT } from "./bad-input-api";
 import { PAID_WITHDRAWAL } from "./bad-input-console";
 import { newMember, newOperator } from "./console";
 import { uniqueEmail } from "./http";
@@ -27,6 +28,8 @@ import { ROUTES_DIR, routeModules } from "./route-modules";
 // Issue 10 asked for 50 cases a route; a route that reads nothing from the request (/healthz) has no
 // more than 30 different ones to take, once its ignored query is no longer swept.
 const MIN_CASES = 30;
+/** The RazorpayX webhook secret of the run's app: the cases named RAZORPAYX_SIGNED_EVENT are signed with it. */
+const RAZORPAYX_SECRET = "bad-input-razorpayx-webhook-secret";
 const MIN_CASES_SENT = 20;
 
 const TEXT_ROUTES = new Set(["api.$provider.postback.ts", "api.events.ts"]);
@@ -84,6 +87,13 @@ export function describeBadInput(group: string, CASES: Case[]) {
         WALL_BITLABS_APP_TOKEN: "bad-input-bitlabs-token",
         WALL_BITLABS_APP_SECRET: "bad-input-bitlabs-secret",
         ...paypal.env,
+        // RazorpayX's webhook believes deliveries signed with this secret (its payouts never run here).
+        RAZORPAYX_KEY_ID: "rzp_test_bad_input",
+        RAZORPAYX_KEY_SECRET: "bad-input-key-secret",
+        RAZORPAYX_ACCOUNT_NUMBER: "7878780080316316",
+        RAZORPAYX_WEBHOOK_SECRET: RAZORPAYX_SECRET,
+        RAZORPAYX_API_URL: "http://127.0.0.1:9",
+        RAZORPAYX_INTERVAL_SECONDS: "3600",
       });
       cookies.set("member", await account());
       const [settings] = await app.sql<{ version: string }>(
@@ -124,6 +134,11 @@ export function describeBadInput(group: string, CASES: Case[]) {
       const cookie = [cookieHeader(jar), c.headers?.cookie].filter(Boolean).join("; ");
       const signedByPayPal =
         c.what.startsWith(SIGNED_EVENT) && c.body && "json" in c.body ? paypal.signedHeaders(c.body.json) : {};
+      // RazorpayX signs the exact bytes sent.
+      const signedByRazorpayX: Record<string, string> =
+        c.what.startsWith(RAZORPAYX_SIGNED_EVENT) && typeof body === "string"
+          ? { "x-razorpay-signature": createHmac("sha256", RAZORPAYX_SECRET).update(body).digest("hex") }
+          : {};
       return fetch(new URL(c.path, app.url), {
         method: c.method,
         headers: {
@@ -131,6 +146,7 @@ export function describeBadInput(group: string, CASES: Case[]) {
           "sec-fetch-site": "same-origin",
           ...(type ? { "content-type": type } : {}),
           ...signedByPayPal,
+          ...signedByRazorpayX,
           ...c.headers,
           // A case's own Cookie header comes after the session's.
           ...(cookie ? { cookie } : {}),
