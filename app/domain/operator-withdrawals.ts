@@ -82,6 +82,11 @@ export interface ConsoleWithdrawal {
   payout_rate: number | null;
   /** The rail paying it (decision 088): PayPal, RazorpayX, or none (by hand, or not yet). */
   payout_rail: "paypal" | "razorpayx" | null;
+  /** The account's display name, beside the name its UPI ID is registered to. */
+  display_name?: string | null;
+  /** RazorpayX's check of the UPI ID (RAZORPAYX_VALIDATE_UPI): the name it is registered to, and whether it exists. */
+  upi_registered_name?: string | null;
+  upi_account_status?: string | null;
   status: "pending" | "completed" | "failed";
   review_state: "review" | "approved" | "rejected";
   risk_score: number | null;

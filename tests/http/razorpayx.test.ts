@@ -342,3 +342,52 @@ describe("two servers and their read-backs paying and settling the same UPI cash
     }
   });
 });
+
+describe("with RAZORPAYX_VALIDATE_UPI, a UPI ID is checked with RazorpayX before its first payout", () => {
+  let razorpayx: RazorpayXStandIn;
+  let app: PostgresApp;
+
+  beforeAll(async () => {
+    razorpayx = await startRazorpayXStandIn();
+    app = await railApp(razorpayx, { RAZORPAYX_VALIDATE_UPI: "true", RAZORPAYX_SETTLE_AFTER_MINUTES: "60" });
+  }, 120_000);
+  afterAll(async () => {
+    await app?.stop();
+    await razorpayx?.close();
+  });
+
+  it("a UPI ID that does not exist is never paid: the person reads why, and the money is back in their balance", async () => {
+    const person = await cashOutOf(app, 3, { method: "upi", upiId: "ghost.person@okaxis" });
+    await eventually(async () => (await row(app, person.id)).status === "failed", { what: "the refusal" });
+    expect((await row(app, person.id)).failure_reason).toBe(
+      "This UPI ID does not exist. Check it and ask for the cash-out again: the money is back in your balance.",
+    );
+    expect(razorpayx.payoutsFor(person.id)).toHaveLength(0);
+    expect(await balanceOf(app, person.uid)).toBe(3);
+    expect((await person.client.visit("/withdraw?history=1")).html).toContain("This UPI ID does not exist.");
+  });
+
+  it("an existing UPI ID is checked once, its registered name shown to the operator beside the account's, then paid; the next cash-out to it is not checked again", async () => {
+    const person = await cashOutOf(app, 2, { method: "upi", upiId: "asha.verma@okaxis" });
+    await eventually(() => razorpayx.payoutsFor(person.id).length === 1, { what: "the payout" });
+    const finance = await newOperator(app, "finance");
+    const page = (await finance.client.visit(`/admin/withdrawals/${person.id}`)).html;
+    expect(page).toMatch(/Registered to Asha Verma; the account&#x27;s name is [^<]+/);
+    const again = await cashOutOf(app, 2, { method: "upi", upiId: "asha.verma@okaxis" }, person);
+    await eventually(() => razorpayx.payoutsFor(again.id).length === 1, { what: "the second payout" });
+    expect(razorpayx.validationCalls.filter((address) => address === "asha.verma@okaxis")).toHaveLength(1);
+  });
+
+  it("a check the bank answers later waits: nothing is paid until it is read back as existing", async () => {
+    const person = await cashOutOf(app, 2, { method: "upi", upiId: "slow.bank@okaxis" });
+    await eventually(() => razorpayx.payoutsFor(person.id).length === 1, {
+      what: "the payout once the check came back",
+    });
+    const [validation] = await app.sql<{ status: string; registered_name: string }>(
+      "select status, registered_name from upi_validations where address = 'slow.bank@okaxis'",
+    );
+    expect(validation).toEqual({ status: "completed", registered_name: "Asha Verma" });
+    // Asked once, then read back (never asked twice while it waited).
+    expect(razorpayx.validationCalls.filter((address) => address === "slow.bank@okaxis")).toHaveLength(1);
+  });
+});

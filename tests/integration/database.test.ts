@@ -53,6 +53,8 @@ const TABLES = [
   "cleared_earnings_sweep",
   // Each status a payout's rail reported, once (docs/decisions/088).
   "payout_events",
+  // RazorpayX's answer about each UPI ID checked before its first payout.
+  "upi_validations",
 ];
 
 /** Credits a user the way an earning function will: a ledger row and the balance, together. */

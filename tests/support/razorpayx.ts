@@ -44,6 +44,16 @@ export async function startRazorpayXStandIn({ balancePaise = 1_000_000_000 } = {
   /** Idempotency key → the body first sent with it, and the answer saved for it. */
   const keys = new Map<string, { body: unknown; status: number; answer: unknown }>();
   let balance = balancePaise;
+  const validations = new Map<
+    string,
+    {
+      id: string;
+      status: string;
+      validation_results: { account_status: string | null; registered_name: string | null };
+    } & Record<string, unknown>
+  >();
+  /** The UPI IDs asked to be validated, in order. */
+  const validationCalls: string[] = [];
 
   const refuse = (exchange: Exchange, status: number, description: string, field: string | null = null) =>
     exchange.json(status, {
@@ -168,6 +178,43 @@ export async function startRazorpayXStandIn({ balancePaise = 1_000_000_000 } = {
       if (failure === "made-then-drop") return exchange.drop();
       return exchange.json(made.status, made.answer);
     }
+    if (request.method === "POST" && request.path === "/v1/fund_accounts/validations") {
+      const body = JSON.parse(request.body || "null") as {
+        source_account_number?: unknown;
+        fund_account?: { account_type?: unknown; vpa?: { address?: unknown } };
+      } | null;
+      const address = body?.fund_account?.vpa?.address;
+      if (
+        body?.source_account_number !== RAZORPAYX_ACCOUNT_NUMBER ||
+        body.fund_account?.account_type !== "vpa" ||
+        typeof address !== "string"
+      )
+        return refuse(exchange, 400, "The fund account is invalid.", "fund_account");
+      validationCalls.push(address);
+      // A UPI ID starting "ghost" does not exist; one starting "slow" is answered later (created, then completed).
+      const validation = {
+        id: `fav_${randomBytes(7).toString("hex")}`,
+        entity: "fund_account.validation",
+        status: address.startsWith("slow") ? "created" : "completed",
+        validation_results: address.startsWith("slow")
+          ? { account_status: null, registered_name: null }
+          : address.startsWith("ghost")
+            ? { account_status: "invalid", registered_name: null }
+            : { account_status: "active", registered_name: "Asha Verma" },
+        reference_id: (body as { reference_id?: unknown }).reference_id ?? null,
+      };
+      validations.set(validation.id, validation);
+      return exchange.json(200, validation);
+    }
+    const validationRead = /^\/v1\/fund_accounts\/validations\/([A-Za-z0-9_]+)$/.exec(request.path);
+    if (request.method === "GET" && validationRead) {
+      const validation = validations.get(validationRead[1]!);
+      if (!validation) return refuse(exchange, 400, "The id provided does not exist", "id");
+      // Read back, the bank has answered.
+      validation.status = "completed";
+      validation.validation_results = { account_status: "active", registered_name: "Asha Verma" };
+      return exchange.json(200, validation);
+    }
     const read = /^\/v1\/payouts\/([A-Za-z0-9_]+)$/.exec(request.path);
     if (request.method === "GET" && read) {
       const payout = payouts.get(read[1]!);
@@ -226,6 +273,7 @@ export async function startRazorpayXStandIn({ balancePaise = 1_000_000_000 } = {
       return { ...payout };
     },
     deliver,
+    validationCalls,
     /** Adds to the business balance (queued payouts then wait for `advance`). */
     fund(paise: number) {
       balance += paise;

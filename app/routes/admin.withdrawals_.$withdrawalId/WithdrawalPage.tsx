@@ -229,6 +229,16 @@ export function WithdrawalPage({
       ),
     ],
     ["Paid to", `${PAYMENT_METHOD_LABELS[withdrawal.payment_method]}: ${withdrawal.recipient}`],
+    ...(withdrawal.upi_account_status
+      ? [
+          [
+            "UPI ID checked",
+            withdrawal.upi_account_status === "invalid"
+              ? "RazorpayX: this UPI ID does not exist"
+              : `Registered to ${withdrawal.upi_registered_name ?? "a name RazorpayX did not give"}; the account's name is ${withdrawal.display_name ?? "—"}`,
+          ] satisfies [string, ReactNode],
+        ]
+      : []),
     ...(withdrawal.payout_currency === "INR" && withdrawal.payout_rate != null
       ? [
           [

@@ -131,6 +131,8 @@ const envVariables = z.object({
   RAZORPAYX_WEBHOOK_SECRET: optionalText,
   RAZORPAYX_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   RAZORPAYX_QUEUE_IF_LOW_BALANCE: optionalText.pipe(z.enum(["true", "false"], "must be true or false").optional()),
+  // Check each UPI ID with RazorpayX before its first payout (RazorpayX Lite only, not in test mode).
+  RAZORPAYX_VALIDATE_UPI: optionalText.pipe(z.enum(["true", "false"], "must be true or false").optional()),
   // How often each server pays the approved UPI cash-outs and reads back the unsettled ones.
   RAZORPAYX_INTERVAL_SECONDS: optionalText
     .transform((value) => (value === undefined ? 30 : Number(value)))
@@ -309,6 +311,7 @@ const envSchema = envVariables
               webhookSecret: env.RAZORPAYX_WEBHOOK_SECRET ?? null,
               apiUrl: env.RAZORPAYX_API_URL ?? "https://api.razorpay.com",
               queueIfLowBalance: env.RAZORPAYX_QUEUE_IF_LOW_BALANCE !== "false",
+              validateUpi: env.RAZORPAYX_VALIDATE_UPI === "true",
               intervalMs: env.RAZORPAYX_INTERVAL_SECONDS * 1000,
               settleAfterSeconds: Math.round(env.RAZORPAYX_SETTLE_AFTER_MINUTES * 60),
             }

@@ -13,12 +13,18 @@ AS $function$
            'created_at', p_withdrawal.created_at,
            'user_id', p_withdrawal.user_id,
            'email', p.email,
+           'display_name', p.display_name,
            'account_created_at', p.created_at,
            'amount', p_withdrawal.amount,
            'payout_currency', p_withdrawal.payout_currency,
            'payout_amount', p_withdrawal.payout_amount,
            'payout_rate', p_withdrawal.payout_rate,
            'payout_rail', p_withdrawal.payout_rail,
+           -- RazorpayX's check of the UPI ID: the name it is registered to, beside the account's.
+           'upi_registered_name', (select v.registered_name from upi_validations v
+                                    where v.address = lower(p_withdrawal.recipient_upi)),
+           'upi_account_status', (select v.account_status from upi_validations v
+                                   where v.address = lower(p_withdrawal.recipient_upi)),
            'payment_method', p_withdrawal.payment_method,
            'recipient', coalesce(p_withdrawal.recipient_email, p_withdrawal.recipient_upi,
                                  p_withdrawal.recipient_bank_details ->> 'details'),

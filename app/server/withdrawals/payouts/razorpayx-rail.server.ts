@@ -61,8 +61,63 @@ export function applyRazorpayXPayout(
   });
 }
 
+/** What the person is told of a UPI ID RazorpayX says does not exist (the history shows it). */
+export const UPI_ID_DOES_NOT_EXIST =
+  "This UPI ID does not exist. Check it and ask for the cash-out again: the money is back in your balance.";
+
+interface StoredValidation {
+  validation_id: string | null;
+  status: string;
+  account_status: string | null;
+}
+
+/**
+ * Whether a UPI ID may be paid (RAZORPAYX_VALIDATE_UPI): RazorpayX's last answer about it, asked for
+ * once before its first payout and read back while it waits. "wait" until the bank has answered.
+ */
+async function upiIdVerdict(
+  db: Database,
+  client: RazorpayXClient,
+  due: DueToSend,
+): Promise<"pay" | "invalid" | "wait"> {
+  let stored = await db.rpc<StoredValidation | null>("upi_validation_of", { p_address: due.recipient_upi });
+  if (!stored || stored.status === "failed" || (stored.status === "created" && stored.validation_id)) {
+    const validation =
+      stored?.status === "created" && stored.validation_id
+        ? await client.getValidation(stored.validation_id)
+        : await client.validateUpiId(due.recipient_upi, due.id, due.user_id);
+    await db.rpc("record_upi_validation", {
+      p_address: due.recipient_upi,
+      p_validation_id: validation.id,
+      p_status: validation.status,
+      p_account_status: validation.accountStatus,
+      p_registered_name: validation.registeredName,
+    });
+    stored = { validation_id: validation.id, status: validation.status, account_status: validation.accountStatus };
+  }
+  if (stored.status !== "completed") return "wait";
+  if (stored.account_status === "invalid") return "invalid";
+  return stored.account_status === "active" || stored.account_status === "valid" ? "pay" : "wait";
+}
+
 async function sendOne(db: Database, client: RazorpayXClient, config: RazorpayXConfig, due: DueToSend) {
   const { id } = due;
+  if (config.validateUpi) {
+    let verdict: "pay" | "invalid" | "wait";
+    try {
+      verdict = await upiIdVerdict(db, client, due);
+    } catch (error) {
+      if (!(error instanceof RazorpayXError)) throw error;
+      return { id, result: "retry", error: error.message } satisfies SendOutcome;
+    }
+    if (verdict === "wait")
+      return { id, result: "skipped", error: "its UPI ID is being checked" } satisfies SendOutcome;
+    if (verdict === "invalid") {
+      // Nothing was sent: the cash-out fails and the money goes back, with the words to fix it.
+      await db.rpc("settle_withdrawal", { p_withdrawal_id: id, p_status: "failed", p_reason: UPI_ID_DOES_NOT_EXIST });
+      return { id, result: "refused", error: "the UPI ID does not exist" } satisfies SendOutcome;
+    }
+  }
   let request: PayoutRequestBody;
   try {
     const claim = await db.rpc<{ request: PayoutRequestBody }>("claim_razorpayx_payout", {

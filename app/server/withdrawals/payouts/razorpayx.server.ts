@@ -61,6 +61,16 @@ export interface RazorpayXPayout {
   reason: string | null;
 }
 
+/** A UPI ID's validation (a fund account validation): its status and, once completed, the result. */
+export interface UpiValidation {
+  id: string;
+  /** created (waiting for the bank), completed, or failed (no answer). */
+  status: string;
+  /** active or valid: the UPI ID exists; invalid: it does not. */
+  accountStatus: string | null;
+  registeredName: string | null;
+}
+
 /** The request that pays one withdrawal (stored with it before the first call, sent unchanged every time). */
 export interface PayoutRequestBody {
   account_number: string;
@@ -133,6 +143,20 @@ export function payoutFromEntity(entity: unknown): RazorpayXPayout | null {
     referenceId: text(entity.reference_id),
     reason: text(details.description) ?? text(entity.failure_reason),
   };
+}
+
+/** A validation entity (`fund_account.validation`), its result under `validation_results` or `results`. */
+export function validationFromEntity(entity: unknown): UpiValidation | null {
+  if (!isObject(entity)) return null;
+  const id = text(entity.id);
+  const status = text(entity.status);
+  if (!id || !status) return null;
+  const results = isObject(entity.validation_results)
+    ? entity.validation_results
+    : isObject(entity.results)
+      ? entity.results
+      : {};
+  return { id, status, accountStatus: text(results.account_status), registeredName: text(results.registered_name) };
 }
 
 /**
@@ -231,6 +255,43 @@ export function createRazorpayXClient(config: RazorpayXConfig, options: Razorpay
         await send(what, "POST", "/v1/payouts", JSON.stringify(body), { "X-Payout-Idempotency": idempotencyKey }),
         what,
       );
+    },
+
+    /**
+     * Creates a contact and a `vpa` fund account and validates it in one call (the composite
+     * validation), `referenceId` our withdrawal id. Not offered in test mode, and only for RazorpayX Lite.
+     */
+    async validateUpiId(address: string, referenceId: string, contactReference: string): Promise<UpiValidation> {
+      const what = `validation of a UPI ID for ${referenceId}`;
+      const answer = await send(
+        what,
+        "POST",
+        "/v1/fund_accounts/validations",
+        JSON.stringify({
+          source_account_number: config.accountNumber,
+          reference_id: referenceId,
+          fund_account: {
+            account_type: "vpa",
+            vpa: { address },
+            contact: { name: "Rewards member", type: "customer", reference_id: contactReference },
+          },
+        }),
+      );
+      const validation = validationFromEntity(answer);
+      if (!validation)
+        throw new RazorpayXError(`${what}: RazorpayX's answer is not a validation`, 200, "UNEXPECTED_ANSWER");
+      return validation;
+    },
+
+    /** A validation read back by id, while it was `created`. */
+    async getValidation(validationId: string): Promise<UpiValidation> {
+      const what = `validation ${validationId}`;
+      const validation = validationFromEntity(
+        await send(what, "GET", `/v1/fund_accounts/validations/${encodeURIComponent(validationId)}`),
+      );
+      if (!validation)
+        throw new RazorpayXError(`${what}: RazorpayX's answer is not a validation`, 200, "UNEXPECTED_ANSWER");
+      return validation;
     },
 
     /** A payout read back by id (the reconciler's way to settle one whose webhook was lost). */
