@@ -51,6 +51,17 @@ export const BUDGETS = {
    * this many % above direct's. Two cores cannot show scaling out; this is its cost.
    */
   poolerCpuOverheadPercent: 10,
+  /**
+   * UPI cash-outs paid by RazorpayX (issue 37): 1,000 approved withdrawals through the local
+   * RazorpayX, payouts made per second by one server (it keeps to RazorpayX's pace: 8 a second at most)...
+   */
+  payoutsPerSecond: 6,
+  /** ... the signed webhooks' p99 in ms (each delivered twice, 20 at a time)... */
+  payoutWebhookP99Ms: 250,
+  /** ... every withdrawal paid by one payout and settled once, with one notice... */
+  payoutsNotExactlyOnce: 0,
+  /** ... and every balance equal to its ledger afterwards. */
+  payoutAuditFindings: 0,
   /** `npm run dev` on a cold checkout: seconds to the first 200 on /. */
   devFirst200Seconds: 20,
 } as const;

@@ -75,7 +75,8 @@ export async function startShared({ settings, wants, log, details, cleanups, wor
     wants("risk") ||
     wants("console") ||
     wants("ingest") ||
-    wants("pooler")
+    wants("pooler") ||
+    wants("payouts")
       ? startPostgres()
       : null,
   ]);

@@ -21,6 +21,7 @@
 //   console      scripts/bench/console.mjs      the console's dashboard, people search and review queue on risk's data
 //   ingest       scripts/bench/ingest.mjs       signed postbacks of six walls in turns with /healthz, 50 connections, 30 s each, on Postgres
 //   pooler       scripts/bench/pooler.mjs       two app servers through PgBouncer beside one on Postgres directly
+//   payouts      scripts/bench/payouts.mjs      1,000 UPI cash-outs paid through a local RazorpayX, webhooks twice, on Postgres
 // and with both console and throughput, scripts/bench/throughput-at-scale.mjs: the signed-in pages'
 // throughput on risk's data beside the 10,000-user database's.
 import { spawn } from "node:child_process";
@@ -36,7 +37,18 @@ import { benchDevStart } from "./dev-start.mjs";
 import { benchLeaderboard } from "./leaderboard.mjs";
 import { benchRisk } from "./risk-at-scale.mjs";
 
-const PARTS = ["dev", "js", "throughput", "lighthouse", "leaderboard", "risk", "console", "ingest", "pooler"];
+const PARTS = [
+  "dev",
+  "js",
+  "throughput",
+  "lighthouse",
+  "leaderboard",
+  "risk",
+  "console",
+  "ingest",
+  "pooler",
+  "payouts",
+];
 const { values: options } = parseArgs({
   options: {
     only: { type: "string" },
@@ -98,7 +110,12 @@ const missing = [];
 if ((wants("js") || wants("lighthouse")) && !existsSync(process.env.CHROME_PATH ?? CHROMIUM_PATH))
   missing.push("chromium");
 if (
-  (wants("throughput") || wants("leaderboard") || wants("risk") || wants("console") || wants("ingest")) &&
+  (wants("throughput") ||
+    wants("leaderboard") ||
+    wants("risk") ||
+    wants("console") ||
+    wants("ingest") ||
+    wants("payouts")) &&
   !existsSync("/usr/lib/postgresql")
 )
   missing.push("postgresql");
@@ -187,7 +204,8 @@ async function main() {
   // First, on a machine where nothing of the benchmark runs yet.
   if (wants("dev")) await benchDevStart(bench);
 
-  const needsApp = wants("js") || wants("throughput") || wants("lighthouse") || wants("ingest") || wants("pooler");
+  const needsApp =
+    wants("js") || wants("throughput") || wants("lighthouse") || wants("ingest") || wants("pooler") || wants("payouts");
   if (!needsApp && !wants("leaderboard") && !wants("risk") && !wants("console")) return;
   if (needsApp) {
     sampleLoad("build");
@@ -216,6 +234,7 @@ async function main() {
   if (wants("throughput")) await (await import("./throughput.mjs")).benchThroughputOnPostgres(bench, shared);
   if (wants("pooler")) await (await import("./pooler.mjs")).benchPooler(bench, shared);
   if (wants("ingest")) await (await import("./ingest.mjs")).benchIngest(bench, shared);
+  if (wants("payouts")) await (await import("./payouts.mjs")).benchPayouts(bench, shared);
   if (wants("leaderboard")) await benchLeaderboard(bench, shared);
   if (wants("risk")) await benchRisk(bench, shared);
   if (wants("console")) await benchConsole(bench, shared);

@@ -23,6 +23,9 @@ import {
  */
 
 const PER_RUN = 50;
+// RazorpayX asks integrations to stay within 5 to 10 transactions a second (docs/rails/razorpayx.md,
+// "Pace"): a server starts at most one payout call every this many milliseconds.
+const PAYOUT_CALL_SPACING_MS = 125;
 
 export type SendOutcome =
   | { id: string; result: "sent"; payoutId: string; status: string }
@@ -169,7 +172,11 @@ export async function runRazorpayXPayouts(
     p_settle_after_seconds: config.settleAfterSeconds,
   });
   const run: RailRun = { sent: [], settled: [], errors: [] };
+  let lastCall = 0;
   for (const withdrawal of due.send) {
+    const wait = lastCall + PAYOUT_CALL_SPACING_MS - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    lastCall = Date.now();
     const outcome = await sendOne(db, client, config, withdrawal);
     run.sent.push(outcome);
     if (outcome.result === "retry" || outcome.result === "held") run.errors.push(outcome.error);
