@@ -55,36 +55,25 @@ export async function startRazorpayXStandIn({ balancePaise = 1_000_000_000 } = {
   /** The UPI IDs asked to be validated, in order. */
   const validationCalls: string[] = [];
 
+  /** RazorpayX's error body for a request it refuses (docs/rails/razorpayx.md: code, description, field, ...). */
+  const badRequest = (description: string, field: string | null) => ({
+    error: {
+      code: "BAD_REQUEST_ERROR",
+      description,
+      source: "business",
+      step: "NA",
+      reason: "input_validation_failed",
+      metadata: {},
+      field,
+    },
+  });
   const refuse = (exchange: Exchange, status: number, description: string, field: string | null = null) =>
-    exchange.json(status, {
-      error: {
-        code: "BAD_REQUEST_ERROR",
-        description,
-        source: "business",
-        step: "NA",
-        reason: "input_validation_failed",
-        metadata: {},
-        field,
-      },
-    });
+    exchange.json(status, badRequest(description, field));
 
   function createPayout(body: Record<string, unknown>): { status: number; answer: unknown } {
     const fundAccount = body.fund_account as { account_type?: unknown; vpa?: { address?: unknown } } | undefined;
     const address = fundAccount?.vpa?.address;
-    const bad = (description: string, field: string) => ({
-      status: 400,
-      answer: {
-        error: {
-          code: "BAD_REQUEST_ERROR",
-          description,
-          source: "business",
-          step: "NA",
-          reason: "input_validation_failed",
-          metadata: {},
-          field,
-        },
-      },
-    });
+    const bad = (description: string, field: string) => ({ status: 400, answer: badRequest(description, field) });
     if (body.account_number !== RAZORPAYX_ACCOUNT_NUMBER)
       return bad("The account number is invalid.", "account_number");
     if (!Number.isInteger(body.amount) || (body.amount as number) < 100)
