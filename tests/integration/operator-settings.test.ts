@@ -201,6 +201,14 @@ describe("the console's settings in SQL", () => {
       expect(
         await t.sql("select kind from user_notices where user_id = $1 and kind = 'policy_change_waiting'", [owner]),
       ).toHaveLength(1);
+      // Delivered by push and email too, as an operator's notice under the support switch (with
+      // no category, the delivery worker sent it nowhere).
+      const claimed = await t.db.rpc<{ kind: string; user_id: string; preferences: { category: string | null } }[]>(
+        "claim_due_notices",
+        { p_limit: 100, p_lease_seconds: 300 },
+      );
+      const waiting = claimed.find((notice) => notice.kind === "policy_change_waiting" && notice.user_id === owner);
+      expect(waiting?.preferences.category).toBe("support");
       await t.sql("update setting_changes set apply_after = now() - interval '1 minute' where id = $1", [
         saved.waiting!.id,
       ]);

@@ -12,6 +12,6 @@ AS $function$
            when p_kind in ('withdrawal_completed', 'withdrawal_failed') then 'withdrawal'
            when p_kind in ('referral_credited', 'welcome_bonus', 'task_reward', 'postback_reward',
                            'earnings_cleared', 'missing_credit_credited') then 'reward'
-           when p_kind in ('support_reply', 'ticket_answered') then 'support'
+           when p_kind in ('support_reply', 'ticket_answered', 'policy_change_waiting') then 'support'
          end
 $function$;
