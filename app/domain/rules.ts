@@ -39,6 +39,7 @@ const RULE_MESSAGES = {
   // Profile (docs/product.md, "Profile: help and support" words the feedback rule; the rest are ours).
   feedback_fields_required: "Please fill out all fields",
   feedback_too_long: "Your message can be at most 2,000 characters (your name 100, your email 254)",
+  feedback_hidden_characters: "Remove the invisible or control characters: only letters, digits, signs and line breaks",
   // My offers: a missing-credit report (docs/offer-walls.md).
   missing_credit_fields_required: "Please fill out all fields",
   missing_credit_too_long: "The offer's name can be at most 200 characters, and what you did 2,000",

@@ -502,7 +502,7 @@ describe("Profile over plain HTTP", () => {
     expect(page).toMatch(/href="\/legal"[^>]*>.*Legal &amp; Privacy Policies/s);
   });
 
-  it("takes feedback: all fields after trimming, a valid email, at most 2,000 characters, five an hour", async () => {
+  it("takes feedback: all fields after trimming, a valid email, at most 2,000 characters, no hidden characters, five an hour", async () => {
     const { client, email, id } = await account();
     const help = (await client.visit("/profile?tab=help")).html;
     expect(help).toMatch(
@@ -516,7 +516,26 @@ describe("Profile over plain HTTP", () => {
     await refused(await send({ name: "" }), "Please fill out all fields");
     await refused(await send({ email: "not-an-email" }), "Please enter a valid email address");
     await refused(await send({ message: "m".repeat(5000) }), "Your message can be at most 2,000 characters");
+    // Hidden characters, which the console and the operators' email would show as something else.
+    for (const fields of [
+      { message: "Refund \u202etxt.exe" },
+      { name: "Ana\u001b[2K" },
+      { message: "zero\u200bwidth" },
+    ])
+      await refused(await send(fields), "Remove the invisible or control characters");
     expect(await app.sql("select count(*)::int as n from user_feedback where user_id = $1", [id])).toEqual([{ n: 0 }]);
+    // Line breaks and tabs in a message are the person's own (another account: this one's hour is counted below).
+    const writer = await account();
+    expect(
+      (
+        await post(writer.client, {
+          intent: "feedback",
+          name: "Bo",
+          email: writer.email,
+          message: "Line one\r\n\tLine two",
+        })
+      ).status,
+    ).toBe(302);
 
     expect((await send({ message: "<script>alert(1)</script> ✓" })).status).toBe(302);
     const after = (await client.visit("/profile?tab=help")).html;

@@ -195,6 +195,25 @@ describe.each([["PGlite", openTestPglite]])("hidden characters on %s", (_name, o
     expect((await storedName(t, user.id)).display_name).toBe("Keep Me");
   });
 
+  it("submit_feedback refuses a name, address or message with hidden characters, and keeps a message's line breaks and tabs", async () => {
+    const user = await provision(t, "Writer");
+    const feedback = (name: string, email: string, message: string) =>
+      t.db.rpc("submit_feedback", { p_user_id: user.id, p_name: name, p_email: email, p_message: message });
+    for (const [name, email, message] of [
+      ["Ana\u202e", "a@example.com", "Hello"],
+      ["Ana", "a\u200b@example.com", "Hello"],
+      ["Ana", "a@example.com", "Pay \u001b[8mme"],
+      ["Ana", "a@example.com", "line\u2028separator"],
+    ])
+      expect((await dbRefusal(feedback(name!, email!, message!))).hint, JSON.stringify(message)).toBe(
+        "feedback_hidden_characters",
+      );
+    await feedback("Ana", "a@example.com", "Line one\r\n\tLine two");
+    expect(await t.sql("select message from user_feedback where user_id = $1", [user.id])).toEqual([
+      { message: "Line one\r\n\tLine two" },
+    ]);
+  });
+
   describe("the referral credit", () => {
     it("writes neither the friend's name into the referrer's notice nor into their ledger row", async () => {
       const referrer = await provision(t, "Rita Referrer");

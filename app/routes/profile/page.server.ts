@@ -1,3 +1,4 @@
+import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import { data } from "@remix-run/node";
 import { EMAIL_MAX_LENGTH, isEmailAddress } from "~/domain/email";
 import { debtOwed } from "~/domain/account-deletion";
@@ -149,6 +150,11 @@ async function sendFeedback(
     (field) => [...feedback[field]].length > FEEDBACK_MAX_LENGTHS[field],
   );
   if (tooLong) return rejectForm(submission, { fieldErrors: { [tooLong]: [ruleMessage("feedback_too_long")] } });
+  // What the console and the operators' email would show as something else (the database refuses it too).
+  const hidden = (["name", "email", "message"] as const).find((field) =>
+    hasHiddenCharacters(field === "message" ? feedback.message.replace(/[\r\n\t]/g, "") : feedback[field]),
+  );
+  if (hidden) return rejectForm(submission, { fieldErrors: { [hidden]: [ruleMessage("feedback_hidden_characters")] } });
   if (!isEmailAddress(feedback.email)) {
     return rejectForm(submission, { fieldErrors: { email: [FEEDBACK_MESSAGES.invalidEmail] } });
   }
@@ -158,7 +164,7 @@ async function sendFeedback(
     await submitFeedback(user.uid, feedback);
   } catch (error) {
     return replyWithDbError(submission, error, {
-      fields: { feedback_too_long: "message" },
+      fields: { feedback_too_long: "message", feedback_hidden_characters: "message" },
       fallback: FEEDBACK_MESSAGES.failed,
       context: "feedback",
     });

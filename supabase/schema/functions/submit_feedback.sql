@@ -21,6 +21,10 @@ begin
   if char_length(v_message) > 2000 or char_length(v_name) > 100 or char_length(v_email) > 254 then
     raise exception 'Feedback too long' using errcode = 'P0001', hint = 'feedback_too_long';
   end if;
+  if has_hidden_characters(v_name) or has_hidden_characters(v_email)
+     or has_hidden_characters(translate(v_message, E'\r\n\t', '')) then
+    raise exception 'Feedback contains hidden characters' using errcode = 'P0001', hint = 'feedback_hidden_characters';
+  end if;
   if not exists (select from user_profiles where id = p_user_id) then
     raise exception 'Account not found' using errcode = 'P0001', hint = 'account_not_found';
   end if;
