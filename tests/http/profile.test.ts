@@ -517,11 +517,12 @@ describe("Profile over plain HTTP", () => {
     await refused(await send({ email: "not-an-email" }), "Please enter a valid email address");
     await refused(await send({ message: "m".repeat(5000) }), "Your message can be at most 2,000 characters");
     // Hidden characters, which the console and the operators' email would show as something else.
-    for (const fields of [
+    const hiddenCharacters: Record<string, string>[] = [
       { message: "Refund \u202etxt.exe" },
       { name: "Ana\u001b[2K" },
       { message: "zero\u200bwidth" },
-    ])
+    ];
+    for (const fields of hiddenCharacters)
       await refused(await send(fields), "Remove the invisible or control characters");
     expect(await app.sql("select count(*)::int as n from user_feedback where user_id = $1", [id])).toEqual([{ n: 0 }]);
     // Line breaks and tabs in a message are the person's own (another account: this one's hour is counted below).
