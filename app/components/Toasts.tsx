@@ -53,8 +53,9 @@ function makeRoomIfShown(toast: HTMLDetailsElement | null) {
     .some(
       (animation) => (animation as CSSAnimation).animationName === "toast-show" && animation.playState !== "finished",
     );
-  // After the layout effects of this commit (scroll restoration among them).
-  if (!entering) requestAnimationFrame(() => makeRoom(toast));
+  // After the layout effects of this commit (scroll restoration among them), before anything else
+  // runs: the page is where it stays by the time a tap can reach it.
+  if (!entering) queueMicrotask(() => makeRoom(toast));
 }
 
 /**

@@ -150,14 +150,14 @@ async function sendFeedback(
     (field) => [...feedback[field]].length > FEEDBACK_MAX_LENGTHS[field],
   );
   if (tooLong) return rejectForm(submission, { fieldErrors: { [tooLong]: [ruleMessage("feedback_too_long")] } });
-  // What the console and the operators' email would show as something else (the database refuses it too).
+  if (!isEmailAddress(feedback.email)) {
+    return rejectForm(submission, { fieldErrors: { email: [FEEDBACK_MESSAGES.invalidEmail] } });
+  }
+  // An address with one is no address (above). What the console and the operators' email would show as something else (the database refuses it too).
   const hidden = (["name", "email", "message"] as const).find((field) =>
     hasHiddenCharacters(field === "message" ? feedback.message.replace(/[\r\n\t]/g, "") : feedback[field]),
   );
   if (hidden) return rejectForm(submission, { fieldErrors: { [hidden]: [ruleMessage("feedback_hidden_characters")] } });
-  if (!isEmailAddress(feedback.email)) {
-    return rejectForm(submission, { fieldErrors: { email: [FEEDBACK_MESSAGES.invalidEmail] } });
-  }
   const limit = await hitRateLimit(RATE_LIMITS.feedback, user.uid);
   if (!limit.allowed) return rejectForm(submission, { formErrors: [tooManyAttemptsMessage(limit.retryAfterSeconds)] });
   try {
