@@ -246,6 +246,10 @@ describe("RazorpayX's read-back settles what no webhook told", () => {
     expect(console).toMatch(/data-testid="payout-event"[^>]*>.*?queued.*?its answer/s);
     // Nothing to settle by hand while RazorpayX holds it.
     expect(console).not.toContain("Mark paid");
+    expect(console).toContain(
+      "RazorpayX has this payout: its webhook (or its read-back, every few minutes) settles it.",
+    );
+    expect(console).not.toContain("PayPal has this payout");
     razorpayx.advance(payout!.id, "processed");
     await eventually(async () => (await row(app, person.id)).status === "completed", {
       what: "paid from the read-back",

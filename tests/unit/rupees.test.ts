@@ -36,9 +36,9 @@ describe("rupees", () => {
     expect(rupeesLine({ ...row, status: "completed", payout_currency: null, payout_amount: null })).toBeNull();
   });
 
-  it("reads the rate from a rates endpoint's answer only when it is rupees per US dollar within bounds", () => {
+  it("reads the rate from a rates endpoint's answer only when it names US dollars as its base and the rate is within bounds", () => {
     expect(rateFromAnswer({ amount: 1, base: "USD", date: "2026-11-27", rates: { INR: 84.12 } })).toBe(84.12);
-    expect(rateFromAnswer({ rates: { INR: 84.12 } })).toBe(84.12);
+    expect(rateFromAnswer({ rates: { INR: 84.12 } })).toBeNull();
     expect(rateFromAnswer({ base: "EUR", rates: { INR: 90.1 } })).toBeNull();
     expect(rateFromAnswer({ base: "USD", rates: { INR: "84.12" } })).toBeNull();
     expect(rateFromAnswer({ base: "USD", rates: { INR: 0 } })).toBeNull();

@@ -93,9 +93,11 @@ function ActionForms({
   if (!Object.values(can).some(Boolean)) {
     return (
       <p className="text-sm text-muted">
-        {withdrawal.status === "pending"
-          ? "PayPal has this payout: its webhook (or npm run payouts -- sync) settles it."
-          : "This withdrawal is settled: nothing more can be done to it."}
+        {withdrawal.status !== "pending"
+          ? "This withdrawal is settled: nothing more can be done to it."
+          : withdrawal.payout_rail === "razorpayx"
+            ? "RazorpayX has this payout: its webhook (or its read-back, every few minutes) settles it."
+            : "PayPal has this payout: its webhook (or npm run payouts -- sync) settles it."}
       </p>
     );
   }

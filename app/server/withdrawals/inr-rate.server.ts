@@ -5,8 +5,7 @@ import { logValue } from "../runtime/log.server";
 
 /**
  * The rupee rate of UPI cash-outs read from a rates endpoint (INR_RATE_URL, docs/decisions/087):
- * a JSON answer with `rates.INR`, the rupees one US dollar buys, and `base` "USD" when it names
- * one, as Frankfurter (`/v1/latest?base=USD&symbols=INR`) and the Open Exchange Rates family answer.
+ * a JSON answer with `base` "USD" and `rates.INR`, the rupees one US dollar buys, as Frankfurter (`/v1/latest?base=USD&symbols=INR`) and the Open Exchange Rates family answer.
  * The database applies it only within 5 % of the rate in force (record_inr_rate): a wrong or hostile
  * endpoint cannot set what is paid.
  */
@@ -17,7 +16,8 @@ const TIMEOUT_MS = 10_000;
 export function rateFromAnswer(answer: unknown): number | null {
   if (typeof answer !== "object" || answer === null) return null;
   const { base, rates } = answer as { base?: unknown; rates?: unknown };
-  if (base !== undefined && base !== "USD") return null;
+  // No base named is no proof the rates are per dollar: refused, as another base is.
+  if (base !== "USD") return null;
   if (typeof rates !== "object" || rates === null) return null;
   const rate = (rates as { INR?: unknown }).INR;
   return typeof rate === "number" && Number.isFinite(rate) && rate >= 1 && rate <= 1000 ? rate : null;
