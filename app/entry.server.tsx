@@ -25,6 +25,7 @@ import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.s
 import { startClearedEarningsNotices } from "./server/earning/cleared-earnings.server";
 import { startInrRateRefresh } from "./server/withdrawals/inr-rate.server";
 import { startRazorpayXPayouts } from "./server/withdrawals/payouts/razorpayx-rail.server";
+import { startTremendousGiftCards } from "./server/withdrawals/payouts/tremendous-rail.server";
 import { startReferralSettlement } from "./server/earning/referrals.server";
 import { startDashboardFold } from "./server/operator/dashboard.server";
 import { wallFrameOrigins } from "./server/walls/pages.server";
@@ -74,6 +75,8 @@ startClearedEarningsNotices();
 startInrRateRefresh();
 // UPI cash-outs paid by RazorpayX when it is configured (docs/decisions/088).
 startRazorpayXPayouts();
+// Gift cards through Tremendous when it is configured (docs/decisions/089): the catalogue and the orders.
+startTremendousGiftCards();
 
 // The dashboard's counters, merged now and then so that reading them stays cheap (docs/operator-console.md).
 startDashboardFold();

@@ -81,6 +81,16 @@ const RULE_MESSAGES = {
   withdrawal_paid_by_razorpayx:
     "RazorpayX is paying this withdrawal: it is settled by RazorpayX's answer, webhook or read-back, not by hand",
   not_a_razorpayx_payout: "This withdrawal is not paid by RazorpayX",
+  // Gift cards through Tremendous (docs/decisions/089).
+  giftcard_not_offered: "Please choose a gift card from the list",
+  giftcard_rate_unavailable:
+    "Cards sold in rupees are not available right now because today's rupee rate is not set. Choose a card in dollars, or try again later.",
+  giftcard_amount_not_offered: (amounts: string) =>
+    `This card comes in ${amounts}. Enter a dollar amount that makes one of these values.`,
+  not_a_giftcard: "This withdrawal is not a gift card",
+  withdrawal_paid_by_tremendous:
+    "Tremendous is delivering this gift card: it is settled by Tremendous's answer, webhook or read-back, not by hand",
+  invalid_giftcard_catalogue: "Tremendous's catalogue had no card the app can offer; the last good list is kept",
   invalid_payout_request: "Invalid payout request",
   invalid_payout_status: "Invalid payout status",
   invalid_rate: "Enter rupees per dollar from 1 to 1,000",

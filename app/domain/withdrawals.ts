@@ -6,7 +6,7 @@ import { formatRupees } from "./rupees";
 import { formatDollars } from "./money";
 import { asSentence } from "./text";
 
-export type PaymentMethod = "paypal" | "upi" | "bank";
+export type PaymentMethod = "paypal" | "upi" | "bank" | "giftcard";
 
 /** docs/product.md, "Withdraw: fields": the selector offers PayPal and UPI; bank exists (with its minimum) but is not offered. */
 export const OFFERED_METHODS = ["paypal", "upi"] as const satisfies readonly PaymentMethod[];
@@ -15,13 +15,19 @@ export const METHOD_LABELS: Record<PaymentMethod, string> = {
   paypal: "PayPal",
   upi: "UPI (India)",
   bank: "Bank transfer",
+  giftcard: "Gift card",
 };
 
 /** The short name used in history tables and messages. */
-export const METHOD_NAMES: Record<PaymentMethod, string> = { paypal: "PayPal", upi: "UPI", bank: "Bank" };
+export const METHOD_NAMES: Record<PaymentMethod, string> = {
+  paypal: "PayPal",
+  upi: "UPI",
+  bank: "Bank",
+  giftcard: "Gift card",
+};
 
 export function isPaymentMethod(value: unknown): value is PaymentMethod {
-  return value === "paypal" || value === "upi" || value === "bank";
+  return value === "paypal" || value === "upi" || value === "bank" || value === "giftcard";
 }
 
 /** The withdrawal form's fields, as the browser posts them. */
@@ -32,6 +38,8 @@ export interface WithdrawalFields {
   paypalEmail: string;
   upiId: string;
   bankDetails: string;
+  /** The gift card chosen (a Tremendous product id): its value is checked against the catalogue in SQL. */
+  giftcardProduct: string;
 }
 
 export const UPI_ID_HINT = "For example name@okhdfcbank or 9876543210@ybl";
@@ -56,8 +64,10 @@ export function withdrawalInitiated(amount: string): string {
  * "initiated" is not read as "sent".
  */
 export function withdrawalRequestState(row: Pick<WithdrawalRow, "review_state" | "payment_method">): string {
-  return row.review_state === "review"
-    ? "It is in review: we check first cash-outs and unusual ones by hand before anything is sent."
+  if (row.review_state === "review")
+    return "It is in review: we check first cash-outs and unusual ones by hand before anything is sent.";
+  return row.payment_method === "giftcard"
+    ? "It is being ordered: the card is emailed to your verified address."
     : `It is sending: on its way to your ${METHOD_NAMES[row.payment_method]} account.`;
 }
 
@@ -185,12 +195,15 @@ export interface WithdrawalRow {
   payout_amount?: number | string | null;
   /** Once paid, the payment's reference: the UTR a bank statement shows (UPI), PayPal's payout item. */
   reference?: string | null;
+  /** A gift card's name, as chosen ("Amazon.com"). */
+  giftcard_name?: string | null;
 }
 
 /** "Bank reference (UTR) 4011…": where to find a paid withdrawal in the person's own statement. */
 export function referenceLine(row: WithdrawalRow): string | null {
   if (row.status !== "completed" || !row.reference) return null;
-  return row.payment_method === "upi" ? `Bank reference (UTR) ${row.reference}` : `Reference ${row.reference}`;
+  if (row.payment_method === "upi") return `Bank reference (UTR) ${row.reference}`;
+  return row.payment_method === "giftcard" ? `Tremendous order ${row.reference}` : `Reference ${row.reference}`;
 }
 
 /**
@@ -200,6 +213,7 @@ export function referenceLine(row: WithdrawalRow): string | null {
 export function rupeesLine(row: WithdrawalRow): string | null {
   if (row.payout_currency !== "INR" || row.payout_amount == null || row.status === "failed") return null;
   const rupees = formatRupees(Number(row.payout_amount));
+  if (row.payment_method === "giftcard") return `A ${rupees} card`;
   return row.status === "completed" ? `${rupees} sent` : `${rupees} to be sent`;
 }
 
@@ -209,6 +223,7 @@ export function rupeesLine(row: WithdrawalRow): string | null {
  */
 export function withdrawalStepMeaning(row: WithdrawalRow): string | null {
   const method = METHOD_NAMES[row.payment_method] ?? "the payment service";
+  if (row.payment_method === "giftcard") return giftCardStepMeaning(row);
   if (row.status === "completed") return `The money went to your ${method} account.`;
   if (row.status === "failed") {
     const why = asSentence(row.failure_reason);
@@ -223,6 +238,20 @@ export function withdrawalStepMeaning(row: WithdrawalRow): string | null {
   return row.sent_at
     ? `We sent it; ${method} is confirming the payment.`
     : `We are sending it to your ${method} account.`;
+}
+
+/** withdrawalStepMeaning for a gift card: it is ordered, then emailed; a refusal says why. */
+function giftCardStepMeaning(row: WithdrawalRow): string | null {
+  const card = row.giftcard_name ? `${row.giftcard_name} gift card` : "gift card";
+  if (row.status === "completed") return `Your ${card} was emailed to your verified address.`;
+  if (row.status === "failed") {
+    const why = asSentence(row.failure_reason);
+    const refused = row.review_state === "rejected" ? "We did not order it" : "It could not be delivered";
+    return `${refused}${why ? `: ${why}` : "."} The money is back in your balance.`;
+  }
+  if (row.status !== "pending") return null;
+  if (row.review_state === "review") return "We check first cash-outs and unusual ones by hand before anything is sent.";
+  return row.sent_at ? `We ordered your ${card}; it is on its way to your email.` : `We are ordering your ${card}.`;
 }
 
 /** docs/product.md, "Withdraw": "Withdrawals are typically processed within 24-48 hours." */

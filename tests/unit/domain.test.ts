@@ -534,7 +534,7 @@ describe('holdAmountInput: the Withdraw amount as it is typed (docs/product.md, 
 });
 
 describe("cashOutHint: how far the available money is from the smallest cash-out offered", () => {
-  const minimums = { paypal: 5, upi: 1, bank: 10 };
+  const minimums = { paypal: 5, upi: 1, bank: 10, giftcard: 1 };
   const at = (available: number, pending = 0) => cashOutHint({ available, pending }, minimums);
   it.each([
     [0, "$1.00 more to cash out with UPI"],
@@ -554,14 +554,14 @@ describe("cashOutHint: how far the available money is from the smallest cash-out
     expect(at(-10)).toBeNull();
   });
   it("names the method with the smallest minimum among those offered (bank is not offered)", () => {
-    expect(cashOutHint({ available: 2, pending: 0 }, { paypal: 3, upi: 4, bank: 1 })).toBe(
+    expect(cashOutHint({ available: 2, pending: 0 }, { paypal: 3, upi: 4, bank: 1, giftcard: 1 })).toBe(
       "$1.00 more to cash out with PayPal",
     );
   });
 });
 
 describe("cashOutWait: what Withdraw says while no cash-out is possible (issue 36)", () => {
-  const minimums = { paypal: 5, upi: 1, bank: 10 };
+  const minimums = { paypal: 5, upi: 1, bank: 10, giftcard: 1 };
   it("says to wait until the day enough pending money clears, not to earn more", () => {
     expect(
       cashOutWait(

@@ -13,7 +13,8 @@ import {
   type PaymentMethod,
   type WithdrawalFields,
 } from "~/domain/withdrawals";
-import { useFormKey, useFormState } from "~/lib/use-form";
+import { useFormKey, useFormState, type FieldState } from "~/lib/use-form";
+import { cardAmounts, countryName, type GiftCard } from "~/domain/giftcards";
 import { BalanceCard } from "~/components/BalanceCard";
 import { VerifyEmailCard } from "~/components/VerifyEmailCard";
 import { Field, TextareaField } from "~/components/forms/Field";
@@ -25,7 +26,7 @@ import { Card } from "~/components/ui/Card";
 import { Icon, type IconName } from "~/components/ui/Icon";
 import { PageHeader } from "~/components/ui/PageHeader";
 
-const METHOD_ICONS: Record<PaymentMethod, IconName> = { paypal: "mail", upi: "app", bank: "bank" };
+const METHOD_ICONS: Record<PaymentMethod, IconName> = { paypal: "mail", upi: "app", bank: "bank", giftcard: "gift" };
 
 const WITHDRAW_FIELDS = [
   "amount",
@@ -33,6 +34,7 @@ const WITHDRAW_FIELDS = [
   "paypalEmail",
   "upiId",
   "bankDetails",
+  "giftcardProduct",
 ] as const satisfies readonly (keyof WithdrawalFields)[];
 
 export interface WithdrawData {
@@ -52,9 +54,11 @@ export interface WithdrawData {
   inrRate: number | null;
   bankOffered: boolean;
   /** The last withdrawal's method and recipient, the form's starting values. */
-  lastRecipient: { method: "paypal" | "upi"; recipient: string } | null;
+  lastRecipient: { method: "paypal" | "upi" | "giftcard"; recipient: string } | null;
   /** The next cash-out waits for review as a first one: said beside the 24-48 hours. */
   reviewedFirst: boolean;
+  /** Gift cards through Tremendous (decision 089), those of `country`; null: not offered here. */
+  giftCards: { country: string; countries: readonly string[]; cards: GiftCard[] } | null;
 }
 
 /** docs/product.md, "Withdraw": balance, amount, method with its minimum, the method's recipient. */
@@ -110,8 +114,16 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
 }
 
 /** The form starts where the last withdrawal went (server-side, so it works without JavaScript). */
-function startingValues(last: WithdrawData["lastRecipient"]): Partial<Record<keyof WithdrawalFields, string>> {
+function startingValues(
+  last: WithdrawData["lastRecipient"],
+  giftCards: WithdrawData["giftCards"],
+): Partial<Record<keyof WithdrawalFields, string>> {
   if (!last) return { method: "paypal" };
+  // The last card, when it is still offered here; else the form starts at PayPal.
+  if (last.method === "giftcard")
+    return giftCards?.cards.some((card) => card.id === last.recipient)
+      ? { method: "giftcard", giftcardProduct: last.recipient }
+      : { method: "paypal" };
   return { method: last.method, [last.method === "paypal" ? "paypalEmail" : "upiId"]: last.recipient };
 }
 
@@ -129,9 +141,13 @@ function WithdrawForm({
     id: "withdraw",
     fields: WITHDRAW_FIELDS,
     lastResult: lastResult?.initialValue?.intent === "withdraw" ? lastResult : undefined,
-    defaultValue: startingValues(data.lastRecipient),
+    defaultValue: startingValues(data.lastRecipient, data.giftCards),
   });
-  const methods: PaymentMethod[] = data.bankOffered ? [...OFFERED_METHODS, "bank"] : [...OFFERED_METHODS];
+  const methods: PaymentMethod[] = [
+    ...OFFERED_METHODS,
+    ...(data.giftCards ? (["giftcard"] as const) : []),
+    ...(data.bankOffered ? (["bank"] as const) : []),
+  ];
   // The amount as typed, for its rupees beside it (with JavaScript; without, the rate is shown).
   const [typedAmount, setTypedAmount] = useState(fields.amount.initialValue ?? "");
   return (
@@ -168,7 +184,7 @@ function WithdrawForm({
             options={methods.map((method) => ({
               value: method,
               label: METHOD_LABELS[method],
-              detail: `Min. ${formatDollars(data.minimums[method])}${
+              detail: `Min. ${formatDollars(data.minimums[method] ?? 0)}${
                 method === "upi" && data.inrRate ? ` (${approximateRupees(data.minimums.upi, data.inrRate)})` : ""
               }`,
               icon: METHOD_ICONS[method],
@@ -191,6 +207,16 @@ function WithdrawForm({
               inputProps={{ placeholder: "name@okhdfcbank", autoComplete: "off", autoCapitalize: "none" }}
             />
           </div>
+          {data.giftCards ? (
+            <div data-method="giftcard">
+              <GiftCardChoice
+                field={fields.giftcardProduct}
+                giftCards={data.giftCards}
+                email={data.email}
+                inrRate={data.inrRate}
+              />
+            </div>
+          ) : null}
           <div data-method="bank">
             <TextareaField
               field={fields.bankDetails}
@@ -224,5 +250,65 @@ function RupeesBeside({ amount, rate }: { amount: string; rate: number }) {
       {dollars > 0 ? <span className="font-semibold text-ink">{`${approximateRupees(dollars, rate)} `}</span> : null}
       {`Paid in rupees at ${rateLine(rate)}, fixed when you send the request.`}
     </p>
+  );
+}
+
+/**
+ * The gift cards of one country (decision 089), a radio card each with the amounts it takes in its
+ * own money, and the other countries one link away (a page of their cards, with or without
+ * JavaScript). The card is emailed to the verified address; its value is fixed when the request
+ * is sent, and checked then against the card's amounts.
+ */
+function GiftCardChoice({
+  field,
+  giftCards,
+  email,
+  inrRate,
+}: {
+  field: FieldState;
+  giftCards: NonNullable<WithdrawData["giftCards"]>;
+  email: string | null;
+  inrRate: number | null;
+}) {
+  const others = giftCards.countries.filter((country) => country !== giftCards.country);
+  return (
+    <div className="space-y-3">
+      {giftCards.cards.length > 0 ? (
+        <RadioCards
+          field={field}
+          legend={`Gift card (${countryName(giftCards.country)})`}
+          options={giftCards.cards.map((card) => ({
+            value: card.id,
+            label: card.name,
+            detail: cardAmounts(card),
+            icon: "gift" as const,
+          }))}
+        />
+      ) : (
+        <p className="text-sm text-muted">{`No gift cards for ${countryName(giftCards.country)} right now.`}</p>
+      )}
+      {others.length > 0 ? (
+        <p className="text-sm text-muted">
+          {"Cards for another country: "}
+          {others.map((country, index) => (
+            <span key={country}>
+              {index > 0 ? ", " : null}
+              <Link
+                to={`?country=${country}`}
+                preventScrollReset
+                className="font-semibold text-brand-700 underline underline-offset-2"
+              >
+                {countryName(country)}
+              </Link>
+            </span>
+          ))}
+        </p>
+      ) : null}
+      <p className="text-sm text-muted">
+        {`Enter the amount in dollars: a card sold in rupees is worth ${
+          inrRate ? rateLine(inrRate) : "today's rate"
+        }, fixed when you send the request. The card is emailed to ${email ?? "your verified address"}.`}
+      </p>
+    </div>
   );
 }

@@ -13,6 +13,8 @@ import {
 import { ensureEmailVerified, requestVerificationEmail } from "~/server/auth/email-verification.server";
 import { requireUser } from "~/server/auth/session.server";
 import { getAppConfig } from "~/server/runtime/config.server";
+import { getEnv } from "~/server/runtime/env.server";
+import { defaultCountry } from "~/domain/giftcards";
 import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
 import { requestTimeZone } from "~/server/http/cookies.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
@@ -23,6 +25,7 @@ import {
   historyRows,
   lastRecipient,
   cashOutOutlookCall,
+  giftCardsFor,
   lastRecipientCall,
   reviewedFirstCall,
   paysRealMoney,
@@ -36,6 +39,12 @@ export async function loadWithdraw(request: Request, scope?: RequestScope) {
   const url = new URL(request.url);
   const historyOpen = url.searchParams.get("history") === "1";
   const zone = requestTimeZone(request);
+  // Gift cards (docs/decisions/089): those of the country asked for (?country=), else the person's guessed one.
+  const giftCardCountries = getEnv().tremendous?.countries ?? [];
+  const askedCountry = url.searchParams.get("country")?.toUpperCase() ?? "";
+  const giftCardCountry = giftCardCountries.includes(askedCountry)
+    ? askedCountry
+    : defaultCountry(zone, giftCardCountries);
   // The balance, the last recipient and the history in one round trip; only the email check waits
   // for the profile.
   const [summaryRead, lastRead, reviewedFirstRead, outlookRead, historyRead] = readTogether(
@@ -48,7 +57,7 @@ export async function loadWithdraw(request: Request, scope?: RequestScope) {
     ],
     scope,
   );
-  const [summary, config, last, reviewedFirst, outlook, history] = await Promise.all([
+  const [summary, config, last, reviewedFirst, outlook, history, giftCards] = await Promise.all([
     loadUserSummary(user, summaryRead),
     getAppConfig(),
     optionalSection("withdraw: last recipient", lastRecipient(lastRead)),
@@ -57,6 +66,8 @@ export async function loadWithdraw(request: Request, scope?: RequestScope) {
     // Unreadable: the form stays open, and a post too small is refused with the rule's words.
     optionalSection("withdraw: cash-out outlook", outlookRead!),
     historyOpen ? optionalSection("withdraw: history", historyRows(historyRead, zone)) : null,
+    // Unreadable: no gift card is offered this time (the other methods stand).
+    optionalSection("withdraw: gift cards", giftCardsFor(giftCardCountry)),
   ]);
   const emailVerified = await ensureEmailVerified(user.uid, summary.email_verified);
   return {
@@ -77,6 +88,12 @@ export async function loadWithdraw(request: Request, scope?: RequestScope) {
     // The form starts with the last withdrawal's method and recipient (a refused post keeps what was typed).
     lastRecipient: last,
     reviewedFirst: reviewedFirst === true,
+    giftCards:
+      giftCards && giftCards.length > 0
+        ? { country: giftCardCountry, countries: giftCardCountries, cards: giftCards }
+        : giftCardCountries.length > 1
+          ? { country: giftCardCountry, countries: giftCardCountries, cards: [] }
+          : null,
   };
 }
 
@@ -114,6 +131,9 @@ const RULE_FIELDS = {
   invalid_upi_id: "upiId",
   bank_details_required: "bankDetails",
   bank_details_too_long: "bankDetails",
+  giftcard_not_offered: "giftcardProduct",
+  giftcard_rate_unavailable: "giftcardProduct",
+  giftcard_amount_not_offered: "amount",
 } as const;
 
 /** The withdrawal request, and "Send verification email" for an unverified address. */
@@ -134,9 +154,17 @@ export async function withdrawAction(request: Request) {
     return redirectWithFlash("/withdraw", verificationEmailSent(summary.email));
   }
 
-  const { amount, method, paypalEmail, upiId, bankDetails } = submission.value;
+  const { amount, method, paypalEmail, upiId, bankDetails, giftcardProduct } = submission.value;
+  // Gift cards are sold only while Tremendous is configured (a card listed before stays unsold).
+  if (method === "giftcard" && !getEnv().tremendous) {
+    return rejectForm(submission, { fieldErrors: { giftcardProduct: [ruleMessage("giftcard_not_offered")] } });
+  }
   try {
-    const withdrawal = await requestWithdrawal(user.uid, { amount, method, paypalEmail, upiId, bankDetails });
+    const withdrawal = await requestWithdrawal(
+      user.uid,
+      { amount, method, paypalEmail, upiId, bankDetails, giftcardProduct },
+      summary.email,
+    );
     return redirectWithFlash("/withdraw", {
       kind: "success",
       title: WITHDRAWAL_MESSAGES.submitted + (paysRealMoney(withdrawal.payment_method) ? "" : " (TEST MODE)"),

@@ -21,7 +21,12 @@ import { parseAmount } from "~/domain/withdrawals";
 const INVALID_AMOUNT = "Please enter a valid amount";
 
 /** The form field that holds each method's recipient. */
-export const RECIPIENT_FIELDS = { paypal: "paypalEmail", upi: "upiId", bank: "bankDetails" } as const;
+export const RECIPIENT_FIELDS = {
+  paypal: "paypalEmail",
+  upi: "upiId",
+  bank: "bankDetails",
+  giftcard: "giftcardProduct",
+} as const;
 
 /**
  * Whether a recipient holds a character create_withdrawal refuses (hidden-characters.ts). Bank
@@ -41,10 +46,11 @@ export const withdrawalFormSchema = object({
       return amount ?? "";
     }),
   ),
-  method: oneOf(["paypal", "upi", "bank"], "Please choose a payment method"),
+  method: oneOf(["paypal", "upi", "bank", "giftcard"], "Please choose a payment method"),
   paypalEmail: optional(string()),
   upiId: optional(string()),
   bankDetails: optional(string()),
+  giftcardProduct: optional(string()),
 }).check(
   // The chosen method's recipient only: the others are not sent to the database. Runs once the
   // amount is valid (the order of docs/product.md, "Withdraw: the rules").

@@ -47,6 +47,8 @@ export const RATE_LIMITS = {
   // For RazorpayX as a whole, likewise: a thousand payouts processed together send a burst of
   // several events each (npm run bench, payouts part), and each 429 is delivered again later.
   razorpayxWebhook: { name: "razorpayx-webhook", limit: 10_000, windowSeconds: 60 },
+  // For Tremendous as a whole, likewise (a delivered order sends an event per reward).
+  tremendousWebhook: { name: "tremendous-webhook", limit: 10_000, windowSeconds: 60 },
 } as const satisfies Record<string, RateLimitRule>;
 
 /**

@@ -7,7 +7,7 @@ import { subscribeToChannel } from "../db/live.server";
 export interface AppConfig {
   coins_per_dollar: number;
   checkin_coins: number;
-  min_withdrawal: { paypal: number; upi: number; bank: number };
+  min_withdrawal: { paypal: number; upi: number; bank: number; giftcard: number };
   /** requires_earned: the friend's cleared earned money must reach qualifying_coins (docs/decisions/067). */
   referral: { reward: number; welcome_bonus: number; qualifying_coins: number; requires_earned: boolean };
   /** Bonus money waits for cleared offer earnings before it can be withdrawn (production settings). */

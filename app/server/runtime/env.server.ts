@@ -141,6 +141,31 @@ const envVariables = z.object({
   RAZORPAYX_SETTLE_AFTER_MINUTES: optionalText
     .transform((value) => (value === undefined ? 30 : Number(value)))
     .pipe(z.number("must be a number of minutes").min(0).max(10_080)),
+  // Gift cards through Tremendous (docs/rails/tremendous.md): without a key, Withdraw offers no gift card.
+  TREMENDOUS_API_KEY: optionalText.pipe(
+    z
+      .string()
+      .regex(/^(TEST|PROD)_[A-Za-z0-9_-]{8,200}$/, "must be a Tremendous API key (TEST_… or PROD_…)")
+      .optional(),
+  ),
+  TREMENDOUS_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  TREMENDOUS_WEBHOOK_PRIVATE_KEY: optionalText,
+  // The countries whose cards are offered (ISO 3166-1 alpha-2, comma-separated).
+  TREMENDOUS_COUNTRIES: optionalText
+    .transform((value) => (value ?? "US,IN").split(",").map((country) => country.trim().toUpperCase()))
+    .pipe(z.array(z.string().regex(/^[A-Z]{2}$/, "must be two-letter country codes, comma-separated")).min(1).max(20)),
+  // How often each server orders the approved gift cards and reads back the unsettled ones.
+  TREMENDOUS_INTERVAL_SECONDS: optionalText
+    .transform((value) => (value === undefined ? 30 : Number(value)))
+    .pipe(z.number("must be a number of seconds").int().min(1).max(3_600)),
+  // An order with no final word for this long is read back (GET /orders/{id}).
+  TREMENDOUS_SETTLE_AFTER_MINUTES: optionalText
+    .transform((value) => (value === undefined ? 30 : Number(value)))
+    .pipe(z.number("must be a number of minutes").min(0).max(10_080)),
+  // How often the catalogue is read again (the last good list is kept when a read fails).
+  TREMENDOUS_CATALOGUE_MINUTES: optionalText
+    .transform((value) => (value === undefined ? 360 : Number(value)))
+    .pipe(z.number("must be a number of minutes").min(1).max(10_080)),
   PAYPAL_CLIENT_ID: optionalText,
   PAYPAL_CLIENT_SECRET: optionalText,
   PAYPAL_MODE: optionalText.pipe(z.enum(["sandbox", "live"], "must be sandbox or live").optional()),
@@ -216,6 +241,10 @@ const envSchema = envVariables
             : "RAZORPAYX_ACCOUNT_NUMBER",
         "RazorpayX needs the key id, the key secret and the account number",
       );
+    }
+    // Production keys with a guessed address: the sources disagree on it (docs/rails/tremendous.md).
+    if (env.TREMENDOUS_API_KEY?.startsWith("PROD_") && !env.TREMENDOUS_API_URL) {
+      issue("TREMENDOUS_API_URL", "is required with a production key (PROD_…): set the address Tremendous gave you");
     }
     if (env.DATABASE_URL && env.SUPABASE_URL) {
       issue("DATABASE_URL", "set either DATABASE_URL or SUPABASE_URL, not both");
@@ -316,6 +345,19 @@ const envSchema = envVariables
               settleAfterSeconds: Math.round(env.RAZORPAYX_SETTLE_AFTER_MINUTES * 60),
             }
           : null,
+      // Gift cards through Tremendous (docs/rails/tremendous.md): without a key none are offered.
+      tremendous: env.TREMENDOUS_API_KEY
+        ? {
+            apiKey: env.TREMENDOUS_API_KEY,
+            live: env.TREMENDOUS_API_KEY.startsWith("PROD_"),
+            apiUrl: env.TREMENDOUS_API_URL ?? "https://testflight.tremendous.com/api/v2",
+            webhookPrivateKey: env.TREMENDOUS_WEBHOOK_PRIVATE_KEY ?? null,
+            countries: env.TREMENDOUS_COUNTRIES,
+            intervalMs: env.TREMENDOUS_INTERVAL_SECONDS * 1000,
+            settleAfterSeconds: Math.round(env.TREMENDOUS_SETTLE_AFTER_MINUTES * 60),
+            catalogueMs: Math.round(env.TREMENDOUS_CATALOGUE_MINUTES * 60_000),
+          }
+        : null,
       // PayPal Payouts (docs/operations.md): without credentials PayPal withdrawals wait for the operator.
       paypal: env.PAYPAL_CLIENT_ID
         ? {

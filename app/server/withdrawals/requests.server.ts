@@ -7,6 +7,7 @@ import {
   type CashOutOutlook,
   type WithdrawalRow,
 } from "~/domain/withdrawals";
+import type { GiftCard } from "~/domain/giftcards";
 import { accountHash } from "../account/account-hash.server";
 import { dbCall } from "../db/core.server";
 import { getDatabase } from "../db/database.server";
@@ -35,9 +36,9 @@ export async function historyRows(
   }));
 }
 
-/** The form's starting method and recipient: those of the last withdrawal (PayPal or UPI). */
+/** The form's starting method and recipient: those of the last withdrawal (PayPal, UPI, or the gift card chosen). */
 export interface LastRecipient {
-  method: "paypal" | "upi";
+  method: "paypal" | "upi" | "giftcard";
   recipient: string;
 }
 
@@ -73,6 +74,7 @@ export interface WithdrawalRequest {
   paypalEmail?: string;
   upiId?: string;
   bankDetails?: string;
+  giftcardProduct?: string;
 }
 
 /**
@@ -80,12 +82,23 @@ export interface WithdrawalRequest {
  * balance and reserves the amount (pending) in one transaction. Only the chosen method's
  * recipient is sent.
  */
-export async function requestWithdrawal(userId: string, request: WithdrawalRequest): Promise<WithdrawalRow> {
+export async function requestWithdrawal(
+  userId: string,
+  request: WithdrawalRequest,
+  accountEmail: string | null,
+): Promise<WithdrawalRow> {
   const db = await getDatabase();
   // A textarea sends its line breaks as CR LF; they are kept (and hashed) as LF, as SQL keeps them.
   const bankDetails = request.bankDetails?.replace(/\r\n/g, "\n");
+  // A gift card goes to the account's verified address (create_withdrawal reads it): hashed as it is.
   const recipient =
-    (request.method === "paypal" ? request.paypalEmail : request.method === "upi" ? request.upiId : bankDetails) ?? "";
+    (request.method === "paypal"
+      ? request.paypalEmail
+      : request.method === "upi"
+        ? request.upiId
+        : request.method === "giftcard"
+          ? accountEmail
+          : bankDetails) ?? "";
   return db.rpc<WithdrawalRow>("create_withdrawal", {
     p_user_id: userId,
     amount_param: request.amount,
@@ -95,6 +108,7 @@ export async function requestWithdrawal(userId: string, request: WithdrawalReque
     recipient_bank_details_param: request.method === "bank" ? { details: bankDetails ?? "" } : null,
     // Kept after the account is deleted, so the payout review can match a returning address.
     p_recipient_hash: recipient.trim() ? accountHash(recipient) : null,
+    p_giftcard_product_id: request.method === "giftcard" ? (request.giftcardProduct ?? null) : null,
   });
 }
 
@@ -106,5 +120,16 @@ export async function requestWithdrawal(userId: string, request: WithdrawalReque
 export function paysRealMoney(method: PaymentMethod): boolean {
   const env = getEnv();
   if (!env.isProduction) return false;
+  if (method === "giftcard") return env.tremendous?.live === true;
   return method === "paypal" ? env.paypal?.mode === "live" : true;
+}
+
+/**
+ * The gift cards Withdraw offers in `country`, while Tremendous is configured (none otherwise, and
+ * none when it cannot be read: the method is then left out).
+ */
+export async function giftCardsFor(country: string): Promise<GiftCard[]> {
+  if (!getEnv().tremendous) return [];
+  const db = await getDatabase();
+  return db.rpc<GiftCard[]>("giftcard_catalogue", { p_country: country });
 }

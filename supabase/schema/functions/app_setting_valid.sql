@@ -14,7 +14,8 @@ begin
   if p_name is null or not p_name = any (array[
        'coins_per_dollar', 'checkin_coins', 'checkin_streak_bonus_coins',
        'referral_reward', 'referral_welcome_bonus', 'referral_qualifying_coins', 'referral_requires_earned',
-       'min_withdrawal_paypal', 'min_withdrawal_upi', 'min_withdrawal_bank', 'withdrawals_per_hour',
+       'min_withdrawal_paypal', 'min_withdrawal_upi', 'min_withdrawal_bank', 'min_withdrawal_giftcard',
+       'withdrawals_per_hour',
        'risk_review_threshold', 'review_first_withdrawal',
        'postback_hold_days', 'provider_hold_days', 'bonus_unlock_ratio',
        'notice_delivery_attempts', 'notice_delivery_window_hours', 'notice_emails_per_address_per_day',
@@ -58,6 +59,7 @@ begin
     when 'min_withdrawal_paypal' then v_number = round(v_number, 2) and v_number between 0.01 and 10000
     when 'min_withdrawal_upi' then v_number = round(v_number, 2) and v_number between 0.01 and 10000
     when 'min_withdrawal_bank' then v_number = round(v_number, 2) and v_number between 0.01 and 10000
+    when 'min_withdrawal_giftcard' then v_number = round(v_number, 2) and v_number between 0.01 and 10000
     when 'withdrawals_per_hour' then v_number = trunc(v_number) and v_number between 1 and 1000
     -- Scores are 0 to 100: 101 sends no withdrawal to review for its score.
     when 'risk_review_threshold' then v_number = trunc(v_number) and v_number between 0 and 101

@@ -28,6 +28,7 @@ begin
          min_withdrawal_paypal = v_after.min_withdrawal_paypal,
          min_withdrawal_upi = v_after.min_withdrawal_upi,
          min_withdrawal_bank = v_after.min_withdrawal_bank,
+         min_withdrawal_giftcard = v_after.min_withdrawal_giftcard,
          withdrawals_per_hour = v_after.withdrawals_per_hour,
          risk_review_threshold = v_after.risk_review_threshold,
          review_first_withdrawal = v_after.review_first_withdrawal,

@@ -9,7 +9,7 @@ CREATE OR REPLACE FUNCTION public.get_last_withdrawal_recipient(p_user_id text)
  SET search_path TO 'public', 'pg_temp'
 AS $function$
   select jsonb_build_object('payment_method', w.payment_method,
-                            'recipient', coalesce(w.recipient_email, w.recipient_upi,
+                            'recipient', coalesce(w.giftcard_product_id, w.recipient_email, w.recipient_upi,
                                                   w.recipient_bank_details ->> 'details'))
     from withdrawals w
    where w.user_id = p_user_id

@@ -20,6 +20,8 @@ AS $function$
            'payout_amount', p_withdrawal.payout_amount,
            'payout_rate', p_withdrawal.payout_rate,
            'payout_rail', p_withdrawal.payout_rail,
+           'giftcard_name', p_withdrawal.giftcard_name,
+           'payout_item_id', p_withdrawal.payout_item_id,
            -- RazorpayX's check of the UPI ID: the name it is registered to, beside the account's.
            'upi_registered_name', (select v.registered_name from upi_validations v
                                     where v.address = lower(p_withdrawal.recipient_upi)),

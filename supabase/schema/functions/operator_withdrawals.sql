@@ -19,6 +19,8 @@ AS $function$
            'payout_amount', w.payout_amount,
            'payout_rate', w.payout_rate,
            'payout_rail', w.payout_rail,
+           'giftcard_name', w.giftcard_name,
+           'payout_item_id', w.payout_item_id,
            'payment_method', w.payment_method,
            'recipient', coalesce(w.recipient_email, w.recipient_upi, w.recipient_bank_details ->> 'details'),
            'status', w.status,

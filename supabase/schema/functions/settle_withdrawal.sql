@@ -41,6 +41,11 @@ begin
   if v_actor is not null and v_withdrawal.payout_rail = 'razorpayx' and v_withdrawal.payout_claimed_at is not null then
     raise exception 'Withdrawal is paid by RazorpayX' using errcode = 'P0001', hint = 'withdrawal_paid_by_razorpayx';
   end if;
+  -- A gift card is Tremendous's to settle (its answer, webhook, read-back or a cancellation): by
+  -- hand, a refund could leave a live card with the person as well.
+  if v_actor is not null and v_withdrawal.payment_method = 'giftcard' and v_withdrawal.payout_claimed_at is not null then
+    raise exception 'Withdrawal is paid by Tremendous' using errcode = 'P0001', hint = 'withdrawal_paid_by_tremendous';
+  end if;
   v_before := v_withdrawal;
   update withdrawals
      set status = p_status,

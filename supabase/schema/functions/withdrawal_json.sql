@@ -22,6 +22,8 @@ AS $function$
     -- What is sent in the rail's own money, fixed when it was asked for (UPI: rupees).
     'payout_currency', w.payout_currency,
     'payout_amount', w.payout_amount,
+    -- The gift card chosen, by name.
+    'giftcard_name', w.giftcard_name,
     -- Once paid, the payment's reference (RazorpayX: the bank's UTR; PayPal: its payout item).
     'reference', case when w.status = 'completed' then w.reference end)
 $function$;

@@ -14,7 +14,7 @@ create table public.payout_events (
   received_at timestamp with time zone default now() not null,
   constraint payout_events_payout_id_check CHECK (((length(payout_id) >= 1) AND (length(payout_id) <= 100))),
   constraint payout_events_pkey PRIMARY KEY (id),
-  constraint payout_events_rail_check CHECK ((rail = ANY (ARRAY['paypal'::text, 'razorpayx'::text]))),
+  constraint payout_events_rail_check CHECK ((rail = ANY (ARRAY['paypal'::text, 'razorpayx'::text, 'tremendous'::text]))),
   constraint payout_events_rail_payout_id_status_key UNIQUE (rail, payout_id, status),
   constraint payout_events_reason_check CHECK ((length(reason) <= 500)),
   constraint payout_events_source_check CHECK ((source = ANY (ARRAY['create'::text, 'webhook'::text, 'reconciler'::text]))),

@@ -29,17 +29,25 @@ create table public.withdrawals (
   payout_rate numeric(10,4),
   payout_rail text,
   payout_request jsonb,
+  giftcard_product_id text,
+  giftcard_name text,
+  payout_item_id text,
   constraint withdrawals_amount_check CHECK ((amount > (0)::numeric)),
   constraint withdrawals_check3 CHECK (((status = 'pending'::text) = (settled_at IS NULL))),
   constraint withdrawals_failure_reason_check CHECK ((length(failure_reason) <= 500)),
-  constraint withdrawals_payment_method_check CHECK ((payment_method = ANY (ARRAY['paypal'::text, 'upi'::text, 'bank'::text]))),
+  constraint withdrawals_giftcard_check CHECK (((payment_method = 'giftcard'::text) = (giftcard_product_id IS NOT NULL))),
+  constraint withdrawals_giftcard_name_check CHECK ((length(giftcard_name) <= 120)),
+  constraint withdrawals_giftcard_product_id_fkey FOREIGN KEY (giftcard_product_id) REFERENCES giftcard_products(id),
+  constraint withdrawals_payment_method_check CHECK ((payment_method = ANY (ARRAY['paypal'::text, 'upi'::text, 'bank'::text, 'giftcard'::text]))),
   constraint withdrawals_payout_amount_check CHECK ((((payout_currency IS NULL) = (payout_amount IS NULL)) AND (payout_amount > (0)::numeric) AND (payout_currency ~ '^[A-Z]{3}$'::text))),
-  constraint withdrawals_payout_rail_check CHECK ((payout_rail = ANY (ARRAY['paypal'::text, 'razorpayx'::text]))),
+  constraint withdrawals_payout_item_id_check CHECK ((length(payout_item_id) <= 100)),
+  constraint withdrawals_payout_rail_check CHECK ((payout_rail = ANY (ARRAY['paypal'::text, 'razorpayx'::text, 'tremendous'::text]))),
   constraint withdrawals_payout_request_check CHECK ((jsonb_typeof(payout_request) = 'object'::text)),
   constraint withdrawals_pkey PRIMARY KEY (id),
   constraint withdrawals_recipient_check CHECK (((user_id IS NULL) OR
 CASE payment_method
     WHEN 'paypal'::text THEN (COALESCE(TRIM(BOTH FROM recipient_email), ''::text) <> ''::text)
+    WHEN 'giftcard'::text THEN (COALESCE(TRIM(BOTH FROM recipient_email), ''::text) <> ''::text)
     WHEN 'upi'::text THEN (COALESCE(TRIM(BOTH FROM recipient_upi), ''::text) <> ''::text)
     ELSE (COALESCE(TRIM(BOTH FROM (recipient_bank_details ->> 'details'::text)), ''::text) <> ''::text)
 END)),
@@ -52,6 +60,8 @@ END)),
   constraint withdrawals_user_fk FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE SET NULL
 );
 
+CREATE INDEX withdrawals_payout_batch_idx ON public.withdrawals USING btree (payout_batch_id) WHERE (payout_batch_id IS NOT NULL);
+CREATE INDEX withdrawals_payout_item_idx ON public.withdrawals USING btree (payout_item_id) WHERE (payout_item_id IS NOT NULL);
 CREATE INDEX withdrawals_pending_created_idx ON public.withdrawals USING btree (created_at, id) WHERE (status = 'pending'::text);
 CREATE INDEX withdrawals_recipient_user_idx ON public.withdrawals USING btree (recipient_hash, user_id);
 CREATE INDEX withdrawals_review_queue_idx ON public.withdrawals USING btree (created_at) WHERE (review_state = 'review'::text);

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { withoutTrailingSlashes } from "~/domain/text";
 import { getEnv, type Env } from "../../runtime/env.server";
+import { isObject, railCaller, text, type RailCallOptions } from "./rail-http.server";
 
 /**
  * RazorpayX Payouts over its REST API (docs/rails/razorpayx.md, each fact with its source): HTTP
@@ -10,14 +11,7 @@ import { getEnv, type Env } from "../../runtime/env.server";
  */
 export type RazorpayXConfig = NonNullable<Env["razorpayx"]>;
 
-export interface RazorpayXClientOptions {
-  /** Tries per call, the first included; network errors, 5xx and 429 are tried again. */
-  attempts?: number;
-  backoffMs?: (retry: number) => number;
-  sleep?: (ms: number) => Promise<void>;
-  /** One request's time limit; one that runs out is a network error (and tried again). */
-  timeoutMs?: number;
-}
+export type RazorpayXClientOptions = RailCallOptions;
 
 /** A call RazorpayX refused or could not answer: its `error.code`, `field` and `description`. */
 export class RazorpayXError extends Error {
@@ -88,10 +82,6 @@ export interface PayoutRequestBody {
   narration: string;
 }
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
 const RUPEES = /^(\d{1,10})(?:\.(\d{1,2}))?$/;
 
 /** Rupees as the database writes them ("416.25", 416.25) in paise, exactly; null when not an amount. */
@@ -169,16 +159,6 @@ export function razorpayxSignatureValid(body: Uint8Array, signature: string | nu
   return timingSafeEqual(expected, Buffer.from(signature, "hex"));
 }
 
-function parseJson(raw: string): unknown {
-  try {
-    return raw === "" ? null : (JSON.parse(raw) as unknown);
-  } catch {
-    return null;
-  }
-}
-
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 function errorFromAnswer(status: number, payload: unknown, what: string): RazorpayXError {
   const error = isObject(payload) && isObject(payload.error) ? payload.error : {};
   const code = text(error.code) ?? `HTTP_${status}`;
@@ -194,48 +174,26 @@ function errorFromAnswer(status: number, payload: unknown, what: string): Razorp
 }
 
 export function createRazorpayXClient(config: RazorpayXConfig, options: RazorpayXClientOptions = {}) {
-  const attempts = Math.max(1, options.attempts ?? 3);
-  const backoffMs = options.backoffMs ?? ((retry: number) => 500 * 2 ** (retry - 1));
-  const sleep = options.sleep ?? defaultSleep;
-  const timeoutMs = options.timeoutMs ?? 20_000;
-  const baseUrl = withoutTrailingSlashes(config.apiUrl);
   const authorization = `Basic ${Buffer.from(`${config.keyId}:${config.keySecret}`).toString("base64")}`;
+  const call = railCaller(
+    withoutTrailingSlashes(config.apiUrl),
+    authorization,
+    options,
+    (what, cause) =>
+      new RazorpayXError(`${what}: RazorpayX could not be reached (${cause.message})`, null, "NETWORK_ERROR"),
+  );
 
   /** One call with retries on network errors, 5xx and 429 (a payout's retry sends the same key and body). */
-  async function send(what: string, method: "GET" | "POST", path: string, body?: string, headers?: Json) {
-    for (let retry = 0; ; retry += 1) {
-      let response: Response;
-      try {
-        response = await fetch(baseUrl + path, {
-          method,
-          headers: {
-            accept: "application/json",
-            authorization,
-            ...(body !== undefined ? { "content-type": "application/json" } : {}),
-            ...(headers as Record<string, string> | undefined),
-          },
-          body,
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-      } catch (error) {
-        if (retry + 1 >= attempts)
-          throw new RazorpayXError(
-            `${what}: RazorpayX could not be reached (${(error as Error).message})`,
-            null,
-            "NETWORK_ERROR",
-          );
-        await sleep(backoffMs(retry + 1));
-        continue;
-      }
-      const payload = parseJson(await response.text().catch(() => ""));
-      const transient = response.status === 429 || response.status >= 500;
-      if (transient && retry + 1 < attempts) {
-        await sleep(backoffMs(retry + 1));
-        continue;
-      }
-      if (!response.ok) throw errorFromAnswer(response.status, payload, what);
-      return payload;
-    }
+  async function send(
+    what: string,
+    method: "GET" | "POST",
+    path: string,
+    body?: string,
+    headers?: Record<string, string>,
+  ) {
+    const answer = await call(what, method, path, body, headers);
+    if (!answer.ok) throw errorFromAnswer(answer.status, answer.payload, what);
+    return answer.payload;
   }
 
   function payoutOf(answer: unknown, what: string): RazorpayXPayout {
