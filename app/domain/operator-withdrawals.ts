@@ -8,14 +8,14 @@ import { formatRupees } from "./rupees";
 export const WITHDRAWAL_VIEWS = [
   { value: "review", label: "In review", queue: true },
   { value: "unpaid", label: "Approved, unpaid", queue: true },
-  { value: "sent", label: "With PayPal", queue: true },
+  { value: "sent", label: "Sent, not settled", queue: true },
   { value: "paid", label: "Paid", queue: false },
   { value: "failed", label: "Failed or refused", queue: false },
   { value: "all", label: "All", queue: false },
 ] as const;
 export type WithdrawalView = (typeof WITHDRAWAL_VIEWS)[number]["value"];
 
-export const PAYMENT_METHOD_LABELS = { paypal: "PayPal", upi: "UPI", bank: "Bank" } as const;
+export const PAYMENT_METHOD_LABELS = { paypal: "PayPal", upi: "UPI", bank: "Bank", giftcard: "Gift card" } as const;
 export type PaymentMethodName = keyof typeof PAYMENT_METHOD_LABELS;
 
 /** "Older than": how long a withdrawal has waited, in hours. */
@@ -80,8 +80,11 @@ export interface ConsoleWithdrawal {
   payout_currency: string | null;
   payout_amount: number | null;
   payout_rate: number | null;
-  /** The rail paying it (decision 088): PayPal, RazorpayX, or none (by hand, or not yet). */
-  payout_rail: "paypal" | "razorpayx" | null;
+  /** The rail paying it (decisions 088, 089): PayPal, RazorpayX, Tremendous, or none (by hand, or not yet). */
+  payout_rail: "paypal" | "razorpayx" | "tremendous" | null;
+  /** A gift card's name as chosen, and Tremendous's reward id once ordered (decision 089). */
+  giftcard_name?: string | null;
+  payout_item_id?: string | null;
   /** The account's display name, beside the name its UPI ID is registered to. */
   display_name?: string | null;
   /** RazorpayX's check of the UPI ID (RAZORPAYX_VALIDATE_UPI): the name it is registered to, and whether it exists. */
@@ -120,7 +123,7 @@ export interface PayoutEvent {
 }
 
 /** The rail's name in the console's words. */
-export const RAIL_NAMES = { paypal: "PayPal", razorpayx: "RazorpayX" } as const;
+export const RAIL_NAMES = { paypal: "PayPal", razorpayx: "RazorpayX", tremendous: "Tremendous" } as const;
 
 /** Where a withdrawal stands, in the console's words. */
 export function withdrawalStage(
@@ -131,6 +134,8 @@ export function withdrawalStage(
   if (withdrawal.status === "failed") return withdrawal.review_state === "rejected" ? "Refused" : "Failed";
   if (withdrawal.review_state === "review") return "In review";
   if (withdrawal.payout_rail === "razorpayx") return withdrawal.sent_at ? "With RazorpayX" : "Being sent to RazorpayX";
+  if (withdrawal.payout_rail === "tremendous")
+    return withdrawal.sent_at ? "With Tremendous" : "Being ordered from Tremendous";
   return withdrawal.sent_at ? "With PayPal" : "Approved, unpaid";
 }
 
@@ -157,14 +162,18 @@ export function withdrawalActions(
   const byRazorpayX =
     withdrawal.payout_rail === "razorpayx" ||
     (razorpayxReady && withdrawal.payment_method === "upi" && withdrawal.payout_currency === "INR");
+  // A gift card is only ever ordered from Tremendous; before it is claimed it can still be failed
+  // by hand (Tremendous no longer configured), never marked paid.
+  const giftCard = withdrawal.payment_method === "giftcard";
+  const claimedByRail = withdrawal.payout_rail === "razorpayx" || withdrawal.payout_rail === "tremendous";
   return {
     approve: pending && withdrawal.review_state === "review",
-    reject: pending && withdrawal.sent_at === null && withdrawal.payout_rail !== "razorpayx",
+    reject: pending && withdrawal.sent_at === null && !claimedByRail,
     pay: paypalReady && approved && withdrawal.payment_method === "paypal" && withdrawal.sent_at === null,
     // Any approved one not with PayPal can be settled by hand: a PayPal payout made outside the app
     // (PayPal not set up here, or down) is marked paid with its reference rather than left stuck.
-    markPaid: approved && withdrawal.sent_at === null && !byRazorpayX,
-    markFailed: approved && withdrawal.sent_at === null && !byRazorpayX,
+    markPaid: approved && withdrawal.sent_at === null && !byRazorpayX && !giftCard,
+    markFailed: approved && withdrawal.sent_at === null && !byRazorpayX && !claimedByRail,
   };
 }
 

@@ -152,6 +152,15 @@ export const SETTINGS = [
     help: "The least a person can withdraw by bank transfer.",
   },
   {
+    key: "min_withdrawal_giftcard",
+    topic: "Cash-outs and review by risk",
+    label: "Smallest gift card",
+    unit: "dollars",
+    min: 0.01,
+    max: 10_000,
+    help: "The least a person can take as a gift card (Tremendous); each card's own smallest value applies as well.",
+  },
+  {
     key: "usd_inr_rate",
     topic: "Cash-outs and review by risk",
     label: "Rupees per dollar (UPI)",

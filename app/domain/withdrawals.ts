@@ -250,7 +250,8 @@ function giftCardStepMeaning(row: WithdrawalRow): string | null {
     return `${refused}${why ? `: ${why}` : "."} The money is back in your balance.`;
   }
   if (row.status !== "pending") return null;
-  if (row.review_state === "review") return "We check first cash-outs and unusual ones by hand before anything is sent.";
+  if (row.review_state === "review")
+    return "We check first cash-outs and unusual ones by hand before anything is sent.";
   return row.sent_at ? `We ordered your ${card}; it is on its way to your email.` : `We are ordering your ${card}.`;
 }
 

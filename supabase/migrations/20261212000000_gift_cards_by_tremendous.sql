@@ -552,8 +552,10 @@ begin
     raise exception 'Withdrawal is paid by RazorpayX' using errcode = 'P0001', hint = 'withdrawal_paid_by_razorpayx';
   end if;
   -- A gift card is Tremendous's to settle (its answer, webhook, read-back or a cancellation): by
-  -- hand, a refund could leave a live card with the person as well.
-  if v_actor is not null and v_withdrawal.payment_method = 'giftcard' and v_withdrawal.payout_claimed_at is not null then
+  -- hand, a refund could leave a live card with the person as well, and "paid" would be a card
+  -- nobody ordered. Before it is claimed it can still be failed by hand (Tremendous switched off).
+  if v_actor is not null and v_withdrawal.payment_method = 'giftcard'
+     and (v_withdrawal.payout_claimed_at is not null or p_status = 'completed') then
     raise exception 'Withdrawal is paid by Tremendous' using errcode = 'P0001', hint = 'withdrawal_paid_by_tremendous';
   end if;
   v_before := v_withdrawal;

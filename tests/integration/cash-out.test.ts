@@ -191,7 +191,9 @@ describe.each([["PGlite", openTestPglite]])("cash out on %s", (_name, open) => {
 
     it("refuses an amount under the method's minimum from app_config (PayPal 5.00, UPI 1.00, bank 10.00) with below_minimum before the recipient", async () => {
       const userId = await provision(t, { coins: 2000 });
-      expect(await t.db.rpc("get_app_config")).toMatchObject({ min_withdrawal: { paypal: 5, upi: 1, bank: 10, giftcard: 1 } });
+      expect(await t.db.rpc("get_app_config")).toMatchObject({
+        min_withdrawal: { paypal: 5, upi: 1, bank: 10, giftcard: 1 },
+      });
       // No recipient given: the minimum message wins.
       const paypal = await dbRefusal(withdraw(t, userId, 4.99, "paypal"));
       expect(paypal.details).toBe("5.00");

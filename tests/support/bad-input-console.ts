@@ -47,6 +47,7 @@ const SETTINGS_FORM: Record<string, string> = {
   min_withdrawal_paypal: "5.00",
   min_withdrawal_upi: "1.00",
   min_withdrawal_bank: "10.00",
+  min_withdrawal_giftcard: "1.00",
   withdrawals_per_hour: "5",
   risk_review_threshold: "50",
   review_first_withdrawal: "no",

@@ -19,7 +19,7 @@ describe("the console's view tabs", () => {
     expect(tabs.map((tab) => [tab.label, tab.to, tab.current, tab.badge])).toEqual([
       ["In review", "/admin/withdrawals?method=upi&age=24", false, 3],
       ["Approved, unpaid", "/admin/withdrawals?view=unpaid&method=upi&age=24", true, 1],
-      ["With PayPal", "/admin/withdrawals?view=sent&method=upi&age=24", false, undefined],
+      ["Sent, not settled", "/admin/withdrawals?view=sent&method=upi&age=24", false, undefined],
       ["Paid", "/admin/withdrawals?view=paid&method=upi&age=24", false, undefined],
       ["Failed or refused", "/admin/withdrawals?view=failed&method=upi&age=24", false, undefined],
       ["All", "/admin/withdrawals?view=all&method=upi&age=24", false, undefined],

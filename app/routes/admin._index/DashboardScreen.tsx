@@ -215,7 +215,7 @@ function Withdrawals({ data }: { data: DashboardData }) {
           detail={unpaid.oldest_at ? `the oldest has waited ${waitedFor(unpaid.oldest_at, data.as_of)}` : undefined}
         />
         <Figure
-          label="With PayPal"
+          label="Sent, not settled yet"
           value={`${formatCount(sent.n)} · ${formatDollars(sent.amount)}`}
           testId="figure-sent"
         />

@@ -97,7 +97,9 @@ function ActionForms({
           ? "This withdrawal is settled: nothing more can be done to it."
           : withdrawal.payout_rail === "razorpayx"
             ? "RazorpayX has this payout: its webhook (or its read-back, every few minutes) settles it."
-            : "PayPal has this payout: its webhook (or npm run payouts -- sync) settles it."}
+            : withdrawal.payment_method === "giftcard"
+              ? "Tremendous has this gift card order: its webhook (or its read-back, every few minutes) settles it; a card whose email bounced is cancelled before the money goes back."
+              : "PayPal has this payout: its webhook (or npm run payouts -- sync) settles it."}
       </p>
     );
   }
@@ -112,7 +114,9 @@ function ActionForms({
               ? `Pays ${formatDollars(withdrawal.amount)} to ${withdrawal.recipient} through PayPal now.`
               : byRazorpayX
                 ? `RazorpayX then pays ${amountToPay(withdrawal)} to ${withdrawal.recipient} within a minute.`
-                : "It then waits in Approved, unpaid, to be paid by hand and marked paid."
+                : withdrawal.payment_method === "giftcard"
+                  ? `Tremendous then emails a ${amountToPay(withdrawal)} ${withdrawal.giftcard_name ?? ""} card to ${withdrawal.recipient} within a minute.`
+                  : "It then waits in Approved, unpaid, to be paid by hand and marked paid."
           }
           button={paypal ? "Approve and pay with PayPal" : "Approve"}
           pendingText="Approving…"
@@ -230,7 +234,12 @@ export function WithdrawalPage({
         "a deleted account"
       ),
     ],
-    ["Paid to", `${PAYMENT_METHOD_LABELS[withdrawal.payment_method]}: ${withdrawal.recipient}`],
+    [
+      "Paid to",
+      withdrawal.payment_method === "giftcard"
+        ? `${withdrawal.giftcard_name ?? "A"} gift card (${amountToPay(withdrawal)}), emailed to ${withdrawal.recipient}`
+        : `${PAYMENT_METHOD_LABELS[withdrawal.payment_method]}: ${withdrawal.recipient}`,
+    ],
     ...(withdrawal.upi_account_status
       ? [
           [
@@ -259,6 +268,16 @@ export function WithdrawalPage({
       "Sent to RazorpayX",
       `${formatTimestamp(withdrawal.sent_at)}, payout ${withdrawal.payout_batch_id ?? "—"}, ${withdrawal.payout_status ?? "no status yet"}`,
     ]);
+  } else if (withdrawal.sent_at && withdrawal.payout_rail === "tremendous") {
+    rows.push([
+      "Ordered from Tremendous",
+      `${formatTimestamp(withdrawal.sent_at)}, order ${withdrawal.payout_batch_id ?? "—"}, reward ${withdrawal.payout_item_id ?? "—"}, ${withdrawal.payout_status?.replace(/_/g, " ") ?? "no status yet"}`,
+    ]);
+  } else if (withdrawal.payout_rail === "tremendous" && withdrawal.status === "pending") {
+    rows.push([
+      "Tremendous",
+      `Asked to order it at ${formatTimestamp(withdrawal.payout_claimed_at ?? withdrawal.created_at)}, no answer recorded yet: it is asked again with the same external id until it answers (it never orders twice).`,
+    ]);
   } else if (withdrawal.sent_at) {
     rows.push([
       "Sent to PayPal",
@@ -274,7 +293,8 @@ export function WithdrawalPage({
     withdrawal.payout_claimed_at &&
     !withdrawal.sent_at &&
     withdrawal.status === "pending" &&
-    withdrawal.payout_rail !== "razorpayx"
+    withdrawal.payout_rail !== "razorpayx" &&
+    withdrawal.payout_rail !== "tremendous"
   ) {
     rows.push([
       "PayPal",
@@ -329,7 +349,13 @@ export function WithdrawalPage({
           <ConsoleTable
             label="The payout's statuses"
             caption="Each status of the payout as it was learnt, oldest first"
-            columns={["When", "Status", "From", "Payout", "UTR or reason"]}
+            columns={[
+              "When",
+              "Status",
+              "From",
+              withdrawal.payout_rail === "tremendous" ? "Order" : "Payout",
+              "UTR or reason",
+            ]}
           >
             {withdrawal.payout_events.map((event) => (
               <tr key={`${event.payout_id}:${event.status}`} data-testid="payout-event" className="align-top">

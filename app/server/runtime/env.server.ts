@@ -153,7 +153,12 @@ const envVariables = z.object({
   // The countries whose cards are offered (ISO 3166-1 alpha-2, comma-separated).
   TREMENDOUS_COUNTRIES: optionalText
     .transform((value) => (value ?? "US,IN").split(",").map((country) => country.trim().toUpperCase()))
-    .pipe(z.array(z.string().regex(/^[A-Z]{2}$/, "must be two-letter country codes, comma-separated")).min(1).max(20)),
+    .pipe(
+      z
+        .array(z.string().regex(/^[A-Z]{2}$/, "must be two-letter country codes, comma-separated"))
+        .min(1)
+        .max(20),
+    ),
   // How often each server orders the approved gift cards and reads back the unsettled ones.
   TREMENDOUS_INTERVAL_SECONDS: optionalText
     .transform((value) => (value === undefined ? 30 : Number(value)))

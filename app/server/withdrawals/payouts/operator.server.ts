@@ -15,7 +15,7 @@ export class OperatorError extends Error {
 }
 
 export const WITHDRAWAL_STATUSES = ["pending", "completed", "failed"] as const;
-export const PAYMENT_METHODS = ["paypal", "upi", "bank"] as const;
+export const PAYMENT_METHODS = ["paypal", "upi", "bank", "giftcard"] as const;
 type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
@@ -42,7 +42,7 @@ export interface ReviewedWithdrawal {
   payout_amount: number | null;
   payout_rate: number | null;
   /** The rail paying it: PayPal, RazorpayX, or none (by hand, or not yet). */
-  payout_rail: "paypal" | "razorpayx" | null;
+  payout_rail: "paypal" | "razorpayx" | "tremendous" | null;
   status: WithdrawalStatus;
   reference: string | null;
   failure_reason: string | null;

@@ -107,7 +107,11 @@ async function orderOne(db: Database, client: TremendousClient, due: DueToSend):
   }
   if (order.externalId !== null && order.externalId !== id) {
     // Not this withdrawal's order: nothing is recorded, and an operator is told.
-    return { id, result: "retry", error: `Tremendous answered order ${id} with ${order.orderId} of ${order.externalId}` };
+    return {
+      id,
+      result: "retry",
+      error: `Tremendous answered order ${id} with ${order.orderId} of ${order.externalId}`,
+    };
   }
   await applyTremendousOrder(db, id, order, "create");
   return { id, result: "sent", orderId: order.orderId, status: order.status };

@@ -62,8 +62,7 @@ export async function handleTremendousWebhook(request: Request): Promise<Respons
   if (!status) return received({ received: true, ignored: "event type" });
   const type = text(resource.type);
   const id = text(resource.id);
-  if ((type !== "rewards" && type !== "orders") || !id || !ID.test(id))
-    return jsonError(400, "Invalid webhook event");
+  if ((type !== "rewards" && type !== "orders") || !id || !ID.test(id)) return jsonError(400, "Invalid webhook event");
   const meta = isObject(payload!.meta) ? payload!.meta : {};
   const db = await getDatabase();
   const found = await db.rpc<{ id: string; order_id: string | null } | null>("tremendous_withdrawal_of", {
