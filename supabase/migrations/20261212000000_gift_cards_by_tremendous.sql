@@ -24,7 +24,7 @@ create table public.giftcard_products (
   -- [{"min": 5, "max": 500}, …] in the card's money: the amounts it takes (min = max: one value).
   skus jsonb not null check (jsonb_typeof(skus) = 'array' and jsonb_array_length(skus) between 1 and 50),
   min_value numeric(14,2) not null check (min_value > 0),
-  image_url text check (image_url ~ '^https://[^[:space:]"<>]{1,500}$'),
+  image_url text check (length(image_url) <= 508 and image_url ~ '^https://[^[:space:]"<>]+$'),
   listed boolean not null default true,
   refreshed_at timestamp with time zone not null default now()
 );
@@ -541,6 +541,13 @@ begin
   if p_status = 'completed' and v_withdrawal.review_state <> 'approved' then
     raise exception 'Withdrawal is not approved' using errcode = 'P0001', hint = 'withdrawal_not_approved';
   end if;
+  -- A gift card is Tremendous's to settle (its answer, webhook, read-back or a cancellation): by
+  -- hand, a refund could leave a live card with the person as well, and "paid" would be a card
+  -- nobody ordered. Before it is claimed it can still be failed by hand (Tremendous switched off).
+  if v_actor is not null and v_withdrawal.payment_method = 'giftcard'
+     and (v_withdrawal.payout_claimed_at is not null or p_status = 'completed') then
+    raise exception 'Withdrawal is paid by Tremendous' using errcode = 'P0001', hint = 'withdrawal_paid_by_tremendous';
+  end if;
   -- Failed by hand while PayPal may be paying it (claimed, no answer recorded): refunding would pay twice.
   if p_status = 'failed' and v_actor is not null and v_withdrawal.payout_claimed_at is not null
      and v_withdrawal.sent_at is null then
@@ -550,13 +557,6 @@ begin
   -- refund or a second payment by hand could pay twice.
   if v_actor is not null and v_withdrawal.payout_rail = 'razorpayx' and v_withdrawal.payout_claimed_at is not null then
     raise exception 'Withdrawal is paid by RazorpayX' using errcode = 'P0001', hint = 'withdrawal_paid_by_razorpayx';
-  end if;
-  -- A gift card is Tremendous's to settle (its answer, webhook, read-back or a cancellation): by
-  -- hand, a refund could leave a live card with the person as well, and "paid" would be a card
-  -- nobody ordered. Before it is claimed it can still be failed by hand (Tremendous switched off).
-  if v_actor is not null and v_withdrawal.payment_method = 'giftcard'
-     and (v_withdrawal.payout_claimed_at is not null or p_status = 'completed') then
-    raise exception 'Withdrawal is paid by Tremendous' using errcode = 'P0001', hint = 'withdrawal_paid_by_tremendous';
   end if;
   v_before := v_withdrawal;
   update withdrawals

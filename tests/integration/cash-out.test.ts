@@ -323,6 +323,7 @@ describe.each([["PGlite", openTestPglite]])("cash out on %s", (_name, open) => {
         // Paid in dollars (no rupees are fixed for PayPal; decision 087), no reference until paid.
         payout_currency: null,
         payout_amount: null,
+        giftcard_name: null,
         reference: null,
       });
       // Withdrawals do not reduce what was earned.

@@ -55,6 +55,8 @@ const TABLES = [
   "payout_events",
   // RazorpayX's answer about each UPI ID checked before its first payout.
   "upi_validations",
+  // Tremendous's gift card catalogue, its last good list (docs/decisions/089).
+  "giftcard_products",
 ];
 
 /** Credits a user the way an earning function will: a ledger row and the balance, together. */

@@ -14,7 +14,7 @@ create table public.giftcard_products (
   constraint giftcard_products_countries_check CHECK (((cardinality(countries) >= 1) AND (cardinality(countries) <= 300))),
   constraint giftcard_products_currency_check CHECK ((currency = ANY (ARRAY['USD'::text, 'INR'::text]))),
   constraint giftcard_products_id_check CHECK ((id ~ '^[A-Za-z0-9_-]{1,64}$'::text)),
-  constraint giftcard_products_image_url_check CHECK ((image_url ~ '^https://[^[:space:]"<>]{1,500}$'::text)),
+  constraint giftcard_products_image_url_check CHECK (((length(image_url) <= 508) AND (image_url ~ '^https://[^[:space:]"<>]+$'::text))),
   constraint giftcard_products_min_value_check CHECK ((min_value > (0)::numeric)),
   constraint giftcard_products_name_check CHECK ((((length(name) >= 1) AND (length(name) <= 120)) AND (NOT has_hidden_characters(name)))),
   constraint giftcard_products_pkey PRIMARY KEY (id),

@@ -156,7 +156,7 @@ export function cardFromProduct(product: unknown): CatalogueCard | null {
     currency,
     countries,
     skus: amounts,
-    image_url: image && /^https:\/\/[^\s"<>]{1,500}$/.test(image) ? image : null,
+    image_url: image && image.length <= 508 && /^https:\/\/[^\s"<>]+$/.test(image) ? image : null,
   };
 }
 
