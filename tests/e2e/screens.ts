@@ -169,6 +169,7 @@ export const NOT_SCREENS: Readonly<Record<string, string>> = {
   "api.events.ts": "the live-refresh event stream",
   "api.paypal.webhook.ts": "PayPal's webhook",
   "api.razorpayx.webhook.ts": "RazorpayX's webhook",
+  "api.tremendous.webhook.ts": "Tremendous's webhook",
   "api.push-tokens.ts": "JSON API for web push tokens",
   "api.referral-codes.$code.ts": "JSON API checking a referral code",
   "healthz.ts": "plain-text health check",

@@ -31,7 +31,12 @@ const API_ACTIONS: Record<string, string> = {
   "api.push-tokens.ts": "/api/push-tokens",
   "admin.withdrawals[.csv].ts": "/admin/withdrawals.csv",
 };
-const SIGNED_ENDPOINTS = ["api.$provider.postback.ts", "api.paypal.webhook.ts", "api.razorpayx.webhook.ts"];
+const SIGNED_ENDPOINTS = [
+  "api.$provider.postback.ts",
+  "api.paypal.webhook.ts",
+  "api.razorpayx.webhook.ts",
+  "api.tremendous.webhook.ts",
+];
 // Resource routes whose action only answers 405 "Use GET" (tests/http/bad-input-*.test.ts).
 const GET_ONLY = [
   "api.$provider.offers.ts",

@@ -449,6 +449,80 @@ const razorpayxCases = [
   ),
 ];
 
+// POST /api/tremendous/webhook: nothing is read before Tremendous-Webhook-Signature ("sha256=" and
+// the hex HMAC-SHA256 of the body's bytes with the webhook's private key) is checked. The cases
+// named TREMENDOUS_SIGNED_EVENT are signed by the run over exactly the bytes sent; a signed event
+// about nothing of ours is answered 200 (Tremendous sends every event to its one webhook).
+const tremendous = route("api.tremendous.webhook.ts", "POST", "/api/tremendous/webhook", "provider");
+export const TREMENDOUS_SIGNED_EVENT = "a Tremendous-signed event";
+const rewardEvent = (resource: unknown, name: unknown = "REWARDS.DELIVERY.SUCCEEDED", meta: unknown = {}) => ({
+  event: name,
+  uuid: "5ccc7bb1-7659-4e23-a407-77d8cd9c62f5",
+  created_utc: "2026-11-30T12:00:00.000Z",
+  payload: { resource, meta },
+});
+const UNKNOWN_REWARD = { id: "NOSUCHREWARD", type: "rewards" };
+const tremendousCases = [
+  // Unsigned, anything: refused before it is read.
+  ...bodies.map(([what, body]) => tremendous(`unsigned, ${what}`, body, say("Invalid signature", 401))),
+  ...[
+    "",
+    "sha256=",
+    `sha256=${"0".repeat(64)}`,
+    `sha1=${"a".repeat(40)}`,
+    "a".repeat(64),
+    `sha256=${"a".repeat(63)}`,
+    `SHA512=${"a".repeat(128)}`,
+  ].map((signature) =>
+    tremendous(
+      `an event whose signature is ${JSON.stringify(signature)}`,
+      { json: rewardEvent(UNKNOWN_REWARD) },
+      say("Invalid signature", 401),
+      { headers: { "tremendous-webhook-signature": signature } },
+    ),
+  ),
+  tremendous(
+    "a body over 64 KB",
+    { json: { ...rewardEvent(UNKNOWN_REWARD), padding: "x".repeat(MAX_BODY_BYTES) } },
+    say("Payload too large", 413),
+  ),
+  ...otherMethods("api.tremendous.webhook.ts", "/api/tremendous/webhook", "POST", "provider"),
+  // Signed, and still no event of ours.
+  ...(
+    [
+      ["JSON that does not parse", { raw: "{event:", type: "application/json" }],
+      ["a JSON array", { json: [] }],
+      ["JSON null", { json: null }],
+      ["no event", { json: { payload: { resource: UNKNOWN_REWARD } } }],
+      ["a number as event", { json: rewardEvent(UNKNOWN_REWARD, 5) }],
+      ["no resource", { json: rewardEvent(null) }],
+      ["a resource of another type", { json: rewardEvent({ id: "X", type: "campaigns" }) }],
+      ["a resource id with markup", { json: rewardEvent({ id: MARKUP, type: "rewards" }) }],
+      ["a resource id of 10,000 characters", { json: rewardEvent({ id: OVERSIZED, type: "rewards" }) }],
+      ["XML", { raw: "<event/>", type: "application/xml" }],
+    ] as [string, Body][]
+  ).map(([what, body]) => tremendous(`${TREMENDOUS_SIGNED_EVENT}, ${what}`, body, say("Invalid webhook event"))),
+  ...[...entries(TEXTS), ["about campaigns", "CAMPAIGNS.UPDATED"] as Value].map(([label, value]) =>
+    tremendous(
+      `${TREMENDOUS_SIGNED_EVENT} whose event is ${label}`,
+      { json: rewardEvent(UNKNOWN_REWARD, value) },
+      { status: 200, json: { received: true, ignored: "event type" } },
+    ),
+  ),
+  ...["REWARDS.DELIVERY.SUCCEEDED", "REWARDS.DELIVERY.FAILED", "REWARDS.CANCELED"].map((name) =>
+    tremendous(
+      `${TREMENDOUS_SIGNED_EVENT} ${name} about a reward that is no withdrawal's`,
+      { json: rewardEvent(UNKNOWN_REWARD, name, { failure_reason: MARKUP }) },
+      { status: 200, json: { received: true, ignored: "not a withdrawal" } },
+    ),
+  ),
+  tremendous(
+    `${TREMENDOUS_SIGNED_EVENT} ORDERS.CANCELED about an order that is no withdrawal's`,
+    { json: rewardEvent({ id: "NOSUCHORDER", type: "orders" }, "ORDERS.CANCELED") },
+    { status: 200, json: { received: true, ignored: "not a withdrawal" } },
+  ),
+];
+
 // Resource routes that read only their URL: bad query strings and headers, every other method.
 const HEALTHY: Answer = { status: 200, json: { status: "ok", database: "ok" } };
 const OFFLINE_PAGE: Answer = { status: 200, contentType: "text/html", contains: "<h1>You're offline</h1>" };
@@ -535,5 +609,6 @@ export const API_CASES: Case[] = [
   ...postbackCases,
   ...webhookCases,
   ...razorpayxCases,
+  ...tremendousCases,
   ...resourceCases,
 ];

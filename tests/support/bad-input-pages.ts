@@ -499,6 +499,15 @@ const withdrawCases = pageCases(
         form({ ...PAYPAL_REQUEST, amount: "1" }),
         say(ruleMessage("below_minimum", "5.00")),
       ),
+      // A gift card the catalogue does not list (the run's catalogue is empty; docs/decisions/089):
+      // the browser names a card, it never chooses one the server does not offer.
+      ...([...NUMBER_AND_TEXT, ["blank", ""], ["a card in euros", "ZALANDO00001"]] as Value[]).map(([what, value]) =>
+        withdraw(
+          `withdraw by gift card: the card is ${what}`,
+          form(withdrawal("giftcard", "5", { giftcardProduct: value })),
+          say(ruleMessage(hasHiddenCharacters(value) ? "recipient_hidden_characters" : "giftcard_not_offered")),
+        ),
+      ),
       // An unverified account is told to verify first, whatever else is wrong (its page has no form).
       ...badFields(Object.entries(PAYPAL_REQUEST), { amount })
         .filter(([what]) => !/twice|NUL/.test(what))

@@ -15,7 +15,7 @@ import {
   type Who,
 } from "./bad-input";
 import { createHmac } from "node:crypto";
-import { RAZORPAYX_SIGNED_EVENT, SIGNED_EVENT } from "./bad-input-api";
+import { RAZORPAYX_SIGNED_EVENT, SIGNED_EVENT, TREMENDOUS_SIGNED_EVENT } from "./bad-input-api";
 import { PAID_WITHDRAWAL } from "./bad-input-console";
 import { newMember, newOperator } from "./console";
 import { uniqueEmail } from "./http";
@@ -30,6 +30,8 @@ import { ROUTES_DIR, routeModules } from "./route-modules";
 const MIN_CASES = 30;
 /** The RazorpayX webhook secret of the run's app: the cases named RAZORPAYX_SIGNED_EVENT are signed with it. */
 const RAZORPAYX_SECRET = "bad-input-razorpayx-webhook-secret";
+/** Tremendous's webhook private key of the run's app: the cases named TREMENDOUS_SIGNED_EVENT are signed with it. */
+const TREMENDOUS_KEY = "bad-input-tremendous-private-key";
 const MIN_CASES_SENT = 20;
 
 const TEXT_ROUTES = new Set(["api.$provider.postback.ts", "api.events.ts"]);
@@ -94,6 +96,12 @@ export function describeBadInput(group: string, CASES: Case[]) {
         RAZORPAYX_WEBHOOK_SECRET: RAZORPAYX_SECRET,
         RAZORPAYX_API_URL: "http://127.0.0.1:9",
         RAZORPAYX_INTERVAL_SECONDS: "3600",
+        // Tremendous's webhook believes deliveries signed with this key (its orders never run here).
+        TREMENDOUS_API_KEY: "TEST_bad-input-tremendous-key",
+        TREMENDOUS_API_URL: "http://127.0.0.1:9",
+        TREMENDOUS_WEBHOOK_PRIVATE_KEY: TREMENDOUS_KEY,
+        TREMENDOUS_INTERVAL_SECONDS: "3600",
+        TREMENDOUS_CATALOGUE_MINUTES: "10080",
       });
       cookies.set("member", await account());
       const [settings] = await app.sql<{ version: string }>(
@@ -139,6 +147,12 @@ export function describeBadInput(group: string, CASES: Case[]) {
         c.what.startsWith(RAZORPAYX_SIGNED_EVENT) && typeof body === "string"
           ? { "x-razorpay-signature": createHmac("sha256", RAZORPAYX_SECRET).update(body).digest("hex") }
           : {};
+      const signedByTremendous: Record<string, string> =
+        c.what.startsWith(TREMENDOUS_SIGNED_EVENT) && typeof body === "string"
+          ? {
+              "tremendous-webhook-signature": `sha256=${createHmac("sha256", TREMENDOUS_KEY).update(body).digest("hex")}`,
+            }
+          : {};
       return fetch(new URL(c.path, app.url), {
         method: c.method,
         headers: {
@@ -147,6 +161,7 @@ export function describeBadInput(group: string, CASES: Case[]) {
           ...(type ? { "content-type": type } : {}),
           ...signedByPayPal,
           ...signedByRazorpayX,
+          ...signedByTremendous,
           ...c.headers,
           // A case's own Cookie header comes after the session's.
           ...(cookie ? { cookie } : {}),

@@ -19,6 +19,7 @@ import { BalanceCard } from "~/components/BalanceCard";
 import { VerifyEmailCard } from "~/components/VerifyEmailCard";
 import { Field, TextareaField } from "~/components/forms/Field";
 import { FormBanner } from "~/components/forms/FormBanner";
+import { ErrorList } from "~/components/forms/ErrorList";
 import { RadioCards } from "~/components/forms/RadioCards";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { Banner } from "~/components/ui/Banner";
@@ -285,7 +286,10 @@ function GiftCardChoice({
           }))}
         />
       ) : (
-        <p className="text-sm text-muted">{`No gift cards for ${countryName(giftCards.country)} right now.`}</p>
+        <div>
+          <p className="text-sm text-muted">{`No gift cards for ${countryName(giftCards.country)} right now.`}</p>
+          <ErrorList id={field.errorId} errors={field.errors} />
+        </div>
       )}
       {others.length > 0 ? (
         <p className="text-sm text-muted">

@@ -155,9 +155,10 @@ export async function withdrawAction(request: Request) {
   }
 
   const { amount, method, paypalEmail, upiId, bankDetails, giftcardProduct } = submission.value;
-  // Gift cards are sold only while Tremendous is configured (a card listed before stays unsold).
+  // Gift cards are sold only while Tremendous is configured (a card listed before stays unsold); the
+  // page then has no gift card field, so the words go on the form's banner.
   if (method === "giftcard" && !getEnv().tremendous) {
-    return rejectForm(submission, { fieldErrors: { giftcardProduct: [ruleMessage("giftcard_not_offered")] } });
+    return rejectForm(submission, { formErrors: [ruleMessage("giftcard_not_offered")] });
   }
   try {
     const withdrawal = await requestWithdrawal(
