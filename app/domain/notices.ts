@@ -70,7 +70,10 @@ export function noticeMessage(
   zone: TimeZone = null,
 ): Flash {
   const amount = formatDollars(notice.data.amount ?? 0);
-  const method = isPaymentMethod(notice.data.payment_method) ? `${METHOD_NAMES[notice.data.payment_method]} ` : "";
+  // "Your $5.00 PayPal withdrawal", "Your $5.00 gift card withdrawal" (a common noun mid-sentence).
+  const method = isPaymentMethod(notice.data.payment_method)
+    ? `${notice.data.payment_method === "giftcard" ? "gift card" : METHOD_NAMES[notice.data.payment_method]} `
+    : "";
   const coins = formatCoins(Number(notice.data.coins ?? 0));
   const state = creditState(notice.data, now);
   const offer = notice.data.title ? ` for "${notice.data.title}"` : "";

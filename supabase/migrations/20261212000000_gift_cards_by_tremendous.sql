@@ -128,7 +128,7 @@ $function$;
 revoke all on function public.giftcard_catalogue(text) from public, anon, authenticated;
 grant execute on function public.giftcard_catalogue(text) to service_role;
 
--- What a card's amounts say to a person: "$5.00 to $500.00", "₹500.00 or ₹1000.00".
+-- What a card's amounts say to a person: "$5.00 to $500.00", "₹500.00 or ₹1,000.00".
 CREATE OR REPLACE FUNCTION public.giftcard_amounts_text(p_currency text, p_skus jsonb)
  RETURNS text
  LANGUAGE sql
@@ -136,9 +136,9 @@ CREATE OR REPLACE FUNCTION public.giftcard_amounts_text(p_currency text, p_skus 
  SET search_path TO 'public', 'pg_temp'
 AS $function$
   select string_agg(case when (s ->> 'min')::numeric = (s ->> 'max')::numeric
-                         then v.sign || to_char((s ->> 'min')::numeric, 'FM999999990.00')
-                         else v.sign || to_char((s ->> 'min')::numeric, 'FM999999990.00') || ' to '
-                              || v.sign || to_char((s ->> 'max')::numeric, 'FM999999990.00') end,
+                         then v.sign || to_char((s ->> 'min')::numeric, 'FM999,999,990.00')
+                         else v.sign || to_char((s ->> 'min')::numeric, 'FM999,999,990.00') || ' to '
+                              || v.sign || to_char((s ->> 'max')::numeric, 'FM999,999,990.00') end,
                     ' or ' order by (s ->> 'min')::numeric)
     from jsonb_array_elements(p_skus) s,
          (select case p_currency when 'INR' then '₹' else '$' end as sign) v

@@ -140,7 +140,7 @@ describe("gift cards in the database", () => {
     // Visa $25 takes $25 only; Target $5 to $500; Flipkart ₹250 or more (at 80, $3.13 and up).
     expect(await refusal(20, "VISA25000001")).toBe("giftcard_amount_not_offered");
     const amountError = await dbRefusal(ask(userId, 3, "FLIPKART0001"));
-    expect(amountError).toMatchObject({ hint: "giftcard_amount_not_offered", details: "₹250.00 to ₹10000.00" });
+    expect(amountError).toMatchObject({ hint: "giftcard_amount_not_offered", details: "₹250.00 to ₹10,000.00" });
     await t.sql("update app_config set min_withdrawal_giftcard = 2");
     expect(await refusal(1.5, "AMZNUS000001")).toBe("below_minimum");
     await t.sql("update app_config set min_withdrawal_giftcard = 1");

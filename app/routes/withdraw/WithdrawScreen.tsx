@@ -59,7 +59,7 @@ export interface WithdrawData {
   /** The next cash-out waits for review as a first one: said beside the 24-48 hours. */
   reviewedFirst: boolean;
   /** Gift cards through Tremendous (decision 089), those of `country`; null: not offered here. */
-  giftCards: { country: string; countries: readonly string[]; cards: GiftCard[] } | null;
+  giftCards: { country: string; countries: readonly string[]; cards: GiftCard[]; chosen: boolean } | null;
 }
 
 /** docs/product.md, "Withdraw": balance, amount, method with its minimum, the method's recipient. */
@@ -119,6 +119,8 @@ function startingValues(
   last: WithdrawData["lastRecipient"],
   giftCards: WithdrawData["giftCards"],
 ): Partial<Record<keyof WithdrawalFields, string>> {
+  // Another country's cards were asked for (a link on the form): the form opens on them.
+  if (giftCards?.chosen) return { method: "giftcard" };
   if (!last) return { method: "paypal" };
   // The last card, when it is still offered here; else the form starts at PayPal.
   if (last.method === "giftcard")

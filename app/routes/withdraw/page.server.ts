@@ -88,12 +88,17 @@ export async function loadWithdraw(request: Request, scope?: RequestScope) {
     // The form starts with the last withdrawal's method and recipient (a refused post keeps what was typed).
     lastRecipient: last,
     reviewedFirst: reviewedFirst === true,
+    // Offered while this country has cards, or another country may (its link is on the form).
     giftCards:
-      giftCards && giftCards.length > 0
-        ? { country: giftCardCountry, countries: giftCardCountries, cards: giftCards }
-        : giftCardCountries.length > 1
-          ? { country: giftCardCountry, countries: giftCardCountries, cards: [] }
-          : null,
+      giftCards && (giftCards.length > 0 || giftCardCountries.length > 1)
+        ? {
+            country: giftCardCountry,
+            countries: giftCardCountries,
+            cards: giftCards,
+            // A country's link was followed: the form opens on the gift cards.
+            chosen: giftCardCountries.includes(askedCountry),
+          }
+        : null,
   };
 }
 
