@@ -36,7 +36,7 @@ export function RadioCards<Value extends string>({
               <Icon name={option.icon} className="size-5" />
             </span>
             <span className="min-w-0">
-              <span className="block text-sm font-semibold text-ink">{option.label}</span>
+              <span className="block text-sm font-semibold text-ink [overflow-wrap:anywhere]">{option.label}</span>
               <span className="block text-xs text-muted">{option.detail}</span>
             </span>
           </label>

@@ -354,7 +354,7 @@ export function WithdrawalPage({
               "Status",
               "From",
               withdrawal.payout_rail === "tremendous" ? "Order" : "Payout",
-              "UTR or reason",
+              withdrawal.payout_rail === "tremendous" ? "Reason" : "UTR or reason",
             ]}
           >
             {withdrawal.payout_events.map((event) => (
