@@ -1,7 +1,7 @@
 // Gift cards through Tremendous (issue 37, docs/decisions/089): the cards offered, what amounts
 // each takes, and which country's cards a person sees first. Client-safe.
 import { formatDollars } from "./money";
-import { dollarsToRupees, formatRupees } from "./rupees";
+import { formatRupees } from "./rupees";
 
 /** The money a card can be sold in here: the app prices dollars, and rupees at its rate. */
 export type GiftCardCurrency = "USD" | "INR";
@@ -31,15 +31,6 @@ export function cardAmounts(card: Pick<GiftCard, "currency" | "skus">): string {
         : `${formatCardValue(card.currency, min)} to ${formatCardValue(card.currency, max)}`,
     )
     .join(" or ");
-}
-
-/**
- * What `dollars` buy of a card, in its money, as create_withdrawal fixes it (rupees at `rate`, to the
- * paisa); null when a card in rupees has no rate in force.
- */
-export function cardValue(dollars: number, currency: GiftCardCurrency, rate: number | null): number | null {
-  if (currency === "USD") return dollars;
-  return rate ? dollarsToRupees(dollars, rate) : null;
 }
 
 /** The countries whose cards can be offered, by name (TREMENDOUS_COUNTRIES names which are). */
