@@ -106,7 +106,7 @@ describe.each([
       }
     }
     const [execute] = await t.sql<{ allowed: boolean }>(
-      "select has_function_privilege('anon', 'public.create_withdrawal(text, numeric, text, text, text, jsonb, text)', 'execute') as allowed",
+      "select has_function_privilege('anon', 'public.create_withdrawal(text, numeric, text, text, text, jsonb, text, text)', 'execute') as allowed",
     );
     expect(execute!.allowed).toBe(false);
   });

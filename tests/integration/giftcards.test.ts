@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cardFromProduct } from "~/server/withdrawals/payouts/tremendous.server";
+import { refreshGiftCardCatalogue } from "~/server/withdrawals/payouts/tremendous-rail.server";
+import { cardFromProduct, createTremendousClient } from "~/server/withdrawals/payouts/tremendous.server";
 import { dbRefusal, openTestPglite, type TestDatabase } from "../support/db";
 import { provisionMember, provisionOperator } from "../support/arrange";
-import { STAND_IN_PRODUCTS } from "../support/tremendous";
+import { STAND_IN_PRODUCTS, startTremendousStandIn } from "../support/tremendous";
 
 // Gift cards through Tremendous in SQL (issue 37, point 2; docs/decisions/089): the catalogue kept
 // with its last good list, a card's value fixed and checked when it is asked for (never the
@@ -109,6 +110,39 @@ describe("gift cards in the database", () => {
     ).not.toContain("TARGET000001");
     await t.db.rpc("record_giftcard_catalogue", { p_products: CARDS });
     expect(await t.db.rpc<unknown[]>("giftcard_catalogue", { p_country: "US" })).toHaveLength(3);
+  });
+
+  it("a catalogue read that fails (a 5xx, a dropped answer, no products, nothing the app can price) keeps the last good list", async () => {
+    const tremendous = await startTremendousStandIn();
+    try {
+      const client = createTremendousClient(
+        {
+          apiKey: tremendous.env.TREMENDOUS_API_KEY,
+          apiUrl: tremendous.url,
+          live: false,
+          webhookPrivateKey: null,
+          countries: ["US", "IN"],
+          intervalMs: 1000,
+          settleAfterSeconds: 0,
+          catalogueMs: 1000,
+        },
+        { attempts: 1 },
+      );
+      const listed = () => t.db.rpc<{ id: string }[]>("giftcard_catalogue", { p_country: "US" });
+      const before = await listed();
+      expect(await refreshGiftCardCatalogue(t.db, client, ["US", "IN"])).toBe(5);
+      tremendous.failNext(1, "http500");
+      await expect(refreshGiftCardCatalogue(t.db, client, ["US"])).rejects.toThrow(/Tremendous 500/);
+      tremendous.failNext(1, "drop");
+      await expect(refreshGiftCardCatalogue(t.db, client, ["US"])).rejects.toThrow(/could not be reached/);
+      tremendous.setProducts([]);
+      await expect(refreshGiftCardCatalogue(t.db, client, ["US"])).rejects.toThrow();
+      tremendous.setProducts([STAND_IN_PRODUCTS.find((product) => product.id === "ZALANDO00001")]);
+      await expect(refreshGiftCardCatalogue(t.db, client, ["US", "DE"])).rejects.toThrow();
+      expect(await listed()).toEqual(before);
+    } finally {
+      await tremendous.close();
+    }
   });
 
   it("a gift card cash-out fixes the card's value in its money and sends it to the account's own verified address", async () => {

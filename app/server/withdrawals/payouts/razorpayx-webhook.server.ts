@@ -1,12 +1,12 @@
 import { ruleViolation } from "../../db/core.server";
 import { getDatabase } from "../../db/database.server";
-import { readBodyBytes, discardBody } from "../../http/body.server";
-import { hitRateLimit, RATE_LIMITS } from "../../http/rate-limit.server";
-import { jsonError, tooManyRequests } from "../../http/responses.server";
+import { RATE_LIMITS } from "../../http/rate-limit.server";
+import { jsonError } from "../../http/responses.server";
 import { getEnv } from "../../runtime/env.server";
 import { logValue } from "../../runtime/log.server";
 import { applyRazorpayXPayout } from "./razorpayx-rail.server";
 import { payoutFromEntity, razorpayxSignatureValid } from "./razorpayx.server";
+import { readSignedWebhook } from "./signed-webhook.server";
 
 /**
  * POST /api/razorpayx/webhook: RazorpayX reports what became of a payout (docs/rails/razorpayx.md,
@@ -22,29 +22,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const received = (body: Record<string, unknown>) => Response.json(body, { headers: { "Cache-Control": "no-store" } });
 
 export async function handleRazorpayXWebhook(request: Request): Promise<Response> {
-  const secret = getEnv().razorpayx?.webhookSecret;
-  if (!secret) {
-    discardBody(request);
-    return jsonError(503, "RazorpayX is not configured");
-  }
-  const bytes = await readBodyBytes(request);
-  if (bytes === null) return jsonError(413, "Payload too large");
-  if (!razorpayxSignatureValid(bytes, request.headers.get("x-razorpay-signature"), secret)) {
-    console.warn(
-      `RazorpayX webhook refused: signature not valid (event ${logValue(request.headers.get("x-razorpay-event-id"))})`,
-    );
-    return jsonError(403, "Invalid signature");
-  }
-  // Counted once genuine, as postbacks are: forged deliveries cannot use up RazorpayX's allowance.
-  const limit = await hitRateLimit(RATE_LIMITS.razorpayxWebhook, "razorpayx");
-  if (!limit.allowed) return tooManyRequests(limit.retryAfterSeconds);
-
-  let event: unknown;
-  try {
-    event = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
-    return jsonError(400, "Invalid webhook event");
-  }
+  const delivery = await readSignedWebhook(request, {
+    name: "RazorpayX",
+    key: getEnv().razorpayx?.webhookSecret,
+    signatureValid: (body, secret) =>
+      razorpayxSignatureValid(body, request.headers.get("x-razorpay-signature"), secret),
+    refusedStatus: 403,
+    limit: RATE_LIMITS.razorpayxWebhook,
+    logDetail: `event ${logValue(request.headers.get("x-razorpay-event-id"))}`,
+  });
+  if (delivery instanceof Response) return delivery;
+  const { event } = delivery;
   const name = typeof event === "object" && event !== null ? (event as { event?: unknown }).event : undefined;
   if (typeof name !== "string") return jsonError(400, "Invalid webhook event");
   if (!name.startsWith("payout.")) return received({ received: true, ignored: "event type" });

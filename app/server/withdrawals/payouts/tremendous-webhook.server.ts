@@ -1,12 +1,12 @@
 import { ruleViolation } from "../../db/core.server";
 import { getDatabase } from "../../db/database.server";
-import { readBodyBytes, discardBody } from "../../http/body.server";
-import { hitRateLimit, RATE_LIMITS } from "../../http/rate-limit.server";
-import { jsonError, tooManyRequests } from "../../http/responses.server";
+import { RATE_LIMITS } from "../../http/rate-limit.server";
+import { jsonError } from "../../http/responses.server";
 import { getEnv } from "../../runtime/env.server";
 import { logValue } from "../../runtime/log.server";
 import { isObject, text } from "./rail-http.server";
 import { applyTremendousOrder } from "./tremendous-rail.server";
+import { readSignedWebhook } from "./signed-webhook.server";
 import { tremendousSignatureValid, type GiftCardStatus } from "./tremendous.server";
 
 /**
@@ -33,27 +33,16 @@ const ID = /^[A-Za-z0-9_-]{1,100}$/;
 const received = (body: Record<string, unknown>) => Response.json(body, { headers: { "Cache-Control": "no-store" } });
 
 export async function handleTremendousWebhook(request: Request): Promise<Response> {
-  const privateKey = getEnv().tremendous?.webhookPrivateKey;
-  if (!privateKey) {
-    discardBody(request);
-    return jsonError(503, "Tremendous is not configured");
-  }
-  const bytes = await readBodyBytes(request);
-  if (bytes === null) return jsonError(413, "Payload too large");
-  if (!tremendousSignatureValid(bytes, request.headers.get("tremendous-webhook-signature"), privateKey)) {
-    console.warn("Tremendous webhook refused: signature not valid");
-    return jsonError(401, "Invalid signature");
-  }
-  // Counted once genuine: forged deliveries cannot use up Tremendous's allowance.
-  const limit = await hitRateLimit(RATE_LIMITS.tremendousWebhook, "tremendous");
-  if (!limit.allowed) return tooManyRequests(limit.retryAfterSeconds);
-
-  let event: unknown;
-  try {
-    event = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
-    return jsonError(400, "Invalid webhook event");
-  }
+  const delivery = await readSignedWebhook(request, {
+    name: "Tremendous",
+    key: getEnv().tremendous?.webhookPrivateKey,
+    signatureValid: (body, key) =>
+      tremendousSignatureValid(body, request.headers.get("tremendous-webhook-signature"), key),
+    refusedStatus: 401,
+    limit: RATE_LIMITS.tremendousWebhook,
+  });
+  if (delivery instanceof Response) return delivery;
+  const { event } = delivery;
   const name = isObject(event) ? text(event.event) : null;
   const payload = isObject(event) && isObject(event.payload) ? event.payload : null;
   const resource = payload && isObject(payload.resource) ? payload.resource : null;
