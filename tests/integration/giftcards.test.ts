@@ -252,7 +252,9 @@ describe("gift cards in the database", () => {
       p_withdrawal_id: id,
       p_request: request(id, { recipient: { name: "Gita Gift", email: `${userId}@example.com` } }),
     });
-    expect(await apply(id, "ORDER1", "REWARD1", "scheduled")).toEqual({ status: "pending", changed: true });
+    // The create answer named no reward; a later answer that does records it, though nothing moves.
+    expect(await apply(id, "ORDER1", null, "scheduled")).toEqual({ status: "pending", changed: true });
+    expect((await row(id)).payout_item_id).toBeNull();
     expect(await apply(id, "ORDER1", "REWARD1", "scheduled")).toEqual({ status: "pending", changed: false });
     // Another order, or another reward, is not this withdrawal's.
     expect(await apply(id, "ORDER2", "REWARD1", "delivered")).toEqual({ status: "not_sent", changed: false });

@@ -187,7 +187,7 @@ function WithdrawForm({
             options={methods.map((method) => ({
               value: method,
               label: METHOD_LABELS[method],
-              detail: `Min. ${formatDollars(data.minimums[method] ?? 0)}${
+              detail: `Min. ${formatDollars(data.minimums[method])}${
                 method === "upi" && data.inrRate ? ` (${approximateRupees(data.minimums.upi, data.inrRate)})` : ""
               }`,
               icon: METHOD_ICONS[method],
@@ -311,9 +311,12 @@ function GiftCardChoice({
         </p>
       ) : null}
       <p className="text-sm text-muted">
-        {`Enter the amount in dollars: a card sold in rupees is worth ${
-          inrRate ? rateLine(inrRate) : "today's rate"
-        }, fixed when you send the request. The card is emailed to ${email ?? "your verified address"}.`}
+        {giftCards.cards.some((card) => card.currency === "INR")
+          ? `Enter the amount in dollars: cards sold in rupees are worth ${
+              inrRate ? rateLine(inrRate) : "today's rate"
+            }, fixed when you send the request. `
+          : "Enter the amount in dollars. "}
+        {`The card is emailed to ${email ?? "your verified address"}.`}
       </p>
     </div>
   );

@@ -36,6 +36,10 @@ begin
           v_withdrawal.status = 'pending' and v_rank > v_known)
   on conflict (rail, payout_id, status) do nothing
   returning id into v_event;
+  -- The reward's id once any answer names it (an earlier one may not have): webhooks name the reward.
+  if p_reward_id is not null and v_withdrawal.payout_item_id is null and v_withdrawal.payout_batch_id = p_order_id then
+    update withdrawals set payout_item_id = p_reward_id where id = p_withdrawal_id;
+  end if;
   if v_event is null or v_withdrawal.status <> 'pending' or v_rank <= v_known then
     return jsonb_build_object('status', case when v_withdrawal.status = 'pending' then 'pending'
                                              else v_withdrawal.status end, 'changed', false);
