@@ -91,6 +91,11 @@ const RULE_MESSAGES = {
   withdrawal_paid_by_tremendous:
     "Tremendous is delivering this gift card: it is settled by Tremendous's answer, webhook or read-back, not by hand",
   invalid_giftcard_catalogue: "Tremendous's catalogue had no card the app can offer; the last good list is kept",
+  // An appeal before any ban (docs/decisions/090).
+  nothing_to_appeal:
+    "There is nothing to review here: only paused cash-outs and a cash-out refused at review can be appealed.",
+  appeal_open: "You already asked for a review of this. Follow it, and add to it, in Profile, Help & Support.",
+  unknown_appeal_reason: "That reason is not one of this withdrawal's",
   invalid_payout_request: "Invalid payout request",
   invalid_payout_status: "Invalid payout status",
   invalid_rate: "Enter rupees per dollar from 1 to 1,000",

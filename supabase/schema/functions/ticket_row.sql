@@ -12,6 +12,8 @@ AS $function$
            'kind', p_kind, 'id', p_id, 'user_id', p_user_id, 'email', p.email, 'created_at', p_created_at,
            'status', p_status, 'assigned_to', p_assigned_to, 'assigned_name', a.display_name,
            'updated_at', p_updated_at, 'subject', p_subject,
+           -- An appeal (decision 090): what it appeals, for its mark in the inbox.
+           'appeal', (select f.appeal_cause from user_feedback f where p_kind = 'feedback' and f.id = p_id),
            'messages', (select count(*) from support_messages m where m.ticket_kind = p_kind and m.ticket_id = p_id))
     from (select 1) one
     left join user_profiles p on p.id = p_user_id

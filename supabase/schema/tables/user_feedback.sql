@@ -11,6 +11,12 @@ create table public.user_feedback (
   status text default 'open'::text not null,
   assigned_to text,
   updated_at timestamp with time zone default now() not null,
+  appeal_cause text,
+  appeal_withdrawal_id uuid,
+  appeal_shown_reasons text[] default '{}'::text[] not null,
+  constraint user_feedback_appeal_cause_check CHECK ((appeal_cause = ANY (ARRAY['payouts_paused'::text, 'withdrawal_refused'::text]))),
+  constraint user_feedback_appeal_check CHECK (((appeal_withdrawal_id IS NULL) OR (appeal_cause = 'withdrawal_refused'::text))),
+  constraint user_feedback_appeal_withdrawal_id_fkey FOREIGN KEY (appeal_withdrawal_id) REFERENCES withdrawals(id) ON DELETE SET NULL,
   constraint user_feedback_assigned_to_fkey FOREIGN KEY (assigned_to) REFERENCES user_profiles(id) ON DELETE SET NULL,
   constraint user_feedback_email_check CHECK ((length(TRIM(BOTH FROM email)) > 0)),
   constraint user_feedback_message_check CHECK ((length(TRIM(BOTH FROM message)) > 0)),
@@ -22,6 +28,7 @@ create table public.user_feedback (
 
 CREATE INDEX user_feedback_email_created_idx ON public.user_feedback USING btree (email, created_at DESC);
 CREATE INDEX user_feedback_inbox_idx ON public.user_feedback USING btree (status, created_at, id);
+CREATE UNIQUE INDEX user_feedback_open_appeal_idx ON public.user_feedback USING btree (user_id, appeal_cause, COALESCE((appeal_withdrawal_id)::text, ''::text)) WHERE ((appeal_cause IS NOT NULL) AND (status <> 'resolved'::text));
 CREATE INDEX user_feedback_user_idx ON public.user_feedback USING btree (user_id, created_at DESC);
 
 -- Row level security: on
