@@ -30,7 +30,7 @@ const RULE_MESSAGES = {
   invalid_referral_code: INVALID_REFERRAL_CODE_MESSAGE,
   // docs/decisions/068: an operator paused the account's cash-outs, or closed the account.
   payouts_paused:
-    "Cash-outs are paused on your account while we check its recent activity. Your balance is safe. To ask about it, write to us from Profile, Help & Support.",
+    "Cash-outs are paused on your account while we check its recent activity. Your balance is safe. You can ask us for a review, and follow it in Profile, Help & Support.",
   account_banned:
     "This account has been closed for breaking our terms, and cannot be signed in to. If you think this is a mistake, reply to any email we have sent you.",
   // docs/decisions/064: one account per person (x+1@ and x@, or x.y@gmail and xy@gmail, are one).

@@ -2,6 +2,7 @@
 // reports are tickets that operators answer. Shared by the people's screens, the console and the
 // server modules that read them.
 import { formatDate, type TimeZone } from "./dates";
+import { formatDollars } from "./money";
 
 export type TicketStatus = "open" | "waiting" | "resolved";
 export type TicketKind = "feedback" | "missing_credit";
@@ -24,7 +25,26 @@ export interface FeedbackEntry {
   message: string;
   status: TicketStatus;
   messages: ConversationMessage[];
+  /** An appeal (docs/decisions/090): what it appeals, and the reasons an operator let the person read. */
+  appeal?: Appeal | null;
 }
+
+/** What an appeal is about, as the person reads it. */
+export interface Appeal {
+  cause: "payouts_paused" | "withdrawal_refused";
+  withdrawal: { amount: number; created_at: string } | null;
+  reasons: string[];
+}
+
+/** Where an appeal is asked for: paused cash-outs, or the id of a withdrawal refused at review. */
+export const APPEAL_OF_PAUSED = "paused";
+
+/** The flash once a review is asked for: where it is followed. */
+export const APPEAL_SENT = {
+  kind: "success",
+  title: "Review requested",
+  description: "We will answer here, in Help & Support. You can add to it until it is resolved.",
+} as const;
 
 /** A ticket's status in the console (the operator's side: "them" is the person). */
 export const TICKET_STATUS_LABELS: Record<TicketStatus, string> = {
@@ -66,6 +86,16 @@ export function feedbackConversationTitle(createdAt: string, zone?: TimeZone): s
   return `Feedback sent ${formatDate(createdAt, zone)}`;
 }
 
+/**
+ * An appeal's title on Help & Support (docs/decisions/090): "Review of your $5.00 cash-out of
+ * Nov 30, 2026", or "Review of your paused cash-outs, asked Dec 1, 2026".
+ */
+export function appealConversationTitle(appeal: Appeal, createdAt: string, zone?: TimeZone): string {
+  return appeal.withdrawal
+    ? `Review of your ${formatDollars(appeal.withdrawal.amount)} cash-out of ${formatDate(appeal.withdrawal.created_at, zone)}`
+    : `Review of your paused cash-outs, asked ${formatDate(createdAt, zone)}`;
+}
+
 /** The id of a ticket's conversation on the person's page (its answer form is `answer-` + it). */
 export function conversationId(kind: TicketKind, id: number): string {
   return `${kind === "feedback" ? "feedback" : "report"}-${id}`;
@@ -94,7 +124,29 @@ export interface InboxTicket {
   updated_at: string;
   subject: string;
   messages: number;
+  /** An appeal (docs/decisions/090): what it appeals; null for ordinary feedback and reports. */
+  appeal?: Appeal["cause"] | null;
 }
+
+/** An appeal's context on its console page: the refused withdrawal and every risk reason, shared or not. */
+export interface ConsoleAppeal {
+  cause: Appeal["cause"];
+  withdrawal: {
+    id: string;
+    amount: number;
+    payment_method: string;
+    created_at: string;
+    failure_reason: string | null;
+    risk_score: number | null;
+  } | null;
+  reasons: { code: string; detail: string; points: number; shown: boolean }[];
+}
+
+/** The console's words for what an appeal is about. */
+export const APPEAL_CAUSE_LABELS: Record<Appeal["cause"], string> = {
+  payouts_paused: "Appeal: cash-outs paused",
+  withdrawal_refused: "Appeal: cash-out refused",
+};
 
 /** One ticket with the person, what they wrote and the operators' messages. */
 export interface TicketPage {

@@ -36,13 +36,13 @@ declare
   v_id bigint;
 begin
   if v_message = '' then
-    raise exception 'Please fill out all fields' using errcode = 'P0001', hint = 'feedback_fields_required';
+    raise exception 'Answer required' using errcode = 'P0001', hint = 'ticket_answer_required';
   end if;
   if char_length(v_message) > 2000 then
-    raise exception 'Feedback too long' using errcode = 'P0001', hint = 'feedback_too_long';
+    raise exception 'Answer too long' using errcode = 'P0001', hint = 'ticket_answer_too_long';
   end if;
-  if has_hidden_characters(translate(v_message, E'\n\t', '')) then
-    raise exception 'Feedback contains hidden characters' using errcode = 'P0001', hint = 'feedback_hidden_characters';
+  if has_hidden_characters(replace(v_message, E'\n', ' ')) then
+    raise exception 'Answer contains hidden characters' using errcode = 'P0001', hint = 'ticket_answer_hidden_characters';
   end if;
   select * into v_profile from user_profiles where id = p_user_id for update;
   if not found then

@@ -5,6 +5,7 @@ import { ConsoleEmpty, ConsoleTable } from "~/components/operator/ConsoleTable";
 import { formatTimestamp, waitedFor } from "~/domain/dates";
 
 import {
+  APPEAL_CAUSE_LABELS,
   TICKET_KIND_LABELS,
   TICKET_STATUS_LABELS,
   TICKET_VIEWS,
@@ -64,7 +65,7 @@ function ticketRow({ ticket, now }: { ticket: InboxTicket; now: string }) {
         {formatTimestamp(ticket.created_at)}
         <span className="block text-xs text-muted">{waitedFor(ticket.created_at, now)} ago</span>
       </td>
-      <td className={CELL}>{TICKET_KIND_LABELS[ticket.kind]}</td>
+      <td className={CELL}>{ticket.appeal ? APPEAL_CAUSE_LABELS[ticket.appeal] : TICKET_KIND_LABELS[ticket.kind]}</td>
       <td className={`${CELL} min-w-56 [overflow-wrap:anywhere]`}>
         <Link to={ticketPath(ticket.kind, ticket.id)} className={CONSOLE_LINK}>
           {ticket.subject}
@@ -85,11 +86,14 @@ function ticketRow({ ticket, now }: { ticket: InboxTicket; now: string }) {
 export function SupportInbox({
   filters,
   page,
+  appeals,
   paged,
   now,
 }: {
   filters: TicketFilters;
   page: { tickets: InboxTicket[]; next: { at: string; kind: string; id: number } | null };
+  /** Open and waiting appeals, oldest first (docs/decisions/090): listed before everything else. */
+  appeals: InboxTicket[];
   paged: boolean;
   now: string;
 }) {
@@ -103,6 +107,24 @@ export function SupportInbox({
           operators.
         </p>
       </header>
+      {appeals.length > 0 ? (
+        <section aria-labelledby="appeals-title" className="space-y-2">
+          <h2 id="appeals-title" className="text-lg font-semibold">
+            Appeals first
+          </h2>
+          <p className="text-sm text-muted">
+            People whose cash-outs are paused or were refused, asking for a review. Answer these before anything else.
+          </p>
+          <ConsoleTable
+            label="Appeals"
+            caption="Open and waiting appeals, oldest first"
+            columns={["Sent", "Kind", "About", "From", "Status", "Assigned"]}
+            minWidth="min-w-[52rem]"
+          >
+            {appeals.map((ticket) => ticketRow({ ticket, now }))}
+          </ConsoleTable>
+        </section>
+      ) : null}
       <Tabs filters={filters} />
       <Filters filters={filters} />
       {page.tickets.length === 0 ? (

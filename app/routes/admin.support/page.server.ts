@@ -1,6 +1,6 @@
 import { readTicketFilters, type TicketKind } from "~/domain/support";
 import { requireOperator } from "~/server/operator/access.server";
-import { listTickets, type TicketCursor } from "~/server/operator/support.server";
+import { listOpenAppeals, listTickets, type TicketCursor } from "~/server/operator/support.server";
 
 // A timestamp as Postgres writes it in JSON, and a ticket id.
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
@@ -25,6 +25,10 @@ export async function loadInbox(request: Request) {
   const params = new URL(request.url).searchParams;
   const filters = readTicketFilters(params);
   const cursor = readCursor(params);
-  const page = await listTickets(operator.uid, filters, cursor);
-  return { filters, page, paged: cursor !== null, now: new Date().toISOString() };
+  // Appeals come first (docs/decisions/090), above the list, on its first page.
+  const [page, appeals] = await Promise.all([
+    listTickets(operator.uid, filters, cursor),
+    cursor === null ? listOpenAppeals(operator.uid) : [],
+  ]);
+  return { filters, page, appeals, paged: cursor !== null, now: new Date().toISOString() };
 }

@@ -6,7 +6,14 @@ import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { formatDate, formatTimestamp } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
-import { TICKET_KIND_LABELS, TICKET_STATUS_LABELS, type TicketPage, type TicketStatus } from "~/domain/support";
+import {
+  APPEAL_CAUSE_LABELS,
+  TICKET_KIND_LABELS,
+  TICKET_STATUS_LABELS,
+  type ConsoleAppeal,
+  type TicketPage,
+  type TicketStatus,
+} from "~/domain/support";
 import { CONSOLE_LINK } from "~/components/operator/console-link";
 
 type Reply = SubmissionResult<string[]> | undefined;
@@ -128,12 +135,70 @@ function StateButtons({ ticket, uid, lastResult }: { ticket: TicketPage; uid: st
   );
 }
 
+/**
+ * An appeal (docs/decisions/090): what it appeals, and for a refused cash-out its risk reasons, each
+ * with a box: the checked ones are what the person reads under their appeal (saved and audited).
+ */
+function AppealContext({ appeal, lastResult }: { appeal: ConsoleAppeal; lastResult: Reply }) {
+  const withdrawal = appeal.withdrawal;
+  return (
+    <ConsoleSection title="What they appeal">
+      <div className="space-y-3 rounded-2xl border border-line bg-white p-5 text-sm shadow-sm">
+        {withdrawal ? (
+          <p>
+            The{" "}
+            <Link to={`/admin/withdrawals/${withdrawal.id}`} className={CONSOLE_LINK}>
+              {formatDollars(withdrawal.amount)} cash-out of {formatTimestamp(withdrawal.created_at)}
+            </Link>
+            , refused at review{withdrawal.failure_reason ? `: ${withdrawal.failure_reason}` : ""} (score{" "}
+            {withdrawal.risk_score ?? "—"}).
+          </p>
+        ) : (
+          <p>Their paused cash-outs. Resume them on their account&apos;s page once you are satisfied.</p>
+        )}
+      </div>
+      {withdrawal && appeal.reasons.length > 0 ? (
+        <ActionForm
+          intent="show-reasons"
+          title="Reasons they may read"
+          help="Checked reasons are shown to them under their appeal, in these words. Share what helps them answer, never what names another account."
+          button="Save what they see"
+          pendingText="Saving…"
+          tone="secondary"
+          lastResult={lastResult}
+        >
+          <fieldset className="space-y-2">
+            <legend className="sr-only">Reasons they may read</legend>
+            {appeal.reasons.map((reason) => (
+              <label key={reason.code} className="flex min-h-11 items-start gap-3">
+                <input
+                  type="checkbox"
+                  name="reasons"
+                  value={reason.code}
+                  defaultChecked={reason.shown}
+                  className="mt-0.5 size-5 shrink-0 accent-brand-600"
+                />
+                <span>
+                  <span className="font-semibold">+{reason.points}</span> {reason.detail}
+                </span>
+              </label>
+            ))}
+          </fieldset>
+        </ActionForm>
+      ) : null}
+    </ConsoleSection>
+  );
+}
+
 export function TicketScreen({
   ticket,
+  appeal = null,
   viewer,
   lastResult,
 }: {
   ticket: TicketPage | null;
+  /** What an appeal is about; null for other tickets. */
+  appeal?: ConsoleAppeal | null;
   viewer: { uid: string; canMoveMoney: boolean; needsPassword: boolean; coinsPerDollar: number };
   lastResult: Reply;
 }) {
@@ -160,7 +225,7 @@ export function TicketScreen({
         <h1 className="text-2xl font-bold tracking-tight [overflow-wrap:anywhere]">
           {"network" in ticket.detail
             ? `Missing credit: ${ticket.detail.offer_name} (${ticket.detail.network})`
-            : `${TICKET_KIND_LABELS[ticket.kind]} #${ticket.id}`}
+            : `${appeal ? APPEAL_CAUSE_LABELS[appeal.cause] : TICKET_KIND_LABELS[ticket.kind]} #${ticket.id}`}
         </h1>
         <p className="text-sm font-semibold" data-testid="ticket-status">
           {TICKET_STATUS_LABELS[ticket.status]}
@@ -171,6 +236,7 @@ export function TicketScreen({
         </p>
       </header>
       <WhatTheyWrote ticket={ticket} />
+      {appeal ? <AppealContext appeal={appeal} lastResult={lastResult} /> : null}
       <ConsoleSection title="Messages">
         <Thread ticket={ticket} />
       </ConsoleSection>

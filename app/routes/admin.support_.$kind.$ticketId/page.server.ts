@@ -10,7 +10,13 @@ import { auditRefusal } from "~/server/operator/refusals.server";
 import { requireOperator, type Operator } from "~/server/operator/access.server";
 import { adjustBalance, whyAdjustmentWaits } from "~/server/operator/people-actions.server";
 import { confirmRecentSignIn } from "~/server/operator/recent-sign-in.server";
-import { readTicket, updateTicket, writeOnTicket } from "~/server/operator/support.server";
+import {
+  readAppeal,
+  readTicket,
+  showAppealReasons,
+  updateTicket,
+  writeOnTicket,
+} from "~/server/operator/support.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 import { TICKET_MESSAGES, ticketActionSchema } from "./ticket-forms";
@@ -35,15 +41,20 @@ function ticketOf(kind: string | undefined, id: string | undefined): { kind: Tic
 export async function loadTicket(request: Request, kind: string | undefined, id: string | undefined) {
   const operator = await requireOperator(request, "support");
   const named = ticketOf(kind, id);
-  const ticket = named ? await readTicket(operator.uid, named.kind, named.id) : null;
+  const [ticket, appeal] = named
+    ? await Promise.all([
+        readTicket(operator.uid, named.kind, named.id),
+        named.kind === "feedback" ? readAppeal(operator.uid, named.id) : null,
+      ])
+    : [null, null];
   const viewer = {
     uid: operator.uid,
     canMoveMoney: roleAtLeast(operator.role, "finance"),
     needsPassword: roleAtLeast(operator.role, "finance") && !signedInRecently(operator.authTime),
     coinsPerDollar: (await getAppConfig()).coins_per_dollar,
   };
-  if (!ticket) return data({ ticket: null, viewer }, { status: 404 });
-  return { ticket, viewer };
+  if (!ticket) return data({ ticket: null, appeal: null, viewer }, { status: 404 });
+  return { ticket, appeal, viewer };
 }
 
 type TicketForm = output<typeof ticketActionSchema>;
@@ -58,6 +69,8 @@ function fieldProblems(form: TicketForm): Record<string, string[]> | null {
       return ["open", "waiting", "resolved"].includes(form.status) ? null : { "": [TICKET_MESSAGES.status] };
     case "assign":
       return form.to === "me" || form.to === "nobody" ? null : { "": [TICKET_MESSAGES.assign] };
+    case "show-reasons":
+      return null;
     case "credit": {
       const problems: Record<string, string[]> = {};
       if (!COINS.test(form.coins)) problems.coins = [TICKET_MESSAGES.creditCoins];
@@ -84,6 +97,9 @@ export async function ticketAction(request: Request, kind: string | undefined, i
   const named = ticketOf(kind, id);
   const ticket = named ? await readTicket(operator.uid, named.kind, named.id) : null;
   if (!ticket) return rejectForm(submission, { formErrors: [ruleMessage("ticket_not_found")] }, 404);
+  if (form.intent === "show-reasons" && ticket.kind !== "feedback") {
+    return rejectForm(submission, { formErrors: [TICKET_MESSAGES.notAppeal] });
+  }
   let setCookie: string | null = null;
   const { coins_per_dollar: coinsPerDollar } = await getAppConfig();
   if (form.intent === "credit") {
@@ -149,6 +165,16 @@ async function act(
     case "assign":
       await updateTicket(operator, ticket.kind, ticket.id, { assign: form.to as "me" | "nobody" });
       return { kind: "success", title: form.to === "me" ? "Ticket assigned to you" : "Ticket handed back" };
+    case "show-reasons": {
+      const codes = form.reasons === undefined ? [] : typeof form.reasons === "string" ? [form.reasons] : form.reasons;
+      const result = await showAppealReasons(operator, ticket.id, codes);
+      return {
+        kind: "success",
+        title:
+          result.shown.length === 0 ? "No reason is shown to them" : `${result.shown.length} reason(s) shown to them`,
+        description: "They read these under their appeal in Help & Support.",
+      };
+    }
     case "credit": {
       const coins = Number(form.coins);
       const amount = coinsToDollars(coins, coinsPerDollar);

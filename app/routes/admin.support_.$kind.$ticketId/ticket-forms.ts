@@ -1,5 +1,5 @@
 // A support ticket's forms (docs/operator-console.md, "Support inbox"), checked by the server.
-import { discriminatedUnion, literal, object } from "zod/mini";
+import { array, discriminatedUnion, literal, object, optional, string, union } from "zod/mini";
 import { stepUpPassword as password, trimmedText as text } from "~/domain/form-fields";
 
 export const ticketActionSchema = discriminatedUnion("intent", [
@@ -8,6 +8,8 @@ export const ticketActionSchema = discriminatedUnion("intent", [
   object({ intent: literal("status"), status: text }),
   object({ intent: literal("assign"), to: text }),
   object({ intent: literal("credit"), coins: text, reason: text, password }),
+  // An appeal's risk reasons the person may read (docs/decisions/090): the checked boxes' codes.
+  object({ intent: literal("show-reasons"), reasons: optional(union([array(string()), string()])) }),
 ]);
 
 export const TICKET_MESSAGES = {
@@ -19,5 +21,6 @@ export const TICKET_MESSAGES = {
   reasonRequired: "Write the reason (it is kept in the audit log).",
   reasonTooLong: "The reason can be at most 500 characters.",
   notMissingCredit: "Only a missing-credit report can be credited.",
+  notAppeal: "Only an appeal of a refused cash-out has reasons to share.",
   failed: "That could not be done. Please try again.",
 } as const;

@@ -4,7 +4,7 @@ import type { FaqEntry } from "~/content/faq";
 import { useFormKey, useFormState } from "~/lib/use-form";
 import { Field, TextareaField } from "~/components/forms/Field";
 import { AnswerRefusedElsewhere, SupportConversation } from "~/components/SupportConversation";
-import { feedbackConversationTitle, type FeedbackEntry } from "~/domain/support";
+import { appealConversationTitle, feedbackConversationTitle, type FeedbackEntry } from "~/domain/support";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { buttonClass } from "~/components/shared";
@@ -80,7 +80,12 @@ export function HelpAndSupport({
                 kind="feedback"
                 id={row.id}
                 status={row.status}
-                title={feedbackConversationTitle(row.created_at, zone)}
+                title={
+                  row.appeal
+                    ? appealConversationTitle(row.appeal, row.created_at, zone)
+                    : feedbackConversationTitle(row.created_at, zone)
+                }
+                detail={row.appeal ? <AppealReasons reasons={row.appeal.reasons} /> : undefined}
                 opening={{ created_at: row.created_at, body: row.message }}
                 messages={row.messages}
                 lastResult={lastResult}
@@ -139,5 +144,20 @@ function FeedbackForm({
         </SubmitButton>
       </Form>
     </Card>
+  );
+}
+
+/** What the team chose to share about why a cash-out was refused (docs/decisions/090). */
+function AppealReasons({ reasons }: { reasons: readonly string[] }) {
+  if (reasons.length === 0) return null;
+  return (
+    <div className="mt-1 text-sm text-muted" data-testid="appeal-reasons">
+      <p>What we can share about why:</p>
+      <ul className="list-disc pl-5">
+        {reasons.map((reason) => (
+          <li key={reason}>{reason}</li>
+        ))}
+      </ul>
+    </div>
   );
 }

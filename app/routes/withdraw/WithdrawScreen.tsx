@@ -15,6 +15,7 @@ import {
 } from "~/domain/withdrawals";
 import { useFormKey, useFormState, type FieldState } from "~/lib/use-form";
 import { cardAmounts, countryName, type GiftCard } from "~/domain/giftcards";
+import { APPEAL_OF_PAUSED } from "~/domain/support";
 import { BalanceCard } from "~/components/BalanceCard";
 import { VerifyEmailCard } from "~/components/VerifyEmailCard";
 import { Field, TextareaField } from "~/components/forms/Field";
@@ -47,7 +48,7 @@ export interface WithdrawData {
    * an operator paused the account's cash-outs (docs/decisions/068, with the way to support), or
    * too little is available yet ("Wait until Dec 5", "Earn $1.00 more", issue 36).
    */
-  cashOutNotice: { tone: "info" | "warning"; title: string | null; message: string; supportLink: boolean } | null;
+  cashOutNotice: { tone: "info" | "warning"; title: string | null; message: string; appealLink: boolean } | null;
   email: string | null;
   emailVerified: boolean;
   minimums: Record<PaymentMethod, number>;
@@ -60,6 +61,8 @@ export interface WithdrawData {
   reviewedFirst: boolean;
   /** Gift cards through Tremendous (decision 089), those of `country`; null: not offered here. */
   giftCards: { country: string; countries: readonly string[]; cards: GiftCard[]; chosen: boolean } | null;
+  /** "Ask for a review" asked for (docs/decisions/090): of paused cash-outs, or of a refused withdrawal's id. */
+  appeal: { of: string } | null;
 }
 
 /** docs/product.md, "Withdraw": balance, amount, method with its minimum, the method's recipient. */
@@ -81,15 +84,20 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
           </Link>
         }
       />
+      {data.appeal ? <AppealCard of={data.appeal.of} lastResult={lastResult} /> : null}
       <BalanceCard money={data.money} coinsPerDollar={data.coinsPerDollar} />
       {data.cashOutNotice ? (
         <Banner tone={data.cashOutNotice.tone} title={data.cashOutNotice.title ?? undefined} id="cash-out-notice">
           {data.cashOutNotice.message}
-          {data.cashOutNotice.supportLink ? (
+          {data.cashOutNotice.appealLink && !data.appeal ? (
             <>
               {" "}
-              <Link to="/profile?tab=help" className="font-semibold underline underline-offset-2">
-                Open Help &amp; Support
+              <Link
+                to={`?appeal=${APPEAL_OF_PAUSED}`}
+                preventScrollReset
+                className="font-semibold underline underline-offset-2"
+              >
+                Ask for a review
               </Link>
             </>
           ) : null}
@@ -319,5 +327,47 @@ function GiftCardChoice({
         {`The card is emailed to ${email ?? "your verified address"}.`}
       </p>
     </div>
+  );
+}
+
+const APPEAL_FIELDS = ["appealOf", "message"] as const;
+
+/**
+ * "Ask for a review" (docs/decisions/090): a message that opens a support conversation about paused
+ * cash-outs or a refused withdrawal, followed in Help & Support. A plain form: it works without
+ * JavaScript, and a refused post keeps what was typed.
+ */
+function AppealCard({ of, lastResult }: { of: string; lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useFormState({
+    id: "appeal",
+    fields: APPEAL_FIELDS,
+    lastResult: lastResult?.initialValue?.intent === "appeal" ? lastResult : undefined,
+    defaultValue: { appealOf: of },
+  });
+  return (
+    <Card>
+      <Form method="post" {...form.props} className="space-y-4">
+        <div>
+          <h2 className="text-lg font-semibold text-ink">
+            {of === APPEAL_OF_PAUSED
+              ? "Ask for a review of your paused cash-outs"
+              : "Ask for a review of this cash-out"}
+          </h2>
+          <p className="mt-1 text-sm text-muted">
+            A person on our team reads it and answers in Profile, Help &amp; Support, where you can add to it.
+          </p>
+        </div>
+        <FormBanner id={form.errorId} title="Your request was not sent" errors={form.errors} />
+        <input type="hidden" name="appealOf" value={of} />
+        <TextareaField
+          field={fields.message}
+          label="What should we know?"
+          hint="For example what you did to earn it, or why the signals we found are yours."
+        />
+        <SubmitButton intent="appeal" pendingText="Sending..." look={{ block: true }}>
+          Ask for a review
+        </SubmitButton>
+      </Form>
+    </Card>
   );
 }

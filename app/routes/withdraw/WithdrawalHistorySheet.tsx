@@ -130,6 +130,15 @@ function WithdrawalDetails({ row }: { row: WithdrawalRow }) {
       {meaning ? <p className="mt-0.5 text-gray-800">{meaning}</p> : null}
       {row.expected ? <p className="text-muted">{row.expected}</p> : null}
       {reference ? <p className="break-all text-muted">{reference}</p> : null}
+      {row.status === "failed" && row.review_state === "rejected" ? (
+        // An appeal (docs/decisions/090): a conversation about this refusal, followed in Help & Support.
+        <Link
+          to={`/withdraw?appeal=${row.id}`}
+          className="mt-1 inline-flex min-h-11 items-center font-semibold text-brand-700 underline underline-offset-2"
+        >
+          Ask for a review
+        </Link>
+      ) : null}
     </>
   );
 }

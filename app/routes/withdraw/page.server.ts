@@ -14,6 +14,8 @@ import { ensureEmailVerified, requestVerificationEmail } from "~/server/auth/ema
 import { requireUser } from "~/server/auth/session.server";
 import { getAppConfig } from "~/server/runtime/config.server";
 import { getEnv } from "~/server/runtime/env.server";
+import { submitAppeal } from "~/server/account/support.server";
+import { APPEAL_OF_PAUSED, APPEAL_SENT } from "~/domain/support";
 import { defaultCountry } from "~/domain/giftcards";
 import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
 import { requestTimeZone } from "~/server/http/cookies.server";
@@ -88,6 +90,8 @@ export async function loadWithdraw(request: Request, scope?: RequestScope) {
     // The form starts with the last withdrawal's method and recipient (a refused post keeps what was typed).
     lastRecipient: last,
     reviewedFirst: reviewedFirst === true,
+    // "Ask for a review" (?appeal=paused, or a refused withdrawal's id; docs/decisions/090): its form.
+    appeal: appealAsked(url, summary.payouts_paused),
     // Offered while this country has cards, or another country may (its link is on the form).
     giftCards:
       giftCards && (giftCards.length > 0 || giftCardCountries.length > 1)
@@ -102,6 +106,15 @@ export async function loadWithdraw(request: Request, scope?: RequestScope) {
   };
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The review the URL asks for: of paused cash-outs (while they are), or of one withdrawal. */
+function appealAsked(url: URL, paused: boolean): WithdrawData["appeal"] {
+  const of = url.searchParams.get("appeal");
+  if (of === APPEAL_OF_PAUSED) return paused ? { of } : null;
+  return of && UUID.test(of) ? { of: of.toLowerCase() } : null;
+}
+
 /**
  * Why no cash-out can be sent now, and what to do: cash-outs paused by an operator (with the way to
  * support), a balance below zero, or too little available yet ("Wait until Dec 5", "Earn $1.00
@@ -114,13 +127,13 @@ function cashOutNotice(
   zone: TimeZone,
 ): WithdrawData["cashOutNotice"] {
   if (summary.payouts_paused) {
-    return { tone: "warning", title: null, message: ruleMessage("payouts_paused"), supportLink: true };
+    return { tone: "warning", title: null, message: ruleMessage("payouts_paused"), appealLink: true };
   }
   if (summary.balance < 0) {
-    return { tone: "warning", title: null, message: ruleMessage("negative_balance"), supportLink: false };
+    return { tone: "warning", title: null, message: ruleMessage("negative_balance"), appealLink: false };
   }
   const wait = outlook ? cashOutWait(outlook, summary, minimums, zone) : null;
-  return wait ? { tone: "info", title: wait.title, message: wait.detail, supportLink: false } : null;
+  return wait ? { tone: "info", title: wait.title, message: wait.detail, appealLink: false } : null;
 }
 
 // Where each broken rule of create_withdrawal is shown; the others (negative_balance, the hourly
@@ -152,6 +165,27 @@ export async function withdrawAction(request: Request) {
     return rejectForm(submission, { formErrors: [ruleMessage("email_not_verified")] });
   }
   if (submission.status !== "success") return rejectForm(submission);
+
+  if (submission.value.intent === "appeal") {
+    const { appealOf, message } = submission.value;
+    const withdrawalId =
+      appealOf === APPEAL_OF_PAUSED ? null : UUID.test(appealOf) ? appealOf.toLowerCase() : undefined;
+    if (withdrawalId === undefined) return rejectForm(submission, { formErrors: [ruleMessage("nothing_to_appeal")] });
+    try {
+      await submitAppeal(user.uid, withdrawalId, message);
+      return redirectWithFlash("/profile?tab=help", APPEAL_SENT);
+    } catch (error) {
+      return replyWithDbError(submission, error, {
+        fields: {
+          ticket_answer_required: "message",
+          ticket_answer_too_long: "message",
+          ticket_answer_hidden_characters: "message",
+        },
+        fallback: WITHDRAWAL_MESSAGES.tryLater,
+        context: "appeal",
+      });
+    }
+  }
 
   if (submission.value.intent === "send-verification") {
     const refused = await requestVerificationEmail(user.uid, request);

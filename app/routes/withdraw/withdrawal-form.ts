@@ -15,6 +15,7 @@ import {
 } from "zod/mini";
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import { ruleMessage } from "~/domain/rules";
+import { ticketAnswerProblem } from "~/domain/support-forms";
 import { sendVerificationFormSchema } from "~/domain/verification-form";
 import { parseAmount } from "~/domain/withdrawals";
 
@@ -68,5 +69,32 @@ export const withdrawalFormSchema = object({
   }),
 );
 
-/** Withdraw's forms, read by its action: the withdrawal and "Send verification email". */
-export const withdrawFormsSchema = discriminatedUnion("intent", [withdrawalFormSchema, sendVerificationFormSchema]);
+/**
+ * "Ask for a review" (docs/decisions/090): of paused cash-outs (`appealOf` "paused") or of a
+ * withdrawal refused at review (its id); submit_appeal decides what may be appealed. The message
+ * follows a ticket answer's rules, as it starts a support conversation.
+ */
+export const appealFormSchema = object({
+  intent: literal("appeal"),
+  appealOf: pipe(
+    optional(string()),
+    transform((value) => (value ?? "").trim()),
+  ),
+  message: pipe(
+    optional(string()),
+    transform((value, ctx) => {
+      // Browsers send a textarea's line breaks as CRLF.
+      const message = (value ?? "").replaceAll("\r\n", "\n").trim();
+      const problem = ticketAnswerProblem(message);
+      if (problem) ctx.issues.push({ code: "custom", message: ruleMessage(problem), input: value });
+      return message;
+    }),
+  ),
+});
+
+/** Withdraw's forms, read by its action: the withdrawal, "Send verification email" and "Ask for a review". */
+export const withdrawFormsSchema = discriminatedUnion("intent", [
+  withdrawalFormSchema,
+  sendVerificationFormSchema,
+  appealFormSchema,
+]);

@@ -22,6 +22,19 @@ export async function submitFeedback(userId: string, feedback: { name: string; e
   });
 }
 
+/**
+ * "Ask for a review" (docs/decisions/090): of paused cash-outs (`withdrawalId` null) or of the
+ * person's withdrawal refused at review; submit_appeal decides, and one stays open at a time.
+ */
+export async function submitAppeal(userId: string, withdrawalId: string | null, message: string) {
+  const db = await getDatabase();
+  return db.rpc<{ id: number; cause: string }>("submit_appeal", {
+    p_user_id: userId,
+    p_withdrawal_id: withdrawalId,
+    p_message: message,
+  });
+}
+
 /** The account's own earlier feedback, newest first (by account, not by email: docs/decisions/038). */
 export function feedbackCall(userId: string) {
   return dbCall<FeedbackEntry[]>("get_user_feedback", { p_user_id: userId });

@@ -1,4 +1,4 @@
-import type { InboxTicket, TicketFilters, TicketKind, TicketPage, TicketStatus } from "~/domain/support";
+import type { ConsoleAppeal, InboxTicket, TicketFilters, TicketKind, TicketPage, TicketStatus } from "~/domain/support";
 import { getDatabase } from "../db/database.server";
 import type { Operator } from "./access.server";
 
@@ -39,6 +39,29 @@ export async function listTickets(
     tickets,
     next: rows.length > TICKET_PAGE_SIZE && last ? { at: last.created_at, kind: last.kind, id: last.id } : null,
   };
+}
+
+/** The appeals still open or waiting, oldest first: the inbox lists them before everything else. */
+export async function listOpenAppeals(operatorId: string): Promise<InboxTicket[]> {
+  const db = await getDatabase();
+  return db.rpc<InboxTicket[]>("operator_open_appeals", { p_operator_id: operatorId });
+}
+
+/** What an appeal is about (null: the ticket is no appeal). */
+export async function readAppeal(operatorId: string, ticketId: number): Promise<ConsoleAppeal | null> {
+  const db = await getDatabase();
+  return db.rpc<ConsoleAppeal | null>("operator_appeal", { p_operator_id: operatorId, p_ticket_id: ticketId });
+}
+
+/** Which of the refused withdrawal's risk reasons the person may read (audited). */
+export async function showAppealReasons(operator: Operator, ticketId: number, codes: string[]) {
+  const db = await getDatabase();
+  return db.rpc<{ shown: string[]; changed: boolean }>("operator_show_appeal_reasons", {
+    p_operator_id: operator.uid,
+    p_actor: operator.name,
+    p_ticket_id: ticketId,
+    p_codes: codes,
+  });
 }
 
 export async function readTicket(operatorId: string, kind: TicketKind, id: number): Promise<TicketPage | null> {
