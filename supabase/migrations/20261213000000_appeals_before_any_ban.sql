@@ -110,7 +110,7 @@ grant execute on function public.operator_appeal(text, bigint) to service_role;
 
 -- Which of the refused withdrawal's risk reasons the person may read: only its own codes; audited.
 CREATE OR REPLACE FUNCTION public.operator_show_appeal_reasons(p_operator_id text, p_actor text, p_ticket_id bigint,
-                                                               p_codes text[])
+                                                               p_codes jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -127,7 +127,13 @@ begin
     raise exception 'Ticket not found' using errcode = 'P0001', hint = 'ticket_not_found';
   end if;
   perform refuse_own_account(p_operator_id, v_ticket.user_id);
-  select coalesce(array_agg(distinct code order by code), '{}') into v_codes from unnest(coalesce(p_codes, '{}')) code;
+  -- A JSON array of reason codes (every transport sends JSON as it is).
+  if jsonb_typeof(coalesce(p_codes, '[]')) <> 'array' or jsonb_array_length(coalesce(p_codes, '[]')) > 50
+     or exists (select from jsonb_array_elements(coalesce(p_codes, '[]')) e where jsonb_typeof(e) <> 'string') then
+    raise exception 'Unknown reason' using errcode = 'P0001', hint = 'unknown_appeal_reason';
+  end if;
+  select coalesce(array_agg(distinct code order by code), '{}') into v_codes
+    from jsonb_array_elements_text(coalesce(p_codes, '[]')) code;
   if exists (select from unnest(v_codes) code
               where not exists (select from withdrawals w, jsonb_array_elements(w.risk_reasons) r
                                  where w.id = v_ticket.appeal_withdrawal_id and r ->> 'code' = code)) then
@@ -145,8 +151,8 @@ begin
   return jsonb_build_object('shown', to_jsonb(v_codes), 'changed', true);
 end
 $function$;
-revoke all on function public.operator_show_appeal_reasons(text, text, bigint, text[]) from public, anon, authenticated;
-grant execute on function public.operator_show_appeal_reasons(text, text, bigint, text[]) to service_role;
+revoke all on function public.operator_show_appeal_reasons(text, text, bigint, jsonb) from public, anon, authenticated;
+grant execute on function public.operator_show_appeal_reasons(text, text, bigint, jsonb) to service_role;
 
 -- The appeals still open or waiting, oldest first: the console's inbox lists them before the rest.
 CREATE OR REPLACE FUNCTION public.operator_open_appeals(p_operator_id text)
