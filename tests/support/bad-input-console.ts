@@ -473,6 +473,26 @@ const consoleTicketCases = pageCases(
         NO_TICKET,
         "member",
       )("a member's post", form({ intent: "reply", body: "hi" }), NOT_FOUND_PAGE),
+      // An appeal's reasons (docs/decisions/090) on a ticket that does not exist, or on a report.
+      ...([...NUMBER_AND_TEXT, ["blank", ""], ["a real reason code", "new_account"]] as [string, string][]).map(
+        ([what, value]) =>
+          route(
+            "admin.support_.$kind.$ticketId/route.tsx",
+            "POST",
+            NO_TICKET,
+            "operator",
+          )(`reasons to share: ${what}`, form({ intent: "show-reasons", reasons: value }), TICKET_GONE),
+      ),
+      route(
+        "admin.support_.$kind.$ticketId/route.tsx",
+        "POST",
+        "/admin/support/missing-credit/999999999",
+        "operator",
+      )(
+        "reasons to share on a missing-credit report",
+        form({ intent: "show-reasons", reasons: "new_account" }),
+        TICKET_GONE,
+      ),
     ],
   },
 );

@@ -508,6 +508,34 @@ const withdrawCases = pageCases(
           say(ruleMessage(hasHiddenCharacters(value) ? "recipient_hidden_characters" : "giftcard_not_offered")),
         ),
       ),
+      // "Ask for a review" (docs/decisions/090): only paused cash-outs or one's own refused cash-out,
+      // with a message as a ticket answer's.
+      ...(
+        [
+          ...NUMBER_AND_TEXT,
+          ["paused, while nothing is paused", "paused"],
+          ["a withdrawal that does not exist", "00000000-0000-4000-8000-000000000000"],
+        ] as Value[]
+      ).map(([what, value]) =>
+        withdraw(
+          `ask for a review of ${what}`,
+          form({ intent: "appeal", appealOf: value, message: "Please look again" }),
+          say(ruleMessage("nothing_to_appeal")),
+        ),
+      ),
+      ...(
+        [
+          ["blank", "   ", "ticket_answer_required"],
+          ["of 2,001 characters", "x".repeat(2001), "ticket_answer_too_long"],
+          ["with a right-to-left override", "look\u202eagain", "ticket_answer_hidden_characters"],
+        ] as const
+      ).map(([what, message, rule]) =>
+        withdraw(
+          `ask for a review with a message ${what}`,
+          form({ intent: "appeal", appealOf: "paused", message }),
+          say(ruleMessage(rule)),
+        ),
+      ),
       // An unverified account is told to verify first, whatever else is wrong (its page has no form).
       ...badFields(Object.entries(PAYPAL_REQUEST), { amount })
         .filter(([what]) => !/twice|NUL/.test(what))

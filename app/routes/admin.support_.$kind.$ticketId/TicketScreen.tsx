@@ -145,14 +145,16 @@ function AppealContext({ appeal, lastResult }: { appeal: ConsoleAppeal; lastResu
     <ConsoleSection title="What they appeal">
       <div className="space-y-3 rounded-2xl border border-line bg-white p-5 text-sm shadow-sm">
         {withdrawal ? (
-          <p>
-            The{" "}
+          <>
+            <p>
+              {`Their ${formatDollars(withdrawal.amount)} cash-out, refused at review${
+                withdrawal.failure_reason ? `: ${withdrawal.failure_reason}` : ""
+              } (score ${withdrawal.risk_score ?? "—"}).`}
+            </p>
             <Link to={`/admin/withdrawals/${withdrawal.id}`} className={CONSOLE_LINK}>
-              {formatDollars(withdrawal.amount)} cash-out of {formatTimestamp(withdrawal.created_at)}
+              Open the cash-out of {formatTimestamp(withdrawal.created_at)}
             </Link>
-            , refused at review{withdrawal.failure_reason ? `: ${withdrawal.failure_reason}` : ""} (score{" "}
-            {withdrawal.risk_score ?? "—"}).
-          </p>
+          </>
         ) : (
           <p>Their paused cash-outs. Resume them on their account&apos;s page once you are satisfied.</p>
         )}

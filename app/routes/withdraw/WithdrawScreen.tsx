@@ -68,6 +68,9 @@ export interface WithdrawData {
 /** docs/product.md, "Withdraw": balance, amount, method with its minimum, the method's recipient. */
 export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastResult?: SubmissionResult<string[]> }) {
   const formKey = useFormKey(lastResult);
+  // The review asked for by the URL, or the one a refused post named (its words go on its form).
+  const refusedAppeal = lastResult?.initialValue?.intent === "appeal" ? lastResult.initialValue.appealOf : undefined;
+  const appealOf = data.appeal?.of ?? (typeof refusedAppeal === "string" ? refusedAppeal : null);
   return (
     <div className="space-y-4">
       <PageHeader
@@ -84,7 +87,7 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
           </Link>
         }
       />
-      {data.appeal ? <AppealCard of={data.appeal.of} lastResult={lastResult} /> : null}
+      {appealOf !== null ? <AppealCard of={appealOf} lastResult={lastResult} /> : null}
       <BalanceCard money={data.money} coinsPerDollar={data.coinsPerDollar} />
       {data.cashOutNotice ? (
         <Banner tone={data.cashOutNotice.tone} title={data.cashOutNotice.title ?? undefined} id="cash-out-notice">
