@@ -163,14 +163,14 @@ describe("withdrawals reviewed by risk: the Withdraw screen and the operator com
     ]);
   });
 
-  it("pause: Withdraw says cash-outs are paused with the way to Help & Support, its form is disabled, a post is refused; resume lets it go", async () => {
+  it("pause: Withdraw says cash-outs are paused with the way to ask for a review, its form is disabled, a post is refused; resume lets it go", async () => {
     const { client, id } = await account(12);
     const paused = await operator(["pause", id, "--reason", "Checking a referral ring"]);
     expect(paused.stdout.trim()).toBe(`Cash-outs of ${id} are now paused.`);
 
     const page = await client.visit("/withdraw");
     expect(page.html).toContain(html(ruleMessage("payouts_paused")));
-    expect(page.html).toContain('href="/profile?tab=help"');
+    expect(page.html).toContain('href="/withdraw?appeal=paused"');
     expect(page.html).toMatch(/<fieldset disabled=""/);
     const refused = await client.post("/withdraw", {
       intent: "withdraw",

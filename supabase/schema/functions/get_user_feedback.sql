@@ -9,16 +9,16 @@ CREATE OR REPLACE FUNCTION public.get_user_feedback(p_user_id text)
  SET search_path TO 'public', 'pg_temp'
 AS $function$
   select coalesce(jsonb_agg(jsonb_build_object('id', id, 'created_at', created_at, 'message', message,
-                                               'status', status, 'messages', ticket_conversation('feedback', id),
-                                               -- An appeal: what it appeals, and the reasons an operator let the person read.
-                                               'appeal', case when appeal_cause is not null then jsonb_build_object(
+                                               'status', status, 'messages', ticket_conversation('feedback', id))
+                            -- An appeal: what it appeals, and the reasons an operator let the person read.
+                            || case when appeal_cause is not null then jsonb_build_object('appeal', jsonb_build_object(
                                                  'cause', appeal_cause,
                                                  'withdrawal', (select jsonb_build_object('amount', w.amount, 'created_at', w.created_at)
                                                                   from withdrawals w where w.id = appeal_withdrawal_id),
                                                  'reasons', coalesce((select jsonb_agg(r ->> 'detail' order by (r ->> 'points')::integer desc)
                                                                         from withdrawals w, jsonb_array_elements(w.risk_reasons) r
                                                                        where w.id = appeal_withdrawal_id
-                                                                         and (r ->> 'code') = any (appeal_shown_reasons)), '[]')) end)
+                                                                         and (r ->> 'code') = any (appeal_shown_reasons)), '[]'))) else '{}' end
                             order by created_at desc, id desc), '[]')
     from user_feedback
    where user_id = p_user_id
