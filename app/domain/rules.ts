@@ -96,6 +96,7 @@ const RULE_MESSAGES = {
     "There is nothing to review here: only paused cash-outs and a cash-out refused at review can be appealed.",
   appeal_open: "You already asked for a review of this. Follow it, and add to it, in Profile, Help & Support.",
   unknown_appeal_reason: "That reason is not one of this withdrawal's",
+  invalid_network_signal: "Invalid network signal",
   invalid_payout_request: "Invalid payout request",
   invalid_payout_status: "Invalid payout status",
   invalid_rate: "Enter rupees per dollar from 1 to 1,000",

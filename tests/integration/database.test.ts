@@ -57,6 +57,8 @@ const TABLES = [
   "upi_validations",
   // Tremendous's gift card catalogue, its last good list (docs/decisions/089).
   "giftcard_products",
+  // What an IP-intelligence provider said of each address, by its keyed hash (docs/decisions/091).
+  "network_lookups",
 ];
 
 /** Credits a user the way an earning function will: a ledger row and the balance, together. */

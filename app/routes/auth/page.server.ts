@@ -20,7 +20,8 @@ import {
   type VerifiedIdentity,
 } from "~/server/auth/authenticator.server";
 import { getAdminAuth } from "~/server/auth/firebase-admin.server";
-import { deviceCookie } from "~/server/auth/device-cookie.server";
+import { deviceCookie, recognisedDevice } from "~/server/auth/device-cookie.server";
+import { recordNetworkSignal } from "~/server/account/network-signals.server";
 import { isDomainAuthorized } from "~/server/auth/identity.server";
 import { rememberResetEmail, takeResetEmail } from "~/server/auth/reset-email.server";
 import { getSessionUser, StaleSignInError, startSession } from "~/server/auth/session.server";
@@ -176,6 +177,10 @@ export async function authAction(request: Request) {
       redirectTo,
       flash: { kind: "success", title, description },
     });
+    // The network behind a sign-up, or a sign-in from a device not seen with this address (decision 091).
+    const newDevice = !identity.email || recognisedDevice(request, identity.email) === null;
+    if (identity.isNewUser || newDevice)
+      await recordNetworkSignal(request, identity.uid, identity.isNewUser ? "signup" : "signin");
     // This browser's later sign-ins as this address are counted on their own (attempt-limits.server.ts).
     if (identity.email) response.headers.append("Set-Cookie", deviceCookie(request, identity.email));
     // The device and address range behind this sign-in, for the risk review (docs/decisions/064).

@@ -15,6 +15,7 @@ import { requireUser } from "~/server/auth/session.server";
 import { getAppConfig } from "~/server/runtime/config.server";
 import { getEnv } from "~/server/runtime/env.server";
 import { submitAppeal } from "~/server/account/support.server";
+import { recordNetworkSignal } from "~/server/account/network-signals.server";
 import { APPEAL_OF_PAUSED, APPEAL_SENT } from "~/domain/support";
 import { defaultCountry } from "~/domain/giftcards";
 import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
@@ -199,6 +200,8 @@ export async function withdrawAction(request: Request) {
   if (method === "giftcard" && !getEnv().tremendous) {
     return rejectForm(submission, { formErrors: [ruleMessage("giftcard_not_offered")] });
   }
+  // The network this request comes from joins its risk score (decision 091); no answer, no signal.
+  await recordNetworkSignal(request, user.uid, "withdrawal");
   try {
     const withdrawal = await requestWithdrawal(
       user.uid,

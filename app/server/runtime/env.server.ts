@@ -171,6 +171,13 @@ const envVariables = z.object({
   TREMENDOUS_CATALOGUE_MINUTES: optionalText
     .transform((value) => (value === undefined ? 360 : Number(value)))
     .pipe(z.number("must be a number of minutes").min(1).max(10_080)),
+  // Network signals from ipinfo (docs/decisions/091): without a token, none are asked for.
+  IPINFO_TOKEN: optionalText,
+  IPINFO_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  // How long a person may wait for the answer before it is taken as no signal.
+  IPINFO_TIMEOUT_MS: optionalText
+    .transform((value) => (value === undefined ? 1_500 : Number(value)))
+    .pipe(z.number("must be a number of milliseconds").int().min(50).max(10_000)),
   PAYPAL_CLIENT_ID: optionalText,
   PAYPAL_CLIENT_SECRET: optionalText,
   PAYPAL_MODE: optionalText.pipe(z.enum(["sandbox", "live"], "must be sandbox or live").optional()),
@@ -361,6 +368,14 @@ const envSchema = envVariables
             intervalMs: env.TREMENDOUS_INTERVAL_SECONDS * 1000,
             settleAfterSeconds: Math.round(env.TREMENDOUS_SETTLE_AFTER_MINUTES * 60),
             catalogueMs: Math.round(env.TREMENDOUS_CATALOGUE_MINUTES * 60_000),
+          }
+        : null,
+      // IP intelligence (docs/decisions/091): VPN, proxy, Tor, relay, hosting and the country of an address.
+      ipinfo: env.IPINFO_TOKEN
+        ? {
+            token: env.IPINFO_TOKEN,
+            apiUrl: env.IPINFO_API_URL ?? "https://ipinfo.io",
+            timeoutMs: env.IPINFO_TIMEOUT_MS,
           }
         : null,
       // PayPal Payouts (docs/operations.md): without credentials PayPal withdrawals wait for the operator.

@@ -158,6 +158,25 @@ begin
       format('payout address differs from the one paid on %s', to_char(v_last_paid.settled_at, 'YYYY-MM-DD')));
   end if;
 
+  -- The network the request came from (docs/decisions/091), as the provider saw it just before
+  -- (no answer is no signal). A relay (iCloud Private Relay) hides the address but not the person.
+  if v_profile.network_signal ->> 'context' = 'withdrawal' and v_profile.network_signal_at > now() - interval '10 minutes' then
+    if (v_profile.network_signal ->> 'tor')::boolean then
+      v_reasons := v_reasons || risk_reason('network_tor', 40, 'withdrawal asked for through Tor');
+    end if;
+    if (v_profile.network_signal ->> 'vpn')::boolean then
+      v_reasons := v_reasons || risk_reason('network_vpn', 25,
+        'withdrawal from a VPN' || coalesce(' (' || (v_profile.network_signal ->> 'service') || ')', ''));
+    end if;
+    if (v_profile.network_signal ->> 'proxy')::boolean then
+      v_reasons := v_reasons || risk_reason('network_proxy', 25,
+        'withdrawal through a proxy' || coalesce(' (' || (v_profile.network_signal ->> 'service') || ')', ''));
+    end if;
+    if (v_profile.network_signal ->> 'hosting')::boolean then
+      v_reasons := v_reasons || risk_reason('network_hosting', 15, 'withdrawal from a data centre address');
+    end if;
+  end if;
+
   return jsonb_build_object(
     'score', least(100, (select coalesce(sum((reason ->> 'points')::integer), 0)
                            from jsonb_array_elements(v_reasons) reason)),
