@@ -50,6 +50,15 @@ test("a refused cash-out is appealed from the history, answered first in the con
 
   await signInOverHttp(page, support.email, "s3cret-pass", app.url);
   await page.goto(new URL("/admin/support", app.url).href);
+  for (const [width, height] of [
+    [320, 568],
+    [390, 844],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await screenshot(page, `console-inbox-appeals-${width}`);
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
   const appeals = page.getByRole("table", { name: "Appeals" });
   await appeals.getByRole("link", { name: "These are my surveys, done on my own phone." }).click();
   await expect(page.getByRole("heading", { name: /Appeal: cash-out refused #/ })).toBeVisible();
@@ -66,5 +75,13 @@ test("a refused cash-out is appealed from the history, answered first in the con
   const conversation = page.getByTestId("conversation").filter({ hasText: "Review of your $5.00 cash-out" });
   await expect(conversation.getByTestId("appeal-reasons")).toContainText(/account made/);
   await expect(conversation.getByText("We looked again: the account is new. Tell us more.")).toBeVisible();
-  await screenshot(page, "help-appeal-answered");
+  for (const [width, height] of [
+    [320, 568],
+    [390, 844],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await conversation.scrollIntoViewIfNeeded();
+    await screenshot(page, `help-appeal-answered-${width}`);
+  }
 });

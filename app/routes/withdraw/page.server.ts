@@ -118,7 +118,7 @@ function appealAsked(url: URL, paused: boolean): WithdrawData["appeal"] {
 
 /**
  * Why no cash-out can be sent now, and what to do: cash-outs paused by an operator (with the way to
- * support), a balance below zero, or too little available yet ("Wait until Dec 5", "Earn $1.00
+ * ask for a review), a balance below zero, or too little available yet ("Wait until Dec 5", "Earn $1.00
  * more"). Null when a cash-out is possible.
  */
 function cashOutNotice(

@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { withoutTrailingSlashes } from "~/domain/text";
 import { signalHash } from "./account-hash.server";
 import { getDatabase } from "../db/database.server";
 import { clientAddress } from "../http/client-address.server";
@@ -50,7 +51,7 @@ export function signalFromAnswer(answer: unknown): NetworkSignal | null {
 
 async function askIpinfo(address: string): Promise<NetworkSignal | null> {
   const config = getEnv().ipinfo!;
-  const response = await fetch(`${config.apiUrl.replace(/\/+$/, "")}/${encodeURIComponent(address)}`, {
+  const response = await fetch(`${withoutTrailingSlashes(config.apiUrl)}/${encodeURIComponent(address)}`, {
     headers: { accept: "application/json", authorization: `Bearer ${config.token}` },
     signal: AbortSignal.timeout(config.timeoutMs),
   });
