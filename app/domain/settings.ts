@@ -201,6 +201,15 @@ export const SETTINGS = [
     help: "Yes: a person's first withdrawal always waits for review, whatever its score.",
   },
   {
+    key: "network_flags_review",
+    topic: "Cash-outs and review by risk",
+    label: "Review cash-outs through a VPN, proxy or Tor",
+    unit: "boolean",
+    help:
+      "Yes: a withdrawal asked for through a VPN, a proxy or Tor (as the IP-intelligence provider says, " +
+      "IPINFO_TOKEN) waits for review, whatever its score. No: those only add their points to the score.",
+  },
+  {
     key: "postback_hold_days",
     topic: "Holds and bonus money",
     label: "Hold on offer earnings",

@@ -98,6 +98,25 @@ describe("network signals from ipinfo", () => {
     expect(ipinfo.calls(HOME)).toBe(1);
   });
 
+  it("with network_flags_review on, a cash-out through a VPN waits for review whatever its score; off, it is scored alone", async () => {
+    await app.sql("update app_config set risk_review_threshold = 101");
+    try {
+      const off = await personAt(HOME);
+      await withdrawFrom(off.client, VPN);
+      expect((await lastWithdrawal(off.uid)).review_state).toBe("approved");
+      await app.sql("update app_config set network_flags_review = true");
+      const on = await personAt(HOME);
+      await withdrawFrom(on.client, VPN);
+      expect((await lastWithdrawal(on.uid)).review_state).toBe("review");
+      // A plain address is not held by the setting.
+      const plain = await personAt(HOME);
+      await withdrawFrom(plain.client, HOME);
+      expect((await lastWithdrawal(plain.uid)).review_state).toBe("approved");
+    } finally {
+      await app.sql("update app_config set risk_review_threshold = 25, network_flags_review = false");
+    }
+  });
+
   it("a provider slower than IPINFO_TIMEOUT_MS is no signal: the withdrawal goes through without a network reason", async () => {
     const person = await personAt(HOME);
     ipinfo.set(SLOW, "NL", { vpn: true, service: "SlowVPN" });

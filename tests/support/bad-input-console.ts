@@ -51,6 +51,7 @@ const SETTINGS_FORM: Record<string, string> = {
   withdrawals_per_hour: "5",
   risk_review_threshold: "50",
   review_first_withdrawal: "no",
+  network_flags_review: "no",
   postback_hold_days: "0",
   provider_hold_days: "",
   bonus_unlock_ratio: "",

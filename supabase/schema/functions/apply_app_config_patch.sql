@@ -32,6 +32,7 @@ begin
          withdrawals_per_hour = v_after.withdrawals_per_hour,
          risk_review_threshold = v_after.risk_review_threshold,
          review_first_withdrawal = v_after.review_first_withdrawal,
+         network_flags_review = v_after.network_flags_review,
          postback_hold_days = v_after.postback_hold_days,
          provider_hold_days = v_after.provider_hold_days,
          bonus_unlock_ratio = v_after.bonus_unlock_ratio,

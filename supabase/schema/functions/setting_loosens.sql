@@ -12,6 +12,7 @@ AS $function$
     when 'adjustment_approval_above' then (p_after)::numeric > (p_before)::numeric
     when 'risk_review_threshold' then (p_after)::numeric > (p_before)::numeric
     when 'review_first_withdrawal' then (p_before)::boolean and not (p_after)::boolean
+    when 'network_flags_review' then (p_before)::boolean and not (p_after)::boolean
     when 'postback_hold_days' then p_after is distinct from p_before
     when 'provider_hold_days' then p_after is distinct from p_before
     when 'bonus_unlock_ratio' then p_after is distinct from p_before

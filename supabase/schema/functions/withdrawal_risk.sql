@@ -181,6 +181,9 @@ begin
     'score', least(100, (select coalesce(sum((reason ->> 'points')::integer), 0)
                            from jsonb_array_elements(v_reasons) reason)),
     'reasons', v_reasons,
+    -- Asked for through a VPN, a proxy or Tor (the setting network_flags_review sends these to review).
+    'anonymised', exists (select from jsonb_array_elements(v_reasons) reason
+                           where reason ->> 'code' in ('network_vpn', 'network_proxy', 'network_tor')),
     'linked_accounts', to_jsonb(array(select distinct unnest(v_linked))),
     'first_withdrawal', v_last_paid.id is null);
 end

@@ -31,6 +31,7 @@ create table public.app_config (
   usd_inr_rate_set_at timestamp with time zone,
   usd_inr_rate_anchor numeric(10,4),
   min_withdrawal_giftcard numeric(12,2) default 1 not null,
+  network_flags_review boolean default false not null,
   constraint app_config_adjustment_approval_above_check CHECK (((adjustment_approval_above >= (0)::numeric) AND (adjustment_approval_above <= (1000000)::numeric))),
   constraint app_config_adjustment_operator_limit_check CHECK (((adjustment_operator_limit >= (0)::numeric) AND (adjustment_operator_limit <= (1000000)::numeric))),
   constraint app_config_adjustment_window_hours_check CHECK (((adjustment_window_hours >= 1) AND (adjustment_window_hours <= 720))),
