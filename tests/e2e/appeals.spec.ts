@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { cashOutOf, newOperator } from "../support/console";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
-import { screenshot, signInOverHttp } from "./support";
+import { screenshot, screenshotsAtWidths, signInOverHttp } from "./support";
 
 // An appeal before any ban (issue 38, point 4; docs/decisions/090), with JavaScript on and off, on an
 // app of its own: a person whose cash-out was refused asks for a review from the history; a support
@@ -35,30 +35,14 @@ test("a refused cash-out is appealed from the history, answered first in the con
   await page.getByRole("button", { name: "Ask for a review" }).click();
   await expect(page.getByText("Please write your answer")).toBeVisible();
   await page.getByLabel("What should we know?").fill("These are my surveys, done on my own phone.");
-  for (const [width, height] of [
-    [320, 568],
-    [390, 844],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await screenshot(page, `appeal-form-${width}`);
-  }
-  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshotsAtWidths(page, "appeal-form");
   await page.getByRole("button", { name: "Ask for a review" }).click();
   await expect(page.getByText("Review requested")).toBeVisible();
   await expect(page.getByRole("heading", { name: /Review of your \$5\.00 cash-out of / })).toBeVisible();
 
   await signInOverHttp(page, support.email, "s3cret-pass", app.url);
   await page.goto(new URL("/admin/support", app.url).href);
-  for (const [width, height] of [
-    [320, 568],
-    [390, 844],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await screenshot(page, `console-inbox-appeals-${width}`);
-  }
-  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshotsAtWidths(page, "console-inbox-appeals");
   const appeals = page.getByRole("table", { name: "Appeals" });
   await appeals.getByRole("link", { name: "These are my surveys, done on my own phone." }).click();
   await expect(page.getByRole("heading", { name: /Appeal: cash-out refused #/ })).toBeVisible();
@@ -75,13 +59,5 @@ test("a refused cash-out is appealed from the history, answered first in the con
   const conversation = page.getByTestId("conversation").filter({ hasText: "Review of your $5.00 cash-out" });
   await expect(conversation.getByTestId("appeal-reasons")).toContainText(/account made/);
   await expect(conversation.getByText("We looked again: the account is new. Tell us more.")).toBeVisible();
-  for (const [width, height] of [
-    [320, 568],
-    [390, 844],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await conversation.scrollIntoViewIfNeeded();
-    await screenshot(page, `help-appeal-answered-${width}`);
-  }
+  await screenshotsAtWidths(page, "help-appeal-answered", () => conversation.scrollIntoViewIfNeeded());
 });

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { newMember, newOperator } from "../support/console";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 import { startTremendousStandIn, type TremendousStandIn } from "../support/tremendous";
-import { screenshot, signInOverHttp } from "./support";
+import { screenshot, screenshotsAtWidths, signInOverHttp } from "./support";
 
 // Gift cards through Tremendous (issue 37, point 2; docs/decisions/089), with JavaScript on and
 // off, on an app of its own with a local Tremendous: a person picks a card and an amount on
@@ -68,15 +68,7 @@ test("a person picks a gift card and an amount; an operator approves it; Tremend
     .click();
   await page.getByLabel("Amount (USD)").fill("10");
   await expect(page.getByText(`The card is emailed to ${person.email}.`)).toBeVisible();
-  for (const [width, height] of [
-    [320, 568],
-    [390, 844],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await screenshot(page, `withdraw-giftcard-${width}`);
-  }
-  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshotsAtWidths(page, "withdraw-giftcard");
   await page.getByRole("button", { name: "Withdraw Funds" }).click();
   await expect(page.getByText("Your $10.00 withdrawal has been initiated.")).toBeVisible();
   const id = await lastWithdrawal(person.uid);

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { newMember } from "../support/console";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
-import { screenshot, signInOverHttp } from "./support";
+import { screenshot, screenshotsAtWidths, signInOverHttp } from "./support";
 
 // Rupees for UPI users (issue 37, point 3; docs/decisions/087), with JavaScript on and off, on an
 // app of its own with a rupee rate in force: Withdraw shows the UPI minimum in both monies and,
@@ -45,15 +45,7 @@ test("a UPI cash-out shows its rupees beside the dollars, fixes them when sent, 
       "≈ ₹416.25 Paid in rupees at $1\u00a0=\u00a0₹83.25, fixed when you send the request.",
     );
   await page.getByLabel("UPI ID").fill("payee@okaxis");
-  for (const [width, height] of [
-    [320, 568],
-    [390, 844],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await screenshot(page, `withdraw-upi-rupees-${width}`);
-  }
-  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshotsAtWidths(page, "withdraw-upi-rupees");
   await page.getByRole("button", { name: "Withdraw Funds" }).click();
   await expect(page.getByText("Your $5.00 withdrawal has been initiated.")).toBeVisible();
 

@@ -78,6 +78,25 @@ export async function screenshot(page: Page, name: string) {
     await page.screenshot({ path: base.info().outputPath(`${name}.png`), fullPage: true });
 }
 
+/**
+ * With E2E_SCREENSHOTS set, screenshots of the page at 320, 390 and 1280 px (`name-320` and so on),
+ * `before` run at each width first (scrolling something into view); the viewport is 390 px after.
+ * Without it nothing is done.
+ */
+export async function screenshotsAtWidths(page: Page, name: string, before?: () => Promise<void>) {
+  if (!process.env.E2E_SCREENSHOTS) return;
+  for (const [width, height] of [
+    [320, 568],
+    [390, 844],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await before?.();
+    await screenshot(page, `${name}-${width}`);
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+}
+
 /** The link of the newest verification email the Auth emulator "sent" to `email`. */
 export async function verificationLink(email: string): Promise<string> {
   const host = process.env.FIREBASE_AUTH_EMULATOR_HOST;
