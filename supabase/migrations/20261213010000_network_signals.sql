@@ -1,4 +1,4 @@
--- Redefines: public.withdrawal_risk
+-- Redefines: public.withdrawal_risk, public.app_setting_valid, public.apply_app_config_patch, public.setting_loosens, public.create_withdrawal
 --
 -- Network signals (issue 38, point 3; docs/decisions/091): what an IP-intelligence provider (ipinfo)
 -- says of the address behind a sign-up, a sign-in and a withdrawal request: VPN, proxy, Tor, relay,
@@ -87,7 +87,178 @@ $function$;
 revoke all on function public.record_network_signal(text, text, text, jsonb, boolean) from public, anon, authenticated;
 grant execute on function public.record_network_signal(text, text, text, jsonb, boolean) to service_role;
 
--- A withdrawal asked for from a VPN, a proxy, Tor or a data centre adds its reason.
+-- A setting: a cash-out asked for through a VPN, a proxy or Tor waits for an operator's review
+-- whatever its score. Turning it off loosens a money rule: it waits for a second owner, as the
+-- others do.
+
+alter table public.app_config add column network_flags_review boolean not null default false;
+
+CREATE OR REPLACE FUNCTION public.app_setting_valid(p_name text, p_value jsonb)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+declare
+  v_number numeric;
+begin
+  if p_name is null or not p_name = any (array[
+       'coins_per_dollar', 'checkin_coins', 'checkin_streak_bonus_coins',
+       'referral_reward', 'referral_welcome_bonus', 'referral_qualifying_coins', 'referral_requires_earned',
+       'min_withdrawal_paypal', 'min_withdrawal_upi', 'min_withdrawal_bank', 'min_withdrawal_giftcard',
+       'withdrawals_per_hour',
+       'risk_review_threshold', 'review_first_withdrawal', 'network_flags_review',
+       'postback_hold_days', 'provider_hold_days', 'bonus_unlock_ratio',
+       'notice_delivery_attempts', 'notice_delivery_window_hours', 'notice_emails_per_address_per_day',
+       'adjustment_approval_above', 'adjustment_window_hours', 'test_postbacks_per_wall_per_day',
+       'policy_change_delay_hours', 'adjustment_operator_limit', 'usd_inr_rate']) then
+    return null;
+  end if;
+  if p_name = 'provider_hold_days' then
+    -- {"network": days}: a network's own hold, whole days.
+    if jsonb_typeof(p_value) is distinct from 'object' then
+      return false;
+    end if;
+    if (select count(*) from jsonb_object_keys(p_value)) > 50 then
+      return false;
+    end if;
+    return not exists (
+      select from jsonb_each(p_value) e
+       where e.key !~ '^[a-z0-9-]{2,40}$'
+          or case when jsonb_typeof(e.value) = 'number'
+                  then (e.value)::numeric <> trunc((e.value)::numeric) or (e.value)::numeric not between 0 and 365
+                  else true end);
+  end if;
+  if p_name in ('referral_requires_earned', 'review_first_withdrawal', 'network_flags_review') then
+    return jsonb_typeof(p_value) = 'boolean';
+  end if;
+  -- The ratio may be null: bonus money is unlocked at once. The rupee rate may be null: none is set.
+  if p_name in ('bonus_unlock_ratio', 'usd_inr_rate') and jsonb_typeof(p_value) = 'null' then
+    return true;
+  end if;
+  if jsonb_typeof(p_value) is distinct from 'number' then
+    return false;
+  end if;
+  v_number := p_value::numeric;
+  return case p_name
+    when 'coins_per_dollar' then v_number = trunc(v_number) and v_number between 1 and 10000
+    when 'checkin_coins' then v_number = trunc(v_number) and v_number between 1 and 100000
+    when 'checkin_streak_bonus_coins' then v_number = trunc(v_number) and v_number between 0 and 100000
+    when 'referral_reward' then v_number = round(v_number, 2) and v_number between 0 and 1000
+    when 'referral_welcome_bonus' then v_number = round(v_number, 2) and v_number between 0 and 1000
+    when 'referral_qualifying_coins' then v_number = trunc(v_number) and v_number between 0 and 1000000
+    when 'min_withdrawal_paypal' then v_number = round(v_number, 2) and v_number between 0.01 and 10000
+    when 'min_withdrawal_upi' then v_number = round(v_number, 2) and v_number between 0.01 and 10000
+    when 'min_withdrawal_bank' then v_number = round(v_number, 2) and v_number between 0.01 and 10000
+    when 'min_withdrawal_giftcard' then v_number = round(v_number, 2) and v_number between 0.01 and 10000
+    when 'withdrawals_per_hour' then v_number = trunc(v_number) and v_number between 1 and 1000
+    -- Scores are 0 to 100: 101 sends no withdrawal to review for its score.
+    when 'risk_review_threshold' then v_number = trunc(v_number) and v_number between 0 and 101
+    when 'postback_hold_days' then v_number = trunc(v_number) and v_number between 0 and 365
+    when 'bonus_unlock_ratio' then v_number = round(v_number, 2) and v_number between 0 and 100
+    when 'notice_delivery_attempts' then v_number = trunc(v_number) and v_number between 1 and 100
+    when 'notice_delivery_window_hours' then v_number = trunc(v_number) and v_number between 1 and 8760
+    when 'notice_emails_per_address_per_day' then v_number = trunc(v_number) and v_number between 0 and 1000
+    when 'adjustment_approval_above' then v_number = round(v_number, 2) and v_number between 0 and 1000000
+    when 'adjustment_window_hours' then v_number = trunc(v_number) and v_number between 1 and 720
+    when 'adjustment_operator_limit' then v_number = round(v_number, 2) and v_number between 0 and 1000000
+    when 'test_postbacks_per_wall_per_day' then v_number = trunc(v_number) and v_number between 0 and 100
+    when 'policy_change_delay_hours' then v_number = trunc(v_number) and v_number between 1 and 720
+    when 'usd_inr_rate' then v_number = round(v_number, 4) and v_number between 1 and 1000
+  end;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.apply_app_config_patch(p_patch jsonb, p_actor text, p_operator_id text, p_reason text, p_detail jsonb DEFAULT NULL::jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+declare
+  v_before app_config;
+  v_after app_config;
+  v_name text;
+  v_changed jsonb := '[]';
+begin
+  select * into v_before from app_config for update;
+  -- Each column from the checked patch, else as it was: a static list, no SQL made from names.
+  v_after := jsonb_populate_record(v_before, p_patch);
+  update app_config
+     set coins_per_dollar = v_after.coins_per_dollar,
+         checkin_coins = v_after.checkin_coins,
+         checkin_streak_bonus_coins = v_after.checkin_streak_bonus_coins,
+         referral_reward = v_after.referral_reward,
+         referral_welcome_bonus = v_after.referral_welcome_bonus,
+         referral_qualifying_coins = v_after.referral_qualifying_coins,
+         referral_requires_earned = v_after.referral_requires_earned,
+         min_withdrawal_paypal = v_after.min_withdrawal_paypal,
+         min_withdrawal_upi = v_after.min_withdrawal_upi,
+         min_withdrawal_bank = v_after.min_withdrawal_bank,
+         min_withdrawal_giftcard = v_after.min_withdrawal_giftcard,
+         withdrawals_per_hour = v_after.withdrawals_per_hour,
+         risk_review_threshold = v_after.risk_review_threshold,
+         review_first_withdrawal = v_after.review_first_withdrawal,
+         network_flags_review = v_after.network_flags_review,
+         postback_hold_days = v_after.postback_hold_days,
+         provider_hold_days = v_after.provider_hold_days,
+         bonus_unlock_ratio = v_after.bonus_unlock_ratio,
+         notice_delivery_attempts = v_after.notice_delivery_attempts,
+         notice_delivery_window_hours = v_after.notice_delivery_window_hours,
+         notice_emails_per_address_per_day = v_after.notice_emails_per_address_per_day,
+         adjustment_approval_above = v_after.adjustment_approval_above,
+         adjustment_window_hours = v_after.adjustment_window_hours,
+         test_postbacks_per_wall_per_day = v_after.test_postbacks_per_wall_per_day,
+         policy_change_delay_hours = v_after.policy_change_delay_hours,
+         adjustment_operator_limit = v_after.adjustment_operator_limit,
+         usd_inr_rate = v_after.usd_inr_rate,
+         -- An owner's rate is the one the rates endpoint stays near (record_inr_rate).
+         usd_inr_rate_anchor = case when p_patch ? 'usd_inr_rate' then v_after.usd_inr_rate
+                                    else v_after.usd_inr_rate_anchor end
+   where id
+  returning * into v_after;
+  for v_name in select key from jsonb_object_keys(p_patch) key order by key loop
+    continue when (to_jsonb(v_before) -> v_name) is not distinct from (to_jsonb(v_after) -> v_name);
+    insert into operator_actions (actor, actor_user_id, action, reason, record_kind, record_id, before, after, detail)
+    values (p_actor, p_operator_id, 'set_setting', p_reason, 'setting', v_name,
+            jsonb_build_object('value', to_jsonb(v_before) -> v_name),
+            jsonb_build_object('value', to_jsonb(v_after) -> v_name), coalesce(p_detail, '{}'));
+    v_changed := v_changed || jsonb_build_object('setting', v_name, 'before', to_jsonb(v_before) -> v_name,
+                                                 'after', to_jsonb(v_after) -> v_name);
+  end loop;
+  return v_changed;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.setting_loosens(p_name text, p_before jsonb, p_after jsonb)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+  select case p_name
+    when 'adjustment_approval_above' then (p_after)::numeric > (p_before)::numeric
+    when 'risk_review_threshold' then (p_after)::numeric > (p_before)::numeric
+    when 'review_first_withdrawal' then (p_before)::boolean and not (p_after)::boolean
+    when 'network_flags_review' then (p_before)::boolean and not (p_after)::boolean
+    when 'postback_hold_days' then p_after is distinct from p_before
+    when 'provider_hold_days' then p_after is distinct from p_before
+    when 'bonus_unlock_ratio' then p_after is distinct from p_before
+    when 'adjustment_window_hours' then (p_after)::numeric < (p_before)::numeric
+    when 'adjustment_operator_limit' then (p_after)::numeric > (p_before)::numeric
+    when 'test_postbacks_per_wall_per_day' then (p_after)::numeric > (p_before)::numeric
+    when 'policy_change_delay_hours' then (p_after)::numeric < (p_before)::numeric
+    -- More rupees per dollar pays more: a rise of more than 2 % (or a first rate) waits for a second
+    -- owner; a fall, or a day's drift, applies at once.
+    when 'usd_inr_rate' then p_after is not null and jsonb_typeof(p_after) = 'number'
+                             and (jsonb_typeof(p_before) is distinct from 'number'
+                                  or (p_after)::numeric > (p_before)::numeric * 1.02)
+    else false
+  end
+$function$;
+
+-- A withdrawal asked for from a VPN, a proxy, Tor or a data centre adds its reason, and says whether
+-- the request came through an anonymising network, for the setting.
 CREATE OR REPLACE FUNCTION public.withdrawal_risk(p_user_id text, p_recipient_hash text)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -267,8 +438,211 @@ begin
     'score', least(100, (select coalesce(sum((reason ->> 'points')::integer), 0)
                            from jsonb_array_elements(v_reasons) reason)),
     'reasons', v_reasons,
+    -- Asked for through a VPN, a proxy or Tor (the setting network_flags_review sends these to review).
+    'anonymised', exists (select from jsonb_array_elements(v_reasons) reason
+                           where reason ->> 'code' in ('network_vpn', 'network_proxy', 'network_tor')),
     'linked_accounts', to_jsonb(array(select distinct unnest(v_linked))),
     'first_withdrawal', v_last_paid.id is null);
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION public.create_withdrawal(p_user_id text, amount_param numeric, payment_method_param text, recipient_email_param text DEFAULT NULL::text, recipient_upi_param text DEFAULT NULL::text, recipient_bank_details_param jsonb DEFAULT NULL::jsonb, p_recipient_hash text DEFAULT NULL::text, p_giftcard_product_id text DEFAULT NULL::text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+declare
+  v_config app_config;
+  v_balance numeric;
+  v_minimum numeric;
+  v_label text;
+  v_email text;
+  v_upi text;
+  v_details text;
+  v_limit jsonb;
+  v_verified boolean;
+  v_banned boolean;
+  v_paused boolean;
+  v_risk jsonb;
+  v_review boolean;
+  v_withdrawal withdrawals;
+  v_rate numeric;
+  v_account_email text;
+  v_card giftcard_products;
+  v_card_value numeric;
+begin
+  -- The profile is held (key share, as the withdrawal's foreign key would take it anyway) before
+  -- the balance, the order delete_account locks them in: a deletion waits for a withdrawal being
+  -- made, or the withdrawal finds the account gone. Taken the other way round, the two deadlocked.
+  select email_verified, banned_at is not null, payouts_paused_at is not null, email
+    into v_verified, v_banned, v_paused, v_account_email
+    from user_profiles where id = p_user_id for key share;
+  -- An operator closed the account, or paused its cash-outs while checking it (docs/decisions/068).
+  if v_banned then
+    raise exception 'Account closed' using errcode = 'P0001', hint = 'account_banned';
+  end if;
+  if v_paused then
+    raise exception 'Cash-outs paused' using errcode = 'P0001', hint = 'payouts_paused';
+  end if;
+  if not coalesce(v_verified, false) then
+    raise exception 'Email not verified' using errcode = 'P0001', hint = 'email_not_verified';
+  end if;
+  -- At most two decimals, and within numeric(12,2); anything else would be rounded or overflow.
+  if amount_param is null or amount_param <= 0 or amount_param <> round(amount_param, 2)
+     or amount_param >= 10000000000 then
+    raise exception 'Please enter a valid amount' using errcode = 'P0001', hint = 'invalid_amount';
+  end if;
+
+  -- Serialises this user's balance changes until commit.
+  select balance into v_balance from user_balance where user_id = p_user_id for update;
+  if not found then
+    raise exception 'Account not found' using errcode = 'P0001', hint = 'account_not_found';
+  end if;
+  -- A reversal took back money already withdrawn: nothing leaves until earnings have paid it back.
+  -- (Any amount exceeds a negative balance; this says why, and what happens next.)
+  if v_balance < 0 then
+    raise exception 'Your balance is negative' using errcode = 'P0001', hint = 'negative_balance';
+  end if;
+  -- Only cleared earned money and the bonus it has unlocked leave (docs/decisions/066).
+  if amount_param > (money_available(p_user_id) ->> 'available')::numeric then
+    raise exception 'Amount exceeds your available balance'
+      using errcode = 'P0001', hint = 'amount_exceeds_balance';
+  end if;
+
+  select * into v_config from app_config;
+  case payment_method_param
+    when 'paypal' then v_minimum := v_config.min_withdrawal_paypal; v_label := 'PayPal';
+    when 'upi'    then v_minimum := v_config.min_withdrawal_upi;    v_label := 'UPI';
+    when 'bank'   then v_minimum := v_config.min_withdrawal_bank;   v_label := 'bank transfer';
+    when 'giftcard' then v_minimum := v_config.min_withdrawal_giftcard; v_label := 'gift card';
+    else raise exception 'Unsupported payment method'
+           using errcode = 'P0001', hint = 'unsupported_payment_method';
+  end case;
+  if amount_param < v_minimum then
+    raise exception 'Minimum withdrawal amount is $%', to_char(v_minimum, 'FM999999990.00')
+      using errcode = 'P0001', hint = 'below_minimum',
+            detail = to_char(v_minimum, 'FM999999990.00');
+  end if;
+
+  -- Only the chosen method's recipient is kept, trimmed; money sent to a typo is lost. Changed: a
+  -- recipient with a hidden character (ESC, CR, a bidi override) is refused before its format is
+  -- checked; the operator's terminal would obey it.
+  if payment_method_param = 'paypal' then
+    v_email := nullif(trim(recipient_email_param), '');
+    if v_email is null then
+      raise exception 'Please enter your PayPal email'
+        using errcode = 'P0001', hint = 'paypal_email_required';
+    end if;
+    if has_hidden_characters(v_email) then
+      raise exception 'Recipient contains hidden characters' using errcode = 'P0001', hint = 'recipient_hidden_characters';
+    end if;
+    -- Not in an address: whitespace, a second @, and the characters RFC 5322 keeps for quoting and
+    -- structure (< > ( ) [ ] \ , ; : "), such as markup pasted into the field.
+    if v_email !~ '^[^@[:space:]<>()[\]\\,;:"]{1,64}@[^@[:space:]<>()[\]\\,;:"]+\.[a-zA-Z]{2,}$'
+       or length(v_email) > 254 then
+      raise exception 'Invalid PayPal email' using errcode = 'P0001', hint = 'invalid_paypal_email';
+    end if;
+  elsif payment_method_param = 'upi' then
+    v_upi := nullif(trim(recipient_upi_param), '');
+    if v_upi is null then
+      raise exception 'Please enter your UPI ID' using errcode = 'P0001', hint = 'upi_id_required';
+    end if;
+    if has_hidden_characters(v_upi) then
+      raise exception 'Recipient contains hidden characters' using errcode = 'P0001', hint = 'recipient_hidden_characters';
+    end if;
+    -- name@bank, the name at most 256 characters (a regular expression counts to 255 at most).
+    if v_upi !~ '^[a-zA-Z0-9._-]{2,}@[a-zA-Z]{2,64}$' or length(split_part(v_upi, '@', 1)) > 256 then
+      raise exception 'Invalid UPI ID' using errcode = 'P0001', hint = 'invalid_upi_id';
+    end if;
+  elsif payment_method_param = 'giftcard' then
+    -- The card from the catalogue as Tremendous last listed it; the browser only names it.
+    select * into v_card from giftcard_products where id = p_giftcard_product_id and listed;
+    if not found then
+      raise exception 'Choose a gift card from the list' using errcode = 'P0001', hint = 'giftcard_not_offered';
+    end if;
+    -- Its value in its own money, fixed now: dollars as they are, rupees at the day's rate.
+    if v_card.currency = 'INR' then
+      v_rate := usd_inr_rate_now();
+      if v_rate is null then
+        raise exception 'Cards in rupees are not available right now' using errcode = 'P0001',
+          hint = 'giftcard_rate_unavailable';
+      end if;
+      v_card_value := round(amount_param * v_rate, 2);
+    else
+      v_card_value := amount_param;
+    end if;
+    if not exists (select from jsonb_array_elements(v_card.skus) s
+                    where v_card_value between (s ->> 'min')::numeric and (s ->> 'max')::numeric) then
+      raise exception 'This card takes %', giftcard_amounts_text(v_card.currency, v_card.skus)
+        using errcode = 'P0001', hint = 'giftcard_amount_not_offered',
+              detail = giftcard_amounts_text(v_card.currency, v_card.skus);
+    end if;
+    v_email := nullif(trim(v_account_email), '');
+    if v_email is null then
+      raise exception 'Email not verified' using errcode = 'P0001', hint = 'email_not_verified';
+    end if;
+  else
+    -- ->> gives null for a missing key or a non-object, so both count as blank. Bank details come
+    -- from a textarea: its line breaks (CR LF) are kept, as LF.
+    v_details := nullif(btrim(replace(recipient_bank_details_param ->> 'details', E'\r\n', E'\n'), E' \n'), '');
+    if v_details is null then
+      raise exception 'Please enter your bank account details'
+        using errcode = 'P0001', hint = 'bank_details_required';
+    end if;
+    if has_hidden_characters(replace(v_details, E'\n', '')) then
+      raise exception 'Recipient contains hidden characters' using errcode = 'P0001', hint = 'recipient_hidden_characters';
+    end if;
+    if length(v_details) > 1000 then
+      raise exception 'Bank details too long' using errcode = 'P0001', hint = 'bank_details_too_long';
+    end if;
+  end if;
+
+  -- Only a request that passes every rule counts against the hourly allowance, and it counts in
+  -- this transaction: a request that fails later uncounts itself, and racing ones queue here.
+  v_limit := hit_rate_limit('withdrawal:' || p_user_id, v_config.withdrawals_per_hour, 3600, true);
+  if not (v_limit ->> 'allowed')::boolean then
+    raise exception 'Too many withdrawal requests' using errcode = 'P0001', hint = 'withdrawal_rate_limited',
+      detail = v_limit ->> 'retry_after_seconds';
+  end if;
+
+  update user_balance
+     set balance = balance - amount_param, updated_at = now()
+   where user_id = p_user_id;
+
+  -- Scored as it is asked for, with the balance locked: a first cash-out and a risky one wait for
+  -- an operator; the rest are approved at once (docs/decisions/068).
+  v_risk := withdrawal_risk(p_user_id, nullif(trim(p_recipient_hash), ''));
+  v_review := (v_risk ->> 'score')::integer >= v_config.risk_review_threshold
+              or (v_config.review_first_withdrawal and (v_risk ->> 'first_withdrawal')::boolean)
+              or (v_config.network_flags_review and (v_risk ->> 'anonymised')::boolean);
+
+  -- A UPI cash-out is paid in rupees: the amount is fixed now, at the rate of the day, and kept
+  -- with the withdrawal (docs/decisions/087); without a rate of the last seven days, none is fixed.
+  if payment_method_param = 'upi' then
+    v_rate := usd_inr_rate_now();
+  end if;
+  if payment_method_param = 'giftcard' then
+    v_label := v_card.name || ' gift card';
+  end if;
+
+  insert into withdrawals (user_id, amount, payment_method, recipient_email, recipient_upi,
+                           recipient_bank_details, recipient_hash, risk_score, risk_reasons, review_state,
+                           payout_currency, payout_amount, payout_rate, giftcard_product_id, giftcard_name)
+  values (p_user_id, amount_param, payment_method_param, v_email, v_upi,
+          case when v_details is not null then jsonb_build_object('details', v_details) end,
+          nullif(trim(p_recipient_hash), ''), (v_risk ->> 'score')::integer, v_risk -> 'reasons',
+          case when v_review then 'review' else 'approved' end,
+          case when v_card.id is not null then v_card.currency when v_rate is not null then 'INR' end,
+          case when v_card.id is not null then v_card_value else round(amount_param * v_rate, 2) end, v_rate,
+          v_card.id, v_card.name)
+  returning * into v_withdrawal;
+
+  insert into transaction_history (user_id, description, transaction_type, amount, status,
+                                   withdrawal_id)
+  values (p_user_id, 'Withdrawal via ' || v_label, 'withdrawal', -amount_param, 'pending',
+          v_withdrawal.id);
+
+  return withdrawal_json(v_withdrawal);
+end
+$function$;
