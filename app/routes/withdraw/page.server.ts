@@ -28,7 +28,7 @@ import {
   historyRows,
   lastRecipient,
   cashOutOutlookCall,
-  giftCardsFor,
+  giftCardsCall,
   lastRecipientCall,
   reviewedFirstCall,
   paysRealMoney,
@@ -48,15 +48,16 @@ export async function loadWithdraw(request: Request, scope?: RequestScope) {
   const giftCardCountry = giftCardCountries.includes(askedCountry)
     ? askedCountry
     : defaultCountry(zone, giftCardCountries);
-  // The balance, the last recipient and the history in one round trip; only the email check waits
-  // for the profile.
-  const [summaryRead, lastRead, reviewedFirstRead, outlookRead, historyRead] = readTogether(
+  // The balance, the last recipient, the history and the gift cards in one round trip; only the
+  // email check waits for the profile.
+  const [summaryRead, lastRead, reviewedFirstRead, outlookRead, historyRead, giftCardsRead] = readTogether(
     [
       userSummaryCall(user.uid),
       lastRecipientCall(user.uid),
       reviewedFirstCall(user.uid),
       cashOutOutlookCall(user.uid),
       historyOpen ? withdrawalsCall(user.uid) : null,
+      giftCardsCall(giftCardCountry),
     ],
     scope,
   );
@@ -70,7 +71,7 @@ export async function loadWithdraw(request: Request, scope?: RequestScope) {
     optionalSection("withdraw: cash-out outlook", outlookRead!),
     historyOpen ? optionalSection("withdraw: history", historyRows(historyRead, zone)) : null,
     // Unreadable: no gift card is offered this time (the other methods stand).
-    optionalSection("withdraw: gift cards", giftCardsFor(giftCardCountry)),
+    optionalSection("withdraw: gift cards", giftCardsRead),
   ]);
   const emailVerified = await ensureEmailVerified(user.uid, summary.email_verified);
   return {

@@ -125,11 +125,9 @@ export function paysRealMoney(method: PaymentMethod): boolean {
 }
 
 /**
- * The gift cards Withdraw offers in `country`, while Tremendous is configured (none otherwise, and
- * none when it cannot be read: the method is then left out).
+ * The gift cards Withdraw offers in `country`, read with the page's other reads; null (no read) while
+ * Tremendous is not configured.
  */
-export async function giftCardsFor(country: string): Promise<GiftCard[]> {
-  if (!getEnv().tremendous) return [];
-  const db = await getDatabase();
-  return db.rpc<GiftCard[]>("giftcard_catalogue", { p_country: country });
+export function giftCardsCall(country: string) {
+  return getEnv().tremendous ? dbCall<GiftCard[]>("giftcard_catalogue", { p_country: country }) : null;
 }
