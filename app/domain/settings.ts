@@ -17,9 +17,9 @@ export type SettingTopic = (typeof SETTING_TOPICS)[number];
 
 /**
  * Whole numbers (coins, days, hours, count), money with cents (dollars, ratio), rupees per dollar
- * to four decimals, yes or no, or a JSON object.
+ * to four decimals, yes or no, a JSON object, or a choice of the network flags.
  */
-type SettingUnit = "coins" | "dollars" | "days" | "hours" | "count" | "ratio" | "rupees" | "boolean" | "json";
+type SettingUnit = "coins" | "dollars" | "days" | "hours" | "count" | "ratio" | "rupees" | "boolean" | "json" | "flags";
 
 interface SettingBase {
   /** The app_config column. */
@@ -31,7 +31,7 @@ interface SettingBase {
 }
 
 interface NumberSetting extends SettingBase {
-  unit: Exclude<SettingUnit, "boolean" | "json">;
+  unit: Exclude<SettingUnit, "boolean" | "json" | "flags">;
   min: number;
   max: number;
   /** What an empty field means, for a setting that may be empty (null in the database). */
@@ -46,7 +46,23 @@ interface JsonSetting extends SettingBase {
   unit: "json";
 }
 
-export type Setting = NumberSetting | BooleanSetting | JsonSetting;
+/** Some of the IP-intelligence provider's flags (docs/decisions/091), each a checkbox. */
+interface FlagsSetting extends SettingBase {
+  unit: "flags";
+}
+
+export type Setting = NumberSetting | BooleanSetting | JsonSetting | FlagsSetting;
+
+/** The provider's flags an owner may choose from, in the order they are shown and stored. */
+export const NETWORK_FLAGS = ["vpn", "proxy", "tor", "relay", "hosting"] as const;
+export type NetworkFlag = (typeof NETWORK_FLAGS)[number];
+export const NETWORK_FLAG_LABELS: Readonly<Record<NetworkFlag, string>> = {
+  vpn: "VPN",
+  proxy: "Proxy",
+  tor: "Tor",
+  relay: "Private relay (iCloud)",
+  hosting: "Data centre",
+};
 
 /** The `intent` of the console's settings form (its Save button). */
 export const SAVE_SETTINGS_INTENT = "save-settings";
@@ -201,13 +217,22 @@ export const SETTINGS = [
     help: "Yes: a person's first withdrawal always waits for review, whatever its score.",
   },
   {
-    key: "network_flags_review",
+    key: "network_review_flags",
     topic: "Cash-outs and review by risk",
-    label: "Review cash-outs through a VPN, proxy or Tor",
-    unit: "boolean",
+    label: "Networks whose cash-outs need review",
+    unit: "flags",
     help:
-      "Yes: a withdrawal asked for through a VPN, a proxy or Tor (as the IP-intelligence provider says, " +
-      "IPINFO_TOKEN) waits for review, whatever its score. No: those only add their points to the score.",
+      "A withdrawal asked for from a network ticked here (as the IP-intelligence provider says, IPINFO_TOKEN) " +
+      "waits for review, whatever its score. Unticked, a VPN, proxy, Tor or data centre only adds its points.",
+  },
+  {
+    key: "network_pause_flags",
+    topic: "Cash-outs and review by risk",
+    label: "Networks that pause earning",
+    unit: "flags",
+    help:
+      "While a person's latest sign-up, new-device sign-in or withdrawal came from a network ticked here, each " +
+      "offer they complete waits under Held postbacks for an operator to approve or reject it.",
   },
   {
     key: "postback_hold_days",
@@ -325,8 +350,11 @@ export const NOT_SETTINGS: Readonly<Record<string, string>> = {
   usd_inr_rate_anchor: "the rupee rate an owner last set, near which the rates endpoint may move it",
 };
 
-/** A setting's value as the database holds it: a number, yes or no, null (an empty ratio) or {network: days}. */
-export type SettingValue = number | boolean | null | Record<string, number>;
+/**
+ * A setting's value as the database holds it: a number, yes or no, null (an empty ratio),
+ * {network: days} or a list of network flags.
+ */
+export type SettingValue = number | boolean | null | Record<string, number> | readonly string[];
 export type SettingValues = Record<SettingKey, SettingValue>;
 
 /** A change that loosens policy, waiting for a second owner (operator_settings' `waiting`). */
@@ -373,6 +401,8 @@ export function invalidSettingMessage(setting: Setting): string {
   switch (setting.unit) {
     case "boolean":
       return "Choose Yes or No";
+    case "flags":
+      return "Tick only the networks listed";
     case "json":
       return (
         'Write the holds as JSON, such as {"bitlabs": 14}: network names of 2 to 40 lowercase letters, digits or ' +
@@ -414,11 +444,25 @@ function parseNetworkHolds(text: string): Record<string, number> | null {
   return valid ? (Object.fromEntries(entries) as Record<string, number>) : null;
 }
 
+/** The flags ticked (none ticked posts nothing), in their own order, or null when one is not a flag or is ticked twice. */
+function parseNetworkFlags(input: string | readonly string[] | undefined): NetworkFlag[] | null {
+  const ticked = (typeof input === "string" ? [input] : (input ?? [])).filter((flag) => flag !== "");
+  if (new Set(ticked).size !== ticked.length) return null;
+  if (!ticked.every((flag) => (NETWORK_FLAGS as readonly string[]).includes(flag))) return null;
+  return NETWORK_FLAGS.filter((flag) => ticked.includes(flag));
+}
+
 /**
  * A setting's value from the text of its field (trimmed; missing is empty), or undefined when the
- * text is no valid value: whole numbers and amounts in ASCII digits, within the bounds.
+ * text is no valid value: whole numbers and amounts in ASCII digits, within the bounds. Only the
+ * flags take several values (one per ticked box).
  */
-export function parseSettingInput(setting: Setting, input: string | undefined): SettingValue | undefined {
+export function parseSettingInput(
+  setting: Setting,
+  input: string | readonly string[] | undefined,
+): SettingValue | undefined {
+  if (setting.unit === "flags") return parseNetworkFlags(input) ?? undefined;
+  if (typeof input !== "string" && input !== undefined) return undefined;
   const text = (input ?? "").trim();
   switch (setting.unit) {
     case "boolean":
@@ -440,8 +484,9 @@ export function parseSettingInput(setting: Setting, input: string | undefined): 
   }
 }
 
-/** The text a setting's field starts with: what parseSettingInput reads back as the same value. */
-export function settingInputText(setting: Setting, value: SettingValue): string {
+/** The text a setting's field starts with (the boxes ticked, for flags): what parseSettingInput reads back as the same value. */
+export function settingInputText(setting: Setting, value: SettingValue): string | readonly string[] {
+  if (setting.unit === "flags") return (value ?? []) as readonly string[];
   if (setting.unit === "boolean") return value ? "yes" : "no";
   if (setting.unit === "json") {
     const holds = Object.entries((value ?? {}) as Record<string, number>);
@@ -463,6 +508,10 @@ export function formatSettingValue(setting: Setting, value: SettingValue, coinsP
   switch (setting.unit) {
     case "boolean":
       return value ? "Yes" : "No";
+    case "flags": {
+      const flags = (value ?? []) as readonly NetworkFlag[];
+      return flags.length === 0 ? "None" : flags.map((flag) => NETWORK_FLAG_LABELS[flag] ?? flag).join(", ");
+    }
     case "json": {
       const holds = Object.entries((value ?? {}) as Record<string, number>);
       return holds.length === 0

@@ -13,6 +13,8 @@ export interface FieldState {
   errorId: string;
   errors: string[] | undefined;
   initialValue: string | undefined;
+  /** Every value it starts with: the boxes ticked, for checkboxes that share its name. */
+  initialValues: readonly string[];
 }
 
 interface FormOptions<Name extends string> {
@@ -20,7 +22,7 @@ interface FormOptions<Name extends string> {
   fields: readonly Name[];
   /** The action's reply (made on the server by Conform): its errors and the values that were sent. */
   lastResult?: SubmissionResult<string[]>;
-  defaultValue?: Partial<Record<Name, string>>;
+  defaultValue?: Partial<Record<Name, string | readonly string[]>>;
   /**
    * Checks made in the browser before posting (given the submitter's `intent`); a submission they
    * refuse is not sent, and once refused the form is checked again as the person types.
@@ -41,6 +43,11 @@ interface Checked {
 function firstValue(value: unknown): string | undefined {
   if (typeof value === "string") return value;
   return Array.isArray(value) && typeof value[0] === "string" ? value[0] : undefined;
+}
+
+function allValues(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
 }
 
 function hasErrors(errors: FormErrors): boolean {
@@ -130,6 +137,7 @@ export function useFormState<Name extends string>({
         errorId: `${id}-${name}-error`,
         errors: errors[name]?.length ? errors[name] : undefined,
         initialValue: firstValue(values[name]),
+        initialValues: allValues(values[name]),
       },
     ]),
   ) as Record<Name, FieldState>;

@@ -25,14 +25,24 @@ function unescape(text: string): string {
 
 const attribute = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
 
-/** The fields the settings form would post as the page drew it: inputs, selected options, textareas. */
-function formFields(page: string): Record<string, string> {
+/**
+ * The fields the settings form would post as the page drew it: inputs, ticked checkboxes (a list
+ * for the network flags), selected options, textareas.
+ */
+function formFields(page: string): Record<string, string | string[]> {
   const form = /<form[^>]*id="settings"[^>]*>([\s\S]*?)<\/form>/.exec(page)?.[1];
   if (!form) throw new Error("the page has no settings form");
-  const fields: Record<string, string> = {};
+  const fields: Record<string, string | string[]> = {};
   for (const [input] of form.matchAll(/<input[^>]*>/g)) {
     const name = attribute(input, "name");
-    if (name) fields[name] = unescape(attribute(input, "value") ?? "");
+    if (!name) continue;
+    const value = unescape(attribute(input, "value") ?? "");
+    if (attribute(input, "type") !== "checkbox") fields[name] = value;
+    else {
+      // Listed even when none is ticked (the browser then posts nothing of it).
+      const ticked = (fields[name] ??= []) as string[];
+      if (/\schecked=""/.test(input)) ticked.push(value);
+    }
   }
   for (const [, tag, options] of form.matchAll(/(<select[^>]*>)([\s\S]*?)<\/select>/g)) {
     const selected = /<option[^>]*value="([^"]*)"[^>]*selected=""/.exec(options!)?.[1];
@@ -76,7 +86,7 @@ describe("the console's settings", () => {
     );
 
   /** The owner's settings form as the page shows it, with `changes` typed in. */
-  async function filledForm(changes: Record<string, string>) {
+  async function filledForm(changes: Record<string, string | string[]>) {
     const response = await owner.client.get(PAGE);
     expect(response.status).toBe(200);
     return { ...formFields(await response.text()), intent: "save-settings", ...changes };
@@ -241,6 +251,36 @@ describe("the console's settings", () => {
         before.checkin_coins,
       ],
     );
+  });
+
+  it("the network flags are checkboxes: ticking VPN and Tor applies at once, audited as a list; unticking one waits for a second owner", async () => {
+    const ticked = await owner.client.post(
+      PAGE,
+      await filledForm({ network_pause_flags: ["vpn", "tor"], reason: "Pause earning from VPNs and Tor" }),
+    );
+    expect(ticked.status, visibleText(await ticked.clone().text()).slice(0, 600)).toBe(302);
+    const page = (await landing(owner.client, ticked)).html;
+    expect(visibleText(page)).toContain("Settings saved: 1 changed");
+    expect(formFields(page).network_pause_flags).toEqual(["vpn", "tor"]);
+    expect(visibleText(page)).toContain("Now: VPN, Tor");
+    expect((await config()).network_pause_flags).toEqual(["vpn", "tor"]);
+    expect((await settingAudit()).at(-1)).toMatchObject({
+      record_id: "network_pause_flags",
+      before: { value: [] },
+      after: { value: ["vpn", "tor"] },
+    });
+
+    const unticked = await owner.client.post(
+      PAGE,
+      await filledForm({ network_pause_flags: ["vpn"], reason: "Tor earns again" }),
+    );
+    expect(visibleText((await landing(owner.client, unticked)).html)).toContain("Waiting for a second owner:");
+    expect((await config()).network_pause_flags).toEqual(["vpn", "tor"]);
+    await app.sql("update setting_changes set state = 'withdrawn' where state = 'waiting'");
+
+    const unknown = await owner.client.post(PAGE, await filledForm({ network_review_flags: ["mobile"], reason: "x" }));
+    expect(unknown.status).toBe(400);
+    expect(fieldErrors(await unknown.text(), "network_review_flags")).toContain("Tick only the networks listed");
   });
 
   it("a save that changes nothing says so and writes no audit entry", async () => {

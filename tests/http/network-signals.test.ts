@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpClient, uniqueEmail } from "../support/http";
 import { startIpinfoStandIn, type IpinfoStandIn } from "../support/ipinfo";
@@ -12,6 +13,8 @@ const VPN = "203.0.113.10";
 const TOR = "203.0.113.20";
 const HOME = "198.51.100.30";
 const SLOW = "198.51.100.40";
+const WALL_SECRET = "custom-network-signals-secret-0123";
+const WALL_SENDER = "203.0.113.99";
 
 describe("network signals from ipinfo", () => {
   let ipinfo: IpinfoStandIn;
@@ -22,7 +25,15 @@ describe("network signals from ipinfo", () => {
     ipinfo.set(VPN, "NL", { vpn: true, service: "NordVPN" });
     ipinfo.set(TOR, "DE", { tor: true, proxy: true });
     ipinfo.set(HOME, "IN", {});
-    app = await startPostgresApp({ ...ipinfo.env, TRUST_PROXY: "true", IPINFO_TIMEOUT_MS: "300" });
+    app = await startPostgresApp({
+      ...ipinfo.env,
+      TRUST_PROXY: "true",
+      IPINFO_TIMEOUT_MS: "300",
+      WALL_CUSTOM_ENABLED: "true",
+      WALL_CUSTOM_SECRET: WALL_SECRET,
+      WALL_CUSTOM_ALLOWED_ADDRESSES: WALL_SENDER,
+      WALL_CUSTOM_HOLD_DAYS: "0",
+    });
     // A VPN alone sends a cash-out to review here.
     await app.sql("update app_config set risk_review_threshold = 25");
   }, 120_000);
@@ -53,6 +64,21 @@ describe("network signals from ipinfo", () => {
       { intent: "withdraw", amount, method: "paypal", paypalEmail: "net@example.com" },
       { "x-forwarded-for": address },
     );
+  /** A credit of `coins` from the custom wall (docs/offer-walls.md: HMAC-SHA256 of the sorted, encoded query), from its sender. */
+  async function creditFromWall(uid: string, tx: string, coins: number): Promise<number> {
+    const [row] = await app.sql<{ wall_id: string }>("select wall_id from user_profiles where id = $1", [uid]);
+    const params = new URLSearchParams([
+      ["amount", String(coins)],
+      ["transaction_id", tx],
+      ["user_id", row!.wall_id],
+    ]);
+    const signature = createHmac("sha256", WALL_SECRET).update(params.toString()).digest("hex");
+    params.append("sig", signature);
+    const response = await fetch(`${app.url}/api/custom/postback?${params}`, {
+      headers: { "x-forwarded-for": WALL_SENDER },
+    });
+    return response.status;
+  }
   const lastWithdrawal = async (uid: string) =>
     (
       await app.sql<{ review_state: string; risk_reasons: { code: string; detail: string; points: number }[] }>(
@@ -98,13 +124,21 @@ describe("network signals from ipinfo", () => {
     expect(ipinfo.calls(HOME)).toBe(1);
   });
 
-  it("with network_flags_review on, a cash-out through a VPN waits for review whatever its score; off, it is scored alone", async () => {
+  it("a cash-out from a network ticked in network_review_flags waits for review whatever its score; unticked, it is scored alone", async () => {
     await app.sql("update app_config set risk_review_threshold = 101");
     try {
       const off = await personAt(HOME);
       await withdrawFrom(off.client, VPN);
       expect((await lastWithdrawal(off.uid)).review_state).toBe("approved");
-      await app.sql("update app_config set network_flags_review = true");
+      // Tor ticked, a VPN not: the VPN's cash-out is still approved, Tor's waits.
+      await app.sql(`update app_config set network_review_flags = '["tor"]'`);
+      const vpn = await personAt(HOME);
+      await withdrawFrom(vpn.client, VPN);
+      expect((await lastWithdrawal(vpn.uid)).review_state).toBe("approved");
+      const tor = await personAt(HOME);
+      await withdrawFrom(tor.client, TOR);
+      expect((await lastWithdrawal(tor.uid)).review_state).toBe("review");
+      await app.sql(`update app_config set network_review_flags = '["vpn"]'`);
       const on = await personAt(HOME);
       await withdrawFrom(on.client, VPN);
       expect((await lastWithdrawal(on.uid)).review_state).toBe("review");
@@ -113,7 +147,38 @@ describe("network signals from ipinfo", () => {
       await withdrawFrom(plain.client, HOME);
       expect((await lastWithdrawal(plain.uid)).review_state).toBe("approved");
     } finally {
-      await app.sql("update app_config set risk_review_threshold = 25, network_flags_review = false");
+      await app.sql(`update app_config set risk_review_threshold = 25, network_review_flags = '[]'`);
+    }
+  });
+
+  it("with a VPN ticked in network_pause_flags, an offer credit to an account last seen on a VPN waits under held postbacks, its retry too; one seen at home is paid", async () => {
+    await app.sql(`update app_config set network_pause_flags = '["vpn"]'`);
+    try {
+      const onVpn = await personAt(VPN);
+      const atHome = await personAt(HOME);
+      const tx = `net-${Date.now().toString(36)}`;
+      expect(await creditFromWall(onVpn.uid, `${tx}-a`, 500)).toBe(200);
+      // The network's retry of the same credit is a repeat of the held one, not a second wait.
+      expect(await creditFromWall(onVpn.uid, `${tx}-a`, 500)).toBe(200);
+      expect(await creditFromWall(atHome.uid, `${tx}-b`, 500)).toBe(200);
+      const held = await app.sql<{ user_id: string; reason: string; status: string }>(
+        "select user_id, reason, status from held_postbacks where network = 'custom' and transaction_id like $1",
+        [`${tx}-%`],
+      );
+      expect(held).toEqual([
+        {
+          user_id: onVpn.uid,
+          reason: "earned while the account's network is flagged: VPN (NordVPN)",
+          status: "held",
+        },
+      ]);
+      const paid = await app.sql<{ user_id: string }>(
+        "select user_id from provider_postbacks where provider = 'custom' and transaction_id like $1",
+        [`${tx}-%`],
+      );
+      expect(paid).toEqual([{ user_id: atHome.uid }]);
+    } finally {
+      await app.sql(`update app_config set network_pause_flags = '[]'`);
     }
   });
 

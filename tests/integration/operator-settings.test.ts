@@ -125,6 +125,11 @@ describe("the console's settings in SQL", () => {
     switch (setting.unit) {
       case "boolean":
         return { valid: [true, false], invalid: ["yes", 1, null, [true]] };
+      case "flags":
+        return {
+          valid: [["vpn", "proxy", "tor", "relay", "hosting"], ["hosting"], []],
+          invalid: [null, "vpn", ["VPN"], ["vpn", "vpn"], ["mobile"], [true], { vpn: true }],
+        };
       case "json":
         return {
           valid: [{ bitlabs: 14, "ad-gem2": 0 }, { "ok-net": 365 }, {}],

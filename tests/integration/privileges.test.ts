@@ -80,6 +80,7 @@ const SERVICE_ROLE_FUNCTIONS = [
   "mark_payout_sent",
   "money_available",
   "network_lookup_of",
+  "network_pause_reason",
   "notify_cleared_earnings",
   "operator_add_note",
   "operator_appeal",

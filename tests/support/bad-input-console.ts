@@ -51,7 +51,8 @@ const SETTINGS_FORM: Record<string, string> = {
   withdrawals_per_hour: "5",
   risk_review_threshold: "50",
   review_first_withdrawal: "no",
-  network_flags_review: "no",
+  network_review_flags: "",
+  network_pause_flags: "",
   postback_hold_days: "0",
   provider_hold_days: "",
   bonus_unlock_ratio: "",
@@ -94,10 +95,15 @@ function settingSpec(setting: Setting): FieldSpec {
             ["a JSON array", "[]"],
             ["JSON that does not parse", '{"bitlabs": 14'],
           ]
-        : [
-            ["Yes", "Yes"],
-            ["true", "true"],
-          ];
+        : setting.unit === "flags"
+          ? [
+              ["a flag in capitals", "VPN"],
+              ["a flag the provider does not have", "mobile"],
+            ]
+          : [
+              ["Yes", "Yes"],
+              ["true", "true"],
+            ];
   const values = [
     ...(every ? NUMBER_AND_TEXT : NUMBER_AND_TEXT.filter(([label]) => SOME_BAD_VALUES.has(label))),
     ...outOfBounds,

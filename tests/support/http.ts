@@ -27,11 +27,17 @@ export class HttpClient {
   }
 
   /**
-   * Posts `fields` as a form; `rawBody`, when given, is sent instead (duplicate keys, other encodings).
+   * Posts `fields` as a form (a list: the field once per value, as ticked checkboxes are); `rawBody`,
+   * when given, is sent instead (duplicate keys, other encodings).
    * Like today's browsers it says where the post comes from (Origin, Sec-Fetch-Site: this site),
    * unless `headers` names either; a header given as "" is not sent (an old browser sends neither).
    */
-  async post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}, rawBody?: string) {
+  async post(
+    path: string,
+    fields: Record<string, string | readonly string[]>,
+    headers: Record<string, string> = {},
+    rawBody?: string,
+  ) {
     const site =
       "origin" in headers || "sec-fetch-site" in headers
         ? {}
@@ -44,7 +50,13 @@ export class HttpClient {
     const response = await fetch(new URL(path, this.baseUrl), {
       method: "POST",
       headers: this.headers(sent),
-      body: rawBody ?? new URLSearchParams(fields),
+      body:
+        rawBody ??
+        new URLSearchParams(
+          Object.entries(fields).flatMap(([name, value]) =>
+            typeof value === "string" ? [[name, value]] : value.map((one) => [name, one]),
+          ),
+        ),
       redirect: "manual",
     });
     this.remember(response);

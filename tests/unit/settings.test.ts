@@ -81,6 +81,7 @@ describe("the console's settings", () => {
     expect(parseSettingInput(review, "yes")).toBe(true);
     expect(parseSettingInput(review, "no")).toBe(false);
     for (const wrong of ["true", "on", "Yes", "", undefined]) expect(parseSettingInput(review, wrong)).toBeUndefined();
+    expect(parseSettingInput(review, ["yes", "no"])).toBeUndefined();
 
     const holds = settingOf("provider_hold_days");
     expect(parseSettingInput(holds, "")).toEqual({});
@@ -100,6 +101,19 @@ describe("the console's settings", () => {
       expect(parseSettingInput(holds, wrong), wrong).toBeUndefined();
   });
 
+  it("reads the ticked network flags in their own order; none ticked is none; a flag it does not know, or one twice, is refused", () => {
+    const flags = settingOf("network_review_flags");
+    expect(parseSettingInput(flags, undefined)).toEqual([]);
+    expect(parseSettingInput(flags, "")).toEqual([]);
+    expect(parseSettingInput(flags, "tor")).toEqual(["tor"]);
+    expect(parseSettingInput(flags, ["hosting", "vpn"])).toEqual(["vpn", "hosting"]);
+    for (const wrong of ["VPN", "mobile", ["vpn", "vpn"], ["vpn", "Tor"]]) {
+      expect(parseSettingInput(flags, wrong), String(wrong)).toBeUndefined();
+    }
+    expect(formatSettingValue(flags, [])).toBe("None");
+    expect(formatSettingValue(flags, ["vpn", "relay", "hosting"])).toBe("VPN, Private relay (iCloud), Data centre");
+  });
+
   it("starts each field with text that reads back as the same value", () => {
     const samples: Record<string, SettingValue[]> = {
       coins: [1, 100],
@@ -108,6 +122,7 @@ describe("the console's settings", () => {
       rupees: [null, 1, 83.2475, 1000],
       boolean: [true, false],
       json: [{}, { bitlabs: 14, "ad-gem": 30 }],
+      flags: [[], ["vpn", "tor"], ["vpn", "proxy", "tor", "relay", "hosting"]],
       days: [0, 365],
       hours: [72],
       count: [0, 101],

@@ -3,12 +3,15 @@ import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ConsoleSection } from "~/components/operator/ConsoleTable";
 import { Field, SelectField, TextareaField } from "~/components/forms/Field";
+import { ErrorList } from "~/components/forms/ErrorList";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { PasswordAgain } from "~/components/operator/PasswordAgain";
 import { Banner } from "~/components/ui/Banner";
 import {
   formatSettingValue,
+  NETWORK_FLAG_LABELS,
+  NETWORK_FLAGS,
   SETTING_TOPICS,
   SETTINGS,
   settingInputText,
@@ -18,7 +21,7 @@ import {
   type SettingValues,
   type WaitingSettingChange,
 } from "~/domain/settings";
-import { useFormState, type FieldState } from "~/lib/use-form";
+import { fieldAria, useFormState, type FieldState } from "~/lib/use-form";
 import { formatDate } from "~/domain/dates";
 import { SettingChanges } from "./SettingChanges";
 import { WaitingChanges } from "./WaitingChanges";
@@ -169,10 +172,11 @@ function SettingsForm({ data, lastResult }: { data: SettingsPageData; lastResult
   );
 }
 
-/** A setting's control: yes or no, the JSON of network holds, or a number in its unit. */
+/** A setting's control: yes or no, the JSON of network holds, the network flags, or a number in its unit. */
 function SettingField({ setting, field, hint }: { setting: Setting; field: FieldState; hint: ReactNode }) {
   const unit = UNIT_LABELS[setting.unit];
   const label = unit ? `${setting.label} (${unit})` : setting.label;
+  if (setting.unit === "flags") return <FlagsField field={field} label={label} hint={hint} />;
   if (setting.unit === "boolean") {
     return (
       <SelectField
@@ -204,5 +208,32 @@ function SettingField({ setting, field, hint }: { setting: Setting; field: Field
       hint={hint}
       inputProps={{ inputMode: whole ? "numeric" : "decimal", autoComplete: "off" }}
     />
+  );
+}
+
+/** One checkbox per network flag, under the setting's name (none ticked posts nothing: none chosen). */
+function FlagsField({ field, label, hint }: { field: FieldState; label: string; hint: ReactNode }) {
+  return (
+    <fieldset {...fieldAria(field, `${field.id}-hint`)}>
+      <legend className="mb-1.5 block text-sm font-medium text-ink">{label}</legend>
+      <div className="flex flex-wrap gap-x-5 gap-y-1">
+        {NETWORK_FLAGS.map((flag) => (
+          <label key={flag} className="flex min-h-11 cursor-pointer items-center gap-2.5 text-sm text-ink">
+            <input
+              type="checkbox"
+              name={field.name}
+              value={flag}
+              defaultChecked={field.initialValues.includes(flag)}
+              className="size-5 shrink-0 rounded border-line text-brand-600 focus:ring-brand-200"
+            />
+            {NETWORK_FLAG_LABELS[flag]}
+          </label>
+        ))}
+      </div>
+      <p id={`${field.id}-hint`} className="mt-1.5 text-xs text-muted">
+        {hint}
+      </p>
+      <ErrorList id={field.errorId} errors={field.errors} />
+    </fieldset>
   );
 }

@@ -22,6 +22,7 @@ import { redirectWithFlash } from "~/server/http/flash.server";
 import { bannerErrors, parsedOrThrown, readFormData, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 import {
   APPROVE_CHANGE_INTENT,
+  FLAG_SETTINGS,
   settingChangeDecisionSchema,
   settingsFormSchema,
   WITHDRAW_CHANGE_INTENT,
@@ -76,7 +77,7 @@ export async function settingsAction(request: Request) {
   if (intent === APPROVE_CHANGE_INTENT || intent === WITHDRAW_CHANGE_INTENT) {
     return decideChange(request, operator, fields);
   }
-  const submission = parsedOrThrown(fields, settingsFormSchema);
+  const submission = parsedOrThrown(fields, settingsFormSchema, FLAG_SETTINGS);
   if (submission.status !== "success") {
     return rejectForm(submission, { formErrors: bannerErrors(submission, SHOWN_FIELDS) });
   }

@@ -1,7 +1,7 @@
 // The console's settings form (docs/operator-console.md, "Settings"), checked by the server: every
 // setting of app/domain/settings.ts by its own unit and bounds, the reason, and the version of the
 // settings the form was shown with. The database checks all of it again (operator_set_settings).
-import { coerce, int, literal, object, optional, pipe, regex, string, transform, union } from "zod/mini";
+import { array, coerce, int, literal, object, optional, pipe, regex, string, transform, union } from "zod/mini";
 import { stepUpPassword } from "~/domain/form-fields";
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import { ruleMessage } from "~/domain/rules";
@@ -21,7 +21,8 @@ const STALE_FORM = "This page is out of date. Please reload it and make your cha
 
 function settingField(setting: Setting) {
   return pipe(
-    optional(string()),
+    // The flags are checkboxes: one value per ticked box. Every other field sends one value.
+    optional(setting.unit === "flags" ? union([string(), array(string())]) : string()),
     transform((input, ctx): SettingValue => {
       const value = parseSettingInput(setting, input);
       if (value === undefined) ctx.issues.push({ code: "custom", message: invalidSettingMessage(setting), input });
@@ -46,6 +47,11 @@ const settingFields = Object.fromEntries(SETTINGS.map((setting) => [setting.key,
   SettingKey,
   ReturnType<typeof settingField>
 >;
+
+/** The settings posted as checkboxes, one value per ticked box. */
+export const FLAG_SETTINGS: ReadonlySet<string> = new Set(
+  SETTINGS.filter((setting) => setting.unit === "flags").map((setting) => setting.key),
+);
 
 export const settingsFormSchema = object({
   intent: literal(SAVE_SETTINGS_INTENT),

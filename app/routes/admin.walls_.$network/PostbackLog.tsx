@@ -55,6 +55,7 @@ function FilterBox({
     errorId: `log-${name}-error`,
     errors: problem ? [problem] : undefined,
     initialValue: value,
+    initialValues: [value],
   };
   return (
     <div className="w-full min-w-0 sm:w-auto sm:flex-1 sm:basis-56">

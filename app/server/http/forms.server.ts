@@ -46,13 +46,23 @@ const CONFORM_FIELDS = new Set(["__intent__", "__state__"]);
 
 /**
  * The submission of `fields` against `schema`, or null for a form none of the app's pages sends:
- * a name given twice, a file, a NUL character (no text column can hold one), Conform's own
- * fields, or an `intent` the schema does not know (every form names its intent with its button).
+ * a name given twice (but one of `lists`, checkboxes sharing a name), a file, a NUL character (no
+ * text column can hold one), Conform's own fields, or an `intent` the schema does not know (every
+ * form names its intent with its button).
  */
-export function parseSubmission<Schema extends $ZodType>(fields: FormData | URLSearchParams, schema: Schema) {
+export function parseSubmission<Schema extends $ZodType>(
+  fields: FormData | URLSearchParams,
+  schema: Schema,
+  lists: ReadonlySet<string> = new Set(),
+) {
   const names = new Set<string>();
   for (const [name, value] of fields) {
-    if (names.has(name) || CONFORM_FIELDS.has(name) || typeof value !== "string" || value.includes("\u0000"))
+    if (
+      (names.has(name) && !lists.has(name)) ||
+      CONFORM_FIELDS.has(name) ||
+      typeof value !== "string" ||
+      value.includes("\u0000")
+    )
       return null;
     names.add(name);
   }
@@ -92,8 +102,12 @@ export async function parseForm<Schema extends $ZodType>(request: Request, schem
 }
 
 /** A form already read (readFormData) checked against its schema, as parseForm does. */
-export function parsedOrThrown<Schema extends $ZodType>(fields: FormData, schema: Schema) {
-  const submission = parseSubmission(fields, schema);
+export function parsedOrThrown<Schema extends $ZodType>(
+  fields: FormData,
+  schema: Schema,
+  lists: ReadonlySet<string> = new Set(),
+) {
+  const submission = parseSubmission(fields, schema, lists);
   if (!submission) throw unreadableForm();
   return submission;
 }

@@ -16,7 +16,7 @@ begin
        'referral_reward', 'referral_welcome_bonus', 'referral_qualifying_coins', 'referral_requires_earned',
        'min_withdrawal_paypal', 'min_withdrawal_upi', 'min_withdrawal_bank', 'min_withdrawal_giftcard',
        'withdrawals_per_hour',
-       'risk_review_threshold', 'review_first_withdrawal', 'network_flags_review',
+       'risk_review_threshold', 'review_first_withdrawal', 'network_review_flags', 'network_pause_flags',
        'postback_hold_days', 'provider_hold_days', 'bonus_unlock_ratio',
        'notice_delivery_attempts', 'notice_delivery_window_hours', 'notice_emails_per_address_per_day',
        'adjustment_approval_above', 'adjustment_window_hours', 'test_postbacks_per_wall_per_day',
@@ -38,8 +38,11 @@ begin
                   then (e.value)::numeric <> trunc((e.value)::numeric) or (e.value)::numeric not between 0 and 365
                   else true end);
   end if;
-  if p_name in ('referral_requires_earned', 'review_first_withdrawal', 'network_flags_review') then
+  if p_name in ('referral_requires_earned', 'review_first_withdrawal') then
     return jsonb_typeof(p_value) = 'boolean';
+  end if;
+  if p_name in ('network_review_flags', 'network_pause_flags') then
+    return network_flag_list_valid(p_value);
   end if;
   -- The ratio may be null: bonus money is unlocked at once. The rupee rate may be null: none is set.
   if p_name in ('bonus_unlock_ratio', 'usd_inr_rate') and jsonb_typeof(p_value) = 'null' then

@@ -171,7 +171,7 @@ begin
   v_risk := withdrawal_risk(p_user_id, nullif(trim(p_recipient_hash), ''));
   v_review := (v_risk ->> 'score')::integer >= v_config.risk_review_threshold
               or (v_config.review_first_withdrawal and (v_risk ->> 'first_withdrawal')::boolean)
-              or (v_config.network_flags_review and (v_risk ->> 'anonymised')::boolean);
+              or (v_risk -> 'network_flags') ?| array(select jsonb_array_elements_text(v_config.network_review_flags));
 
   -- A UPI cash-out is paid in rupees: the amount is fixed now, at the rate of the day, and kept
   -- with the withdrawal (docs/decisions/087); without a rate of the last seven days, none is fixed.

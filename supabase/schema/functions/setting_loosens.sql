@@ -12,7 +12,9 @@ AS $function$
     when 'adjustment_approval_above' then (p_after)::numeric > (p_before)::numeric
     when 'risk_review_threshold' then (p_after)::numeric > (p_before)::numeric
     when 'review_first_withdrawal' then (p_before)::boolean and not (p_after)::boolean
-    when 'network_flags_review' then (p_before)::boolean and not (p_after)::boolean
+    -- A flag taken off either list lets through what it held.
+    when 'network_review_flags' then not (p_after @> p_before)
+    when 'network_pause_flags' then not (p_after @> p_before)
     when 'postback_hold_days' then p_after is distinct from p_before
     when 'provider_hold_days' then p_after is distinct from p_before
     when 'bonus_unlock_ratio' then p_after is distinct from p_before

@@ -36,49 +36,21 @@ begin
                          null, p_transaction_id, p_coins, p_signature_digest);
     return jsonb_build_object('verdict', 'refused', 'reason', 'account_not_found');
   end if;
-  -- Held once: a repeat of a held postback (for the same person) is answered as taken. (Only a
-  -- network that can hold one is looked up: one whose signature binds everything never does.)
-  if (p_check_signature_reuse or p_review_reason is not null)
-     and exists (select from held_postbacks where network = p_network and transaction_id = p_transaction_id
+  -- Earning paused (docs/decisions/091): while the account's latest network signal carries a flag
+  -- the owner chose, a credit waits for an operator like one whose signature was seen before.
+  if not p_reversal and p_review_reason is null then
+    p_review_reason := network_pause_reason(v_user_id);
+  end if;
+  -- Held once: a repeat of a held postback (for the same person) is answered as taken, even once
+  -- the reason it was held has gone (the network's retry of a credit held while paused).
+  if exists (select from held_postbacks where network = p_network and transaction_id = p_transaction_id
                                               and kind = case when p_reversal then 'reversal' else 'credit' end
                                               and user_id = v_user_id) then
     perform log_postback(p_network, p_client_address, p_method, p_query, p_body, 'duplicate',
                          'a repeat of a held postback', v_user_id, p_transaction_id, p_coins, p_signature_digest);
     return jsonb_build_object('verdict', 'duplicate', 'duplicate', true, 'amount', 0, 'user_id', v_user_id);
   end if;
-  if p_review_reason is not null then
-    perform pg_advisory_xact_lock(hashtext(p_network), hashtext(p_transaction_id));
-    -- A reversal waits only if it could be approved: it names this person's credit, for no more.
-    if p_reversal then
-      if exists (select from provider_postbacks
-                  where provider = p_network and transaction_id = p_transaction_id and kind = 'reversal') then
-        perform log_postback(p_network, p_client_address, p_method, p_query, p_body, 'duplicate', null, v_user_id,
-                             p_transaction_id, p_coins, p_signature_digest);
-        return jsonb_build_object('verdict', 'duplicate', 'duplicate', true, 'amount', 0, 'user_id', v_user_id);
-      end if;
-      if not exists (select from provider_postbacks
-                      where provider = p_network and transaction_id = p_transaction_id and kind = 'credit'
-                        and user_id = v_user_id) then
-        raise exception 'The reversal names no credit of this person on this network' using errcode = 'P0001',
-          hint = 'reversal_names_no_credit';
-      end if;
-      if exists (select from provider_postbacks
-                  where provider = p_network and transaction_id = p_transaction_id and kind = 'credit'
-                    and user_id = v_user_id and coins < p_coins) then
-        raise exception 'The reversal takes back more than its credit paid' using errcode = 'P0001',
-          hint = 'reversal_exceeds_credit';
-      end if;
-    end if;
-    insert into held_postbacks (network, transaction_id, kind, user_id, coins, description, offer_name, hold_days,
-                                reason)
-    values (p_network, p_transaction_id, case when p_reversal then 'reversal' else 'credit' end, v_user_id, p_coins,
-            p_description, left(p_offer_name, 200), p_hold_days, left(p_review_reason, 500))
-    on conflict (network, transaction_id, kind, user_id) do nothing;
-    perform log_postback(p_network, p_client_address, p_method, p_query, p_body, 'held',
-                         left(p_review_reason || ': held for review', 500), v_user_id, p_transaction_id, p_coins,
-                         p_signature_digest);
-    return jsonb_build_object('verdict', 'held', 'duplicate', false, 'amount', 0, 'user_id', v_user_id);
-  end if;
+  -- Before any other hold, so that a credit held for another reason still records its signature.
   if p_check_signature_reuse and not p_reversal then
     if p_signature_digest is null then
       raise exception 'A signature digest is required' using errcode = 'P0001', hint = 'signature_digest_required';
@@ -103,6 +75,41 @@ begin
                            v_user_id, p_transaction_id, p_coins, p_signature_digest);
       return jsonb_build_object('verdict', 'held', 'duplicate', false, 'amount', 0, 'user_id', v_user_id);
     end if;
+  end if;
+  if p_review_reason is not null then
+    perform pg_advisory_xact_lock(hashtext(p_network), hashtext(p_transaction_id));
+    -- One already taken is a repeat, not a new wait.
+    if exists (select from provider_postbacks
+                where provider = p_network and transaction_id = p_transaction_id
+                  and kind = case when p_reversal then 'reversal' else 'credit' end) then
+      perform log_postback(p_network, p_client_address, p_method, p_query, p_body, 'duplicate', null, v_user_id,
+                           p_transaction_id, p_coins, p_signature_digest);
+      return jsonb_build_object('verdict', 'duplicate', 'duplicate', true, 'amount', 0, 'user_id', v_user_id);
+    end if;
+    -- A reversal waits only if it could be approved: it names this person's credit, for no more.
+    if p_reversal then
+      if not exists (select from provider_postbacks
+                      where provider = p_network and transaction_id = p_transaction_id and kind = 'credit'
+                        and user_id = v_user_id) then
+        raise exception 'The reversal names no credit of this person on this network' using errcode = 'P0001',
+          hint = 'reversal_names_no_credit';
+      end if;
+      if exists (select from provider_postbacks
+                  where provider = p_network and transaction_id = p_transaction_id and kind = 'credit'
+                    and user_id = v_user_id and coins < p_coins) then
+        raise exception 'The reversal takes back more than its credit paid' using errcode = 'P0001',
+          hint = 'reversal_exceeds_credit';
+      end if;
+    end if;
+    insert into held_postbacks (network, transaction_id, kind, user_id, coins, description, offer_name, hold_days,
+                                reason)
+    values (p_network, p_transaction_id, case when p_reversal then 'reversal' else 'credit' end, v_user_id, p_coins,
+            p_description, left(p_offer_name, 200), p_hold_days, left(p_review_reason, 500))
+    on conflict (network, transaction_id, kind, user_id) do nothing;
+    perform log_postback(p_network, p_client_address, p_method, p_query, p_body, 'held',
+                         left(p_review_reason || ': held for review', 500), v_user_id, p_transaction_id, p_coins,
+                         p_signature_digest);
+    return jsonb_build_object('verdict', 'held', 'duplicate', false, 'amount', 0, 'user_id', v_user_id);
   end if;
   if p_reversal then
     -- The reversal of a credit still held: it is never paid, and the reversal is taken.

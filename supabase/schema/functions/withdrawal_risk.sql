@@ -181,9 +181,12 @@ begin
     'score', least(100, (select coalesce(sum((reason ->> 'points')::integer), 0)
                            from jsonb_array_elements(v_reasons) reason)),
     'reasons', v_reasons,
-    -- Asked for through a VPN, a proxy or Tor (the setting network_flags_review sends these to review).
-    'anonymised', exists (select from jsonb_array_elements(v_reasons) reason
-                           where reason ->> 'code' in ('network_vpn', 'network_proxy', 'network_tor')),
+    -- The provider's flags on the request itself (the setting network_review_flags sends them to review).
+    'network_flags', case when v_profile.network_signal ->> 'context' = 'withdrawal'
+                               and v_profile.network_signal_at > now() - interval '10 minutes'
+                          then (select coalesce(jsonb_agg(flag), '[]') from unnest(array['vpn', 'proxy', 'tor', 'relay', 'hosting']) flag
+                                 where (v_profile.network_signal ->> flag)::boolean)
+                          else '[]' end,
     'linked_accounts', to_jsonb(array(select distinct unnest(v_linked))),
     'first_withdrawal', v_last_paid.id is null);
 end
