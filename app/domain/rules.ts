@@ -97,6 +97,11 @@ const RULE_MESSAGES = {
   appeal_open: "You already asked for a review of this. Follow it, and add to it, in Profile, Help & Support.",
   unknown_appeal_reason: "That reason is not one of this withdrawal's",
   invalid_network_signal: "Invalid network signal",
+  // Codes by email (docs/decisions/092).
+  email_code_no_address: "Your account has no email address to send a code to. Please write to support.",
+  email_code_rate_limited: (retryAfterSeconds: string) => tooManyAttemptsMessage(Number(retryAfterSeconds)),
+  email_code_required: "Enter the code we emailed you first.",
+  invalid_choice: "Choose on or off",
   invalid_payout_request: "Invalid payout request",
   invalid_payout_status: "Invalid payout status",
   invalid_rate: "Enter rupees per dollar from 1 to 1,000",

@@ -9,6 +9,7 @@ export const SETTING_TOPICS = [
   "Coins and rewards",
   "Referrals",
   "Cash-outs and review by risk",
+  "Codes by email",
   "Holds and bonus money",
   "Notices",
   "Adjustments",
@@ -233,6 +234,33 @@ export const SETTINGS = [
     help:
       "While a person's latest sign-up, new-device sign-in or withdrawal came from a network ticked here, each " +
       "offer they complete waits under Held postbacks for an operator to approve or reject it.",
+  },
+  {
+    key: "signin_code_default",
+    topic: "Codes by email",
+    label: "Ask a code at sign-in from a new device",
+    unit: "boolean",
+    help:
+      "Yes: signing in on a device the account has not used asks for a six-digit code sent to its email, unless " +
+      "the person turned it off in their Settings (which itself takes a code). No: only those who turned it on.",
+  },
+  {
+    key: "withdrawal_codes",
+    topic: "Codes by email",
+    label: "Ask a code before a cash-out",
+    unit: "boolean",
+    help:
+      "Yes: a withdrawal to an address no code confirmed, from a device no code confirmed, or long after the last " +
+      "code (below) first asks for a code sent to the account's email. A stolen password alone cannot cash out.",
+  },
+  {
+    key: "withdrawal_code_days",
+    topic: "Codes by email",
+    label: "Ask again after",
+    unit: "days",
+    min: 1,
+    max: 365,
+    help: "A withdrawal asks for a new code when the account's last code is older than this.",
   },
   {
     key: "postback_hold_days",

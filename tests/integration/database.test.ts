@@ -59,6 +59,8 @@ const TABLES = [
   "giftcard_products",
   // What an IP-intelligence provider said of each address, by its keyed hash (docs/decisions/091).
   "network_lookups",
+  // Codes by email: each code's keyed hash, tries and when it passed (docs/decisions/092).
+  "email_codes",
 ];
 
 /** Credits a user the way an earning function will: a ledger row and the balance, together. */

@@ -1,7 +1,10 @@
 /** A tiny browser stand-in for HTTP tests: keeps cookies, posts forms, follows nothing by itself. */
 export class HttpClient {
-  readonly cookies = new Map<string, string>();
-  constructor(readonly baseUrl: string = appUrl()) {}
+  constructor(
+    readonly baseUrl: string = appUrl(),
+    /** Another client's cookies: the same browser talking to another server of the app. */
+    readonly cookies = new Map<string, string>(),
+  ) {}
 
   private remember(response: Response) {
     for (const header of response.headers.getSetCookie()) {

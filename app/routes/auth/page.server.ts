@@ -20,11 +20,11 @@ import {
   type VerifiedIdentity,
 } from "~/server/auth/authenticator.server";
 import { getAdminAuth } from "~/server/auth/firebase-admin.server";
-import { deviceCookie, recognisedDevice } from "~/server/auth/device-cookie.server";
-import { recordNetworkSignal } from "~/server/account/network-signals.server";
+import { recognisedDevice } from "~/server/auth/device-cookie.server";
+import { signInCodeOn } from "~/server/account/email-codes.server";
 import { isDomainAuthorized } from "~/server/auth/identity.server";
 import { rememberResetEmail, takeResetEmail } from "~/server/auth/reset-email.server";
-import { getSessionUser, StaleSignInError, startSession } from "~/server/auth/session.server";
+import { getSessionUser, StaleSignInError } from "~/server/auth/session.server";
 import { ruleViolation } from "~/server/db/core.server";
 import { getEnv } from "~/server/runtime/env.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
@@ -34,16 +34,19 @@ import { tooManyAttemptsMessage } from "~/server/http/rate-limit.server";
 import { safeRedirectPath } from "~/server/http/redirects.server";
 import { hasNoSiteHeaders, requestHost } from "~/server/http/same-origin.server";
 import { referralCodeExists } from "~/server/earning/referrals.server";
-import { forgetPushDevice } from "~/server/notifications/settings.server";
 import { identityTaken, provisionUser } from "~/server/account/users.server";
-import { recordSignInSignals } from "~/server/account/signals.server";
-import { referralAllowedFor, setAccountActive } from "~/server/account/account.server";
+import { referralAllowedFor } from "~/server/account/account.server";
+import { askSignInCode, completeSignIn, isCodeStepIntent, signInCodeAction, signInCodeStep } from "./code-step.server";
 
-/** /auth (docs/product.md, "Auth"). A share link `/auth?ref=CODE` opens Sign Up with the friend's code filled in. */
+/**
+ * /auth (docs/product.md, "Auth"). A share link `/auth?ref=CODE` opens Sign Up with the friend's code
+ * filled in; `?step=code` is the sign-in's code step while this browser waits for a code (decision 092).
+ */
 export async function loadAuthPage(request: Request) {
   if (await getSessionUser(request)) throw redirect("/");
   const { firebase } = getEnv();
   const params = new URL(request.url).searchParams;
+  const codeStep = params.get("step") === "code" ? await signInCodeStep(request) : null;
   const referralCode = normalizeReferralCode(params.get("ref"));
   const formToken = issueFormToken(request);
   const resetEmail = await takeResetEmail(request);
@@ -63,6 +66,7 @@ export async function loadAuthPage(request: Request) {
     formToken: formToken.token,
     /** The address a password reset was just asked for: the form shows it again. */
     email: resetEmail.email,
+    codeStep,
   };
   const headers = new Headers();
   for (const cookie of [formToken.setCookie, resetEmail.setCookie]) if (cookie) headers.append("Set-Cookie", cookie);
@@ -112,10 +116,11 @@ function tooManyAttempts(submission: AuthSubmissionResult, refusal: AttemptRefus
   );
 }
 
-/** Sign in, sign up (with an optional referral code), Google, or forgot-password. */
+/** Sign in, sign up (with an optional referral code), Google, forgot-password, or the sign-in's code step. */
 export async function authAction(request: Request) {
   // The strategy reads the body itself, so this parse works on a copy.
   const form = await readFormData(request.clone());
+  if (isCodeStepIntent(form.get("intent"))) return signInCodeAction(request, form);
   const submission = parseSubmission(form, authFormSchema);
   if (!submission) throw unreadableForm();
   // A browser that sends neither Origin nor Sec-Fetch-Site may be posting from another site.
@@ -166,27 +171,23 @@ export async function authAction(request: Request) {
     // A Google sign-up, or a sign-up that raced another alias's: refused, its new account undone.
     if (refusal === "email_identity_taken")
       return refuse(submission.reply({ formErrors: [ruleMessage("email_identity_taken")], hideFields }));
-    // docs/product.md, "Auth: the rules": signing in again reactivates a deactivated account (the words are ours).
-    const { was_active: wasActive } = await setAccountActive(identity.uid, true);
-    // A push token this browser registered for another account, which never logged out, goes.
-    await forgetPushDevice(request, identity.uid);
-    const title = identity.isNewUser ? AUTH_MESSAGES.signedUp : AUTH_MESSAGES.signedIn;
-    const description = wasActive ? undefined : AUTH_MESSAGES.reactivated;
     const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
-    const response = await startSession(identity.idToken, {
-      redirectTo,
-      flash: { kind: "success", title, description },
-    });
-    // The network behind a sign-up, or a sign-in from a device not seen with this address (decision 091).
     const newDevice = !identity.email || recognisedDevice(request, identity.email) === null;
-    if (identity.isNewUser || newDevice)
-      await recordNetworkSignal(request, identity.uid, identity.isNewUser ? "signup" : "signin");
-    // This browser's later sign-ins as this address are counted on their own (attempt-limits.server.ts).
-    if (identity.email) response.headers.append("Set-Cookie", deviceCookie(request, identity.email));
-    // The device and address range behind this sign-in, for the risk review (docs/decisions/064).
-    const deviceIdCookie = await recordSignInSignals(request, identity.uid);
-    if (deviceIdCookie) response.headers.append("Set-Cookie", deviceIdCookie);
-    return response;
+    // A sign-in from a device the account has not used asks a code by email first (decision 092);
+    // the password alone starts no session.
+    if (!identity.isNewUser && newDevice && (await signInCodeOn(identity.uid))) {
+      const sent = await askSignInCode(request, identity.uid, redirectTo);
+      if (!sent.ok) return refuse(submission.reply({ formErrors: [sent.message], hideFields }));
+      return sent.response;
+    }
+    return await completeSignIn(request, {
+      uid: identity.uid,
+      email: identity.email,
+      isNewUser: identity.isNewUser,
+      idToken: identity.idToken,
+      redirectTo,
+      newDevice,
+    });
   } catch (error) {
     if (error instanceof AuthRejection) return refuse(error.reply, error.unauthorizedDomain);
     if (error instanceof StaleSignInError)

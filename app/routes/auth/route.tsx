@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AuthScreen } from "./AuthScreen";
+import { SignInCodeStep } from "./SignInCodeStep";
 import { loadWithDocumentPolicy } from "~/lib/document-policy";
 import { pageMeta } from "~/lib/meta";
 import { headersWithRetryAfter } from "~/lib/retry-after";
@@ -25,9 +26,20 @@ export async function action({ request }: ActionFunctionArgs) {
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/shared";
 
 export default function AuthRoute() {
-  const { tab, redirectTo, referralCode, domainAuthorized, firebaseConfig, formToken, email } =
+  const { tab, redirectTo, referralCode, domainAuthorized, firebaseConfig, formToken, email, codeStep } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  if (codeStep) {
+    return (
+      <SignInCodeStep
+        sentTo={codeStep.sentTo}
+        locked={codeStep.locked}
+        redirectTo={redirectTo}
+        formToken={formToken}
+        lastResult={actionData?.reply}
+      />
+    );
+  }
   return (
     <AuthScreen
       tab={tab}

@@ -59,16 +59,19 @@ async function askIpinfo(address: string): Promise<NetworkSignal | null> {
   return signalFromAnswer(await response.json().catch(() => null));
 }
 
-/** Looks up the request's address (cached a day) and records it as the account's latest signal. */
+/**
+ * Looks up the request's address (cached a day) and records it as the account's latest signal;
+ * the signal, or null when there is none.
+ */
 export async function recordNetworkSignal(
   request: Request,
   userId: string,
   context: "signup" | "signin" | "withdrawal",
-): Promise<void> {
-  if (!getEnv().ipinfo) return;
+): Promise<NetworkSignal | null> {
+  if (!getEnv().ipinfo) return null;
   const address = clientAddress(request);
   // Only a whole address can be asked about (an IPv6 address is known here by its /64).
-  if (!address || isIP(address) === 0) return;
+  if (!address || isIP(address) === 0) return null;
   try {
     const db = await getDatabase();
     const hash = signalHash("address", address);
@@ -77,7 +80,7 @@ export async function recordNetworkSignal(
       p_max_age_seconds: CACHE_SECONDS,
     });
     const signal = cached ?? (await askIpinfo(address));
-    if (!signal) return;
+    if (!signal) return null;
     await db.rpc("record_network_signal", {
       p_user_id: userId,
       p_context: context,
@@ -85,7 +88,9 @@ export async function recordNetworkSignal(
       p_signal: signal,
       p_fresh: cached === null,
     });
+    return signal;
   } catch (error) {
     console.warn(`network signal (${context}): no signal: ${logValue(String((error as Error).message ?? error))}`);
+    return null;
   }
 }

@@ -6,7 +6,8 @@ import { getEnv } from "../runtime/env.server";
 import { logValue } from "../runtime/log.server";
 import { serviceUnavailable } from "../runtime/unavailable.server";
 import { getAdminAuth, isFirebaseUnavailable } from "./firebase-admin.server";
-import { IdentityError, sendVerificationEmail, signInWithCustomToken } from "./identity.server";
+import { IdentityError, sendVerificationEmail } from "./identity.server";
+import { idTokenFor } from "./session.server";
 
 /**
  * Whether the user's email is verified. The profile remembers a verification once the app has
@@ -43,8 +44,7 @@ function verificationReturnUrl(request: Request): string {
  * there was one, rather than not at all.
  */
 export async function sendVerificationEmailTo(userId: string, returnUrl: string): Promise<void> {
-  const customToken = await getAdminAuth().createCustomToken(userId);
-  const { idToken } = await signInWithCustomToken(customToken);
+  const idToken = await idTokenFor(userId);
   try {
     await sendVerificationEmail(idToken, returnUrl);
   } catch (error) {

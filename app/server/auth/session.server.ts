@@ -7,6 +7,7 @@ import { announceSessionsEnded, subscribeToSessionEnds } from "../db/live.server
 import { getEnv } from "../runtime/env.server";
 import { serviceUnavailable } from "../runtime/unavailable.server";
 import { getAdminAuth, isFirebaseUnavailable } from "./firebase-admin.server";
+import { signInWithCustomToken } from "./identity.server";
 import { seenOnboardingCookie } from "../http/cookies.server";
 import { setFlash, type Flash } from "../http/flash.server";
 import { endUserStreams } from "../earning/live-events.server";
@@ -185,6 +186,16 @@ export async function sessionCookieFor(idToken: string): Promise<string> {
   }
   const value = await auth.createSessionCookie(idToken, { expiresIn: SESSION_MAX_AGE_SECONDS * 1000 });
   return sessionCookie().serialize(value, { maxAge: SESSION_MAX_AGE_SECONDS });
+}
+
+/**
+ * A fresh ID token for `uid`, minted by the server (a custom token exchanged with the provider):
+ * what a session is started from once a code by email, rather than the password, completed a
+ * sign-in (docs/decisions/092), and what the provider wants for a verification email.
+ */
+export async function idTokenFor(uid: string): Promise<string> {
+  const customToken = await getAdminAuth().createCustomToken(uid);
+  return (await signInWithCustomToken(customToken)).idToken;
 }
 
 export function clearedSessionCookie(): Promise<string> {

@@ -17,6 +17,7 @@ begin
        'min_withdrawal_paypal', 'min_withdrawal_upi', 'min_withdrawal_bank', 'min_withdrawal_giftcard',
        'withdrawals_per_hour',
        'risk_review_threshold', 'review_first_withdrawal', 'network_review_flags', 'network_pause_flags',
+       'signin_code_default', 'withdrawal_codes', 'withdrawal_code_days',
        'postback_hold_days', 'provider_hold_days', 'bonus_unlock_ratio',
        'notice_delivery_attempts', 'notice_delivery_window_hours', 'notice_emails_per_address_per_day',
        'adjustment_approval_above', 'adjustment_window_hours', 'test_postbacks_per_wall_per_day',
@@ -38,7 +39,7 @@ begin
                   then (e.value)::numeric <> trunc((e.value)::numeric) or (e.value)::numeric not between 0 and 365
                   else true end);
   end if;
-  if p_name in ('referral_requires_earned', 'review_first_withdrawal') then
+  if p_name in ('referral_requires_earned', 'review_first_withdrawal', 'signin_code_default', 'withdrawal_codes') then
     return jsonb_typeof(p_value) = 'boolean';
   end if;
   if p_name in ('network_review_flags', 'network_pause_flags') then
@@ -67,6 +68,7 @@ begin
     -- Scores are 0 to 100: 101 sends no withdrawal to review for its score.
     when 'risk_review_threshold' then v_number = trunc(v_number) and v_number between 0 and 101
     when 'postback_hold_days' then v_number = trunc(v_number) and v_number between 0 and 365
+    when 'withdrawal_code_days' then v_number = trunc(v_number) and v_number between 1 and 365
     when 'bonus_unlock_ratio' then v_number = round(v_number, 2) and v_number between 0 and 100
     when 'notice_delivery_attempts' then v_number = trunc(v_number) and v_number between 1 and 100
     when 'notice_delivery_window_hours' then v_number = trunc(v_number) and v_number between 1 and 8760

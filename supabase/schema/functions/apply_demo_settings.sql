@@ -9,5 +9,7 @@ CREATE OR REPLACE FUNCTION public.apply_demo_settings()
  SET search_path TO 'public', 'pg_temp'
 AS $function$
   update app_config set postback_hold_days = 0, provider_hold_days = '{}', bonus_unlock_ratio = null,
-                        referral_requires_earned = false, review_first_withdrawal = false;
+                        referral_requires_earned = false, review_first_withdrawal = false,
+                        -- No codes by email: the demo sends no mail.
+                        signin_code_default = false, withdrawal_codes = false;
 $function$;

@@ -11,5 +11,6 @@ AS $function$
   update app_config set postback_hold_days = default, provider_hold_days = default,
                         bonus_unlock_ratio = default, referral_requires_earned = default,
                         review_first_withdrawal = default, risk_review_threshold = default,
-                        checkin_streak_bonus_coins = default;
+                        checkin_streak_bonus_coins = default, signin_code_default = default,
+                        withdrawal_codes = default;
 $function$;

@@ -15,6 +15,9 @@ AS $function$
     -- A flag taken off either list lets through what it held.
     when 'network_review_flags' then not (p_after @> p_before)
     when 'network_pause_flags' then not (p_after @> p_before)
+    when 'signin_code_default' then (p_before)::boolean and not (p_after)::boolean
+    when 'withdrawal_codes' then (p_before)::boolean and not (p_after)::boolean
+    when 'withdrawal_code_days' then (p_after)::numeric > (p_before)::numeric
     when 'postback_hold_days' then p_after is distinct from p_before
     when 'provider_hold_days' then p_after is distinct from p_before
     when 'bonus_unlock_ratio' then p_after is distinct from p_before

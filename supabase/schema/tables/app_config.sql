@@ -33,6 +33,9 @@ create table public.app_config (
   min_withdrawal_giftcard numeric(12,2) default 1 not null,
   network_review_flags jsonb default '[]'::jsonb not null,
   network_pause_flags jsonb default '[]'::jsonb not null,
+  signin_code_default boolean default true not null,
+  withdrawal_codes boolean default true not null,
+  withdrawal_code_days integer default 30 not null,
   constraint app_config_adjustment_approval_above_check CHECK (((adjustment_approval_above >= (0)::numeric) AND (adjustment_approval_above <= (1000000)::numeric))),
   constraint app_config_adjustment_operator_limit_check CHECK (((adjustment_operator_limit >= (0)::numeric) AND (adjustment_operator_limit <= (1000000)::numeric))),
   constraint app_config_adjustment_window_hours_check CHECK (((adjustment_window_hours >= 1) AND (adjustment_window_hours <= 720))),
@@ -60,6 +63,7 @@ create table public.app_config (
   constraint app_config_risk_review_threshold_check CHECK (((risk_review_threshold >= 0) AND (risk_review_threshold <= 101))),
   constraint app_config_test_postbacks_per_wall_per_day_check CHECK (((test_postbacks_per_wall_per_day >= 0) AND (test_postbacks_per_wall_per_day <= 100))),
   constraint app_config_usd_inr_rate_check CHECK (((usd_inr_rate >= (1)::numeric) AND (usd_inr_rate <= (1000)::numeric))),
+  constraint app_config_withdrawal_code_days_check CHECK (((withdrawal_code_days >= 1) AND (withdrawal_code_days <= 365))),
   constraint app_config_withdrawals_per_hour_check CHECK ((withdrawals_per_hour > 0))
 );
 

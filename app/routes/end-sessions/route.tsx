@@ -1,0 +1,60 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { SubmitButton } from "~/components/forms/SubmitButton";
+import { Banner } from "~/components/ui/Banner";
+import { Icon } from "~/components/ui/Icon";
+import { buttonClass } from "~/components/ui/button";
+import { pageMeta } from "~/lib/meta";
+import { BARE_SCREEN } from "~/lib/shell";
+import { assertSameOrigin } from "~/server/http/same-origin.server";
+import { END_SESSIONS_TEXTS, endSessionsAction, loadEndSessions } from "./page.server";
+
+export const meta: MetaFunction = () => pageMeta("End every session");
+export const handle = BARE_SCREEN;
+
+export const loader = ({ request }: LoaderFunctionArgs) => loadEndSessions(request);
+
+export async function action({ request }: ActionFunctionArgs) {
+  assertSameOrigin(request);
+  return endSessionsAction(request);
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shared";
+
+export default function EndSessionsRoute() {
+  const loaded = useLoaderData<typeof loader>();
+  const { valid, ended } = useActionData<typeof action>() ?? loaded;
+  // The link's own address: the button posts the token it carries.
+  const { search } = useLocation();
+  return (
+    <div className="flex min-h-[calc(100dvh-3.5rem)] flex-col justify-center gap-6">
+      <div className="text-center">
+        <span className="mx-auto inline-flex size-16 items-center justify-center rounded-2xl bg-red-50 text-red-600">
+          <Icon name="lock" className="size-8" />
+        </span>
+        <h1 className="mt-5 text-2xl font-bold tracking-tight">
+          {ended ? END_SESSIONS_TEXTS.ended : "End every session"}
+        </h1>
+      </div>
+      {!valid ? (
+        <Banner tone="error">{END_SESSIONS_TEXTS.invalid}</Banner>
+      ) : ended ? (
+        <>
+          <p className="text-center text-sm text-muted">{END_SESSIONS_TEXTS.endedDetail}</p>
+          <Link to="/auth" className={buttonClass({ block: true })}>
+            Choose a new password
+          </Link>
+        </>
+      ) : (
+        <>
+          <p className="text-center text-sm text-muted">{END_SESSIONS_TEXTS.ask}</p>
+          <Form method="post" action={`/end-sessions${search}`}>
+            <SubmitButton pendingText="Ending every session…" look={{ tone: "danger", block: true }}>
+              End every session
+            </SubmitButton>
+          </Form>
+        </>
+      )}
+    </div>
+  );
+}
