@@ -29,7 +29,8 @@ export const EMAIL_CODE_TEXTS = {
     new_device:
       "You are cashing out from a device we have not seen confirm a code. Confirm it's you with the code we emailed you.",
     code_age: "It has been a while since you last confirmed a code. Confirm it's you with the code we emailed you.",
+    again: "Type the code we emailed you to confirm this cash-out.",
   },
 } as const;
 
-export type WithdrawalCodeReason = keyof typeof EMAIL_CODE_TEXTS.withdrawalWhy;
+export type WithdrawalCodeReason = Exclude<keyof typeof EMAIL_CODE_TEXTS.withdrawalWhy, "again">;

@@ -87,9 +87,10 @@ revoke all on function public.start_email_code(text, text, text, text, text, tex
 grant execute on function public.start_email_code(text, text, text, text, text, text) to service_role;
 
 -- The code typed for the challenge: passed (once), wrong (a try used), locked (5 wrong: a new code
--- is needed) or expired (none, ended, used or older than 10 minutes). Answers rather than raises,
--- so a wrong try is counted.
-create function public.check_email_code(p_challenge_hash text, p_purpose text, p_code_hash text)
+-- is needed) or expired (none, ended, used or older than 10 minutes, or a withdrawal's code for
+-- another payout address than `p_recipient_hash`). Answers rather than raises, so a wrong try is counted.
+create function public.check_email_code(p_challenge_hash text, p_purpose text, p_code_hash text,
+                                        p_recipient_hash text default null)
  returns jsonb
  language plpgsql
  security definer
@@ -100,7 +101,8 @@ declare
   v_code email_codes;
 begin
   select * into v_code from email_codes where challenge_hash = p_challenge_hash and purpose = p_purpose for update;
-  if not found or v_code.passed_at is not null or v_code.cancelled_at is not null or v_code.expires_at <= now() then
+  if not found or v_code.passed_at is not null or v_code.cancelled_at is not null or v_code.expires_at <= now()
+     or v_code.recipient_hash is distinct from p_recipient_hash then
     return jsonb_build_object('outcome', 'expired');
   end if;
   if v_code.tries >= c_tries then
@@ -116,8 +118,8 @@ begin
                             'tries_left', c_tries - v_code.tries);
 end
 $function$;
-revoke all on function public.check_email_code(text, text, text) from public, anon, authenticated;
-grant execute on function public.check_email_code(text, text, text) to service_role;
+revoke all on function public.check_email_code(text, text, text, text) from public, anon, authenticated;
+grant execute on function public.check_email_code(text, text, text, text) to service_role;
 
 -- The open code of a challenge (not passed, ended or expired): whose it is and for what, or null.
 create function public.email_code_challenge(p_challenge_hash text)

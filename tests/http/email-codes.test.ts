@@ -216,5 +216,108 @@ describe("codes by email at sign-in", () => {
   });
 });
 
+describe("codes by email before a cash-out", () => {
+  let smtp: SmtpStandIn;
+  let app: PostgresApp;
+
+  beforeAll(async () => {
+    smtp = await startSmtpStandIn();
+    app = await startPostgresApp({ SMTP_URL: smtp.url });
+    // Cash-outs ask codes; sign-ins from a new device do not, so the thief below gets in with the password.
+    await app.sql("update app_config set withdrawal_codes = true, signin_code_default = false");
+  }, 120_000);
+  afterAll(async () => {
+    await app?.stop();
+    await smtp?.close();
+  });
+
+  /** A verified account with $20, signed up on `home`. */
+  async function funded() {
+    const { client: home, email, response } = await app.signUp();
+    expect(response.status).toBe(302);
+    const [row] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
+    await app.sql("select record_email_verified($1)", [row!.id]);
+    await app.sql("select add_user_coins($1, 2000)", [row!.id]);
+    return { home, email, uid: row!.id };
+  }
+  const withdrawals = async (uid: string) =>
+    (await app.sql<{ n: number }>("select count(*)::int as n from withdrawals where user_id = $1", [uid]))[0]!.n;
+  const form = (paypalEmail: string) => ({ amount: "5", method: "paypal", paypalEmail });
+  const lastCode = (email: string) => /\n([0-9]{6})\n/.exec(smtp.mailTo(email).at(-1)?.parsed.text ?? "")![1]!;
+
+  it("a withdrawal to a new address asks for the code and keeps what was typed; the right code makes it; the same address and device then ask none; a new address asks again", async () => {
+    const { home, email, uid } = await funded();
+    const asked = await home.post("/withdraw", { intent: "withdraw", ...form("me@example.com") });
+    expect(asked.status).toBe(200);
+    const page = await asked.text();
+    expect(page).toContain("Check your email");
+    expect(page).toContain("This payout address is new for your account.");
+    expect(page).toContain("Cash-out: $5.00 by PayPal.");
+    // The typed values ride along, hidden, for the code's post.
+    expect(page).toMatch(/<input type="hidden" name="paypalEmail" value="me@example.com"\/>/);
+    expect(await withdrawals(uid)).toBe(0);
+    expect(smtp.mailTo(email).at(-1)!.parsed.text).toContain("Your code to confirm a cash-out of $5.00 by PayPal is:");
+
+    const made = await home.post("/withdraw", {
+      intent: "withdraw-code",
+      emailCode: lastCode(email),
+      ...form("me@example.com"),
+    });
+    expect(made.status).toBe(302);
+    expect(await withdrawals(uid)).toBe(1);
+
+    const sent = smtp.mailTo(email).length;
+    expect((await home.post("/withdraw", { intent: "withdraw", ...form("me@example.com") })).status).toBe(302);
+    expect(await withdrawals(uid)).toBe(2);
+    expect(smtp.mailTo(email)).toHaveLength(sent);
+
+    const other = await home.post("/withdraw", { intent: "withdraw", ...form("someone-else@example.com") });
+    expect(other.status).toBe(200);
+    expect(await withdrawals(uid)).toBe(2);
+  });
+
+  it("a stolen password alone cannot cash out: from the thief's device, to the thief's address, no code means no withdrawal, and a code for one address does not pay another", async () => {
+    const { email, uid } = await funded();
+    const thief = new HttpClient(app.url);
+    thief.cookies.set("hasSeenOnboarding", "true");
+    const signedIn = await thief.post("/auth", { intent: "signin", email, password: "s3cret-pass" });
+    expect(signedIn.headers.get("location")).toBe("/");
+    expect((await thief.post("/withdraw", { intent: "withdraw", ...form("thief@example.net") })).status).toBe(200);
+    for (const guess of ["000000", "123456", "", "12345a"]) {
+      const response = await thief.post("/withdraw", {
+        intent: "withdraw-code",
+        emailCode: guess,
+        ...form("thief@example.net"),
+      });
+      expect(response.status).toBe(400);
+    }
+    // The owner's code, had the thief seen it, was sent for the thief's address: it pays no other.
+    const code = lastCode(email);
+    const swapped = await thief.post("/withdraw", {
+      intent: "withdraw-code",
+      emailCode: code,
+      ...form("another-mule@example.net"),
+    });
+    expect(swapped.status).toBe(400);
+    // ... nor does its misuse confirm anything: the thief's address still asks a code.
+    expect((await thief.post("/withdraw", { intent: "withdraw", ...form("thief@example.net") })).status).toBe(200);
+    expect(await withdrawals(uid)).toBe(0);
+    const [balance] = await app.sql<{ balance: string }>("select balance from user_balance where user_id = $1", [uid]);
+    expect(Number(balance!.balance)).toBe(20);
+  });
+
+  it("the owner's own trusted device and address ask again once the last code is older than withdrawal_code_days", async () => {
+    const { home, email, uid } = await funded();
+    await home.post("/withdraw", { intent: "withdraw", ...form("me@example.com") });
+    await home.post("/withdraw", { intent: "withdraw-code", emailCode: lastCode(email), ...form("me@example.com") });
+    expect(await withdrawals(uid)).toBe(1);
+    await app.sql("update email_codes set passed_at = now() - interval '31 days' where user_id = $1", [uid]);
+    const asked = await home.post("/withdraw", { intent: "withdraw", ...form("me@example.com") });
+    expect(asked.status).toBe(200);
+    expect(await asked.text()).toContain("It has been a while since you last confirmed a code.");
+    expect(await withdrawals(uid)).toBe(1);
+  });
+});
+
 const PHONE =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";

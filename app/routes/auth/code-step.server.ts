@@ -135,7 +135,7 @@ export async function signInCodeAction(request: Request, form: FormData) {
       purpose: "signin",
       what: "sign in on a new device",
     });
-    if (!sent.ok) return reply({ formErrors: [sent.message] }, 429);
+    if (!sent.ok) return reply({ formErrors: [sent.message] }, sent.status);
     return redirectWithFlash(
       codeStepPath(redirectTo),
       { kind: "success", title: "New code sent" },

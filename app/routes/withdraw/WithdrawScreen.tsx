@@ -27,6 +27,7 @@ import { Banner } from "~/components/ui/Banner";
 import { Card } from "~/components/ui/Card";
 import { Icon, type IconName } from "~/components/ui/Icon";
 import { PageHeader } from "~/components/ui/PageHeader";
+import { WithdrawalCodeStep, type WithdrawalCodeStep as WithdrawalCodeStepData } from "./WithdrawalCodeStep";
 
 const METHOD_ICONS: Record<PaymentMethod, IconName> = { paypal: "mail", upi: "app", bank: "bank", giftcard: "gift" };
 
@@ -66,7 +67,16 @@ export interface WithdrawData {
 }
 
 /** docs/product.md, "Withdraw": balance, amount, method with its minimum, the method's recipient. */
-export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastResult?: SubmissionResult<string[]> }) {
+export function WithdrawScreen({
+  data,
+  lastResult,
+  codeStep = null,
+}: {
+  data: WithdrawData;
+  lastResult?: SubmissionResult<string[]>;
+  /** A code by email is asked before this cash-out (docs/decisions/092): its step replaces the form. */
+  codeStep?: WithdrawalCodeStepData | null;
+}) {
   const formKey = useFormKey(lastResult);
   // The review asked for by the URL, or the one a refused post named (its words go on its form).
   const refusedAppeal = lastResult?.initialValue?.intent === "appeal" ? lastResult.initialValue.appealOf : undefined;
@@ -106,7 +116,9 @@ export function WithdrawScreen({ data, lastResult }: { data: WithdrawData; lastR
           ) : null}
         </Banner>
       ) : null}
-      {data.emailVerified ? (
+      {codeStep ? (
+        <WithdrawalCodeStep step={codeStep} />
+      ) : data.emailVerified ? (
         // A new page (after a request went through) is a fresh form; a refused one keeps its values (useFormKey).
         <WithdrawForm key={formKey} data={data} lastResult={lastResult} blocked={!!data.cashOutNotice} />
       ) : (

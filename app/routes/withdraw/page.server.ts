@@ -16,6 +16,7 @@ import { getAppConfig } from "~/server/runtime/config.server";
 import { getEnv } from "~/server/runtime/env.server";
 import { submitAppeal } from "~/server/account/support.server";
 import { recordNetworkSignal } from "~/server/account/network-signals.server";
+import { withdrawalCodeGate } from "./code-step.server";
 import { APPEAL_OF_PAUSED, APPEAL_SENT } from "~/domain/support";
 import { defaultCountry } from "~/domain/giftcards";
 import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
@@ -156,6 +157,9 @@ const RULE_FIELDS = {
   giftcard_amount_not_offered: "amount",
 } as const;
 
+/** The withdrawal's own posts: the form, and its code step's code and new code (decision 092). */
+const WITHDRAWAL_INTENTS: readonly string[] = ["withdraw", "withdraw-code", "withdraw-resend"];
+
 /** The withdrawal request, and "Send verification email" for an unverified address. */
 export async function withdrawAction(request: Request) {
   const user = await requireUser(request);
@@ -163,7 +167,10 @@ export async function withdrawAction(request: Request) {
   const summary = await loadUserSummary(user);
   // An unverified account's page has no withdrawal form to show field messages on, and the
   // database checks the verified email before anything else too.
-  if (submission.payload.intent === "withdraw" && !(await ensureEmailVerified(user.uid, summary.email_verified))) {
+  if (
+    WITHDRAWAL_INTENTS.includes(String(submission.payload.intent)) &&
+    !(await ensureEmailVerified(user.uid, summary.email_verified))
+  ) {
     return rejectForm(submission, { formErrors: [ruleMessage("email_not_verified")] });
   }
   if (submission.status !== "success") return rejectForm(submission);
@@ -202,18 +209,32 @@ export async function withdrawAction(request: Request) {
     return rejectForm(submission, { formErrors: [ruleMessage("giftcard_not_offered")] });
   }
   // The network this request comes from joins its risk score (decision 091); no answer, no signal.
-  await recordNetworkSignal(request, user.uid, "withdrawal");
+  const signal = await recordNetworkSignal(request, user.uid, "withdrawal");
+  // A code by email first, where the address, the device or the last code asks for one (decision 092).
+  const gate = await withdrawalCodeGate(
+    request,
+    user.uid,
+    submission,
+    submission.value,
+    summary.email,
+    signal?.country ?? null,
+  );
+  if (!gate.go) return gate.answer;
   try {
     const withdrawal = await requestWithdrawal(
       user.uid,
       { amount, method, paypalEmail, upiId, bankDetails, giftcardProduct },
       summary.email,
     );
-    return redirectWithFlash("/withdraw", {
-      kind: "success",
-      title: WITHDRAWAL_MESSAGES.submitted + (paysRealMoney(withdrawal.payment_method) ? "" : " (TEST MODE)"),
-      description: `${withdrawalInitiated(amount)} ${withdrawalRequestState(withdrawal)}`,
-    });
+    return redirectWithFlash(
+      "/withdraw",
+      {
+        kind: "success",
+        title: WITHDRAWAL_MESSAGES.submitted + (paysRealMoney(withdrawal.payment_method) ? "" : " (TEST MODE)"),
+        description: `${withdrawalInitiated(amount)} ${withdrawalRequestState(withdrawal)}`,
+      },
+      gate.setCookie ? { "Set-Cookie": gate.setCookie } : undefined,
+    );
   } catch (error) {
     return replyWithDbError(submission, error, {
       // A hidden character is refused in whichever recipient the chosen method uses.

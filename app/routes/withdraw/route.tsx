@@ -24,10 +24,13 @@ export { RouteErrorBoundary as ErrorBoundary } from "~/components/shared";
 
 export default function WithdrawRoute() {
   const data = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const answer = useActionData<typeof action>();
+  // The action answers a form's reply, or the code step a cash-out needs first (docs/decisions/092).
+  const codeStep = answer && "codeStep" in answer ? answer.codeStep : null;
+  const lastResult = answer && !("codeStep" in answer) ? answer : undefined;
   return (
     <>
-      <WithdrawScreen data={data} lastResult={lastResult} />
+      <WithdrawScreen data={data} lastResult={lastResult} codeStep={codeStep} />
       {data.historyOpen ? (
         <WithdrawalHistorySheet
           rows={data.history}

@@ -13,6 +13,7 @@ import {
   superRefine,
   transform,
 } from "zod/mini";
+import { EMAIL_CODE_FIELD } from "~/domain/email-codes";
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import { ruleMessage } from "~/domain/rules";
 import { ticketAnswerProblem } from "~/domain/support-forms";
@@ -37,37 +38,46 @@ function recipientHasHiddenCharacters(method: keyof typeof RECIPIENT_FIELDS, rec
   return hasHiddenCharacters(method === "bank" ? recipient.replace(/\r?\n/g, "") : recipient);
 }
 
-export const withdrawalFormSchema = object({
-  intent: literal("withdraw"),
-  amount: pipe(
-    optional(string()),
-    transform((value, ctx) => {
-      const amount = parseAmount(value);
-      if (amount === null) ctx.issues.push({ code: "custom", message: INVALID_AMOUNT, input: value });
-      return amount ?? "";
+/**
+ * The withdrawal's fields under one of its intents: "withdraw" (the form), and the code step's
+ * "withdraw-code" (the values again, with the code from the email) and "withdraw-resend"
+ * (docs/decisions/092).
+ */
+const withdrawalForm = <Intent extends "withdraw" | "withdraw-code" | "withdraw-resend">(intent: Intent) =>
+  object({
+    intent: literal(intent),
+    [EMAIL_CODE_FIELD]: optional(string()),
+    amount: pipe(
+      optional(string()),
+      transform((value, ctx) => {
+        const amount = parseAmount(value);
+        if (amount === null) ctx.issues.push({ code: "custom", message: INVALID_AMOUNT, input: value });
+        return amount ?? "";
+      }),
+    ),
+    method: oneOf(["paypal", "upi", "bank", "giftcard"], "Please choose a payment method"),
+    paypalEmail: optional(string()),
+    upiId: optional(string()),
+    bankDetails: optional(string()),
+    giftcardProduct: optional(string()),
+  }).check(
+    // The chosen method's recipient only: the others are not sent to the database. Runs once the
+    // amount is valid (the order of docs/product.md, "Withdraw: the rules").
+    superRefine((value, ctx) => {
+      const field = RECIPIENT_FIELDS[value.method];
+      const recipient = value[field];
+      if (recipient && recipientHasHiddenCharacters(value.method, recipient)) {
+        ctx.addIssue({
+          code: "custom",
+          message: ruleMessage("recipient_hidden_characters"),
+          path: [field],
+          input: recipient,
+        });
+      }
     }),
-  ),
-  method: oneOf(["paypal", "upi", "bank", "giftcard"], "Please choose a payment method"),
-  paypalEmail: optional(string()),
-  upiId: optional(string()),
-  bankDetails: optional(string()),
-  giftcardProduct: optional(string()),
-}).check(
-  // The chosen method's recipient only: the others are not sent to the database. Runs once the
-  // amount is valid (the order of docs/product.md, "Withdraw: the rules").
-  superRefine((value, ctx) => {
-    const field = RECIPIENT_FIELDS[value.method];
-    const recipient = value[field];
-    if (recipient && recipientHasHiddenCharacters(value.method, recipient)) {
-      ctx.addIssue({
-        code: "custom",
-        message: ruleMessage("recipient_hidden_characters"),
-        path: [field],
-        input: recipient,
-      });
-    }
-  }),
-);
+  );
+
+export const withdrawalFormSchema = withdrawalForm("withdraw");
 
 /**
  * "Ask for a review" (docs/decisions/090): of paused cash-outs (`appealOf` "paused") or of a
@@ -95,6 +105,8 @@ export const appealFormSchema = object({
 /** Withdraw's forms, read by its action: the withdrawal, "Send verification email" and "Ask for a review". */
 export const withdrawFormsSchema = discriminatedUnion("intent", [
   withdrawalFormSchema,
+  withdrawalForm("withdraw-code"),
+  withdrawalForm("withdraw-resend"),
   sendVerificationFormSchema,
   appealFormSchema,
 ]);

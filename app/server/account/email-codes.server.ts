@@ -214,7 +214,10 @@ function codeMailer() {
   return mailer;
 }
 
-export type SentCode = { ok: true; setCookie: string; sentTo: string } | { ok: false; message: string };
+export type SentCode =
+  | { ok: true; setCookie: string; sentTo: string }
+  /** 429: too many codes this hour; 400: the account cannot get one; 503: it could not be sent. */
+  | { ok: false; message: string; status: 400 | 429 | 503 };
 
 export const CODE_NOT_SENT = "We could not send your code. Please try again in a moment.";
 
@@ -236,7 +239,7 @@ export async function sendEmailCode(
   const send = codeMailer();
   if (!send) {
     console.error("email code: not sent: SMTP_URL is not set, and codes by email are asked for");
-    return { ok: false, message: CODE_NOT_SENT };
+    return { ok: false, message: CODE_NOT_SENT, status: 503 };
   }
   const challenge = randomBytes(32).toString("base64url");
   const code = String(randomInt(0, 10 ** EMAIL_CODE_LENGTH)).padStart(EMAIL_CODE_LENGTH, "0");
@@ -258,7 +261,11 @@ export async function sendEmailCode(
       violation?.rule === "email_code_no_address" ||
       violation?.rule === "account_banned"
     ) {
-      return { ok: false, message: violation.message };
+      return {
+        ok: false,
+        message: violation.message,
+        status: violation.rule === "email_code_rate_limited" ? 429 : 400,
+      };
     }
     throw error;
   }
@@ -274,7 +281,7 @@ export async function sendEmailCode(
   const result = await send.send(started.email, content);
   if (result.outcome !== "sent") {
     console.error(`email code (${options.purpose}): not sent: ${logValue(result.detail)}`);
-    return { ok: false, message: CODE_NOT_SENT };
+    return { ok: false, message: CODE_NOT_SENT, status: 503 };
   }
   return {
     ok: true,
@@ -284,8 +291,7 @@ export async function sendEmailCode(
 }
 
 export type CheckedCode =
-  | { outcome: "passed"; userId: string; recipientHash: string | null }
-  | { outcome: "wrong" | "locked" | "expired"; message: string };
+  { outcome: "passed"; userId: string } | { outcome: "wrong" | "locked" | "expired"; message: string };
 
 /** The words for a code that did not pass. */
 export const CODE_MESSAGES = {
@@ -297,26 +303,38 @@ export const CODE_MESSAGES = {
   signInAgain: "Your code has expired. Please sign in again.",
 } as const;
 
-/** Checks the typed code against this browser's challenge for `purpose` (a try is counted whatever the answer). */
-export async function checkEmailCode(request: Request, purpose: EmailCodePurpose, typed: string): Promise<CheckedCode> {
+const CODE_PATTERN = new RegExp(`^[0-9]{${EMAIL_CODE_LENGTH}}$`);
+
+/**
+ * Checks the typed code against this browser's challenge for `purpose`: each code checked uses a
+ * try, whatever the answer (an entry that is not six digits is no guess, and uses none). A
+ * withdrawal's code passes only for the payout address it was sent for.
+ */
+export async function checkEmailCode(
+  request: Request,
+  purpose: EmailCodePurpose,
+  typed: string,
+  recipientHash: string | null = null,
+): Promise<CheckedCode> {
   const challenge = challengeOf(request, purpose);
   if (!challenge) return { outcome: "expired", message: CODE_MESSAGES.expired };
+  // Pasted as "123 456" or "123-456" is the same code.
   const digits = typed.replace(/[\s-]/g, "");
+  if (!CODE_PATTERN.test(digits)) return { outcome: "wrong", message: CODE_MESSAGES.format };
   const db = await getDatabase();
   const checked = await db.rpc<{
     outcome: "passed" | "wrong" | "locked" | "expired";
     user_id?: string;
-    recipient_hash?: string | null;
     tries_left?: number;
   }>("check_email_code", {
     p_challenge_hash: challengeHash(challenge),
     p_purpose: purpose,
-    // A malformed entry is a wrong try too (it cannot match any hash).
-    p_code_hash: codeHash(challenge, new RegExp(`^[0-9]{${EMAIL_CODE_LENGTH}}$`).test(digits) ? digits : "-"),
+    p_code_hash: codeHash(challenge, digits),
+    p_recipient_hash: recipientHash,
   });
   switch (checked.outcome) {
     case "passed":
-      return { outcome: "passed", userId: checked.user_id!, recipientHash: checked.recipient_hash ?? null };
+      return { outcome: "passed", userId: checked.user_id! };
     case "wrong":
       return { outcome: "wrong", message: CODE_MESSAGES.wrong(Number(checked.tries_left)) };
     case "locked":

@@ -78,6 +78,24 @@ export interface WithdrawalRequest {
 }
 
 /**
+ * The keyed hash of where a withdrawal sends the money (its chosen method's recipient), or null when
+ * none is given: what the payout review matches, and what a code by email confirms (decision 092).
+ */
+export function recipientHashOf(request: WithdrawalRequest, accountEmail: string | null): string | null {
+  // A textarea sends its line breaks as CR LF; they are kept (and hashed) as LF, as SQL keeps them.
+  // A gift card goes to the account's verified address (create_withdrawal reads it): hashed as it is.
+  const recipient =
+    (request.method === "paypal"
+      ? request.paypalEmail
+      : request.method === "upi"
+        ? request.upiId
+        : request.method === "giftcard"
+          ? accountEmail
+          : request.bankDetails?.replace(/\r\n/g, "\n")) ?? "";
+  return recipient.trim() ? accountHash(recipient) : null;
+}
+
+/**
  * create_withdrawal (docs/product.md, "Withdraw: the rules"): the database checks the rules in the spec's order against the locked
  * balance and reserves the amount (pending) in one transaction. Only the chosen method's
  * recipient is sent.
@@ -88,17 +106,7 @@ export async function requestWithdrawal(
   accountEmail: string | null,
 ): Promise<WithdrawalRow> {
   const db = await getDatabase();
-  // A textarea sends its line breaks as CR LF; they are kept (and hashed) as LF, as SQL keeps them.
   const bankDetails = request.bankDetails?.replace(/\r\n/g, "\n");
-  // A gift card goes to the account's verified address (create_withdrawal reads it): hashed as it is.
-  const recipient =
-    (request.method === "paypal"
-      ? request.paypalEmail
-      : request.method === "upi"
-        ? request.upiId
-        : request.method === "giftcard"
-          ? accountEmail
-          : bankDetails) ?? "";
   return db.rpc<WithdrawalRow>("create_withdrawal", {
     p_user_id: userId,
     amount_param: request.amount,
@@ -107,7 +115,7 @@ export async function requestWithdrawal(
     recipient_upi_param: request.method === "upi" ? (request.upiId ?? null) : null,
     recipient_bank_details_param: request.method === "bank" ? { details: bankDetails ?? "" } : null,
     // Kept after the account is deleted, so the payout review can match a returning address.
-    p_recipient_hash: recipient.trim() ? accountHash(recipient) : null,
+    p_recipient_hash: recipientHashOf(request, accountEmail),
     p_giftcard_product_id: request.method === "giftcard" ? (request.giftcardProduct ?? null) : null,
   });
 }
