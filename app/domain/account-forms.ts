@@ -22,3 +22,15 @@ export const deleteAccountForm = object({
   // "I give up $2.10": the amount the person agreed to lose (the account's balance when the page was drawn).
   giveUp: optional(string()),
 });
+
+// Codes by email (docs/decisions/092): a deletion by an account whose sign-in code is on is
+// confirmed with a code sent to its email, after its password; the amount given up rides along.
+export const deleteAccountCodeForm = object({
+  intent: literal("delete-account-code"),
+  emailCode: optional(string()),
+  giveUp: optional(string()),
+});
+export const deleteAccountResendForm = object({
+  intent: literal("delete-account-resend"),
+  giveUp: optional(string()),
+});

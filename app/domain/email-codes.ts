@@ -32,5 +32,3 @@ export const EMAIL_CODE_TEXTS = {
     again: "Type the code we emailed you to confirm this cash-out.",
   },
 } as const;
-
-export type WithdrawalCodeReason = Exclude<keyof typeof EMAIL_CODE_TEXTS.withdrawalWhy, "again">;

@@ -6,6 +6,7 @@ import { formErrors } from "~/lib/form-replies";
 import { showToast } from "~/lib/toasts";
 import { useChangeCount } from "~/lib/use-change-count";
 import { useHydrated } from "~/lib/use-hydrated";
+import { EmailCodeStep } from "~/components/forms/EmailCodeStep";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { buttonClass } from "~/components/ui/button";
@@ -26,6 +27,7 @@ export function AccountManagement({
   lastResult,
   page = "/profile",
   deletion,
+  deletionCode = null,
 }: {
   confirmingDeactivation: boolean;
   /** What keeps deletion back (a cash-out on its way, a debt) and the balance it gives up (issue 36). */
@@ -36,6 +38,8 @@ export function AccountManagement({
   lastResult?: SubmissionResult<string[]>;
   /** The page that shows it (Profile or Settings): its forms post to it (the route's own), Cancel goes back to it. */
   page?: "/profile" | "/settings";
+  /** The password was right and a code by email confirms the deletion (docs/decisions/092): its step. */
+  deletionCode?: { sentTo: string; giveUp: string } | null;
 }) {
   // A new reply (a refused password, say) empties the password field: keyed on the reply, not on
   // the location, which changes only once the page's data is read again, after the refusal shows
@@ -105,7 +109,18 @@ export function AccountManagement({
                 </Link>
               </DeletionNotice>
             ) : null}
-            {signInMethods?.password !== false ? (
+            {deletionCode ? (
+              <EmailCodeStep
+                id="delete-code"
+                why="Your password was right. To delete your account for good, type the code we emailed you."
+                sentTo={deletionCode.sentTo}
+                lastResult={lastResult?.initialValue?.intent === "delete-account-code" ? lastResult : undefined}
+                verifyIntent="delete-account-code"
+                resendIntent="delete-account-resend"
+                hidden={deletionCode.giveUp ? <input type="hidden" name="giveUp" value={deletionCode.giveUp} /> : null}
+                cancel={{ to: page === "/profile" ? "/profile?tab=account" : page, label: "Keep my account" }}
+              />
+            ) : signInMethods?.password !== false ? (
               // A refused password is not kept in the field (as without JavaScript).
               <DeleteWithPassword key={replies} forfeit={deletion.forfeit} />
             ) : (

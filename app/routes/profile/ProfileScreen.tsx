@@ -29,6 +29,8 @@ export interface ProfileData {
   signInMethods: { password: boolean; google: boolean } | null;
   /** The balance below zero, owed: deletion waits until it is paid back. */
   deletion: DeletionFacts;
+  /** A code by email confirms the deletion (docs/decisions/092): where it went, and the amount given up. */
+  deletionCode: { sentTo: string; giveUp: string } | null;
   feedback: FeedbackEntry[] | null;
   faq: FaqEntry[];
   pushConfig: PushConfig | null;
@@ -96,6 +98,7 @@ export function ProfileScreen({ data, lastResult }: { data: ProfileData; lastRes
             googleConfig={data.googleConfig}
             lastResult={lastResult}
             deletion={data.deletion}
+            deletionCode={data.deletionCode}
           />
         </>
       ) : data.tab === "referrals" ? (

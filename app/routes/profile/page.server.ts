@@ -17,10 +17,12 @@ import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "~/server/http
 import { requestOrigin } from "~/server/http/same-origin.server";
 import { notificationPreferencesCall } from "~/server/notifications/settings.server";
 import { loadUserSummary, userSummaryCall } from "~/server/account/users.server";
+import { accountCodeStep, resendDeletionCode } from "~/server/account/account-codes.server";
 import {
   browserConfigs,
   deactivate,
   deleteAccount,
+  deleteAccountWithCode,
   saveNotification,
   signInMethods,
 } from "~/server/account/settings.server";
@@ -51,6 +53,8 @@ export async function loadProfile(request: Request, scope?: RequestScope) {
     optionalSection("profile: notification settings", preferencesRead),
     onAccount ? optionalSection("profile: sign-in methods", signInMethods(user.uid)) : null,
     optionalSection("profile: feedback", feedbackRead),
+    // The deletion's code step (?confirm=delete-code), when this browser waits for that code.
+    onAccount ? accountCodeStep(request, user.uid) : null,
   ]);
   const config = tab === "help" ? optionalSection("profile: config", getAppConfig()) : null;
   let summary;
@@ -64,7 +68,7 @@ export async function loadProfile(request: Request, scope?: RequestScope) {
     console.error("profile failed to load:", error instanceof Response ? `HTTP ${error.status}` : error);
     return data({ failed: true as const, tab }, { status: error instanceof Response ? error.status : 500 });
   }
-  const [activity, deletion, preferences, methods, feedback] = await sections;
+  const [activity, deletion, preferences, methods, feedback, codeStep] = await sections;
   return {
     failed: false as const,
     tab,
@@ -83,6 +87,10 @@ export async function loadProfile(request: Request, scope?: RequestScope) {
     signInMethods: methods,
     // What keeps deletion back and what it gives up, said before any password is typed (issue 36).
     deletion: deletion ?? { pendingWithdrawal: false, debt: debtOwed(summary), forfeit: 0 },
+    deletionCode:
+      codeStep?.purpose === "delete_account"
+        ? { sentTo: codeStep.sentTo, giveUp: url.searchParams.get("giveUp") ?? "" }
+        : null,
     feedback,
     // The spec's answers, and beside them the minimums as configured (left out if unreadable).
     faq: faqEntries((await config)?.min_withdrawal ?? null),
@@ -120,7 +128,11 @@ export async function profileAction(request: Request) {
     case "deactivate":
       return deactivate(user, request, ACCOUNT_TAB);
     case "delete-account":
-      return deleteAccount(user, value, submission, request);
+      return deleteAccount(user, value, submission, request, "/profile");
+    case "delete-account-code":
+      return deleteAccountWithCode(user, value, submission, request);
+    case "delete-account-resend":
+      return resendDeletionCode(request, user, value.giveUp, submission, "/profile");
     case "feedback":
       return sendFeedback(user, value, submission);
     case "answer":

@@ -2,7 +2,13 @@
 // JavaScript). Messages the database also enforces come from its rules (rules.ts).
 import { discriminatedUnion, literal, object, optional, pipe, string, transform } from "zod/mini";
 import { displayNameProblem, trimDisplayName } from "~/domain/display-name";
-import { deactivateForm, deleteAccountForm, notificationForm } from "~/domain/account-forms";
+import {
+  deactivateForm,
+  deleteAccountCodeForm,
+  deleteAccountForm,
+  deleteAccountResendForm,
+  notificationForm,
+} from "~/domain/account-forms";
 import { answerTicketForm } from "~/domain/support-forms";
 import { ruleMessage } from "~/domain/rules";
 
@@ -37,6 +43,8 @@ export const profileFormSchema = discriminatedUnion("intent", [
   notificationForm,
   deactivateForm,
   deleteAccountForm,
+  deleteAccountCodeForm,
+  deleteAccountResendForm,
   object({
     intent: literal("feedback"),
     name: text(FEEDBACK_MESSAGES.fillAll),

@@ -6,6 +6,7 @@ import { LEGAL_HEADINGS } from "~/content/legal-headings";
 import type { GoogleSignInConfig } from "~/lib/google-sign-in.client";
 import { formErrors } from "~/lib/form-replies";
 import type { PushConfig } from "~/lib/push.client";
+import { EmailCodeStep } from "~/components/forms/EmailCodeStep";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { Card } from "~/components/ui/Card";
@@ -20,6 +21,12 @@ export interface SettingsData {
   signInMethods: { password: boolean; google: boolean } | null;
   /** The balance below zero, owed: deletion waits until it is paid back. */
   deletion: DeletionFacts;
+  /** A code by email confirms the deletion (docs/decisions/092): where it went, and the amount given up. */
+  deletionCode: { sentTo: string; giveUp: string } | null;
+  /** Whether a sign-in on a new device asks a code by email; null: unreadable. */
+  signInCode: boolean | null;
+  /** Turning the sign-in code off waits for the code sent to the email: where it went. */
+  signInCodeOff: { sentTo: string } | null;
   pushConfig: PushConfig | null;
   googleConfig: GoogleSignInConfig;
 }
@@ -38,6 +45,9 @@ export function SettingsScreen({ data, lastResult }: { data: SettingsData; lastR
         lastResult={lastResult}
         page="/settings"
       />
+      {data.signInCode === null ? null : (
+        <SignInCodeSwitch on={data.signInCode} offStep={data.signInCodeOff} lastResult={lastResult} />
+      )}
       <SignOutEverywhere lastResult={lastResult} />
       <AccountManagement
         confirmingDeactivation={data.confirmingDeactivation}
@@ -46,9 +56,59 @@ export function SettingsScreen({ data, lastResult }: { data: SettingsData; lastR
         lastResult={lastResult}
         page="/settings"
         deletion={data.deletion}
+        deletionCode={data.deletionCode}
       />
       <LegalLinks />
     </div>
+  );
+}
+
+/**
+ * "Codes at sign-in" (docs/decisions/092): on, signing in on a device the account has not used asks
+ * for a code sent to the email. Turning it on is immediate; turning it off takes a code.
+ */
+function SignInCodeSwitch({
+  on,
+  offStep,
+  lastResult,
+}: {
+  on: boolean;
+  offStep: { sentTo: string } | null;
+  lastResult?: SubmissionResult<string[]>;
+}) {
+  return (
+    <Card id="signin-code">
+      <h2 className="text-base font-bold">Codes at sign-in</h2>
+      <p className="mt-1 text-sm text-muted">
+        {on
+          ? "On: signing in on a phone or computer your account has not used asks for a code we email you. Someone who learns your password cannot get in without your email."
+          : "Off: your password alone signs you in anywhere. Turn codes on to keep out someone who learns your password."}
+      </p>
+      {on && offStep ? (
+        <div className="mt-4">
+          <EmailCodeStep
+            id="signin-code-off"
+            why="To turn codes at sign-in off, type the code we emailed you."
+            sentTo={offStep.sentTo}
+            lastResult={lastResult?.initialValue?.intent === "signin-code-off-code" ? lastResult : undefined}
+            verifyIntent="signin-code-off-code"
+            resendIntent="signin-code-off"
+            cancel={{ to: "/settings", label: "Keep codes on" }}
+          />
+        </div>
+      ) : (
+        <Form method="post" className="mt-3">
+          <FormBanner errors={formErrors(lastResult, on ? "signin-code-off" : "signin-code-on")} />
+          <SubmitButton
+            intent={on ? "signin-code-off" : "signin-code-on"}
+            pendingText={on ? "Sending a code…" : "Turning on…"}
+            look={{ tone: on ? "secondary" : "primary", size: "md", block: true }}
+          >
+            {on ? "Turn off codes at sign-in" : "Turn on codes at sign-in"}
+          </SubmitButton>
+        </Form>
+      )}
+    </Card>
   );
 }
 

@@ -9,11 +9,19 @@ import {
   browserConfigs,
   deactivate,
   deleteAccount,
+  deleteAccountWithCode,
   saveNotification,
   signedOutTo,
   signInMethods,
 } from "~/server/account/settings.server";
 import { SETTINGS_MESSAGES, settingsFormSchema } from "./settings-forms";
+import {
+  accountCodeStep,
+  confirmSignInCodeOff,
+  resendDeletionCode,
+  setSignInCode,
+} from "~/server/account/account-codes.server";
+import { signInCodeOn } from "~/server/account/email-codes.server";
 
 const SETTINGS = "/settings";
 
@@ -22,12 +30,22 @@ export async function loadSettings(request: Request, scope?: RequestScope) {
   const user = await requireUser(request, scope);
   const [preferencesRead] = readTogether([notificationPreferencesCall(user.uid)], scope);
   // Each section fails on its own (its own message), as on Profile.
-  const [preferences, methods, blocks] = await Promise.all([
+  const [preferences, methods, blocks, signInCode, codeStep] = await Promise.all([
     optionalSection("settings: notification settings", preferencesRead),
     optionalSection("settings: sign-in methods", signInMethods(user.uid)),
     optionalSection("settings: what keeps deletion back", deletionBlocks(user.uid)),
+    optionalSection("settings: sign-in code", signInCodeOn(user.uid)),
+    accountCodeStep(request, user.uid),
   ]);
   return {
+    // Null: unreadable (the switch is not offered this time).
+    signInCode,
+    // The code by email this browser waits for (?confirm=), and for a deletion the amount given up.
+    deletionCode:
+      codeStep?.purpose === "delete_account"
+        ? { sentTo: codeStep.sentTo, giveUp: new URL(request.url).searchParams.get("giveUp") ?? "" }
+        : null,
+    signInCodeOff: codeStep?.purpose === "signin_code_off" ? { sentTo: codeStep.sentTo } : null,
     // Unreadable: nothing is known to block it, and a balance is confirmed on the post (fail closed).
     deletion: blocks ?? { pendingWithdrawal: false, debt: 0, forfeit: 0 },
     confirmingDeactivation: new URL(request.url).searchParams.get("confirm") === "deactivate",
@@ -51,9 +69,28 @@ export async function settingsAction(request: Request) {
     case "deactivate":
       return deactivate(user, request, SETTINGS);
     case "delete-account":
-      return deleteAccount(user, value, submission, request);
+      return deleteAccount(user, value, submission, request, SETTINGS);
+    case "delete-account-code":
+      return deleteAccountWithCode(user, value, submission, request);
+    case "delete-account-resend":
+      return resendDeletionCode(request, user, value.giveUp, submission, SETTINGS);
     case "sign-out-everywhere":
       return signOutOfEveryDevice(user, request);
+    case "signin-code-on":
+      return setSignInCode(request, user, true, submission, {
+        title: SETTINGS_MESSAGES.signInCodeOn,
+        description: SETTINGS_MESSAGES.signInCodeOnDetail,
+      });
+    case "signin-code-off":
+      return setSignInCode(request, user, false, submission, {
+        title: SETTINGS_MESSAGES.signInCodeOff,
+        description: SETTINGS_MESSAGES.signInCodeOffDetail,
+      });
+    case "signin-code-off-code":
+      return confirmSignInCodeOff(request, user, value.emailCode, submission, {
+        title: SETTINGS_MESSAGES.signInCodeOff,
+        description: SETTINGS_MESSAGES.signInCodeOffDetail,
+      });
   }
 }
 

@@ -18,6 +18,8 @@ import { redirectWithFlash } from "../http/flash.server";
 import { rejectForm } from "../http/forms.server";
 import { tooManyAttemptsMessage } from "../http/rate-limit.server";
 import { clearedPushDeviceCookie, setNotificationPreference } from "../notifications/settings.server";
+import { askDeletionCode, deletionCodePassed, type AccountPage } from "./account-codes.server";
+import { signInCodeOn } from "./email-codes.server";
 
 // How an account proves it is its owner (its password, else Google) decides the deletion form
 // shown on every view of My Account. It is asked of Firebase once a minute per person, not on
@@ -79,10 +81,11 @@ export async function saveNotification(
 }
 
 /** Deactivation and deletion end with this browser signed out; the database deleted its push token. */
-export async function signedOutTo(flash: Parameters<typeof redirectWithFlash>[1]) {
+export async function signedOutTo(flash: Parameters<typeof redirectWithFlash>[1], setCookie: string | null = null) {
   return redirectWithFlash("/auth", flash, [
     ["Set-Cookie", await clearedSessionCookie()],
     ["Set-Cookie", await clearedPushDeviceCookie()],
+    ...(setCookie ? [["Set-Cookie", setCookie] as [string, string]] : []),
   ]);
 }
 
@@ -122,23 +125,64 @@ export async function deleteAccount(
   proofs: { password?: string; idToken?: string; giveUp?: string },
   submission: Submission,
   request: Request,
+  page: AccountPage,
 ) {
-  const refuse = (message = DELETE_FAILED, status = 400, headers?: HeadersInit) =>
-    data(submission.reply({ formErrors: [message], hideFields: ["password"] }), { status, headers });
-  if (!user.email) return refuse();
-  const blocks = await deletionBlocks(user.uid);
-  if (blocks.pendingWithdrawal) return refuse(ruleMessage("withdrawal_pending"));
-  if (blocks.debt > 0) return refuse(accountInDebtWords(blocks.debt));
-  // Money left is given up only when the person said so, for at least what it holds now (the
-  // database checks it again under its locks).
-  const forfeit = Number(parseAmount(proofs.giveUp) ?? 0);
-  if (blocks.forfeit > forfeit) return refuse(ruleMessage("forfeit_unconfirmed", String(blocks.forfeit)));
+  const refuse = refusal(submission);
+  const forfeit = await deletable(user, proofs.giveUp, refuse);
+  if (typeof forfeit !== "number") return forfeit;
   const proof = await provesIdentity(user, proofs.password ?? "", proofs.idToken ?? "", request);
   if (proof !== true) {
     if (proof === false) return refuse();
     const wait = proof.refused.retryAfterSeconds;
     return refuse(tooManyAttemptsMessage(wait, proof.refused.unit), 429, { "Retry-After": String(wait) });
   }
+  // With the sign-in code on, a code sent to the email confirms it too (docs/decisions/092).
+  if (await signInCodeOn(user.uid)) return askDeletionCode(request, user, forfeit, submission, page);
+  return removeAccount(user, forfeit, refuse);
+}
+
+/** The deletion's second step: the code from the email (its password was right when the code was sent). */
+export async function deleteAccountWithCode(
+  user: SessionUser,
+  value: { emailCode?: string; giveUp?: string },
+  submission: Submission,
+  request: Request,
+) {
+  const refuse = refusal(submission);
+  const forfeit = await deletable(user, value.giveUp, refuse);
+  if (typeof forfeit !== "number") return forfeit;
+  const code = await deletionCodePassed(request, value.emailCode, submission);
+  if (!code.passed) return code.reply;
+  return removeAccount(user, forfeit, refuse, code.setCookie);
+}
+
+const refusal =
+  (submission: Submission) =>
+  (message = DELETE_FAILED, status = 400, headers?: HeadersInit) =>
+    data(submission.reply({ formErrors: [message], hideFields: ["password"] }), { status, headers });
+
+/**
+ * The amount the deletion gives up, or the refusal: a withdrawal on its way, a debt, or money left
+ * the person did not agree to give up (for at least what it holds now; the database checks it
+ * again under its locks).
+ */
+async function deletable(user: SessionUser, giveUp: string | undefined, refuse: ReturnType<typeof refusal>) {
+  if (!user.email) return refuse();
+  const blocks = await deletionBlocks(user.uid);
+  if (blocks.pendingWithdrawal) return refuse(ruleMessage("withdrawal_pending"));
+  if (blocks.debt > 0) return refuse(accountInDebtWords(blocks.debt));
+  const forfeit = Number(parseAmount(giveUp) ?? 0);
+  if (blocks.forfeit > forfeit) return refuse(ruleMessage("forfeit_unconfirmed", String(blocks.forfeit)));
+  return forfeit;
+}
+
+/** The data (SQL, keeping the money), then the identity account, then this browser signed out. */
+async function removeAccount(
+  user: SessionUser,
+  forfeit: number,
+  refuse: ReturnType<typeof refusal>,
+  setCookie: string | null = null,
+) {
   try {
     await deleteAccountData(user.uid, forfeit);
   } catch (error) {
@@ -155,7 +199,7 @@ export async function deleteAccount(
     .catch((error: unknown) => console.error("account deletion: the identity account stays:", error));
   // As for deactivation: announced on commit, and again now that the identity account is gone.
   await announceSignedOut(user.uid);
-  return signedOutTo({ kind: "success", title: "Your account has been deleted" });
+  return signedOutTo({ kind: "success", title: "Your account has been deleted" }, setCookie);
 }
 
 async function provesIdentity(
