@@ -3,6 +3,8 @@
 
 export const EMAIL_CODE_LENGTH = 6;
 export const EMAIL_CODE_MINUTES = 10;
+/** A code as typed, once spaces and dashes are taken out. */
+export const EMAIL_CODE_PATTERN = new RegExp(`^[0-9]{${EMAIL_CODE_LENGTH}}$`);
 
 export type EmailCodePurpose = "signin" | "withdrawal" | "delete_account" | "signin_code_off";
 
@@ -31,4 +33,13 @@ export const EMAIL_CODE_TEXTS = {
     code_age: "It has been a while since you last confirmed a code. Confirm it's you with the code we emailed you.",
     again: "Type the code we emailed you to confirm this cash-out.",
   },
+} as const;
+
+/** The page of the email's link that ends every session (routes/end-sessions). */
+export const END_SESSIONS_TEXTS = {
+  ask: "Someone asked for a code for your account. If it was not you, end every session now: whoever is signed in is signed out, and the code they are waiting for stops working.",
+  ended: "Every session of your account has ended",
+  endedDetail:
+    "Everyone signed in to your account, you too, is signed out, and the code that was asked for no longer works. Someone knows your password: choose a new one now.",
+  invalid: "This link is not valid, or is older than 7 days. Sign in and use Settings to sign out of every device.",
 } as const;

@@ -103,6 +103,8 @@ export const SCREENS: readonly Screen[] = [
     crossSitePost: true,
   },
   { route: "offline.ts", name: "the offline page", path: "/offline", viewer: "visitor" },
+  // The email's link that ends every session (docs/decisions/092), opened with a link it did not make.
+  { route: "end-sessions/route.tsx", name: "End every session", path: "/end-sessions?link=1.x", viewer: "visitor" },
   // The operator console (docs/operator-console.md): its frame and pages as an owner sees them, and
   // the 404 page it answers a member.
   { route: "admin._index/route.tsx", name: "Operator console, dashboard", path: "/admin", viewer: "operator" },

@@ -17,6 +17,7 @@ const PAGE_ACTIONS: Record<string, string> = {
   "earn/route.tsx": "/earn",
   "earn_.offers/route.tsx": "/earn/offers?report=acme",
   "logout/route.tsx": "/logout",
+  "end-sessions/route.tsx": "/end-sessions?link=1.x",
   "profile/route.tsx": "/profile",
   "settings/route.tsx": "/settings",
   "withdraw/route.tsx": "/withdraw",

@@ -19,10 +19,10 @@ describe("codes by email at sign-in", () => {
 
   beforeAll(async () => {
     smtp = await startSmtpStandIn();
-    app = await startPostgresApp({ SMTP_URL: smtp.url, TRUST_PROXY: "true" });
+    app = await startPostgresApp({ SMTP_URL: smtp.url, TRUST_PROXY: "true", EMAIL_CODES: "on" });
     await app.sql("update app_config set signin_code_default = true");
     // Another server on the same database: the limits are the database's, not one server's.
-    second = await startTestApp({ ...app.databaseEnv, SMTP_URL: smtp.url, TRUST_PROXY: "true" });
+    second = await startTestApp({ ...app.databaseEnv, SMTP_URL: smtp.url, TRUST_PROXY: "true", EMAIL_CODES: "on" });
   }, 120_000);
   afterAll(async () => {
     await second?.stop();
@@ -200,6 +200,58 @@ describe("codes by email at sign-in", () => {
     expect(forged.status).toBe(400);
   });
 
+  it("turning the sign-in code off takes the code from the email (a session alone cannot); turning it on does not", async () => {
+    const { email, home } = await account();
+    const asked = await home.post("/settings", { intent: "signin-code-off" });
+    expect(asked.status).toBe(302);
+    expect(asked.headers.get("location")).toBe("/settings?confirm=signin-code-off");
+    expect((await home.visit("/settings?confirm=signin-code-off")).html).toContain("To turn codes at sign-in off");
+    const refused = await home.post("/settings", { intent: "signin-code-off-code", emailCode: wrong(lastCode(email)) });
+    expect(refused.status).toBe(400);
+    const setting = async () =>
+      (
+        await app.sql<{ signin_code: boolean | null }>("select signin_code from user_profiles where email = $1", [
+          email,
+        ])
+      )[0]!.signin_code;
+    expect(await setting()).toBeNull();
+    const off = await home.post("/settings", { intent: "signin-code-off-code", emailCode: lastCode(email) });
+    expect(off.status).toBe(302);
+    expect(await setting()).toBe(false);
+    expect((await home.post("/settings", { intent: "signin-code-on" })).status).toBe(302);
+    expect(await setting()).toBe(true);
+    // The database itself refuses "off" without a code passed for it in the last 10 minutes.
+    await app.sql("update email_codes set passed_at = now() - interval '11 minutes' where purpose = 'signin_code_off'");
+    const [row] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
+    await expect(app.sql("select set_signin_code($1, false)", [row!.id])).rejects.toThrow("A code is needed");
+  });
+
+  it("deleting the account takes the password and then the code from the email; the password alone deletes nothing", async () => {
+    const { email, home } = await account();
+    const asked = await home.post("/settings", { intent: "delete-account", password: PASSWORD });
+    expect(asked.status).toBe(302);
+    expect(asked.headers.get("location")).toBe("/settings?confirm=delete-code");
+    const step = await home.visit("/settings?confirm=delete-code");
+    expect(step.html).toContain("To delete your account for good, type the code we emailed you.");
+    const exists = async () =>
+      (await app.sql<{ n: number }>("select count(*)::int as n from user_profiles where email = $1", [email]))[0]!.n;
+    expect(
+      (await home.post("/settings", { intent: "delete-account-code", emailCode: wrong(lastCode(email)) })).status,
+    ).toBe(400);
+    expect(await exists()).toBe(1);
+    // Another browser of the account, without this one's challenge, cannot use the code.
+    const elsewhere = new HttpClient(app.url);
+    for (const [name, value] of home.cookies) if (name !== "__code_delete_account") elsewhere.cookies.set(name, value);
+    expect(
+      (await elsewhere.post("/settings", { intent: "delete-account-code", emailCode: lastCode(email) })).status,
+    ).toBe(400);
+    expect(await exists()).toBe(1);
+    const deleted = await home.post("/settings", { intent: "delete-account-code", emailCode: lastCode(email) });
+    expect(deleted.status).toBe(302);
+    expect(deleted.headers.get("location")).toBe("/auth");
+    expect(await exists()).toBe(0);
+  });
+
   it("a person who turned the sign-in code off is not asked; the setting off asks nobody who never chose", async () => {
     const { email } = await account();
     await app.sql("update user_profiles set signin_code = false where email = $1", [email]);
@@ -222,7 +274,7 @@ describe("codes by email before a cash-out", () => {
 
   beforeAll(async () => {
     smtp = await startSmtpStandIn();
-    app = await startPostgresApp({ SMTP_URL: smtp.url });
+    app = await startPostgresApp({ SMTP_URL: smtp.url, EMAIL_CODES: "on" });
     // Cash-outs ask codes; sign-ins from a new device do not, so the thief below gets in with the password.
     await app.sql("update app_config set withdrawal_codes = true, signin_code_default = false");
   }, 120_000);

@@ -53,6 +53,9 @@ const SETTINGS_FORM: Record<string, string> = {
   review_first_withdrawal: "no",
   network_review_flags: "",
   network_pause_flags: "",
+  signin_code_default: "no",
+  withdrawal_codes: "no",
+  withdrawal_code_days: "30",
   postback_hold_days: "0",
   provider_hold_days: "",
   bonus_unlock_ratio: "",
@@ -112,6 +115,8 @@ function settingSpec(setting: Setting): FieldSpec {
   const canBeEmpty = parseSettingInput(setting, "") !== undefined;
   return {
     wrong: invalidSettingMessage(setting),
+    // Checkboxes share their name: the same flag ticked twice is refused as a value.
+    ...(setting.unit === "flags" ? { twice: { value: "vpn", answer: invalidSettingMessage(setting) } } : {}),
     blank: canBeEmpty || !every ? null : undefined,
     whitespace: canBeEmpty || !every ? null : undefined,
     oversized: every ? undefined : null,

@@ -1,4 +1,5 @@
 import { AUTH_MESSAGES } from "~/domain/auth";
+import { END_SESSIONS_TEXTS } from "~/domain/email-codes";
 import { onboardingFormSchema } from "~/domain/onboarding";
 import { authFormSchema } from "~/domain/auth-form";
 import { taskFormSchema } from "~/domain/task-forms";
@@ -253,6 +254,24 @@ const logoutCases = [
     .slice(0, 6)
     .map(([what, body], i) => logout(`signed in: ${what}`, body, LOGGED_OUT, { who: `leaver${i}` })),
   logout("posted from another site", form({}), say(CROSS_SITE_MESSAGE, 403), { who: "member", headers: FOREIGN }),
+];
+
+// The email's "end every session" link (docs/decisions/092) reads no fields, only its `link`: whatever
+// is posted without a link it made, nothing ends and the page says the link is not valid.
+const END_SESSIONS_REFUSED = say(END_SESSIONS_TEXTS.invalid, 400);
+const endSessions = (link: string) =>
+  route("end-sessions/route.tsx", "POST", `/end-sessions?link=${encodeURIComponent(link)}`, "visitor");
+const endSessionsCases = [
+  ...unreadableBodies([["intent", "end"]]).map(([what, body]) =>
+    endSessions("")(`no link: ${what}`, body, END_SESSIONS_REFUSED),
+  ),
+  ...NUMBER_AND_TEXT.map(([label, value]) => endSessions(value)(`link ${label}`, form({}), END_SESSIONS_REFUSED)),
+  endSessions("1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")(
+    "a link signed by nobody",
+    form({}),
+    END_SESSIONS_REFUSED,
+  ),
+  endSessions("")("posted from another site", form({}), say(CROSS_SITE_MESSAGE, 403), { headers: FOREIGN }),
 ];
 
 const NOTICE_REFUSED = "Unknown notification setting";
@@ -569,6 +588,7 @@ const ALL_PAGE_CASES: Case[] = [
   ...earnCases,
   ...myOffersCases,
   ...logoutCases,
+  ...endSessionsCases,
   ...profileCases,
   ...settingsCases,
   ...withdrawCases,

@@ -218,6 +218,11 @@ export interface FieldSpec {
   oversized?: string | Answer | null;
   /** A NUL character (default: the route's answer to a form it cannot read). */
   nul?: string | Answer;
+  /**
+   * The field given twice (default: its valid value twice, a form the route cannot read); for
+   * checkboxes that share a name, one `value` ticked twice and the answer to it.
+   */
+  twice?: { value: string; answer: string | Answer };
   /** The wrong values (default: every number, text and markup value), a few with an answer of their own. */
   values?: (Value | [label: string, value: string, answer: Answer])[];
 }
@@ -247,7 +252,11 @@ export function badFields(valid: [string, string][], fields: Record<string, Fiel
     if (whitespace) cases.push([`${field} only spaces`, set("   "), answer(whitespace)]);
     if (oversized) cases.push([`${field} of 10,000 characters`, set(OVERSIZED), answer(oversized)]);
     cases.push(
-      [`${field} twice`, { form: [...others, [field, current], [field, current]] }, unreadable],
+      [
+        `${field} twice`,
+        { form: [...others, [field, spec.twice?.value ?? current], [field, spec.twice?.value ?? current]] },
+        spec.twice ? answer(spec.twice.answer) : unreadable,
+      ],
       [`a NUL character in ${field}`, set(NUL), spec.nul ? answer(spec.nul) : unreadable],
     );
     for (const [label, value, own] of spec.values ?? NUMBER_AND_TEXT) {

@@ -1,3 +1,4 @@
+import { EMAIL_CODE_PATTERN } from "~/domain/email-codes";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { HIDDEN_CHARACTER_CLASS } from "~/domain/hidden-characters";
@@ -12,6 +13,12 @@ const { patterns, computed } = appPatterns("app");
 
 // Patterns computed at run time, each analysed as the module builds it.
 const COMPUTED: { file: string; expression: string; source: string; flags: string }[] = [
+  {
+    file: "app/domain/email-codes.ts",
+    expression: "new RegExp(`^[0-9]{${EMAIL_CODE_LENGTH}}$`)",
+    source: EMAIL_CODE_PATTERN.source,
+    flags: "",
+  },
   {
     file: "app/domain/hidden-characters.ts",
     expression: 'new RegExp(HIDDEN_CHARACTER_CLASS, "u")',

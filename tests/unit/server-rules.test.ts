@@ -77,6 +77,7 @@ describe("environment validation", () => {
       SESSION_SECRET: "x".repeat(32),
       FIREBASE_PROJECT_ID: "demo-rewards",
       FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099",
+      SMTP_URL: "smtp://mail.example:587",
     };
     const refusal =
       /FIREBASE_AUTH_EMULATOR_HOST: must not be set in production.*ALLOW_AUTH_EMULATOR_IN_PRODUCTION=true/;
@@ -96,8 +97,26 @@ describe("environment validation", () => {
     }
   });
 
+  it("refuses EMAIL_CODES=off in a production deployment (a real Firebase project), and one without SMTP_URL to send the codes; codes are on by default, off only for tests", () => {
+    const deployment: Record<string, string> = {
+      NODE_ENV: "production",
+      SESSION_SECRET: "x".repeat(32),
+      FIREBASE_API_KEY: "AIza-test",
+      FIREBASE_PROJECT_ID: "rewards-prod",
+    };
+    expect(() => parseEnv(deployment)).toThrow(/SMTP_URL: is required in production/);
+    expect(parseEnv({ ...deployment, SMTP_URL: "smtp://mail.example:587" }).emailCodes).toBe(true);
+    expect(() => parseEnv({ ...deployment, EMAIL_CODES: "off" })).toThrow(/EMAIL_CODES: may be off in production only/);
+    expect(() => parseEnv({ ...deployment, EMAIL_CODES: "no" })).toThrow(/EMAIL_CODES: must be on or off/);
+    expect(parseEnv({ ...DEV, EMAIL_CODES: "off" }).emailCodes).toBe(false);
+  });
+
   it("requires SESSION_SECRET unless NODE_ENV is development or test; unset NODE_ENV is production, as under remix-serve", () => {
-    const firebase = { FIREBASE_API_KEY: "AIza-test", FIREBASE_PROJECT_ID: "rewards-prod" };
+    const firebase = {
+      FIREBASE_API_KEY: "AIza-test",
+      FIREBASE_PROJECT_ID: "rewards-prod",
+      SMTP_URL: "smtp://mail.example:587",
+    };
     const missing = /SESSION_SECRET: is required unless NODE_ENV is development or test/;
     expect(() => parseEnv(firebase)).toThrow(missing);
     expect(() => parseEnv({ ...firebase, NODE_ENV: "production" })).toThrow(missing);
@@ -123,6 +142,7 @@ describe("environment validation", () => {
       FIREBASE_PROJECT_ID: "rewards-prod",
       DATABASE_URL: "postgresql://app@db.internal:5432/rewards",
       AUTH_AUTHORIZED_DOMAINS: "rewards.example.com, Localhost",
+      SMTP_URL: "smtp://mailer:secret@mail.internal:587",
     });
     expect(env.isProduction).toBe(true);
     expect(env.firebase.authDomain).toBe("rewards-prod.firebaseapp.com");

@@ -162,7 +162,8 @@ export async function authAction(request: Request) {
     await permit?.succeeded();
     // A first sign-in here (an account made on Firebase itself, or a first Google sign-in) makes
     // a profile: it is a sign-up, and counts against the sign-up limits.
-    if (!identity.isNewUser && !(await profileExists(identity.uid))) {
+    const signsUp = identity.isNewUser || !(await profileExists(identity.uid));
+    if (signsUp && !identity.isNewUser) {
       const refusal = await limitSignUp(request, identity.email);
       if (refusal) return tooManyAttempts(submission, refusal);
     }
@@ -174,8 +175,8 @@ export async function authAction(request: Request) {
     const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
     const newDevice = !identity.email || recognisedDevice(request, identity.email) === null;
     // A sign-in from a device the account has not used asks a code by email first (decision 092);
-    // the password alone starts no session.
-    if (!identity.isNewUser && newDevice && (await signInCodeOn(identity.uid))) {
+    // the password alone starts no session. A sign-up has no device to compare with.
+    if (!signsUp && newDevice && (await signInCodeOn(identity.uid))) {
       const sent = await askSignInCode(request, identity.uid, redirectTo);
       if (!sent.ok) return refuse(submission.reply({ formErrors: [sent.message], hideFields }));
       return sent.response;

@@ -6,14 +6,6 @@ import { endEverySessionOf } from "~/server/auth/session.server";
 // email. Opening it changes nothing; its button ends every session of the account and every code
 // waiting for it, without signing in (whoever holds the email is its owner).
 
-export const END_SESSIONS_TEXTS = {
-  ask: "Someone asked for a code for your account. If it was not you, end every session now: whoever is signed in is signed out, and the code they are waiting for stops working.",
-  ended: "Every session of your account has ended",
-  endedDetail:
-    "Everyone signed in to your account, you too, is signed out, and the code that was asked for no longer works. Someone knows your password: choose a new one now.",
-  invalid: "This link is not valid, or is older than 7 days. Sign in and use Settings to sign out of every device.",
-} as const;
-
 function linkOf(request: Request): string | null {
   return new URL(request.url).searchParams.get("link");
 }

@@ -7,7 +7,8 @@ import { buttonClass } from "~/components/ui/button";
 import { pageMeta } from "~/lib/meta";
 import { BARE_SCREEN } from "~/lib/shell";
 import { assertSameOrigin } from "~/server/http/same-origin.server";
-import { END_SESSIONS_TEXTS, endSessionsAction, loadEndSessions } from "./page.server";
+import { END_SESSIONS_TEXTS } from "~/domain/email-codes";
+import { endSessionsAction, loadEndSessions } from "./page.server";
 
 export const meta: MetaFunction = () => pageMeta("End every session");
 export const handle = BARE_SCREEN;

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
-import { EMAIL_CODE_LENGTH, EMAIL_CODE_MINUTES, type EmailCodePurpose } from "~/domain/email-codes";
+import { EMAIL_CODE_LENGTH, EMAIL_CODE_MINUTES, EMAIL_CODE_PATTERN, type EmailCodePurpose } from "~/domain/email-codes";
 import { signalHash } from "./account-hash.server";
 import { readDeviceId } from "../auth/device-id.server";
 import { getDatabase } from "../db/database.server";
@@ -303,8 +303,6 @@ export const CODE_MESSAGES = {
   signInAgain: "Your code has expired. Please sign in again.",
 } as const;
 
-const CODE_PATTERN = new RegExp(`^[0-9]{${EMAIL_CODE_LENGTH}}$`);
-
 /**
  * Checks the typed code against this browser's challenge for `purpose`: each code checked uses a
  * try, whatever the answer (an entry that is not six digits is no guess, and uses none). A
@@ -320,7 +318,7 @@ export async function checkEmailCode(
   if (!challenge) return { outcome: "expired", message: CODE_MESSAGES.expired };
   // Pasted as "123 456" or "123-456" is the same code.
   const digits = typed.replace(/[\s-]/g, "");
-  if (!CODE_PATTERN.test(digits)) return { outcome: "wrong", message: CODE_MESSAGES.format };
+  if (!EMAIL_CODE_PATTERN.test(digits)) return { outcome: "wrong", message: CODE_MESSAGES.format };
   const db = await getDatabase();
   const checked = await db.rpc<{
     outcome: "passed" | "wrong" | "locked" | "expired";
@@ -346,6 +344,7 @@ export async function checkEmailCode(
 
 /** Whether a withdrawal to `recipientHash` from this browser asks a code first, and why. */
 export async function withdrawalCodeNeeded(request: Request, userId: string, recipientHash: string | null) {
+  if (!getEnv().emailCodes) return null;
   const db = await getDatabase();
   return db.rpc<"new_address" | "new_device" | "code_age" | null>("withdrawal_code_needed", {
     p_user_id: userId,
@@ -356,6 +355,7 @@ export async function withdrawalCodeNeeded(request: Request, userId: string, rec
 
 /** Whether a sign-in of `userId` from a device it has not used asks a code (its own choice, else the setting). */
 export async function signInCodeOn(userId: string): Promise<boolean> {
+  if (!getEnv().emailCodes) return false;
   const db = await getDatabase();
   return db.rpc<boolean>("signin_code_on", { p_user_id: userId });
 }

@@ -70,6 +70,9 @@ const envVariables = z.object({
   ),
   // Tests only: lets a production build use the Auth emulator, whose tokens are not signed.
   ALLOW_AUTH_EMULATOR_IN_PRODUCTION: optionalText.pipe(z.enum(["true", "false"], "must be true or false").optional()),
+  // Tests only (the Auth emulator, or outside production): `off` asks no code by email whatever
+  // app_config says (docs/decisions/092), for the suites whose apps send no mail.
+  EMAIL_CODES: optionalText.pipe(z.enum(["on", "off"], "must be on or off").optional()),
   // How long one verification of a session cookie is reused (a log out elsewhere ends it sooner).
   SESSION_VERIFY_CACHE_MS: optionalText
     .transform((value) => (value === undefined ? 2_000 : Number(value)))
@@ -268,6 +271,21 @@ const envSchema = envVariables
     }
     // firebase-admin accepts the emulator's unsigned tokens: anyone could sign in as anyone.
     const emulatorAllowed = env.NODE_ENV !== "production" || env.ALLOW_AUTH_EMULATOR_IN_PRODUCTION === "true";
+    // A production server asks codes by email (docs/decisions/092): without a way to send them, no
+    // one could sign in on a new device or cash out. Said at start rather than at every sign-in.
+    if (env.NODE_ENV === "production" && env.EMAIL_CODES !== "off" && !env.SMTP_URL) {
+      issue(
+        "SMTP_URL",
+        "is required in production: codes by email (a new device's sign-in, a cash-out) are sent through it",
+      );
+    }
+    // Codes by email defend people's money: only a test against the Auth emulator may do without them.
+    if (env.EMAIL_CODES === "off" && env.NODE_ENV === "production" && !env.FIREBASE_AUTH_EMULATOR_HOST) {
+      issue(
+        "EMAIL_CODES",
+        "may be off in production only with the Auth emulator (tests): codes by email keep a stolen password from cashing out",
+      );
+    }
     if (env.FIREBASE_AUTH_EMULATOR_HOST && !emulatorAllowed) {
       issue(
         "FIREBASE_AUTH_EMULATOR_HOST",
@@ -291,6 +309,7 @@ const envSchema = envVariables
     return {
       nodeEnv: env.NODE_ENV,
       isProduction: env.NODE_ENV === "production",
+      emailCodes: env.EMAIL_CODES !== "off",
       database: env.SUPABASE_URL
         ? ({ kind: "supabase", url: env.SUPABASE_URL, serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY! } as const)
         : env.DATABASE_URL
