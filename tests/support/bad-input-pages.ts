@@ -265,6 +265,10 @@ const endSessionsCases = [
   ...unreadableBodies([["intent", "end"]]).map(([what, body]) =>
     endSessions("")(`no link: ${what}`, body, END_SESSIONS_REFUSED),
   ),
+  // It reads no intent: of the intent's sweep, only the values sent from every sweep.
+  ...badIntents([["intent", "end"]])
+    .filter(([, , sweep]) => sweep === undefined || SENT_FROM_EVERY_SWEEP.has(sweep))
+    .map(([what, body]) => endSessions("")(`no link: ${what}`, body, END_SESSIONS_REFUSED)),
   ...NUMBER_AND_TEXT.map(([label, value]) => endSessions(value)(`link ${label}`, form({}), END_SESSIONS_REFUSED)),
   endSessions("1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")(
     "a link signed by nobody",

@@ -38,7 +38,12 @@ export default function EndSessionsRoute() {
         </h1>
       </div>
       {!valid ? (
-        <Banner tone="error">{END_SESSIONS_TEXTS.invalid}</Banner>
+        <>
+          <Banner tone="error">{END_SESSIONS_TEXTS.invalid}</Banner>
+          <Link to="/auth" className={buttonClass({ tone: "secondary", block: true })}>
+            Sign in
+          </Link>
+        </>
       ) : ended ? (
         <>
           <p className="text-center text-sm text-muted">{END_SESSIONS_TEXTS.endedDetail}</p>
