@@ -6,7 +6,13 @@ import { parseArgs } from "node:util";
 import { openDatabase } from "~/server/db/database.server";
 import { checkEnv } from "~/server/runtime/env.server";
 import { readWalls } from "~/server/walls/registry.server";
-import { grantOperatorRole, operatorRole, revokeOperatorRole, type RoleChange } from "~/server/operator/roles.server";
+import {
+  grantOperatorRole,
+  operatorRole,
+  resetOperatorTwoFactor,
+  revokeOperatorRole,
+  type RoleChange,
+} from "~/server/operator/roles.server";
 import { accountByEmail } from "~/server/walls/operator.server";
 import { runOperatorCommand, say, sayJson, UsageError } from "./lib/operator-output";
 
@@ -16,6 +22,9 @@ const USAGE = `Usage: npm run operator -- <command> [options]
                              (support < finance < owner); its sessions end, and its next
                              sign-in opens /admin
   revoke <email>             take the role away; its sessions end
+  reset-2fa <email>          remove the operator's authenticator and recovery codes (a lost
+                             phone); their sessions end, and their next visit to /admin enrols
+                             a new one
 
   --json                     machine-readable output
 
@@ -59,11 +68,12 @@ async function main(argv: string[]): Promise<number> {
     (command || help ? console.log : console.error)(USAGE);
     return command || help ? 0 : 2;
   }
-  if (command !== "grant" && command !== "revoke") throw new UsageError(`Unknown command "${command}"`);
+  if (command !== "grant" && command !== "revoke" && command !== "reset-2fa")
+    throw new UsageError(`Unknown command "${command}"`);
   if (command === "grant" && rest.length !== 2)
     throw new UsageError("grant takes an email and a role, e.g. grant ana@example.com owner");
-  if (command === "revoke" && rest.length !== 1)
-    throw new UsageError("revoke takes an email, e.g. revoke ana@example.com");
+  if (command !== "grant" && rest.length !== 1)
+    throw new UsageError(`${command} takes an email, e.g. ${command} ana@example.com`);
   const role = command === "grant" ? operatorRole(rest[1]!) : null;
 
   // The database and Firebase; no session secret.
@@ -72,17 +82,27 @@ async function main(argv: string[]): Promise<number> {
   if (env.database.kind === "pglite") throw new Error(PGLITE_REFUSED);
   const actor = process.env.OPERATOR_NAME?.trim() || userInfo().username;
   const db = await openDatabase(env);
-  let change: RoleChange;
   try {
     const account = await accountByEmail(db, rest[0]!);
     const who = { userId: account.user_id, email: account.email, actor };
-    change = role ? await grantOperatorRole(db, { ...who, role }) : await revokeOperatorRole(db, who);
+    if (command === "reset-2fa") {
+      const reset = await resetOperatorTwoFactor(db, who);
+      if (json) sayJson(reset);
+      else
+        say(
+          reset.had_authenticator
+            ? `${reset.email}'s authenticator and recovery codes were removed; their sessions ended, and their next visit to /admin sets up a new one.`
+            : `${reset.email} had no authenticator set up; their next visit to /admin sets one up.`,
+        );
+      return 0;
+    }
+    const change: RoleChange = role ? await grantOperatorRole(db, { ...who, role }) : await revokeOperatorRole(db, who);
+    if (json) sayJson(change);
+    else say(summary(change));
+    return 0;
   } finally {
     await db.close();
   }
-  if (json) sayJson(change);
-  else say(summary(change));
-  return 0;
 }
 
 await runOperatorCommand("operator", () => main(process.argv.slice(2)));

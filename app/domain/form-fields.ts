@@ -15,3 +15,9 @@ export const stepUpPassword = pipe(
   optional(string()),
   transform((value) => value ?? ""),
 );
+
+/**
+ * The step-up's fields (every form that moves money or changes policy or access): the password,
+ * and, where the console asks for its authenticator, a code from it (docs/decisions/093).
+ */
+export const stepUp = { password: stepUpPassword, totpCode: stepUpPassword };

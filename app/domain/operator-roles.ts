@@ -32,3 +32,6 @@ export function signedInRecently(authTimeSeconds: number, nowMs: number = Date.n
   const ageSeconds = nowMs / 1000 - authTimeSeconds;
   return Number.isFinite(ageSeconds) && ageSeconds >= -60 && ageSeconds <= RECENT_SIGN_IN_SECONDS;
 }
+
+/** The console's authenticator page (docs/decisions/093): enrolment, then a code at each sign-in. */
+export const TWO_FACTOR_PATH = "/admin/2fa";

@@ -102,6 +102,10 @@ const RULE_MESSAGES = {
   email_code_rate_limited: (retryAfterSeconds: string) => tooManyAttemptsMessage(Number(retryAfterSeconds)),
   email_code_required: "Enter the code we emailed you first.",
   invalid_choice: "Choose on or off",
+  // The console's authenticator (docs/decisions/093).
+  totp_already_enrolled: "An authenticator is already set up",
+  invalid_recovery_codes: "Ten recovery codes are needed",
+  not_an_operator: "This account holds no operator role",
   invalid_payout_request: "Invalid payout request",
   invalid_payout_status: "Invalid payout status",
   invalid_rate: "Enter rupees per dollar from 1 to 1,000",

@@ -1,12 +1,12 @@
 // The console's withdrawal forms, checked by the server (the pages post plain HTML, with or
 // without JavaScript). One schema for the list's bulk approval and the withdrawal page's actions.
 import { discriminatedUnion, literal, object } from "zod/mini";
-import { stepUpPassword as password, trimmedText as text } from "./form-fields";
+import { stepUp, trimmedText as text } from "./form-fields";
 
 /** The list's checkboxes are named `select-<withdrawal id>`: one name each, so no name repeats. */
 export const SELECT_PREFIX = "select-";
 
-export const bulkApproveSchema = object({ intent: literal("approve-selected"), password });
+export const bulkApproveSchema = object({ intent: literal("approve-selected"), ...stepUp });
 
 export const WITHDRAWAL_MESSAGES = {
   noneSelected: "Select the withdrawals to approve.",
@@ -19,9 +19,9 @@ export const WITHDRAWAL_MESSAGES = {
 } as const;
 
 export const withdrawalActionSchema = discriminatedUnion("intent", [
-  object({ intent: literal("approve"), password }),
-  object({ intent: literal("pay"), password }),
-  object({ intent: literal("reject"), reason: text, password }),
-  object({ intent: literal("mark-paid"), reference: text, password }),
-  object({ intent: literal("mark-failed"), reason: text, password }),
+  object({ intent: literal("approve"), ...stepUp }),
+  object({ intent: literal("pay"), ...stepUp }),
+  object({ intent: literal("reject"), reason: text, ...stepUp }),
+  object({ intent: literal("mark-paid"), reference: text, ...stepUp }),
+  object({ intent: literal("mark-failed"), reason: text, ...stepUp }),
 ]);

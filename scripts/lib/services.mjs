@@ -277,7 +277,8 @@ export async function startPgBouncer({ postgresPort, mode, users = ["postgres"],
  * `ready`, until its answer passes that check: a server that is up but not ready).
  * Test and benchmark servers run against the Auth emulator, which production refuses unless
  * ALLOW_AUTH_EMULATOR_IN_PRODUCTION=true: it is set here unless `env` says otherwise. They send no
- * mail either: EMAIL_CODES=off here too, unless `env` turns codes by email on (their own tests).
+ * mail either: EMAIL_CODES=off here too, unless `env` turns codes by email on (their own tests),
+ * and the console asks no authenticator (OPERATOR_2FA=off) unless `env` turns it on.
  * @param {{ port: number, env: Record<string, string>, cwd?: string, quiet?: boolean, command?: string[], ready?: (response: Response) => boolean, captureStdout?: boolean }} options
  *   `command` prefixes the program, e.g. ["runuser", "-u", "nobody", "--"].
  */
@@ -299,6 +300,7 @@ export async function startAppServer({
       ...process.env,
       ALLOW_AUTH_EMULATOR_IN_PRODUCTION: "true",
       EMAIL_CODES: "off",
+      OPERATOR_2FA: "off",
       REFERRAL_SETTLE_INTERVAL_SECONDS: "0",
       ...env,
       PORT: String(port),

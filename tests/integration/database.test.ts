@@ -61,6 +61,9 @@ const TABLES = [
   "network_lookups",
   // Codes by email: each code's keyed hash, tries and when it passed (docs/decisions/092).
   "email_codes",
+  // The console's authenticator: sealed secrets and recovery codes' hashes (docs/decisions/093).
+  "operator_totp",
+  "operator_recovery_codes",
 ];
 
 /** Credits a user the way an earning function will: a ledger row and the balance, together. */

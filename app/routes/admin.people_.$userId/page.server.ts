@@ -126,8 +126,8 @@ export async function personAction(request: Request, userId: string | undefined)
   if (!person) return rejectForm(submission, { formErrors: [ruleMessage("account_not_found")] }, 404);
   let setCookie: string | null = null;
   if (RECENT_SIGN_IN_INTENTS.has(form.intent)) {
-    const typed = "password" in form ? form.password : "";
-    const signIn = await confirmRecentSignIn(request, operator, typed || null);
+    const typed = "password" in form ? form : { password: "", totpCode: "" };
+    const signIn = await confirmRecentSignIn(request, operator, typed);
     if (!signIn.ok) return rejectForm(submission, { fieldErrors: { password: [signIn.problem] } }, signIn.status);
     setCookie = signIn.setCookie;
   }

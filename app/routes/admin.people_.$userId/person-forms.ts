@@ -1,17 +1,17 @@
 // The person page's forms (docs/operator-console.md, "People"), checked by the server (the page
 // posts plain HTML, with or without JavaScript).
 import { discriminatedUnion, literal, object } from "zod/mini";
-import { stepUpPassword as password, trimmedText as text } from "~/domain/form-fields";
+import { stepUp, trimmedText as text } from "~/domain/form-fields";
 
 export const personActionSchema = discriminatedUnion("intent", [
-  object({ intent: literal("adjust"), amount: text, kind: text, reason: text, password }),
-  object({ intent: literal("approve-adjustment"), adjustment: text, password }),
-  object({ intent: literal("decline-adjustment"), adjustment: text, reason: text, password }),
-  object({ intent: literal("pause"), reason: text, password }),
-  object({ intent: literal("resume"), password }),
-  object({ intent: literal("ban"), reason: text, password }),
-  object({ intent: literal("unban"), password }),
-  object({ intent: literal("sign-out-everywhere"), password }),
+  object({ intent: literal("adjust"), amount: text, kind: text, reason: text, ...stepUp }),
+  object({ intent: literal("approve-adjustment"), adjustment: text, ...stepUp }),
+  object({ intent: literal("decline-adjustment"), adjustment: text, reason: text, ...stepUp }),
+  object({ intent: literal("pause"), reason: text, ...stepUp }),
+  object({ intent: literal("resume"), ...stepUp }),
+  object({ intent: literal("ban"), reason: text, ...stepUp }),
+  object({ intent: literal("unban"), ...stepUp }),
+  object({ intent: literal("sign-out-everywhere"), ...stepUp }),
   object({ intent: literal("resend-verification") }),
   object({ intent: literal("note"), note: text }),
 ]);

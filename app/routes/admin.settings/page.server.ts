@@ -81,9 +81,9 @@ export async function settingsAction(request: Request) {
   if (submission.status !== "success") {
     return rejectForm(submission, { formErrors: bannerErrors(submission, SHOWN_FIELDS) });
   }
-  const { intent: _intent, reason, version, password, ...values } = submission.value;
+  const { intent: _intent, reason, version, password, totpCode, ...values } = submission.value;
   // Checked after the values, so a wrong value costs no password attempt; what was typed comes back.
-  const signIn = await confirmRecentSignIn(request, operator, password || null);
+  const signIn = await confirmRecentSignIn(request, operator, { password, totpCode });
   if (!signIn.ok) return rejectForm(submission, { fieldErrors: { password: [signIn.problem] } }, signIn.status);
   const renewed: HeadersInit = signIn.setCookie ? { "Set-Cookie": signIn.setCookie } : {};
   try {
@@ -131,8 +131,8 @@ async function decideChange(request: Request, operator: Operator, fields: FormDa
   if (submission.status !== "success") {
     return rejectForm(submission, { formErrors: [ruleMessage("setting_change_not_found")] }, 400);
   }
-  const { intent, change, password } = submission.value;
-  const signIn = await confirmRecentSignIn(request, operator, password || null);
+  const { intent, change, password, totpCode } = submission.value;
+  const signIn = await confirmRecentSignIn(request, operator, { password, totpCode });
   if (!signIn.ok) return rejectForm(submission, { fieldErrors: { password: [signIn.problem] } }, signIn.status);
   const renewed: HeadersInit = signIn.setCookie ? { "Set-Cookie": signIn.setCookie } : {};
   try {

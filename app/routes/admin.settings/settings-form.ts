@@ -2,7 +2,7 @@
 // setting of app/domain/settings.ts by its own unit and bounds, the reason, and the version of the
 // settings the form was shown with. The database checks all of it again (operator_set_settings).
 import { array, coerce, int, literal, object, optional, pipe, regex, string, transform, union } from "zod/mini";
-import { stepUpPassword } from "~/domain/form-fields";
+import { stepUp } from "~/domain/form-fields";
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import { ruleMessage } from "~/domain/rules";
 import {
@@ -58,7 +58,7 @@ export const settingsFormSchema = object({
   ...settingFields,
   reason,
   /** Asked for while the sign-in is older than 15 minutes; checked as typed. */
-  password: stepUpPassword,
+  ...stepUp,
   version: string(STALE_FORM).check(regex(/^[0-9a-f]{32}$/, STALE_FORM)),
 });
 
@@ -69,5 +69,5 @@ export const WITHDRAW_CHANGE_INTENT = "withdraw-change";
 export const settingChangeDecisionSchema = object({
   intent: union([literal(APPROVE_CHANGE_INTENT), literal(WITHDRAW_CHANGE_INTENT)]),
   change: coerce.number().check(int()),
-  password: stepUpPassword,
+  ...stepUp,
 });

@@ -109,7 +109,7 @@ export async function ticketAction(request: Request, kind: string | undefined, i
     if (coinsToDollars(Number(form.coins), coinsPerDollar) <= 0) {
       return rejectForm(submission, { fieldErrors: { coins: [TICKET_MESSAGES.creditCoins] } });
     }
-    const signIn = await confirmRecentSignIn(request, operator, form.password || null);
+    const signIn = await confirmRecentSignIn(request, operator, form);
     if (!signIn.ok) return rejectForm(submission, { fieldErrors: { password: [signIn.problem] } }, signIn.status);
     setCookie = signIn.setCookie;
   }

@@ -1,13 +1,13 @@
 // A support ticket's forms (docs/operator-console.md, "Support inbox"), checked by the server.
 import { array, discriminatedUnion, literal, object, optional, string, union } from "zod/mini";
-import { stepUpPassword as password, trimmedText as text } from "~/domain/form-fields";
+import { stepUp, trimmedText as text } from "~/domain/form-fields";
 
 export const ticketActionSchema = discriminatedUnion("intent", [
   object({ intent: literal("reply"), body: text }),
   object({ intent: literal("note"), body: text }),
   object({ intent: literal("status"), status: text }),
   object({ intent: literal("assign"), to: text }),
-  object({ intent: literal("credit"), coins: text, reason: text, password }),
+  object({ intent: literal("credit"), coins: text, reason: text, ...stepUp }),
   // An appeal's risk reasons the person may read (docs/decisions/090): the checked boxes' codes.
   object({ intent: literal("show-reasons"), reasons: optional(union([array(string()), string()])) }),
 ]);

@@ -106,7 +106,10 @@ export async function wallAction(request: Request, name: string | undefined) {
   // The checks a person can fix come before the password, so a wrong value costs no password attempt.
   const wrong = change ? checkWallChange(network, change) : {};
   if (Object.keys(wrong).length > 0) return rejectForm(submission, { fieldErrors: wrong, hideFields });
-  const signIn = await confirmRecentSignIn(request, operator, (value.password as string) || null);
+  const signIn = await confirmRecentSignIn(request, operator, {
+    password: String(value.password ?? ""),
+    totpCode: String(value.totpCode ?? ""),
+  });
   if (!signIn.ok) {
     return rejectForm(submission, { fieldErrors: { password: [signIn.problem] }, hideFields }, signIn.status);
   }

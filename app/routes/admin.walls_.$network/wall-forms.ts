@@ -13,7 +13,7 @@ import {
   transform,
   type ZodMiniType,
 } from "zod/mini";
-import { stepUpPassword as password } from "~/domain/form-fields";
+import { stepUp } from "~/domain/form-fields";
 import { isEmailAddress } from "~/domain/email";
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import {
@@ -79,7 +79,7 @@ function saveForm(settings: readonly FormSetting[]) {
     holdDays,
     allowedAddresses: plainText(2_000, M.allowedAddresses),
     reason,
-    password,
+    ...stepUp,
   };
   for (const setting of settings) {
     shape[settingField(setting.suffix)] = plainText(500, M.setting);
@@ -88,11 +88,11 @@ function saveForm(settings: readonly FormSetting[]) {
   return object(shape);
 }
 
-const resetForm = object({ intent: literal("reset"), reason, password });
+const resetForm = object({ intent: literal("reset"), reason, ...stepUp });
 
 const testPostbackForm = object({
   intent: literal("test-postback"),
-  password,
+  ...stepUp,
   email: pipe(
     trimmed(M.testEmail),
     transform((value, ctx) => {
@@ -139,7 +139,7 @@ const heldForm = object({
   ),
   decision: oneOf(["approve", "reject"], H.decision),
   reason,
-  password,
+  ...stepUp,
 });
 
 /** A test postback's transaction id, as the page makes it: sim- and a random UUID. */

@@ -55,7 +55,7 @@ export async function withdrawalsAction(request: Request) {
   }
   if (ids.length === 0) return rejectForm(submission, { formErrors: [WITHDRAWAL_MESSAGES.noneSelected] });
   if (ids.length > MAX_BULK) return rejectForm(submission, { formErrors: [WITHDRAWAL_MESSAGES.tooMany] });
-  const signIn = await confirmRecentSignIn(request, operator, submission.value.password || null);
+  const signIn = await confirmRecentSignIn(request, operator, submission.value);
   if (!signIn.ok) return rejectForm(submission, { fieldErrors: { password: [signIn.problem] } }, signIn.status);
   const outcomes = await approveWithdrawals(operator, ids);
   const { pathname, search } = new URL(request.url);

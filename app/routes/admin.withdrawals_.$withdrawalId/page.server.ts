@@ -82,7 +82,7 @@ export async function withdrawalAction(request: Request, id: string | undefined)
   // Someone else acted first (or the page is old): say where it stands now, change nothing.
   if (!possible) return rejectForm(submission, { formErrors: [stale(withdrawal)] }, 409);
 
-  const signIn = await confirmRecentSignIn(request, operator, form.password || null);
+  const signIn = await confirmRecentSignIn(request, operator, form);
   if (!signIn.ok) return rejectForm(submission, { fieldErrors: { password: [signIn.problem] } }, signIn.status);
 
   let flash: Flash;

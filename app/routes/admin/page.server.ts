@@ -1,4 +1,5 @@
 import { requireOperator } from "~/server/operator/access.server";
+import { twoFactorRequired } from "~/server/operator/two-factor.server";
 
 /**
  * The console's frame (docs/operator-console.md): who is signed in and their role. Every operator
@@ -7,5 +8,9 @@ import { requireOperator } from "~/server/operator/access.server";
  */
 export async function loadConsole(request: Request) {
   const operator = await requireOperator(request, "support");
-  return { operator: { name: operator.name, email: operator.email, role: operator.role } };
+  return {
+    operator: { name: operator.name, email: operator.email, role: operator.role },
+    // The step-up asks for an authenticator code too (docs/decisions/093).
+    twoFactor: twoFactorRequired(),
+  };
 }

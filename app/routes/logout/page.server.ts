@@ -1,6 +1,7 @@
 import { redirect } from "@remix-run/node";
 import { AUTH_MESSAGES } from "~/domain/auth";
 import { clearedSessionCookie, endSession } from "~/server/auth/session.server";
+import { clearedPassedCookie } from "~/server/operator/two-factor.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { clearedPushDeviceCookie, forgetPushDevice } from "~/server/notifications/settings.server";
 
@@ -28,6 +29,8 @@ export async function logOut(request: Request) {
       : { kind: "error", title: AUTH_MESSAGES.logoutFailed },
     [
       ["Set-Cookie", await clearedSessionCookie()],
+      // The console's authenticator is asked again at the next sign-in (docs/decisions/093).
+      ["Set-Cookie", clearedPassedCookie()],
       ...(hadPushDevice ? [["Set-Cookie", await clearedPushDeviceCookie()] as [string, string]] : []),
     ],
   );

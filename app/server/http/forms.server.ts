@@ -139,7 +139,7 @@ export function rejectForm(
   status = 400,
 ) {
   // A password, or a secret (`hideFields`), is never sent back into the page.
-  const hideFields = ["password", ...(errors.hideFields ?? [])];
+  const hideFields = ["password", "totpCode", ...(errors.hideFields ?? [])];
   return data<SubmissionResult<string[]>>(submission.reply({ ...errors, hideFields }), { status });
 }
 

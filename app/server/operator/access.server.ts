@@ -1,6 +1,9 @@
+import { redirect } from "@remix-run/node";
+import { TWO_FACTOR_PATH } from "~/domain/operator-roles";
 import { roleAtLeast, type OperatorRole } from "~/domain/operator-roles";
 import { getSessionUser } from "../auth/session.server";
 import { getDatabase } from "../db/database.server";
+import { hasPassedTwoFactor, twoFactorRequired } from "./two-factor.server";
 
 /**
  * Who may enter the operator console (docs/operator-console.md, "Who may enter"): a signed-in
@@ -29,12 +32,22 @@ function notFound(): Response {
  * least `minimumRole`; otherwise throws the 404 page. A claim without the row (revoked, or a row
  * that never was) lets nobody in; nor does a row without the claim (granted, not yet signed in again).
  */
-export async function requireOperator(request: Request, minimumRole: OperatorRole): Promise<Operator> {
+export async function requireOperator(
+  request: Request,
+  minimumRole: OperatorRole,
+  /** The authenticator's own page lets in an operator who has not passed it yet. */
+  { twoFactor = true }: { twoFactor?: boolean } = {},
+): Promise<Operator> {
   const user = await getSessionUser(request);
   if (!user?.role) throw notFound();
   const db = await getDatabase();
   const recorded = await db.rpc<string | null>("operator_role", { p_user_id: user.uid });
   if (recorded !== user.role || !roleAtLeast(user.role, minimumRole)) throw notFound();
+  // An operator, then: the second factor first (docs/decisions/093), coming back here after it.
+  if (twoFactor && twoFactorRequired() && !hasPassedTwoFactor(request, user.uid)) {
+    const { pathname, search } = new URL(request.url);
+    throw redirect(`${TWO_FACTOR_PATH}?${new URLSearchParams({ redirectTo: pathname + search })}`);
+  }
   return {
     uid: user.uid,
     name: user.name ?? user.email ?? user.uid,

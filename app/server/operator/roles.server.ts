@@ -74,3 +74,21 @@ async function setRoleClaim(db: Database, uid: string, role: OperatorRole | null
   // The servers forget the session checks they keep for a moment (SESSION_VERIFY_CACHE_MS).
   await db.rpc("announce_sessions_ended", { p_user_id: uid });
 }
+
+/**
+ * `npm run operator -- reset-2fa <email>` (docs/decisions/093): the operator's authenticator and
+ * recovery codes go (audited with the actor's name), and every session ends: their next visit to
+ * /admin enrols a new authenticator.
+ */
+export async function resetOperatorTwoFactor(
+  db: Database,
+  change: { userId: string; email: string; actor: string },
+): Promise<{ user_id: string; email: string; had_authenticator: boolean }> {
+  const result = await db.rpc<{ had_authenticator: boolean }>("reset_operator_totp", {
+    p_actor: change.actor,
+    p_user_id: change.userId,
+  });
+  const auth = getAdminAuth();
+  await auth.revokeRefreshTokens(change.userId);
+  return { user_id: change.userId, email: change.email, had_authenticator: result.had_authenticator };
+}

@@ -73,6 +73,8 @@ const envVariables = z.object({
   // Tests only (the Auth emulator, or outside production): `off` asks no code by email whatever
   // app_config says (docs/decisions/092), for the suites whose apps send no mail.
   EMAIL_CODES: optionalText.pipe(z.enum(["on", "off"], "must be on or off").optional()),
+  // Development and tests only: `off` lets the console in without its authenticator (docs/decisions/093).
+  OPERATOR_2FA: optionalText.pipe(z.enum(["on", "off"], "must be on or off").optional()),
   // How long one verification of a session cookie is reused (a log out elsewhere ends it sooner).
   SESSION_VERIFY_CACHE_MS: optionalText
     .transform((value) => (value === undefined ? 2_000 : Number(value)))
@@ -279,6 +281,13 @@ const envSchema = envVariables
         "is required in production: codes by email (a new device's sign-in, a cash-out) are sent through it",
       );
     }
+    // The console moves money: in a deployment it always asks for the authenticator.
+    if (env.OPERATOR_2FA === "off" && env.NODE_ENV === "production" && !env.FIREBASE_AUTH_EMULATOR_HOST) {
+      issue(
+        "OPERATOR_2FA",
+        "may be off only in development or tests (the Auth emulator): the operator console needs an authenticator in production",
+      );
+    }
     // Codes by email defend people's money: only a test against the Auth emulator may do without them.
     if (env.EMAIL_CODES === "off" && env.NODE_ENV === "production" && !env.FIREBASE_AUTH_EMULATOR_HOST) {
       issue(
@@ -310,6 +319,7 @@ const envSchema = envVariables
       nodeEnv: env.NODE_ENV,
       isProduction: env.NODE_ENV === "production",
       emailCodes: env.EMAIL_CODES !== "off",
+      operatorTwoFactor: env.OPERATOR_2FA !== "off",
       database: env.SUPABASE_URL
         ? ({ kind: "supabase", url: env.SUPABASE_URL, serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY! } as const)
         : env.DATABASE_URL
