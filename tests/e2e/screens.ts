@@ -108,6 +108,13 @@ export const SCREENS: readonly Screen[] = [
   // The operator console (docs/operator-console.md): its frame and pages as an owner sees them, and
   // the 404 page it answers a member.
   { route: "admin._index/route.tsx", name: "Operator console, dashboard", path: "/admin", viewer: "operator" },
+  // Its authenticator's set-up (docs/decisions/093), as an operator who has none sees it.
+  {
+    route: "admin_.2fa/route.tsx",
+    name: "Operator console, setting up the authenticator",
+    path: "/admin/2fa",
+    viewer: "operator",
+  },
   { route: "admin.audit/route.tsx", name: "Operator console, audit log", path: "/admin/audit", viewer: "operator" },
   {
     route: "admin.settings/route.tsx",

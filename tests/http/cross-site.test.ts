@@ -26,6 +26,7 @@ const PAGE_ACTIONS: Record<string, string> = {
   "admin.support_.$kind.$ticketId/route.tsx": "/admin/support/feedback/999999999",
   "admin.withdrawals/route.tsx": "/admin/withdrawals",
   "admin.withdrawals_.$withdrawalId/route.tsx": "/admin/withdrawals/00000000-0000-4000-8000-000000000000",
+  "admin_.2fa/route.tsx": "/admin/2fa",
 };
 const API_ACTIONS: Record<string, string> = {
   "api.$provider.complete.ts": "/api/acme/complete",

@@ -1,9 +1,9 @@
-import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ageSession, newMember, newOperator, signInAs } from "../support/console";
 import type { HttpClient } from "../support/http";
 import { runOperator } from "../support/operator";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
+import { stepNow, totp } from "../support/totp";
 
 // The console's authenticator (issue 38, point 2; docs/decisions/093), over HTTP on Postgres as a
 // production server runs it (OPERATOR_2FA on, as in every deployment): an operator without a
@@ -11,35 +11,6 @@ import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 // confirms it and shows ten recovery codes; each code is used once; a recovery code opens the
 // console once; the step-up asks for a code with the password; `npm run operator -- reset-2fa`
 // removes it, audited. The codes are computed here from RFC 6238, apart from the app's own code.
-
-const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-function decodeBase32(text: string): Buffer {
-  let bits = 0;
-  let value = 0;
-  const bytes: number[] = [];
-  for (const character of text.replace(/\s/g, "")) {
-    value = (value << 5) | BASE32.indexOf(character);
-    bits += 5;
-    if (bits >= 8) {
-      bytes.push((value >>> (bits - 8)) & 255);
-      bits -= 8;
-    }
-  }
-  return Buffer.from(bytes);
-}
-/** The current 30-second step (RFC 6238's T). */
-const stepNow = () => Math.floor(Date.now() / 30_000);
-/**
- * RFC 6238 (HMAC-SHA1, 30 s, 6 digits) for `step`. A test names its steps outright, so a 30-second
- * boundary passing mid-test changes nothing (the app accepts one step either way).
- */
-function totp(secret: string, step: number): string {
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(step));
-  const digest = createHmac("sha1", decodeBase32(secret)).update(counter).digest();
-  const at = digest[19]! & 15;
-  return String((digest.readUInt32BE(at) & 0x7fffffff) % 1_000_000).padStart(6, "0");
-}
 
 describe("the operator console's authenticator", () => {
   let app: PostgresApp;

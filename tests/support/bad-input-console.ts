@@ -1,6 +1,8 @@
 import { hasHiddenCharacters } from "~/domain/hidden-characters";
 import { bulkApproveSchema, withdrawalActionSchema } from "~/domain/withdrawal-review-forms";
 import { settingsFormSchema } from "~/routes/admin.settings/settings-form";
+import { TWO_FACTOR_TEXTS } from "~/routes/admin_.2fa/texts";
+import { twoFactorFormSchema } from "~/routes/admin_.2fa/two-factor-form";
 import { personActionSchema } from "~/routes/admin.people_.$userId/person-forms";
 import { ticketActionSchema } from "~/routes/admin.support_.$kind.$ticketId/ticket-forms";
 import { WALL_FORM_MESSAGES } from "~/domain/operator-walls";
@@ -635,6 +637,30 @@ const wallCases = pageCases(
   },
 );
 
+// The authenticator page (docs/decisions/093): a wrong code is refused on its field. Few of them:
+// each code checked counts against the operator's ten tries in 15 minutes.
+const twoFactorCases = pageCases(
+  "admin_.2fa/route.tsx",
+  "operator",
+  [
+    {
+      name: "Authenticator code",
+      path: "/admin/2fa",
+      valid: { intent: "totp-code", code: "000000" },
+      fields: {
+        code: {
+          wrong: TWO_FACTOR_TEXTS.wrongCode,
+          values: [
+            ["letters", "abcdef"],
+            ["seven digits", "1234567"],
+          ],
+        },
+      },
+    },
+  ],
+  { schema: twoFactorFormSchema, signedOut: { path: "/admin/2fa", answer: NOT_FOUND_PAGE } },
+);
+
 const ALL_CONSOLE_CASES: Case[] = [
   ...consoleSettingsCases,
   ...consoleListCases,
@@ -643,6 +669,7 @@ const ALL_CONSOLE_CASES: Case[] = [
   ...consolePersonCases,
   ...consoleTicketCases,
   ...wallCases,
+  ...twoFactorCases,
 ];
 
 /** Sent over HTTP (tests/http/bad-input-console.test.ts), and checked against the console's schemas (tests/unit/form-schemas.test.ts). */

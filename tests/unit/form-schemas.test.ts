@@ -52,6 +52,7 @@ describe("bad input against the schemas: the split", () => {
         "admin.withdrawals_.$withdrawalId/route.tsx",
         "admin.people_.$userId/route.tsx",
         "admin.support_.$kind.$ticketId/route.tsx",
+        "admin_.2fa/route.tsx",
       ].sort(),
     );
   });

@@ -1,21 +1,16 @@
 import { data, redirect } from "@remix-run/node";
 import QRCode from "qrcode";
-import { discriminatedUnion, literal, object, optional, string } from "zod/mini";
 import { requireOperator } from "~/server/operator/access.server";
 import { checkTotp, enrolmentOf, passedCookie, spendRecoveryCode } from "~/server/operator/two-factor.server";
 import { hitRateLimit, RATE_LIMITS, tooManyAttemptsMessage } from "~/server/http/rate-limit.server";
 import { parseForm, rejectForm } from "~/server/http/forms.server";
 import { safeRedirectPath } from "~/server/http/redirects.server";
 import { TWO_FACTOR_TEXTS } from "./texts";
+import { twoFactorFormSchema } from "./two-factor-form";
 
 // The console's authenticator page (docs/decisions/093): the first visit after a role is granted
 // enrols (a QR code and the typed secret, confirmed by a code, then ten recovery codes shown once);
 // each later sign-in types a code, or a recovery code.
-
-const formSchema = discriminatedUnion("intent", [
-  object({ intent: literal("totp-code"), code: optional(string()) }),
-  object({ intent: literal("totp-recovery"), recoveryCode: optional(string()) }),
-]);
 
 function redirectTarget(request: Request): string {
   const target = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
@@ -39,7 +34,7 @@ export async function loadTwoFactor(request: Request) {
 
 export async function twoFactorAction(request: Request) {
   const operator = await requireOperator(request, "support", { twoFactor: false });
-  const submission = await parseForm(request, formSchema);
+  const submission = await parseForm(request, twoFactorFormSchema);
   if (submission.status !== "success") return rejectForm(submission);
   const limit = await hitRateLimit(RATE_LIMITS.operatorSecondFactor, operator.uid);
   if (!limit.allowed) {

@@ -47,13 +47,16 @@ export default function TwoFactorRoute() {
         <section className="rounded-2xl border border-line bg-white p-5 shadow-sm">
           <ol data-testid="recovery-codes" className="grid grid-cols-2 gap-2 font-mono text-base">
             {saved.recoveryCodes.map((code) => (
-              <li key={code} className="rounded-lg bg-canvas px-3 py-2 text-center tracking-wider">
+              <li
+                key={code}
+                className="whitespace-nowrap rounded-lg bg-canvas px-2 py-2 text-center text-sm tracking-wide"
+              >
                 {code}
               </li>
             ))}
           </ol>
           <Link to={saved.redirectTo} className={`${buttonClass({ block: true })} mt-5`}>
-            I have saved them: open the console
+            I saved them, continue
           </Link>
         </section>
       ) : (
@@ -71,7 +74,7 @@ export default function TwoFactorRoute() {
               <p className="text-sm font-medium text-ink">{TWO_FACTOR_TEXTS.typeKey}</p>
               <p
                 data-testid="totp-secret"
-                className="break-all rounded-lg bg-canvas px-3 py-2 text-center font-mono text-base tracking-wider"
+                className="rounded-lg bg-canvas px-3 py-2 text-center font-mono text-base tracking-wider"
               >
                 {enrolling.secret}
               </p>
