@@ -197,6 +197,8 @@ describe("every /admin route answers each kind of visitor as its section says", 
     "admin.walls_.$network/route.tsx": { path: "/admin/walls/bitlabs?refused=1", role: "support" },
     "admin.support/route.tsx": { path: "/admin/support?view=all", role: "support" },
     "admin.support_.$kind.$ticketId/route.tsx": { path: `/admin/support/feedback/${ticketId}`, role: "support" },
+    // The authenticator's page (docs/decisions/093): an operator's, whether or not the console asks for it.
+    "admin_.2fa/route.tsx": { path: "/admin/2fa", role: "support" },
   });
   // Resource routes: what a GET and a POST get from someone who may use them.
   const RESOURCES: Record<string, { path: string; role: OperatorRole }> = {

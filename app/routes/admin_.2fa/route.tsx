@@ -36,7 +36,8 @@ export default function TwoFactorRoute() {
         <span className="mx-auto inline-flex size-16 items-center justify-center rounded-2xl bg-brand-50 text-brand-700">
           <Icon name="lock" className="size-8" />
         </span>
-        <h1 className="mt-5 text-2xl font-bold tracking-tight">
+        <p className="mt-5 text-xs font-semibold uppercase tracking-wider text-brand-700">Operator console</p>
+        <h1 className="mt-1 text-2xl font-bold tracking-tight">
           {saved ? TWO_FACTOR_TEXTS.savedTitle : enrolling ? TWO_FACTOR_TEXTS.enrolTitle : TWO_FACTOR_TEXTS.verifyTitle}
         </h1>
         <p className="mt-2 text-sm text-muted">
