@@ -1,6 +1,6 @@
 import { expect } from "@playwright/test";
 import { invalidSettingMessage, settingOf } from "~/domain/settings";
-import { screenshot, signInOverHttp, test } from "./support";
+import { screenshot, screenshotsAtWidths, signInOverHttp, test } from "./support";
 
 // The console's settings with JavaScript (docs/operator-console.md, "Settings"): the Save button's
 // pending state, the saved toast, the refused field's message and focus. Without JavaScript the
@@ -51,4 +51,27 @@ test("an owner saves a setting with a pending Save button and a toast, and a ref
   await page.getByLabel("Reason for the change").fill("Back as it was");
   await page.getByRole("button", { name: "Save settings" }).click();
   await expect(page.getByText(`Now: ${original} hours`)).toBeVisible();
+});
+
+test("the network flags are a group of checkboxes, one per flag the provider reports, none ticked at first", async ({
+  page,
+  baseURL,
+}) => {
+  await signInOverHttp(page, process.env.E2E_OPERATOR_EMAIL!, process.env.E2E_OPERATOR_PASSWORD!, baseURL!);
+  await page.goto("/admin/settings");
+  const review = page.getByRole("group", { name: "Networks whose cash-outs need review" });
+  const pause = page.getByRole("group", { name: "Networks that pause earning" });
+  for (const group of [review, pause]) {
+    await expect(group.getByRole("checkbox")).toHaveCount(5);
+    for (const flag of ["VPN", "Proxy", "Tor", "Private relay (iCloud)", "Data centre"]) {
+      await expect(group.getByRole("checkbox", { name: flag })).not.toBeChecked();
+    }
+  }
+  await screenshotsAtWidths(page, "console-settings-network-flags", () => review.scrollIntoViewIfNeeded());
+  // The topic that holds them, alone (the whole page is several screens tall).
+  if (process.env.E2E_SCREENSHOTS) {
+    await page
+      .locator("section", { has: review })
+      .screenshot({ path: test.info().outputPath("console-settings-network-flags-topic.png") });
+  }
 });

@@ -62,6 +62,27 @@ test("a sign-in on a new browser asks for the code sent by email; a wrong one sa
   await expect(page.getByText("Signed in successfully").first()).toBeVisible();
 });
 
+test("the code's email links to a page whose button ends every session of the account", async ({ page }) => {
+  const person = await newMember(app);
+  const sent = smtp.mailTo(person.email).length;
+  await page.goto(new URL("/auth", app.url).href);
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Password").fill("s3cret-pass");
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+  await mailedCode(person.email, sent);
+  const link = /(http:\/\/\S+\/end-sessions\?link=\S+)/.exec(smtp.mailTo(person.email).at(-1)!.parsed.text ?? "")![1]!;
+  await page.goto(link);
+  await expect(page.getByRole("heading", { name: "End every session" })).toBeVisible();
+  await screenshotsAtWidths(page, "end-sessions");
+  await page.getByRole("button", { name: "End every session" }).click();
+  await expect(page.getByRole("heading", { name: "Every session of your account has ended" })).toBeVisible();
+  await screenshotsAtWidths(page, "end-sessions-ended");
+  // The code that was asked for no longer works.
+  await page.goto(new URL("/auth?step=code", app.url).href);
+  await expect(page.getByRole("heading", { name: "Check your email" })).toHaveCount(0);
+});
+
 test("a cash-out to a new address shows the code step with the cash-out it confirms; with the code it is sent", async ({
   page,
 }) => {
