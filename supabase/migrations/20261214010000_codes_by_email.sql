@@ -59,7 +59,9 @@ declare
   v_limit jsonb;
   v_code email_codes;
 begin
-  select * into v_profile from user_profiles where id = p_user_id for update;
+  -- One code at a time per account (the earlier one ends as this one starts); no key update, so
+  -- the money functions' key-share locks on the profile never wait for a code.
+  select * into v_profile from user_profiles where id = p_user_id for no key update;
   if not found then
     raise exception 'Account not found' using errcode = 'P0001', hint = 'account_not_found';
   end if;

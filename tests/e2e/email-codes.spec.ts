@@ -30,6 +30,14 @@ async function mailedCode(email: string, after: number): Promise<string> {
   return /\n([0-9]{6})\n/.exec(smtp.mailTo(email).at(-1)!.parsed.text ?? "")![1]!;
 }
 
+/** Signs in through the sign-in form, as a person would, on this browser (a new device for the account). */
+async function signInWithTheForm(page: Page, email: string) {
+  await page.goto(new URL("/auth", app.url).href);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("s3cret-pass");
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+}
+
 async function typeCode(page: Page, code: string) {
   await page.getByLabel("Code from the email").fill(code);
   await page.getByRole("button", { name: "Verify" }).click();
@@ -40,10 +48,7 @@ test("a sign-in on a new browser asks for the code sent by email; a wrong one sa
 }) => {
   const person = await newMember(app);
   const sent = smtp.mailTo(person.email).length;
-  await page.goto(new URL("/auth", app.url).href);
-  await page.getByLabel("Email").fill(person.email);
-  await page.getByLabel("Password").fill("s3cret-pass");
-  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await signInWithTheForm(page, person.email);
   await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
   await expect(page.getByText(`We sent a 6-digit code to ${person.email[0]}•••@`)).toBeVisible();
   const code = await mailedCode(person.email, sent);
@@ -65,10 +70,7 @@ test("a sign-in on a new browser asks for the code sent by email; a wrong one sa
 test("the code's email links to a page whose button ends every session of the account", async ({ page }) => {
   const person = await newMember(app);
   const sent = smtp.mailTo(person.email).length;
-  await page.goto(new URL("/auth", app.url).href);
-  await page.getByLabel("Email").fill(person.email);
-  await page.getByLabel("Password").fill("s3cret-pass");
-  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await signInWithTheForm(page, person.email);
   await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
   await mailedCode(person.email, sent);
   const link = /(http:\/\/\S+\/end-sessions\?link=\S+)/.exec(smtp.mailTo(person.email).at(-1)!.parsed.text ?? "")![1]!;

@@ -5,7 +5,7 @@ import { Field } from "~/components/forms/Field";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { buttonClass } from "~/components/ui/button";
-import { Icon } from "~/components/ui/Icon";
+import { ScreenHero } from "~/components/ui/ScreenHero";
 import { useFormState } from "~/lib/use-form";
 import { pageMeta } from "~/lib/meta";
 import { BARE_SCREEN } from "~/lib/shell";
@@ -32,18 +32,16 @@ export default function TwoFactorRoute() {
   const lastResult = answer && !("recoveryCodes" in answer) ? (answer as SubmissionResult<string[]>) : undefined;
   return (
     <div className="flex min-h-[calc(100dvh-3.5rem)] flex-col justify-center gap-6 py-6">
-      <div className="text-center">
-        <span className="mx-auto inline-flex size-16 items-center justify-center rounded-2xl bg-brand-50 text-brand-700">
-          <Icon name="lock" className="size-8" />
-        </span>
-        <p className="mt-5 text-xs font-semibold uppercase tracking-wider text-brand-700">Operator console</p>
-        <h1 className="mt-1 text-2xl font-bold tracking-tight">
-          {saved ? TWO_FACTOR_TEXTS.savedTitle : enrolling ? TWO_FACTOR_TEXTS.enrolTitle : TWO_FACTOR_TEXTS.verifyTitle}
-        </h1>
-        <p className="mt-2 text-sm text-muted">
-          {saved ? TWO_FACTOR_TEXTS.savedWhy : enrolling ? TWO_FACTOR_TEXTS.enrolWhy : TWO_FACTOR_TEXTS.verifyWhy}
-        </p>
-      </div>
+      <ScreenHero
+        icon="lock"
+        badge="soft"
+        eyebrow="Operator console"
+        title={
+          saved ? TWO_FACTOR_TEXTS.savedTitle : enrolling ? TWO_FACTOR_TEXTS.enrolTitle : TWO_FACTOR_TEXTS.verifyTitle
+        }
+      >
+        {saved ? TWO_FACTOR_TEXTS.savedWhy : enrolling ? TWO_FACTOR_TEXTS.enrolWhy : TWO_FACTOR_TEXTS.verifyWhy}
+      </ScreenHero>
       {saved ? (
         <section className="rounded-2xl border border-line bg-white p-5 shadow-sm">
           <ol data-testid="recovery-codes" className="grid grid-cols-2 gap-2 font-mono text-base">

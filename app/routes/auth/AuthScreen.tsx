@@ -13,8 +13,9 @@ import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { Banner } from "~/components/ui/Banner";
 import { buttonClass } from "~/components/ui/button";
-import { GoogleLogo, Icon, Spinner } from "~/components/ui/Icon";
+import { GoogleLogo, Spinner } from "~/components/ui/Icon";
 import { LinkTabs } from "~/components/ui/LinkTabs";
+import { ScreenHero } from "~/components/ui/ScreenHero";
 
 const TABS: { id: AuthTab; label: string }[] = [
   { id: "signin", label: "Sign In" },
@@ -64,15 +65,9 @@ export function AuthScreen({
 
   return (
     <div className="flex min-h-[calc(100dvh-3.5rem)] flex-col justify-center">
-      <div className="mb-8 text-center">
-        <span className="mx-auto inline-flex size-16 items-center justify-center rounded-2xl bg-gradient-to-br from-brand-500 to-brand-700 text-white shadow-lg shadow-brand-600/30">
-          <Icon name="wallet" className="size-8" />
-        </span>
-        <h1 className="mt-5 text-2xl font-bold tracking-tight">Welcome to Rewards</h1>
-        <p className="mt-1 text-sm text-muted">
-          {signUp ? "Create an account to start earning." : "Sign in to keep earning."}
-        </p>
-      </div>
+      <ScreenHero icon="wallet" title="Welcome to Rewards" className="mb-8">
+        {signUp ? "Create an account to start earning." : "Sign in to keep earning."}
+      </ScreenHero>
 
       <div className="space-y-3">
         {showDomainBanner ? (

@@ -9,7 +9,7 @@ import { EmailCodeStep } from "~/components/forms/EmailCodeStep";
 import { Field, TextareaField } from "~/components/forms/Field";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
-import { Icon } from "~/components/ui/Icon";
+import { ScreenHero } from "~/components/ui/ScreenHero";
 
 /**
  * The sign-in's code step (docs/decisions/092): the code sent to the account's email, a new one,
@@ -35,12 +35,7 @@ export function SignInCodeStep({
   const codeReply = helpReply ? undefined : lastResult;
   return (
     <div className="flex min-h-[calc(100dvh-3.5rem)] flex-col justify-center gap-6">
-      <div className="text-center">
-        <span className="mx-auto inline-flex size-16 items-center justify-center rounded-2xl bg-gradient-to-br from-brand-500 to-brand-700 text-white shadow-lg shadow-brand-600/30">
-          <Icon name="wallet" className="size-8" />
-        </span>
-        <h1 className="mt-5 text-2xl font-bold tracking-tight">One more step</h1>
-      </div>
+      <ScreenHero icon="wallet" title="One more step" />
       <EmailCodeStep
         id="signin-code"
         why={locked ? EMAIL_CODE_TEXTS.lockedWhy : EMAIL_CODE_TEXTS.signInWhy}

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { Banner } from "~/components/ui/Banner";
-import { Icon } from "~/components/ui/Icon";
+import { ScreenHero } from "~/components/ui/ScreenHero";
 import { buttonClass } from "~/components/ui/button";
 import { pageMeta } from "~/lib/meta";
 import { BARE_SCREEN } from "~/lib/shell";
@@ -29,14 +29,7 @@ export default function EndSessionsRoute() {
   const { search } = useLocation();
   return (
     <div className="flex min-h-[calc(100dvh-3.5rem)] flex-col justify-center gap-6">
-      <div className="text-center">
-        <span className="mx-auto inline-flex size-16 items-center justify-center rounded-2xl bg-red-50 text-red-600">
-          <Icon name="lock" className="size-8" />
-        </span>
-        <h1 className="mt-5 text-2xl font-bold tracking-tight">
-          {ended ? END_SESSIONS_TEXTS.ended : "End every session"}
-        </h1>
-      </div>
+      <ScreenHero icon="lock" badge="danger" title={ended ? END_SESSIONS_TEXTS.ended : "End every session"} />
       {!valid ? (
         <>
           <Banner tone="error">{END_SESSIONS_TEXTS.invalid}</Banner>
