@@ -56,7 +56,7 @@ describe("network signals from ipinfo", () => {
     const [row] = await app.sql<{ id: string }>("select id from user_profiles where email = $1", [email]);
     await app.sql("select record_email_verified($1)", [row!.id]);
     await app.sql("select add_user_coins($1, 2000)", [row!.id]);
-    return { client, uid: row!.id };
+    return { client, uid: row!.id, email };
   }
   const withdrawFrom = (client: HttpClient, address: string, amount = "5") =>
     client.post(
@@ -151,7 +151,7 @@ describe("network signals from ipinfo", () => {
     }
   });
 
-  it("with a VPN ticked in network_pause_flags, an offer credit to an account last seen on a VPN waits under held postbacks, its retry too; one seen at home is paid", async () => {
+  it("with a VPN ticked in network_pause_flags, an offer credit to an account last seen on a VPN waits under held postbacks, its retry too, and Earn says why; one seen at home is paid; signing in again without the VPN ends the pause", async () => {
     await app.sql(`update app_config set network_pause_flags = '["vpn"]'`);
     try {
       const onVpn = await personAt(VPN);
@@ -177,6 +177,26 @@ describe("network signals from ipinfo", () => {
         [`${tx}-%`],
       );
       expect(paid).toEqual([{ user_id: atHome.uid }]);
+      // Earn says so, in the person's words; the one at home reads nothing of it.
+      expect((await onVpn.client.visit("/earn")).html).toContain("Your offers wait for a review");
+      expect((await atHome.client.visit("/earn")).html).not.toContain("Your offers wait for a review");
+
+      // Signed in again without the VPN (the same phone): the account's latest network is clean,
+      // and the next credit is paid at once.
+      await onVpn.client.post("/logout", {});
+      const again = await onVpn.client.post(
+        "/auth",
+        { intent: "signin", email: onVpn.email, password: "s3cret-pass" },
+        { "x-forwarded-for": HOME },
+      );
+      expect(again.headers.get("location")).toBe("/");
+      expect((await onVpn.client.visit("/earn")).html).not.toContain("Your offers wait for a review");
+      expect(await creditFromWall(onVpn.uid, `${tx}-c`, 500)).toBe(200);
+      const [later] = await app.sql<{ n: number }>(
+        "select count(*)::int as n from provider_postbacks where provider = 'custom' and transaction_id = $1",
+        [`${tx}-c`],
+      );
+      expect(later!.n).toBe(1);
     } finally {
       await app.sql(`update app_config set network_pause_flags = '[]'`);
     }

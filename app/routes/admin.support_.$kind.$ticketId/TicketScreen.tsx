@@ -15,6 +15,7 @@ import {
   type TicketStatus,
 } from "~/domain/support";
 import { CONSOLE_LINK } from "~/components/operator/console-link";
+import { useFormKey } from "~/lib/use-form";
 
 type Reply = SubmissionResult<string[]> | undefined;
 
@@ -204,6 +205,9 @@ export function TicketScreen({
   viewer: { uid: string; canMoveMoney: boolean; needsPassword: boolean; coinsPerDollar: number };
   lastResult: Reply;
 }) {
+  // A new page (a reply or a note went through) starts the boxes afresh; a live refresh of the same
+  // page keeps what is being typed, and a refused post keeps what was sent.
+  const formKey = useFormKey(lastResult ?? undefined);
   if (!ticket) {
     return (
       <div className="max-w-2xl space-y-4">
@@ -246,8 +250,8 @@ export function TicketScreen({
         <div className="grid gap-4 lg:grid-cols-2">
           {canReply ? (
             <ActionForm
-              // A new message remounts the form: what was sent does not stay in the box to be sent twice.
-              key={`reply-${ticket.messages.length}`}
+              // Sent, the page is new: what was sent does not stay in the box to be sent twice.
+              key={`reply-${formKey}`}
               intent="reply"
               title="Reply to them"
               help="They see it under their message, as a notice, and by email when their address is verified. The ticket then waits for them; when they answer, it is open again and you are told."
@@ -261,7 +265,7 @@ export function TicketScreen({
             <p className="text-sm text-muted">The account that sent this was deleted: there is nobody to reply to.</p>
           )}
           <ActionForm
-            key={`note-${ticket.messages.length}`}
+            key={`note-${formKey}`}
             intent="note"
             title="Internal note"
             help="Only operators see it."

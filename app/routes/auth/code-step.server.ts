@@ -55,7 +55,7 @@ export async function completeSignIn(
     idToken: string;
     redirectTo: string;
     /** Whether the network behind the request is still to be asked (a code step asked it already). */
-    newDevice: boolean;
+    askNetwork: boolean;
   },
 ): Promise<Response> {
   // docs/product.md, "Auth: the rules": signing in again reactivates a deactivated account (the words are ours).
@@ -68,10 +68,9 @@ export async function completeSignIn(
     redirectTo: who.redirectTo,
     flash: { kind: "success", title, description },
   });
-  // The network behind a sign-up, or a sign-in from a device not seen with this address (decision 091).
-  if (who.isNewUser || who.newDevice) {
-    await recordNetworkSignal(request, who.uid, who.isNewUser ? "signup" : "signin");
-  }
+  // The network behind every sign-up and sign-in (decision 091): the latest one is the account's,
+  // so signing in again without a VPN ends a pause of earning that one caused.
+  if (who.askNetwork) await recordNetworkSignal(request, who.uid, who.isNewUser ? "signup" : "signin");
   // This browser's later sign-ins as this address are counted on their own (attempt-limits.server.ts),
   // and ask no code (decision 092).
   if (who.email) response.headers.append("Set-Cookie", deviceCookie(request, who.email));
@@ -177,7 +176,7 @@ export async function signInCodeAction(request: Request, form: FormData) {
       isNewUser: false,
       idToken: await idTokenFor(checked.userId),
       redirectTo,
-      newDevice: false,
+      askNetwork: false,
     });
     response.headers.append("Set-Cookie", clearedChallengeCookie("signin"));
     return response;

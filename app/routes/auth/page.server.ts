@@ -187,7 +187,7 @@ export async function authAction(request: Request) {
       isNewUser: identity.isNewUser,
       idToken: identity.idToken,
       redirectTo,
-      newDevice,
+      askNetwork: true,
     });
   } catch (error) {
     if (error instanceof AuthRejection) return refuse(error.reply, error.unauthorizedDomain);

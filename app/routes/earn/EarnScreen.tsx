@@ -7,6 +7,7 @@ import { TASK_FILTERS, groupTasks, type Task, type TaskFilter } from "~/domain/t
 import { earnHref } from "~/domain/urls";
 import { Icon } from "~/components/ui/Icon";
 import { FormBanner } from "~/components/forms/FormBanner";
+import { Banner } from "~/components/ui/Banner";
 import { TaskLinkRow } from "~/components/TaskRow";
 import { buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/Card";
@@ -16,6 +17,13 @@ import { PageHeader } from "~/components/ui/PageHeader";
  * docs/product.md, "Earn": search, filter chips, the open tasks with their earning potential, the
  * finished ones under "Done" (decision 069), and the failure and empty states.
  */
+/** Said while the account's network pauses its earning (decision 091); the words are the person's. */
+const EARNING_PAUSED = {
+  title: "Your offers wait for a review",
+  detail:
+    "You last signed in through a VPN, a proxy or a similar network, so each offer you complete is checked by our team before its coins are paid. To be paid at once again, turn it off, sign out and sign in again.",
+} as const;
+
 export function EarnScreen({
   q,
   type,
@@ -25,6 +33,7 @@ export function EarnScreen({
   potential,
   coinsPerDollar,
   bonusWaits = false,
+  earningPaused = false,
   walls,
   wallOffers,
   lastResult,
@@ -35,6 +44,8 @@ export function EarnScreen({
   failed: boolean;
   /** The tasks pay bonus money that waits for cleared offer earnings (production settings). */
   bonusWaits?: boolean;
+  /** Each offer's credit waits for an operator: the account's network is flagged (decision 091). */
+  earningPaused?: boolean;
   /** Where the list comes from: it says whether new tasks can come. */
   source: "provider" | "fallback" | "unavailable";
   potential: number;
@@ -51,6 +62,11 @@ export function EarnScreen({
     <div className="space-y-4">
       <PageHeader title="Earn Rewards" />
       <FormBanner errors={formErrors(lastResult)} />
+      {earningPaused ? (
+        <Banner tone="warning" title={EARNING_PAUSED.title}>
+          {EARNING_PAUSED.detail}
+        </Banner>
+      ) : null}
       {/* Each offer credit and whether it is still pending; missing-credit reports (issue 19, item 4). */}
       <Link
         to="/earn/offers"

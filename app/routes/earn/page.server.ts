@@ -13,6 +13,7 @@ import { earnHref } from "~/domain/urls";
 import { getSessionUser } from "~/server/auth/session.server";
 import { getAppConfig } from "~/server/runtime/config.server";
 import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
+import { earningPausedCall } from "~/server/account/network-signals.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 import { listTasks } from "~/server/earning/provider-offers.server";
@@ -65,14 +66,19 @@ export async function loadEarn(request: Request, scope?: RequestScope) {
     ? {
         uid: user.uid,
         calls: readTogether(
-          [taskCompletionsCall(user.uid), dialogId ? taskStartCall(user.uid, dialogId) : null],
+          [
+            taskCompletionsCall(user.uid),
+            dialogId ? taskStartCall(user.uid, dialogId) : null,
+            earningPausedCall(user.uid),
+          ],
           scope,
         ),
       }
     : null;
-  const [list, startRow, config, wallOffers, walls] = await Promise.all([
+  const [list, startRow, paused, config, wallOffers, walls] = await Promise.all([
     optionalSection("earn: tasks", reads ? listTasksForUser(reads.uid, reads.calls[0]) : listTasks()),
     optionalSection("earn: task start", reads ? reads.calls[1] : Promise.resolve(null)),
+    optionalSection("earn: earning paused", reads ? reads.calls[2] : Promise.resolve(null)),
     getAppConfig(),
     optionalSection("earn: offer walls' offers", wallOfferLists()),
     optionalSection("earn: offer walls", wallCards()),
@@ -90,6 +96,8 @@ export async function loadEarn(request: Request, scope?: RequestScope) {
         ? taskStart(startRow.started_at, startRow.now, TASK_COMPLETION_DELAY_MS)
         : null,
     signedIn: user !== null,
+    // Offers pay only after an operator's review while the account's network is flagged (decision 091).
+    earningPaused: paused !== null,
     failed,
     // With a provider the list grows as partners add offers; the app's own eleven tasks are all there is.
     source: list?.source ?? "unavailable",

@@ -34,6 +34,7 @@ export default function EarnRoute() {
         tasks={data.tasks}
         failed={data.failed}
         bonusWaits={data.bonusWaits}
+        earningPaused={data.earningPaused}
         source={data.source}
         potential={data.potential}
         coinsPerDollar={data.coinsPerDollar}

@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { withoutTrailingSlashes } from "~/domain/text";
 import { signalHash } from "./account-hash.server";
+import { dbCall } from "../db/core.server";
 import { getDatabase } from "../db/database.server";
 import { clientAddress } from "../http/client-address.server";
 import { getEnv } from "../runtime/env.server";
@@ -93,4 +94,12 @@ export async function recordNetworkSignal(
     console.warn(`network signal (${context}): no signal: ${logValue(String((error as Error).message ?? error))}`);
     return null;
   }
+}
+
+/**
+ * Why the account's offer earnings wait for an operator (its latest network carries a flag the owner
+ * ticked in "Networks that pause earning"), or null: Earn says so (docs/decisions/091).
+ */
+export function earningPausedCall(userId: string) {
+  return dbCall<string | null>("network_pause_reason", { p_user_id: userId });
 }
