@@ -136,3 +136,26 @@ test("Settings turns codes at sign-in off only with the code sent by email", asy
   ]);
   expect(row!.signin_code).toBe(false);
 });
+
+test("deleting the account takes the password, then the code sent by email", async ({ page }) => {
+  const person = await newMember(app);
+  await app.sql("update user_profiles set signin_code = false where id = $1", [person.uid]);
+  await signInOverHttp(page, person.email, "s3cret-pass", app.url);
+  // Codes at sign-in on again: deleting the account then asks for one.
+  await app.sql("update user_profiles set signin_code = true where id = $1", [person.uid]);
+  await page.goto(new URL("/settings", app.url).href);
+  await page.getByLabel("Password").fill("s3cret-pass");
+  const sent = smtp.mailTo(person.email).length;
+  await page.getByRole("button", { name: "Delete account permanently" }).click();
+  await expect(page.getByText("To delete your account for good, type the code we emailed you.")).toBeVisible();
+  const code = await mailedCode(person.email, sent);
+  await screenshotsAtWidths(page, "delete-code-step", () =>
+    page.getByText("To delete your account for good").scrollIntoViewIfNeeded(),
+  );
+  await typeCode(page, code);
+  await expect(page.getByText("Your account has been deleted").first()).toBeVisible();
+  const [row] = await app.sql<{ n: number }>("select count(*)::int as n from user_profiles where id = $1", [
+    person.uid,
+  ]);
+  expect(row!.n).toBe(0);
+});
