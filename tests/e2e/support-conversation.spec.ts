@@ -1,7 +1,7 @@
 import { expect, type Browser, type Page } from "@playwright/test";
 import { coverageProblems } from "./coverage";
 import { holdRequests, toasts, waitForHydration } from "./profile-support";
-import { screenshot, signInOverHttp, signUpOverHttp, test } from "./support";
+import { screenshot, settled, signInOverHttp, signUpOverHttp, test } from "./support";
 
 // Two-way support (docs/decisions/082), with JavaScript on and off: a person sends feedback, an
 // operator replies in the console, the person reads the conversation and answers it, and the
@@ -47,9 +47,14 @@ test("a person sends feedback, an operator replies in the console, the person re
   // The operator takes it (so that "Mine" finds it among everyone's tickets) and replies.
   const operator = await operatorPage(browser, page, baseURL!);
   await operator.goto("/admin/support");
+  await settled(operator);
   await operator.getByRole("link", { name: message }).click();
+  await settled(operator);
   await operator.getByRole("button", { name: "Take it" }).click();
   await expect(operator.getByText("Ticket assigned to you").first()).toBeVisible();
+  // The page after "Take it" hydrated and idle before the reply is typed and sent (CI once lost the
+  // click on Send reply to a page still coming alive: nothing was posted, the text stayed in the box).
+  await settled(operator);
   await operator.getByLabel("Reply", { exact: true }).fill("Thanks! Which phone and browser do you use?");
   await operator.getByRole("button", { name: "Send reply" }).click();
   await expect(operator.getByText("Reply sent").first()).toBeVisible();

@@ -176,3 +176,25 @@ export async function verificationSentToast(
   await expect(toast).toBeVisible();
   return toast;
 }
+
+/**
+ * With JavaScript: until the page is hydrated and its router idle (no navigation, no revalidation),
+ * so that what the test types or clicks next lands in the live page, not in a document about to be
+ * hydrated or replaced. Without JavaScript: at once.
+ */
+export async function settled(page: Page) {
+  if (!base.info().project.use.javaScriptEnabled) return;
+  await page.waitForFunction(() => {
+    const router = (
+      window as unknown as {
+        __remixRouter?: { state: { initialized: boolean; navigation: { state: string }; revalidation: string } };
+      }
+    ).__remixRouter;
+    return (
+      router !== undefined &&
+      router.state.initialized &&
+      router.state.navigation.state === "idle" &&
+      router.state.revalidation === "idle"
+    );
+  });
+}
