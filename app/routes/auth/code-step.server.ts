@@ -7,6 +7,7 @@ import { setAccountActive } from "~/server/account/account.server";
 import {
   checkEmailCode,
   clearedChallengeCookie,
+  codeRefusal,
   CODE_MESSAGES,
   maskedEmail,
   openCode,
@@ -163,11 +164,7 @@ export async function signInCodeAction(request: Request, form: FormData) {
 
   const checked = await checkEmailCode(request, "signin", value[EMAIL_CODE_FIELD]);
   if (checked.outcome !== "passed") {
-    return reply(
-      checked.outcome === "wrong"
-        ? { fieldErrors: { [EMAIL_CODE_FIELD]: [checked.message] } }
-        : { formErrors: [checked.message] },
-    );
+    return reply(codeRefusal(checked));
   }
   try {
     const response = await completeSignIn(request, {

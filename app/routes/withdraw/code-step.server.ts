@@ -6,6 +6,7 @@ import { METHOD_LABELS } from "~/domain/withdrawals";
 import {
   checkEmailCode,
   clearedChallengeCookie,
+  codeRefusal,
   maskedEmail,
   openCode,
   sendEmailCode,
@@ -70,11 +71,7 @@ export async function withdrawalCodeGate(
     // The code confirms the address it was sent for: another one typed since needs its own.
     const checked = await checkEmailCode(request, "withdrawal", value[EMAIL_CODE_FIELD] ?? "", recipientHash);
     if (checked.outcome === "passed") return { go: true, setCookie: clearedChallengeCookie("withdrawal") };
-    const reply = submission.reply(
-      checked.outcome === "wrong"
-        ? { fieldErrors: { [EMAIL_CODE_FIELD]: [checked.message] } }
-        : { formErrors: [checked.message] },
-    );
+    const reply = submission.reply(codeRefusal(checked));
     const open = await openCode(request, "withdrawal");
     return {
       go: false,

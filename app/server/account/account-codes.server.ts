@@ -5,7 +5,14 @@ import { ruleViolation } from "../db/core.server";
 import { redirectWithFlash } from "../http/flash.server";
 import { rejectForm } from "../http/forms.server";
 import type { SessionUser } from "../auth/session.server";
-import { checkEmailCode, clearedChallengeCookie, maskedEmail, openCode, sendEmailCode } from "./email-codes.server";
+import {
+  checkEmailCode,
+  clearedChallengeCookie,
+  codeRefusal,
+  maskedEmail,
+  openCode,
+  sendEmailCode,
+} from "./email-codes.server";
 
 // The codes by email Settings and Profile ask (docs/decisions/092): before deleting the account
 // (when its sign-in code is on) and before turning the sign-in code off. The code's step is URL
@@ -73,14 +80,7 @@ export async function deletionCodePassed(request: Request, typed: string | undef
     return { passed: true as const, setCookie: clearedChallengeCookie("delete_account") };
   return {
     passed: false as const,
-    reply: data(
-      submission.reply(
-        checked.outcome === "wrong"
-          ? { fieldErrors: { emailCode: [checked.message] } }
-          : { formErrors: [checked.message] },
-      ),
-      { status: 400 },
-    ),
+    reply: data(submission.reply(codeRefusal(checked)), { status: 400 }),
   };
 }
 
@@ -118,12 +118,7 @@ export async function confirmSignInCodeOff(
 ) {
   const checked = await checkEmailCode(request, "signin_code_off", typed ?? "");
   if (checked.outcome !== "passed") {
-    return rejectForm(
-      submission,
-      checked.outcome === "wrong"
-        ? { fieldErrors: { emailCode: [checked.message] } }
-        : { formErrors: [checked.message] },
-    );
+    return rejectForm(submission, codeRefusal(checked));
   }
   try {
     const db = await getDatabase();

@@ -1,5 +1,11 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
-import { EMAIL_CODE_LENGTH, EMAIL_CODE_MINUTES, EMAIL_CODE_PATTERN, type EmailCodePurpose } from "~/domain/email-codes";
+import {
+  EMAIL_CODE_FIELD,
+  EMAIL_CODE_LENGTH,
+  EMAIL_CODE_MINUTES,
+  EMAIL_CODE_PATTERN,
+  type EmailCodePurpose,
+} from "~/domain/email-codes";
 import { signalHash } from "./account-hash.server";
 import { readDeviceId } from "../auth/device-id.server";
 import { getDatabase } from "../db/database.server";
@@ -340,6 +346,13 @@ export async function checkEmailCode(
     default:
       return { outcome: "expired", message: CODE_MESSAGES.expired };
   }
+}
+
+/** Where a refused code's words go in its form's reply: a wrong code on the code's field, the rest on the banner. */
+export function codeRefusal(checked: Exclude<CheckedCode, { outcome: "passed" }>) {
+  return checked.outcome === "wrong"
+    ? { fieldErrors: { [EMAIL_CODE_FIELD]: [checked.message] } }
+    : { formErrors: [checked.message] };
 }
 
 /** Whether a withdrawal to `recipientHash` from this browser asks a code first, and why. */
