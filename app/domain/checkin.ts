@@ -2,6 +2,7 @@ import { literal, object } from "zod/mini";
 import { CHECKIN_DAY_COUNT } from "./constants";
 import { coinsToDollars, formatDollars } from "./money";
 import { withState, type MoneyState } from "./money-timeline";
+import { joinWords } from "./rewards";
 
 /** Home's check-in form: one button. */
 export const checkinFormSchema = object({ intent: literal("checkin") });
@@ -72,16 +73,19 @@ export function checkinStreakLine(streak: CheckinStreak, dollars: (coins: number
  * 10 coins ($0.10) — locked until your offer earnings clear.").
  */
 export function checkinWords(
-  paid: { coins: number; bonus_coins: number },
+  paid: { coins: number; bonus_coins: number; perk_coins?: number; level_name?: string },
   coinsPerDollar: number,
   state: MoneyState | null,
 ): string {
+  const perk = paid.perk_coins ?? 0;
   const dollars = formatDollars(
-    coinsToDollars(paid.coins, coinsPerDollar) + coinsToDollars(paid.bonus_coins, coinsPerDollar),
+    coinsToDollars(paid.coins, coinsPerDollar) +
+      coinsToDollars(paid.bonus_coins, coinsPerDollar) +
+      coinsToDollars(perk, coinsPerDollar),
   );
-  const what =
-    paid.bonus_coins > 0
-      ? `You earned ${paid.coins} coins and your ${paid.bonus_coins}-coin day 7 bonus (${dollars})`
-      : `You earned ${paid.coins} coins (${dollars})`;
-  return withState(what, state);
+  // The level's check-in perk (docs/decisions/094), said with the level that pays it.
+  const parts = [`${paid.coins} coins`];
+  if (perk > 0) parts.push(`${perk} more for your ${paid.level_name ?? "level"} level`);
+  if (paid.bonus_coins > 0) parts.push(`your ${paid.bonus_coins}-coin day 7 bonus`);
+  return withState(`You earned ${joinWords(parts)} (${dollars})`, state);
 }

@@ -5,6 +5,7 @@ import { accountInDebtWords, giveUpLabel, WITHDRAWAL_ON_ITS_WAY } from "./accoun
 import { formatDollars } from "./money";
 import { tooManyAttemptsMessage } from "./rate-limit";
 import { INVALID_REFERRAL_CODE_MESSAGE } from "./referral-code";
+import { GOALS_CAPPED, GOALS_OFF, LEVELS_CAPPED, LEVELS_OFF } from "./rewards";
 import { invalidSettingMessage, isSettingKey, settingOf } from "./settings";
 
 const RULE_MESSAGES = {
@@ -97,6 +98,17 @@ const RULE_MESSAGES = {
   appeal_open: "You already asked for a review of this. Follow it, and add to it, in Profile, Help & Support.",
   unknown_appeal_reason: "That reason is not one of this withdrawal's",
   invalid_network_signal: "Invalid network signal",
+  // Levels and daily goals (docs/decisions/094): refusals the claim functions answer with.
+  no_level_bonus: "There is no level bonus to claim yet. Reach the next level to unlock its bonus.",
+  levels_off: LEVELS_OFF,
+  levels_cap_reached: LEVELS_CAPPED,
+  goal_not_today: "That goal is not one of today's. Today's goals are on Home.",
+  goal_not_done: "This goal is not done yet. Its progress is on Home.",
+  goal_already_claimed: "You already claimed this goal today.",
+  goals_off: GOALS_OFF,
+  goals_cap_reached: GOALS_CAPPED,
+  reward_needs_identity:
+    "Your account is still being set up for rewards. Sign out and sign in again, then try once more.",
   // Codes by email (docs/decisions/092).
   email_code_no_address: "Your account has no email address to send a code to. Please write to support.",
   email_code_rate_limited: (retryAfterSeconds: string) => tooManyAttemptsMessage(Number(retryAfterSeconds)),

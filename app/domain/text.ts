@@ -15,3 +15,8 @@ export function asSentence(text: string | null | undefined): string | null {
   if (!said) return null;
   return /[.!?]$/.test(said) ? said : `${said}.`;
 }
+
+/** `words` with a capital first letter: a phrase made to stand alone ("a 25-coin bonus" → "A 25-coin bonus"). */
+export function capitalised(words: string): string {
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

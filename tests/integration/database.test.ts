@@ -64,6 +64,9 @@ const TABLES = [
   // The console's authenticator: sealed secrets and recovery codes' hashes (docs/decisions/093).
   "operator_totp",
   "operator_recovery_codes",
+  // Levels and daily goals: each loop payment, and what each loop paid in a month (docs/decisions/094).
+  "loop_bonuses",
+  "loop_months",
 ];
 
 /** Credits a user the way an earning function will: a ledger row and the balance, together. */

@@ -88,6 +88,10 @@ const SERVICE_ROLE_FUNCTIONS = [
   "signin_code_on",
   "set_signin_code",
   "withdrawal_code_needed",
+  // Levels and daily goals (docs/decisions/094).
+  "rewards_status",
+  "claim_level_bonuses",
+  "claim_daily_goal",
   "operator_totp_of",
   "start_operator_totp",
   "use_operator_totp_step",

@@ -10,6 +10,10 @@ export async function endHolds(t: Pick<TestDatabase, "sql">, userId: string) {
     await t.sql("update transaction_history set available_at = now() where user_id = $1 and available_at > now()", [
       userId,
     ]);
+    // The networks' own record of when each credit clears: a reversal after it takes cleared money.
+    await t.sql("update provider_postbacks set available_at = now() where user_id = $1 and available_at > now()", [
+      userId,
+    ]);
   } finally {
     await t.sql("alter table transaction_history enable trigger transaction_history_append_only");
   }

@@ -114,6 +114,17 @@ describe("the toasts of a check-in and a withdrawal request", () => {
     expect(checkinWords({ coins: 10, bonus_coins: 0 }, 100, null)).toBe("You earned 10 coins ($0.10).");
   });
 
+  it("say the level's check-in extra with the level that pays it, before the day 7 bonus", () => {
+    expect(checkinWords({ coins: 10, bonus_coins: 0, perk_coins: 1, level_name: "Silver" }, 100, null)).toBe(
+      "You earned 10 coins and 1 more for your Silver level ($0.11).",
+    );
+    expect(
+      checkinWords({ coins: 10, bonus_coins: 50, perk_coins: 5, level_name: "Platinum" }, 100, { kind: "locked" }),
+    ).toBe(
+      "You earned 10 coins, 5 more for your Platinum level and your 50-coin day 7 bonus ($0.65) — locked until your offer earnings clear.",
+    );
+  });
+
   it("say whether the request is in review or sending", () => {
     expect(withdrawalRequestState({ review_state: "review", payment_method: "upi" })).toBe(
       "It is in review: we check first cash-outs and unusual ones by hand before anything is sent.",

@@ -11,6 +11,8 @@ import { SECTION_LINK } from "~/components/ui/section-link";
 import { CheckinCard, type CheckinCardData } from "./CheckinCard";
 import { LeaderboardTable, type LeaderboardRow } from "~/components/LeaderboardTable";
 import { QuickTasks } from "./QuickTasks";
+import { GoalsCard, LevelCard } from "./RewardsCards";
+import type { RewardsView } from "~/domain/rewards";
 import { buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/Card";
 import { Icon } from "~/components/ui/Icon";
@@ -41,6 +43,8 @@ export interface HomeData {
   checkin: CheckinCardData | null;
   quickTasks: Task[] | null;
   leaders: LeaderboardRow[] | null;
+  /** The level card and today's goals (docs/decisions/094); null when they failed to load. */
+  rewards: RewardsView | null;
 }
 
 /** docs/product.md, "Home". */
@@ -92,6 +96,10 @@ export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: 
           note={data.referralPending > 0 ? `+${formatDollars(data.referralPending)} pending` : undefined}
         />
       </div>
+
+      <LevelCard level={data.rewards?.level ?? null} lastResult={lastResult} />
+
+      <GoalsCard goals={data.rewards?.goals ?? null} lastResult={lastResult} />
 
       <CheckinCard data={data.checkin} lastResult={lastResult} />
 

@@ -4,12 +4,14 @@ import { QUICK_TASK_COUNT } from "~/domain/constants";
 import { requireUser } from "~/server/auth/session.server";
 import { checkIn, checkinStatusCall, type CheckinStatus } from "~/server/earning/checkin.server";
 import { getAppConfig } from "~/server/runtime/config.server";
+import { requestTimeZone } from "~/server/http/cookies.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
 import { bannerErrors, parseForm, rejectForm, replyWithDbError } from "~/server/http/forms.server";
 import { getLeaderboard } from "~/server/earning/leaderboard.server";
 import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
 import { findTask, listTasksForUser, taskCompletionsCall } from "~/server/earning/tasks.server";
 import { referralStatusCall } from "~/server/earning/referrals.server";
+import { claimReward, rewardsStatusCall, rewardsView } from "~/server/earning/rewards.server";
 import { invitationChecklist } from "~/domain/referral-promise";
 import { ensureEmailVerified, requestVerificationEmail } from "~/server/auth/email-verification.server";
 import {
@@ -53,22 +55,24 @@ async function loadCheckinCard(checkinStatus: Promise<CheckinStatus>) {
 export async function loadHome(request: Request, scope?: RequestScope) {
   const user = await requireUser(request, scope);
   // Home's own reads in one round trip with the root's notices; each section still fails on its own.
-  const [summaryRead, checkinRead, completionsRead, referralRead] = readTogether(
+  const [summaryRead, checkinRead, completionsRead, referralRead, rewardsRead] = readTogether(
     [
       userSummaryCall(user.uid),
       checkinStatusCall(user.uid),
       taskCompletionsCall(user.uid),
       referralStatusCall(user.uid),
+      rewardsStatusCall(user.uid),
     ],
     scope,
   );
-  const [summary, config, checkin, tasks, leaders, referral] = await Promise.all([
+  const [summary, config, checkin, tasks, leaders, referral, rewards] = await Promise.all([
     loadUserSummary(user, summaryRead),
     optionalSection("home: coin rate", getAppConfig()),
     optionalSection("home: check-in", loadCheckinCard(checkinRead)),
     optionalSection("home: tasks", listTasksForUser(user.uid, completionsRead)),
     optionalSection("home: leaderboard", getLeaderboard(user.uid, LEADERBOARD_TEASER_SIZE)),
     optionalSection("home: referral status", referralRead),
+    optionalSection("home: levels and goals", rewardsRead),
   ]);
   // The profile remembers a verification once seen; "Check again" and the verification email's
   // link (/?verified=1) ask the identity provider, so a plain Home view costs no call to it. The
@@ -100,6 +104,8 @@ export async function loadHome(request: Request, scope?: RequestScope) {
         ? tasks.tasks.filter((task) => !task.completed).slice(0, QUICK_TASK_COUNT)
         : null,
     leaders,
+    // The level card and today's goals (docs/decisions/094); null when they failed to load.
+    rewards: rewards && config ? rewardsView(rewards, config.coins_per_dollar, requestTimeZone(request)) : null,
   };
 }
 
@@ -126,6 +132,14 @@ export async function homeAction(request: Request) {
       });
     } catch (error) {
       return replyWithDbError(submission, error, { fallback: "Please try again later.", context: "check-in" });
+    }
+  }
+  if (submission.value.intent === "claim-level" || submission.value.intent === "claim-goal") {
+    try {
+      const claimed = await claimReward(user.uid, submission.value, "/");
+      return typeof claimed === "string" ? rejectForm(submission, { formErrors: [claimed] }) : claimed;
+    } catch (error) {
+      return replyWithDbError(submission, error, { fallback: "Please try again later.", context: "claim" });
     }
   }
   const task = await findTask(submission.value.taskId);

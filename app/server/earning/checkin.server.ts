@@ -23,7 +23,16 @@ export function checkinStatusCall(userId: string) {
  */
 export async function checkIn(userId: string) {
   const db = await getDatabase();
-  return db.rpc<{ coins: number; amount: number; balance: number; streak_day: number; bonus_coins: number }>(
+  return db.rpc<{
+    coins: number;
+    amount: number;
+    balance: number;
+    streak_day: number;
+    bonus_coins: number;
+    /** The level's check-in extra paid with it (docs/decisions/094), and the level. */
+    perk_coins: number;
+    level_name: string;
+  }>(
     "daily_checkin",
     { p_user_id: userId },
   );

@@ -13,6 +13,7 @@ import {
   type WallSettingRow,
   type WallView,
 } from "~/domain/operator-walls";
+import { capitalised } from "~/domain/text";
 import { getDatabase } from "../db/database.server";
 import { getEnv } from "../runtime/env.server";
 import { ownAddress } from "../http/incoming.server";
@@ -56,7 +57,7 @@ const formSettings = (network: WallNetwork<unknown>) => network.settings.filter(
 /** "APP_SECRET" → "App secret". */
 function settingLabel(setting: WallSetting): string {
   const words = setting.suffix.toLowerCase().replaceAll("_", " ");
-  return (words.charAt(0).toUpperCase() + words.slice(1)).replace(/\b(api|id|url)\b/gi, (word) => word.toUpperCase());
+  return capitalised(words).replace(/\b(api|id|url)\b/gi, (word) => word.toUpperCase());
 }
 
 const envValue = (network: WallNetwork<unknown>, suffix: string) =>
@@ -333,7 +334,7 @@ function problemField(network: WallNetwork<unknown>, problemVariable: string): s
 function problemWords(network: WallNetwork<unknown>, message: string): string {
   const required = /^is required: (.*)$/.exec(message);
   if (required) return `Needed to turn ${network.label} on: ${required[1]}.`;
-  return `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
+  return `${capitalised(message)}.`;
 }
 
 /**

@@ -21,7 +21,8 @@ begin
        'postback_hold_days', 'provider_hold_days', 'bonus_unlock_ratio',
        'notice_delivery_attempts', 'notice_delivery_window_hours', 'notice_emails_per_address_per_day',
        'adjustment_approval_above', 'adjustment_window_hours', 'test_postbacks_per_wall_per_day',
-       'policy_change_delay_hours', 'adjustment_operator_limit', 'usd_inr_rate']) then
+       'policy_change_delay_hours', 'adjustment_operator_limit', 'usd_inr_rate',
+       'levels', 'levels_on', 'levels_monthly_cap', 'daily_goals', 'goals_on', 'goals_monthly_cap']) then
     return null;
   end if;
   if p_name = 'provider_hold_days' then
@@ -39,7 +40,14 @@ begin
                   then (e.value)::numeric <> trunc((e.value)::numeric) or (e.value)::numeric not between 0 and 365
                   else true end);
   end if;
-  if p_name in ('referral_requires_earned', 'review_first_withdrawal', 'signin_code_default', 'withdrawal_codes') then
+  if p_name = 'levels' then
+    return levels_valid(p_value);
+  end if;
+  if p_name = 'daily_goals' then
+    return daily_goals_valid(p_value);
+  end if;
+  if p_name in ('referral_requires_earned', 'review_first_withdrawal', 'signin_code_default', 'withdrawal_codes',
+                'levels_on', 'goals_on') then
     return jsonb_typeof(p_value) = 'boolean';
   end if;
   if p_name in ('network_review_flags', 'network_pause_flags') then
@@ -79,6 +87,8 @@ begin
     when 'test_postbacks_per_wall_per_day' then v_number = trunc(v_number) and v_number between 0 and 100
     when 'policy_change_delay_hours' then v_number = trunc(v_number) and v_number between 1 and 720
     when 'usd_inr_rate' then v_number = round(v_number, 4) and v_number between 1 and 1000
+    when 'levels_monthly_cap' then v_number = round(v_number, 2) and v_number between 0 and 1000000
+    when 'goals_monthly_cap' then v_number = round(v_number, 2) and v_number between 0 and 1000000
   end;
 end
 $function$;

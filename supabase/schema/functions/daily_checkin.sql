@@ -15,6 +15,10 @@ declare
   v_day integer := checkin_streak(p_user_id, v_today - 1) % 7 + 1;
   v_bonus integer := case when v_day = 7 then (select checkin_streak_bonus_coins from app_config) else 0 end;
   v_result jsonb;
+  v_level jsonb := level_for_xp((select levels from app_config), account_xp(p_user_id));
+  v_extra integer := floor(v_coins * (v_level ->> 'checkin_percent')::numeric / 100)::integer;
+  v_perk jsonb;
+  v_perk_coins integer := 0;
 begin
   -- Racing check-ins queue on the unique (user_id, check_date) index; only one inserts, so only
   -- one pays the bonus.
@@ -30,6 +34,16 @@ begin
     v_result := v_result || jsonb_build_object('balance',
       ledger_move(p_user_id, 'bonus', v_bonus, coins_to_dollars(v_bonus), 'Check-in day 7 bonus') -> 'balance');
   end if;
-  return v_result || jsonb_build_object('check_date', v_today, 'streak_day', v_day, 'bonus_coins', v_bonus);
+  -- The level's perk: a share more, as bonus money of the levels loop (its switch and cap apply).
+  if v_extra > 0 then
+    v_perk := pay_loop_bonus(p_user_id, 'levels', 'checkin:' || v_today, v_extra,
+                             'Level perk: check-in +' || (v_level ->> 'checkin_percent') || '% (' || (v_level ->> 'name') || ')');
+    if (v_perk ->> 'paid')::boolean then
+      v_perk_coins := v_extra;
+      v_result := v_result || jsonb_build_object('balance', v_perk -> 'balance');
+    end if;
+  end if;
+  return v_result || jsonb_build_object('check_date', v_today, 'streak_day', v_day, 'bonus_coins', v_bonus,
+                                        'perk_coins', v_perk_coins, 'level_name', v_level ->> 'name');
 end
 $function$;

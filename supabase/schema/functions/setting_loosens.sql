@@ -30,6 +30,13 @@ AS $function$
     when 'usd_inr_rate' then p_after is not null and jsonb_typeof(p_after) = 'number'
                              and (jsonb_typeof(p_before) is distinct from 'number'
                                   or (p_after)::numeric > (p_before)::numeric * 1.02)
+    when 'levels_on' then not (p_before)::boolean and (p_after)::boolean
+    when 'goals_on' then not (p_before)::boolean and (p_after)::boolean
+    when 'levels_monthly_cap' then (p_after)::numeric > (p_before)::numeric
+    when 'goals_monthly_cap' then (p_after)::numeric > (p_before)::numeric
+    -- Any change of a list can pay more (a bonus raised, a threshold lowered, an easier goal).
+    when 'levels' then p_after is distinct from p_before
+    when 'daily_goals' then p_after is distinct from p_before
     else false
   end
 $function$;

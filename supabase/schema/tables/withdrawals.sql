@@ -72,5 +72,6 @@ CREATE INDEX withdrawals_user_created_idx ON public.withdrawals USING btree (use
 
 CREATE TRIGGER withdrawals_dashboard AFTER INSERT OR DELETE OR UPDATE OF status, review_state, sent_at, settled_at, amount ON public.withdrawals FOR EACH ROW EXECUTE FUNCTION dashboard_withdrawal_counts();
 CREATE TRIGGER withdrawals_never_emptied BEFORE TRUNCATE ON public.withdrawals FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
+CREATE TRIGGER withdrawals_paid_rebate AFTER UPDATE OF status ON public.withdrawals FOR EACH ROW WHEN (((new.status = 'completed'::text) AND (old.status IS DISTINCT FROM 'completed'::text))) EXECUTE FUNCTION withdrawal_paid_rebate();
 
 -- Row level security: on
