@@ -50,8 +50,7 @@ export interface RewardsStatus {
 
 /** What a claim answered: paid, or the rule that refused it (app/domain/rules.ts). */
 export type ClaimResult =
-  | { paid: true; coins: number; levels?: string[]; balance: number }
-  | { paid: false; refused: string };
+  { paid: true; coins: number; levels?: string[]; balance: number } | { paid: false; refused: string };
 
 export const XP_EXPLAINED =
   "XP is the coins you earn from offers once they clear their hold: 1 coin = 1 XP. Bonus coins give no XP, and an offer the network reverses takes its XP back.";
@@ -124,10 +123,7 @@ export function levelView(status: RewardsStatus, coinsPerDollar: number): LevelV
     percent: next ? Math.min(100, Math.max(0, Math.floor(((status.xp - current.xp) / span) * 100))) : 100,
     toNext: next ? `${NUMBER.format(next.xp - status.xp)} XP to ${next.name}` : null,
     nextUnlocks: next && nextPerks.length > 0 ? `${next.name} unlocks ${joinWords(nextPerks)}.` : null,
-    claim:
-      unclaimedCoins > 0 && status.levels_on
-        ? `Claim ${coinsAndDollars(unclaimedCoins, coinsPerDollar)}`
-        : null,
+    claim: unclaimedCoins > 0 && status.levels_on ? `Claim ${coinsAndDollars(unclaimedCoins, coinsPerDollar)}` : null,
     stopped: !status.levels_on ? LEVELS_OFF : status.levels_capped ? LEVELS_CAPPED : null,
   };
 }

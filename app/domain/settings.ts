@@ -3,7 +3,17 @@
 // its bounds. One list for the page, its form schema and the words of a refused value; the
 // database's own check (app_setting_valid, supabase/migrations/20261202300000_operator_settings.sql)
 // holds the same bounds, and tests/integration/operator-settings.test.ts holds the two equal.
+import {
+  goalsInWords,
+  INVALID_GOALS,
+  INVALID_LEVELS,
+  levelsInWords,
+  listText,
+  parseGoals,
+  parseLevels,
+} from "./loop-settings";
 import { coinsToDollars, formatDollars } from "./money";
+import type { Goal, Level } from "./rewards";
 
 export const SETTING_TOPICS = [
   "Coins and rewards",
@@ -13,6 +23,7 @@ export const SETTING_TOPICS = [
   "Holds and bonus money",
   "Notices",
   "Adjustments",
+  "Levels and daily goals",
 ] as const;
 export type SettingTopic = (typeof SETTING_TOPICS)[number];
 
@@ -20,7 +31,19 @@ export type SettingTopic = (typeof SETTING_TOPICS)[number];
  * Whole numbers (coins, days, hours, count), money with cents (dollars, ratio), rupees per dollar
  * to four decimals, yes or no, a JSON object, or a choice of the network flags.
  */
-type SettingUnit = "coins" | "dollars" | "days" | "hours" | "count" | "ratio" | "rupees" | "boolean" | "json" | "flags";
+type SettingUnit =
+  | "coins"
+  | "dollars"
+  | "days"
+  | "hours"
+  | "count"
+  | "ratio"
+  | "rupees"
+  | "boolean"
+  | "json"
+  | "flags"
+  | "levels"
+  | "goals";
 
 interface SettingBase {
   /** The app_config column. */
@@ -32,7 +55,7 @@ interface SettingBase {
 }
 
 interface NumberSetting extends SettingBase {
-  unit: Exclude<SettingUnit, "boolean" | "json" | "flags">;
+  unit: Exclude<SettingUnit, "boolean" | "json" | "flags" | "levels" | "goals">;
   min: number;
   max: number;
   /** What an empty field means, for a setting that may be empty (null in the database). */
@@ -43,8 +66,9 @@ interface BooleanSetting extends SettingBase {
   unit: "boolean";
 }
 
+/** JSON: the network holds (an object), the levels or the daily goals (lists, app/domain/loop-settings.ts). */
 interface JsonSetting extends SettingBase {
-  unit: "json";
+  unit: "json" | "levels" | "goals";
 }
 
 /** Some of the IP-intelligence provider's flags (docs/decisions/091), each a checkbox. */
@@ -367,6 +391,62 @@ export const SETTINGS = [
     max: 720,
     help: "Raising a limit or a review threshold, turning a review off, or changing holds waits for a second owner. With only one owner, it can be applied after these hours.",
   },
+  {
+    key: "levels_on",
+    topic: "Levels and daily goals",
+    label: "Pay level bonuses and perks",
+    unit: "boolean",
+    help:
+      "Yes: a level reached pays its level-up bonus (claimed on Home), and each level's check-in extra and cash-out " +
+      "rebate are paid, all as bonus money. No: nothing of it is paid; levels and XP still show.",
+  },
+  {
+    key: "levels_monthly_cap",
+    topic: "Levels and daily goals",
+    label: "Most paid for levels in a month",
+    unit: "dollars",
+    min: 0,
+    max: 1_000_000,
+    help:
+      "Level-up bonuses, check-in extras and rebates together, for everyone, in a calendar month (UTC). A payment " +
+      "that would pass it is refused and the loop says it stopped until the 1st.",
+  },
+  {
+    key: "levels",
+    topic: "Levels and daily goals",
+    label: "Levels",
+    unit: "levels",
+    help:
+      "Each level's name, the XP it starts at (XP = cleared offer earnings in coins), its one-time bonus in coins, " +
+      "its check-in extra in percent and its cash-out rebate in percent. A level's bonus is paid once per person, " +
+      "by its name: renaming a level pays it again.",
+  },
+  {
+    key: "goals_on",
+    topic: "Levels and daily goals",
+    label: "Pay daily goals",
+    unit: "boolean",
+    help: "Yes: the three goals of the day pay their bonus when claimed, as bonus money. No: goals show as paused.",
+  },
+  {
+    key: "goals_monthly_cap",
+    topic: "Levels and daily goals",
+    label: "Most paid for daily goals in a month",
+    unit: "dollars",
+    min: 0,
+    max: 1_000_000,
+    help: "Goal bonuses together, for everyone, in a calendar month (UTC); past it, claims are refused until the 1st.",
+  },
+  {
+    key: "daily_goals",
+    topic: "Levels and daily goals",
+    label: "Daily goals to draw from",
+    unit: "goals",
+    help:
+      "Each day (UTC) three of these are drawn, the same for everyone. Kinds: checkin; earn_coins (offer coins that " +
+      "clear that day); complete_offer (offers credited that day, on one wall if network names it); refer_verified " +
+      "(friends who join with the code that day and verify their email). Each pays its bonus_coins once per person a day.",
+  },
 ] as const satisfies readonly Setting[];
 
 export type SettingKey = (typeof SETTINGS)[number]["key"];
@@ -380,9 +460,10 @@ export const NOT_SETTINGS: Readonly<Record<string, string>> = {
 
 /**
  * A setting's value as the database holds it: a number, yes or no, null (an empty ratio),
- * {network: days} or a list of network flags.
+ * {network: days}, a list of network flags, or the list of levels or of daily goals.
  */
-export type SettingValue = number | boolean | null | Record<string, number> | readonly string[];
+export type SettingValue =
+  number | boolean | null | Record<string, number> | readonly string[] | readonly Level[] | readonly Goal[];
 export type SettingValues = Record<SettingKey, SettingValue>;
 
 /** A change that loosens policy, waiting for a second owner (operator_settings' `waiting`). */
@@ -431,6 +512,10 @@ export function invalidSettingMessage(setting: Setting): string {
       return "Choose Yes or No";
     case "flags":
       return "Tick only the networks listed";
+    case "levels":
+      return INVALID_LEVELS;
+    case "goals":
+      return INVALID_GOALS;
     case "json":
       return (
         'Write the holds as JSON, such as {"bitlabs": 14}: network names of 2 to 40 lowercase letters, digits or ' +
@@ -497,6 +582,10 @@ export function parseSettingInput(
       return text === "yes" ? true : text === "no" ? false : undefined;
     case "json":
       return parseNetworkHolds(text) ?? undefined;
+    case "levels":
+      return parseLevels(text) ?? undefined;
+    case "goals":
+      return parseGoals(text) ?? undefined;
     default: {
       if (text === "" && setting.empty) return null;
       const pattern =
@@ -516,6 +605,7 @@ export function parseSettingInput(
 export function settingInputText(setting: Setting, value: SettingValue): string | readonly string[] {
   if (setting.unit === "flags") return (value ?? []) as readonly string[];
   if (setting.unit === "boolean") return value ? "yes" : "no";
+  if (setting.unit === "levels" || setting.unit === "goals") return listText((value ?? []) as readonly object[]);
   if (setting.unit === "json") {
     const holds = Object.entries((value ?? {}) as Record<string, number>);
     return holds.length === 0 ? "" : `{${holds.map(([network, days]) => `"${network}": ${days}`).join(", ")}}`;
@@ -536,6 +626,10 @@ export function formatSettingValue(setting: Setting, value: SettingValue, coinsP
   switch (setting.unit) {
     case "boolean":
       return value ? "Yes" : "No";
+    case "levels":
+      return levelsInWords((value ?? []) as readonly Level[]);
+    case "goals":
+      return goalsInWords((value ?? []) as readonly Goal[]);
     case "flags": {
       const flags = (value ?? []) as readonly NetworkFlag[];
       return flags.length === 0 ? "None" : flags.map((flag) => NETWORK_FLAG_LABELS[flag] ?? flag).join(", ");

@@ -4,6 +4,7 @@ import { invalidSettingMessage, NOT_SETTINGS, SETTINGS, type Setting, type Setti
 import { ruleViolation } from "~/server/db/core.server";
 import { dbRefusal, openTestPglite, type TestDatabase } from "../support/db";
 import { provisionMember, provisionOperator } from "../support/arrange";
+import { INVALID_GOAL_LISTS, INVALID_LEVEL_LISTS, VALID_GOAL_LISTS, VALID_LEVEL_LISTS } from "../support/loop-samples";
 
 // The console's settings in SQL (supabase/migrations/20261202300000_operator_settings.sql,
 // docs/operator-console.md, "Settings"): who may read and change them, the allow-list and the
@@ -147,6 +148,10 @@ describe("the console's settings in SQL", () => {
             Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`net-${i}`, 1])),
           ],
         };
+      case "levels":
+        return { valid: VALID_LEVEL_LISTS as SettingValue[], invalid: INVALID_LEVEL_LISTS };
+      case "goals":
+        return { valid: VALID_GOAL_LISTS as SettingValue[], invalid: INVALID_GOAL_LISTS };
       default: {
         const step =
           setting.unit === "rupees" ? 0.0001 : setting.unit === "dollars" || setting.unit === "ratio" ? 0.01 : 1;

@@ -12,6 +12,7 @@ import {
   SETTINGS,
   type SettingValue,
 } from "~/domain/settings";
+import { INVALID_GOAL_LISTS, INVALID_LEVEL_LISTS, VALID_GOAL_LISTS, VALID_LEVEL_LISTS } from "../support/loop-samples";
 
 // app/domain/settings.ts: the console's list of settings (docs/operator-console.md, "Settings"),
 // checked against app_config as the migrations leave it (supabase/schema/tables/app_config.sql,
@@ -101,6 +102,24 @@ describe("the console's settings", () => {
       expect(parseSettingInput(holds, wrong), wrong).toBeUndefined();
   });
 
+  it("reads the lists of levels and daily goals as the database's levels_valid and daily_goals_valid do", () => {
+    for (const [key, valid, invalid] of [
+      ["levels", VALID_LEVEL_LISTS, INVALID_LEVEL_LISTS],
+      ["daily_goals", VALID_GOAL_LISTS, INVALID_GOAL_LISTS],
+    ] as const) {
+      const setting = settingOf(key);
+      for (const list of valid)
+        expect(parseSettingInput(setting, JSON.stringify(list)), JSON.stringify(list)).toEqual(list);
+      for (const wrong of invalid)
+        expect(parseSettingInput(setting, JSON.stringify(wrong)), JSON.stringify(wrong)).toBeUndefined();
+      expect(parseSettingInput(setting, "[{")).toBeUndefined();
+    }
+    expect(formatSettingValue(settingOf("levels"), VALID_LEVEL_LISTS[1]!)).toBe("Bronze (0 XP), Silver (500 XP)");
+    expect(formatSettingValue(settingOf("daily_goals"), VALID_GOAL_LISTS[1]! as SettingValue)).toBe(
+      "earn, adgate, friends",
+    );
+  });
+
   it("reads the ticked network flags in their own order; none ticked is none; a flag it does not know, or one twice, is refused", () => {
     const flags = settingOf("network_review_flags");
     expect(parseSettingInput(flags, undefined)).toEqual([]);
@@ -122,6 +141,8 @@ describe("the console's settings", () => {
       rupees: [null, 1, 83.2475, 1000],
       boolean: [true, false],
       json: [{}, { bitlabs: 14, "ad-gem": 30 }],
+      levels: VALID_LEVEL_LISTS as SettingValue[],
+      goals: VALID_GOAL_LISTS as SettingValue[],
       flags: [[], ["vpn", "tor"], ["vpn", "proxy", "tor", "relay", "hosting"]],
       days: [0, 365],
       hours: [72],

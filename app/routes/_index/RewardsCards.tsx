@@ -12,13 +12,7 @@ import type { GoalView, LevelView, RewardsView } from "~/domain/rewards";
 import { formErrors } from "~/lib/form-replies";
 
 /** Home's level card (docs/decisions/094): the level, the way to the next, and its bonus to claim. */
-export function LevelCard({
-  level,
-  lastResult,
-}: {
-  level: LevelView | null;
-  lastResult?: SubmissionResult<string[]>;
-}) {
+export function LevelCard({ level, lastResult }: { level: LevelView | null; lastResult?: SubmissionResult<string[]> }) {
   return (
     <Card>
       <div className="mb-3 flex items-center justify-between">

@@ -172,7 +172,10 @@ function SettingsForm({ data, lastResult }: { data: SettingsPageData; lastResult
   );
 }
 
-/** A setting's control: yes or no, the JSON of network holds, the network flags, or a number in its unit. */
+/**
+ * A setting's control: yes or no, the JSON of network holds or of the levels and daily goals, the network
+ * flags, or a number in its unit.
+ */
 function SettingField({ setting, field, hint }: { setting: Setting; field: FieldState; hint: ReactNode }) {
   const unit = UNIT_LABELS[setting.unit];
   const label = unit ? `${setting.label} (${unit})` : setting.label;
@@ -190,13 +193,20 @@ function SettingField({ setting, field, hint }: { setting: Setting; field: Field
       />
     );
   }
-  if (setting.unit === "json") {
+  if (setting.unit === "json" || setting.unit === "levels" || setting.unit === "goals") {
+    // The holds fit a line or two; the lists of levels and goals are one item a line.
+    const list = setting.unit !== "json";
     return (
       <TextareaField
         field={field}
         label={label}
         hint={hint}
-        textareaProps={{ rows: 2, spellCheck: false, autoCapitalize: "none", placeholder: '{"bitlabs": 14}' }}
+        textareaProps={{
+          rows: list ? 8 : 2,
+          spellCheck: false,
+          autoCapitalize: "none",
+          placeholder: list ? "[ ... ]" : '{"bitlabs": 14}',
+        }}
       />
     );
   }

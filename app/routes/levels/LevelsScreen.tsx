@@ -52,7 +52,9 @@ export function LevelsScreen({ data, lastResult }: { data: LevelsData; lastResul
               <div className="min-w-0 flex-1">
                 <p className="font-bold">
                   Level {level.number} · {level.name}
-                  {level.current ? <span className="ml-2 text-xs font-semibold text-brand-700">You are here</span> : null}
+                  {level.current ? (
+                    <span className="ml-2 text-xs font-semibold text-brand-700">You are here</span>
+                  ) : null}
                 </p>
                 <p className="text-xs text-muted">
                   {level.xp === 0 ? "Where everyone starts" : `From ${NUMBER.format(level.xp)} XP`}

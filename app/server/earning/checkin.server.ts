@@ -32,8 +32,5 @@ export async function checkIn(userId: string) {
     /** The level's check-in extra paid with it (docs/decisions/094), and the level. */
     perk_coins: number;
     level_name: string;
-  }>(
-    "daily_checkin",
-    { p_user_id: userId },
-  );
+  }>("daily_checkin", { p_user_id: userId });
 }

@@ -34,13 +34,21 @@ function wallLabel(network: string): string {
  * The level card's and the goals card's lines, worded here so the page's browser code carries none
  * of it. The goals change at midnight UTC, said in the person's time (`zone`).
  */
-export function rewardsView(status: RewardsStatus, coinsPerDollar: number, zone: TimeZone, now = new Date()): RewardsView {
+export function rewardsView(
+  status: RewardsStatus,
+  coinsPerDollar: number,
+  zone: TimeZone,
+  now = new Date(),
+): RewardsView {
   const midnight = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString();
   // "5:30:00 AM" -> "5:30 AM": the seconds of midnight say nothing.
   const at = formatTime(midnight, zone).replace(/:00(?= )/, "");
   return {
     level: levelView(status, coinsPerDollar),
-    goals: { ...goalsView(status, coinsPerDollar, wallLabel), renews: `New goals at ${at}, in ${timeUntilNextCheckin(now)}.` },
+    goals: {
+      ...goalsView(status, coinsPerDollar, wallLabel),
+      renews: `New goals at ${at}, in ${timeUntilNextCheckin(now)}.`,
+    },
   };
 }
 
