@@ -55,6 +55,7 @@ export const SCREENS: readonly Screen[] = [
   { route: "earn/route.tsx", name: "the task dialog", path: "/earn?task=task-001", viewer: "member" },
   { route: "leaderboard/route.tsx", name: "Leaderboard", path: "/leaderboard", viewer: "member" },
   { route: "notices/route.tsx", name: "Notices", path: "/notices", viewer: "member" },
+  { route: "levels/route.tsx", name: "Levels", path: "/levels", viewer: "member" },
   { route: "withdraw/route.tsx", name: "Withdraw, email not verified", path: "/withdraw", viewer: "member" },
   { route: "withdraw/route.tsx", name: "Withdraw", path: "/withdraw", viewer: "verified-member" },
   {

@@ -16,6 +16,7 @@ const PAGE_ACTIONS: Record<string, string> = {
   "auth/route.tsx": "/auth",
   "earn/route.tsx": "/earn",
   "earn_.offers/route.tsx": "/earn/offers?report=acme",
+  "levels/route.tsx": "/levels",
   "logout/route.tsx": "/logout",
   "end-sessions/route.tsx": "/end-sessions?link=1.x",
   "profile/route.tsx": "/profile",

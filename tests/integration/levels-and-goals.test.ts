@@ -3,7 +3,14 @@ import { ledgerAudit } from "../support/ledger-audit";
 import { openTestPglite, type TestDatabase } from "../support/db";
 import { endHolds } from "../support/holds";
 import { newUserId, provisionMember, recordPostback } from "../support/arrange";
-import { INVALID_GOAL_LISTS, INVALID_LEVEL_LISTS, VALID_GOAL_LISTS, VALID_LEVEL_LISTS } from "../support/loop-samples";
+import {
+  DEFAULT_GOALS,
+  DEFAULT_LEVELS,
+  INVALID_GOAL_LISTS,
+  INVALID_LEVEL_LISTS,
+  VALID_GOAL_LISTS,
+  VALID_LEVEL_LISTS,
+} from "../support/loop-samples";
 
 // Levels and daily goals (supabase/migrations/20261215000000_levels_and_daily_goals.sql,
 // docs/decisions/094): XP from cleared offer earnings, the level-up bonus once per identity, the
@@ -283,6 +290,15 @@ describe("levels and daily goals on PGlite, production settings", () => {
       [farm],
     );
     expect(Number(available[0]!.available)).toBe(0);
+  });
+
+  it("starts app_config with the levels and goals the console's tests post (tests/support/loop-samples.ts)", async () => {
+    const [row] = await t.sql<{ levels: unknown; daily_goals: unknown }>(
+      "select c.levels, d.daily_goals from (select (select column_default from information_schema.columns where table_name = 'app_config' and column_name = 'levels') as levels) c, (select (select column_default from information_schema.columns where table_name = 'app_config' and column_name = 'daily_goals') as daily_goals) d",
+    );
+    const value = (fallback: unknown) => JSON.parse(String(fallback).replace(/^'|'::jsonb$/g, ""));
+    expect(value(row!.levels)).toEqual(DEFAULT_LEVELS);
+    expect(value(row!.daily_goals)).toEqual(DEFAULT_GOALS);
   });
 
   it("checks the lists an owner sets with the same rules as the console's form (tests/support/loop-samples.ts)", async () => {

@@ -30,6 +30,8 @@ import {
   unreadableBodies,
   withHidden,
 } from "./bad-input";
+import { listText } from "~/domain/loop-settings";
+import { DEFAULT_GOALS, DEFAULT_LEVELS } from "./loop-samples";
 
 // The bad-input cases of the operator console (tests/http/bad-input-console.test.ts).
 
@@ -69,6 +71,12 @@ const SETTINGS_FORM: Record<string, string> = {
   adjustment_operator_limit: "200.00",
   test_postbacks_per_wall_per_day: "5",
   policy_change_delay_hours: "24",
+  levels_on: "yes",
+  levels_monthly_cap: "500.00",
+  levels: listText(DEFAULT_LEVELS),
+  goals_on: "yes",
+  goals_monthly_cap: "1000.00",
+  daily_goals: listText(DEFAULT_GOALS),
   reason: "Bad input",
   version: SETTINGS_VERSION,
 };
@@ -100,15 +108,29 @@ function settingSpec(setting: Setting): FieldSpec {
             ["a JSON array", "[]"],
             ["JSON that does not parse", '{"bitlabs": 14'],
           ]
-        : setting.unit === "flags"
+        : setting.unit === "levels" || setting.unit === "goals"
           ? [
-              ["a flag in capitals", "VPN"],
-              ["a flag the provider does not have", "mobile"],
+              ["JSON that does not parse", "[{"],
+              ["an empty list", "[]"],
+              ["a JSON object", "{}"],
+              ...(setting.unit === "levels"
+                ? ([["a first level above 0 XP", JSON.stringify([{ ...DEFAULT_LEVELS[0], xp: 5 }])]] as Value[])
+                : ([
+                    [
+                      "a goal of a kind the app does not have",
+                      JSON.stringify([{ ...DEFAULT_GOALS[0], kind: "watch" }]),
+                    ],
+                  ] as Value[])),
             ]
-          : [
-              ["Yes", "Yes"],
-              ["true", "true"],
-            ];
+          : setting.unit === "flags"
+            ? [
+                ["a flag in capitals", "VPN"],
+                ["a flag the provider does not have", "mobile"],
+              ]
+            : [
+                ["Yes", "Yes"],
+                ["true", "true"],
+              ];
   const values = [
     ...(every ? NUMBER_AND_TEXT : NUMBER_AND_TEXT.filter(([label]) => SOME_BAD_VALUES.has(label))),
     ...outOfBounds,

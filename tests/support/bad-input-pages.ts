@@ -3,6 +3,7 @@ import { END_SESSIONS_TEXTS } from "~/domain/email-codes";
 import { onboardingFormSchema } from "~/domain/onboarding";
 import { authFormSchema } from "~/domain/auth-form";
 import { taskFormSchema } from "~/domain/task-forms";
+import { claimLevelFormSchema } from "~/domain/reward-forms";
 import { homeFormSchema } from "~/routes/_index/home-forms";
 import { MISSING_CREDIT_MESSAGES, missingCreditFormSchema } from "~/routes/earn_.offers/missing-credit-form";
 import { profileFormSchema } from "~/routes/profile/profile-forms";
@@ -46,6 +47,7 @@ import {
 // The routes
 
 export const TASK_GONE = "This task is no longer available";
+const GOAL_GONE = "That goal is not one of today's. Today's goals are on Home.";
 
 const homeCases = [
   ...pageCases(
@@ -65,10 +67,25 @@ const homeCases = [
         valid: { intent: "start-task", taskId: "acme-1" },
         fields: { taskId: { wrong: TASK_GONE } },
       },
+      // A goal that is not today's (or no goal id at all) pays nothing (docs/decisions/094).
+      {
+        name: "a daily goal's Claim",
+        path: "/?index",
+        valid: { intent: "claim-goal", goalId: "check-in" },
+        fields: { goalId: { wrong: GOAL_GONE } },
+      },
     ],
     { schema: homeFormSchema, signedOut: { path: "/?index", answer: { redirect: "/auth" } } },
   ),
 ];
+
+// The Levels page: one button, "Claim" of the levels' bonuses (docs/decisions/094).
+const levelsCases = pageCases(
+  "levels/route.tsx",
+  "member",
+  [{ name: "claim a level's bonus", path: "/levels", valid: { intent: "claim-level" } }],
+  { schema: claimLevelFormSchema, signedOut: { path: "/levels", answer: { redirect: "/auth?redirectTo=%2Flevels" } } },
+);
 
 // Each sign-in, sign-up and reset has an address of its own; none makes an account or sends an email.
 const badEmail: FieldSpec = {
@@ -588,6 +605,7 @@ const noActionCases = (
 
 const ALL_PAGE_CASES: Case[] = [
   ...homeCases,
+  ...levelsCases,
   ...authCases,
   ...earnCases,
   ...myOffersCases,

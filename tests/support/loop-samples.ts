@@ -80,3 +80,20 @@ export const INVALID_GOAL_LISTS: unknown[] = [
   [{ id: "earn", kind: "earn_coins", bonus_coins: 5 }],
   Array.from({ length: 31 }, (_, index) => goal(`g${index}`, "checkin", 1)),
 ];
+
+/** The lists app_config starts with (the migration's defaults; tests/integration/levels-and-goals.test.ts holds them equal). */
+export const DEFAULT_LEVELS = [
+  { name: "Bronze", xp: 0, bonus_coins: 0, checkin_percent: 0, rebate_percent: 0 },
+  { name: "Silver", xp: 500, bonus_coins: 25, checkin_percent: 10, rebate_percent: 0 },
+  { name: "Gold", xp: 2000, bonus_coins: 75, checkin_percent: 25, rebate_percent: 0.5 },
+  { name: "Platinum", xp: 5000, bonus_coins: 150, checkin_percent: 50, rebate_percent: 1 },
+  { name: "Diamond", xp: 15000, bonus_coins: 400, checkin_percent: 100, rebate_percent: 2 },
+];
+export const DEFAULT_GOALS = [
+  { id: "check-in", kind: "checkin", target: 1, bonus_coins: 5 },
+  { id: "earn-100", kind: "earn_coins", target: 100, bonus_coins: 10 },
+  { id: "earn-500", kind: "earn_coins", target: 500, bonus_coins: 30 },
+  { id: "one-offer", kind: "complete_offer", target: 1, bonus_coins: 10 },
+  { id: "two-offers", kind: "complete_offer", target: 2, bonus_coins: 20 },
+  { id: "refer-friend", kind: "refer_verified", target: 1, bonus_coins: 25 },
+];

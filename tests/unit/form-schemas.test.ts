@@ -44,6 +44,7 @@ describe("bad input against the schemas: the split", () => {
         "auth/route.tsx",
         "earn/route.tsx",
         "earn_.offers/route.tsx",
+        "levels/route.tsx",
         "profile/route.tsx",
         "settings/route.tsx",
         "withdraw/route.tsx",
