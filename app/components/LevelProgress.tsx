@@ -5,6 +5,7 @@ import { formErrors } from "~/lib/form-replies";
 import { FormBanner } from "./forms/FormBanner";
 import { SubmitButton } from "./forms/SubmitButton";
 import { Banner } from "./ui/Banner";
+import { ProgressBar } from "./ui/ProgressBar";
 
 /**
  * A person's level (docs/decisions/094): its name and XP, the bar to the next level and what the
@@ -25,16 +26,7 @@ export function LevelProgress({ level, lastResult }: { level: LevelView; lastRes
         </p>
       </div>
       <div>
-        <div
-          role="progressbar"
-          aria-label={level.toNext ?? "Highest level reached"}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={level.percent}
-          className="h-2.5 overflow-hidden rounded-full bg-gray-100"
-        >
-          <div className="h-full rounded-full bg-brand-600" style={{ width: `${level.percent}%` }} />
-        </div>
+        <ProgressBar percent={level.percent} label={level.toNext ?? "Highest level reached"} />
         <p className="mt-1.5 text-xs font-medium text-muted" data-testid="level-to-next">
           {level.toNext ?? "You reached the highest level."}
         </p>

@@ -55,7 +55,7 @@ export type ClaimResult =
 export const XP_EXPLAINED =
   "XP is the coins you earn from offers once they clear their hold: 1 coin = 1 XP. Bonus coins give no XP, and an offer the network reverses takes its XP back.";
 
-export const GOALS_EXPLAINED =
+const GOALS_EXPLAINED =
   "Three new goals every day at midnight UTC. Offer coins count on the day they clear their hold; goal bonuses are bonus money.";
 
 const NUMBER = new Intl.NumberFormat("en-US");
@@ -147,6 +147,8 @@ export interface GoalsView {
   /** "3 days in a row", or null without a streak. */
   streak: string | null;
   stopped: string | null;
+  /** When goals change, what counts, and that their bonus is bonus money. */
+  explained: string;
 }
 
 const count = (value: number, one: string, many: string) => `${NUMBER.format(value)} ${value === 1 ? one : many}`;
@@ -200,6 +202,7 @@ export function goalsView(
     })),
     streak: status.goal_streak > 0 ? `${count(status.goal_streak, "day", "days")} in a row with every goal done` : null,
     stopped: !status.goals_on ? GOALS_OFF : status.goals_capped ? GOALS_CAPPED : null,
+    explained: GOALS_EXPLAINED,
   };
 }
 

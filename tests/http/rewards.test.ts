@@ -158,7 +158,7 @@ describe("levels and daily goals over HTTP (production settings, no JavaScript)"
     const home = text((await client.visit("/")).html);
     expect(home).toContain("Today's goals");
     expect(home).toMatch(/New goals at [0-9:]+ UTC, in [0-9]+ (h|min)\./);
-    for (const line of ["Check in today", "Not yet · +5 coins ($0.05)", "Earn 100 coins from offers", "0 of 100 coins"])
+    for (const line of ["Check in today", "Not yet +5 coins ($0.05)", "Earn 100 coins from offers", "0 of 100 coins"])
       expect(home).toContain(line);
     expect(home).toContain("Complete an offer");
 
@@ -166,7 +166,7 @@ describe("levels and daily goals over HTTP (production settings, no JavaScript)"
     expect(early.status).toBe(400);
     expect(text(await early.text())).toContain("This goal is not done yet. Its progress is on Home.");
     await landing(client, await client.post("/?index", { intent: "checkin" }));
-    expect(text((await client.visit("/")).html)).toContain("Checked in · +5 coins ($0.05)");
+    expect(text((await client.visit("/")).html)).toContain("Checked in +5 coins ($0.05)");
     const claimed = await landing(client, await claimGoal(client, "check-in"));
     expect(text(claimed.html)).toContain("Goal bonus claimed");
     expect(text(claimed.html)).toContain(

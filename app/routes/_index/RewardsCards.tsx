@@ -7,6 +7,7 @@ import { Banner } from "~/components/ui/Banner";
 import { Card } from "~/components/ui/Card";
 import { Icon } from "~/components/ui/Icon";
 import { SECTION_LINK } from "~/components/ui/section-link";
+import { ProgressBar } from "~/components/ui/ProgressBar";
 import { SectionError } from "~/components/ui/SectionError";
 import type { GoalView, LevelView, RewardsView } from "~/domain/rewards";
 import { formErrors } from "~/lib/form-replies";
@@ -73,6 +74,7 @@ export function GoalsCard({
               <GoalRow key={goal.id} goal={goal} />
             ))}
           </ul>
+          <p className="mt-1 text-xs text-muted">{goals.explained}</p>
         </>
       ) : (
         <div className="mt-4">
@@ -85,7 +87,7 @@ export function GoalsCard({
 
 function GoalRow({ goal }: { goal: GoalView }) {
   return (
-    <li className="flex items-center gap-3 py-3">
+    <li className="flex items-start gap-3 py-3">
       <span
         className={`inline-flex size-9 shrink-0 items-center justify-center rounded-full ${
           goal.claimed ? "bg-money-500 text-white" : goal.done ? "bg-brand-600 text-white" : "bg-gray-100 text-muted"
@@ -98,14 +100,13 @@ function GoalRow({ goal }: { goal: GoalView }) {
           {goal.title}
           <span className="sr-only">{goal.claimed ? " (claimed)" : goal.done ? " (done)" : " (to do)"}</span>
         </p>
-        <div className="mt-1 flex items-center gap-2">
-          <div className="h-1.5 w-16 shrink-0 overflow-hidden rounded-full bg-gray-100" aria-hidden="true">
-            <div className="h-full rounded-full bg-brand-600" style={{ width: `${goal.percent}%` }} />
-          </div>
-          <p className="min-w-0 text-xs text-muted">
-            {goal.progress} · <span className="font-semibold text-ink">{goal.reward}</span>
-          </p>
+        <div className="mt-1.5">
+          <ProgressBar percent={goal.percent} label={goal.progress} thin />
         </div>
+        <p className="mt-1 flex flex-wrap gap-x-2 text-xs text-muted">
+          <span>{goal.progress}</span>
+          <span className="font-semibold whitespace-nowrap text-money-600">{goal.reward}</span>
+        </p>
       </div>
       {goal.claimed ? (
         <span className="shrink-0 text-xs font-semibold text-money-600">Claimed</span>
