@@ -56,7 +56,7 @@ export const XP_EXPLAINED =
   "XP is the coins you earn from offers once they clear their hold: 1 coin = 1 XP. Bonus coins give no XP, and an offer the network reverses takes its XP back.";
 
 const GOALS_EXPLAINED =
-  "Three new goals every day at midnight UTC. Offer coins count on the day they clear their hold; goal bonuses are bonus money.";
+  "Offer coins count on the day they clear their hold. Goal bonuses are bonus money: they unlock as your offer earnings clear.";
 
 const NUMBER = new Intl.NumberFormat("en-US");
 

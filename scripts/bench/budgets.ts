@@ -16,6 +16,11 @@ export const BUDGETS = {
   /** withdrawal_risk (run by every withdrawal) with 1,000,000 users and 20,000,000 ledger rows: p95 in ms, from indexes. */
   riskP95Ms: 20,
   /**
+   * rewards_status (read by every Home visit: the level from XP and today's three goals) with 1,000,000
+   * users and 20,000,000 ledger rows: p95 in ms inside the database, every statement from an index.
+   */
+  rewardsP95Ms: 20,
+  /**
    * The operator console with 1,000,000 users and 20,000,000 ledger rows (issue 20), p95 in ms inside
    * the database, every statement from an index: the dashboard (operator_dashboard), the people
    * search (operator_find_people), the review queue (operator_withdrawal_list 'review') and the

@@ -73,6 +73,7 @@ export async function startShared({ settings, wants, log, details, cleanups, wor
     wants("throughput") ||
     wants("leaderboard") ||
     wants("risk") ||
+    wants("rewards") ||
     wants("console") ||
     wants("ingest") ||
     wants("pooler") ||

@@ -190,7 +190,7 @@ async function main() {
     await signUp.waitForURL(`${app.url}/`);
     const cookies = await context.cookies();
     await context.close();
-    const pages = ["/", "/earn", "/leaderboard", "/withdraw", "/referral", "/profile"].map((pathname) => ({
+    const pages = ["/", "/earn", "/leaderboard", "/withdraw", "/referral", "/profile", "/levels"].map((pathname) => ({
       path: pathname,
       cookies,
     }));

@@ -161,7 +161,7 @@ export const SEEDED = [
  * @param {number} count
  * @returns {Sample[]}
  */
-function samples(users, count) {
+export function samples(users, count) {
   const pad = (/** @type {number} */ i) => `r${String(i).padStart(7, "0")}`;
   /** @type {{ i: number, why: string }[]} */
   const picked = [];
@@ -195,7 +195,7 @@ export function percentile(sorted, fraction) {
 }
 
 /** Tables that must never be read whole while scoring one withdrawal. */
-const BIG_TABLES = SEEDED;
+export const BIG_TABLES = SEEDED;
 
 /**
  * Seeds the database `db` (migrated) as described above, the ledger's secondary indexes built after

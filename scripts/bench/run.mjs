@@ -44,6 +44,7 @@ const PARTS = [
   "lighthouse",
   "leaderboard",
   "risk",
+  "rewards",
   "console",
   "ingest",
   "pooler",
@@ -113,6 +114,7 @@ if (
   (wants("throughput") ||
     wants("leaderboard") ||
     wants("risk") ||
+    wants("rewards") ||
     wants("console") ||
     wants("ingest") ||
     wants("payouts")) &&
@@ -206,7 +208,7 @@ async function main() {
 
   const needsApp =
     wants("js") || wants("throughput") || wants("lighthouse") || wants("ingest") || wants("pooler") || wants("payouts");
-  if (!needsApp && !wants("leaderboard") && !wants("risk") && !wants("console")) return;
+  if (!needsApp && !wants("leaderboard") && !wants("risk") && !wants("rewards") && !wants("console")) return;
   if (needsApp) {
     sampleLoad("build");
     log("▶ npm run build");
@@ -237,6 +239,7 @@ async function main() {
   if (wants("payouts")) await (await import("./payouts.mjs")).benchPayouts(bench, shared);
   if (wants("leaderboard")) await benchLeaderboard(bench, shared);
   if (wants("risk")) await benchRisk(bench, shared);
+  if (wants("rewards")) await (await import("./rewards.mjs")).benchRewards(bench, shared);
   if (wants("console")) await benchConsole(bench, shared);
   if (wants("console") && wants("throughput"))
     await (await import("./throughput-at-scale.mjs")).benchThroughputAtScale(bench, shared);
