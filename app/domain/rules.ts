@@ -107,6 +107,23 @@ const RULE_MESSAGES = {
   goal_already_claimed: "You already claimed this goal today.",
   goals_off: GOALS_OFF,
   goals_cap_reached: GOALS_CAPPED,
+  // Promo codes (docs/decisions/095): each refusal says why.
+  promo_code_unknown: "That code does not exist. Check how it is spelled.",
+  promo_code_not_started: "That code does not work yet. Try again when its offer starts.",
+  promo_code_ended: "That code has expired.",
+  promo_code_used_up: "That code has been used as many times as it can be.",
+  promo_code_redeemed: "You already used that code.",
+  promo_code_new_accounts: "That code is only for accounts made after it was announced.",
+  promo_code_country: "That code is not available in your country.",
+  promo_code_own: "Operators cannot use a code they made.",
+  promo_code_rate_limited: (retryAfterSeconds: string) => tooManyAttemptsMessage(Number(retryAfterSeconds)),
+  codes_off: "Promo codes are paused for now.",
+  codes_cap_reached: "Promo codes have reached this month's budget. They start again on the 1st.",
+  invalid_promo_code: "A code is 4 to 20 letters and digits",
+  invalid_promo_code_terms:
+    "Check the code's terms: 1 to 100,000 coins, 1 to 1,000,000 uses, an end after its start and in the future, countries as two-letter codes",
+  promo_code_taken: "There is already a code with these letters",
+  promo_code_not_found: "That code no longer exists",
   reward_needs_identity:
     "Your account is still being set up for rewards. Sign out and sign in again, then try once more.",
   // Codes by email (docs/decisions/092).

@@ -23,7 +23,7 @@ export const SETTING_TOPICS = [
   "Holds and bonus money",
   "Notices",
   "Adjustments",
-  "Levels and daily goals",
+  "Levels, daily goals and codes",
 ] as const;
 export type SettingTopic = (typeof SETTING_TOPICS)[number];
 
@@ -393,7 +393,7 @@ export const SETTINGS = [
   },
   {
     key: "levels_on",
-    topic: "Levels and daily goals",
+    topic: "Levels, daily goals and codes",
     label: "Pay level bonuses and perks",
     unit: "boolean",
     help:
@@ -402,7 +402,7 @@ export const SETTINGS = [
   },
   {
     key: "levels_monthly_cap",
-    topic: "Levels and daily goals",
+    topic: "Levels, daily goals and codes",
     label: "Most paid for levels in a month",
     unit: "dollars",
     min: 0,
@@ -413,7 +413,7 @@ export const SETTINGS = [
   },
   {
     key: "levels",
-    topic: "Levels and daily goals",
+    topic: "Levels, daily goals and codes",
     label: "Levels",
     unit: "levels",
     help:
@@ -423,14 +423,14 @@ export const SETTINGS = [
   },
   {
     key: "goals_on",
-    topic: "Levels and daily goals",
+    topic: "Levels, daily goals and codes",
     label: "Pay daily goals",
     unit: "boolean",
     help: "Yes: the three goals of the day pay their bonus when claimed, as bonus money. No: goals show as paused.",
   },
   {
     key: "goals_monthly_cap",
-    topic: "Levels and daily goals",
+    topic: "Levels, daily goals and codes",
     label: "Most paid for daily goals in a month",
     unit: "dollars",
     min: 0,
@@ -439,13 +439,29 @@ export const SETTINGS = [
   },
   {
     key: "daily_goals",
-    topic: "Levels and daily goals",
+    topic: "Levels, daily goals and codes",
     label: "Daily goals to draw from",
     unit: "goals",
     help:
       "Each day (UTC) three of these are drawn, the same for everyone. Kinds: checkin; earn_coins (offer coins that " +
       "clear that day); complete_offer (offers credited that day, on one wall if network names it); refer_verified " +
       "(friends who join with the code that day and verify their email). Each pays its bonus_coins once per person a day.",
+  },
+  {
+    key: "codes_on",
+    topic: "Levels, daily goals and codes",
+    label: "Pay promo codes",
+    unit: "boolean",
+    help: "Yes: a code made under Codes pays its coins, as bonus money, once per person. No: every code is refused as paused.",
+  },
+  {
+    key: "codes_monthly_cap",
+    topic: "Levels, daily goals and codes",
+    label: "Most paid for promo codes in a month",
+    unit: "dollars",
+    min: 0,
+    max: 1_000_000,
+    help: "Codes together, for everyone, in a calendar month (UTC); past it, codes are refused until the 1st.",
   },
 ] as const satisfies readonly Setting[];
 

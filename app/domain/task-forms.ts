@@ -1,16 +1,14 @@
 // The task forms' schemas, apart from app/domain/tasks.ts so that pages listing tasks do not ship
 // zod: these forms are buttons, checked by the server only.
-import { discriminatedUnion, literal, object, regex, string } from "zod/mini";
+import { literal, object, regex, string } from "zod/mini";
 import { TASK_ID_PATTERN } from "./tasks";
 
 const TASK_GONE = "This task is no longer available";
 const taskId = string(TASK_GONE).check(regex(TASK_ID_PATTERN, TASK_GONE));
 
-/** The task dialog's forms on Earn: Start Task, then Complete Task. */
-export const taskFormSchema = discriminatedUnion("intent", [
-  object({ intent: literal("start"), taskId }),
-  object({ intent: literal("complete"), taskId }),
-]);
+/** The task dialog's forms on Earn: Start Task, then Complete Task (app/routes/earn/earn-forms.ts). */
+export const startTaskForm = object({ intent: literal("start"), taskId });
+export const completeTaskForm = object({ intent: literal("complete"), taskId });
 
 /** A quick task's Start (or Watch) button on Home. */
 export const quickStartFormSchema = object({ intent: literal("start-task"), taskId });

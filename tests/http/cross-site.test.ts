@@ -12,6 +12,7 @@ import { ROUTES_DIR, routeModules } from "../support/route-modules";
 const PAGE_ACTIONS: Record<string, string> = {
   "_index/route.tsx": "/?index",
   "admin.settings/route.tsx": "/admin/settings",
+  "admin.codes/route.tsx": "/admin/codes",
   "admin.walls_.$network/route.tsx": "/admin/walls/bitlabs",
   "auth/route.tsx": "/auth",
   "earn/route.tsx": "/earn",

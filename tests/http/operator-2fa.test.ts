@@ -195,7 +195,13 @@ function settingsForm(page: string, changes: Record<string, string>): Record<str
       /<option[^>]*value="([^"]*)"[^>]*selected=""/.exec(options!)?.[1] ?? "";
   }
   for (const [, tag, text] of form.matchAll(/(<textarea[^>]*>)([\s\S]*?)<\/textarea>/g)) {
-    fields[/\sname="([^"]*)"/.exec(tag!)![1]!] = text!;
+    // The lists of levels and goals are JSON, which the page escapes.
+    fields[/\sname="([^"]*)"/.exec(tag!)![1]!] = text!
+      .replaceAll("&quot;", '"')
+      .replaceAll("&#x27;", "'")
+      .replaceAll("&lt;", "<")
+      .replaceAll("&gt;", ">")
+      .replaceAll("&amp;", "&");
   }
   return { ...fields, intent: "save-settings", ...changes };
 }

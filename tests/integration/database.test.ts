@@ -67,6 +67,8 @@ const TABLES = [
   // Levels and daily goals: each loop payment, and what each loop paid in a month (docs/decisions/094).
   "loop_bonuses",
   "loop_months",
+  // Promo codes (docs/decisions/095).
+  "promo_codes",
 ];
 
 /** Credits a user the way an earning function will: a ledger row and the balance, together. */

@@ -92,6 +92,11 @@ const SERVICE_ROLE_FUNCTIONS = [
   "rewards_status",
   "claim_level_bonuses",
   "claim_daily_goal",
+  // Promo codes (docs/decisions/095).
+  "redeem_promo_code",
+  "operator_promo_codes",
+  "operator_create_promo_code",
+  "operator_disable_promo_code",
   "operator_totp_of",
   "start_operator_totp",
   "use_operator_totp_step",

@@ -31,6 +31,8 @@ import {
   withHidden,
 } from "./bad-input";
 import { listText } from "~/domain/loop-settings";
+import { parseCountries, parseDay, parseWhole, PROMO_CODE_MESSAGES } from "~/domain/promo-codes";
+import { codesActionSchema } from "~/routes/admin.codes/codes-forms";
 import { DEFAULT_GOALS, DEFAULT_LEVELS } from "./loop-samples";
 
 // The bad-input cases of the operator console (tests/http/bad-input-console.test.ts).
@@ -77,6 +79,8 @@ const SETTINGS_FORM: Record<string, string> = {
   goals_on: "yes",
   goals_monthly_cap: "1000.00",
   daily_goals: listText(DEFAULT_GOALS),
+  codes_on: "yes",
+  codes_monthly_cap: "500.00",
   reason: "Bad input",
   version: SETTINGS_VERSION,
 };
@@ -683,7 +687,99 @@ const twoFactorCases = pageCases(
   { schema: twoFactorFormSchema, signedOut: { path: "/admin/2fa", answer: NOT_FOUND_PAGE } },
 );
 
+// Promo codes (docs/decisions/095): every swept value is one the page refuses before the database
+// is asked, so no code is ever made; ending a code that does not exist is refused by the database.
+const refusedBy = (accepts: (value: string) => boolean) => NUMBER_AND_TEXT.filter(([, value]) => !accepts(value));
+const codesCases = pageCases(
+  "admin.codes/route.tsx",
+  "operator",
+  [
+    {
+      name: "Make a code",
+      path: "/admin/codes",
+      valid: {
+        intent: "create-code",
+        code: "BADINPUT1",
+        coins: "50",
+        uses: "10",
+        starts: "2026-01-01",
+        ends: "2099-12-31",
+        countries: "",
+        reason: "Campaign",
+      },
+      fields: {
+        code: {
+          wrong: PROMO_CODE_MESSAGES.code,
+          values: [
+            ["three letters", "ABC"],
+            ["a space", "AB CD"],
+            ["a dash", "AB-CD"],
+            ["21 characters", "A".repeat(21)],
+            ["accents", "ÉCOLE"],
+            ...refusedBy((value) => /^[A-Za-z0-9]{4,20}$/.test(value.trim())),
+          ],
+        },
+        coins: {
+          wrong: PROMO_CODE_MESSAGES.coins,
+          values: refusedBy((value) => parseWhole(value, 1, 100_000) !== null),
+        },
+        uses: {
+          wrong: PROMO_CODE_MESSAGES.uses,
+          values: refusedBy((value) => parseWhole(value, 1, 1_000_000) !== null),
+        },
+        starts: {
+          wrong: PROMO_CODE_MESSAGES.date,
+          values: [["February 30", "2026-02-30"], ...refusedBy((value) => parseDay(value) !== null)],
+        },
+        ends: {
+          wrong: PROMO_CODE_MESSAGES.date,
+          values: [
+            ["a day in the past", "2020-01-01", say(PROMO_CODE_MESSAGES.ends)],
+            ...refusedBy((value) => parseDay(value) !== null),
+          ],
+        },
+        // Empty is every country.
+        countries: {
+          wrong: PROMO_CODE_MESSAGES.countries,
+          blank: null,
+          whitespace: null,
+          values: [
+            ["three letters", "IND"],
+            ["one twice", "IN, IN"],
+            ...refusedBy((value) => parseCountries(value) !== null),
+          ],
+        },
+        reason: { wrong: PROMO_CODE_MESSAGES.reason, oversized: PROMO_CODE_MESSAGES.reasonTooLong, values: [] },
+      },
+    },
+    {
+      name: "End a code",
+      path: "/admin/codes",
+      valid: { intent: "disable-code", codeId: "999999999", reason: "Ended early" },
+      fields: {
+        codeId: {
+          wrong: PROMO_CODE_MESSAGES.codeNotFound,
+          values: NUMBER_AND_TEXT.map(([label, value]): [string, string, Answer] => [
+            label,
+            value,
+            say(PROMO_CODE_MESSAGES.codeNotFound),
+          ]),
+        },
+        reason: {
+          wrong: PROMO_CODE_MESSAGES.codeNotFound,
+          oversized: PROMO_CODE_MESSAGES.reasonTooLong,
+          blank: PROMO_CODE_MESSAGES.reason,
+          // The database reads the reason first: a hidden character is refused before the code is looked for.
+          values: withHidden(NUMBER_AND_TEXT, ruleMessage("invalid_reason")),
+        },
+      },
+    },
+  ],
+  { schema: codesActionSchema, signedOut: { path: "/admin/codes", answer: NOT_FOUND_PAGE } },
+);
+
 const ALL_CONSOLE_CASES: Case[] = [
+  ...codesCases,
   ...consoleSettingsCases,
   ...consoleListCases,
   ...consoleWithdrawalCases,

@@ -2,8 +2,8 @@ import { AUTH_MESSAGES } from "~/domain/auth";
 import { END_SESSIONS_TEXTS } from "~/domain/email-codes";
 import { onboardingFormSchema } from "~/domain/onboarding";
 import { authFormSchema } from "~/domain/auth-form";
-import { taskFormSchema } from "~/domain/task-forms";
-import { claimLevelFormSchema } from "~/domain/reward-forms";
+import { earnFormSchema } from "~/routes/earn/earn-forms";
+import { claimLevelFormSchema, PROMO_CODE_FORMAT } from "~/domain/reward-forms";
 import { homeFormSchema } from "~/routes/_index/home-forms";
 import { MISSING_CREDIT_MESSAGES, missingCreditFormSchema } from "~/routes/earn_.offers/missing-credit-form";
 import { profileFormSchema } from "~/routes/profile/profile-forms";
@@ -164,9 +164,26 @@ const earnCases = pageCases(
       valid: { intent: "complete", taskId: "acme-1" },
       fields: { taskId: { wrong: TASK_GONE } },
     },
+    {
+      // A promo code (docs/decisions/095): a code of the right shape that no one made is refused by
+      // the database with its own words; nothing is paid.
+      name: "Redeem a promo code",
+      path: "/earn",
+      valid: { intent: "redeem-code", code: "NOSUCHCODE" },
+      fields: {
+        code: {
+          wrong: PROMO_CODE_FORMAT,
+          values: NUMBER_AND_TEXT.map(([label, value]) =>
+            /^\s*[A-Za-z0-9]{4,20}\s*$/.test(value)
+              ? ([label, value, say(ruleMessage("promo_code_unknown"))] as const)
+              : ([label, value] as const),
+          ) as FieldSpec["values"],
+        },
+      },
+    },
   ],
   {
-    schema: taskFormSchema,
+    schema: earnFormSchema,
     signedOut: {
       path: "/earn?task=acme-1",
       answer: { redirect: "/earn?task=acme-1", flash: "Please sign in to complete this task" },

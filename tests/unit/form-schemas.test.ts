@@ -49,6 +49,7 @@ describe("bad input against the schemas: the split", () => {
         "settings/route.tsx",
         "withdraw/route.tsx",
         "admin.settings/route.tsx",
+        "admin.codes/route.tsx",
         "admin.withdrawals/route.tsx",
         "admin.withdrawals_.$withdrawalId/route.tsx",
         "admin.people_.$userId/route.tsx",

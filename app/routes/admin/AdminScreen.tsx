@@ -10,6 +10,7 @@ const SECTIONS = [
   { to: "/admin/support", label: "Support", end: false },
   { to: "/admin/settings", label: "Settings", end: false },
   { to: "/admin/walls", label: "Walls", end: false },
+  { to: "/admin/codes", label: "Codes", end: false },
   { to: "/admin/audit", label: "Audit log", end: false },
 ] as const;
 

@@ -12,6 +12,7 @@ import { TaskLinkRow } from "~/components/TaskRow";
 import { buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/Card";
 import { PageHeader } from "~/components/ui/PageHeader";
+import { PromoCodeForm } from "./PromoCodeForm";
 
 /**
  * docs/product.md, "Earn": search, filter chips, the open tasks with their earning potential, the
@@ -61,7 +62,7 @@ export function EarnScreen({
   return (
     <div className="space-y-4">
       <PageHeader title="Earn Rewards" />
-      <FormBanner errors={formErrors(lastResult)} />
+      {lastResult?.initialValue?.intent === "redeem-code" ? null : <FormBanner errors={formErrors(lastResult)} />}
       {earningPaused ? (
         <Banner tone="warning" title={EARNING_PAUSED.title}>
           {EARNING_PAUSED.detail}
@@ -79,6 +80,7 @@ export function EarnScreen({
         </span>
         <Icon name="forward" className="size-5 shrink-0 text-gray-400" />
       </Link>
+      <PromoCodeForm lastResult={lastResult} />
       {walls.length > 0 ? <OfferWalls walls={walls} /> : null}
       {wallOffers.map((list) => (
         <WallOffers key={list.name} list={list} coinsPerDollar={coinsPerDollar} />

@@ -6,7 +6,8 @@ import { TASK_ALREADY_REWARDED } from "~/domain/identity";
 import { coinsToDollars, formatCoins, formatDollars } from "~/domain/money";
 import { withState } from "~/domain/money-timeline";
 import { creditedBonusState } from "~/server/account/users.server";
-import { taskFormSchema } from "~/domain/task-forms";
+import { earnFormSchema } from "./earn-forms";
+import { redeemPromoCode } from "~/server/earning/promo-codes.server";
 import { TASK_COMPLETION_DELAY_MS } from "~/domain/constants";
 import { TASK_ID_PATTERN, earningPotential, filterTasks, parseTaskFilter, taskStart } from "~/domain/tasks";
 import { earnHref } from "~/domain/urls";
@@ -133,9 +134,27 @@ export async function earnAction(request: Request) {
       description: "Please sign in to complete this task",
     });
   }
-  const submission = await parseForm(request, taskFormSchema);
+  const submission = await parseForm(request, earnFormSchema);
   // Buttons with a hidden task id: what is wrong shows in the dialog's (or the list's) banner.
-  if (submission.status !== "success") return rejectForm(submission, { formErrors: bannerErrors(submission) });
+  // A promo code's field keeps its own error, under it.
+  if (submission.status !== "success") {
+    return submission.payload.intent === "redeem-code"
+      ? rejectForm(submission)
+      : rejectForm(submission, { formErrors: bannerErrors(submission) });
+  }
+  if (submission.value.intent === "redeem-code") {
+    const redeemed = await redeemPromoCode(request, user.uid, submission.value.code);
+    if ("refusal" in redeemed) return rejectForm(submission, { fieldErrors: { code: [redeemed.refusal] } });
+    const [state, config] = await Promise.all([creditedBonusState(user.uid), getAppConfig()]);
+    return redirectWithFlash(back, {
+      kind: "success",
+      title: "Code redeemed",
+      description: withState(
+        `${redeemed.code} gave you ${formatCoins(redeemed.coins)} (${formatDollars(coinsToDollars(redeemed.coins, config.coins_per_dollar))})`,
+        state,
+      ),
+    });
+  }
   const task = await findTask(submission.value.taskId);
   if (!task) return rejectForm(submission, { formErrors: [ruleMessage("task_unavailable")] });
 

@@ -43,6 +43,9 @@ export const RATE_LIMITS = {
   // Per operator: an authenticator or recovery code typed (docs/decisions/093). A million codes,
   // three of them right at any moment: ten tries in 15 minutes find one in about 500 years.
   operatorSecondFactor: { name: "operator-2fa", limit: 10, windowSeconds: 900, sliding: true },
+  // Per client address: promo codes tried (docs/decisions/095), as sign-ups from one address are
+  // limited; each account has its own ten an hour in SQL (redeem_promo_code).
+  promoCodeFromAddress: { name: "promo-code-address", limit: 30, windowSeconds: HOUR, sliding: true },
   // For everyone together: codes are 7 of 32 symbols, so guessing at this pace finds nothing.
   referralCodeCheck: { name: "referral-code-check", limit: 300, windowSeconds: 60 },
   // For PayPal as a whole: deliveries come in bursts after a batch settles; only a flood is stopped.
