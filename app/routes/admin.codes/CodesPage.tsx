@@ -37,10 +37,11 @@ export function CodesPage({
   lastResult?: SubmissionResult<string[]>;
 }) {
   const created = replyTo(lastResult, "create-code");
-  // Ending a code no longer listed (another operator's change, an old page): its words above the list.
   const ending = replyTo(lastResult, "disable-code");
+  const endable = codes.filter((code) => code.state === "live" || code.state === "scheduled");
+  // A code no longer listed as live (another operator's change, an old page): its words above the list.
   const orphan =
-    ending && !codes.some((code) => String(code.id) === ending.initialValue?.codeId)
+    ending && !endable.some((code) => String(code.id) === ending.initialValue?.codeId)
       ? Object.values(ending.error ?? {}).flatMap((errors) => errors ?? [])
       : undefined;
   return (
@@ -58,8 +59,8 @@ export function CodesPage({
         <ConsoleTable
           label="Promo codes"
           caption="Promo codes, newest first"
-          columns={["Code", "State", "Coins", "Uses", "Days (UTC)", "Who", "Paid", ""]}
-          minWidth="min-w-[60rem]"
+          columns={["Code", "State", "Coins", "Uses", "Days (UTC)", "Made by", "Paid"]}
+          minWidth="min-w-[56rem]"
         >
           {codes.map((code) => (
             <tr key={code.id}>
@@ -72,7 +73,10 @@ export function CodesPage({
                 {NUMBER.format(code.uses)} of {NUMBER.format(code.max_uses)}
               </td>
               <td className="px-4 py-3">
-                {formatDate(code.starts_at)} to {formatDate(new Date(Date.parse(code.ends_at) - 1).toISOString())}
+                <span className="whitespace-nowrap">{formatDate(code.starts_at)} to</span>{" "}
+                <span className="whitespace-nowrap">
+                  {formatDate(new Date(Date.parse(code.ends_at) - 1).toISOString())}
+                </span>
                 {code.new_accounts_only ? <span className="block text-xs text-muted">New accounts only</span> : null}
                 {code.countries.length > 0 ? (
                   <span className="block text-xs text-muted">Only {code.countries.join(", ")}</span>
@@ -80,34 +84,45 @@ export function CodesPage({
               </td>
               <td className="px-4 py-3">{code.created_by}</td>
               <td className="px-4 py-3">{formatDollars(Number(code.paid))}</td>
-              <td className="px-4 py-3">
-                {canMake && code.state !== "disabled" && code.state !== "ended" ? (
-                  <ActionForm
-                    intent="disable-code"
-                    title={`End ${code.code}`}
-                    button="End code"
-                    pendingText="Ending…"
-                    tone="danger"
-                    needsPassword={needsPassword}
-                    lastResult={lastResult}
-                    hidden={{ codeId: String(code.id) }}
-                  >
-                    <ActionField
-                      intent="disable-code"
-                      name="reason"
-                      label="Reason"
-                      lastResult={lastResult}
-                      match={{ codeId: String(code.id) }}
-                    />
-                  </ActionForm>
-                ) : null}
-              </td>
             </tr>
           ))}
         </ConsoleTable>
       )}
-      {canMake ? (
+      {canMake && endable.length > 0 ? (
         <div className="max-w-2xl">
+          <ActionForm
+            intent="disable-code"
+            title="End a code"
+            help="It is refused from then on; what it paid stays paid."
+            button="End code"
+            pendingText="Ending…"
+            tone="danger"
+            needsPassword={needsPassword}
+            lastResult={lastResult}
+          >
+            <div>
+              <label htmlFor="disable-code-codeId" className="mb-1 block text-sm font-medium">
+                Code
+              </label>
+              <select
+                id="disable-code-codeId"
+                name="codeId"
+                defaultValue={ending?.initialValue?.codeId as string | undefined}
+                className="block h-11 w-full rounded-xl border border-line bg-white px-3 text-base focus:border-brand-500 focus:ring-4 focus:ring-brand-100 focus:outline-none"
+              >
+                {endable.map((code) => (
+                  <option key={code.id} value={String(code.id)}>
+                    {code.code} ({code.state}, {NUMBER.format(code.uses)} of {NUMBER.format(code.max_uses)} used)
+                  </option>
+                ))}
+              </select>
+            </div>
+            <ActionField intent="disable-code" name="reason" label="Reason" lastResult={lastResult} />
+          </ActionForm>
+        </div>
+      ) : null}
+      {canMake ? (
+        <div className="max-w-2xl" key={codes.length}>
           <ActionForm
             intent="create-code"
             title="Make a code"

@@ -19,7 +19,7 @@ export function PromoCodeForm({ lastResult }: { lastResult?: SubmissionResult<st
         <Icon name="gift" className="size-5 text-amber-600" />
         Have a promo code?
       </label>
-      <div className="mt-2.5 flex gap-2">
+      <div className="mt-2.5 flex flex-col gap-2 min-[360px]:flex-row">
         <input
           id="promo-code-field"
           name="code"
