@@ -29,8 +29,17 @@ export const EARNING_SOURCES = [
 ] as const;
 export type EarningSource = (typeof EARNING_SOURCES)[number]["metric"];
 
+/** The reasons to come back (docs/decisions/094, 095): each a loop paid in bonus money, its counter `loop:<loop>`. */
+export const LOOPS = [
+  { loop: "levels", metric: "loop:levels", label: "Levels" },
+  { loop: "goals", metric: "loop:goals", label: "Daily goals" },
+  { loop: "codes", metric: "loop:codes", label: "Promo codes" },
+] as const;
+export type LoopName = (typeof LOOPS)[number]["loop"];
+
 /** The counters kept per UTC day, as operator_dashboard names them. */
 export type DailyMetric =
+  | (typeof LOOPS)[number]["metric"]
   | "signups"
   | "active_last"
   | "earning_last"
@@ -68,6 +77,13 @@ export interface DashboardData {
     negative: { n: number; amount: number };
   };
   withdrawals: { review: QueueFigures; unpaid: QueueFigures; sent: QueueFigures };
+  /** Each loop's switch, monthly cap and spend this calendar month (UTC); `stopped`: a payment met the cap. */
+  loops: Record<LoopName, { on: boolean; cap: number; paid: number; stopped: boolean }>;
+  /**
+   * The last nine sign-up weeks (by their Monday, UTC), newest first: sign-ups, and those active on
+   * the 1st, 7th and 30th day after signing up; null while the week is not that old yet.
+   */
+  retention: { week: string; signups: number; d1: number | null; d7: number | null; d30: number | null }[];
 }
 
 const NOTHING: CounterSums = { n: 0, coins: 0, amount: 0 };
@@ -112,4 +128,10 @@ export function seriesSummary(days: readonly string[], values: readonly number[]
   if (total === 0) return `none ${span}`;
   const most = values.reduce((best, value, index) => (value > values[best]! ? index : best), 0);
   return `${format(total)} in all ${span}; the most, ${format(values[most]!)}, on ${formatDay(days[most]!)}`;
+}
+
+/** People of a cohort as a share of its sign-ups, in percent to one decimal; null without sign-ups or figure. */
+export function retentionShare(retained: number | null, signups: number): number | null {
+  if (retained === null || !(signups > 0)) return null;
+  return Math.round((retained / signups) * 1000) / 10;
 }

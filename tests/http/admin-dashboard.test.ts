@@ -237,6 +237,80 @@ describe("the console's dashboard", () => {
     }
   });
 
+  it("shows what each bonus loop paid today, in 7 and 30 days and this month against its cap (docs/decisions/094)", async () => {
+    await app.sql("update app_config set daily_goals = $1", [
+      JSON.stringify([{ id: "check-in", kind: "checkin", target: 1, bonus_coins: 5 }]),
+    ]);
+    const loopFigures = async () => {
+      const page = await (await support.client.get("/admin")).text();
+      return {
+        goals: Object.fromEntries(WINDOWS.map((window) => [window, cents(shown(page, `figure-loop-goals-${window}`))])),
+        // A line of several parts: its text with React's markers between them left out.
+        month: /data-testid="loop-month-goals"[^>]*>([\s\S]*?)<\/span>/.exec(page)![1]!.replace(/<[^>]*>/g, ""),
+        levels: cents(shown(page, "figure-loop-levels-month")),
+      };
+    };
+    const before = await loopFigures();
+    const { uid } = await newMember(app);
+    await app.sql("select daily_checkin($1)", [uid]);
+    expect(await app.sql("select claim_daily_goal($1, 'check-in') ->> 'paid' as paid", [uid])).toEqual([
+      { paid: "true" },
+    ]);
+    const after = await loopFigures();
+    expect(WINDOWS.map((window) => after.goals[window]! - before.goals[window]!)).toEqual([5, 5, 5]);
+    expect(after.levels).toBe(before.levels);
+    const [month] = await app.sql<{ paid: string }>(
+      "select to_char(paid, 'FM999990.00') as paid from loop_months where loop = 'goals' and month = current_month()",
+    );
+    expect(after.month).toBe(`$${month!.paid} of $1,000.00 this month`);
+    await app.sql("update app_config set goals_on = false");
+    expect((await loopFigures()).month).toBe(`$${month!.paid} of $1,000.00 this month · off`);
+    await app.sql("update app_config set goals_on = true, daily_goals = default");
+  });
+
+  it("marks an account active on the 7th day after signing up toward its sign-up week's retention, once", async () => {
+    const { uid } = await newMember(app);
+    await app.sql("update user_profiles set created_at = now() - interval '7 days' where id = $1", [uid]);
+    await app.sql("select rebuild_dashboard_counts()");
+    await app.sql("select daily_checkin($1)", [uid]);
+    await app.sql("select add_user_coins($1, 5)", [uid]);
+    expect(
+      await app.sql(
+        "select day_offset, cohort = dashboard_week(now() - interval '7 days') as in_its_week from retention_marks where user_id = $1",
+        [uid],
+      ),
+    ).toEqual([{ day_offset: 7, in_its_week: true }]);
+  });
+
+  it("shows a sign-up week's retention as shares of its sign-ups once the week is old enough, and a dash before", async () => {
+    // Four accounts of a week six weeks ago: two came back on day 1, one on day 7, none on day 30.
+    const members = await Promise.all(Array.from({ length: 4 }, () => newMember(app)));
+    const ids = members.map((member) => member.uid);
+    await app.sql(
+      "update user_profiles set created_at = dashboard_week(now()) - interval '42 days' + interval '10 hours' where id = any($1)",
+      [ids],
+    );
+    await app.sql("select rebuild_dashboard_counts()");
+    for (const [id, offset] of [
+      [ids[0], 1],
+      [ids[1], 1],
+      [ids[2], 7],
+    ] as const)
+      await app.sql(
+        "insert into retention_marks (user_id, day_offset, cohort) values ($1, $2, dashboard_week(now()) - interval '42 days')",
+        [id, offset],
+      );
+    const page = await (await support.client.get("/admin")).text();
+    const [week] = await app.sql<{ week: string }>(
+      "select to_char(dashboard_week(now()) - interval '42 days', 'YYYY-MM-DD') as week",
+    );
+    const row = new RegExp(`data-testid="retention-${week!.week}"[^>]*>([\\s\\S]*?)</tr>`).exec(page)![1]!;
+    const cells = [...row.matchAll(/<td[^>]*>([^<]*)</g)].map((match) => match[1]);
+    expect(cells).toEqual(["4", "50.0 %", "25.0 %", "0.0 %"]);
+    const thisWeek = new RegExp(`data-testid="retention-[0-9-]+"[^>]*>([\\s\\S]*?)</tr>`).exec(page)![1]!;
+    expect([...thisWeek.matchAll(/<td[^>]*>([^<]*)</g)].map((match) => match[1]).slice(1)).toEqual(["—", "—", "—"]);
+  });
+
   it("every figure on the page equals the tables recounted, and the money stays audited", async () => {
     const [row] = await app.sql<{ differences: unknown[] }>("select check_dashboard_counts() as differences");
     expect(row!.differences).toEqual([]);

@@ -69,6 +69,8 @@ const TABLES = [
   "loop_months",
   // Promo codes (docs/decisions/095).
   "promo_codes",
+  // Retention by sign-up week: who was active on the 1st, 7th and 30th day (docs/decisions/094).
+  "retention_marks",
 ];
 
 /** Credits a user the way an earning function will: a ledger row and the balance, together. */

@@ -4,6 +4,7 @@ import {
   dailyValues,
   formatShare,
   reversalShare,
+  retentionShare,
   seriesSummary,
   windowSums,
   type DashboardData,
@@ -102,6 +103,12 @@ const DATA: DashboardData = {
     unpaid: { n: 0, amount: 0, oldest_at: null },
     sent: { n: 0, amount: 0 },
   },
+  loops: {
+    levels: { on: true, cap: 500, paid: 12.5, stopped: false },
+    goals: { on: true, cap: 1000, paid: 0, stopped: false },
+    codes: { on: false, cap: 500, paid: 0, stopped: false },
+  },
+  retention: [{ week: "2026-11-23", signups: 8, d1: 3, d7: null, d30: null }],
 };
 
 describe("the dashboard's figures", () => {
@@ -121,6 +128,13 @@ describe("the dashboard's figures", () => {
     expect(reversalShare(-2, 0)).toBeNull();
     expect(formatShare(33.3)).toBe("33.3 %");
     expect(formatShare(null)).toBe("—");
+  });
+
+  it("gives retention as a share of the week's sign-ups, and none before the week is old enough or without sign-ups", () => {
+    expect(retentionShare(3, 8)).toBe(37.5);
+    expect(retentionShare(1, 3)).toBe(33.3);
+    expect(retentionShare(null, 8)).toBeNull();
+    expect(retentionShare(0, 0)).toBeNull();
   });
 
   it("describes a chart in words: the total, the days, and the first day with the most", () => {

@@ -1,11 +1,13 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { sharePercent } from "~/domain/chart-geometry";
-import { formatTimestamp } from "~/domain/dates";
+import { formatDay, formatTimestamp } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
 import {
   DASHBOARD_WINDOWS,
   EARNING_SOURCES,
+  LOOPS,
+  retentionShare,
   dailyValues,
   formatCount,
   formatShare,
@@ -319,6 +321,95 @@ function Sources({ data }: { data: DashboardData }) {
   );
 }
 
+/**
+ * What each reason to come back cost (docs/decisions/094, 095): its payments today and over 7 and 30
+ * days, and this calendar month against its cap, with its switch.
+ */
+function Loops({ data }: { data: DashboardData }) {
+  return (
+    <Panel title="Bonus loops" aside="Dollars of bonus money, with the coins under them">
+      <WindowTable caption="Bonus money paid by each loop, today and over the last 7 and 30 days">
+        {LOOPS.map((loop) => {
+          const month = data.loops[loop.loop];
+          return (
+            <WindowRow
+              key={loop.loop}
+              testId={`figure-loop-${loop.loop}`}
+              label={
+                <>
+                  {loop.label}
+                  <span className="block text-xs font-normal text-muted" data-testid={`loop-month-${loop.loop}`}>
+                    {formatDollars(Number(month.paid))} of {formatDollars(Number(month.cap))} this month
+                    {!month.on ? " · off" : month.stopped ? " · stopped at its cap" : ""}
+                  </span>
+                </>
+              }
+              values={(window) => formatDollars(windowSums(data, loop.metric, window).amount)}
+              note={(window) => `${formatCount(windowSums(data, loop.metric, window).coins)} coins`}
+            />
+          );
+        })}
+      </WindowTable>
+      <p className="px-4 pt-2 text-xs text-muted sm:px-5">
+        Part of Bonuses above. Switches and caps are in{" "}
+        <Link to="/admin/settings" className="font-medium text-brand-700 hover:underline">
+          Settings
+        </Link>
+        ; months are calendar months (UTC).
+      </p>
+    </Panel>
+  );
+}
+
+/** Sign-up weeks, and the share of each active again 1, 7 and 30 days after signing up. */
+function Retention({ data }: { data: DashboardData }) {
+  const cell = (retained: number | null, signups: number) => formatShare(retentionShare(retained, signups));
+  return (
+    <Panel title="Coming back" aside="Active on the 1st, 7th and 30th day after signing up">
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Retention by sign-up week">
+        <table className="w-full text-sm">
+          <caption className="sr-only">
+            Of the accounts made each week, the share active on the 1st, 7th and 30th day after signing up
+          </caption>
+          <thead className="text-xs font-semibold tracking-wide text-muted uppercase">
+            <tr>
+              <th scope="col" className="py-2 pl-4 text-left sm:pl-5">
+                Week of
+              </th>
+              {["Sign-ups", "Day 1", "Day 7", "Day 30"].map((label) => (
+                <th
+                  key={label}
+                  scope="col"
+                  className="px-1 py-2 text-right whitespace-nowrap last:pr-4 sm:px-4 sm:last:pr-5"
+                >
+                  {label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-line">
+            {data.retention.map((week) => (
+              <tr key={week.week} data-testid={`retention-${week.week}`}>
+                <th scope="row" className={ROW_HEAD}>
+                  {formatDay(week.week)}
+                </th>
+                <td className={CELL}>{formatCount(week.signups)}</td>
+                <td className={CELL}>{cell(week.d1, week.signups)}</td>
+                <td className={CELL}>{cell(week.d7, week.signups)}</td>
+                <td className={CELL}>{cell(week.d30, week.signups)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="px-4 pt-2 text-xs text-muted sm:px-5">
+        Active: checked in, did a task, was credited by an offer, asked for a cash-out or signed in. — while the week is
+        not old enough yet. Counted from the day this figure was added.
+      </p>
+    </Panel>
+  );
+}
+
 /** The console's home (docs/operator-console.md, "Dashboard"). */
 export function DashboardScreen({
   operator,
@@ -361,6 +452,10 @@ export function DashboardScreen({
         <Reversals data={dashboard} />
       </div>
       <Sources data={dashboard} />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Loops data={dashboard} />
+        <Retention data={dashboard} />
+      </div>
       <div className="grid gap-4 lg:grid-cols-2">
         <ColumnChart
           id="signups"

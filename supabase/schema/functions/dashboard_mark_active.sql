@@ -9,6 +9,8 @@ CREATE OR REPLACE FUNCTION public.dashboard_mark_active(p_user_id text, p_at tim
 AS $function$
 declare
   v_day date := (p_at at time zone 'UTC')::date;
+  v_signed_up timestamptz;
+  v_offset integer;
 begin
   insert into user_activity as a (user_id, active_on, earned_on)
   values (p_user_id, v_day, case when p_earning then v_day end)
@@ -17,5 +19,15 @@ begin
         earned_on = greatest(a.earned_on, excluded.earned_on)
     where excluded.active_on > a.active_on
        or excluded.earned_on > coalesce(a.earned_on, '-infinity'::date);
+  -- A first activity of this day: the 1st, 7th or 30th day after the sign-up day counts toward retention.
+  if found then
+    select created_at into v_signed_up from user_profiles where id = p_user_id;
+    v_offset := v_day - (v_signed_up at time zone 'UTC')::date;
+    if v_offset in (1, 7, 30) then
+      insert into retention_marks (user_id, day_offset, cohort)
+      values (p_user_id, v_offset, dashboard_week(v_signed_up))
+      on conflict do nothing;
+    end if;
+  end if;
 end
 $function$;

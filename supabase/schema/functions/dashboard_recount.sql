@@ -38,6 +38,12 @@ AS $function$
    where w.status <> 'pending'
    group by 1, 2
   union all
+  select 'loop:' || b.loop, dashboard_day(b.paid_at), count(*), coalesce(sum(b.coins), 0), sum(b.amount)
+    from loop_bonuses b
+   group by 1, 2
+  union all
+  select 'retained:d' || m.day_offset, m.cohort, count(*), 0, 0 from retention_marks m group by 1, 2
+  union all
   select 'active_last', a.active_on::timestamp at time zone 'UTC', count(*), 0, 0 from user_activity a group by 2
   union all
   select 'earning_last', a.earned_on::timestamp at time zone 'UTC', count(*), 0, 0

@@ -12,7 +12,7 @@ declare
   c_daily constant text[] := array['signups', 'active_last', 'earning_last', 'ledger:checkin', 'ledger:task',
                                    'ledger:postback', 'ledger:postback_reversal', 'ledger:referral',
                                    'ledger:referral_bonus', 'ledger:bonus', 'withdrawals:paid',
-                                   'withdrawals:failed'];
+                                   'withdrawals:failed', 'loop:levels', 'loop:goals', 'loop:codes'];
   c_totals constant text[] := array['accounts', 'balances', 'negative_balances', 'withdrawals:review',
                                     'withdrawals:unpaid', 'withdrawals:sent'];
   v_today date := (now() at time zone 'UTC')::date;
@@ -25,6 +25,8 @@ declare
   v_totals jsonb;
   v_balances numeric;
   v_held numeric;
+  v_config app_config;
+  v_retention jsonb;
 begin
   perform require_operator_role(p_operator_id, array['support']);
 
@@ -77,8 +79,42 @@ begin
                        where t.kind = 'earned' and t.user_id is not null
                          and t.available_at > now() and t.available_at < v_hour + interval '1 hour');
 
+  select * into v_config from app_config;
+  -- The last nine sign-up weeks (this one included), newest first: sign-ups, and how many of them
+  -- were active on the 1st, 7th and 30th day after signing up (null: the cohort is not that old yet).
+  with weeks as (
+    select dashboard_week(now()) - make_interval(weeks => k) as week from generate_series(0, 8) k
+  ), counted as (
+    select dashboard_week(c.bucket) as week, c.metric, sum(c.n) as n
+      from dashboard_counts c
+     where (c.metric = 'signups' and c.bucket >= (select min(week) from weeks))
+        or (c.metric in ('retained:d1', 'retained:d7', 'retained:d30') and c.bucket >= (select min(week) from weeks))
+     group by 1, 2
+  )
+  select jsonb_agg(jsonb_build_object(
+           'week', to_char(w.week at time zone 'UTC', 'YYYY-MM-DD'),
+           'signups', coalesce((select n from counted x where x.week = w.week and x.metric = 'signups'), 0),
+           'd1', case when w.week + interval '8 days' <= now()
+                      then coalesce((select n from counted x where x.week = w.week and x.metric = 'retained:d1'), 0) end,
+           'd7', case when w.week + interval '14 days' <= now()
+                      then coalesce((select n from counted x where x.week = w.week and x.metric = 'retained:d7'), 0) end,
+           'd30', case when w.week + interval '37 days' <= now()
+                       then coalesce((select n from counted x where x.week = w.week and x.metric = 'retained:d30'), 0) end)
+         order by w.week desc)
+    into v_retention
+    from weeks w;
+
   return jsonb_build_object(
     'as_of', now(),
+    -- Each loop's switch, monthly cap, spend this calendar month and whether a payment was refused for the cap.
+    'loops', (select jsonb_object_agg(l.loop, jsonb_build_object(
+                        'on', l.on_, 'cap', l.cap,
+                        'paid', coalesce(m.paid, 0), 'stopped', m.capped_at is not null))
+                from (values ('levels', v_config.levels_on, v_config.levels_monthly_cap),
+                             ('goals', v_config.goals_on, v_config.goals_monthly_cap),
+                             ('codes', v_config.codes_on, v_config.codes_monthly_cap)) l(loop, on_, cap)
+                left join loop_months m on m.loop = l.loop and m.month = current_month()),
+    'retention', v_retention,
     'today', to_char(v_today, 'YYYY-MM-DD'),
     'accounts', coalesce((v_totals -> 'accounts' ->> 'n')::bigint, 0),
     'windows', v_windows,

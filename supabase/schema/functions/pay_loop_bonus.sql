@@ -47,6 +47,9 @@ begin
   values (p_loop, v_identity, p_reward, p_user_id, p_coins, v_amount);
   -- A payment that fits: the loop is not stopped (the cap was raised, or a smaller bonus fits).
   update loop_months set paid = paid + v_amount, capped_at = null where loop = p_loop and month = v_month;
+  -- The dashboard's cost of the loop by day (recounted from loop_bonuses).
+  perform dashboard_add(array['loop:' || p_loop], array[dashboard_day(now())], array[1::bigint], array[p_coins::bigint],
+                        array[v_amount]);
   return ledger_move(p_user_id, 'bonus', p_coins, v_amount, p_description)
          || jsonb_build_object('paid', true, 'coins', p_coins, 'amount', v_amount);
 end

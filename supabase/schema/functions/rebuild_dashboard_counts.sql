@@ -16,7 +16,8 @@ begin
   for v_try in 1..20 loop
     begin
       perform set_config('lock_timeout', '200ms', true);
-      lock table user_profiles, user_balance, transaction_history, withdrawals, account_signals in share mode;
+      lock table user_profiles, user_balance, transaction_history, withdrawals, account_signals, loop_bonuses,
+                 retention_marks in share mode;
       lock table user_activity, dashboard_counts in exclusive mode;
       v_locked := true;
       exit;
@@ -27,7 +28,8 @@ begin
   perform set_config('lock_timeout', v_lock_timeout, true);
   if not v_locked then
     -- Busy all along: wait in line.
-    lock table user_profiles, user_balance, transaction_history, withdrawals, account_signals in share mode;
+    lock table user_profiles, user_balance, transaction_history, withdrawals, account_signals, loop_bonuses,
+                 retention_marks in share mode;
     lock table user_activity, dashboard_counts in exclusive mode;
   end if;
 
