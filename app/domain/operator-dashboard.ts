@@ -84,6 +84,8 @@ export interface DashboardData {
    * the 1st, 7th and 30th day after signing up; null while the week is not that old yet.
    */
   retention: { week: string; signups: number; d1: number | null; d7: number | null; d30: number | null }[];
+  /** The bonus money of the accounts that exist, and the most of it that was ever withdrawable. */
+  bonus: { total: number; unlocked: number };
 }
 
 const NOTHING: CounterSums = { n: 0, coins: 0, amount: 0 };
@@ -103,8 +105,13 @@ export function dailyValues(data: DashboardData, metric: DailyMetric, field: key
  * decimal; null when no offer money was credited (a share of nothing says nothing).
  */
 export function reversalShare(reversed: number, credited: number): number | null {
-  if (!(credited > 0)) return null;
-  return Math.round((Math.abs(reversed) / credited) * 1000) / 10;
+  return shareOf(Math.abs(reversed), credited);
+}
+
+/** `part` of `whole` in percent to one decimal; null when the whole is nothing. */
+export function shareOf(part: number, whole: number): number | null {
+  if (!(whole > 0)) return null;
+  return Math.round((part / whole) * 1000) / 10;
 }
 
 /** "12.5 %", or "—" for no share. */
@@ -132,6 +139,5 @@ export function seriesSummary(days: readonly string[], values: readonly number[]
 
 /** People of a cohort as a share of its sign-ups, in percent to one decimal; null without sign-ups or figure. */
 export function retentionShare(retained: number | null, signups: number): number | null {
-  if (retained === null || !(signups > 0)) return null;
-  return Math.round((retained / signups) * 1000) / 10;
+  return retained === null ? null : shareOf(retained, signups);
 }

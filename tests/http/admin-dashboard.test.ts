@@ -311,6 +311,40 @@ describe("the console's dashboard", () => {
     expect([...thisWeek.matchAll(/<td[^>]*>([^<]*)</g)].map((match) => match[1]).slice(1)).toEqual(["—", "—", "—"]);
   });
 
+  it("shows the share of bonus money that ever became withdrawable: locked bonus counts when offer earnings unlock it, and stays counted after a reversal", async () => {
+    await app.sql("update app_config set bonus_unlock_ratio = 1.0");
+    try {
+      const bonus = async () =>
+        (
+          await app.sql<{ bonus: { total: number; unlocked: number } }>(
+            "select operator_dashboard($1) -> 'bonus' as bonus",
+            [support.uid],
+          )
+        )[0]!.bonus;
+      const before = await bonus();
+      const { uid } = await newMember(app);
+      await app.sql("select add_user_coins($1, 50)", [uid]);
+      const locked = await bonus();
+      expect([Number(locked.total) - Number(before.total), Number(locked.unlocked) - Number(before.unlocked)]).toEqual([
+        0.5, 0,
+      ]);
+      // An offer that clears at once (its own hold of 0 days) unlocks $0.20 of the bonus.
+      await app.sql("select record_postback('acme', $1, $2, 20, false, 'Offer', null, 0)", [`${uid}-clear`, uid]);
+      const unlocked = await bonus();
+      expect(Math.round((Number(unlocked.unlocked) - Number(before.unlocked)) * 100)).toBe(20);
+      // Taken back: what became withdrawable once stays counted.
+      await app.sql("select record_postback('acme', $1, $2, 20, true, 'Reversed')", [`${uid}-clear`, uid]);
+      expect(Number((await bonus()).unlocked)).toBe(Number(unlocked.unlocked));
+      const page = await (await support.client.get("/admin")).text();
+      const line = /data-testid="bonus-withdrawable"[^>]*>([\s\S]*?)<\/p>/.exec(page)![1]!.replace(/<[^>]*>/g, "");
+      const now = await bonus();
+      expect(line).toContain("of bonus money ever withdrawable");
+      expect(line).toContain(`$${Number(now.unlocked).toFixed(2)} of $`);
+    } finally {
+      await app.sql("update app_config set bonus_unlock_ratio = null");
+    }
+  });
+
   it("every figure on the page equals the tables recounted, and the money stays audited", async () => {
     const [row] = await app.sql<{ differences: unknown[] }>("select check_dashboard_counts() as differences");
     expect(row!.differences).toEqual([]);

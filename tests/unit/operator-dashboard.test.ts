@@ -109,6 +109,7 @@ const DATA: DashboardData = {
     codes: { on: false, cap: 500, paid: 0, stopped: false },
   },
   retention: [{ week: "2026-11-23", signups: 8, d1: 3, d7: null, d30: null }],
+  bonus: { total: 10, unlocked: 2.5 },
 };
 
 describe("the dashboard's figures", () => {

@@ -8,6 +8,7 @@ import {
   EARNING_SOURCES,
   LOOPS,
   retentionShare,
+  shareOf,
   dailyValues,
   formatCount,
   formatShare,
@@ -350,6 +351,15 @@ function Loops({ data }: { data: DashboardData }) {
           );
         })}
       </WindowTable>
+      <p className="px-4 pt-3 text-sm sm:px-5" data-testid="bonus-withdrawable">
+        <span className="font-semibold">
+          {formatShare(shareOf(Number(data.bonus.unlocked), Number(data.bonus.total)))} of bonus money ever withdrawable
+        </span>{" "}
+        <span className="text-muted">
+          ({formatDollars(Number(data.bonus.unlocked))} of {formatDollars(Number(data.bonus.total))} paid to accounts
+          that exist; bonus money unlocks as offer earnings clear)
+        </span>
+      </p>
       <p className="px-4 pt-2 text-xs text-muted sm:px-5">
         Part of Bonuses above. Switches and caps are in{" "}
         <Link to="/admin/settings" className="font-medium text-brand-700 hover:underline">

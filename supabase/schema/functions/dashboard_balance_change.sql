@@ -12,7 +12,9 @@ begin
   select d.metric, '-infinity', pg_backend_pid(), d.n, 0, d.amount
     from (values ('balances', 0, new.balance - old.balance),
                  ('negative_balances', (new.balance < 0)::integer - (old.balance < 0)::integer,
-                  least(new.balance, 0) - least(old.balance, 0))) as d(metric, n, amount)
+                  least(new.balance, 0) - least(old.balance, 0)),
+                 ('bonus_total', 0, (new.total_earned - new.earned_total) - (old.total_earned - old.earned_total)),
+                 ('bonus_unlocked', 0, new.bonus_unlocked - old.bonus_unlocked)) as d(metric, n, amount)
    where d.n <> 0 or d.amount <> 0
   on conflict (metric, bucket, writer) do update
     set n = c.n + excluded.n, amount = c.amount + excluded.amount;

@@ -10,13 +10,19 @@ AS $function$
 declare
   v_old numeric := case when tg_op <> 'INSERT' then old.balance end;
   v_new numeric := case when tg_op <> 'DELETE' then new.balance end;
+  v_old_bonus numeric := case when tg_op <> 'INSERT' then old.total_earned - old.earned_total else 0 end;
+  v_new_bonus numeric := case when tg_op <> 'DELETE' then new.total_earned - new.earned_total else 0 end;
+  v_old_unlocked numeric := case when tg_op <> 'INSERT' then old.bonus_unlocked else 0 end;
+  v_new_unlocked numeric := case when tg_op <> 'DELETE' then new.bonus_unlocked else 0 end;
 begin
   insert into dashboard_counts as c (metric, bucket, writer, n, coins, amount)
   select d.metric, '-infinity', pg_backend_pid(), d.n, 0, d.amount
     from (values ('balances', (v_new is not null)::integer - (v_old is not null)::integer,
                   coalesce(v_new, 0) - coalesce(v_old, 0)),
                  ('negative_balances', coalesce((v_new < 0)::integer, 0) - coalesce((v_old < 0)::integer, 0),
-                  least(coalesce(v_new, 0), 0) - least(coalesce(v_old, 0), 0))) as d(metric, n, amount)
+                  least(coalesce(v_new, 0), 0) - least(coalesce(v_old, 0), 0)),
+                 ('bonus_total', 0, v_new_bonus - v_old_bonus),
+                 ('bonus_unlocked', 0, v_new_unlocked - v_old_unlocked)) as d(metric, n, amount)
    where d.n <> 0 or d.amount <> 0
   on conflict (metric, bucket, writer) do update
     set n = c.n + excluded.n, amount = c.amount + excluded.amount;

@@ -26,6 +26,10 @@ AS $function$
   union all
   select 'negative_balances', '-infinity', count(*), 0, coalesce(sum(b.balance), 0) from user_balance b where b.balance < 0
   union all
+  select 'bonus_total', '-infinity', 0, 0, coalesce(sum(b.total_earned - b.earned_total), 0) from user_balance b
+  union all
+  select 'bonus_unlocked', '-infinity', 0, 0, coalesce(sum(b.bonus_unlocked), 0) from user_balance b
+  union all
   select 'withdrawals:' || dashboard_withdrawal_stage(w.status, w.review_state, w.sent_at), '-infinity', count(*), 0,
          sum(w.amount)
     from withdrawals w

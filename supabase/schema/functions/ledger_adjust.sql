@@ -39,6 +39,9 @@ begin
      and exists (select from referrals where referred_user_id = p_user_id and credited_at is null) then
     perform try_referral_credit(p_user_id);
   end if;
+  if p_amount > 0 then
+    perform note_unlocked_bonus(p_user_id);
+  end if;
   return v_ledger_id;
 end
 $function$;

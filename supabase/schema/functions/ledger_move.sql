@@ -57,6 +57,10 @@ begin
       perform try_referral_credit(p_user_id);
       select balance into v_balance from user_balance where user_id = p_user_id;
     end if;
+    -- Bonus money, or offer money that is not held, may make more bonus money withdrawable.
+    if p_amount > 0 and (p_type <> 'postback' or coalesce(p_available_at, now()) <= now()) then
+      perform note_unlocked_bonus(p_user_id);
+    end if;
   end if;
   return jsonb_build_object('coins', p_coins, 'amount', p_amount, 'balance', v_balance);
 end

@@ -47,6 +47,11 @@ begin
            'carried_debt', greatest(carried_debt, 0))
     from parts;
   get diagnostics v_written = row_count;
+  -- Offer money that cleared may have unlocked bonus money.
+  perform note_unlocked_bonus(t.user_id)
+     from (select distinct user_id from transaction_history
+            where kind = 'earned' and user_id is not null
+              and available_at > v_from and available_at <= v_to and available_at > created_at) t;
   update cleared_earnings_sweep set through = v_to;
   return v_written;
 end

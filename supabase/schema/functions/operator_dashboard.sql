@@ -13,7 +13,8 @@ declare
                                    'ledger:postback', 'ledger:postback_reversal', 'ledger:referral',
                                    'ledger:referral_bonus', 'ledger:bonus', 'withdrawals:paid',
                                    'withdrawals:failed', 'loop:levels', 'loop:goals', 'loop:codes'];
-  c_totals constant text[] := array['accounts', 'balances', 'negative_balances', 'withdrawals:review',
+  c_totals constant text[] := array['accounts', 'balances', 'negative_balances', 'bonus_total', 'bonus_unlocked',
+                                    'withdrawals:review',
                                     'withdrawals:unpaid', 'withdrawals:sent'];
   v_today date := (now() at time zone 'UTC')::date;
   v_day timestamptz := v_today::timestamp at time zone 'UTC';
@@ -115,6 +116,9 @@ begin
                              ('codes', v_config.codes_on, v_config.codes_monthly_cap)) l(loop, on_, cap)
                 left join loop_months m on m.loop = l.loop and m.month = current_month()),
     'retention', v_retention,
+    -- The bonus money of the accounts that exist, and the most of it that was ever withdrawable.
+    'bonus', jsonb_build_object('total', coalesce((v_totals -> 'bonus_total' ->> 'amount')::numeric, 0),
+                                'unlocked', coalesce((v_totals -> 'bonus_unlocked' ->> 'amount')::numeric, 0)),
     'today', to_char(v_today, 'YYYY-MM-DD'),
     'accounts', coalesce((v_totals -> 'accounts' ->> 'n')::bigint, 0),
     'windows', v_windows,

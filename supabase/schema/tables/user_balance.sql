@@ -10,6 +10,7 @@ create table public.user_balance (
   was_negative_at timestamp with time zone,
   carried_debt numeric(12,2) default 0 not null,
   carried_debt_total numeric(12,2) default 0 not null,
+  bonus_unlocked numeric(12,2) default 0 not null,
   constraint user_balance_pkey PRIMARY KEY (user_id),
   constraint user_balance_rules CHECK (user_balance_rules(total_earned, carried_debt, carried_debt_total)) NOT VALID,
   constraint user_balance_user_id_fkey FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE CASCADE
@@ -20,7 +21,7 @@ CREATE INDEX user_balance_total_earned_idx ON public.user_balance USING btree (t
 
 CREATE TRIGGER user_balance_carry_identity_debt AFTER INSERT ON public.user_balance FOR EACH ROW EXECUTE FUNCTION carry_identity_debt();
 CREATE TRIGGER user_balance_dashboard AFTER INSERT OR DELETE ON public.user_balance FOR EACH ROW EXECUTE FUNCTION dashboard_balance_counts();
-CREATE TRIGGER user_balance_dashboard_change BEFORE UPDATE OF balance ON public.user_balance FOR EACH ROW EXECUTE FUNCTION dashboard_balance_change();
+CREATE TRIGGER user_balance_dashboard_change BEFORE UPDATE OF balance, total_earned, earned_total, bonus_unlocked ON public.user_balance FOR EACH ROW EXECUTE FUNCTION dashboard_balance_change();
 CREATE TRIGGER user_balance_mark_negative BEFORE UPDATE OF balance ON public.user_balance FOR EACH ROW WHEN (((new.balance < (0)::numeric) AND (old.was_negative_at IS NULL))) EXECUTE FUNCTION user_balance_mark_negative();
 CREATE TRIGGER user_balance_never_emptied BEFORE TRUNCATE ON public.user_balance FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
 
