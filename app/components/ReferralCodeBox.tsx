@@ -76,9 +76,9 @@ export function ReferralCodeBox({
   );
 }
 
-/** "https://host/auth?ref=ABCD234": may break after the address, before "ref=", never inside the code. */
+/** "https://host/join/ABCD234": may break before the code, never inside it. */
 function ShareLink({ url }: { url: string }) {
-  const at = url.indexOf("?");
+  const at = url.lastIndexOf("/");
   if (at === -1) return <span className="[overflow-wrap:anywhere]">{url}</span>;
   return (
     <>

@@ -74,3 +74,22 @@ export function invitationChecklist(invited: Invitation): InvitationChecklist {
       : "Both bonuses are paid together, once every step is done.",
   };
 }
+
+/**
+ * The share link's page (docs/decisions/096): what the invited person gets and how, from the
+ * settings alone; nothing the person who shared the link chose (not their name) is shown.
+ */
+export function invitationLanding(terms: ReferralTerms): { promise: string; steps: string[]; note: string } {
+  const work =
+    terms.qualifyingEarned === null
+      ? `Earn ${formatCoins(terms.qualifyingCoins)}`
+      : `Earn ${formatDollars(terms.qualifyingEarned)} from offers (counted once the offer network's hold on it ends)`;
+  return {
+    promise:
+      terms.welcomeBonus > 0
+        ? `Join with this invitation: you get ${formatDollars(terms.welcomeBonus)}, and the friend who invited you gets ${formatDollars(terms.reward)}.`
+        : `Join with this invitation: the friend who invited you gets ${formatDollars(terms.reward)}.`,
+    steps: ["Create your account with this invitation", "Verify your email", work],
+    note: "Both bonuses are paid together once every step is done. They are bonus money: they unlock for cash-out as your offer earnings clear.",
+  };
+}

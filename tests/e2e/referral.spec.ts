@@ -1,7 +1,7 @@
 import { expect } from "@playwright/test";
-import { screenshot, test, uniqueEmail } from "./support";
+import { screenshot, screenshotsAtWidths, test, uniqueEmail } from "./support";
 
-// With JavaScript on and off: a friend opens the share link, signs up with the code filled in,
+// With JavaScript on and off: a friend opens the share link (the invitation's page), signs up with the code filled in,
 // and shows up in the referrer's list.
 test("a friend signs up through the share link and appears in Your Referrals as pending", async ({
   page,
@@ -23,7 +23,14 @@ test("a friend signs up through the share link and appears in Your Referrals as 
     javaScriptEnabled: testInfo.project.use.javaScriptEnabled,
   });
   const friendPage = await friend.newPage();
-  await friendPage.goto(`/auth?ref=${code}`);
+  // The share link lands on the invitation's page (docs/decisions/096), then Sign Up with the code.
+  await friendPage.goto(`/join/${code}`);
+  await expect(friendPage.getByRole("heading", { name: "You're invited" })).toBeVisible();
+  await expect(
+    friendPage.getByText("Join with this invitation: you get $1.00, and the friend who invited you gets $5.00."),
+  ).toBeVisible();
+  await screenshotsAtWidths(friendPage, "join");
+  await friendPage.getByRole("link", { name: "Create account" }).click();
   await expect(friendPage.getByRole("button", { name: "Create Account" })).toBeVisible();
   await expect(friendPage.getByLabel("Referral code (optional)")).toHaveValue(code);
   await screenshot(friendPage, "auth-referral-link");

@@ -30,6 +30,10 @@ test("Home shows the level and today's goals; a done goal and a level's bonus ar
   await signInOverHttp(page, email, "levels-password", app.url);
   if (javaScriptEnabled) await settled(page);
 
+  // A new account's first step (docs/decisions/096), until its first offer pays.
+  const firstStep = page.locator("section", { has: page.getByRole("heading", { name: "Your first step" }) });
+  await expect(firstStep.getByText("Your first offer can pay up to 250 coins ($2.50).")).toBeVisible();
+  await screenshotsAtWidths(page, "home-first-step", () => firstStep.scrollIntoViewIfNeeded());
   const levelCard = page.locator("section", { has: page.getByRole("heading", { name: "Your level" }) });
   await expect(levelCard.getByTestId("level-name")).toHaveText("Bronze");
   await expect(levelCard.getByTestId("level-to-next")).toHaveText("500 XP to Silver");
@@ -50,6 +54,7 @@ test("Home shows the level and today's goals; a done goal and a level's bonus ar
   await app.sql("select record_postback('acme', $1, $2, 600, false, 'Offer completed')", [`${localId}-offer`, localId]);
   await page.reload();
   await expect(levelCard.getByTestId("level-name")).toHaveText("Silver");
+  await expect(firstStep).toHaveCount(0);
   await expect(levelCard.getByTestId("level-xp")).toHaveText("600 XP");
   await expect(goals.getByRole("button", { name: "Claim" })).toHaveCount(2);
   await screenshotsAtWidths(page, "home-level-and-goals", () => levelCard.scrollIntoViewIfNeeded());

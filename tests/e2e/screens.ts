@@ -25,6 +25,7 @@ export const SCREENS: readonly Screen[] = [
   { route: "auth/route.tsx", name: "Sign In", path: "/auth", viewer: "visitor" },
   { route: "auth/route.tsx", name: "Sign Up", path: "/auth?tab=signup", viewer: "visitor" },
   { route: "auth/route.tsx", name: "Sign Up from a share link", path: "/auth?ref=ABCD2345", viewer: "visitor" },
+  { route: "join.$code/route.tsx", name: "An invitation link, not valid", path: "/join/ABCD234", viewer: "visitor" },
   { route: "earn/route.tsx", name: "Earn Rewards", path: "/earn", viewer: "member" },
   {
     route: "earn_.walls.$network/route.tsx",

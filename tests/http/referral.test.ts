@@ -44,11 +44,11 @@ describe("Refer & Earn and referral sign-up over plain HTTP", () => {
   it("without JavaScript, Refer & Earn shows the whole share link in a selectable field and Email, WhatsApp and SMS links that carry it", async () => {
     const { client, referral_code: code } = await referrer();
     const page = (await client.visit("/referral")).html;
-    const link = `${app.url}/auth?ref=${code}`;
+    const link = `${app.url}/join/${code}`;
     // The whole link, selectable, breaking only before its code (never inside it).
-    const [address, query] = link.split("?");
+    const address = link.slice(0, link.lastIndexOf("/") + 1);
     const shown = /data-testid="share-link">(.*?)<\/p>/.exec(page)![1]!;
-    expect(shown).toContain(`>${html(address!)}?</span><wbr/><span class="whitespace-nowrap">${query}</span>`);
+    expect(shown).toContain(`>${html(address)}</span><wbr/><span class="whitespace-nowrap">${code}</span>`);
     // Without JavaScript the copy button says why it cannot work.
     expect(page).toContain(
       "Copying and sharing with a button need JavaScript: select the code or the link to copy it.",
@@ -69,7 +69,7 @@ describe("Refer & Earn and referral sign-up over plain HTTP", () => {
     expect(response.status).toBe(200);
     expect(page).toContain(REFERRAL_MESSAGES.banner);
     expect(page).toMatch(new RegExp(`data-testid="referral-code">${code}<`));
-    expect(page).toContain(`/auth?ref=${code}`);
+    expect(page).toContain(`/join/${code}`);
     expect(page).toContain("How it Works");
     expect(page).toContain("Friends sign up and enter it");
     expect(page).toContain("Your Referrals");

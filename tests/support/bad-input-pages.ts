@@ -612,6 +612,7 @@ const noActionCases = (
     ["legal/route.tsx", "/legal"],
     ["leaderboard/route.tsx", "/leaderboard"],
     ["referral/route.tsx", "/referral"],
+    ["join.$code/route.tsx", "/join/ABCD234"],
     ["$/route.tsx", "/no-such-page"],
   ] as const
 ).flatMap(([module, path]) =>

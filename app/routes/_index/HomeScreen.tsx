@@ -43,6 +43,8 @@ export interface HomeData {
   checkin: CheckinCardData | null;
   quickTasks: Task[] | null;
   leaders: LeaderboardRow[] | null;
+  /** Until the first offer pays, for an account not invited by a friend: the first step (docs/decisions/096). */
+  firstStep: { offer: string | null; steps: readonly string[] } | null;
   /** The level card and today's goals (docs/decisions/094); null when they failed to load. */
   rewards: RewardsView | null;
 }
@@ -85,6 +87,8 @@ export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: 
       )}
 
       {data.invitation ? <InvitationCard invitation={data.invitation} /> : null}
+
+      {data.firstStep ? <FirstStepCard firstStep={data.firstStep} /> : null}
 
       <div className="grid grid-cols-2 gap-3 [&>*]:min-w-0">
         <StatTile label="Total Earned" value={formatDollars(data.totalEarned)} icon="coins" testId="total-earned" />
@@ -166,6 +170,40 @@ function InvitationCard({ invitation: { headline, steps, note } }: { invitation:
         ))}
       </ol>
       <p className="mt-4 rounded-xl bg-gray-50 p-3 text-xs leading-relaxed text-muted">{note}</p>
+    </Card>
+  );
+}
+
+/** A new account's first step (docs/decisions/096): what a first offer can pay, and how it goes. */
+function FirstStepCard({ firstStep }: { firstStep: NonNullable<HomeData["firstStep"]> }) {
+  return (
+    <Card>
+      <div className="flex items-start gap-3">
+        <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-xl bg-emerald-50 text-emerald-700">
+          <Icon name="coins" className="size-5" />
+        </span>
+        <div className="min-w-0">
+          <h2 className="text-base font-bold">Your first step</h2>
+          <p className="mt-1 text-sm text-muted" data-testid="first-step-offer">
+            {firstStep.offer ?? "Complete your first offer to start earning."}
+          </p>
+        </div>
+      </div>
+      <ol className="mt-4 space-y-2.5 text-sm">
+        {firstStep.steps.map((step, index) => (
+          <li key={step} className="flex gap-3">
+            <span className="inline-flex size-6 shrink-0 items-center justify-center rounded-full bg-brand-50 text-xs font-bold text-brand-700">
+              {index + 1}
+            </span>
+            <span className="min-w-0">{step}</span>
+          </li>
+        ))}
+      </ol>
+      <div className="mt-4">
+        <Link to="/earn" className={buttonClass({ block: true })}>
+          Find your first offer
+        </Link>
+      </div>
     </Card>
   );
 }

@@ -22,6 +22,7 @@ import {
 } from "~/domain/verification-form";
 import { creditedBonusState, loadUserSummary, moneyParts, userSummaryCall } from "~/server/account/users.server";
 import { homeGreeting } from "~/domain/greeting";
+import { firstOfferLine, firstSteps } from "~/domain/first-run";
 import { ruleMessage } from "~/domain/rules";
 import { cashOutHint } from "~/domain/withdrawals";
 import { coinsToDollars, formatDollars } from "~/domain/money";
@@ -104,6 +105,18 @@ export async function loadHome(request: Request, scope?: RequestScope) {
         ? tasks.tasks.filter((task) => !task.completed).slice(0, QUICK_TASK_COUNT)
         : null,
     leaders,
+    // Until an account's first offer pays, and unless a friend's invitation shows its own steps:
+    // what a first offer can pay, and how (docs/decisions/096).
+    firstStep:
+      !referral?.invited && rewards && rewards.xp === 0 && summary.pending <= 0 && config && tasks
+        ? {
+            offer: firstOfferLine(
+              tasks.tasks.reduce((most, task) => Math.max(most, task.completed ? 0 : task.reward), 0),
+              config.coins_per_dollar,
+            ),
+            steps: firstSteps(`${formatDollars(config.min_withdrawal.upi)} with UPI`),
+          }
+        : null,
     // The level card and today's goals (docs/decisions/094); null when they failed to load.
     rewards: rewards && config ? rewardsView(rewards, config.coins_per_dollar, requestTimeZone(request)) : null,
   };

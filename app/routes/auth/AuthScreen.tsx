@@ -13,7 +13,7 @@ import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { Banner } from "~/components/ui/Banner";
 import { buttonClass } from "~/components/ui/button";
-import { GoogleLogo, Spinner } from "~/components/ui/Icon";
+import { GoogleLogo, Icon, Spinner } from "~/components/ui/Icon";
 import { LinkTabs } from "~/components/ui/LinkTabs";
 import { ScreenHero } from "~/components/ui/ScreenHero";
 
@@ -32,6 +32,7 @@ export function AuthScreen({
   domainAuthorized,
   firebaseConfig,
   formToken,
+  firstOffer = null,
 }: {
   tab: AuthTab;
   /** Where to go after signing in; it travels in the URL so it works without JavaScript. */
@@ -45,6 +46,8 @@ export function AuthScreen({
   firebaseConfig: GoogleSignInConfig;
   /** Proves a post comes from this page (browsers that send no Origin). */
   formToken: string;
+  /** On Sign Up without an invitation: what a first offer can pay (docs/decisions/096). */
+  firstOffer?: string | null;
 }) {
   const [form, fields] = useFormState({
     id: `auth-${tab}`,
@@ -68,6 +71,15 @@ export function AuthScreen({
       <ScreenHero icon="wallet" title="Welcome to Rewards" className="mb-8">
         {signUp ? "Create an account to start earning." : "Sign in to keep earning."}
       </ScreenHero>
+      {signUp && firstOffer ? (
+        <p
+          className="-mt-4 mb-6 flex items-center justify-center gap-2 rounded-xl bg-emerald-50 px-4 py-2.5 text-center text-sm font-semibold text-emerald-800"
+          data-testid="first-offer"
+        >
+          <Icon name="coins" className="size-4 shrink-0" />
+          {firstOffer}
+        </p>
+      ) : null}
 
       <div className="space-y-3">
         {showDomainBanner ? (

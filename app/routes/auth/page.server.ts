@@ -34,6 +34,7 @@ import { tooManyAttemptsMessage } from "~/server/http/rate-limit.server";
 import { safeRedirectPath } from "~/server/http/redirects.server";
 import { hasNoSiteHeaders, requestHost } from "~/server/http/same-origin.server";
 import { referralCodeExists } from "~/server/earning/referrals.server";
+import { firstOfferWords } from "~/server/earning/first-run.server";
 import { identityTaken, provisionUser } from "~/server/account/users.server";
 import { referralAllowedFor } from "~/server/account/account.server";
 import { askSignInCode, completeSignIn, isCodeStepIntent, signInCodeAction, signInCodeStep } from "./code-step.server";
@@ -50,9 +51,12 @@ export async function loadAuthPage(request: Request) {
   const referralCode = normalizeReferralCode(params.get("ref"));
   const formToken = issueFormToken(request);
   const resetEmail = await takeResetEmail(request);
+  // A share link opens Sign Up; the tabs still switch (their links keep the code).
+  const tab = params.has("tab") || !referralCode ? parseAuthTab(params.get("tab")) : ("signup" as const);
   const page = {
-    // A share link opens Sign Up; the tabs still switch (their links keep the code).
-    tab: params.has("tab") || !referralCode ? parseAuthTab(params.get("tab")) : ("signup" as const),
+    tab,
+    // Before sign-up, without an invitation: what a first offer can pay (docs/decisions/096).
+    firstOffer: tab === "signup" && !referralCode ? await firstOfferWords() : null,
     redirectTo: safeRedirectPath(params.get("redirectTo")),
     referralCode: referralCode && isReferralCode(referralCode) ? referralCode : null,
     domainAuthorized: await isDomainAuthorized(requestHost(request).replace(/:\d+$/, "")),

@@ -26,7 +26,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/shared";
 
 export default function AuthRoute() {
-  const { tab, redirectTo, referralCode, domainAuthorized, firebaseConfig, formToken, email, codeStep } =
+  const { tab, redirectTo, referralCode, domainAuthorized, firebaseConfig, formToken, email, codeStep, firstOffer } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   if (codeStep) {
@@ -50,6 +50,7 @@ export default function AuthRoute() {
       domainAuthorized={domainAuthorized && !actionData?.unauthorizedDomain}
       firebaseConfig={firebaseConfig}
       formToken={formToken}
+      firstOffer={firstOffer}
     />
   );
 }

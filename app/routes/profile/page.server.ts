@@ -78,7 +78,7 @@ export async function loadProfile(request: Request, scope?: RequestScope) {
       displayName: summary.display_name || "User",
       email: summary.email,
       referralCode: summary.referral_code || null,
-      shareUrl: summary.referral_code ? `${requestOrigin(request)}/auth?ref=${summary.referral_code}` : null,
+      shareUrl: summary.referral_code ? `${requestOrigin(request)}/join/${summary.referral_code}` : null,
     },
     // What the list shows, not the whole ledger row.
     activity: activity?.map((row) => activityItem(row, new Date())) ?? null,

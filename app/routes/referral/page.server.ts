@@ -37,7 +37,8 @@ export async function loadReferral(request: Request, scope?: RequestScope) {
   const code = summary.referral_code || null;
   return {
     code,
-    shareUrl: code ? `${requestOrigin(request)}/auth?ref=${code}` : null,
+    // The invitation's own page, which says what the friend gets (docs/decisions/096).
+    shareUrl: code ? `${requestOrigin(request)}/join/${code}` : null,
     reward: config.referral.reward,
     welcomeBonus: config.referral.welcome_bonus,
     qualifyingCoins: config.referral.qualifying_coins,
