@@ -57,9 +57,14 @@ export function encodeBody(body: Body | undefined): { body?: BodyInit; type?: st
   return { body: data, type: undefined };
 }
 
-/** The text a person sees on a page: no scripts or styles, tags removed, entities decoded, spaces collapsed. */
+/**
+ * The text a person sees on a page: no scripts or styles, tags removed, entities decoded, spaces
+ * collapsed, and no NUL byte (React 18.3's streaming renderer can send one where a character of
+ * several bytes falls on its buffer's edge, facebook/react#31134; browsers drop it).
+ */
 export function visibleText(html: string): string {
   return html
+    .replaceAll("\u0000", "")
     .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1>/g, " ")
     .replace(/<[^>]+>/g, " ")
     .replace(/&#x27;|&#39;/g, "'")
