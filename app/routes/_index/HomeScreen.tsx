@@ -16,6 +16,7 @@ import type { RewardsView } from "~/domain/rewards";
 import { buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/Card";
 import { Icon } from "~/components/ui/Icon";
+import { NumberedSteps } from "~/components/ui/NumberedSteps";
 import { SectionError } from "~/components/ui/SectionError";
 
 export interface HomeData {
@@ -189,16 +190,7 @@ function FirstStepCard({ firstStep }: { firstStep: NonNullable<HomeData["firstSt
           </p>
         </div>
       </div>
-      <ol className="mt-4 space-y-2.5 text-sm">
-        {firstStep.steps.map((step, index) => (
-          <li key={step} className="flex gap-3">
-            <span className="inline-flex size-6 shrink-0 items-center justify-center rounded-full bg-brand-50 text-xs font-bold text-brand-700">
-              {index + 1}
-            </span>
-            <span className="min-w-0">{step}</span>
-          </li>
-        ))}
-      </ol>
+      <NumberedSteps steps={firstStep.steps} className="mt-4" />
       <div className="mt-4">
         <Link to="/earn" className={buttonClass({ block: true })}>
           Find your first offer

@@ -3,6 +3,7 @@ import { Banner } from "~/components/ui/Banner";
 import { buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/Card";
 import { Icon } from "~/components/ui/Icon";
+import { NumberedSteps } from "~/components/ui/NumberedSteps";
 import { ScreenHero } from "~/components/ui/ScreenHero";
 
 /** /join/CODE (docs/decisions/096): the invitation, what it pays and how, and Create account. */
@@ -36,16 +37,7 @@ export function JoinScreen({
           <p className="font-semibold" data-testid="invitation-promise">
             {landing.promise}
           </p>
-          <ol className="mt-4 space-y-3 text-sm">
-            {landing.steps.map((step, index) => (
-              <li key={step} className="flex gap-3">
-                <span className="inline-flex size-6 shrink-0 items-center justify-center rounded-full bg-brand-50 text-xs font-bold text-brand-700">
-                  {index + 1}
-                </span>
-                <span className="min-w-0">{step}</span>
-              </li>
-            ))}
-          </ol>
+          <NumberedSteps steps={landing.steps} className="mt-4" />
           <p className="mt-4 rounded-xl bg-gray-50 p-3 text-xs leading-relaxed text-muted">{landing.note}</p>
         </Card>
       ) : (
