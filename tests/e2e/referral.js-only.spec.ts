@@ -78,7 +78,7 @@ test("Share with Friends opens the share sheet with the link, thanks on success,
   const [first] = (await page.evaluate(() => (window as unknown as { shared: { url: string }[] }).shared)) as {
     url: string;
   }[];
-  expect(first!.url).toMatch(new RegExp(`/auth\\?ref=${code}$`));
+  expect(first!.url).toMatch(new RegExp(`/join/${code}$`));
   await share.click(); // cancelled: no toast
   await share.click(); // fails
   // Toasts show one at a time: the failure's comes once the thanks has gone (or at once, if it has).
