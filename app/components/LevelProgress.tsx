@@ -22,7 +22,7 @@ export function LevelProgress({ level, lastResult }: { level: LevelView; lastRes
           </span>
         </p>
         <p className="shrink-0 text-sm font-semibold text-brand-700" data-testid="level-xp">
-          {new Intl.NumberFormat("en-US").format(level.xp)} XP
+          {level.xpText}
         </p>
       </div>
       <div>

@@ -89,6 +89,8 @@ export interface LevelView {
   number: number;
   name: string;
   xp: number;
+  /** "1,234 XP". */
+  xpText: string;
   /** 0 to 100: the way from this level to the next (100 at the last level). */
   percent: number;
   /** "1,400 XP to Gold", or null at the last level. */
@@ -120,6 +122,7 @@ export function levelView(status: RewardsStatus, coinsPerDollar: number): LevelV
     number: status.level,
     name: current.name,
     xp: status.xp,
+    xpText: `${NUMBER.format(status.xp)} XP`,
     percent: next ? Math.min(100, Math.max(0, Math.floor(((status.xp - current.xp) / span) * 100))) : 100,
     toNext: next ? `${NUMBER.format(next.xp - status.xp)} XP to ${next.name}` : null,
     nextUnlocks: next && nextPerks.length > 0 ? `${next.name} unlocks ${joinWords(nextPerks)}.` : null,

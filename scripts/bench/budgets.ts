@@ -71,7 +71,16 @@ export const BUDGETS = {
   devFirst200Seconds: 20,
 } as const;
 
-export const JAVASCRIPT_PAGES = ["/auth", "/", "/earn", "/leaderboard", "/withdraw", "/referral", "/profile"];
+export const JAVASCRIPT_PAGES = [
+  "/auth",
+  "/",
+  "/earn",
+  "/leaderboard",
+  "/withdraw",
+  "/referral",
+  "/profile",
+  "/levels",
+];
 export const THROUGHPUT_BASELINE = "/legal";
 export const THROUGHPUT_PAGES = ["/", "/earn", "/leaderboard", "/withdraw", "/referral", "/profile"];
 export const LIGHTHOUSE_PAGES = ["/auth", "/", "/earn", "/withdraw", "/profile"];

@@ -4,38 +4,45 @@
 -- Executable by: postgres
 CREATE OR REPLACE FUNCTION public.goal_progress(p_user_id text, p_goal jsonb, p_day date)
  RETURNS integer
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO 'public', 'pg_temp'
 AS $function$
-  with bounds as (
-    select (p_day::timestamp at time zone 'UTC') as day_start, ((p_day + 1)::timestamp at time zone 'UTC') as day_end
-  )
-  select case p_goal ->> 'kind'
-    when 'checkin' then
-      (select count(*)::integer from daily_checkins where user_id = p_user_id and check_date = p_day)
+declare
+  v_start timestamptz := p_day::timestamp at time zone 'UTC';
+  v_end timestamptz := (p_day + 1)::timestamp at time zone 'UTC';
+  v_kind text := p_goal ->> 'kind';
+  v_count integer;
+  v_amount numeric;
+begin
+  if v_kind = 'checkin' then
+    return (select count(*)::integer from daily_checkins where user_id = p_user_id and check_date = p_day);
+  elsif v_kind = 'earn_coins' then
     -- Offer money that cleared its hold that day (a reversal in its hold nets it out).
-    when 'earn_coins' then
-      (select greatest(0, floor(coalesce(sum(t.amount), 0) * (select coins_per_dollar from app_config)))::integer
-         from transaction_history t, bounds
-        where t.user_id = p_user_id and t.kind = 'earned'
-          and t.available_at >= bounds.day_start and t.available_at < bounds.day_end and t.available_at <= now())
+    select coalesce(sum(t.amount), 0) into v_amount
+      from transaction_history t
+     where t.user_id = p_user_id and t.kind = 'earned'
+       and t.available_at >= v_start and t.available_at < v_end and t.available_at <= now();
+    return greatest(0, floor(v_amount * (select coins_per_dollar from app_config)))::integer;
+  elsif v_kind = 'complete_offer' then
     -- Offers credited that day and not reversed, on the goal's wall when it names one.
-    when 'complete_offer' then
-      (select count(*)::integer
-         from provider_postbacks c, bounds
-        where c.user_id = p_user_id and c.kind = 'credit'
-          and c.created_at >= bounds.day_start and c.created_at < bounds.day_end
-          and (p_goal ->> 'network' is null or c.provider = p_goal ->> 'network')
-          and not exists (select from provider_postbacks r
-                           where r.provider = c.provider and r.transaction_id = c.transaction_id
-                             and r.kind = 'reversal'))
+    select count(*)::integer into v_count
+      from provider_postbacks c
+     where c.user_id = p_user_id and c.kind = 'credit'
+       and c.created_at >= v_start and c.created_at < v_end
+       and (p_goal ->> 'network' is null or c.provider = p_goal ->> 'network')
+       and not exists (select from provider_postbacks r
+                        where r.provider = c.provider and r.transaction_id = c.transaction_id
+                          and r.kind = 'reversal');
+    return v_count;
+  elsif v_kind = 'refer_verified' then
     -- Friends who joined with the code that day and have verified their email.
-    when 'refer_verified' then
-      (select count(*)::integer
-         from referrals r join user_profiles f on f.id = r.referred_user_id, bounds
-        where r.referrer_user_id = p_user_id and r.created_at >= bounds.day_start and r.created_at < bounds.day_end
-          and f.email_verified)
-    else 0
-  end
+    select count(*)::integer into v_count
+      from referrals r join user_profiles f on f.id = r.referred_user_id
+     where r.referrer_user_id = p_user_id and r.created_at >= v_start and r.created_at < v_end
+       and f.email_verified;
+    return v_count;
+  end if;
+  return 0;
+end
 $function$;

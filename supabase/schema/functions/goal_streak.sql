@@ -4,15 +4,24 @@
 -- Executable by: postgres
 CREATE OR REPLACE FUNCTION public.goal_streak(p_identity text, p_today date)
  RETURNS integer
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO 'public', 'pg_temp'
 AS $function$
+declare
+  v_full integer := least(3, jsonb_array_length((select daily_goals from app_config)));
+  v_streak integer;
+begin
+  -- No goal claimed yesterday or today: no streak (most people, most days), nothing more to read.
+  if p_identity is null or not exists (select from loop_bonuses
+                                        where identity_hash = p_identity and loop = 'goals' and day >= p_today - 1) then
+    return 0;
+  end if;
   with full_days as (
     select day from loop_bonuses
      where identity_hash = p_identity and loop = 'goals' and day > p_today - 400
      group by day
-    having count(*) >= least(3, jsonb_array_length((select daily_goals from app_config)))
+    having count(*) >= v_full
   ), through_today as (
     select day + (row_number() over (order by day desc))::integer as run_end from full_days where day <= p_today
   ), through_yesterday as (
@@ -22,4 +31,7 @@ AS $function$
   select greatest(
     (select count(*) from through_today where run_end = p_today + 1),
     (select count(*) from through_yesterday where run_end = p_today))::integer
+    into v_streak;
+  return v_streak;
+end
 $function$;

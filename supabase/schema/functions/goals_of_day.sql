@@ -4,12 +4,15 @@
 -- Executable by: postgres
 CREATE OR REPLACE FUNCTION public.goals_of_day(p_day date)
  RETURNS SETOF jsonb
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE
  SET search_path TO 'public', 'pg_temp'
 AS $function$
-  select g.value
-    from jsonb_array_elements((select daily_goals from app_config)) g
-   order by md5(p_day::text || ':' || (g.value ->> 'id'))
-   limit 3
+begin
+  return query
+    select g.value
+      from jsonb_array_elements((select daily_goals from app_config)) g
+     order by md5(p_day::text || ':' || (g.value ->> 'id'))
+     limit 3;
+end
 $function$;

@@ -4,13 +4,21 @@
 -- Executable by: postgres
 CREATE OR REPLACE FUNCTION public.level_for_xp(p_levels jsonb, p_xp integer)
  RETURNS jsonb
- LANGUAGE sql
+ LANGUAGE plpgsql
  IMMUTABLE
  SET search_path TO 'public', 'pg_temp'
 AS $function$
-  select l.value || jsonb_build_object('number', l.ordinality)
-    from jsonb_array_elements(p_levels) with ordinality l
-   where (l.value ->> 'xp')::numeric <= greatest(coalesce(p_xp, 0), 0)
-   order by l.ordinality desc
-   limit 1
+declare
+  v_level jsonb;
+  v_found jsonb;
+  v_number integer := 0;
+begin
+  -- The levels rise: the last one whose XP is reached.
+  for v_level in select value from jsonb_array_elements(p_levels) loop
+    v_number := v_number + 1;
+    exit when (v_level ->> 'xp')::numeric > greatest(coalesce(p_xp, 0), 0);
+    v_found := v_level || jsonb_build_object('number', v_number);
+  end loop;
+  return v_found;
+end
 $function$;
