@@ -1,4 +1,4 @@
--- Redefines: public.account_xp, public.level_for_xp, public.goals_of_day, public.goal_progress, public.goal_streak
+-- Redefines: public.account_xp, public.level_for_xp, public.goals_of_day, public.goal_progress, public.goal_streak, public.rewards_status
 --
 -- Home reads rewards_status on every visit (docs/decisions/094); its helpers were SQL functions that
 -- Postgres cannot inline (security definer, set-returning) and so planned again on every call: a
