@@ -149,8 +149,8 @@ end
 $function$;
 
 -- The same answer in two statements (each planned once per connection): the account's facts, then
--- the answer with today's goals and their progress (goals_of_day's draw and goal_progress's reads
--- inlined: only the branch of each goal's kind runs).
+-- the answer, with today's goals (goals_of_day) and their progress (goal_progress): the functions the
+-- claims check, so Home shows what a claim would find.
 create or replace function public.rewards_status(p_user_id text)
  returns jsonb
  language plpgsql
@@ -160,13 +160,10 @@ as $function$
 declare
   v_levels jsonb;
   v_levels_on boolean;
-  v_goals_list jsonb;
   v_goals_on boolean;
-  v_rate integer;
   v_identity text;
   v_xp integer;
   v_today date := (now() at time zone 'UTC')::date;
-  v_start timestamptz := v_today::timestamp at time zone 'UTC';
   v_claimed jsonb;
   v_recent boolean;
   v_paid_levels jsonb;
@@ -175,22 +172,15 @@ begin
   -- The settings; the account, its XP (cleared offer earnings in coins, pending counted as
   -- money_available counts it); the goals claimed today and yesterday and the levels whose bonus
   -- was paid; and whether each loop met its cap this month.
-  select c.levels, c.levels_on, c.daily_goals, c.goals_on, c.coins_per_dollar, p.identity_hash,
-         greatest(0, floor((coalesce(b.earned_total, 0)
-                            - coalesce((select sum(due.amount)
-                                          from (select sum(t.amount) as amount from transaction_history t
-                                                 where t.user_id = p_user_id and t.kind = 'earned'
-                                                   and t.available_at > now()
-                                                 group by t.available_at
-                                                having sum(t.amount) > 0) due), 0)) * c.coins_per_dollar))::integer,
+  select c.levels, c.levels_on, c.goals_on, p.identity_hash,
+         account_xp(p_user_id),
          coalesce((select jsonb_object_agg(m.loop, m.capped_at is not null) from loop_months m
                     where m.month = current_month() and m.loop in ('levels', 'goals')), '{}'),
          l.claimed, l.recent, l.paid_levels
-    into v_levels, v_levels_on, v_goals_list, v_goals_on, v_rate, v_identity, v_xp, v_capped, v_claimed, v_recent,
+    into v_levels, v_levels_on, v_goals_on, v_identity, v_xp, v_capped, v_claimed, v_recent,
          v_paid_levels
     from user_profiles p
     cross join app_config c
-    left join user_balance b on b.user_id = p.id
     cross join lateral (
       select coalesce(jsonb_agg(x.reward) filter (where x.loop = 'goals' and x.day = v_today), '[]') as claimed,
              count(*) filter (where x.loop = 'goals') > 0 as recent,
@@ -216,36 +206,10 @@ begin
     'levels_capped', coalesce((v_capped ->> 'levels')::boolean, false),
     'today', v_today,
     'goals', (select coalesce(jsonb_agg(g.goal || jsonb_build_object(
-                'progress', case g.goal ->> 'kind'
-                  when 'checkin' then
-                    (select count(*)::integer from daily_checkins where user_id = p_user_id and check_date = v_today)
-                  when 'earn_coins' then
-                    (select greatest(0, floor(coalesce(sum(t.amount), 0) * v_rate))::integer
-                       from transaction_history t
-                      where t.user_id = p_user_id and t.kind = 'earned'
-                        and t.available_at >= v_start and t.available_at < v_start + interval '1 day'
-                        and t.available_at <= now())
-                  when 'complete_offer' then
-                    (select count(*)::integer
-                       from provider_postbacks c
-                      where c.user_id = p_user_id and c.kind = 'credit'
-                        and c.created_at >= v_start and c.created_at < v_start + interval '1 day'
-                        and (g.goal ->> 'network' is null or c.provider = g.goal ->> 'network')
-                        and not exists (select from provider_postbacks r
-                                         where r.provider = c.provider and r.transaction_id = c.transaction_id
-                                           and r.kind = 'reversal'))
-                  when 'refer_verified' then
-                    (select count(*)::integer
-                       from referrals r join user_profiles f on f.id = r.referred_user_id
-                      where r.referrer_user_id = p_user_id and r.created_at >= v_start
-                        and r.created_at < v_start + interval '1 day' and f.email_verified)
-                  else 0 end,
+                'progress', goal_progress(p_user_id, g.goal, v_today),
                 'claimed', v_claimed ? ('goal:' || v_today || ':' || (g.goal ->> 'id')))
-              order by g.rank), '[]')
-                from (select d.value as goal,
-                             row_number() over (order by md5(v_today::text || ':' || (d.value ->> 'id'))) as rank
-                        from jsonb_array_elements(v_goals_list) d) g
-               where g.rank <= 3),
+              order by g.n), '[]')
+                from goals_of_day(v_today) with ordinality g(goal, n)),
     'goal_streak', case when v_recent then coalesce(goal_streak(v_identity, v_today), 0) else 0 end,
     'goals_on', v_goals_on,
     'goals_capped', coalesce((v_capped ->> 'goals')::boolean, false));
