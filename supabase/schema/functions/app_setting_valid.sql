@@ -23,7 +23,7 @@ begin
        'adjustment_approval_above', 'adjustment_window_hours', 'test_postbacks_per_wall_per_day',
        'policy_change_delay_hours', 'adjustment_operator_limit', 'usd_inr_rate',
        'levels', 'levels_on', 'levels_monthly_cap', 'daily_goals', 'goals_on', 'goals_monthly_cap',
-       'codes_on', 'codes_monthly_cap']) then
+       'codes_on', 'codes_monthly_cap', 'monthly_prizes', 'prizes_on', 'prizes_monthly_cap']) then
     return null;
   end if;
   if p_name = 'provider_hold_days' then
@@ -47,8 +47,11 @@ begin
   if p_name = 'daily_goals' then
     return daily_goals_valid(p_value);
   end if;
+  if p_name = 'monthly_prizes' then
+    return prizes_valid(p_value);
+  end if;
   if p_name in ('referral_requires_earned', 'review_first_withdrawal', 'signin_code_default', 'withdrawal_codes',
-                'levels_on', 'goals_on', 'codes_on') then
+                'levels_on', 'goals_on', 'codes_on', 'prizes_on') then
     return jsonb_typeof(p_value) = 'boolean';
   end if;
   if p_name in ('network_review_flags', 'network_pause_flags') then
@@ -91,6 +94,7 @@ begin
     when 'levels_monthly_cap' then v_number = round(v_number, 2) and v_number between 0 and 1000000
     when 'goals_monthly_cap' then v_number = round(v_number, 2) and v_number between 0 and 1000000
     when 'codes_monthly_cap' then v_number = round(v_number, 2) and v_number between 0 and 1000000
+    when 'prizes_monthly_cap' then v_number = round(v_number, 2) and v_number between 0 and 1000000
   end;
 end
 $function$;

@@ -57,6 +57,9 @@ begin
          goals_monthly_cap = v_after.goals_monthly_cap,
          codes_on = v_after.codes_on,
          codes_monthly_cap = v_after.codes_monthly_cap,
+         monthly_prizes = v_after.monthly_prizes,
+         prizes_on = v_after.prizes_on,
+         prizes_monthly_cap = v_after.prizes_monthly_cap,
          -- An owner's rate is the one the rates endpoint stays near (record_inr_rate).
          usd_inr_rate_anchor = case when p_patch ? 'usd_inr_rate' then v_after.usd_inr_rate
                                     else v_after.usd_inr_rate_anchor end
@@ -67,7 +70,8 @@ begin
    where month = current_month() and capped_at is not null
      and ((loop = 'levels' and v_after.levels_monthly_cap <> v_before.levels_monthly_cap)
           or (loop = 'goals' and v_after.goals_monthly_cap <> v_before.goals_monthly_cap)
-          or (loop = 'codes' and v_after.codes_monthly_cap <> v_before.codes_monthly_cap));
+          or (loop = 'codes' and v_after.codes_monthly_cap <> v_before.codes_monthly_cap)
+          or (loop = 'prizes' and v_after.prizes_monthly_cap <> v_before.prizes_monthly_cap));
   for v_name in select key from jsonb_object_keys(p_patch) key order by key loop
     continue when (to_jsonb(v_before) -> v_name) is not distinct from (to_jsonb(v_after) -> v_name);
     insert into operator_actions (actor, actor_user_id, action, reason, record_kind, record_id, before, after, detail)

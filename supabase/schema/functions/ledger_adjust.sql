@@ -31,9 +31,11 @@ begin
          earned_total = earned_total + case when p_kind = 'earned' then p_amount else 0 end,
          updated_at = now()
    where user_id = p_user_id;
-  insert into monthly_earnings (user_id, month, amount)
-  values (p_user_id, current_month(), p_amount)
-  on conflict (user_id, month) do update set amount = monthly_earnings.amount + excluded.amount;
+  -- Earned money an operator credits or takes back counts toward the month's prizes at once.
+  insert into monthly_earnings (user_id, month, amount, cleared)
+  values (p_user_id, current_month(), p_amount, case when p_kind = 'earned' then p_amount else 0 end)
+  on conflict (user_id, month) do update set amount = monthly_earnings.amount + excluded.amount,
+                                             cleared = monthly_earnings.cleared + excluded.cleared;
   -- Earned money an operator credits counts toward a referral as an offer's would.
   if p_amount > 0 and p_kind = 'earned'
      and exists (select from referrals where referred_user_id = p_user_id and credited_at is null) then

@@ -31,10 +31,15 @@ begin
            updated_at = now()
      where user_id = p_user_id
     returning balance into v_balance;
-    insert into monthly_earnings (user_id, month, amount)
-    values (p_user_id, current_month(), p_amount)
+    -- Offer money that is not held counts toward this month's prizes at once; held money when it
+    -- clears (notify_cleared_earnings).
+    insert into monthly_earnings (user_id, month, amount, cleared)
+    values (p_user_id, current_month(), p_amount,
+            case when p_type in ('postback', 'postback_reversal') and coalesce(p_available_at, now()) <= now()
+                 then p_amount else 0 end)
     on conflict (user_id, month)
-      do update set amount = monthly_earnings.amount + excluded.amount;
+      do update set amount = monthly_earnings.amount + excluded.amount,
+                    cleared = monthly_earnings.cleared + excluded.cleared;
     -- A debt carried from an earlier account is paid from offer earnings first, cleared when they are.
     if p_amount > 0 and p_type = 'postback' and v_carried > 0 then
       v_charge := least(v_carried, p_amount);
@@ -50,7 +55,10 @@ begin
              updated_at = now()
        where user_id = p_user_id
       returning balance into v_balance;
-      update monthly_earnings set amount = amount - v_charge where user_id = p_user_id and month = current_month();
+      update monthly_earnings
+         set amount = amount - v_charge,
+             cleared = cleared - case when coalesce(p_available_at, now()) <= now() then v_charge else 0 end
+       where user_id = p_user_id and month = current_month();
     end if;
     if p_amount > 0 and p_type in ('checkin', 'task', 'bonus', 'postback')
        and exists (select from referrals where referred_user_id = p_user_id and credited_at is null) then

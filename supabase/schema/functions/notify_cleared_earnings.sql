@@ -47,6 +47,17 @@ begin
            'carried_debt', greatest(carried_debt, 0))
     from parts;
   get diagnostics v_written = row_count;
+  -- Held offer money counts toward the prizes of the month (UTC) its hold ended in; a reversal in
+  -- the hold carries the credit's available_at, so the two net out here.
+  insert into monthly_earnings (user_id, month, amount, cleared)
+  select user_id, date_trunc('month', available_at at time zone 'UTC')::date, 0, sum(amount)
+    from transaction_history
+   where kind = 'earned' and user_id is not null
+     and available_at > v_from and available_at <= v_to
+     and available_at > created_at
+   group by 1, 2
+  having sum(amount) <> 0
+  on conflict (user_id, month) do update set cleared = monthly_earnings.cleared + excluded.cleared;
   -- Offer money that cleared may have unlocked bonus money.
   perform note_unlocked_bonus(t.user_id)
      from (select distinct user_id from transaction_history

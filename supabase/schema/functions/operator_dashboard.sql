@@ -12,7 +12,7 @@ declare
   c_daily constant text[] := array['signups', 'active_last', 'earning_last', 'ledger:checkin', 'ledger:task',
                                    'ledger:postback', 'ledger:postback_reversal', 'ledger:referral',
                                    'ledger:referral_bonus', 'ledger:bonus', 'withdrawals:paid',
-                                   'withdrawals:failed', 'loop:levels', 'loop:goals', 'loop:codes'];
+                                   'withdrawals:failed', 'loop:levels', 'loop:goals', 'loop:codes', 'loop:prizes'];
   c_totals constant text[] := array['accounts', 'balances', 'negative_balances', 'bonus_total', 'bonus_unlocked',
                                     'withdrawals:review',
                                     'withdrawals:unpaid', 'withdrawals:sent'];
@@ -113,7 +113,8 @@ begin
                         'paid', coalesce(m.paid, 0), 'stopped', m.capped_at is not null))
                 from (values ('levels', v_config.levels_on, v_config.levels_monthly_cap),
                              ('goals', v_config.goals_on, v_config.goals_monthly_cap),
-                             ('codes', v_config.codes_on, v_config.codes_monthly_cap)) l(loop, on_, cap)
+                             ('codes', v_config.codes_on, v_config.codes_monthly_cap),
+                             ('prizes', v_config.prizes_on, v_config.prizes_monthly_cap)) l(loop, on_, cap)
                 left join loop_months m on m.loop = l.loop and m.month = current_month()),
     'retention', v_retention,
     -- The bonus money of the accounts that exist, and the most of it that was ever withdrawable.

@@ -17,7 +17,7 @@ declare
 begin
   select * into v_config from app_config;
   if (case p_loop when 'levels' then v_config.levels_on when 'goals' then v_config.goals_on
-                  when 'codes' then v_config.codes_on end) is not true then
+                  when 'codes' then v_config.codes_on when 'prizes' then v_config.prizes_on end) is not true then
     return jsonb_build_object('paid', false, 'refused', 'loop_off');
   end if;
   v_amount := coins_to_dollars(p_coins);
@@ -39,6 +39,7 @@ begin
   select paid into v_paid from loop_months where loop = p_loop and month = v_month for update;
   if v_paid + v_amount > (case p_loop when 'levels' then v_config.levels_monthly_cap
                                       when 'goals' then v_config.goals_monthly_cap
+                                      when 'prizes' then v_config.prizes_monthly_cap
                                       else v_config.codes_monthly_cap end) then
     update loop_months set capped_at = coalesce(capped_at, now()) where loop = p_loop and month = v_month;
     return jsonb_build_object('paid', false, 'refused', 'loop_cap_reached');

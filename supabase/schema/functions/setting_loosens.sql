@@ -36,9 +36,12 @@ AS $function$
     when 'goals_monthly_cap' then (p_after)::numeric > (p_before)::numeric
     when 'codes_on' then not (p_before)::boolean and (p_after)::boolean
     when 'codes_monthly_cap' then (p_after)::numeric > (p_before)::numeric
+    when 'prizes_on' then not (p_before)::boolean and (p_after)::boolean
+    when 'prizes_monthly_cap' then (p_after)::numeric > (p_before)::numeric
     -- Any change of a list can pay more (a bonus raised, a threshold lowered, an easier goal).
     when 'levels' then p_after is distinct from p_before
     when 'daily_goals' then p_after is distinct from p_before
+    when 'monthly_prizes' then p_after is distinct from p_before
     else false
   end
 $function$;

@@ -14,7 +14,7 @@ create table public.loop_bonuses (
   constraint loop_bonuses_amount_check CHECK ((amount > (0)::numeric)),
   constraint loop_bonuses_coins_check CHECK ((coins > 0)),
   constraint loop_bonuses_identity_hash_fkey FOREIGN KEY (identity_hash) REFERENCES identities(identity_hash),
-  constraint loop_bonuses_loop_check CHECK ((loop = ANY (ARRAY['levels'::text, 'goals'::text, 'codes'::text]))),
+  constraint loop_bonuses_loop_check CHECK ((loop = ANY (ARRAY['levels'::text, 'goals'::text, 'codes'::text, 'prizes'::text]))),
   constraint loop_bonuses_once UNIQUE (loop, identity_hash, reward),
   constraint loop_bonuses_pkey PRIMARY KEY (id),
   constraint loop_bonuses_reward_check CHECK ((reward ~ '^[a-z]+:[a-z0-9:-]{1,80}$'::text)),

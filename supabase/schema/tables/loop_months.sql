@@ -6,7 +6,7 @@ create table public.loop_months (
   month date not null,
   paid numeric(12,2) default 0 not null,
   capped_at timestamp with time zone,
-  constraint loop_months_loop_check CHECK ((loop = ANY (ARRAY['levels'::text, 'goals'::text, 'codes'::text]))),
+  constraint loop_months_loop_check CHECK ((loop = ANY (ARRAY['levels'::text, 'goals'::text, 'codes'::text, 'prizes'::text]))),
   constraint loop_months_month_check CHECK ((EXTRACT(day FROM month) = (1)::numeric)),
   constraint loop_months_pkey PRIMARY KEY (loop, month)
 );

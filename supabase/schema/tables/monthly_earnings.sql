@@ -5,11 +5,13 @@ create table public.monthly_earnings (
   user_id text not null,
   month date not null,
   amount numeric(12,2) default 0 not null,
+  cleared numeric(12,2) default 0 not null,
   constraint monthly_earnings_month_check CHECK ((EXTRACT(day FROM month) = (1)::numeric)),
   constraint monthly_earnings_pkey PRIMARY KEY (user_id, month),
   constraint monthly_earnings_user_id_fkey FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE CASCADE
 );
 
+CREATE INDEX monthly_earnings_cleared_idx ON public.monthly_earnings USING btree (month, cleared DESC, user_id) WHERE (cleared > (0)::numeric);
 CREATE INDEX monthly_earnings_rank_idx ON public.monthly_earnings USING btree (month, amount DESC, user_id);
 
 CREATE TRIGGER monthly_earnings_never_emptied BEFORE TRUNCATE ON public.monthly_earnings FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
