@@ -6,6 +6,8 @@
 import type { Goal, GoalKind, Level } from "./rewards";
 
 export const LEVELS_MAX = 20;
+export const PRIZES_MAX = 20;
+const PRIZE_MAX_COINS = 100_000;
 export const GOALS_MAX = 30;
 const LIST_MAX_LENGTH = 8000;
 
@@ -32,6 +34,10 @@ export const INVALID_GOALS =
   `1 to ${GOALS_MAX} goals with distinct ids of lowercase letters, digits or dashes; kind checkin (target 1), ` +
   "earn_coins (1 to 1,000,000 coins), complete_offer (1 to 20 offers, and a wall's name as network if you like) " +
   "or refer_verified (1 to 20 friends); a bonus of 1 to 100,000 coins";
+
+export const INVALID_PRIZES =
+  "Write the prizes in coins, 1st place first, separated by commas, such as 2500, 1500, 1000: " +
+  `1 to ${PRIZES_MAX} prizes, each a whole number from 1 to 100,000, none above the place before it`;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value);
@@ -94,6 +100,46 @@ export function parseGoals(text: string): Goal[] | null {
 /** A list's text in its field: one level or goal a line. */
 export function listText(list: readonly object[]): string {
   return `[\n${list.map((item) => `  ${JSON.stringify(item).replaceAll('":', '": ').replaceAll(',"', ', "')}`).join(",\n")}\n]`;
+}
+
+/**
+ * The monthly prizes as typed ("2500, 1500, 1000": coins, 1st place first), or null when they break
+ * a rule of the database's prizes_valid.
+ */
+export function parsePrizes(text: string): number[] | null {
+  const parts = text.split(",").map((part) => part.trim());
+  if (parts.length < 1 || parts.length > PRIZES_MAX) return null;
+  const prizes: number[] = [];
+  for (const part of parts) {
+    if (!/^[0-9]{1,6}$/.test(part)) return null;
+    const coins = Number(part);
+    if (coins < 1 || coins > PRIZE_MAX_COINS) return null;
+    if (prizes.length > 0 && coins > prizes[prizes.length - 1]!) return null;
+    prizes.push(coins);
+  }
+  return prizes;
+}
+
+/** "1st 2,500 coins, 2nd 1,500 coins". */
+export function prizesInWords(prizes: readonly number[]): string {
+  const number = new Intl.NumberFormat("en-US");
+  return prizes.map((coins, index) => `${ordinal(index + 1)} ${number.format(coins)} coins`).join(", ");
+}
+
+/** "1st", "2nd", "3rd", "11th", "21st": as the database's ordinal() writes a prize's place. */
+export function ordinal(place: number): string {
+  const tens = place % 100;
+  const suffix =
+    tens >= 11 && tens <= 13
+      ? "th"
+      : place % 10 === 1
+        ? "st"
+        : place % 10 === 2
+          ? "nd"
+          : place % 10 === 3
+            ? "rd"
+            : "th";
+  return `${place}${suffix}`;
 }
 
 /** "Bronze (0 XP), Silver (500 XP), Gold (2,000 XP)". */

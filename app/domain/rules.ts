@@ -124,6 +124,9 @@ const RULE_MESSAGES = {
     "Check the code's terms: 1 to 100,000 coins, 1 to 1,000,000 uses, an end after its start and in the future, countries as two-letter codes",
   promo_code_taken: "There is already a code with these letters",
   promo_code_not_found: "That code no longer exists",
+  // Monthly prizes (docs/decisions/097): the console's decision on a held prize.
+  prize_award_not_found: "That prize is not in the list of any settled month",
+  prize_award_decided: "This prize was already decided. Reload the page to see what was done.",
   reward_needs_identity:
     "Your account is still being set up for rewards. Sign out and sign in again, then try once more.",
   // Codes by email (docs/decisions/092).

@@ -7,10 +7,13 @@ import {
   goalsInWords,
   INVALID_GOALS,
   INVALID_LEVELS,
+  INVALID_PRIZES,
   levelsInWords,
   listText,
   parseGoals,
   parseLevels,
+  parsePrizes,
+  prizesInWords,
 } from "./loop-settings";
 import { coinsToDollars, formatDollars } from "./money";
 import type { Goal, Level } from "./rewards";
@@ -23,7 +26,7 @@ export const SETTING_TOPICS = [
   "Holds and bonus money",
   "Notices",
   "Adjustments",
-  "Levels, daily goals and codes",
+  "Levels, goals, prizes and codes",
 ] as const;
 export type SettingTopic = (typeof SETTING_TOPICS)[number];
 
@@ -43,7 +46,8 @@ type SettingUnit =
   | "json"
   | "flags"
   | "levels"
-  | "goals";
+  | "goals"
+  | "prizes";
 
 interface SettingBase {
   /** The app_config column. */
@@ -55,7 +59,7 @@ interface SettingBase {
 }
 
 interface NumberSetting extends SettingBase {
-  unit: Exclude<SettingUnit, "boolean" | "json" | "flags" | "levels" | "goals">;
+  unit: Exclude<SettingUnit, "boolean" | "json" | "flags" | "levels" | "goals" | "prizes">;
   min: number;
   max: number;
   /** What an empty field means, for a setting that may be empty (null in the database). */
@@ -66,9 +70,12 @@ interface BooleanSetting extends SettingBase {
   unit: "boolean";
 }
 
-/** JSON: the network holds (an object), the levels or the daily goals (lists, app/domain/loop-settings.ts). */
+/**
+ * JSON: the network holds (an object), the levels or the daily goals (lists); the monthly prizes, a
+ * list of coins typed with commas (app/domain/loop-settings.ts).
+ */
 interface JsonSetting extends SettingBase {
-  unit: "json" | "levels" | "goals";
+  unit: "json" | "levels" | "goals" | "prizes";
 }
 
 /** Some of the IP-intelligence provider's flags (docs/decisions/091), each a checkbox. */
@@ -393,7 +400,7 @@ export const SETTINGS = [
   },
   {
     key: "levels_on",
-    topic: "Levels, daily goals and codes",
+    topic: "Levels, goals, prizes and codes",
     label: "Pay level bonuses and perks",
     unit: "boolean",
     help:
@@ -402,7 +409,7 @@ export const SETTINGS = [
   },
   {
     key: "levels_monthly_cap",
-    topic: "Levels, daily goals and codes",
+    topic: "Levels, goals, prizes and codes",
     label: "Most paid for levels in a month",
     unit: "dollars",
     min: 0,
@@ -413,7 +420,7 @@ export const SETTINGS = [
   },
   {
     key: "levels",
-    topic: "Levels, daily goals and codes",
+    topic: "Levels, goals, prizes and codes",
     label: "Levels",
     unit: "levels",
     help:
@@ -423,14 +430,14 @@ export const SETTINGS = [
   },
   {
     key: "goals_on",
-    topic: "Levels, daily goals and codes",
+    topic: "Levels, goals, prizes and codes",
     label: "Pay daily goals",
     unit: "boolean",
     help: "Yes: the three goals of the day pay their bonus when claimed, as bonus money. No: goals show as paused.",
   },
   {
     key: "goals_monthly_cap",
-    topic: "Levels, daily goals and codes",
+    topic: "Levels, goals, prizes and codes",
     label: "Most paid for daily goals in a month",
     unit: "dollars",
     min: 0,
@@ -439,7 +446,7 @@ export const SETTINGS = [
   },
   {
     key: "daily_goals",
-    topic: "Levels, daily goals and codes",
+    topic: "Levels, goals, prizes and codes",
     label: "Daily goals to draw from",
     unit: "goals",
     help:
@@ -449,19 +456,49 @@ export const SETTINGS = [
   },
   {
     key: "codes_on",
-    topic: "Levels, daily goals and codes",
+    topic: "Levels, goals, prizes and codes",
     label: "Pay promo codes",
     unit: "boolean",
     help: "Yes: a code made under Codes pays its coins, as bonus money, once per person. No: every code is refused as paused.",
   },
   {
     key: "codes_monthly_cap",
-    topic: "Levels, daily goals and codes",
+    topic: "Levels, goals, prizes and codes",
     label: "Most paid for promo codes in a month",
     unit: "dollars",
     min: 0,
     max: 1_000_000,
     help: "Codes together, for everyone, in a calendar month (UTC); past it, codes are refused until the 1st.",
+  },
+  {
+    key: "prizes_on",
+    topic: "Levels, goals, prizes and codes",
+    label: "Pay monthly leaderboard prizes",
+    unit: "boolean",
+    help:
+      "Yes: when a month ends, its prizes are paid as bonus money to the top places by offer money that cleared " +
+      "in the month (a winner the risk score flags waits under Prizes). No: a month that ends pays nothing, and " +
+      "the Leaderboard shows prizes as paused.",
+  },
+  {
+    key: "prizes_monthly_cap",
+    topic: "Levels, goals, prizes and codes",
+    label: "Most paid for prizes in a month",
+    unit: "dollars",
+    min: 0,
+    max: 1_000_000,
+    help:
+      "Prizes paid in a calendar month (UTC), for everyone: a place whose prize would pass it is recorded as not " +
+      "paid, for the cap. Keep it at or above the table's total.",
+  },
+  {
+    key: "monthly_prizes",
+    topic: "Levels, goals, prizes and codes",
+    label: "Monthly prizes",
+    unit: "prizes",
+    help:
+      "In coins, 1st place first, separated by commas (2500 is $25.00 at 100 coins a dollar). The table as it " +
+      "stands when a month ends is the one paid; the Leaderboard shows it as it stands now.",
   },
 ] as const satisfies readonly Setting[];
 
@@ -479,7 +516,14 @@ export const NOT_SETTINGS: Readonly<Record<string, string>> = {
  * {network: days}, a list of network flags, or the list of levels or of daily goals.
  */
 export type SettingValue =
-  number | boolean | null | Record<string, number> | readonly string[] | readonly Level[] | readonly Goal[];
+  | number
+  | boolean
+  | null
+  | Record<string, number>
+  | readonly string[]
+  | readonly number[]
+  | readonly Level[]
+  | readonly Goal[];
 export type SettingValues = Record<SettingKey, SettingValue>;
 
 /** A change that loosens policy, waiting for a second owner (operator_settings' `waiting`). */
@@ -532,6 +576,8 @@ export function invalidSettingMessage(setting: Setting): string {
       return INVALID_LEVELS;
     case "goals":
       return INVALID_GOALS;
+    case "prizes":
+      return INVALID_PRIZES;
     case "json":
       return (
         'Write the holds as JSON, such as {"bitlabs": 14}: network names of 2 to 40 lowercase letters, digits or ' +
@@ -602,6 +648,8 @@ export function parseSettingInput(
       return parseLevels(text) ?? undefined;
     case "goals":
       return parseGoals(text) ?? undefined;
+    case "prizes":
+      return parsePrizes(text) ?? undefined;
     default: {
       if (text === "" && setting.empty) return null;
       const pattern =
@@ -622,6 +670,7 @@ export function settingInputText(setting: Setting, value: SettingValue): string 
   if (setting.unit === "flags") return (value ?? []) as readonly string[];
   if (setting.unit === "boolean") return value ? "yes" : "no";
   if (setting.unit === "levels" || setting.unit === "goals") return listText((value ?? []) as readonly object[]);
+  if (setting.unit === "prizes") return ((value ?? []) as readonly number[]).join(", ");
   if (setting.unit === "json") {
     const holds = Object.entries((value ?? {}) as Record<string, number>);
     return holds.length === 0 ? "" : `{${holds.map(([network, days]) => `"${network}": ${days}`).join(", ")}}`;
@@ -646,6 +695,8 @@ export function formatSettingValue(setting: Setting, value: SettingValue, coinsP
       return levelsInWords((value ?? []) as readonly Level[]);
     case "goals":
       return goalsInWords((value ?? []) as readonly Goal[]);
+    case "prizes":
+      return prizesInWords((value ?? []) as readonly number[]);
     case "flags": {
       const flags = (value ?? []) as readonly NetworkFlag[];
       return flags.length === 0 ? "None" : flags.map((flag) => NETWORK_FLAG_LABELS[flag] ?? flag).join(", ");

@@ -5,7 +5,7 @@
 -- that cleared this month, and how much more reaches the next prize. At a month's close (an interval
 -- job on every server; close_prize_month runs once per month, whatever the number of servers) the
 -- prizes go, as bonus money of the `prizes` loop (its off switch and monthly cap), to the top places
--- by offer money that cleared in the month, one place per identity; each winner is scored as a
+-- by offer money that cleared in the month, accounts with an identity only; each winner is scored as a
 -- withdrawal is, and a winner at or over the review threshold waits for an operator. Past months'
 -- winners stay listed.
 --
@@ -755,7 +755,6 @@ declare
   v_month constant date := coalesce(p_month, (current_month() - interval '1 month')::date);
   v_config app_config;
   v_row record;
-  v_identities text[] := '{}';
   v_place integer := 0;
   v_risk jsonb;
   v_status text;
@@ -788,11 +787,9 @@ begin
        order by m.cleared desc, m.user_id
     loop
       exit when v_place >= jsonb_array_length(v_config.monthly_prizes);
-      -- One place per identity (its aliases share it); none for an account without one, or banned:
-      -- the place passes to the next person.
-      continue when v_row.identity_hash is null or v_row.banned_at is not null
-                 or v_row.identity_hash = any(v_identities);
-      v_identities := v_identities || v_row.identity_hash;
+      -- None for an account without an identity (it could be one of many aliases), or banned: the
+      -- place passes to the next person. (One live account per identity: a unique index.)
+      continue when v_row.identity_hash is null or v_row.banned_at is not null;
       v_place := v_place + 1;
       -- Scored as a cash-out is: at or over the review threshold, an operator decides.
       v_risk := withdrawal_risk(v_row.user_id, null);
@@ -937,12 +934,6 @@ begin
     raise exception 'Prize already decided' using errcode = 'P0001', hint = 'prize_award_decided';
   end if;
   perform refuse_own_account(p_operator_id, v_award.user_id);
-  -- Nor one of an alias of theirs (the same canonical email).
-  if exists (select from user_profiles o join user_profiles w on w.identity_hash = o.identity_hash
-              where o.id = p_operator_id and w.id = v_award.user_id) then
-    raise exception 'Operators cannot do this to their own account' using errcode = 'P0001',
-      hint = 'operator_self_action';
-  end if;
   if p_approve then
     v_paid := pay_prize_award(p_month, p_place);
     v_status := case when (v_paid ->> 'paid')::boolean then 'paid' else 'not_paid' end;

@@ -4,7 +4,14 @@ import { invalidSettingMessage, NOT_SETTINGS, SETTINGS, type Setting, type Setti
 import { ruleViolation } from "~/server/db/core.server";
 import { dbRefusal, openTestPglite, type TestDatabase } from "../support/db";
 import { provisionMember, provisionOperator } from "../support/arrange";
-import { INVALID_GOAL_LISTS, INVALID_LEVEL_LISTS, VALID_GOAL_LISTS, VALID_LEVEL_LISTS } from "../support/loop-samples";
+import {
+  INVALID_GOAL_LISTS,
+  INVALID_LEVEL_LISTS,
+  INVALID_PRIZE_LISTS,
+  VALID_GOAL_LISTS,
+  VALID_LEVEL_LISTS,
+  VALID_PRIZE_LISTS,
+} from "../support/loop-samples";
 
 // The console's settings in SQL (supabase/migrations/20261202300000_operator_settings.sql,
 // docs/operator-console.md, "Settings"): who may read and change them, the allow-list and the
@@ -150,6 +157,8 @@ describe("the console's settings in SQL", () => {
         };
       case "levels":
         return { valid: VALID_LEVEL_LISTS as SettingValue[], invalid: INVALID_LEVEL_LISTS };
+      case "prizes":
+        return { valid: VALID_PRIZE_LISTS, invalid: INVALID_PRIZE_LISTS };
       case "goals":
         return { valid: VALID_GOAL_LISTS as SettingValue[], invalid: INVALID_GOAL_LISTS };
       default: {

@@ -81,6 +81,9 @@ const SETTINGS_FORM: Record<string, string> = {
   daily_goals: listText(DEFAULT_GOALS),
   codes_on: "yes",
   codes_monthly_cap: "500.00",
+  prizes_on: "yes",
+  prizes_monthly_cap: "100.00",
+  monthly_prizes: "2500, 1500, 1000, 700, 500, 400, 300, 250, 200, 200",
   reason: "Bad input",
   version: SETTINGS_VERSION,
 };
@@ -126,15 +129,21 @@ function settingSpec(setting: Setting): FieldSpec {
                     ],
                   ] as Value[])),
             ]
-          : setting.unit === "flags"
+          : setting.unit === "prizes"
             ? [
-                ["a flag in capitals", "VPN"],
-                ["a flag the provider does not have", "mobile"],
+                ["a prize above the place before it", "100, 200"],
+                ["a prize of 0 coins", "0"],
+                ["a list with a gap", "2500,,1000"],
               ]
-            : [
-                ["Yes", "Yes"],
-                ["true", "true"],
-              ];
+            : setting.unit === "flags"
+              ? [
+                  ["a flag in capitals", "VPN"],
+                  ["a flag the provider does not have", "mobile"],
+                ]
+              : [
+                  ["Yes", "Yes"],
+                  ["true", "true"],
+                ];
   const values = [
     ...(every ? NUMBER_AND_TEXT : NUMBER_AND_TEXT.filter(([label]) => SOME_BAD_VALUES.has(label))),
     ...outOfBounds,

@@ -81,6 +81,27 @@ export const INVALID_GOAL_LISTS: unknown[] = [
   Array.from({ length: 31 }, (_, index) => goal(`g${index}`, "checkin", 1)),
 ];
 
+/** Prize tables an owner may set (coins, 1st place first), and ones prizes_valid refuses. */
+export const VALID_PRIZE_LISTS = [
+  [1],
+  [2500, 1500, 1000, 700, 500, 400, 300, 250, 200, 200],
+  [100_000, 100_000],
+  Array(20).fill(5),
+];
+export const INVALID_PRIZE_LISTS: unknown[] = [
+  [],
+  null,
+  "2500",
+  { first: 2500 },
+  [0],
+  [100_001],
+  [-5],
+  [2.5],
+  ["2500"],
+  [100, 200],
+  Array(21).fill(5),
+];
+
 /** The lists app_config starts with (the migration's defaults; tests/integration/levels-and-goals.test.ts holds them equal). */
 export const DEFAULT_LEVELS = [
   { name: "Bronze", xp: 0, bonus_coins: 0, checkin_percent: 0, rebate_percent: 0 },

@@ -12,7 +12,14 @@ import {
   SETTINGS,
   type SettingValue,
 } from "~/domain/settings";
-import { INVALID_GOAL_LISTS, INVALID_LEVEL_LISTS, VALID_GOAL_LISTS, VALID_LEVEL_LISTS } from "../support/loop-samples";
+import {
+  INVALID_GOAL_LISTS,
+  INVALID_LEVEL_LISTS,
+  INVALID_PRIZE_LISTS,
+  VALID_GOAL_LISTS,
+  VALID_LEVEL_LISTS,
+  VALID_PRIZE_LISTS,
+} from "../support/loop-samples";
 
 // app/domain/settings.ts: the console's list of settings (docs/operator-console.md, "Settings"),
 // checked against app_config as the migrations leave it (supabase/schema/tables/app_config.sql,
@@ -120,6 +127,23 @@ describe("the console's settings", () => {
     );
   });
 
+  it("reads the prize table as coins separated by commas, as the database's prizes_valid does", () => {
+    const setting = settingOf("monthly_prizes");
+    for (const list of VALID_PRIZE_LISTS) expect(parseSettingInput(setting, list.join(", "))).toEqual(list);
+    expect(parseSettingInput(setting, " 2500 ,1500,  1000 ")).toEqual([2500, 1500, 1000]);
+    // The lists of numbers; a list of strings typed with commas is numbers again.
+    const numberLists = INVALID_PRIZE_LISTS.filter(
+      (list): list is number[] => Array.isArray(list) && list.every((item) => typeof item === "number"),
+    );
+    for (const wrong of numberLists)
+      expect(parseSettingInput(setting, wrong.join(", ")), JSON.stringify(wrong)).toBeUndefined();
+    for (const wrong of ["", "2500,", "2,500", "2500 1500", "[2500]", "1e3", "２５００"])
+      expect(parseSettingInput(setting, wrong), wrong).toBeUndefined();
+    expect(formatSettingValue(setting, [2500, 1500, 1000, 200])).toBe(
+      "1st 2,500 coins, 2nd 1,500 coins, 3rd 1,000 coins, 4th 200 coins",
+    );
+  });
+
   it("reads the ticked network flags in their own order; none ticked is none; a flag it does not know, or one twice, is refused", () => {
     const flags = settingOf("network_review_flags");
     expect(parseSettingInput(flags, undefined)).toEqual([]);
@@ -143,6 +167,7 @@ describe("the console's settings", () => {
       json: [{}, { bitlabs: 14, "ad-gem": 30 }],
       levels: VALID_LEVEL_LISTS as SettingValue[],
       goals: VALID_GOAL_LISTS as SettingValue[],
+      prizes: VALID_PRIZE_LISTS,
       flags: [[], ["vpn", "tor"], ["vpn", "proxy", "tor", "relay", "hosting"]],
       days: [0, 365],
       hours: [72],

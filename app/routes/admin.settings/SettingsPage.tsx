@@ -193,9 +193,9 @@ function SettingField({ setting, field, hint }: { setting: Setting; field: Field
       />
     );
   }
-  if (setting.unit === "json" || setting.unit === "levels" || setting.unit === "goals") {
-    // The holds fit a line or two; the lists of levels and goals are one item a line.
-    const list = setting.unit !== "json";
+  if (setting.unit === "json" || setting.unit === "levels" || setting.unit === "goals" || setting.unit === "prizes") {
+    // The holds and the prizes fit a line or two; the lists of levels and goals are one item a line.
+    const list = setting.unit === "levels" || setting.unit === "goals";
     return (
       <TextareaField
         field={field}
@@ -205,7 +205,7 @@ function SettingField({ setting, field, hint }: { setting: Setting; field: Field
           rows: list ? 8 : 2,
           spellCheck: false,
           autoCapitalize: "none",
-          placeholder: list ? "[ ... ]" : '{"bitlabs": 14}',
+          placeholder: list ? "[ ... ]" : setting.unit === "prizes" ? "2500, 1500, 1000" : '{"bitlabs": 14}',
         }}
       />
     );

@@ -12,7 +12,6 @@ declare
   v_month constant date := coalesce(p_month, (current_month() - interval '1 month')::date);
   v_config app_config;
   v_row record;
-  v_identities text[] := '{}';
   v_place integer := 0;
   v_risk jsonb;
   v_status text;
@@ -45,11 +44,9 @@ begin
        order by m.cleared desc, m.user_id
     loop
       exit when v_place >= jsonb_array_length(v_config.monthly_prizes);
-      -- One place per identity (its aliases share it); none for an account without one, or banned:
-      -- the place passes to the next person.
-      continue when v_row.identity_hash is null or v_row.banned_at is not null
-                 or v_row.identity_hash = any(v_identities);
-      v_identities := v_identities || v_row.identity_hash;
+      -- None for an account without an identity (it could be one of many aliases), or banned: the
+      -- place passes to the next person. (One live account per identity: a unique index.)
+      continue when v_row.identity_hash is null or v_row.banned_at is not null;
       v_place := v_place + 1;
       -- Scored as a cash-out is: at or over the review threshold, an operator decides.
       v_risk := withdrawal_risk(v_row.user_id, null);

@@ -27,12 +27,6 @@ begin
     raise exception 'Prize already decided' using errcode = 'P0001', hint = 'prize_award_decided';
   end if;
   perform refuse_own_account(p_operator_id, v_award.user_id);
-  -- Nor one of an alias of theirs (the same canonical email).
-  if exists (select from user_profiles o join user_profiles w on w.identity_hash = o.identity_hash
-              where o.id = p_operator_id and w.id = v_award.user_id) then
-    raise exception 'Operators cannot do this to their own account' using errcode = 'P0001',
-      hint = 'operator_self_action';
-  end if;
   if p_approve then
     v_paid := pay_prize_award(p_month, p_place);
     v_status := case when (v_paid ->> 'paid')::boolean then 'paid' else 'not_paid' end;
