@@ -23,6 +23,7 @@ import { logValue } from "./server/runtime/log.server";
 import { postbackRoute } from "./server/walls/postback-route.server";
 import { startConfiguredNoticeDelivery } from "./server/notifications/delivery.server";
 import { startClearedEarningsNotices } from "./server/earning/cleared-earnings.server";
+import { startPrizeClose } from "./server/earning/prizes.server";
 import { startInrRateRefresh } from "./server/withdrawals/inr-rate.server";
 import { startRazorpayXPayouts } from "./server/withdrawals/payouts/razorpayx-rail.server";
 import { startTremendousGiftCards } from "./server/withdrawals/payouts/tremendous-rail.server";
@@ -71,6 +72,8 @@ startConfiguredNoticeDelivery();
 startReferralSettlement();
 // And their owners are told that held earnings cleared (docs/decisions/086), on the same interval.
 startClearedEarningsNotices();
+// Last month's leaderboard prizes, settled once by whichever server asks first (docs/decisions/097).
+startPrizeClose();
 // The rupee rate of UPI cash-outs, from a rates endpoint when one is set (docs/decisions/087).
 startInrRateRefresh();
 // UPI cash-outs paid by RazorpayX when it is configured (docs/decisions/088).

@@ -29,11 +29,12 @@ export const EARNING_SOURCES = [
 ] as const;
 export type EarningSource = (typeof EARNING_SOURCES)[number]["metric"];
 
-/** The reasons to come back (docs/decisions/094, 095): each a loop paid in bonus money, its counter `loop:<loop>`. */
+/** The reasons to come back (docs/decisions/094, 095, 097): each a loop paid in bonus money, its counter `loop:<loop>`. */
 export const LOOPS = [
   { loop: "levels", metric: "loop:levels", label: "Levels" },
   { loop: "goals", metric: "loop:goals", label: "Daily goals" },
   { loop: "codes", metric: "loop:codes", label: "Promo codes" },
+  { loop: "prizes", metric: "loop:prizes", label: "Monthly prizes" },
 ] as const;
 export type LoopName = (typeof LOOPS)[number]["loop"];
 

@@ -295,13 +295,15 @@ export async function startAppServer({
   const child = spawn(program, [...prefix, "build/index.js"], {
     cwd,
     detached: true,
-    // Referral settlement on an interval is off unless a test asks (it credits by the clock, not the request).
+    // Referral settlement and the prize close on an interval are off unless a test asks (they act by
+    // the clock, not the request).
     env: {
       ...process.env,
       ALLOW_AUTH_EMULATOR_IN_PRODUCTION: "true",
       EMAIL_CODES: "off",
       OPERATOR_2FA: "off",
       REFERRAL_SETTLE_INTERVAL_SECONDS: "0",
+      PRIZE_CLOSE_INTERVAL_SECONDS: "0",
       ...env,
       PORT: String(port),
     },

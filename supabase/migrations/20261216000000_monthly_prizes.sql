@@ -862,6 +862,8 @@ begin
   return jsonb_build_object(
     'on', v_config.prizes_on,
     'prizes', v_config.monthly_prizes,
+    'coins_per_dollar', v_config.coins_per_dollar,
+    'month', v_month,
     'cleared', v_cleared,
     'place', v_place,
     'next', case when v_target is not null then jsonb_build_object(
@@ -881,8 +883,8 @@ $function$;
 revoke all on function public.leaderboard_prizes(text) from public, anon, authenticated;
 grant execute on function public.leaderboard_prizes(text) to service_role;
 
--- The console's prizes: the last six settled months, each place with who, what cleared, the
--- prize, its state and, for a held one, the risk reasons.
+-- The console's prizes (every role reads them; finance decides): the last six settled months, each
+-- place with who, what cleared, the prize, its state and the risk score with its reasons.
 create function public.operator_prize_awards(p_operator_id text)
  returns jsonb
  language plpgsql
@@ -891,13 +893,23 @@ create function public.operator_prize_awards(p_operator_id text)
  set search_path to 'public', 'pg_temp'
 as $function$
 begin
-  perform require_operator_role(p_operator_id, array['finance']);
+  perform require_operator_role(p_operator_id, array['support']);
   return (select coalesce(jsonb_agg(jsonb_build_object(
                    'month', pm.month, 'outcome', pm.outcome, 'closed_at', pm.closed_at,
                    'awards', (select coalesce(jsonb_agg(jsonb_build_object(
                                        'place', a.place, 'user_id', a.user_id, 'username', a.username,
                                        'cleared', a.cleared, 'coins', a.coins, 'status', a.status,
-                                       'refused', a.refused, 'risk', a.risk, 'decided_by', a.decided_by,
+                                       'refused', a.refused, 'decided_by', a.decided_by,
+                                       'risk_score', (a.risk ->> 'score')::integer,
+                                       -- Each reason's linked accounts with their email, as a withdrawal's.
+                                       'risk_reasons', (select coalesce(jsonb_agg(jsonb_build_object(
+                                                          'code', r ->> 'code', 'points', (r ->> 'points')::integer,
+                                                          'detail', r ->> 'detail',
+                                                          'linked', (select coalesce(jsonb_agg(jsonb_build_object(
+                                                                              'id', l.id, 'email', u.email)), '[]')
+                                                                       from jsonb_array_elements_text(r -> 'accounts') l(id)
+                                                                       left join user_profiles u on u.id = l.id))), '[]')
+                                                          from jsonb_array_elements(a.risk -> 'reasons') r),
                                        'decided_at', a.decided_at) order by a.place), '[]')
                                 from prize_awards a where a.month = pm.month))
                    order by pm.month desc), '[]')

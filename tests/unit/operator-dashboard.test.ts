@@ -107,6 +107,7 @@ const DATA: DashboardData = {
     levels: { on: true, cap: 500, paid: 12.5, stopped: false },
     goals: { on: true, cap: 1000, paid: 0, stopped: false },
     codes: { on: false, cap: 500, paid: 0, stopped: false },
+    prizes: { on: true, cap: 100, paid: 0, stopped: false },
   },
   retention: [{ week: "2026-11-23", signups: 8, d1: 3, d7: null, d30: null }],
   bonus: { total: 10, unlocked: 2.5 },

@@ -11,6 +11,7 @@ const SECTIONS = [
   { to: "/admin/settings", label: "Settings", end: false },
   { to: "/admin/walls", label: "Walls", end: false },
   { to: "/admin/codes", label: "Codes", end: false },
+  { to: "/admin/prizes", label: "Prizes", end: false },
   { to: "/admin/audit", label: "Audit log", end: false },
 ] as const;
 

@@ -17,20 +17,25 @@ import { pageMeta } from "~/lib/meta";
 import { requireUser } from "~/server/auth/session.server";
 import { optionalSection } from "~/server/db/reads.server";
 import { getLeaderboardPage } from "~/server/earning/leaderboard.server";
+import { getLeaderboardPrizes } from "~/server/earning/prizes.server";
+import { PastWinners, PrizesCard } from "./PrizesCard";
 
 export const meta: MetaFunction = () => pageMeta("Leaderboard");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  // A failing leaderboard shows the spec's failure text; the tips and the shell still work.
-  const board = await optionalSection("leaderboard", getLeaderboardPage(user.uid));
-  return { board };
+  // A failing leaderboard shows the spec's failure text; the prizes, the tips and the shell still work.
+  const [board, prizes] = await Promise.all([
+    optionalSection("leaderboard", getLeaderboardPage(user.uid)),
+    optionalSection("prizes", getLeaderboardPrizes(user.uid)),
+  ]);
+  return { board, prizes };
 }
 
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/shared";
 
 export default function LeaderboardRoute() {
-  const { board } = useLoaderData<typeof loader>();
+  const { board, prizes } = useLoaderData<typeof loader>();
   return (
     <div className="space-y-4">
       <PageHeader title="Leaderboard" />
@@ -67,6 +72,8 @@ export default function LeaderboardRoute() {
           </>
         )}
       </Card>
+      <PrizesCard prizes={prizes} />
+      {prizes ? <PastWinners prizes={prizes} /> : null}
       <Card>
         <h2 className="text-base font-bold">How to climb the leaderboard</h2>
         <ul className="mt-3 space-y-2">

@@ -106,6 +106,10 @@ const envVariables = z.object({
   DASHBOARD_FOLD_INTERVAL_SECONDS: optionalText
     .transform((value) => (value === undefined ? 300 : Number(value)))
     .pipe(z.number("must be a number of seconds").int().min(0).max(86_400)),
+  // How often each server asks the database to settle last month's prizes (0: never; docs/decisions/097).
+  PRIZE_CLOSE_INTERVAL_SECONDS: optionalText
+    .transform((value) => (value === undefined ? 600 : Number(value)))
+    .pipe(z.number("must be a number of seconds").int().min(0).max(86_400)),
   OFFER_PROVIDER: optionalText.pipe(
     z
       .string()
@@ -352,6 +356,7 @@ const envSchema = envVariables
       offerRefreshMs: env.OFFER_REFRESH_SECONDS * 1000,
       referralSettleIntervalMs: env.REFERRAL_SETTLE_INTERVAL_SECONDS * 1000,
       dashboardFoldIntervalMs: env.DASHBOARD_FOLD_INTERVAL_SECONDS * 1000,
+      prizeCloseIntervalMs: env.PRIZE_CLOSE_INTERVAL_SECONDS * 1000,
       offerProvider: env.OFFER_PROVIDER
         ? {
             name: env.OFFER_PROVIDER,

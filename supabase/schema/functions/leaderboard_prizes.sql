@@ -44,6 +44,8 @@ begin
   return jsonb_build_object(
     'on', v_config.prizes_on,
     'prizes', v_config.monthly_prizes,
+    'coins_per_dollar', v_config.coins_per_dollar,
+    'month', v_month,
     'cleared', v_cleared,
     'place', v_place,
     'next', case when v_target is not null then jsonb_build_object(

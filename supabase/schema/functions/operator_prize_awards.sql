@@ -9,13 +9,23 @@ CREATE OR REPLACE FUNCTION public.operator_prize_awards(p_operator_id text)
  SET search_path TO 'public', 'pg_temp'
 AS $function$
 begin
-  perform require_operator_role(p_operator_id, array['finance']);
+  perform require_operator_role(p_operator_id, array['support']);
   return (select coalesce(jsonb_agg(jsonb_build_object(
                    'month', pm.month, 'outcome', pm.outcome, 'closed_at', pm.closed_at,
                    'awards', (select coalesce(jsonb_agg(jsonb_build_object(
                                        'place', a.place, 'user_id', a.user_id, 'username', a.username,
                                        'cleared', a.cleared, 'coins', a.coins, 'status', a.status,
-                                       'refused', a.refused, 'risk', a.risk, 'decided_by', a.decided_by,
+                                       'refused', a.refused, 'decided_by', a.decided_by,
+                                       'risk_score', (a.risk ->> 'score')::integer,
+                                       -- Each reason's linked accounts with their email, as a withdrawal's.
+                                       'risk_reasons', (select coalesce(jsonb_agg(jsonb_build_object(
+                                                          'code', r ->> 'code', 'points', (r ->> 'points')::integer,
+                                                          'detail', r ->> 'detail',
+                                                          'linked', (select coalesce(jsonb_agg(jsonb_build_object(
+                                                                              'id', l.id, 'email', u.email)), '[]')
+                                                                       from jsonb_array_elements_text(r -> 'accounts') l(id)
+                                                                       left join user_profiles u on u.id = l.id))), '[]')
+                                                          from jsonb_array_elements(a.risk -> 'reasons') r),
                                        'decided_at', a.decided_at) order by a.place), '[]')
                                 from prize_awards a where a.month = pm.month))
                    order by pm.month desc), '[]')
