@@ -163,6 +163,7 @@ export const SCREENS: readonly Screen[] = [
   // BitLabs is turned on by the browser suites' environment (scripts/test.mjs).
   { route: "admin.walls/route.tsx", name: "Operator console, walls", path: "/admin/walls", viewer: "operator" },
   { route: "admin.codes/route.tsx", name: "Operator console, promo codes", path: "/admin/codes", viewer: "operator" },
+  { route: "admin.prizes/route.tsx", name: "Operator console, prizes", path: "/admin/prizes", viewer: "operator" },
   {
     route: "admin.walls_.$network/route.tsx",
     name: "Operator console, a wall's page (BitLabs)",

@@ -196,6 +196,7 @@ describe("every /admin route answers each kind of visitor as its section says", 
     "admin.walls/route.tsx": { path: "/admin/walls", role: "support" },
     // Promo codes (docs/decisions/095): every role reads them; finance and owners make and end them.
     "admin.codes/route.tsx": { path: "/admin/codes", role: "support" },
+    "admin.prizes/route.tsx": { path: "/admin/prizes", role: "support" },
     "admin.walls_.$network/route.tsx": { path: "/admin/walls/bitlabs?refused=1", role: "support" },
     "admin.support/route.tsx": { path: "/admin/support?view=all", role: "support" },
     "admin.support_.$kind.$ticketId/route.tsx": { path: `/admin/support/feedback/${ticketId}`, role: "support" },

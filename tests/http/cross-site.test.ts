@@ -13,6 +13,7 @@ const PAGE_ACTIONS: Record<string, string> = {
   "_index/route.tsx": "/?index",
   "admin.settings/route.tsx": "/admin/settings",
   "admin.codes/route.tsx": "/admin/codes",
+  "admin.prizes/route.tsx": "/admin/prizes",
   "admin.walls_.$network/route.tsx": "/admin/walls/bitlabs",
   "auth/route.tsx": "/auth",
   "earn/route.tsx": "/earn",

@@ -33,6 +33,8 @@ import {
 import { listText } from "~/domain/loop-settings";
 import { parseCountries, parseDay, parseWhole, PROMO_CODE_MESSAGES } from "~/domain/promo-codes";
 import { codesActionSchema } from "~/routes/admin.codes/codes-forms";
+import { PRIZE_FORM_MESSAGES } from "~/domain/prizes";
+import { prizeActionSchema } from "~/routes/admin.prizes/prize-forms";
 import { DEFAULT_GOALS, DEFAULT_LEVELS } from "./loop-samples";
 
 // The bad-input cases of the operator console (tests/http/bad-input-console.test.ts).
@@ -787,8 +789,52 @@ const codesCases = pageCases(
   { schema: codesActionSchema, signedOut: { path: "/admin/codes", answer: NOT_FOUND_PAGE } },
 );
 
+// A held prize's decision (docs/decisions/097): a month or place the page cannot read is refused
+// before the database is asked; a readable one that was never held is refused by the database.
+const prizeDecision = (intent: "pay-prize" | "refuse-prize", name: string) => ({
+  name,
+  path: "/admin/prizes",
+  valid: { intent, month: "2019-01-01", place: "1", reason: "Checked with the network" },
+  fields: {
+    month: {
+      wrong: PRIZE_FORM_MESSAGES.notFound,
+      values: [
+        ["a day other than the 1st", "2019-01-02"],
+        ["month 13", "2019-13-01"],
+        ...NUMBER_AND_TEXT.map(([label, value]): [string, string, Answer] => [
+          label,
+          value,
+          say(PRIZE_FORM_MESSAGES.notFound),
+        ]),
+      ] as Value[],
+    },
+    place: {
+      wrong: PRIZE_FORM_MESSAGES.notFound,
+      values: [
+        ["place 0", "0"],
+        ["place 21", "21"],
+        ["a leading zero", "01"],
+        ...NUMBER_AND_TEXT.filter(([, value]) => !/^([1-9]|1[0-9]|20)$/.test(value)),
+      ] as Value[],
+    },
+    reason: {
+      wrong: ruleMessage("prize_award_not_found"),
+      oversized: PRIZE_FORM_MESSAGES.reasonTooLong,
+      blank: PRIZE_FORM_MESSAGES.reason,
+      values: withHidden(NUMBER_AND_TEXT, ruleMessage("invalid_reason")),
+    },
+  },
+});
+const prizeCases = pageCases(
+  "admin.prizes/route.tsx",
+  "operator",
+  [prizeDecision("pay-prize", "Pay a held prize"), prizeDecision("refuse-prize", "Refuse a held prize")],
+  { schema: prizeActionSchema, signedOut: { path: "/admin/prizes", answer: NOT_FOUND_PAGE } },
+);
+
 const ALL_CONSOLE_CASES: Case[] = [
   ...codesCases,
+  ...prizeCases,
   ...consoleSettingsCases,
   ...consoleListCases,
   ...consoleWithdrawalCases,

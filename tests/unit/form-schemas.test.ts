@@ -50,6 +50,7 @@ describe("bad input against the schemas: the split", () => {
         "withdraw/route.tsx",
         "admin.settings/route.tsx",
         "admin.codes/route.tsx",
+        "admin.prizes/route.tsx",
         "admin.withdrawals/route.tsx",
         "admin.withdrawals_.$withdrawalId/route.tsx",
         "admin.people_.$userId/route.tsx",

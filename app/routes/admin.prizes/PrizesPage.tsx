@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Link } from "@remix-run/react";
-import { ActionField, ActionForm } from "~/components/operator/ActionForm";
+import { FormBanner } from "~/components/forms/FormBanner";
+import { ActionField, ActionForm, replyTo } from "~/components/operator/ActionForm";
 import { Badge } from "~/components/operator/Badge";
 import { ConsoleTable } from "~/components/operator/ConsoleTable";
 import { CONSOLE_LINK } from "~/components/operator/console-link";
@@ -46,9 +47,22 @@ export function PrizesPage({
   const held = months.flatMap((month) =>
     month.awards.filter((award) => award.status === "held").map((award) => ({ month: month.month, award })),
   );
+  // A decision on a prize no longer shown with its forms (decided meanwhile, the operator's own, a
+  // role that cannot decide): its words above the list.
+  const decision = replyTo(lastResult, "pay-prize") ?? replyTo(lastResult, "refuse-prize");
+  const shown =
+    canDecide &&
+    held.some(
+      ({ month, award }) =>
+        award.user_id !== operatorId &&
+        month === decision?.initialValue?.month &&
+        String(award.place) === decision?.initialValue?.place,
+    );
+  const orphan = decision && !shown ? Object.values(decision.error ?? {}).flatMap((errors) => errors ?? []) : undefined;
   return (
     <div className="space-y-5">
       <h1 className="text-2xl font-bold tracking-tight">Prizes</h1>
+      <FormBanner errors={orphan} />
       <p className="max-w-3xl text-sm text-muted">
         When a month ends (UTC), its prize table (Settings) is paid as bonus money to the top places by offer money that
         cleared in the month, once, whichever server gets there first. A winner whose risk score reaches the review
