@@ -12,6 +12,7 @@ import {
   prizeStanding,
   type LeaderboardPrizes,
 } from "~/domain/prizes";
+import { formatCoins } from "~/domain/money";
 import { coinsAndDollars } from "~/domain/rewards";
 
 /** docs/decisions/097: this month's prize table and the person's distance to the next prize. */
@@ -21,8 +22,8 @@ export function PrizesCard({ prizes }: { prizes: LeaderboardPrizes | null }) {
       <div className="flex items-center gap-2">
         <Icon name="gift" className="size-5 text-brand-600" />
         <h2 className="text-base font-bold">{PRIZES_TITLE}</h2>
-        {prizes ? <span className="ml-auto text-xs text-muted">{monthName(prizes.month)}</span> : null}
       </div>
+      {prizes ? <p className="mt-0.5 text-xs text-muted">For {monthName(prizes.month)} (UTC)</p> : null}
       {prizes === null ? (
         <SectionError title="Couldn't load the prizes" description="Please try again later" />
       ) : !prizes.on ? (
@@ -73,8 +74,8 @@ export function PastWinners({ prizes }: { prizes: LeaderboardPrizes }) {
                 <li key={winner.place} className="flex items-center gap-3 border-b border-line py-2 text-sm">
                   <span className="w-10 font-semibold">{ordinal(winner.place)}</span>
                   <span className="min-w-0 flex-1 truncate">{winner.username}</span>
-                  <span className="tabular-nums text-muted">
-                    {winner.in_review ? IN_REVIEW : coinsAndDollars(winner.coins, prizes.coins_per_dollar)}
+                  <span className="shrink-0 tabular-nums text-muted">
+                    {winner.in_review ? IN_REVIEW : formatCoins(winner.coins)}
                   </span>
                 </li>
               ))}
