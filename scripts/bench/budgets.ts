@@ -21,6 +21,14 @@ export const BUDGETS = {
    */
   rewardsP95Ms: 20,
   /**
+   * Monthly prizes (docs/decisions/097) with 1,000,000 users, each with offer money cleared this month
+   * and last, and 20,000,000 ledger rows: leaderboard_prizes (read by every Leaderboard visit) and
+   * close_prize_month (the month-end job: places, risk scores, payments), p95 in ms inside the
+   * database, every statement from an index.
+   */
+  prizeStandingP95Ms: 20,
+  prizeCloseP95Ms: 1000,
+  /**
    * The operator console with 1,000,000 users and 20,000,000 ledger rows (issue 20), p95 in ms inside
    * the database, every statement from an index: the dashboard (operator_dashboard), the people
    * search (operator_find_people), the review queue (operator_withdrawal_list 'review') and the

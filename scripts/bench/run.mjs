@@ -239,7 +239,10 @@ async function main() {
   if (wants("payouts")) await (await import("./payouts.mjs")).benchPayouts(bench, shared);
   if (wants("leaderboard")) await benchLeaderboard(bench, shared);
   if (wants("risk")) await benchRisk(bench, shared);
-  if (wants("rewards")) await (await import("./rewards.mjs")).benchRewards(bench, shared);
+  if (wants("rewards")) {
+    await (await import("./rewards.mjs")).benchRewards(bench, shared);
+    await (await import("./prizes.mjs")).benchPrizes(bench, shared);
+  }
   if (wants("console")) await benchConsole(bench, shared);
   if (wants("console") && wants("throughput"))
     await (await import("./throughput-at-scale.mjs")).benchThroughputAtScale(bench, shared);

@@ -760,6 +760,9 @@ declare
   v_status text;
   v_paid jsonb;
   v_counts jsonb;
+  v_more boolean;
+  v_last_cleared numeric;
+  v_last_user text;
 begin
   if v_month <> date_trunc('month', v_month)::date or v_month >= current_month() then
     return jsonb_build_object('closed', false, 'reason', 'month_not_finished');
@@ -778,32 +781,46 @@ begin
     return jsonb_build_object('closed', false, 'reason', 'already_closed');
   end if;
   if v_config.prizes_on then
-    -- From the index, best first, until every prize has a place.
-    for v_row in
-      select m.user_id, m.cleared, p.identity_hash, p.banned_at
-        from monthly_earnings m
-        join user_profiles p on p.id = m.user_id
-       where m.month = v_month and m.cleared > 0
-       order by m.cleared desc, m.user_id
+    -- From the index, best first, a hundred at a time (a bounded read, planned as one), until
+    -- every prize has a place or nobody is left.
+    <<batches>>
     loop
-      exit when v_place >= jsonb_array_length(v_config.monthly_prizes);
-      -- None for an account without an identity (it could be one of many aliases), or banned: the
-      -- place passes to the next person. (One live account per identity: a unique index.)
-      continue when v_row.identity_hash is null or v_row.banned_at is not null;
-      v_place := v_place + 1;
-      -- Scored as a cash-out is: at or over the review threshold, an operator decides.
-      v_risk := withdrawal_risk(v_row.user_id, null);
-      v_status := case when (v_risk ->> 'score')::integer >= v_config.risk_review_threshold then 'held' else 'paid' end;
-      insert into prize_awards (month, place, user_id, username, cleared, coins, status, risk)
-      values (v_month, v_place, v_row.user_id, 'User' || left(v_row.user_id, 4), v_row.cleared,
-              (v_config.monthly_prizes ->> (v_place - 1))::integer, v_status, v_risk);
-      if v_status = 'paid' then
-        v_paid := pay_prize_award(v_month, v_place);
-        if not (v_paid ->> 'paid')::boolean then
-          update prize_awards set status = 'not_paid', refused = v_paid ->> 'refused'
-           where month = v_month and place = v_place;
+      v_more := false;
+      for v_row in
+        select m.user_id, m.cleared, p.identity_hash, p.banned_at
+          from (select e.user_id, e.cleared
+                  from monthly_earnings e
+                 where e.month = v_month and e.cleared > 0
+                   and (v_last_cleared is null or e.cleared < v_last_cleared
+                        or (e.cleared = v_last_cleared and e.user_id > v_last_user))
+                 order by e.cleared desc, e.user_id
+                 limit 100) m
+          join user_profiles p on p.id = m.user_id
+         order by m.cleared desc, m.user_id
+      loop
+        exit batches when v_place >= jsonb_array_length(v_config.monthly_prizes);
+        v_more := true;
+        v_last_cleared := v_row.cleared;
+        v_last_user := v_row.user_id;
+        -- None for an account without an identity (it could be one of many aliases), or banned: the
+        -- place passes to the next person. (One live account per identity: a unique index.)
+        continue when v_row.identity_hash is null or v_row.banned_at is not null;
+        v_place := v_place + 1;
+        -- Scored as a cash-out is: at or over the review threshold, an operator decides.
+        v_risk := withdrawal_risk(v_row.user_id, null);
+        v_status := case when (v_risk ->> 'score')::integer >= v_config.risk_review_threshold then 'held' else 'paid' end;
+        insert into prize_awards (month, place, user_id, username, cleared, coins, status, risk)
+        values (v_month, v_place, v_row.user_id, 'User' || left(v_row.user_id, 4), v_row.cleared,
+                (v_config.monthly_prizes ->> (v_place - 1))::integer, v_status, v_risk);
+        if v_status = 'paid' then
+          v_paid := pay_prize_award(v_month, v_place);
+          if not (v_paid ->> 'paid')::boolean then
+            update prize_awards set status = 'not_paid', refused = v_paid ->> 'refused'
+             where month = v_month and place = v_place;
+          end if;
         end if;
-      end if;
+      end loop;
+      exit when not v_more;
     end loop;
   end if;
   select jsonb_build_object('awards', count(*), 'paid', count(*) filter (where status = 'paid'),

@@ -151,6 +151,16 @@ describe("monthly prizes over HTTP (production settings, no JavaScript)", () => 
     expect(audit).toEqual([
       { action: "pay_prize", actor_user_id: finance.uid, reason: "Offers checked with the network" },
     ]);
+    // The dashboard's "Bonus loops" counts the prize with the month's spend against the cap.
+    const dashboard = await (await finance.client.get("/admin")).text();
+    const monthLine = /data-testid="loop-month-prizes"[^>]*>([\s\S]*?)<\/span>/
+      .exec(dashboard)![1]!
+      .replace(/<[^>]*>/g, "");
+    const [spent] = await app.sql<{ paid: string }>(
+      "select to_char(paid, 'FM999990.00') as paid from loop_months where loop = 'prizes' and month = current_month()",
+    );
+    expect(monthLine.replaceAll("\u0000", "")).toBe(`$${spent!.paid} of $100.00 this month`);
+    expect(Number(spent!.paid)).toBeGreaterThanOrEqual(25);
     const again = await finance.client.post("/admin/prizes", {
       intent: "refuse-prize",
       month,

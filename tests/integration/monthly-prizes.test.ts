@@ -189,6 +189,16 @@ describe("monthly prizes on PGlite, production settings", () => {
     expect(await bonuses(banned)).toEqual([]);
   });
 
+  it("reads the places a hundred at a time: past 150 accounts without an identity, the first with one wins", async () => {
+    const month = nextMonth();
+    const nobodies = await Promise.all(Array.from({ length: 150 }, () => member({ identity: null })));
+    for (const [index, nobody] of nobodies.entries()) await clearedIn(month, nobody, 500 - index);
+    const winner = await member();
+    await clearedIn(month, winner, 1);
+    expect(await close(month)).toMatchObject({ awards: 1 });
+    expect((await awards(month)).map((award) => award.user_id)).toEqual([winner]);
+  });
+
   it("holds a winner whose risk score reaches the review threshold until an operator pays or refuses it, audited", async () => {
     const month = nextMonth();
     // An unverified email (30) on an account made this hour (20): 50, the production threshold.
