@@ -27,7 +27,7 @@ export const BUDGETS = {
    * database, every statement from an index.
    */
   prizeStandingP95Ms: 20,
-  prizeCloseP95Ms: 1000,
+  prizeCloseP95Ms: 200,
   /**
    * The operator console with 1,000,000 users and 20,000,000 ledger rows (issue 20), p95 in ms inside
    * the database, every statement from an index: the dashboard (operator_dashboard), the people
