@@ -71,6 +71,9 @@ const TABLES = [
   "promo_codes",
   // Retention by sign-up week: who was active on the 1st, 7th and 30th day (docs/decisions/094).
   "retention_marks",
+  // Monthly prizes: each settled month and each of its places (docs/decisions/097).
+  "prize_months",
+  "prize_awards",
 ];
 
 /** Credits a user the way an earning function will: a ledger row and the balance, together. */

@@ -97,6 +97,15 @@ const SERVICE_ROLE_FUNCTIONS = [
   "operator_promo_codes",
   "operator_create_promo_code",
   "operator_disable_promo_code",
+  // Monthly prizes (docs/decisions/097).
+  "close_prize_month",
+  "leaderboard_prizes",
+  "operator_prize_awards",
+  "operator_decide_prize",
+  // The feed of recent cash-outs (docs/decisions/098).
+  "cashout_feed",
+  "in_cashout_feed",
+  "set_in_cashout_feed",
   "operator_totp_of",
   "start_operator_totp",
   "use_operator_totp_step",

@@ -7,6 +7,7 @@ import { VerifyEmailCard } from "~/components/VerifyEmailCard";
 import { VERIFIED_CHECK_PATH } from "~/domain/urls";
 import type { Task } from "~/domain/tasks";
 import { BalanceCard } from "~/components/BalanceCard";
+import { CashoutFeed, type FeedView } from "~/components/CashoutFeed";
 import { SECTION_LINK } from "~/components/ui/section-link";
 import { CheckinCard, type CheckinCardData } from "./CheckinCard";
 import { LeaderboardTable, type LeaderboardRow } from "~/components/LeaderboardTable";
@@ -51,7 +52,16 @@ export interface HomeData {
 }
 
 /** docs/product.md, "Home". */
-export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: SubmissionResult<string[]> }) {
+export function HomeScreen({
+  data,
+  feed,
+  lastResult,
+}: {
+  data: HomeData;
+  /** Recent cash-outs: the loader's list, or the newer one the events channel sent. */
+  feed: FeedView | null;
+  lastResult?: SubmissionResult<string[]>;
+}) {
   return (
     <div className="space-y-5">
       <header className="flex items-center justify-between gap-4">
@@ -133,6 +143,8 @@ export function HomeScreen({ data, lastResult }: { data: HomeData; lastResult?: 
           </Link>
         </div>
       </Card>
+
+      <CashoutFeed feed={feed} />
     </div>
   );
 }

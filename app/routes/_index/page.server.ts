@@ -1,4 +1,5 @@
 import { checkinDayStates, checkinStreakLine, checkinWords, timeUntilNextCheckin } from "~/domain/checkin";
+import { getCashoutFeed } from "~/server/earning/cashout-feed.server";
 import { homeFormSchema } from "./home-forms";
 import { QUICK_TASK_COUNT } from "~/domain/constants";
 import { requireUser } from "~/server/auth/session.server";
@@ -66,7 +67,7 @@ export async function loadHome(request: Request, scope?: RequestScope) {
     ],
     scope,
   );
-  const [summary, config, checkin, tasks, leaders, referral, rewards] = await Promise.all([
+  const [summary, config, checkin, tasks, leaders, referral, rewards, feed] = await Promise.all([
     loadUserSummary(user, summaryRead),
     optionalSection("home: coin rate", getAppConfig()),
     optionalSection("home: check-in", loadCheckinCard(checkinRead)),
@@ -74,6 +75,7 @@ export async function loadHome(request: Request, scope?: RequestScope) {
     optionalSection("home: leaderboard", getLeaderboard(user.uid, LEADERBOARD_TEASER_SIZE)),
     optionalSection("home: referral status", referralRead),
     optionalSection("home: levels and goals", rewardsRead),
+    optionalSection("home: cash-out feed", getCashoutFeed()),
   ]);
   // The profile remembers a verification once seen; "Check again" and the verification email's
   // link (/?verified=1) ask the identity provider, so a plain Home view costs no call to it. The
@@ -119,6 +121,8 @@ export async function loadHome(request: Request, scope?: RequestScope) {
         : null,
     // The level card and today's goals (docs/decisions/094); null when they failed to load.
     rewards: rewards && config ? rewardsView(rewards, config.coins_per_dollar, requestTimeZone(request)) : null,
+    // Recent cash-outs (docs/decisions/098), one copy per server; null when it failed to load.
+    feed: feed && { items: feed, now: Date.now() },
   };
 }
 

@@ -1,5 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { useState } from "react";
+import type { FeedView } from "~/components/CashoutFeed";
 import { HomeScreen } from "./HomeScreen";
 import { ONBOARDING_SLIDES } from "~/content/onboarding";
 import type { ShellHandle } from "~/lib/shell";
@@ -33,7 +35,9 @@ export { RouteErrorBoundary as ErrorBoundary } from "~/components/shared";
 export default function IndexRoute() {
   const data = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  useLiveRefresh(data.view === "home");
+  // The feed of recent cash-outs as the events channel last sent it (docs/decisions/098).
+  const [liveFeed, setLiveFeed] = useState<FeedView | null>(null);
+  useLiveRefresh(data.view === "home", (items) => setLiveFeed({ items, now: Date.now() }));
   if (data.view === "onboarding") return <Onboarding slides={ONBOARDING_SLIDES} index={data.onboarding.slide} />;
-  return <HomeScreen data={data.home} lastResult={lastResult} />;
+  return <HomeScreen data={data.home} feed={liveFeed ?? data.home.feed} lastResult={lastResult} />;
 }

@@ -27,6 +27,8 @@ export interface SettingsData {
   signInCode: boolean | null;
   /** Turning the sign-in code off waits for the code sent to the email: where it went. */
   signInCodeOff: { sentTo: string } | null;
+  /** Whether the person's cash-outs show in Recent cash-outs; null: unreadable. */
+  inCashoutFeed: boolean | null;
   pushConfig: PushConfig | null;
   googleConfig: GoogleSignInConfig;
 }
@@ -48,6 +50,7 @@ export function SettingsScreen({ data, lastResult }: { data: SettingsData; lastR
       {data.signInCode === null ? null : (
         <SignInCodeSwitch on={data.signInCode} offStep={data.signInCodeOff} lastResult={lastResult} />
       )}
+      {data.inCashoutFeed === null ? null : <CashoutFeedChoice inFeed={data.inCashoutFeed} lastResult={lastResult} />}
       <SignOutEverywhere lastResult={lastResult} />
       <AccountManagement
         confirmingDeactivation={data.confirmingDeactivation}
@@ -108,6 +111,31 @@ function SignInCodeSwitch({
           </SubmitButton>
         </Form>
       )}
+    </Card>
+  );
+}
+
+/** Recent cash-outs (docs/decisions/098): whether the person's own show in the list, and the button to change it. */
+function CashoutFeedChoice({ inFeed, lastResult }: { inFeed: boolean; lastResult?: SubmissionResult<string[]> }) {
+  const intent = inFeed ? "cashout-feed-off" : "cashout-feed-on";
+  return (
+    <Card id="cashout-feed">
+      <h2 className="text-base font-bold">Recent cash-outs</h2>
+      <p className="mt-1 text-sm text-muted">
+        {inFeed
+          ? "Your paid cash-outs and offer earnings of $5.00 or more show for a day in Recent cash-outs on Home and Withdraw, under a masked name made from your account (never your name or email)."
+          : "Your cash-outs and offer earnings do not show in Recent cash-outs on Home and Withdraw."}
+      </p>
+      <Form method="post" action="/settings" className="mt-3">
+        <FormBanner errors={formErrors(lastResult, intent)} />
+        <SubmitButton
+          intent={intent}
+          pendingText="Saving…"
+          look={{ tone: inFeed ? "secondary" : "primary", size: "md", block: true }}
+        >
+          {inFeed ? "Leave Recent cash-outs" : "Show mine in Recent cash-outs"}
+        </SubmitButton>
+      </Form>
     </Card>
   );
 }

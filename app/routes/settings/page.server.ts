@@ -22,6 +22,7 @@ import {
   setSignInCode,
 } from "~/server/account/account-codes.server";
 import { signInCodeOn } from "~/server/account/email-codes.server";
+import { inCashoutFeed, setInCashoutFeed } from "~/server/earning/cashout-feed.server";
 
 const SETTINGS = "/settings";
 
@@ -30,14 +31,17 @@ export async function loadSettings(request: Request, scope?: RequestScope) {
   const user = await requireUser(request, scope);
   const [preferencesRead] = readTogether([notificationPreferencesCall(user.uid)], scope);
   // Each section fails on its own (its own message), as on Profile.
-  const [preferences, methods, blocks, signInCode, codeStep] = await Promise.all([
+  const [preferences, methods, blocks, signInCode, codeStep, inFeed] = await Promise.all([
     optionalSection("settings: notification settings", preferencesRead),
     optionalSection("settings: sign-in methods", signInMethods(user.uid)),
     optionalSection("settings: what keeps deletion back", deletionBlocks(user.uid)),
     optionalSection("settings: sign-in code", signInCodeOn(user.uid)),
     accountCodeStep(request, user.uid),
+    optionalSection("settings: cash-out feed", inCashoutFeed(user.uid)),
   ]);
   return {
+    // Whether the person's cash-outs show in Recent cash-outs; null: unreadable (not offered this time).
+    inCashoutFeed: inFeed,
     // Null: unreadable (the switch is not offered this time).
     signInCode,
     // The code by email this browser waits for (?confirm=), and for a deletion the amount given up.
@@ -86,6 +90,16 @@ export async function settingsAction(request: Request) {
         title: SETTINGS_MESSAGES.signInCodeOff,
         description: SETTINGS_MESSAGES.signInCodeOffDetail,
       });
+    case "cashout-feed-off":
+    case "cashout-feed-on": {
+      const on = value.intent === "cashout-feed-on";
+      await setInCashoutFeed(user.uid, on);
+      return redirectWithFlash(SETTINGS, {
+        kind: "success",
+        title: on ? SETTINGS_MESSAGES.feedOn : SETTINGS_MESSAGES.feedOff,
+        description: on ? SETTINGS_MESSAGES.feedOnDetail : SETTINGS_MESSAGES.feedOffDetail,
+      });
+    }
     case "signin-code-off-code":
       return confirmSignInCodeOff(request, user, value.emailCode, submission, {
         title: SETTINGS_MESSAGES.signInCodeOff,

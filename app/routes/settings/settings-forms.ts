@@ -17,6 +17,10 @@ export const SETTINGS_MESSAGES = {
   signInCodeOnDetail: "Signing in on a device your account has not used asks for a code sent to your email.",
   signInCodeOff: "Sign-in codes are off",
   signInCodeOffDetail: "Your password alone signs you in on a new device. Cash-outs still ask for a code.",
+  feedOff: "You left Recent cash-outs",
+  feedOffDetail: "Your cash-outs and offer earnings no longer show in the list on Home and Withdraw.",
+  feedOn: "You're back in Recent cash-outs",
+  feedOnDetail: "Your next cash-outs and large offer earnings show in the list, under a masked name.",
 } as const;
 
 export const settingsFormSchema = discriminatedUnion("intent", [
@@ -30,4 +34,7 @@ export const settingsFormSchema = discriminatedUnion("intent", [
   object({ intent: literal("signin-code-on") }),
   object({ intent: literal("signin-code-off") }),
   object({ intent: literal("signin-code-off-code"), emailCode: optional(string()) }),
+  // Recent cash-outs (docs/decisions/098): leave the list, or come back to it.
+  object({ intent: literal("cashout-feed-off") }),
+  object({ intent: literal("cashout-feed-on") }),
 ]);

@@ -1,4 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
+import { CashoutFeed, type FeedView } from "~/components/CashoutFeed";
 import { Form, Link } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import { formatDollars, type MoneyParts } from "~/domain/money";
@@ -69,10 +70,13 @@ export interface WithdrawData {
 /** docs/product.md, "Withdraw": balance, amount, method with its minimum, the method's recipient. */
 export function WithdrawScreen({
   data,
+  feed,
   lastResult,
   codeStep = null,
 }: {
   data: WithdrawData;
+  /** Recent cash-outs: the loader's list, or the newer one the events channel sent. */
+  feed: FeedView | null;
   lastResult?: SubmissionResult<string[]>;
   /** A code by email is asked before this cash-out (docs/decisions/092): its step replaces the form. */
   codeStep?: WithdrawalCodeStepData | null;
@@ -133,6 +137,7 @@ export function WithdrawScreen({
           earnings.
         </VerifyEmailCard>
       )}
+      <CashoutFeed feed={feed} />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { TimeZone } from "~/domain/dates";
+import { getCashoutFeed } from "~/server/earning/cashout-feed.server";
 import { ruleMessage } from "~/domain/rules";
 import { RECIPIENT_FIELDS, withdrawFormsSchema } from "./withdrawal-form";
 import { verificationEmailSent } from "~/domain/verification-form";
@@ -62,7 +63,7 @@ export async function loadWithdraw(request: Request, scope?: RequestScope) {
     ],
     scope,
   );
-  const [summary, config, last, reviewedFirst, outlook, history, giftCards] = await Promise.all([
+  const [summary, config, last, reviewedFirst, outlook, history, giftCards, feed] = await Promise.all([
     loadUserSummary(user, summaryRead),
     getAppConfig(),
     optionalSection("withdraw: last recipient", lastRecipient(lastRead)),
@@ -73,6 +74,8 @@ export async function loadWithdraw(request: Request, scope?: RequestScope) {
     historyOpen ? optionalSection("withdraw: history", historyRows(historyRead, zone)) : null,
     // Unreadable: no gift card is offered this time (the other methods stand).
     optionalSection("withdraw: gift cards", giftCardsRead),
+    // Recent cash-outs (docs/decisions/098), one copy per server; unreadable: the card says so.
+    optionalSection("withdraw: cash-out feed", getCashoutFeed()),
   ]);
   const emailVerified = await ensureEmailVerified(user.uid, summary.email_verified);
   return {
@@ -106,6 +109,7 @@ export async function loadWithdraw(request: Request, scope?: RequestScope) {
             chosen: giftCardCountries.includes(askedCountry),
           }
         : null,
+    feed: feed && { items: feed, now: Date.now() },
   };
 }
 

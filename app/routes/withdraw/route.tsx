@@ -1,5 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { useState } from "react";
+import type { FeedView } from "~/components/CashoutFeed";
+import { useLiveRefresh } from "~/lib/use-live-refresh";
 import { WithdrawScreen } from "./WithdrawScreen";
 import { lazyComponent } from "~/lib/lazy-component";
 import { pageMeta } from "~/lib/meta";
@@ -28,9 +31,13 @@ export default function WithdrawRoute() {
   // The action answers a form's reply, or the code step a cash-out needs first (docs/decisions/092).
   const codeStep = answer && "codeStep" in answer ? answer.codeStep : null;
   const lastResult = answer && !("codeStep" in answer) ? answer : undefined;
+  // Recent cash-outs as the events channel last sent them (docs/decisions/098); a task completed
+  // elsewhere reloads the balance, as on Home.
+  const [liveFeed, setLiveFeed] = useState<FeedView | null>(null);
+  useLiveRefresh(true, (items) => setLiveFeed({ items, now: Date.now() }));
   return (
     <>
-      <WithdrawScreen data={data} lastResult={lastResult} codeStep={codeStep} />
+      <WithdrawScreen data={data} feed={liveFeed ?? data.feed} lastResult={lastResult} codeStep={codeStep} />
       {data.historyOpen ? (
         <WithdrawalHistorySheet
           rows={data.history}

@@ -1,4 +1,5 @@
 import { subscribeToCompletions } from "../db/live.server";
+import { subscribeToCashoutFeed } from "./cashout-feed.server";
 
 const HEARTBEAT_MS = 25_000;
 const RECONNECT_MS = 5_000;
@@ -58,17 +59,23 @@ export function endUserStreams(userId: string): void {
 
 /**
  * The server-sent events of one open page of the user: "task-completed" whenever one of their tasks
- * is recorded, a last "replaced" or "signed-out" when the server ends it, and a comment every 25 s
+ * is recorded, "cashout-feed" with the new list when the feed of recent cash-outs changes (`feed`:
+ * the page shows it), a last "replaced" or "signed-out" when the server ends it, and a comment every 25 s
  * so that proxies keep the connection. Whichever way the stream ends (the request aborted, even
  * before the stream started; the reader cancelled; a failed write; a newer stream of the same user
  * over the cap; the user's sessions ended), everything it holds is released once: heartbeat,
  * subscription, abort listener and its place among the user's streams.
  */
-export function completionEventStream(userId: string, signal: AbortSignal): ReadableStream<Uint8Array> {
+export function completionEventStream(
+  userId: string,
+  signal: AbortSignal,
+  { feed = false }: { feed?: boolean } = {},
+): ReadableStream<Uint8Array> {
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   let finished = false;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let unsubscribe: (() => void) | undefined;
+  let unsubscribeFeed: (() => void) | undefined;
 
   const finish = () => {
     if (finished) return;
@@ -76,6 +83,7 @@ export function completionEventStream(userId: string, signal: AbortSignal): Read
     signal.removeEventListener("abort", finish);
     clearInterval(heartbeat);
     unsubscribe?.();
+    unsubscribeFeed?.();
     forget(userId, end);
     try {
       controller?.close();
@@ -117,6 +125,12 @@ export function completionEventStream(userId: string, signal: AbortSignal): Read
       // Closed while subscribing: nothing may outlive the stream.
       if (finished) return subscription.unsubscribe();
       unsubscribe = subscription.unsubscribe;
+      // A page that shows the feed of recent cash-outs (Home, Withdraw) is sent each new list.
+      if (feed) {
+        unsubscribeFeed = subscribeToCashoutFeed((items) =>
+          send(`event: cashout-feed\ndata: ${JSON.stringify(items)}\n\n`),
+        );
+      }
       heartbeat = setInterval(() => send(": keep-alive\n\n"), HEARTBEAT_MS);
       send(`retry: ${RECONNECT_MS}\n\n`);
     },

@@ -106,6 +106,11 @@ const envVariables = z.object({
   DASHBOARD_FOLD_INTERVAL_SECONDS: optionalText
     .transform((value) => (value === undefined ? 300 : Number(value)))
     .pipe(z.number("must be a number of seconds").int().min(0).max(86_400)),
+  // How long each server keeps the feed of recent cash-outs before reading it again, and so how soon
+  // open pages see a new one (docs/decisions/098).
+  CASHOUT_FEED_REFRESH_SECONDS: optionalText
+    .transform((value) => (value === undefined ? 30 : Number(value)))
+    .pipe(z.number("must be a number of seconds").int().min(1).max(3_600)),
   // How often each server asks the database to settle last month's prizes (0: never; docs/decisions/097).
   PRIZE_CLOSE_INTERVAL_SECONDS: optionalText
     .transform((value) => (value === undefined ? 600 : Number(value)))
@@ -357,6 +362,7 @@ const envSchema = envVariables
       referralSettleIntervalMs: env.REFERRAL_SETTLE_INTERVAL_SECONDS * 1000,
       dashboardFoldIntervalMs: env.DASHBOARD_FOLD_INTERVAL_SECONDS * 1000,
       prizeCloseIntervalMs: env.PRIZE_CLOSE_INTERVAL_SECONDS * 1000,
+      cashoutFeedRefreshMs: env.CASHOUT_FEED_REFRESH_SECONDS * 1000,
       offerProvider: env.OFFER_PROVIDER
         ? {
             name: env.OFFER_PROVIDER,

@@ -22,6 +22,7 @@ create table public.transaction_history (
 
 CREATE INDEX transaction_history_earned_clearing_idx ON public.transaction_history USING btree (user_id, available_at) INCLUDE (amount) WHERE (kind = 'earned'::text);
 CREATE INDEX transaction_history_held_idx ON public.transaction_history USING btree (available_at) INCLUDE (amount) WHERE ((kind = 'earned'::text) AND (user_id IS NOT NULL));
+CREATE INDEX transaction_history_large_credits_idx ON public.transaction_history USING btree (created_at DESC) WHERE ((transaction_type = 'postback'::text) AND (amount >= (5)::numeric));
 CREATE INDEX transaction_history_referral_credits_idx ON public.transaction_history USING btree (user_id) INCLUDE (amount) WHERE (transaction_type = 'referral'::text);
 CREATE INDEX transaction_history_user_created_idx ON public.transaction_history USING btree (user_id, created_at DESC);
 

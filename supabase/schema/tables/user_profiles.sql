@@ -21,6 +21,7 @@ create table public.user_profiles (
   network_signal jsonb,
   network_signal_at timestamp with time zone,
   signin_code boolean,
+  in_cashout_feed boolean default true not null,
   constraint user_profiles_ban_reason_check CHECK ((length(ban_reason) <= 500)),
   constraint user_profiles_display_name_check CHECK ((NOT (clean_display_name(display_name) IS DISTINCT FROM display_name))),
   constraint user_profiles_network_country_check CHECK ((network_country ~ '^[A-Z]{2}$'::text)),

@@ -60,6 +60,7 @@ END)),
   constraint withdrawals_user_fk FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE SET NULL
 );
 
+CREATE INDEX withdrawals_paid_settled_idx ON public.withdrawals USING btree (settled_at DESC) WHERE (status = 'completed'::text);
 CREATE INDEX withdrawals_payout_batch_idx ON public.withdrawals USING btree (payout_batch_id) WHERE (payout_batch_id IS NOT NULL);
 CREATE INDEX withdrawals_payout_item_idx ON public.withdrawals USING btree (payout_item_id) WHERE (payout_item_id IS NOT NULL);
 CREATE INDEX withdrawals_pending_created_idx ON public.withdrawals USING btree (created_at, id) WHERE (status = 'pending'::text);
