@@ -3,11 +3,14 @@ import type { HttpClient } from "./http";
 
 const decoder = new TextDecoder();
 
-/** The live-refresh stream (/api/events) of one open page, read as it arrives. */
-export async function openEvents(client: HttpClient) {
+/**
+ * The live-refresh stream (/api/events) of one open page, read as it arrives; `path` for a page that
+ * asks for more (/api/events?feed=1: the feed of recent cash-outs).
+ */
+export async function openEvents(client: HttpClient, path = "/api/events") {
   const abort = new AbortController();
   const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  const response = await fetch(new URL("/api/events", client.baseUrl), { headers: { cookie }, signal: abort.signal });
+  const response = await fetch(new URL(path, client.baseUrl), { headers: { cookie }, signal: abort.signal });
   expect(response.status).toBe(200);
   const reader = response.body!.getReader();
   let text = "";
@@ -57,6 +60,15 @@ export async function openEvents(client: HttpClient) {
         clearTimeout(timer);
       }
     },
+    /** Waits for the next `event: <name>` (as nextEvent) and answers its data once it has all come. */
+    async nextData(name: string, ms = 10_000): Promise<string> {
+      await this.nextEvent(name, ms);
+      const start = text.indexOf("data: ", seen - name.length - 8) + "data: ".length;
+      while (!text.includes("\n\n", start)) text += decoder.decode((await reader.read()).value);
+      return text.slice(start, text.indexOf("\n\n", start));
+    },
+    /** Everything the stream said so far. */
+    said: () => text,
     /** Whether the stream is still open (the server has not ended it); then it is closed. */
     async stillOpen(): Promise<boolean> {
       const next = await Promise.race([
