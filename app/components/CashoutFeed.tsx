@@ -1,7 +1,7 @@
 import { Card } from "~/components/ui/Card";
 import { Icon } from "~/components/ui/Icon";
 import { SectionError } from "~/components/ui/SectionError";
-import { FEED_EMPTY, FEED_NOTE, FEED_TITLE, feedAction, feedWhen, type FeedItem } from "~/domain/cashout-feed";
+import { FEED_EMPTY, FEED_NOTE, FEED_TITLE, feedWhen, type FeedItem } from "~/domain/cashout-feed";
 
 export interface FeedView {
   items: FeedItem[];
@@ -37,7 +37,7 @@ export function CashoutFeed({ feed }: { feed: FeedView | null }) {
                 <Icon name={item.kind === "cashout" ? "wallet" : "coins"} className="size-4" />
               </span>
               <span className="min-w-0 flex-1">
-                <span className="font-semibold">{item.name}</span> {feedAction(item)}
+                <span className="font-semibold">{item.name}</span> {item.action}
               </span>
               <span className="shrink-0 text-xs text-muted">{feedWhen(item.at, feed.now)}</span>
             </li>

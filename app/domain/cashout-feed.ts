@@ -1,7 +1,6 @@
-// The live feed of recent cash-outs (docs/decisions/098): what cashout_feed answers and how one item
-// reads. Client-safe: the page updates the list from the events channel with the same words.
-import { formatDollars } from "./money";
-import { isPaymentMethod, METHOD_NAMES } from "./withdrawals";
+// The live feed of recent cash-outs (docs/decisions/098): one item as the pages get it, and the
+// words around it. Client-safe and small: an item comes worded from the server
+// (cashout-feed-words.ts), so the browser only says how long ago.
 
 export interface FeedItem {
   id: string;
@@ -14,6 +13,8 @@ export interface FeedItem {
   amount: number;
   /** When it was paid or credited (ISO). */
   at: string;
+  /** What happened, worded on the server: "cashed out $10.00 by PayPal". */
+  action: string;
 }
 
 /** How many items the feed shows. */
@@ -21,15 +22,6 @@ export const FEED_SIZE = 8;
 export const FEED_TITLE = "Recent cash-outs";
 export const FEED_EMPTY = "No cash-outs in the last 24 hours yet.";
 export const FEED_NOTE = "The last 24 hours. Names are masked; you can leave this list in Settings.";
-
-/** "cashed out $10.00 by PayPal", "earned $7.50 from an offer". */
-export function feedAction(item: FeedItem): string {
-  if (item.kind === "earned") return `earned ${formatDollars(item.amount)} from an offer`;
-  const method = isPaymentMethod(item.method) ? METHOD_NAMES[item.method] : "a transfer";
-  return item.method === "giftcard"
-    ? `cashed out ${formatDollars(item.amount)} as a gift card`
-    : `cashed out ${formatDollars(item.amount)} by ${method}`;
-}
 
 /** "just now", "5 min ago", "3 h ago" (the feed covers a day). */
 export function feedWhen(at: string, now: number): string {

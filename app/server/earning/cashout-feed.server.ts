@@ -1,4 +1,5 @@
 import { FEED_SIZE, type FeedItem } from "~/domain/cashout-feed";
+import { feedAction } from "~/domain/cashout-feed-words";
 import { getDatabase } from "../db/database.server";
 import { memoize } from "../runtime/cache.server";
 import { getEnv } from "../runtime/env.server";
@@ -16,7 +17,8 @@ interface Feed {
 const feed = memoize<Feed>(
   () => getEnv().cashoutFeedRefreshMs,
   async () => {
-    const items = await (await getDatabase()).rpc<FeedItem[]>("cashout_feed", { p_limit: FEED_SIZE });
+    const rows = await (await getDatabase()).rpc<Omit<FeedItem, "action">[]>("cashout_feed", { p_limit: FEED_SIZE });
+    const items = rows.map((row) => ({ ...row, action: feedAction(row) }));
     return { items, key: items.map((item) => item.id).join() };
   },
 );
