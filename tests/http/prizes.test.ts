@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PRIZE_FORM_MESSAGES, PRIZES_PAUSED, PRIZES_RULE } from "~/domain/prizes";
+import { monthName, PRIZE_FORM_MESSAGES, PRIZES_PAUSED, PRIZES_RULE } from "~/domain/prizes";
 import { ruleMessage } from "~/domain/rules";
 import { visibleText } from "../support/bad-input";
 import { newMember, newOperator } from "../support/console";
@@ -121,6 +121,40 @@ describe("monthly prizes over HTTP (production settings, no JavaScript)", () => 
     expect(page).not.toContain(`User${refused.uid.slice(0, 4)}`);
   });
 
+  it("pays a prize as locked bonus money: the winner's Withdraw shows it locked, nothing more to withdraw", async () => {
+    const month = nextMonth();
+    const winner = await newMember(app);
+    await app.sql("select record_email_verified($1)", [winner.uid]);
+    await settled(month, [[winner.uid, 70]]);
+    expect(await bonusRows(winner.uid)).toHaveLength(1);
+    const page = text(await (await winner.client.get("/withdraw")).text());
+    expect(page).toContain("$25.00 bonus locked");
+    expect(page).toContain("$0.00");
+  });
+
+  it("stops at the month's cap for prizes: a place that does not fit is not paid, and the console says why", async () => {
+    const month = nextMonth();
+    const [first, second] = [await newMember(app), await newMember(app)];
+    for (const member of [first, second]) await app.sql("select record_email_verified($1)", [member.uid]);
+    const [spent] = await app.sql<{ paid: string }>(
+      "select coalesce((select paid from loop_months where loop = 'prizes' and month = current_month()), 0) as paid",
+    );
+    // Room for the first prize ($25.00) and not the second ($15.00).
+    await app.sql("update app_config set prizes_monthly_cap = $1", [Number(spent!.paid) + 30]);
+    try {
+      await settled(month, [
+        [first.uid, 50],
+        [second.uid, 40],
+      ]);
+    } finally {
+      await app.sql("update app_config set prizes_monthly_cap = default");
+    }
+    expect(await bonusRows(first.uid)).toHaveLength(1);
+    expect(await bonusRows(second.uid)).toEqual([]);
+    const console = text(await (await finance.client.get("/admin/prizes")).text());
+    expect(console).toContain("Not paid: the month's cap for prizes was reached");
+  });
+
   it("lets finance pay a held prize with a reason, audited, and refuses a second decision", async () => {
     const month = nextMonth();
     const winner = await newMember(app);
@@ -142,11 +176,11 @@ describe("monthly prizes over HTTP (production settings, no JavaScript)", () => 
     });
     expect(pay.status).toBe(302);
     expect(await bonusRows(winner.uid)).toEqual([
-      { coins: 2500, description: "Leaderboard prize: 1st place in February 2020" },
+      { coins: 2500, description: `Leaderboard prize: 1st place in ${monthName(month)}` },
     ]);
     const audit = await app.sql<{ action: string; actor_user_id: string; reason: string }>(
       "select action, actor_user_id, reason from operator_actions where record_kind = 'prize_award' and record_id = $1",
-      ["2020-02#1"],
+      [`${month.slice(0, 7)}#1`],
     );
     expect(audit).toEqual([
       { action: "pay_prize", actor_user_id: finance.uid, reason: "Offers checked with the network" },
