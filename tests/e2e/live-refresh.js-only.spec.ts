@@ -1,6 +1,9 @@
 import { expect } from "@playwright/test";
 import { test } from "./support";
 
+/** The page's events stream, whatever it asks for (Home adds ?feed=1: the recent cash-outs). */
+const isEventStream = (url: string) => new URL(url).pathname === "/api/events";
+
 test("an open Earn page shows a task completed in another tab without a reload", async ({
   page,
   signedIn,
@@ -31,7 +34,7 @@ test("a live refresh in one tab leaves the flash message of another tab's action
 }) => {
   await signedIn("flash");
   const watcher = await context.newPage();
-  const streamOpen = watcher.waitForResponse((response) => response.url().endsWith("/api/events"));
+  const streamOpen = watcher.waitForResponse((response) => isEventStream(response.url()));
   await watcher.goto("/earn");
   await streamOpen;
 
@@ -62,12 +65,12 @@ test("an open Home page goes to the sign-in screen when its person logs out in a
   signedIn,
   context,
 }) => {
-  const streamOpen = page.waitForResponse((response) => response.url().endsWith("/api/events"));
+  const streamOpen = page.waitForResponse((response) => isEventStream(response.url()));
   await signedIn("ended");
   await streamOpen;
   let reconnects = 0;
   page.on("request", (request) => {
-    if (request.url().endsWith("/api/events")) reconnects += 1;
+    if (isEventStream(request.url())) reconnects += 1;
   });
 
   const other = await context.newPage();
