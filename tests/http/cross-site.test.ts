@@ -49,6 +49,7 @@ const GET_ONLY = [
   "api.referral-codes.$code.ts",
   "healthz.ts",
   "offline.ts",
+  "offer-images.$id.ts",
   "service-worker[.]js.ts",
 ];
 

@@ -540,7 +540,20 @@ const codes: Value[] = [
   ["well-formed, unknown", "ABCDEFG"],
   ["with spaces around", " ABCDEFG "],
 ];
+// An offer image by an id no catalogue lists (docs/decisions/099): whatever the id, a plain 404.
+const NO_SUCH_IMAGE: Answer = { status: 404, contentType: "text/plain", contains: "Not found" };
 const resourceCases = [
+  ...[...NUMBER_AND_TEXT, ["well-formed, unknown", "A".repeat(22)] as Value]
+    .filter(([, id]) => id.trim() !== "")
+    .map(([label, id]) =>
+      route(
+        "offer-images.$id.ts",
+        "GET",
+        `/offer-images/${encodeURIComponent(id)}`,
+        "visitor",
+      )(`GET the image ${label}`, undefined, NO_SUCH_IMAGE),
+    ),
+  ...otherMethods("offer-images.$id.ts", "/offer-images/AAAAAAAAAAAAAAAAAAAAAA", "GET", "visitor"),
   ...getCases("healthz.ts", "/healthz", "visitor", HEALTHY),
   ...otherMethods("healthz.ts", "/healthz", "GET", "visitor"),
   ...getCases("offline.ts", "/offline", "visitor", OFFLINE_PAGE),

@@ -270,7 +270,8 @@ function OfferWalls({ walls }: { walls: { name: string; label: string }[] }) {
 interface WallOfferList {
   name: string;
   label: string;
-  offers: { id: string; title: string; description: string; coins: number }[];
+  /** `image`: the app's own route to the offer's image, or null (an icon instead). */
+  offers: { id: string; title: string; description: string; coins: number; image: string | null }[];
 }
 
 /**
@@ -294,9 +295,21 @@ function WallOffers({ list, coinsPerDollar }: { list: WallOfferList; coinsPerDol
               href={`/earn/walls/${list.name}/offers/${encodeURIComponent(offer.id)}`}
               className="flex items-center gap-3 rounded-2xl border border-line bg-white p-3 shadow-sm transition hover:border-brand-200 active:scale-[0.99]"
             >
-              <span className="inline-flex size-11 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
-                <Icon name="compass" className="size-5" />
-              </span>
+              {offer.image ? (
+                <img
+                  src={offer.image}
+                  alt=""
+                  width={44}
+                  height={44}
+                  loading="lazy"
+                  decoding="async"
+                  className="size-11 shrink-0 rounded-xl bg-brand-50 object-cover"
+                />
+              ) : (
+                <span className="inline-flex size-11 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
+                  <Icon name="compass" className="size-5" />
+                </span>
+              )}
               <span className="min-w-0 flex-1">
                 <span className="block truncate text-sm font-semibold text-ink">{offer.title}</span>
                 {offer.description ? (

@@ -1,4 +1,5 @@
 import { wallCards } from "~/server/walls/pages.server";
+import { offerImageId } from "~/server/walls/offer-images.server";
 import { wallOfferLists } from "~/server/walls/offers.server";
 import { redirect } from "@remix-run/node";
 import type { Flash } from "~/domain/flash";
@@ -111,13 +112,20 @@ export async function loadEarn(request: Request, scope?: RequestScope) {
     // The offer walls the operator turned on (docs/offer-walls.md), each opened at /earn/walls/{name}.
     walls: walls ?? [],
     // The offers of the walls with an offers API (docs/offer-walls.md, "Offers in Earn"), the first
-    // few of each: the wall's own page has them all. Their click URLs stay on the server.
+    // few of each: the wall's own page has them all. Their click and image URLs stay on the server.
     wallOffers: (wallOffers ?? []).map(({ name, label, offers }) => ({
       name,
       label,
       offers: offers
         .slice(0, WALL_OFFERS_SHOWN)
-        .map(({ id, name: title, description, coins }) => ({ id, title, description, coins })),
+        // The image through the app's own route, by the id the app gave it (docs/decisions/099).
+        .map(({ id, name: title, description, coins, imageUrl }) => ({
+          id,
+          title,
+          description,
+          coins,
+          image: imageUrl ? `/offer-images/${offerImageId(name, imageUrl)}` : null,
+        })),
     })),
   };
 }

@@ -106,6 +106,16 @@ const envVariables = z.object({
   DASHBOARD_FOLD_INTERVAL_SECONDS: optionalText
     .transform((value) => (value === undefined ? 300 : Number(value)))
     .pipe(z.number("must be a number of seconds").int().min(0).max(86_400)),
+  // Hosts whose offer images may be fetched over plain http (the tests' stand-ins); every other image
+  // is fetched over https only (docs/decisions/099).
+  OFFER_IMAGE_HTTP_HOSTS: optionalText
+    .transform((value) =>
+      (value ?? "")
+        .split(",")
+        .map((host) => host.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^[a-z0-9.-]{1,100}$/, "must be host names separated by commas"))),
   // How long each server keeps the feed of recent cash-outs before reading it again, and so how soon
   // open pages see a new one (docs/decisions/098).
   CASHOUT_FEED_REFRESH_SECONDS: optionalText
@@ -363,6 +373,7 @@ const envSchema = envVariables
       dashboardFoldIntervalMs: env.DASHBOARD_FOLD_INTERVAL_SECONDS * 1000,
       prizeCloseIntervalMs: env.PRIZE_CLOSE_INTERVAL_SECONDS * 1000,
       cashoutFeedRefreshMs: env.CASHOUT_FEED_REFRESH_SECONDS * 1000,
+      offerImageHttpHosts: env.OFFER_IMAGE_HTTP_HOSTS,
       offerProvider: env.OFFER_PROVIDER
         ? {
             name: env.OFFER_PROVIDER,

@@ -68,6 +68,11 @@ export interface WallOffer {
   payoutUsd: number | null;
   /** The click URL as the network gave it, before the person's wall id is put in. */
   clickUrlTemplate: string;
+  /**
+   * The offer's image as the catalogue lists it (an http or https URL without credentials), or null.
+   * Never sent to a browser: pages show it through the app's image route (walls/offer-images.server.ts).
+   */
+  imageUrl: string | null;
 }
 
 /**
@@ -273,6 +278,19 @@ export function listOffers<T>(items: readonly unknown[], schema: z.ZodType<T>, t
 export function parseUsd(value: string | undefined | null): number | null {
   if (typeof value !== "string" || !/^[+-]?[0-9]{1,9}(\.[0-9]{1,12})?$/.test(value)) return null;
   return Math.abs(Number(value));
+}
+
+/** An image URL a catalogue lists: http or https, no user or password, at most 2,000 characters; else null. */
+export function catalogueImageUrl(value: unknown): string | null {
+  if (typeof value !== "string" || value.length > 2000) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password) return null;
+  return url.href;
 }
 
 /** The offer's id and name when sent and readable; else null. */

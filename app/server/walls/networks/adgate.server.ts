@@ -5,6 +5,7 @@ import {
   getPostback,
   listableCoins,
   listOffers,
+  catalogueImageUrl,
   optionalText,
   parseAnswer,
   readCoins,
@@ -33,6 +34,8 @@ const adgateOffer = z.object({
   points: amount.nullish(),
   payout: amount.nullish(),
   events: z.array(z.object({ points: amount.nullish(), payout: amount.nullish() })).nullish(),
+  // The offer's icon, as integrations of v3 read it (AdGate's v1 documents the same as icon_url).
+  creatives: z.object({ icon: z.unknown().optional() }).nullish(),
 });
 
 /** The offer's points, else the sum of its events' (the most it can pay); likewise its payout. */
@@ -171,6 +174,7 @@ export const adgate: WallNetwork<{
           coins,
           payoutUsd: payout === null ? null : parseUsd(String(payout)),
           clickUrlTemplate: offer.click_url,
+          imageUrl: catalogueImageUrl(offer.creatives?.icon),
         };
       });
     },

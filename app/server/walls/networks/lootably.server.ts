@@ -4,6 +4,7 @@ import {
   getPostback,
   listableCoins,
   listOffers,
+  catalogueImageUrl,
   optionalText,
   parseAnswer,
   readCoins,
@@ -44,6 +45,8 @@ const lootablyOffer = z.object({
   currencyReward: z.union([z.number(), z.string()]),
   revenue: z.union([z.number(), z.string()]).nullish(),
   link: z.url({ protocol: /^https?$/ }),
+  // Lootably's own types (lootably-offers-api-types): the offer's image URL.
+  image: z.unknown().optional(),
 });
 
 /**
@@ -172,6 +175,7 @@ export const lootably: WallNetwork<{
           coins,
           payoutUsd: typeof offer.revenue === "number" ? Math.abs(offer.revenue) : parseUsd(offer.revenue),
           clickUrlTemplate: offer.link,
+          imageUrl: catalogueImageUrl(offer.image),
         };
       });
     },

@@ -1,0 +1,178 @@
+import { createHash } from "node:crypto";
+import { isIP } from "node:net";
+import { getEnv } from "../runtime/env.server";
+import { wallOfferLists } from "./offers.server";
+
+// The offer walls' images through the app's own route (issue 39, point 7; docs/decisions/099): the
+// pages' Content-Security-Policy keeps images to 'self'. The route serves only an image a catalogue
+// listed, by an id the app gave it (never a URL from the request), fetched on the server, its size
+// and type checked, and kept in memory.
+
+/** The most an image may weigh, and how long one fetch may take. */
+export const OFFER_IMAGE_MAX_BYTES = 256 * 1024;
+const FETCH_DEADLINE_MS = 3_000;
+/** How long a fetched image, or a failure to fetch one, is kept. */
+const KEPT_MS = 24 * 60 * 60 * 1000;
+const FAILURE_KEPT_MS = 5 * 60 * 1000;
+/** Kept images at most, the oldest dropped first. */
+const MAX_KEPT = 500;
+
+/** The types served, each known by its first bytes (SVG, which can carry script, is not one). */
+const SIGNATURES: readonly { type: string; matches: (bytes: Uint8Array) => boolean }[] = [
+  { type: "image/png", matches: (b) => b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 },
+  { type: "image/jpeg", matches: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  { type: "image/gif", matches: (b) => b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38 },
+  {
+    type: "image/webp",
+    matches: (b) =>
+      b[0] === 0x52 &&
+      b[1] === 0x49 &&
+      b[2] === 0x46 &&
+      b[3] === 0x46 &&
+      b[8] === 0x57 &&
+      b[9] === 0x45 &&
+      b[10] === 0x42 &&
+      b[11] === 0x50,
+  },
+];
+
+/** The image type its bytes say, when it is one the route serves; else null. */
+export function sniffImageType(bytes: Uint8Array): string | null {
+  return SIGNATURES.find((signature) => signature.matches(bytes))?.type ?? null;
+}
+
+/** The id the app gives an image of a network's catalogue: the same for the same URL, nothing of it readable. */
+export function offerImageId(network: string, imageUrl: string): string {
+  return createHash("sha256").update(`${network}\n${imageUrl}`).digest("base64url").slice(0, 22);
+}
+
+export const OFFER_IMAGE_ID = /^[A-Za-z0-9_-]{22}$/;
+
+/**
+ * Whether the app fetches this URL: https on the default port, to a host that is not an address of
+ * this machine or its private network; plain http only to a host OFFER_IMAGE_HTTP_HOSTS names (the
+ * tests' stand-ins). A catalogue is the networks' word, not the request's, but it is still checked.
+ */
+export function fetchableImageUrl(imageUrl: string, httpHosts: readonly string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(imageUrl);
+  } catch {
+    return false;
+  }
+  if (url.username || url.password) return false;
+  if (url.protocol === "http:") return httpHosts.includes(url.hostname);
+  if (url.protocol !== "https:" || url.port !== "") return false;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal")) return false;
+  return isIP(host) === 0 || !privateAddress(host);
+}
+
+function privateAddress(address: string): boolean {
+  if (isIP(address) === 6) {
+    const lower = address.toLowerCase();
+    return (
+      lower === "::1" ||
+      lower === "::" ||
+      /^f[cd]/.test(lower) ||
+      /^fe[89ab]/.test(lower) ||
+      lower.startsWith("::ffff:")
+    );
+  }
+  const [a, b] = address.split(".").map(Number) as [number, number];
+  return (
+    a === 10 ||
+    a === 127 ||
+    a === 0 ||
+    (a === 169 && b === 254) ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    (a === 100 && b >= 64 && b <= 127)
+  );
+}
+
+type Kept = { ok: true; type: string; bytes: Uint8Array; until: number } | { ok: false; until: number };
+const store = globalThis as typeof globalThis & { __offerImages?: Map<string, Kept> };
+const kept = (store.__offerImages ??= new Map());
+
+/** The catalogues' images by the id the app gave them. */
+async function listedImages(): Promise<Map<string, string>> {
+  const images = new Map<string, string>();
+  for (const list of await wallOfferLists())
+    for (const offer of list.offers)
+      if (offer.imageUrl) images.set(offerImageId(list.name, offer.imageUrl), offer.imageUrl);
+  return images;
+}
+
+/** The body, read until it passes `max` bytes (then null). */
+async function readAtMost(response: Response, max: number): Promise<Uint8Array | null> {
+  const reader = response.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
+async function fetchImage(imageUrl: string): Promise<Kept> {
+  const failed: Kept = { ok: false, until: Date.now() + FAILURE_KEPT_MS };
+  if (!fetchableImageUrl(imageUrl, getEnv().offerImageHttpHosts)) return failed;
+  try {
+    // No redirect is followed: it could lead anywhere the check above refuses.
+    const response = await fetch(imageUrl, {
+      redirect: "manual",
+      signal: AbortSignal.timeout(FETCH_DEADLINE_MS),
+      headers: { accept: "image/png,image/jpeg,image/gif,image/webp" },
+    });
+    const declared = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    if (!response.ok || !SIGNATURES.some((signature) => signature.type === declared)) {
+      await response.body?.cancel();
+      return failed;
+    }
+    const bytes = await readAtMost(response, OFFER_IMAGE_MAX_BYTES);
+    // The bytes must be the type the network declared.
+    if (!bytes || sniffImageType(bytes) !== declared) return failed;
+    return { ok: true, type: declared, bytes, until: Date.now() + KEPT_MS };
+  } catch (error) {
+    console.error(`offer image ${new URL(imageUrl).host}: could not fetch it:`, (error as Error).message);
+    return failed;
+  }
+}
+
+/**
+ * The image the id names: "unknown" when no catalogue lists it now, "unavailable" when it could not
+ * be fetched as an image the route serves (kept for five minutes), else its type and bytes.
+ */
+export async function offerImage(
+  id: string,
+): Promise<{ state: "unknown" } | { state: "unavailable" } | { state: "ok"; type: string; bytes: Uint8Array }> {
+  if (!OFFER_IMAGE_ID.test(id)) return { state: "unknown" };
+  const imageUrl = (await listedImages()).get(id);
+  if (!imageUrl) return { state: "unknown" };
+  let entry = kept.get(id);
+  if (!entry || entry.until <= Date.now()) {
+    entry = await fetchImage(imageUrl);
+    kept.delete(id);
+    kept.set(id, entry);
+    for (const oldest of kept.keys()) {
+      if (kept.size <= MAX_KEPT) break;
+      kept.delete(oldest);
+    }
+  }
+  return entry.ok ? { state: "ok", type: entry.type, bytes: entry.bytes } : { state: "unavailable" };
+}
