@@ -186,5 +186,6 @@ export const NOT_SCREENS: Readonly<Record<string, string>> = {
   "api.push-tokens.ts": "JSON API for web push tokens",
   "api.referral-codes.$code.ts": "JSON API checking a referral code",
   "healthz.ts": "plain-text health check",
+  "offer-images.$id.ts": "an offer wall's image, served through the app",
   "service-worker[.]js.ts": "the service worker's script",
 };

@@ -543,7 +543,14 @@ const codes: Value[] = [
 // An offer image by an id no catalogue lists (docs/decisions/099): whatever the id, a plain 404.
 const NO_SUCH_IMAGE: Answer = { status: 404, contentType: "text/plain", contains: "Not found" };
 const resourceCases = [
-  ...[...NUMBER_AND_TEXT, ["well-formed, unknown", "A".repeat(22)] as Value]
+  ...[
+    ...NUMBER_AND_TEXT,
+    ["well-formed, unknown", "A".repeat(22)] as Value,
+    ["one character short", "A".repeat(21)] as Value,
+    ["one character over", "A".repeat(23)] as Value,
+    ["of the right length with a dot", `${"A".repeat(21)}.`] as Value,
+    ["a path upwards", "../../etc/passwd"] as Value,
+  ]
     .filter(([, id]) => id.trim() !== "")
     .map(([label, id]) =>
       route(
