@@ -27,7 +27,7 @@ async function startImageServer() {
       response.writeHead(200, { "content-type": type });
       response.end(body);
     };
-    if (path === "/ok.png") return send("image/png", PNG);
+    if (path === "/ok.png" || path === "/popular.png") return send("image/png", PNG);
     if (path === "/page.png") return send("text/html", "<script>alert(1)</script>");
     if (path === "/lying.png") return send("image/png", "<svg onload=alert(1)></svg>");
     if (path === "/icon.svg") return send("image/svg+xml", "<svg xmlns='http://www.w3.org/2000/svg'/>");
@@ -65,7 +65,16 @@ describe("offer images through the app's own route", () => {
       { ...ADGATE_CATALOGUE[0], id: 41005, anchor: "Vector icon", creatives: { icon: `${images.url}/icon.svg` } },
       { ...ADGATE_CATALOGUE[0], id: 41006, anchor: "Huge icon", creatives: { icon: `${images.url}/huge.png` } },
     ];
-    lootably.state.catalogue = [{ ...LOOTABLY_CATALOGUE[0], image: "https://127.0.0.1/internal.png" }];
+    lootably.state.catalogue = [
+      { ...LOOTABLY_CATALOGUE[0], image: "https://127.0.0.1/internal.png" },
+      {
+        ...LOOTABLY_CATALOGUE[0],
+        offerID: "lb-7c",
+        name: "Popular offer",
+        link: "https://api.lootably.example/click?offer=lb-7c&user={userID}",
+        image: `${images.url}/popular.png`,
+      },
+    ];
     app = await startPostgresApp({
       WALL_ADGATE_ENABLED: "true",
       WALL_ADGATE_WALL_CODE: "nq6Upw",
@@ -138,6 +147,13 @@ describe("offer images through the app's own route", () => {
 
   it("does not fetch an https image on an address of this machine's network", async () => {
     await placeholder(await fetch(`${app.url}${await imageOf("Reach level 10 in Tower Clash")}`));
+  });
+
+  it("fetches an image once when ten requests for it arrive together", async () => {
+    const path = await imageOf("Popular offer");
+    const answers = await Promise.all(Array.from({ length: 10 }, () => fetch(`${app.url}${path}`)));
+    for (const answer of answers) expect(Buffer.from(await answer.arrayBuffer()).equals(PNG)).toBe(true);
+    expect(images.hits("/popular.png")).toBe(1);
   });
 
   it("answers 404 for an id no catalogue lists, and takes no URL from the request", async () => {

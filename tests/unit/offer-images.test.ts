@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fetchableImageUrl, offerImageId, sniffImageType } from "~/server/walls/offer-images.server";
+import { fetchableImageUrl, offerImageId, resolvesPublic, sniffImageType } from "~/server/walls/offer-images.server";
 
 // What the offer image route fetches and serves (docs/decisions/099).
 describe("offer images", () => {
@@ -46,5 +46,23 @@ describe("offer images", () => {
     ])
       expect(fetchableImageUrl(url, []), url).toBe(false);
     expect(fetchableImageUrl("http://127.0.0.1:8080/1.png", ["127.0.0.1"])).toBe(true);
+  });
+
+  it("refuses a host name that resolves to this machine's network, or that does not resolve, before fetching it", async () => {
+    const resolver = (table: Record<string, string[]>) => async (host: string) => {
+      const addresses = table[host];
+      if (!addresses) throw new Error("ENOTFOUND");
+      return addresses.map((address) => ({ address }));
+    };
+    const dns = resolver({
+      "cdn.example": ["93.184.216.34", "2606:2800:220:1::1"],
+      "inward.example": ["10.0.0.5"],
+      "mixed.example": ["93.184.216.34", "127.0.0.1"],
+      "metadata.example": ["169.254.169.254"],
+      "mapped.example": ["::ffff:10.0.0.1"],
+    });
+    expect(await resolvesPublic("cdn.example", dns)).toBe(true);
+    for (const host of ["inward.example", "mixed.example", "metadata.example", "mapped.example", "nowhere.example"])
+      expect(await resolvesPublic(host, dns), host).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { getEnv } from "../runtime/env.server";
 import { wallOfferLists } from "./offers.server";
@@ -68,6 +69,24 @@ export function fetchableImageUrl(imageUrl: string, httpHosts: readonly string[]
   return isIP(host) === 0 || !privateAddress(host);
 }
 
+/**
+ * Whether every address the host name resolves to is public (an https image's host, before it is
+ * fetched): a name pointing into this machine's network is refused like an address written out.
+ * `resolve` is the system's resolver; tests give their own.
+ */
+export async function resolvesPublic(
+  host: string,
+  resolve: (host: string) => Promise<{ address: string }[]> = (name) => lookup(name, { all: true }),
+): Promise<boolean> {
+  if (isIP(host.replace(/^\[|\]$/g, "")) !== 0) return true;
+  try {
+    const addresses = await resolve(host);
+    return addresses.length > 0 && addresses.every(({ address }) => !privateAddress(address));
+  } catch {
+    return false;
+  }
+}
+
 function privateAddress(address: string): boolean {
   if (isIP(address) === 6) {
     const lower = address.toLowerCase();
@@ -92,8 +111,13 @@ function privateAddress(address: string): boolean {
 }
 
 type Kept = { ok: true; type: string; bytes: Uint8Array; until: number } | { ok: false; until: number };
-const store = globalThis as typeof globalThis & { __offerImages?: Map<string, Kept> };
+const store = globalThis as typeof globalThis & {
+  __offerImages?: Map<string, Kept>;
+  __offerImagesFetching?: Map<string, Promise<Kept>>;
+};
 const kept = (store.__offerImages ??= new Map());
+/** Fetches under way, by id: requests for an image being fetched wait for that one fetch. */
+const fetching = (store.__offerImagesFetching ??= new Map());
 
 /** The catalogues' images by the id the app gave them. */
 async function listedImages(): Promise<Map<string, string>> {
@@ -131,7 +155,10 @@ async function readAtMost(response: Response, max: number): Promise<Uint8Array |
 
 async function fetchImage(imageUrl: string): Promise<Kept> {
   const failed: Kept = { ok: false, until: Date.now() + FAILURE_KEPT_MS };
-  if (!fetchableImageUrl(imageUrl, getEnv().offerImageHttpHosts)) return failed;
+  const httpHosts = getEnv().offerImageHttpHosts;
+  if (!fetchableImageUrl(imageUrl, httpHosts)) return failed;
+  const url = new URL(imageUrl);
+  if (url.protocol === "https:" && !(await resolvesPublic(url.hostname))) return failed;
   try {
     // No redirect is followed: it could lead anywhere the check above refuses.
     const response = await fetch(imageUrl, {
@@ -166,7 +193,12 @@ export async function offerImage(
   if (!imageUrl) return { state: "unknown" };
   let entry = kept.get(id);
   if (!entry || entry.until <= Date.now()) {
-    entry = await fetchImage(imageUrl);
+    let pending = fetching.get(id);
+    if (!pending) {
+      pending = fetchImage(imageUrl).finally(() => fetching.delete(id));
+      fetching.set(id, pending);
+    }
+    entry = await pending;
     kept.delete(id);
     kept.set(id, entry);
     for (const oldest of kept.keys()) {
