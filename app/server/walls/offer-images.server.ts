@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { getEnv } from "../runtime/env.server";
+import type { WallOffer } from "./network.server";
 import { wallOfferLists } from "./offers.server";
 
 // The offer walls' images through the app's own route (issue 39, point 7; docs/decisions/099): the
@@ -119,13 +120,29 @@ const kept = (store.__offerImages ??= new Map());
 /** Fetches under way, by id: requests for an image being fetched wait for that one fetch. */
 const fetching = (store.__offerImagesFetching ??= new Map());
 
-/** The catalogues' images by the id the app gave them. */
-async function listedImages(): Promise<Map<string, string>> {
-  const images = new Map<string, string>();
-  for (const list of await wallOfferLists())
-    for (const offer of list.offers)
-      if (offer.imageUrl) images.set(offerImageId(list.name, offer.imageUrl), offer.imageUrl);
+/**
+ * A catalogue's images by the id the app gave them, hashed once per fetched catalogue (a catalogue's
+ * list is the same array until it is refreshed, so a refresh is hashed anew).
+ */
+const imagesOfCatalogue = new WeakMap<readonly WallOffer[], Map<string, string>>();
+
+function catalogueImages(network: string, offers: readonly WallOffer[]): Map<string, string> {
+  let images = imagesOfCatalogue.get(offers);
+  if (!images) {
+    images = new Map();
+    for (const offer of offers) if (offer.imageUrl) images.set(offerImageId(network, offer.imageUrl), offer.imageUrl);
+    imagesOfCatalogue.set(offers, images);
+  }
   return images;
+}
+
+/** The URL of the image the id names, when a catalogue lists it now. */
+async function listedImage(id: string): Promise<string | undefined> {
+  for (const list of await wallOfferLists()) {
+    const imageUrl = catalogueImages(list.name, list.offers).get(id);
+    if (imageUrl) return imageUrl;
+  }
+  return undefined;
 }
 
 /** The body, read until it passes `max` bytes (then null). */
@@ -189,7 +206,7 @@ export async function offerImage(
   id: string,
 ): Promise<{ state: "unknown" } | { state: "unavailable" } | { state: "ok"; type: string; bytes: Uint8Array }> {
   if (!OFFER_IMAGE_ID.test(id)) return { state: "unknown" };
-  const imageUrl = (await listedImages()).get(id);
+  const imageUrl = await listedImage(id);
   if (!imageUrl) return { state: "unknown" };
   let entry = kept.get(id);
   if (!entry || entry.until <= Date.now()) {
