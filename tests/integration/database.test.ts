@@ -74,6 +74,8 @@ const TABLES = [
   // Monthly prizes: each settled month and each of its places (docs/decisions/097).
   "prize_months",
   "prize_awards",
+  // When the app first saw each offer a wall's catalogue lists (docs/decisions/100).
+  "wall_offers_seen",
 ];
 
 /** Credits a user the way an earning function will: a ledger row and the balance, together. */

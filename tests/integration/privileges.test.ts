@@ -106,6 +106,9 @@ const SERVICE_ROLE_FUNCTIONS = [
   "cashout_feed",
   "in_cashout_feed",
   "set_in_cashout_feed",
+  // Featured offers: when each listed offer was first seen, and the walls' typical payouts (docs/decisions/100).
+  "note_wall_offers_seen",
+  "wall_typical_payouts",
   "operator_totp_of",
   "start_operator_totp",
   "use_operator_totp_step",

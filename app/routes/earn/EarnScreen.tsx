@@ -13,6 +13,8 @@ import { buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/Card";
 import { PageHeader } from "~/components/ui/PageHeader";
 import { PromoCodeForm } from "./PromoCodeForm";
+import { FeaturedOffers, OfferWalls, WallOffers, type WallOfferList } from "./WallSections";
+import type { OfferView, WallCardView } from "~/domain/featured-offers";
 
 /**
  * docs/product.md, "Earn": search, filter chips, the open tasks with their earning potential, the
@@ -35,6 +37,7 @@ export function EarnScreen({
   coinsPerDollar,
   bonusWaits = false,
   earningPaused = false,
+  featured,
   walls,
   wallOffers,
   lastResult,
@@ -51,8 +54,10 @@ export function EarnScreen({
   source: "provider" | "fallback" | "unavailable";
   potential: number;
   coinsPerDollar: number;
+  /** The walls' offers that lead the page (none: no section). */
+  featured: OfferView[];
   /** The offer walls turned on: a card each (none: no section). */
-  walls: { name: string; label: string }[];
+  walls: WallCardView[];
   /** The offers of the walls with an offers API: a list each, under the walls (none: nothing). */
   wallOffers: WallOfferList[];
   lastResult?: SubmissionResult<string[]>;
@@ -68,6 +73,7 @@ export function EarnScreen({
           {EARNING_PAUSED.detail}
         </Banner>
       ) : null}
+      {featured.length > 0 ? <FeaturedOffers offers={featured} coinsPerDollar={coinsPerDollar} /> : null}
       {/* Each offer credit and whether it is still pending; missing-credit reports (issue 19, item 4). */}
       <Link
         to="/earn/offers"
@@ -81,7 +87,7 @@ export function EarnScreen({
         <Icon name="forward" className="size-5 shrink-0 text-gray-400" />
       </Link>
       <PromoCodeForm lastResult={lastResult} />
-      {walls.length > 0 ? <OfferWalls walls={walls} /> : null}
+      {walls.length > 0 ? <OfferWalls walls={walls} coinsPerDollar={coinsPerDollar} /> : null}
       {wallOffers.map((list) => (
         <WallOffers key={list.name} list={list} coinsPerDollar={coinsPerDollar} />
       ))}
@@ -234,98 +240,5 @@ function TaskGroups({
         </section>
       ) : null}
     </>
-  );
-}
-
-/** A card per offer wall: each opens the network's own page of offers inside the app. */
-function OfferWalls({ walls }: { walls: { name: string; label: string }[] }) {
-  return (
-    <section aria-labelledby="offer-walls" className="space-y-2.5">
-      <h2 id="offer-walls" className="text-sm font-semibold text-muted">
-        Offer walls
-      </h2>
-      <ul className="grid gap-2.5 sm:grid-cols-2">
-        {walls.map((wall) => (
-          <li key={wall.name}>
-            <Link
-              to={`/earn/walls/${wall.name}`}
-              className="flex min-h-16 items-center gap-3 rounded-2xl border border-line bg-white p-3.5 shadow-sm transition hover:border-brand-300 active:scale-[0.98]"
-            >
-              <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
-                <Icon name="compass" className="size-5" />
-              </span>
-              <span className="min-w-0 flex-1">
-                <span className="block truncate font-semibold">{wall.label}</span>
-                <span className="block text-xs text-muted">More offers, paid in coins</span>
-              </span>
-              <Icon name="forward" className="size-5 shrink-0 text-gray-400" />
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
-}
-
-interface WallOfferList {
-  name: string;
-  label: string;
-  /** `image`: the app's own route to the offer's image, or null (an icon instead). */
-  offers: { id: string; title: string; description: string; coins: number; image: string | null }[];
-}
-
-/**
- * A wall's offers, from its offers API: each a plain link (JavaScript or not) to the app's route
- * that sends the person to the network with their wall id. The network's postback pays it.
- */
-function WallOffers({ list, coinsPerDollar }: { list: WallOfferList; coinsPerDollar: number }) {
-  const headingId = `wall-offers-${list.name}`;
-  return (
-    <section aria-labelledby={headingId} className="space-y-2.5">
-      <div>
-        <h2 id={headingId} className="text-sm font-semibold text-muted">
-          Offers from {list.label}
-        </h2>
-        <p className="text-xs text-muted">Coins arrive once {list.label} confirms the offer.</p>
-      </div>
-      <ul aria-label={`Offers from ${list.label}`} className="space-y-2.5">
-        {list.offers.map((offer) => (
-          <li key={offer.id}>
-            <a
-              href={`/earn/walls/${list.name}/offers/${encodeURIComponent(offer.id)}`}
-              className="flex items-center gap-3 rounded-2xl border border-line bg-white p-3 shadow-sm transition hover:border-brand-200 active:scale-[0.99]"
-            >
-              {offer.image ? (
-                <img
-                  src={offer.image}
-                  alt=""
-                  width={44}
-                  height={44}
-                  loading="lazy"
-                  decoding="async"
-                  className="size-11 shrink-0 rounded-xl bg-brand-50 object-cover"
-                />
-              ) : (
-                <span className="inline-flex size-11 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
-                  <Icon name="compass" className="size-5" />
-                </span>
-              )}
-              <span className="min-w-0 flex-1">
-                <span className="block truncate text-sm font-semibold text-ink">{offer.title}</span>
-                {offer.description ? (
-                  <span className="block truncate text-xs text-muted">{offer.description}</span>
-                ) : null}
-                <span className="mt-0.5 block text-xs text-muted">
-                  <span className="font-semibold text-money-600">+{formatCoins(offer.coins)}</span>
-                  <span aria-hidden="true"> · </span>
-                  {formatDollars(coinsToDollars(offer.coins, coinsPerDollar))}
-                </span>
-              </span>
-              <Icon name="forward" className="size-5 shrink-0 text-muted" />
-            </a>
-          </li>
-        ))}
-      </ul>
-    </section>
   );
 }

@@ -1,6 +1,4 @@
-import { wallCards } from "~/server/walls/pages.server";
-import { offerImageId } from "~/server/walls/offer-images.server";
-import { wallOfferLists } from "~/server/walls/offers.server";
+import { earnWalls } from "~/server/walls/earn-walls.server";
 import { redirect } from "@remix-run/node";
 import type { Flash } from "~/domain/flash";
 import { TASK_ALREADY_REWARDED } from "~/domain/identity";
@@ -28,9 +26,6 @@ import {
   taskStartCall,
 } from "~/server/earning/tasks.server";
 import { ruleMessage } from "~/domain/rules";
-
-/** How many of a wall's offers Earn lists. */
-const WALL_OFFERS_SHOWN = 5;
 
 const PENDING_AGAIN = "You finished this offer. Its coins arrive as soon as the offer provider confirms it.";
 
@@ -77,13 +72,12 @@ export async function loadEarn(request: Request, scope?: RequestScope) {
         ),
       }
     : null;
-  const [list, startRow, paused, config, wallOffers, walls] = await Promise.all([
+  const [list, startRow, paused, config, walls] = await Promise.all([
     optionalSection("earn: tasks", reads ? listTasksForUser(reads.uid, reads.calls[0]) : listTasks()),
     optionalSection("earn: task start", reads ? reads.calls[1] : Promise.resolve(null)),
     optionalSection("earn: earning paused", reads ? reads.calls[2] : Promise.resolve(null)),
     getAppConfig(),
-    optionalSection("earn: offer walls' offers", wallOfferLists()),
-    optionalSection("earn: offer walls", wallCards()),
+    optionalSection("earn: offer walls", earnWalls()),
   ]);
   // No offers had from the configured provider yet: the list failed (the fallback tasks never stand in).
   const failed = list === null || list.source === "unavailable";
@@ -109,24 +103,12 @@ export async function loadEarn(request: Request, scope?: RequestScope) {
     // The app's own tasks pay bonus money: where it waits for offer earnings, the list says so.
     bonusWaits: config.bonus_locked_until_earned === true && list?.source === "fallback",
     dialogTask,
-    // The offer walls the operator turned on (docs/offer-walls.md), each opened at /earn/walls/{name}.
-    walls: walls ?? [],
-    // The offers of the walls with an offers API (docs/offer-walls.md, "Offers in Earn"), the first
-    // few of each: the wall's own page has them all. Their click and image URLs stay on the server.
-    wallOffers: (wallOffers ?? []).map(({ name, label, offers }) => ({
-      name,
-      label,
-      offers: offers
-        .slice(0, WALL_OFFERS_SHOWN)
-        // The image through the app's own route, by the id the app gave it (docs/decisions/099).
-        .map(({ id, name: title, description, coins, imageUrl }) => ({
-          id,
-          title,
-          description,
-          coins,
-          image: imageUrl ? `/offer-images/${offerImageId(name, imageUrl)}` : null,
-        })),
-    })),
+    // The offer walls the operator turned on (docs/offer-walls.md), each opened at /earn/walls/{name};
+    // the featured offers that lead the page and each listing wall's first few offers (decision
+    // 100). Click and image URLs stay on the server.
+    featured: walls?.featured ?? [],
+    walls: walls?.walls ?? [],
+    wallOffers: walls?.lists ?? [],
   };
 }
 

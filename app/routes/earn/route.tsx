@@ -38,6 +38,7 @@ export default function EarnRoute() {
         source={data.source}
         potential={data.potential}
         coinsPerDollar={data.coinsPerDollar}
+        featured={data.featured}
         walls={data.walls}
         wallOffers={data.wallOffers}
         // A reply about a task that is not on screen (gone from the list) shows above the list.

@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { z } from "zod";
 import { MAX_REWARD_COINS } from "~/domain/tasks";
+import type { OfferKind } from "~/domain/offer-kinds";
 
 /**
  * An offer wall network, as the app sees it (docs/offer-walls.md): one module per network under
@@ -12,6 +13,11 @@ export interface WallNetwork<Config = WallSettings> {
   name: string;
   /** The network's own name, as people know it. */
   label: string;
+  /**
+   * What its wall is mostly made of, as the network describes itself (docs/walls/{name}.md): Earn's
+   * card says it, unless the wall's own catalogue shows what it lists (empty: every kind).
+   */
+  bestFor: readonly OfferKind[];
   /** The settings it needs, by the suffix of their variable (WALL_BITLABS_APP_SECRET: "APP_SECRET"). */
   settings: readonly WallSetting[];
   /**
@@ -73,6 +79,10 @@ export interface WallOffer {
    * Never sent to a browser: pages show it through the app's image route (walls/offer-images.server.ts).
    */
   imageUrl: string | null;
+  /** What kind of offer it is, from the catalogue's categories (domain/offer-kinds.ts), or null. */
+  kind: OfferKind | null;
+  /** How many steps pay it, when the catalogue lists them (a multi-step offer), else null. */
+  steps: number | null;
 }
 
 /**
@@ -278,6 +288,12 @@ export function listOffers<T>(items: readonly unknown[], schema: z.ZodType<T>, t
 export function parseUsd(value: string | undefined | null): number | null {
   if (typeof value !== "string" || !/^[+-]?[0-9]{1,9}(\.[0-9]{1,12})?$/.test(value)) return null;
   return Math.abs(Number(value));
+}
+
+/** A catalogue's categories as text: the strings among them (at most 20), anything else left out. */
+export function catalogueCategories(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((item): item is string => typeof item === "string" && item.length <= 100).slice(0, 20);
 }
 
 /** An image URL a catalogue lists: http or https, no user or password, at most 2,000 characters; else null. */

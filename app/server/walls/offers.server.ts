@@ -1,5 +1,6 @@
 import { memoize } from "../runtime/cache.server";
 import { getEnv } from "../runtime/env.server";
+import { getDatabase } from "../db/database.server";
 import { currentWalls } from "./configured.server";
 import { fetchWithinDeadline, servedForMs } from "../earning/provider-offers.server";
 import type { WallOffer, WallOffersApi } from "./network.server";
@@ -24,10 +25,34 @@ async function listingWalls(): Promise<ListingWall[]> {
   });
 }
 
-/** Each network's last good catalogue, by name: served while a refresh fails. */
-const lastGood = new Map<string, WallOffer[]>();
+/** A catalogue as Earn reads it: each offer with when the app first saw it listed (null: not known as new). */
+interface Catalogue {
+  offers: (WallOffer & { firstSeenAt: string | null })[];
+  fresh: boolean;
+}
 
-async function fetchCatalogue({ wall, api, request }: ListingWall): Promise<{ offers: WallOffer[]; fresh: boolean }> {
+/** Each network's last good catalogue, by name: served while a refresh fails. */
+const lastGood = new Map<string, Catalogue["offers"]>();
+
+/**
+ * When the app first saw each offer (docs/decisions/100), noted in the database so every server
+ * agrees and a restart forgets nothing. A failure leaves every offer not new: no badge is made up.
+ */
+async function firstSeen(network: string, offers: WallOffer[]): Promise<Record<string, string | null>> {
+  try {
+    return await (
+      await getDatabase()
+    ).rpc<Record<string, string | null>>("note_wall_offers_seen", {
+      p_network: network,
+      p_offer_ids: offers.map((offer) => offer.id),
+    });
+  } catch (error) {
+    console.error(`offer wall ${network}: could not note its offers as seen:`, (error as Error).message);
+    return {};
+  }
+}
+
+async function fetchCatalogue({ wall, api, request }: ListingWall): Promise<Catalogue> {
   const name = wall.network.name;
   const offers = await fetchWithinDeadline(`offer wall ${name}, offers API`, async (signal) => {
     const response = await fetch(request.url, { ...request.init, signal });
@@ -36,13 +61,15 @@ async function fetchCatalogue({ wall, api, request }: ListingWall): Promise<{ of
     return api.read(await response.json());
   });
   if (offers) {
-    lastGood.set(name, offers);
-    return { offers, fresh: true };
+    const seen = offers.length > 0 ? await firstSeen(name, offers) : {};
+    const listed = offers.map((offer) => ({ ...offer, firstSeenAt: seen[offer.id] ?? null }));
+    lastGood.set(name, listed);
+    return { offers: listed, fresh: true };
   }
   return { offers: lastGood.get(name) ?? [], fresh: false };
 }
 
-const catalogues = new Map<string, ReturnType<typeof memoize<{ offers: WallOffer[]; fresh: boolean }>>>();
+const catalogues = new Map<string, ReturnType<typeof memoize<Catalogue>>>();
 
 function catalogue(listing: ListingWall) {
   const name = listing.wall.network.name;
@@ -58,7 +85,7 @@ function catalogue(listing: ListingWall) {
 }
 
 /** The offers of every wall that lists them, by network (a network with none, for now, is left out). */
-export async function wallOfferLists(): Promise<{ name: string; label: string; offers: WallOffer[] }[]> {
+export async function wallOfferLists(): Promise<{ name: string; label: string; offers: Catalogue["offers"] }[]> {
   const lists = await Promise.all(
     (await listingWalls()).map(async (listing) => ({
       name: listing.wall.network.name,

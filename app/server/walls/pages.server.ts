@@ -1,3 +1,4 @@
+import type { OfferKind } from "~/domain/offer-kinds";
 import { offerWallOf } from "~/domain/document-policy";
 import { getDatabase } from "../db/database.server";
 import { currentWalls } from "./configured.server";
@@ -5,10 +6,10 @@ import { findWallOffer } from "./offers.server";
 import type { ConfiguredWall } from "./registry.server";
 
 /** The walls people can open (turned on, with a wall page), as Earn lists them. */
-export async function wallCards(): Promise<{ name: string; label: string }[]> {
+export async function wallCards(): Promise<{ name: string; label: string; bestFor: readonly OfferKind[] }[]> {
   return (await currentWalls())
     .filter((wall) => wall.network.wallUrl !== undefined)
-    .map(({ network }) => ({ name: network.name, label: network.label }));
+    .map(({ network }) => ({ name: network.name, label: network.label, bestFor: network.bestFor }));
 }
 
 async function openableWall(name: string | undefined): Promise<ConfiguredWall | null> {

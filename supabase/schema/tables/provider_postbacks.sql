@@ -19,6 +19,7 @@ create table public.provider_postbacks (
   constraint provider_postbacks_user_fk FOREIGN KEY (user_id) REFERENCES user_profiles(id) ON DELETE SET NULL
 );
 
+CREATE INDEX provider_postbacks_network_credits_idx ON public.provider_postbacks USING btree (provider, created_at DESC) WHERE (kind = 'credit'::text);
 CREATE INDEX provider_postbacks_user_credits_idx ON public.provider_postbacks USING btree (user_id, created_at DESC) WHERE (kind = 'credit'::text);
 CREATE INDEX provider_postbacks_user_reversals_idx ON public.provider_postbacks USING btree (user_id) WHERE (kind = 'reversal'::text);
 

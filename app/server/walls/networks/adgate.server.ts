@@ -1,10 +1,12 @@
 import { timingSafeEqual } from "node:crypto";
 import { z } from "zod";
+import { offerKindOf } from "~/domain/offer-kinds";
 import {
   creditOrReversal,
   getPostback,
   listableCoins,
   listOffers,
+  catalogueCategories,
   catalogueImageUrl,
   optionalText,
   parseAnswer,
@@ -36,6 +38,8 @@ const adgateOffer = z.object({
   events: z.array(z.object({ points: amount.nullish(), payout: amount.nullish() })).nullish(),
   // The offer's icon, as integrations of v3 read it (AdGate's v1 documents the same as icon_url).
   creatives: z.object({ icon: z.unknown().optional() }).nullish(),
+  // Its categories ("Surveys", "Android", "CPI"), as integrations of v3 read them (v1 documents them).
+  categories: z.unknown().optional(),
 });
 
 /** The offer's points, else the sum of its events' (the most it can pay); likewise its payout. */
@@ -70,6 +74,7 @@ export const adgate: WallNetwork<{
 }> = {
   name: "adgate",
   label: "AdGate Media",
+  bestFor: ["app", "signup"],
   settings: [
     { suffix: "WALL_CODE", meaning: "the wall code (the vc-walls page)", required: true },
     {
@@ -175,6 +180,9 @@ export const adgate: WallNetwork<{
           payoutUsd: payout === null ? null : parseUsd(String(payout)),
           clickUrlTemplate: offer.click_url,
           imageUrl: catalogueImageUrl(offer.creatives?.icon),
+          kind: offerKindOf(catalogueCategories(offer.categories)),
+          // Events are what pays, each in turn: more than one is an offer of steps.
+          steps: offer.events && offer.events.length > 1 ? offer.events.length : null,
         };
       });
     },

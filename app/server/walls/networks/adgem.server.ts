@@ -29,6 +29,7 @@ const adgemVerifier = (postbackKey: string, url: string) => hmacHex("sha256", po
 export const adgem: WallNetwork<{ appId: string; postbackKey: string }> = {
   name: "adgem",
   label: "AdGem",
+  bestFor: ["game", "app"],
   settings: [
     { suffix: "APP_ID", meaning: "the app's id (Properties → your app)", required: true },
     {

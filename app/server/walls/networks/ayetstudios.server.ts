@@ -43,6 +43,7 @@ const ayetHash = (apiKey: string, params: ReadonlyMap<string, string>) =>
 export const ayetstudios: WallNetwork<{ apiKey: string; adSlotId: string }> = {
   name: "ayetstudios",
   label: "ayeT-Studios",
+  bestFor: ["app", "survey"],
   settings: [
     {
       suffix: "API_KEY",

@@ -44,6 +44,7 @@ const bitlabsHash = (appSecret: string, url: string) => hmacHex("sha1", appSecre
 export const bitlabs: WallNetwork<{ appToken: string; appSecret: string }> = {
   name: "bitlabs",
   label: "BitLabs",
+  bestFor: ["survey"],
   settings: [
     { suffix: "APP_TOKEN", meaning: "the app's API token (Apps → your app → Integration)", required: true },
     { suffix: "APP_SECRET", meaning: "the app's secret key, which signs callbacks", required: true, secret: true },

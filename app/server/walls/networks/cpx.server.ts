@@ -24,6 +24,7 @@ const cpxHash = (transactionId: string, secureHash: string) => md5Hex(`${transac
 export const cpx: WallNetwork<{ appId: string; secureHash: string }> = {
   name: "cpx",
   label: "CPX Research",
+  bestFor: ["survey"],
   settings: [
     { suffix: "APP_ID", meaning: "the app's id (Publisher dashboard → Apps)", required: true },
     {

@@ -45,6 +45,7 @@ export function postbackSignature(params: ReadonlyMap<string, string>, secret: s
 export const custom: WallNetwork<{ secret: string }> = {
   name: "custom",
   label: "Offer provider",
+  bestFor: [],
   settings: [{ suffix: "SECRET", meaning: "the postback secret", required: true, secret: true, minLength: 16 }],
   postbackQuery: null,
   senderAddresses: [],

@@ -1,9 +1,11 @@
 import { z } from "zod";
+import { offerKindOf } from "~/domain/offer-kinds";
 import {
   creditOrReversal,
   getPostback,
   listableCoins,
   listOffers,
+  catalogueCategories,
   catalogueImageUrl,
   optionalText,
   parseAnswer,
@@ -47,6 +49,10 @@ const lootablyOffer = z.object({
   link: z.url({ protocol: /^https?$/ }),
   // Lootably's own types (lootably-offers-api-types): the offer's image URL.
   image: z.unknown().optional(),
+  // Its categories (app, game, survey, signup, quiz, freetrial, shopping, …) and, for an offer of
+  // several steps, its goals, as lootably-api-types describe them.
+  categories: z.unknown().optional(),
+  goals: z.array(z.unknown()).nullish(),
 });
 
 /**
@@ -66,6 +72,7 @@ export const lootably: WallNetwork<{
 }> = {
   name: "lootably",
   label: "Lootably",
+  bestFor: ["game", "app"],
   settings: [
     { suffix: "PLACEMENT_ID", meaning: "the placement's id", required: true },
     {
@@ -176,6 +183,8 @@ export const lootably: WallNetwork<{
           payoutUsd: typeof offer.revenue === "number" ? Math.abs(offer.revenue) : parseUsd(offer.revenue),
           clickUrlTemplate: offer.link,
           imageUrl: catalogueImageUrl(offer.image),
+          kind: offerKindOf(catalogueCategories(offer.categories)),
+          steps: offer.goals && offer.goals.length > 1 ? offer.goals.length : null,
         };
       });
     },

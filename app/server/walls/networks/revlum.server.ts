@@ -32,6 +32,7 @@ const ABSOLUTE_REWARD = /^[0-9]{1,9}(\.[0-9]{1,6})?$/;
 export const revlum: WallNetwork<{ appId: string; secret: string }> = {
   name: "revlum",
   label: "Revlum",
+  bestFor: ["app", "survey"],
   settings: [
     { suffix: "APP_ID", meaning: "the app's id", required: true },
     { suffix: "SECRET", meaning: "the app's secret key, which signs postbacks", required: true, secret: true },

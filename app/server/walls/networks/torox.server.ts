@@ -24,6 +24,7 @@ const toroxSig = (offerId: string, userId: string, secret: string) => md5Hex(`${
 export const torox: WallNetwork<{ secret: string; publisherId: string; appId: string }> = {
   name: "torox",
   label: "Torox",
+  bestFor: ["game", "survey"],
   settings: [
     { suffix: "PUBLISHER_ID", meaning: "the publisher id (Account)", required: true },
     { suffix: "APP_ID", meaning: "the app placement's id", required: true },
