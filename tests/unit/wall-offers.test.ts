@@ -37,7 +37,7 @@ describe("AdGate Offers API v3: GET with aff, api_key and wall_code; {status: su
     expect(elsewhere.url).toBe("http://127.0.0.1:9/v3/offers?aff=60000&api_key=k+1&wall_code=nq6Upw");
   });
 
-  it("maps offers: anchor as the name, points (else the events' together) as coins, payout in dollars, creatives.icon as the image (an http(s) URL only); leaves out those worth no coin or unreadable", () => {
+  it("maps offers: anchor as the name, points (else the events' together) as coins, payout in dollars, creatives.icon as the image (an http(s) URL only), the kind its text categories name, its events as steps; leaves out those worth no coin or unreadable", () => {
     const offers = adgate.offers!.read({
       status: "success",
       data: [
@@ -50,12 +50,14 @@ describe("AdGate Offers API v3: GET with aff, api_key and wall_code; {status: su
           points: "250",
           payout: 2.5,
           creatives: { icon: "https://cdn.example/1.png" },
+          categories: ["Android", "Games"],
         },
         {
           id: "2",
           name: "Survey",
           click_url: "https://c.example/2",
           creatives: { icon: "javascript:alert(1)" },
+          categories: ["Surveys", 7, { name: "CPI" }],
           events: [
             { points: 20, payout: "0.2" },
             { points: "80", payout: "0.8" },
@@ -77,6 +79,8 @@ describe("AdGate Offers API v3: GET with aff, api_key and wall_code; {status: su
         payoutUsd: 2.5,
         clickUrlTemplate: "https://c.example/1?s1=",
         imageUrl: "https://cdn.example/1.png",
+        kind: "game",
+        steps: null,
       },
       {
         network: "adgate",
@@ -87,6 +91,8 @@ describe("AdGate Offers API v3: GET with aff, api_key and wall_code; {status: su
         payoutUsd: 1,
         clickUrlTemplate: "https://c.example/2",
         imageUrl: null,
+        kind: "survey",
+        steps: 2,
       },
     ]);
   });
@@ -117,7 +123,7 @@ describe("Lootably Catalogue API: POST {placementID, apiKey}; {success: true, da
     expect(JSON.parse(request.init.body as string)).toEqual({ placementID: "pl-1", apiKey: "k1" });
   });
 
-  it("maps offers: currencyReward as coins (rounded down), revenue in dollars, image as the image; leaves out 'variable' rewards and links without {userID}", () => {
+  it("maps offers: currencyReward as coins (rounded down), revenue in dollars, image as the image, the kind its categories name, its goals as steps; leaves out 'variable' rewards and links without {userID}", () => {
     const offers = lootably.offers!.read({
       success: true,
       data: {
@@ -132,6 +138,8 @@ describe("Lootably Catalogue API: POST {placementID, apiKey}; {success: true, da
             revenue: 4.5,
             link: "https://l.example/c?o=a1&u={userID}",
             image: "https://user:pass@cdn.example/a1.png",
+            categories: ["game", "app"],
+            goals: [{ goalID: "g1" }, { goalID: "g2" }, { goalID: "g3" }],
           },
           { offerID: "a2", name: "Variable", currencyReward: "variable", link: "https://l.example/c?u={userID}" },
           { offerID: "a3", name: "No macro", currencyReward: 10, link: "https://l.example/c?o=a3" },
@@ -150,6 +158,9 @@ describe("Lootably Catalogue API: POST {placementID, apiKey}; {success: true, da
         clickUrlTemplate: "https://l.example/c?o=a1&u={userID}",
         // With a user and password: not an image the app fetches.
         imageUrl: null,
+        // Filed under game and app: a game (games win).
+        kind: "game",
+        steps: 3,
       },
     ]);
   });
