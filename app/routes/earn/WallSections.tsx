@@ -89,7 +89,7 @@ export function FeaturedOffers({ offers, coinsPerDollar }: { offers: OfferView[]
           Featured offers
         </h2>
         <p className="text-xs text-muted">
-          Coins arrive once the offer&apos;s network confirms it. Times are what such an offer usually takes.
+          Coins arrive once the offer&apos;s network confirms it. Times are typical for each kind of offer.
         </p>
       </div>
       <ul aria-label="Featured offers" className="grid gap-2.5 sm:grid-cols-2">
