@@ -9,6 +9,7 @@ export const INTEGRATION_WITH_SERVICES = [
   "checkin-streak",
   "concurrency",
   "dashboard-counts",
+  "featured-offers",
   "database",
   "identity",
   "live-events",
