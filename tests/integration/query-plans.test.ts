@@ -325,4 +325,27 @@ describe("query plans on Postgres", () => {
     for (const plan of [refused.plan, transaction.plan, person.plan])
       expect(plan).not.toMatch(/Seq Scan on postback_log/);
   });
+
+  it("wall_typical_payouts reads each wall's last 500 credits from its partial index, not every postback of every wall", async () => {
+    await client.query(`
+      insert into user_profiles (id, display_name, referral_code) values ('typical-person', 'Person', 'TYPCLAB');
+      insert into provider_postbacks (provider, transaction_id, kind, user_id, coins, created_at)
+      select case when n % 4 = 0 then 'adgate' else 'bitlabs' end, 'typical-' || n,
+             case when n % 50 = 0 then 'reversal' else 'credit' end, 'typical-person', 10 + n % 300,
+             now() - make_interval(mins => n)
+        from generate_series(1, 20000) n;
+      analyze provider_postbacks;`);
+    plans.length = 0;
+    const { rows } = await client.query<{ typical: { network: string; credits: number }[] }>(
+      `select wall_typical_payouts('["adgate", "bitlabs"]') as typical`,
+    );
+    expect(rows[0]!.typical.map((row) => [row.network, row.credits])).toEqual([
+      ["adgate", 500],
+      ["bitlabs", 500],
+    ]);
+    const read = plans.find((plan) => /provider_postbacks/.test(plan) && /Limit/.test(plan));
+    expect(read, plans.join("\n---\n")).toBeDefined();
+    expect(read).toMatch(/provider_postbacks_network_credits_idx/);
+    expect(read).not.toMatch(/Seq Scan on provider_postbacks/);
+  });
 });
