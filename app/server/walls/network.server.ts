@@ -14,8 +14,8 @@ export interface WallNetwork<Config = WallSettings> {
   /** The network's own name, as people know it. */
   label: string;
   /**
-   * What its wall is mostly made of, as the network describes itself (docs/walls/{name}.md): Earn's
-   * card says it, unless the wall's own catalogue shows what it lists (empty: every kind).
+   * What its wall is mostly made of, as the network presents its wall (docs/offer-walls.md, "Wall
+   * cards"): Earn's card says it, unless the wall's own catalogue shows what it lists (empty: every kind).
    */
   bestFor: readonly OfferKind[];
   /** The settings it needs, by the suffix of their variable (WALL_BITLABS_APP_SECRET: "APP_SECRET"). */
