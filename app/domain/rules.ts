@@ -134,6 +134,9 @@ const RULE_MESSAGES = {
   email_code_rate_limited: (retryAfterSeconds: string) => tooManyAttemptsMessage(Number(retryAfterSeconds)),
   email_code_required: "Enter the code we emailed you first.",
   invalid_choice: "Choose on or off",
+  // Featured offers (docs/decisions/100): the server's notes of a fetched catalogue, never a person's input.
+  invalid_network: "Unknown offer wall",
+  invalid_offer_ids: "Offer ids must be a list",
   // The console's authenticator (docs/decisions/093).
   totp_already_enrolled: "An authenticator is already set up",
   invalid_recovery_codes: "Ten recovery codes are needed",
