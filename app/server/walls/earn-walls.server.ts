@@ -31,27 +31,59 @@ interface TypicalPayout {
 /** The walls' recent credits' medians, read once a catalogue refresh for everyone (one small indexed read). */
 let typicalPayouts: ReturnType<typeof memoizeByKey<TypicalPayout[]>> | undefined;
 
-async function recentTypicalPayouts(names: string[]): Promise<Map<string, TypicalPayout>> {
-  if (names.length === 0) return new Map();
+async function recentTypicalPayouts(names: string[]): Promise<readonly TypicalPayout[]> {
+  if (names.length === 0) return NO_PAYOUTS;
   typicalPayouts ??= memoizeByKey(getEnv().offerRefreshMs, async (key) =>
     (await getDatabase()).rpc<TypicalPayout[]>("wall_typical_payouts", { p_networks: key.split(",") }),
   );
   try {
-    const rows = await typicalPayouts.get(names.join(","));
-    return new Map(rows.map((row) => [row.network, row]));
+    return await typicalPayouts.get(names.join(","));
   } catch (error) {
     // The cards still show; without a figure they say payouts vary.
     console.error("earn: walls' typical payouts:", (error as Error).message);
-    return new Map();
+    return NO_PAYOUTS;
   }
 }
 
+const NO_PAYOUTS: readonly TypicalPayout[] = [];
+
+/**
+ * What Earn shows is the same for everyone: it is worked out again only when a catalogue, the walls
+ * or the payouts change (each kept as the same object until then), or a minute later (what is New
+ * moves with the clock). Not per request: a catalogue may list thousands of offers.
+ */
+const RECOMPUTE_AFTER_MS = 60_000;
+let kept: { inputs: readonly unknown[]; until: number; value: EarnWalls } | undefined;
+
+type EarnWalls = ReturnType<typeof viewOf>;
+
 /** Earn's featured offers, wall cards and wall offer lists. */
-export async function earnWalls() {
+export async function earnWalls(): Promise<EarnWalls> {
   const [lists, cards] = await Promise.all([wallOfferLists(), wallCards()]);
-  // What is new is decided once the catalogues are read: a refresh may have just noted an offer.
-  const now = new Date();
   const payouts = await recentTypicalPayouts(cards.map((card) => card.name));
+  const inputs = [payouts, ...lists.map((list) => list.offers), ...cards.map((card) => card.name)];
+  const current = kept;
+  if (
+    current &&
+    current.until > Date.now() &&
+    current.inputs.length === inputs.length &&
+    inputs.every((input, index) => input === current.inputs[index])
+  ) {
+    return current.value;
+  }
+  // What is new is decided once the catalogues are read: a refresh may have just noted an offer.
+  const value = viewOf(lists, cards, payouts, new Date());
+  kept = { inputs, until: Date.now() + RECOMPUTE_AFTER_MS, value };
+  return value;
+}
+
+function viewOf(
+  lists: Awaited<ReturnType<typeof wallOfferLists>>,
+  cards: Awaited<ReturnType<typeof wallCards>>,
+  payoutRows: readonly TypicalPayout[],
+  now: Date,
+) {
+  const payouts = new Map(payoutRows.map((row) => [row.network, row]));
   const floor = highPayingFloor(lists.flatMap((list) => list.offers.map((offer) => offer.coins)));
   const viewed = lists.map((list) => ({
     ...list,
