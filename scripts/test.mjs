@@ -81,6 +81,7 @@ async function step(name, work) {
 async function vitestStep(parts, env, filesOf) {
   if (parts.length === 0) return;
   const report = path.join(workDir, "vitest.json");
+  const reasonsFile = path.join(workDir, "vitest-failure-reasons.json");
   await step("vitest: " + parts.join(", "), async () => {
     const code = await run(
       "vitest",
@@ -90,22 +91,46 @@ async function vitestStep(parts, env, filesOf) {
         "--reporter=default",
         "--reporter=json",
         `--outputFile.json=${report}`,
+        "--reporter=./scripts/lib/vitest-failure-reasons.mjs",
       ],
       // Four on two cores: HTTP files partly wait on the server, pacing and retries. Measured on
       // unit, integration, HTTP and image: 437 s with two, 404 with three; later 270 with three,
       // 237 with four (docs/testing.md).
-      { ...env, VITEST_MAX_WORKERS: "4" },
+      { ...env, VITEST_MAX_WORKERS: "4", VITEST_FAILURE_REASONS: reasonsFile },
     );
+    /** @type {{ file: string, where: string, message: string }[]} */
+    let reasons = [];
+    try {
+      reasons = JSON.parse(readFileSync(reasonsFile, "utf8"));
+    } catch {
+      // No reasons written (Vitest did not get to the end): the counts below say it failed.
+    }
+    const indent = (/** @type {string} */ text) => text.replace(/^/gm, "      ");
+    /** What failed in `file` where `matches`, each on lines of its own; `label` names a hook's suite. */
+    const why = (
+      /** @type {string} */ file,
+      /** @type {(where: string) => boolean} */ matches,
+      /** @type {boolean} */ label,
+    ) =>
+      reasons
+        .filter((reason) => reason.file === file && matches(reason.where))
+        .map((reason) => `\n${indent((label ? `(${reason.where || "file"}) ` : "") + reason.message)}`)
+        .join("");
     const counts = readCounts(report, (/** @type {VitestReport} */ r) => {
       for (const file of r.testResults ?? []) {
-        if (file.startTime && file.endTime)
-          fileSeconds.set(path.relative(process.cwd(), file.name), (file.endTime - file.startTime) / 1000);
+        const name = path.relative(process.cwd(), file.name);
+        if (file.startTime && file.endTime) fileSeconds.set(name, (file.endTime - file.startTime) / 1000);
         const failed = (file.assertionResults ?? []).filter((test) => test.status === "failed");
-        for (const test of failed) failures.push(`${path.relative(process.cwd(), file.name)} › ${test.fullName}`);
-        // A file that failed before any test ran (an import error, a beforeAll) names itself.
-        if (failed.length === 0 && file.status === "failed")
-          failures.push(`${path.relative(process.cwd(), file.name)}`);
+        for (const test of failed)
+          failures.push(`${name} › ${test.fullName}${why(name, (where) => where === test.fullName, false)}`);
+        // A file that failed otherwise (an import error, a beforeAll or afterAll) names itself and
+        // what failed.
+        const failedTests = new Set(failed.map((test) => test.fullName));
+        const otherwise = why(name, (where) => !failedTests.has(where), true);
+        if (file.status === "failed" && (failed.length === 0 || otherwise !== "")) failures.push(`${name}${otherwise}`);
       }
+      for (const reason of reasons.filter((reason) => reason.file === ""))
+        failures.push(`vitest: ${reason.where}\n${indent(reason.message)}`);
       return { passed: r.numPassedTests, failed: r.numFailedTests };
     });
     totals.passed += counts.passed;

@@ -95,7 +95,7 @@ describe("the Docker image, performed without Docker", () => {
   afterAll(async () => {
     await server?.stop();
     await scratch?.drop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   });
 
   it("is built the way the design says: Node 22 slim, production dependencies, non-root, remix-serve, a health check", () => {

@@ -92,8 +92,21 @@ export async function createScratchDatabase(template?: string): Promise<{ url: s
       const client = new pg.Client({ connectionString: adminUrl });
       client.on("error", () => {});
       await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+      try {
+        // FORCE ends the database's sessions but waits only 5 s for them to go; on a loaded
+        // machine one may take longer (55006, "being accessed by other users"): wait and ask again.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await client.query(`drop database if exists ${name} with (force)`);
+            break;
+          } catch (error) {
+            if ((error as { code?: string }).code !== "55006" || attempt === 3) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 1_000));
+          }
+        }
+      } finally {
+        await client.end();
+      }
     },
   };
 }
