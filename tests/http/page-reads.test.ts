@@ -129,6 +129,17 @@ describe("page views and the database", () => {
     expect(sent).toEqual([expect.stringContaining(read)]);
   });
 
+  it.each(["/profile", "/settings"])(
+    "%s reads what keeps deletion back (account_deletion_facts) in that one statement, not in one of its own",
+    async (path) => {
+      expect((await client.visit(path)).response.status).toBe(200);
+      const sent = await statementsDuring("account_deletion_facts", async () => {
+        expect((await client.visit(path)).response.status).toBe(200);
+      });
+      expect(sent).toEqual([expect.stringContaining("take_user_notices")]);
+    },
+  );
+
   it("a page without reads of its own (Legal) claims the notices and counts the unread (the bell) in a statement of their own", async () => {
     const sent = await statementsDuring("take_user_notices", async () => {
       expect((await client.visit("/legal")).response.status).toBe(200);

@@ -7,7 +7,12 @@ import { ruleMessage } from "~/domain/rules";
 import { activityItem } from "~/domain/activity";
 import { faqEntries } from "~/content/faq";
 import { getAppConfig } from "~/server/runtime/config.server";
-import { deletionBlocks, recentActivityCall, updateDisplayName } from "~/server/account/account.server";
+import {
+  deletionBlocks,
+  deletionFactsCall,
+  recentActivityCall,
+  updateDisplayName,
+} from "~/server/account/account.server";
 import { requireUser, type SessionUser } from "~/server/auth/session.server";
 import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
 import { answerTicket, feedbackCall, submitFeedback } from "~/server/account/support.server";
@@ -38,18 +43,19 @@ export async function loadProfile(request: Request, scope?: RequestScope) {
   const tab = readTab(url.searchParams.get("tab"));
   const onAccount = tab === "account";
   // The tab's reads in one round trip, beside the profile's; each section still fails on its own.
-  const [summaryRead, activityRead, preferencesRead, feedbackRead] = readTogether(
+  const [summaryRead, activityRead, preferencesRead, feedbackRead, deletionRead] = readTogether(
     [
       userSummaryCall(user.uid),
       onAccount ? recentActivityCall(user.uid) : null,
       onAccount ? notificationPreferencesCall(user.uid) : null,
       tab === "help" ? feedbackCall(user.uid) : null,
+      onAccount ? deletionFactsCall(user.uid) : null,
     ],
     scope,
   );
   const sections = Promise.all([
     optionalSection("profile: recent activity", activityRead),
-    onAccount ? optionalSection("profile: what keeps deletion back", deletionBlocks(user.uid)) : null,
+    onAccount ? optionalSection("profile: what keeps deletion back", deletionBlocks(user.uid, deletionRead)) : null,
     optionalSection("profile: notification settings", preferencesRead),
     onAccount ? optionalSection("profile: sign-in methods", signInMethods(user.uid)) : null,
     optionalSection("profile: feedback", feedbackRead),

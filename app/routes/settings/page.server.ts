@@ -1,6 +1,6 @@
 import { notificationPreferencesCall } from "~/server/notifications/settings.server";
 import { forgetPushDevice } from "~/server/notifications/settings.server";
-import { deletionBlocks } from "~/server/account/account.server";
+import { deletionBlocks, deletionFactsCall } from "~/server/account/account.server";
 import { requireUser, signOutEverywhere, type SessionUser } from "~/server/auth/session.server";
 import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
 import { redirectWithFlash } from "~/server/http/flash.server";
@@ -29,12 +29,15 @@ const SETTINGS = "/settings";
 /** docs/decisions/071-settings-is-a-real-page.md: the switches, signing out everywhere, the account, the legal pages. */
 export async function loadSettings(request: Request, scope?: RequestScope) {
   const user = await requireUser(request, scope);
-  const [preferencesRead] = readTogether([notificationPreferencesCall(user.uid)], scope);
+  const [preferencesRead, deletionRead] = readTogether(
+    [notificationPreferencesCall(user.uid), deletionFactsCall(user.uid)],
+    scope,
+  );
   // Each section fails on its own (its own message), as on Profile.
   const [preferences, methods, blocks, signInCode, codeStep, inFeed] = await Promise.all([
     optionalSection("settings: notification settings", preferencesRead),
     optionalSection("settings: sign-in methods", signInMethods(user.uid)),
-    optionalSection("settings: what keeps deletion back", deletionBlocks(user.uid)),
+    optionalSection("settings: what keeps deletion back", deletionBlocks(user.uid, deletionRead)),
     optionalSection("settings: sign-in code", signInCodeOn(user.uid)),
     accountCodeStep(request, user.uid),
     optionalSection("settings: cash-out feed", inCashoutFeed(user.uid)),

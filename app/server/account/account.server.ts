@@ -48,13 +48,19 @@ export async function deleteAccountData(userId: string, forfeit: number) {
  * What keeps an account from being deleted (a withdrawal on its way, a debt: debtOwed, positive),
  * and the balance deleting it gives up.
  */
-export async function deletionBlocks(userId: string): Promise<DeletionFacts> {
-  const db = await getDatabase();
-  const facts = await db.rpc<{
-    pending_withdrawals: number;
-    balance: number | string;
-    carried_debt?: number | string;
-  } | null>("account_deletion_facts", { p_user_id: userId });
+type DeletionFactsRow = { pending_withdrawals: number; balance: number | string; carried_debt?: number | string };
+
+/** The facts deletionBlocks judges, as a call a page can read together with its others (readTogether). */
+export function deletionFactsCall(userId: string) {
+  return dbCall<DeletionFactsRow | null>("account_deletion_facts", { p_user_id: userId });
+}
+
+/**
+ * `read`: the facts when the page read them with its others (deletionFactsCall), else read here.
+ */
+export async function deletionBlocks(userId: string, read?: Promise<DeletionFactsRow | null>): Promise<DeletionFacts> {
+  const call = deletionFactsCall(userId);
+  const facts = await (read ?? getDatabase().then((db) => db.rpc<DeletionFactsRow | null>(call.fn, call.args)));
   return {
     pendingWithdrawal: (facts?.pending_withdrawals ?? 0) > 0,
     debt: facts ? debtOwed(facts) : 0,

@@ -4,20 +4,22 @@
 -- Executable by: postgres, service_role
 CREATE OR REPLACE FUNCTION public.account_deletion_facts(p_user_id text)
  RETURNS jsonb
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO 'public', 'pg_temp'
 AS $function$
-  select jsonb_build_object(
-           'email', p.email,
-           'balance', coalesce((select b.balance from user_balance b where b.user_id = p.id), 0),
-           'carried_debt', coalesce((select b.carried_debt from user_balance b where b.user_id = p.id), 0),
-           'pending_withdrawals', (select count(*) from withdrawals w
-                                    where w.user_id = p.id and w.status = 'pending'),
-           'unhashed_recipients', coalesce((
-             select jsonb_object_agg(w.id, coalesce(w.recipient_email, w.recipient_upi,
-                                                    w.recipient_bank_details ->> 'details'))
-               from withdrawals w where w.user_id = p.id and w.recipient_hash is null), '{}'::jsonb))
-    from user_profiles p
-   where p.id = p_user_id
+begin
+  return (
+    select jsonb_build_object(
+             'email', p.email,
+             'balance', coalesce((select b.balance from user_balance b where b.user_id = p.id), 0),
+             'pending_withdrawals', (select count(*) from withdrawals w
+                                      where w.user_id = p.id and w.status = 'pending'),
+             'unhashed_recipients', coalesce((
+               select jsonb_object_agg(w.id, coalesce(w.recipient_email, w.recipient_upi,
+                                                      w.recipient_bank_details ->> 'details'))
+                 from withdrawals w where w.user_id = p.id and w.recipient_hash is null), '{}'::jsonb))
+      from user_profiles p
+     where p.id = p_user_id);
+end
 $function$;
