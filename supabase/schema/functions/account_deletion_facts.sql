@@ -13,6 +13,7 @@ begin
     select jsonb_build_object(
              'email', p.email,
              'balance', coalesce((select b.balance from user_balance b where b.user_id = p.id), 0),
+             'carried_debt', coalesce((select b.carried_debt from user_balance b where b.user_id = p.id), 0),
              'pending_withdrawals', (select count(*) from withdrawals w
                                       where w.user_id = p.id and w.status = 'pending'),
              'unhashed_recipients', coalesce((
