@@ -148,6 +148,10 @@ describe("featured offers and wall cards in Earn, from stand-ins of AdGate's and
     const budget = featured.slice(featured.indexOf("lb-8")).replace(/<[^>]+>/g, "");
     expect(budget).toContain("App");
     expect(budget).toContain("About 10 min");
+    // The clock goes with the time and with nothing else of the line.
+    const budgetMarkup = featured.slice(featured.indexOf("lb-8"));
+    expect(budgetMarkup).toMatch(/<\/svg>About 10 min/);
+    expect(budgetMarkup).not.toMatch(/<\/svg>(App|Lootably)</);
     // The catalogue's URLs stay on the server.
     expect(page).not.toContain(".example/click");
     const seen = await app.sql<{ network: string; listed: number; first: number }>(

@@ -61,19 +61,20 @@ function OfferImage({ offer, large = false }: { offer: OfferView; large?: boolea
 
 /** Its kind and what it usually takes, as one line of small text (nothing when neither is known). */
 function OfferFacts({ offer, withWall = false }: { offer: OfferView; withWall?: boolean }) {
+  // Each fact with its own key; the time is the one with a clock.
   const facts = [
-    offer.kind ? OFFER_KINDS[offer.kind].label : null,
-    offer.time,
-    withWall ? offer.wallLabel : null,
-  ].filter((fact): fact is string => fact !== null);
+    offer.kind ? { key: "kind", text: OFFER_KINDS[offer.kind].label, clock: false } : null,
+    offer.time ? { key: "time", text: offer.time, clock: true } : null,
+    withWall ? { key: "wall", text: offer.wallLabel, clock: false } : null,
+  ].filter((fact) => fact !== null);
   if (facts.length === 0) return null;
   return (
     <span className="mt-1 flex flex-wrap items-center gap-x-1.5 text-xs text-muted">
       {facts.map((fact, index) => (
-        <span key={fact} className="inline-flex items-center gap-1">
+        <span key={fact.key} className="inline-flex items-center gap-1">
           {index > 0 ? <span aria-hidden="true">·</span> : null}
-          {fact === offer.time ? <Icon name="clock" className="size-3.5" /> : null}
-          {fact}
+          {fact.clock ? <Icon name="clock" className="size-3.5" /> : null}
+          {fact.text}
         </span>
       ))}
     </span>
