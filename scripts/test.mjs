@@ -83,6 +83,8 @@ async function vitestStep(parts, env, filesOf) {
   const report = path.join(workDir, "vitest.json");
   const reasonsFile = path.join(workDir, "vitest-failure-reasons.json");
   await step("vitest: " + parts.join(", "), async () => {
+    // An earlier step's reasons are not this one's (the resilience step runs after the others).
+    rmSync(reasonsFile, { force: true });
     const code = await run(
       "vitest",
       [
