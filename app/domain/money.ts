@@ -32,7 +32,11 @@ export function coinsToDollars(coins: number, coinsPerDollar: number): number {
 const COINS = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 
 export function formatCoins(coins: number): string {
-  return `${COINS.format(coins)} coins`;
+  // Whole coins (every amount the app stores) written out directly, as formatDollars does.
+  const words = Number.isSafeInteger(coins)
+    ? `${coins < 0 ? "-" : ""}${groupThousands(String(Math.abs(coins)))}`
+    : COINS.format(coins);
+  return `${words} coins`;
 }
 
 /**

@@ -510,6 +510,17 @@ describe('tasks (docs/product.md, "Earn" and "Earn: the tasks")', () => {
     expect(coinsToDollars(-30, 100)).toBe(-0.3);
     expect(formatCoins(1615)).toBe("1,615 coins");
   });
+
+  it("formatCoins writes whole coins exactly as Intl's en-US number format does, and leaves fractions to Intl", async () => {
+    const { formatCoins } = await import("~/domain/money");
+    const intl = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+    const amounts = [0, 1, 12, 999, 1000, 1001, 99_999, 100_000, 1_234_567, Number.MAX_SAFE_INTEGER];
+    for (const amount of [...amounts, ...amounts.map((a) => -a).filter((a) => a !== 0)]) {
+      expect(formatCoins(amount)).toBe(`${intl.format(amount)} coins`);
+    }
+    expect(formatCoins(2.5)).toBe(`${intl.format(2.5)} coins`);
+    expect(formatCoins(1234.4)).toBe("1,234 coins");
+  });
 });
 
 describe('holdAmountInput: the Withdraw amount as it is typed (docs/product.md, "Withdraw: the rules")', () => {

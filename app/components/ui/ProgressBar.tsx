@@ -4,11 +4,6 @@
  */
 export function ProgressBar({ percent, label, thin = false }: { percent: number; label: string; thin?: boolean }) {
   return (
-    <progress
-      value={percent}
-      max={100}
-      aria-label={label}
-      className={`block w-full appearance-none overflow-hidden rounded-full border-0 bg-gray-100 ${thin ? "h-1.5" : "h-2.5"} [&::-moz-progress-bar]:rounded-full [&::-moz-progress-bar]:bg-brand-600 [&::-webkit-progress-bar]:bg-gray-100 [&::-webkit-progress-value]:rounded-full [&::-webkit-progress-value]:bg-brand-600`}
-    />
+    <progress value={percent} max={100} aria-label={label} className={`progress-bar ${thin ? "h-1.5" : "h-2.5"}`} />
   );
 }

@@ -2,9 +2,8 @@
 // `block` for full width), so no call site appends classes that could lose to the variant's own
 // by CSS order (e.g. a custom h-9 beside the variant's h-12).
 
-const BASE =
-  "inline-flex items-center justify-center gap-2 font-semibold whitespace-nowrap transition select-none " +
-  "active:scale-[0.98] disabled:cursor-not-allowed disabled:opacity-60 disabled:active:scale-100";
+// What every button shares: the `btn` class (app.css), one class instead of eleven on each.
+const BASE = "btn";
 
 const TONES = {
   primary: "bg-brand-600 text-white shadow-sm shadow-brand-600/30 hover:bg-brand-700 active:bg-brand-800",

@@ -26,7 +26,7 @@ export function Onboarding({ slides, index }: { slides: readonly OnboardingSlide
         <div className="relative mb-10">
           <div className="absolute inset-0 -m-6 rounded-full bg-brand-200/50 blur-2xl" aria-hidden="true" />
           <span className="relative inline-flex size-32 items-center justify-center rounded-[2.25rem] bg-gradient-to-br from-brand-500 to-brand-700 text-white shadow-xl shadow-brand-600/30">
-            <Icon name={SLIDE_ICONS[slide.icon]} className="size-14" strokeWidth={1.75} />
+            <Icon name={SLIDE_ICONS[slide.icon]} className="size-14 [stroke-width:1.75]" />
           </span>
         </div>
         <h1 className="max-w-xs text-2xl font-bold tracking-tight">{slide.title}</h1>
