@@ -217,6 +217,27 @@ describe("levels and daily goals on PGlite, production settings", () => {
     expect(cleared).toEqual({ "check-in": 1, "earn-100": 150, "one-offer": 1 });
   });
 
+  it("reads the day's goals and their progress in the statement that asks: goals_progress is inlined (no search_path, no SECURITY DEFINER of its own) and only the owner may run it", async () => {
+    const plan = (
+      await t.sql<{ "QUERY PLAN": string }>(
+        "explain (verbose, costs off) select g.goal, g.progress from goals_progress('someone', current_date) g",
+      )
+    )
+      .map((row) => row["QUERY PLAN"])
+      .join("\n");
+    // Inlined: the plan reads the goal list and the tables itself, with no call of the function.
+    expect(plan).toContain("jsonb_array_elements");
+    expect(plan).toContain("daily_checkins");
+    expect(plan).not.toMatch(/Function Scan on public\.goals_progress/);
+    const [proc] = await t.sql<{ prosecdef: boolean; proconfig: string[] | null; grantees: string[] }>(
+      `select p.prosecdef, p.proconfig,
+              array(select r.rolname::text from pg_roles r
+                     where has_function_privilege(r.oid, p.oid, 'execute') and r.rolname in ('anon', 'authenticated', 'service_role')) as grantees
+         from pg_proc p where p.proname = 'goals_progress'`,
+    );
+    expect(proc).toEqual({ prosecdef: false, proconfig: null, grantees: [] });
+  });
+
   it("pays a reached goal once, refuses one not reached or not today's, and counts a streak of full days", async () => {
     const userId = await member();
     expect(await claimGoal(userId, "check-in")).toEqual({ paid: false, refused: "goal_not_done" });

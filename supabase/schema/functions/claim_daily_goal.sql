@@ -11,13 +11,15 @@ AS $function$
 declare
   v_today date := (now() at time zone 'UTC')::date;
   v_goal jsonb;
+  v_progress integer;
   v_result jsonb;
 begin
-  select g into v_goal from goals_of_day(v_today) g where g ->> 'id' = p_goal_id;
+  select g.goal, g.progress into v_goal, v_progress
+    from goals_progress(p_user_id, v_today) g where g.goal ->> 'id' = p_goal_id;
   if v_goal is null then
     return jsonb_build_object('paid', false, 'refused', 'goal_not_today');
   end if;
-  if goal_progress(p_user_id, v_goal, v_today) < (v_goal ->> 'target')::integer then
+  if v_progress < (v_goal ->> 'target')::integer then
     return jsonb_build_object('paid', false, 'refused', 'goal_not_done');
   end if;
   v_result := pay_loop_bonus(p_user_id, 'goals', 'goal:' || v_today || ':' || p_goal_id,

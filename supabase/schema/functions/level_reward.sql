@@ -6,7 +6,6 @@ CREATE OR REPLACE FUNCTION public.level_reward(p_name text)
  RETURNS text
  LANGUAGE sql
  IMMUTABLE
- SET search_path TO 'public', 'pg_temp'
 AS $function$
   select 'level:' || replace(lower(p_name), ' ', '-')
 $function$;

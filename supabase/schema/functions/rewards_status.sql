@@ -57,10 +57,10 @@ begin
     'levels_capped', coalesce((v_capped ->> 'levels')::boolean, false),
     'today', v_today,
     'goals', (select coalesce(jsonb_agg(g.goal || jsonb_build_object(
-                'progress', goal_progress(p_user_id, g.goal, v_today),
+                'progress', g.progress,
                 'claimed', v_claimed ? ('goal:' || v_today || ':' || (g.goal ->> 'id')))
               order by g.n), '[]')
-                from goals_of_day(v_today) with ordinality g(goal, n)),
+                from goals_progress(p_user_id, v_today) g),
     'goal_streak', case when v_recent then coalesce(goal_streak(v_identity, v_today), 0) else 0 end,
     'goals_on', v_goals_on,
     'goals_capped', coalesce((v_capped ->> 'goals')::boolean, false));
