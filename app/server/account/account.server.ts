@@ -3,6 +3,7 @@ import { balanceForfeited, debtOwed, type DeletionFacts } from "~/domain/account
 import { accountHash } from "./account-hash.server";
 import { dbCall } from "../db/core.server";
 import { getDatabase } from "../db/database.server";
+import { read } from "../db/reads.server";
 import type { UserSummary } from "./users.server";
 
 /** docs/product.md, "Profile: personal information": the display name (1 to 50 characters, checked in SQL). */
@@ -56,11 +57,13 @@ export function deletionFactsCall(userId: string) {
 }
 
 /**
- * `read`: the facts when the page read them with its others (deletionFactsCall), else read here.
+ * `readWithPage`: the facts when the page read them with its others (deletionFactsCall), else read here.
  */
-export async function deletionBlocks(userId: string, read?: Promise<DeletionFactsRow | null>): Promise<DeletionFacts> {
-  const call = deletionFactsCall(userId);
-  const facts = await (read ?? getDatabase().then((db) => db.rpc<DeletionFactsRow | null>(call.fn, call.args)));
+export async function deletionBlocks(
+  userId: string,
+  readWithPage?: Promise<DeletionFactsRow | null>,
+): Promise<DeletionFacts> {
+  const facts = await (readWithPage ?? read(deletionFactsCall(userId)));
   return {
     pendingWithdrawal: (facts?.pending_withdrawals ?? 0) > 0,
     debt: facts ? debtOwed(facts) : 0,
