@@ -61,7 +61,7 @@ describe("query plans on Postgres", () => {
     const referralSum = plans.find((plan) => /transaction_type = ANY|referral/.test(plan) && /sum\(/i.test(plan));
     expect(referralSum, plans.join("\n---\n")).toBeDefined();
     expect(referralSum).toMatch(/Index Only Scan using transaction_history_referral_credits_idx/);
-    expect(referralSum).not.toMatch(/transaction_history_user_created_idx|Seq Scan/);
+    expect(referralSum).not.toMatch(/transaction_history_user_created_idx|Seq Scan on transaction_history/);
   });
 
   it("profiles_without_identity (run at every start) reads only the profiles without an identity, from their partial index", async () => {
@@ -123,6 +123,51 @@ describe("query plans on Postgres", () => {
       const all = plans.join("\n---\n");
       expect(all.match(/on app_config/g), all).toHaveLength(1);
     }
+  });
+
+  it("Home's money, XP and check-in reads are one statement each: account_money and checkin_run are inlined into get_user_summary, rewards_status and get_checkin_status, and only their owner may run them", async () => {
+    await client.query(`
+      insert into user_profiles (id, display_name, referral_code) values ('home-reader', 'Home', 'HHHHHHH');
+      insert into user_balance (user_id, balance, total_earned, earned_total) values ('home-reader', 3.00, 3.00, 3.00);
+      insert into transaction_history (user_id, available_at, description, transaction_type, amount, status, coins)
+      values ('home-reader', now() + interval '2 days', 'Offer completed', 'postback', 1.00, 'completed', 100);
+      insert into daily_checkins (user_id, check_date, coins_earned)
+      select 'home-reader', (now() at time zone 'UTC')::date - d, 10 from generate_series(1, 3) d;`);
+    const read = async (call: string) => {
+      plans.length = 0;
+      const { rows } = await client.query<{ result: Record<string, unknown> }>(`select ${call} as result`);
+      // auto_explain reports each statement a function runs, then the caller's own.
+      return { result: rows[0]!.result, statements: plans.slice(0, -1) };
+    };
+    const summary = await read("get_user_summary('home-reader')");
+    expect(summary.result).toMatchObject({ balance: 3, available: 2, pending: 1 });
+    expect(summary.statements, summary.statements.join("\n---\n")).toHaveLength(1);
+    expect(summary.statements[0]).toMatch(/user_profiles/);
+    expect(summary.statements[0]).toMatch(/transaction_history/);
+    const rewards = await read("rewards_status('home-reader')");
+    // 2.00 cleared at the default 100 coins a dollar.
+    expect(rewards.result).toMatchObject({ xp: 200 });
+    expect(rewards.statements, rewards.statements.join("\n---\n")).toHaveLength(1);
+    const checkin = await read("get_checkin_status('home-reader')");
+    // Three days in a row up to yesterday, none today: today would be the fourth.
+    expect(checkin.result).toMatchObject({ checked_in_today: false, streak_days: 3, streak_day: 4 });
+    expect(checkin.statements, checkin.statements.join("\n---\n")).toHaveLength(1);
+    expect(checkin.statements[0]).toMatch(/daily_checkins/);
+    const { rows: procs } = await client.query<{
+      proname: string;
+      prosecdef: boolean;
+      proconfig: string[] | null;
+      grantees: string[];
+    }>(
+      `select p.proname, p.prosecdef, p.proconfig,
+              array(select r.rolname::text from pg_roles r
+                     where has_function_privilege(r.oid, p.oid, 'execute') and r.rolname in ('anon', 'authenticated', 'service_role')) as grantees
+         from pg_proc p where p.proname in ('account_money', 'checkin_run') order by p.proname`,
+    );
+    expect(procs).toEqual([
+      { proname: "account_money", prosecdef: false, proconfig: null, grantees: [] },
+      { proname: "checkin_run", prosecdef: false, proconfig: null, grantees: [] },
+    ]);
   });
 
   it("credit_cleared_referrals reads only the uncredited referrals, from their partial index, for everyone and for one account", async () => {

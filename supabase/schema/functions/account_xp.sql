@@ -8,23 +8,8 @@ CREATE OR REPLACE FUNCTION public.account_xp(p_user_id text)
  STABLE SECURITY DEFINER
  SET search_path TO 'public', 'pg_temp'
 AS $function$
-declare
-  v_earned numeric;
-  v_rate integer;
-  v_pending numeric;
 begin
-  select b.earned_total, c.coins_per_dollar into v_earned, v_rate
-    from user_balance b cross join app_config c
-   where b.user_id = p_user_id;
-  if not found then
-    return null;
-  end if;
-  -- Pending as money_available counts it: a credit reversed in its hold nets to nothing.
-  select coalesce(sum(due.amount), 0) into v_pending
-    from (select sum(t.amount) as amount from transaction_history t
-           where t.user_id = p_user_id and t.kind = 'earned' and t.available_at > now()
-           group by t.available_at
-          having sum(t.amount) > 0) due;
-  return greatest(0, floor((v_earned - v_pending) * v_rate))::integer;
+  return (select greatest(0, floor(m.cleared * c.coins_per_dollar))::integer
+            from account_money(p_user_id) m cross join app_config c);
 end
 $function$;

@@ -9,11 +9,6 @@ CREATE OR REPLACE FUNCTION public.checkin_streak(p_user_id text, p_day date)
  SET search_path TO 'public', 'pg_temp'
 AS $function$
 begin
-  return (
-    select count(*)::integer
-      from (select check_date + (row_number() over (order by check_date desc))::integer as run_end
-              from daily_checkins
-             where user_id = p_user_id and check_date <= p_day) d
-     where run_end = p_day + 1);
+  return (select days from checkin_run(p_user_id, p_day));
 end
 $function$;

@@ -10,18 +10,18 @@ CREATE OR REPLACE FUNCTION public.get_checkin_status(p_user_id text)
 AS $function$
 declare
   v_today date := (now() at time zone 'UTC')::date;
-  v_today_bonus integer;
-  v_streak integer;
 begin
-  select bonus_coins into v_today_bonus from daily_checkins where user_id = p_user_id and check_date = v_today;
-  -- Checked in: the run through today; not yet: the run today would continue.
-  v_streak := checkin_streak(p_user_id, case when v_today_bonus is null then v_today - 1 else v_today end);
-  return jsonb_build_object(
-    'today', v_today,
-    'checked_in_today', v_today_bonus is not null,
-    'streak_days', v_streak,
-    'streak_day', case when v_today_bonus is null then v_streak % 7 + 1 else (v_streak - 1) % 7 + 1 end,
-    'bonus_coins', (select checkin_streak_bonus_coins from app_config),
-    'bonus_paid_today', coalesce(v_today_bonus, 0));
+  return (
+    select jsonb_build_object(
+             'today', v_today,
+             'checked_in_today', t.bonus_coins is not null,
+             'streak_days', s.days,
+             'streak_day', case when t.bonus_coins is null then s.days % 7 + 1 else (s.days - 1) % 7 + 1 end,
+             'bonus_coins', c.checkin_streak_bonus_coins,
+             'bonus_paid_today', coalesce(t.bonus_coins, 0))
+      from app_config c
+      left join daily_checkins t on t.user_id = p_user_id and t.check_date = v_today
+      -- Checked in: the run through today; not yet: the run today would continue.
+      cross join lateral checkin_run(p_user_id, case when t.bonus_coins is null then v_today - 1 else v_today end) s);
 end
 $function$;

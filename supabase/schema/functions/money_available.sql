@@ -8,44 +8,7 @@ CREATE OR REPLACE FUNCTION public.money_available(p_user_id text)
  STABLE SECURITY DEFINER
  SET search_path TO 'public', 'pg_temp'
 AS $function$
-declare
-  v_ratio app_config.bonus_unlock_ratio%type := (select bonus_unlock_ratio from app_config);
 begin
-  return (
-    with b as (
-      select balance, total_earned, earned_total, carried_debt from user_balance where user_id = p_user_id
-    ), p as (
-      -- A credit reversed in its hold nets to nothing at its clearing time: that time is not next.
-      select coalesce(sum(amount), 0) as pending, min(available_at) as next_clear_at
-        from (select available_at, sum(amount) as amount
-                from transaction_history
-               where user_id = p_user_id and kind = 'earned' and available_at > now()
-               group by available_at
-              having sum(amount) > 0) due
-    ), parts as (
-      select b.balance, b.carried_debt, p.pending, p.next_clear_at,
-             b.earned_total - p.pending as cleared,
-             b.total_earned - b.earned_total as bonus,
-             b.total_earned - b.balance as withdrawn,
-             v_ratio as ratio
-        from b cross join p
-    ), unlocked as (
-      select parts.*,
-             case when ratio is null then bonus
-                  else least(bonus, floor(ratio * greatest(cleared, 0) * 100) / 100) end as bonus_unlocked
-        from parts
-    )
-    select jsonb_build_object(
-             -- Net of a debt carried from an earlier account, until offer earnings have paid it.
-             'available', greatest(0, least(balance, cleared + bonus_unlocked - withdrawn) - carried_debt),
-             'carried_debt', carried_debt,
-             'pending', pending,
-             'next_clear_at', next_clear_at,
-             'bonus_locked', bonus - bonus_unlocked,
-             -- More cleared earned money that would unlock all of it (none: it never unlocks).
-             'earned_to_unlock', case when bonus - bonus_unlocked <= 0 then 0
-                                      when ratio > 0 then ceil((bonus - bonus_unlocked) / ratio * 100) / 100
-                                           + greatest(-cleared, 0) end)
-      from unlocked);
+  return (select facts from account_money(p_user_id));
 end
 $function$;

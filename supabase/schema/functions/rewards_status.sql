@@ -9,60 +9,55 @@ CREATE OR REPLACE FUNCTION public.rewards_status(p_user_id text)
  SET search_path TO 'public', 'pg_temp'
 AS $function$
 declare
-  v_levels jsonb;
-  v_levels_on boolean;
-  v_goals_on boolean;
-  v_identity text;
-  v_xp integer;
   v_today date := (now() at time zone 'UTC')::date;
-  v_claimed jsonb;
-  v_recent boolean;
-  v_paid_levels jsonb;
-  v_capped jsonb;
+  v_status jsonb;
 begin
-  -- The settings; the account, its XP (cleared offer earnings in coins, pending counted as
-  -- money_available counts it); the goals claimed today and yesterday and the levels whose bonus
-  -- was paid; and whether each loop met its cap this month.
-  select c.levels, c.levels_on, c.goals_on, p.identity_hash,
-         account_xp(p_user_id),
-         coalesce((select jsonb_object_agg(m.loop, m.capped_at is not null) from loop_months m
-                    where m.month = current_month() and m.loop in ('levels', 'goals')), '{}'),
-         l.claimed, l.recent, l.paid_levels
-    into v_levels, v_levels_on, v_goals_on, v_identity, v_xp, v_capped, v_claimed, v_recent,
-         v_paid_levels
-    from user_profiles p
-    cross join app_config c
-    cross join lateral (
-      select coalesce(jsonb_agg(x.reward) filter (where x.loop = 'goals' and x.day = v_today), '[]') as claimed,
-             count(*) filter (where x.loop = 'goals') > 0 as recent,
-             coalesce(jsonb_agg(x.reward) filter (where x.loop = 'levels'), '[]') as paid_levels
-        from loop_bonuses x
-       where x.identity_hash = p.identity_hash
-         and ((x.loop = 'goals' and x.day >= v_today - 1) or (x.loop = 'levels' and x.reward like 'level:%'))) l
-   where p.id = p_user_id;
-  if not found then
-    raise exception 'Account not found' using errcode = 'P0001', hint = 'account_not_found';
-  end if;
-  return jsonb_build_object(
-    'xp', v_xp,
+  -- One statement: the settings; the account, its XP (cleared offer earnings in coins, pending
+  -- counted as money_available counts it); the goals claimed today and yesterday and the levels
+  -- whose bonus was paid; and whether each loop met its cap this month.
+  select jsonb_build_object(
+    'xp', s.xp,
     -- The last level whose XP is reached (the levels rise).
-    'level', (select count(*) from jsonb_array_elements(v_levels) l where (l.value ->> 'xp')::numeric <= v_xp),
-    'levels', v_levels,
+    'level', (select count(*) from jsonb_array_elements(s.levels) l where (l.value ->> 'xp')::numeric <= s.xp),
+    'levels', s.levels,
     -- Levels reached whose bonus this identity was not paid yet.
     'unclaimed', (select coalesce(jsonb_agg(l.value ->> 'name' order by l.ordinality), '[]')
-                    from jsonb_array_elements(v_levels) with ordinality l
-                   where (l.value ->> 'xp')::numeric <= v_xp and (l.value ->> 'bonus_coins')::numeric > 0
-                     and not v_paid_levels ? level_reward(l.value ->> 'name')),
-    'levels_on', v_levels_on,
-    'levels_capped', coalesce((v_capped ->> 'levels')::boolean, false),
+                    from jsonb_array_elements(s.levels) with ordinality l
+                   where (l.value ->> 'xp')::numeric <= s.xp and (l.value ->> 'bonus_coins')::numeric > 0
+                     and not s.paid_levels ? level_reward(l.value ->> 'name')),
+    'levels_on', s.levels_on,
+    'levels_capped', coalesce((s.capped ->> 'levels')::boolean, false),
     'today', v_today,
     'goals', (select coalesce(jsonb_agg(g.goal || jsonb_build_object(
                 'progress', g.progress,
-                'claimed', v_claimed ? ('goal:' || v_today || ':' || (g.goal ->> 'id')))
+                'claimed', s.claimed ? ('goal:' || v_today || ':' || (g.goal ->> 'id')))
               order by g.n), '[]')
                 from goals_progress(p_user_id, v_today) g),
-    'goal_streak', case when v_recent then coalesce(goal_streak(v_identity, v_today), 0) else 0 end,
-    'goals_on', v_goals_on,
-    'goals_capped', coalesce((v_capped ->> 'goals')::boolean, false));
+    'goal_streak', case when s.recent then coalesce(goal_streak(s.identity_hash, v_today), 0) else 0 end,
+    'goals_on', s.goals_on,
+    'goals_capped', coalesce((s.capped ->> 'goals')::boolean, false))
+    into v_status
+    from (select c.levels, c.levels_on, c.goals_on, p.identity_hash,
+                 greatest(0, floor(m.cleared * c.coins_per_dollar))::integer as xp,
+                 coalesce((select jsonb_object_agg(lm.loop, lm.capped_at is not null) from loop_months lm
+                            where lm.month = current_month() and lm.loop in ('levels', 'goals')), '{}') as capped,
+                 l.claimed, l.recent, l.paid_levels
+            from user_profiles p
+            cross join app_config c
+            left join lateral account_money(p.id) m on true
+            cross join lateral (
+              select coalesce(jsonb_agg(x.reward) filter (where x.loop = 'goals' and x.day = v_today), '[]') as claimed,
+                     count(*) filter (where x.loop = 'goals') > 0 as recent,
+                     coalesce(jsonb_agg(x.reward) filter (where x.loop = 'levels'), '[]') as paid_levels
+                from loop_bonuses x
+               where x.identity_hash = p.identity_hash
+                 and ((x.loop = 'goals' and x.day >= v_today - 1) or (x.loop = 'levels' and x.reward like 'level:%'))) l
+           where p.id = p_user_id
+          -- Each of these once (a fence: pulled up, capped and xp would be worked out at each use).
+          offset 0) s;
+  if not found then
+    raise exception 'Account not found' using errcode = 'P0001', hint = 'account_not_found';
+  end if;
+  return v_status;
 end
 $function$;
