@@ -1,5 +1,13 @@
-import { describe, expect, it } from "vitest";
-import { fetchableImageUrl, offerImageId, resolvesPublic, sniffImageType } from "~/server/walls/offer-images.server";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo, LookupFunction } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  fetchableImageUrl,
+  getImage,
+  offerImageId,
+  publicOnlyLookup,
+  sniffImageType,
+} from "~/server/walls/offer-images.server";
 
 // What the offer image route fetches and serves (docs/decisions/099).
 describe("offer images", () => {
@@ -48,12 +56,27 @@ describe("offer images", () => {
     expect(fetchableImageUrl("http://127.0.0.1:8080/1.png", ["127.0.0.1"])).toBe(true);
   });
 
-  it("refuses a host name that resolves to this machine's network, or that does not resolve, before fetching it", async () => {
-    const resolver = (table: Record<string, string[]>) => async (host: string) => {
+  const resolver =
+    (table: Record<string, string[]>, asked: string[] = []) =>
+    async (host: string) => {
+      asked.push(host);
       const addresses = table[host];
       if (!addresses) throw new Error("ENOTFOUND");
       return addresses.map((address) => ({ address }));
     };
+
+  /** What a lookup gives a connection for `host`: its addresses, or the error it refuses with. */
+  const lookUp = (lookupFn: LookupFunction, host: string, all: boolean) =>
+    new Promise<{ error: string | null; addresses: unknown }>((resolve) =>
+      lookupFn(host, { all }, (error, address, family) =>
+        resolve({
+          error: error ? (error.code ?? error.message) : null,
+          addresses: all ? address : { address, family },
+        }),
+      ),
+    );
+
+  it("connects an https image only to a public address of its host: a name with any address in this machine's network, or none, is refused as the connection looks it up", async () => {
     const dns = resolver({
       "cdn.example": ["93.184.216.34", "2606:2800:220:1::1"],
       "inward.example": ["10.0.0.5"],
@@ -61,8 +84,87 @@ describe("offer images", () => {
       "metadata.example": ["169.254.169.254"],
       "mapped.example": ["::ffff:10.0.0.1"],
     });
-    expect(await resolvesPublic("cdn.example", dns)).toBe(true);
+    const lookupFn = publicOnlyLookup(dns);
+    expect(await lookUp(lookupFn, "cdn.example", false)).toEqual({
+      error: null,
+      addresses: { address: "93.184.216.34", family: 4 },
+    });
+    expect(await lookUp(lookupFn, "cdn.example", true)).toEqual({
+      error: null,
+      addresses: [
+        { address: "93.184.216.34", family: 4 },
+        { address: "2606:2800:220:1::1", family: 6 },
+      ],
+    });
     for (const host of ["inward.example", "mixed.example", "metadata.example", "mapped.example", "nowhere.example"])
-      expect(await resolvesPublic(host, dns), host).toBe(false);
+      expect((await lookUp(lookupFn, host, false)).error, host).not.toBeNull();
+  });
+
+  describe("getting an image over HTTP", () => {
+    let server: Server;
+    let port: number;
+    const requests: string[] = [];
+    const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Array(24).fill(0)]);
+
+    beforeAll(async () => {
+      server = createServer((request, response) => {
+        requests.push(request.url ?? "");
+        if (request.url === "/big.png") {
+          response.writeHead(200, { "content-type": "image/png" });
+          response.end(Buffer.alloc(64 * 1024, 1));
+        } else if (request.url === "/moved.png") {
+          response.writeHead(302, { location: "http://127.0.0.1/elsewhere.png" });
+          response.end();
+        } else {
+          response.writeHead(200, { "content-type": "image/png" });
+          response.end(PNG);
+        }
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      port = (server.address() as AddressInfo).port;
+    });
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    it("connects to the address its lookup gave, and to nothing when the lookup refuses the host's addresses (a rebinding name gets no request through)", async () => {
+      const asked: string[] = [];
+      // A lookup that lets this machine through stands in for a public answer: the request reaches
+      // the address it returned, under the image's own host name.
+      const letThrough: LookupFunction = (host, options, callback) => {
+        asked.push(host);
+        if (options.all) callback(null, [{ address: "127.0.0.1", family: 4 }]);
+        else callback(null, "127.0.0.1", 4);
+      };
+      const answer = await getImage(new URL(`http://images.example:${port}/logo.png`), {
+        lookup: letThrough,
+        deadlineMs: 5_000,
+        max: 1024,
+      });
+      expect(answer).toEqual({ status: 200, type: "image/png", bytes: new Uint8Array(PNG) });
+      expect(asked).toEqual(["images.example"]);
+      // The same name answering with this machine's address to the public-only lookup: refused.
+      requests.length = 0;
+      const rebound = getImage(new URL(`http://images.example:${port}/logo.png`), {
+        lookup: publicOnlyLookup(resolver({ "images.example": ["127.0.0.1"] })),
+        deadlineMs: 5_000,
+        max: 1024,
+      });
+      await expect(rebound).rejects.toMatchObject({ code: "ENOTPUBLIC" });
+      expect(requests).toEqual([]);
+    });
+
+    it("reads no more than its limit, and follows no redirect", async () => {
+      const url = (path: string) => new URL(`http://127.0.0.1:${port}${path}`);
+      expect(await getImage(url("/big.png"), { deadlineMs: 5_000, max: 1024 })).toEqual({
+        status: 200,
+        type: "image/png",
+        bytes: null,
+      });
+      expect(await getImage(url("/moved.png"), { deadlineMs: 5_000, max: 1024 })).toEqual({
+        status: 302,
+        type: "",
+        bytes: null,
+      });
+      expect(requests).not.toContain("/elsewhere.png");
+    });
   });
 });

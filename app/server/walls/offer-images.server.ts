@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
+import { get as httpGet, type IncomingMessage } from "node:http";
+import { get as httpsGet } from "node:https";
+import { isIP, type LookupFunction } from "node:net";
 import { getEnv } from "../runtime/env.server";
 import type { WallOffer } from "./network.server";
 import { wallOfferLists } from "./offers.server";
@@ -70,22 +72,32 @@ export function fetchableImageUrl(imageUrl: string, httpHosts: readonly string[]
   return isIP(host) === 0 || !privateAddress(host);
 }
 
+type Resolve = (host: string) => Promise<{ address: string }[]>;
+
 /**
- * Whether every address the host name resolves to is public (an https image's host, before it is
- * fetched): a name pointing into this machine's network is refused like an address written out.
- * `resolve` is the system's resolver; tests give their own.
+ * The name lookup of an https image's connection: the host's addresses, refused when any of them is
+ * private, loopback, link-local or shared, or when there is none. The connection is made to an
+ * address this lookup returned, so a name whose answers change between a check and the connection
+ * (DNS rebinding) cannot lead into this machine's network. `resolve` is the system's resolver;
+ * tests give their own.
  */
-export async function resolvesPublic(
-  host: string,
-  resolve: (host: string) => Promise<{ address: string }[]> = (name) => lookup(name, { all: true }),
-): Promise<boolean> {
-  if (isIP(host.replace(/^\[|\]$/g, "")) !== 0) return true;
-  try {
-    const addresses = await resolve(host);
-    return addresses.length > 0 && addresses.every(({ address }) => !privateAddress(address));
-  } catch {
-    return false;
-  }
+export function publicOnlyLookup(resolve: Resolve = (name) => lookup(name, { all: true })): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname)
+      .then((answers) => {
+        const addresses = answers
+          .map(({ address }) => ({ address, family: isIP(address) }))
+          .filter(({ family }) => !options.family || family === options.family);
+        if (addresses.length === 0 || answers.some(({ address }) => privateAddress(address))) {
+          throw Object.assign(new Error(`${hostname} does not resolve to public addresses only`), {
+            code: "ENOTPUBLIC",
+          });
+        }
+        if (options.all) callback(null, addresses);
+        else callback(null, addresses[0]!.address, addresses[0]!.family);
+      })
+      .catch((error: NodeJS.ErrnoException) => callback(error, "", 0));
+  };
 }
 
 function privateAddress(address: string): boolean {
@@ -145,29 +157,63 @@ async function listedImage(id: string): Promise<string | undefined> {
   return undefined;
 }
 
-/** The body, read until it passes `max` bytes (then null). */
-async function readAtMost(response: Response, max: number): Promise<Uint8Array | null> {
-  const reader = response.body?.getReader();
-  if (!reader) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
+/** The answer to a GET of an image: its status, declared type, and body unless it passed `max` bytes. */
+interface ImageAnswer {
+  status: number;
+  type: string;
+  bytes: Uint8Array | null;
+}
+
+/**
+ * GET `url` without following a redirect (it could lead anywhere the checks refuse), given up after
+ * `deadlineMs`, its body read only when the status is 2xx and the declared type one the route
+ * serves, and only up to `max` bytes. `lookup` resolves the host for the connection itself.
+ */
+export function getImage(
+  url: URL,
+  { lookup: resolveHost, deadlineMs, max }: { lookup?: LookupFunction; deadlineMs: number; max: number },
+): Promise<ImageAnswer> {
+  const get = url.protocol === "https:" ? httpsGet : httpGet;
+  return new Promise((resolve, reject) => {
+    const request = get(
+      url,
+      {
+        // A connection of its own, looked up as it is made (none kept from an earlier fetch).
+        agent: false,
+        lookup: resolveHost,
+        signal: AbortSignal.timeout(deadlineMs),
+        headers: { accept: "image/png,image/jpeg,image/gif,image/webp" },
+      },
+      (response: IncomingMessage) => {
+        const status = response.statusCode ?? 0;
+        const type = String(response.headers["content-type"] ?? "")
+          .split(";")[0]!
+          .trim()
+          .toLowerCase();
+        if (status < 200 || status > 299 || !SIGNATURES.some((signature) => signature.type === type)) {
+          request.destroy();
+          resolve({ status, type, bytes: null });
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on("data", (chunk: Buffer) => {
+          size += chunk.byteLength;
+          if (size > max) {
+            request.destroy();
+            resolve({ status, type, bytes: null });
+          } else chunks.push(chunk);
+        });
+        response.on("end", () => resolve({ status, type, bytes: new Uint8Array(Buffer.concat(chunks)) }));
+        // Cut off before its end (the deadline, the connection): no image.
+        response.on("error", reject);
+        response.on("close", () => {
+          if (!response.complete) reject(new Error("the answer ended before its body did"));
+        });
+      },
+    );
+    request.on("error", reject);
+  });
 }
 
 async function fetchImage(imageUrl: string): Promise<Kept> {
@@ -175,25 +221,19 @@ async function fetchImage(imageUrl: string): Promise<Kept> {
   const httpHosts = getEnv().offerImageHttpHosts;
   if (!fetchableImageUrl(imageUrl, httpHosts)) return failed;
   const url = new URL(imageUrl);
-  if (url.protocol === "https:" && !(await resolvesPublic(url.hostname))) return failed;
   try {
-    // No redirect is followed: it could lead anywhere the check above refuses.
-    const response = await fetch(imageUrl, {
-      redirect: "manual",
-      signal: AbortSignal.timeout(FETCH_DEADLINE_MS),
-      headers: { accept: "image/png,image/jpeg,image/gif,image/webp" },
+    const answer = await getImage(url, {
+      // https: only to public addresses, checked as the connection is made; plain http only reaches
+      // the hosts OFFER_IMAGE_HTTP_HOSTS names (the tests' stand-ins).
+      lookup: url.protocol === "https:" ? publicOnlyLookup() : undefined,
+      deadlineMs: FETCH_DEADLINE_MS,
+      max: OFFER_IMAGE_MAX_BYTES,
     });
-    const declared = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-    if (!response.ok || !SIGNATURES.some((signature) => signature.type === declared)) {
-      await response.body?.cancel();
-      return failed;
-    }
-    const bytes = await readAtMost(response, OFFER_IMAGE_MAX_BYTES);
     // The bytes must be the type the network declared.
-    if (!bytes || sniffImageType(bytes) !== declared) return failed;
-    return { ok: true, type: declared, bytes, until: Date.now() + KEPT_MS };
+    if (!answer.bytes || sniffImageType(answer.bytes) !== answer.type) return failed;
+    return { ok: true, type: answer.type, bytes: answer.bytes, until: Date.now() + KEPT_MS };
   } catch (error) {
-    console.error(`offer image ${new URL(imageUrl).host}: could not fetch it:`, (error as Error).message);
+    console.error(`offer image ${url.host}: could not fetch it:`, (error as Error).message);
     return failed;
   }
 }
