@@ -217,7 +217,7 @@ describe("levels and daily goals on PGlite, production settings", () => {
     expect(cleared).toEqual({ "check-in": 1, "earn-100": 150, "one-offer": 1 });
   });
 
-  it("reads the day's goals and their progress in the statement that asks: goals_progress is inlined (no search_path, no SECURITY DEFINER of its own) and only the owner may run it", async () => {
+  it("reads the day's goals and their progress in the statement that asks: goals_progress is inlined (no search_path, no SECURITY DEFINER of its own), draws the goals in one sort, and only the owner may run it", async () => {
     const plan = (
       await t.sql<{ "QUERY PLAN": string }>(
         "explain (verbose, costs off) select g.goal, g.progress from goals_progress('someone', current_date) g",
@@ -229,6 +229,8 @@ describe("levels and daily goals on PGlite, production settings", () => {
     expect(plan).toContain("jsonb_array_elements");
     expect(plan).toContain("daily_checkins");
     expect(plan).not.toMatch(/Function Scan on public\.goals_progress/);
+    // The draw sorts the list once (its md5 key serves the row numbers and the three taken).
+    expect(plan.match(/Sort Key/g), plan).toHaveLength(1);
     const [proc] = await t.sql<{ prosecdef: boolean; proconfig: string[] | null; grantees: string[] }>(
       `select p.prosecdef, p.proconfig,
               array(select r.rolname::text from pg_roles r

@@ -45,6 +45,7 @@ AS $function$
     from (select g.value as goal,
                  row_number() over (order by md5(p_day::text || ':' || (g.value ->> 'id'))) as n
             from jsonb_array_elements((select daily_goals from app_config)) g
-           order by n
+           -- The window's own order: one sort for the row numbers and the three taken.
+           order by md5(p_day::text || ':' || (g.value ->> 'id'))
            limit 3) d
 $function$;
