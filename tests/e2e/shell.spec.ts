@@ -40,6 +40,15 @@ test("a toast covers neither the header, the bar nor the profile button at 320, 
   signedIn,
 }) => {
   const toast = await verificationSentToast(page, signedIn, "shell-toast");
+  // A toast leaves by itself six seconds after it is shown; the checks below may take longer on a
+  // busy machine, so its leaving is held (once it is in place) until they are done.
+  await toast.evaluate(async (element) => {
+    const showing = element
+      .getAnimations()
+      .filter((animation) => (animation as CSSAnimation).animationName.startsWith("toast-show"));
+    await Promise.all(showing.map((animation) => animation.finished));
+    for (const animation of element.getAnimations()) animation.pause();
+  });
   for (const size of SCREEN_SIZES) {
     await page.setViewportSize(size);
     await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
