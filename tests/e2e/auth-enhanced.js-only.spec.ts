@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { settled } from "./support";
 
 // Enhancements that exist only when JavaScript runs.
 test.beforeEach(async ({ context }, testInfo) => {
@@ -12,6 +13,7 @@ test("pending state: the button says Creating account... and the fields are disa
     await route.continue();
   });
   await page.goto("/auth?tab=signup");
+  await settled(page);
   await page.getByPlaceholder("Enter your email").fill(`pending.${Date.now()}@example.com`);
   await page.getByPlaceholder("Enter your password").fill("pending-pass");
   await page.getByRole("button", { name: "Create Account" }).click();
@@ -27,6 +29,8 @@ test("client-side validation shows the spec's messages without a round trip", as
     if (request.method() === "POST") posts += 1;
   });
   await page.goto("/auth?tab=signup");
+  // The page's scripts start after its first paint (docs/decisions/101): check once React runs it.
+  await settled(page);
   await page.getByRole("button", { name: "Create Account" }).click();
   await expect(page.getByRole("alert")).toHaveText("Please fill in all fields");
   await page.getByPlaceholder("Enter your email").fill("short@example.com");

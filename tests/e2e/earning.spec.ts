@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { screenshot, test } from "./support";
+import { screenshot, settled, test } from "./support";
 
 // Runs with JavaScript on and off: every earning form must work both ways.
 const tasks = (page: Page) => page.getByRole("list", { name: "Tasks" }).getByRole("listitem");
@@ -56,11 +56,14 @@ test("the task dialog starts a task and completes it five seconds later", async 
   javaScriptEnabled,
 }) => {
   await signedIn(undefined, "/earn");
+  // With JavaScript the dialog counts down in the page: start it once React runs the page.
+  await settled(page);
   await page.getByRole("link", { name: /Try a Budgeting App/ }).click();
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("heading", { name: "Try a Budgeting App" })).toBeVisible();
   await expect(dialog.getByText("150 coins")).toBeVisible();
   await screenshot(page, "task-dialog");
+  await settled(page);
   await dialog.getByRole("button", { name: "Start Task" }).click();
   if (javaScriptEnabled) {
     // The page sends the completion by itself when the five seconds are up.

@@ -31,6 +31,8 @@ async function postAuthForm(page: Page, baseURL: string, fields: Record<string, 
   expect(location.pathname + location.search, "where the post sends the browser").toBe(landOn);
   await page.goto(new URL(landOn, baseURL).href);
   await expect(page).toHaveURL(new URL(landOn, baseURL).href);
+  // The page's scripts start after its first paint (docs/decisions/101): hand the test a live page.
+  await settled(page);
 }
 
 /** A brand-new account, signed in and on `landOn` (Home unless told); returns its email. */

@@ -33,14 +33,20 @@ describe("pages that need no data, over plain HTTP", () => {
     expect(home.headers.get("location")).toBe("/auth");
   });
 
-  // The first paint waits for none of the app's scripts (app/server/http/document-stream.server.ts).
-  it("preloads every one of the page's scripts at low priority, so the server's HTML paints first", async () => {
+  // The first paint waits for none of the app's scripts (app/server/http/document-stream.server.ts,
+  // docs/decisions/101); tests/e2e/first-paint.js-only.spec.ts watches a browser do it.
+  it("sends the page's script preloads inert and its module script of a type that does not run, with a starter for after the first paint", async () => {
     const client = new HttpClient();
     for (const path of ["/auth", "/legal"]) {
       const body = await (await client.get(path)).text();
-      const preloads = body.match(/<link rel="modulepreload"[^>]*>/g) ?? [];
-      expect(preloads.length, path).toBeGreaterThan(3);
-      for (const preload of preloads) expect(preload, path).toContain(' fetchpriority="low"');
+      expect(body, path).not.toContain('<link rel="modulepreload"');
+      expect(
+        (body.match(/<link rel="x-modulepreload" href="\/build\/[^"]+\.js"\/>/g) ?? []).length,
+        path,
+      ).toBeGreaterThan(3);
+      expect(body, path).not.toMatch(/<script[^>]* type="module"/);
+      expect(body.match(/<script nonce="[^"]+" type="x-module-after-paint">/g), path).toHaveLength(1);
+      expect(body, path).toMatch(/requestAnimationFrame\(\(\)=>setTimeout\(go,0\)\)\}\)\(\);window\.__remixContext = /);
     }
   });
 

@@ -1,28 +1,51 @@
 import { Transform, type TransformCallback } from "node:stream";
 
 const MODULE_PRELOAD = Buffer.from('<link rel="modulepreload"');
-const LOW_PRIORITY = Buffer.from(' fetchpriority="low"');
+const HELD_PRELOAD = '<link rel="x-modulepreload"';
+const MODULE_SCRIPT = ' type="module" async="">';
+const HELD_SCRIPT = ' type="x-module-after-paint">';
+const REMIX_CONTEXT = ">window.__remixContext = ";
 
 /**
- * The app's scripts, preloaded by Remix's `<Scripts>` (`<link rel="modulepreload">`, fetched at
- * high priority), marked low priority: nothing on the page waits for them (the server's HTML and
- * its inline stylesheet are the whole first paint; hydration starts after it, entry.client.tsx),
- * so the browser paints first, and a phone on a slow network spends its first round trips on the
- * page. A flush never splits a tag, and a person's text is escaped, so the marker is only Remix's.
+ * In the browser, once the page is painted: the held preloads and the app's module script made live
+ * again. The module script is replaced by a copy at its place (a script the parser passed over
+ * never runs, and hydration matches elements by place and tag); a background tab paints no frames,
+ * so there it starts at once. The rest of the document may still be arriving when a frame is
+ * painted: then it waits for the document's end.
  */
-export function lowPriorityPreloads(chunk: Buffer): Buffer {
-  let at = chunk.indexOf(MODULE_PRELOAD);
-  if (at === -1) return chunk;
-  const parts: Buffer[] = [];
-  let from = 0;
-  while (at !== -1) {
-    const end = at + MODULE_PRELOAD.length;
-    parts.push(chunk.subarray(from, end), LOW_PRIORITY);
-    from = end;
-    at = chunk.indexOf(MODULE_PRELOAD, end);
-  }
-  parts.push(chunk.subarray(from));
-  return Buffer.concat(parts);
+const AFTER_FIRST_PAINT =
+  "(()=>{const go=()=>{const held=document.querySelector('script[type=\"x-module-after-paint\"]');" +
+  "if(!held){document.addEventListener('DOMContentLoaded',go,{once:true});return}" +
+  "for(const link of document.querySelectorAll('link[rel=\"x-modulepreload\"]'))link.rel='modulepreload';" +
+  "const script=document.createElement('script');script.type='module';script.nonce=held.nonce;" +
+  "script.textContent=held.textContent;held.replaceWith(script)};" +
+  "document.visibilityState==='hidden'?go():requestAnimationFrame(()=>setTimeout(go,0))})();";
+
+/**
+ * The app's scripts, preloaded and started by Remix's `<Scripts>`, held until the page is painted.
+ * Nothing on the page waits for them (the server's HTML and its inline stylesheet are the whole
+ * first paint, and every form works without them), but fetched and parsed while the page is laid
+ * out they take the phone's cores from its first paint: on a two-core machine the first layout took
+ * 74 ms instead of about 20, under Lighthouse a long task of 300 ms, and the scripts' download
+ * counted in its largest paint (docs/decisions/101). So the preloads are sent inert
+ * (`rel="x-modulepreload"`), the module script with a type that does not run, and Remix's first
+ * inline script starts them after the first paint. The markers are Remix's own tags: a person's
+ * text is escaped, and a flush never splits a tag.
+ */
+export function scriptsAfterFirstPaint(chunk: Buffer): Buffer {
+  const from = Math.min(
+    ...[chunk.indexOf(MODULE_PRELOAD), chunk.indexOf(REMIX_CONTEXT), chunk.indexOf(MODULE_SCRIPT)].filter(
+      (at) => at !== -1,
+    ),
+  );
+  if (!Number.isFinite(from)) return chunk;
+  const tail = chunk
+    .subarray(from)
+    .toString("utf8")
+    .replaceAll('<link rel="modulepreload"', HELD_PRELOAD)
+    .replace(REMIX_CONTEXT, `>${AFTER_FIRST_PAINT}window.__remixContext = `)
+    .replace(MODULE_SCRIPT, HELD_SCRIPT);
+  return Buffer.concat([chunk.subarray(0, from), Buffer.from(tail)]);
 }
 
 /**
@@ -36,10 +59,10 @@ export class DocumentStream extends Transform {
   private pending: Buffer[] = [];
 
   /**
-   * `lowPriorityScripts`: the preloads marked low priority (lowPriorityPreloads). Production only:
-   * React in development warns of an attribute it did not render on a tag it hydrates.
+   * `scriptsAfterPaint`: the app's scripts held until the page is painted (scriptsAfterFirstPaint).
+   * Production only: React in development warns of attributes it did not render on tags it hydrates.
    */
-  constructor(private readonly lowPriorityScripts = false) {
+  constructor(private readonly scriptsAfterPaint = false) {
     super();
   }
 
@@ -52,7 +75,7 @@ export class DocumentStream extends Transform {
   flush() {
     if (this.pending.length === 0) return;
     const chunk = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
-    this.push(this.lowPriorityScripts ? lowPriorityPreloads(chunk) : chunk);
+    this.push(this.scriptsAfterPaint ? scriptsAfterFirstPaint(chunk) : chunk);
     this.pending = [];
   }
 
