@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startAppServer } from "../../scripts/lib/services.mjs";
 import { emulatorHost, signUpDirect } from "../support/emulator";
-import { HttpClient, html, landing, uniqueEmail } from "../support/http";
+import { HttpClient, html, landing, statusCounts, uniqueEmail } from "../support/http";
 import { ruleMessage } from "~/domain/rules";
 import { fallbackTasks } from "~/domain/tasks";
 import { postChunked } from "../support/chunked";
@@ -405,26 +405,11 @@ describe("postbacks are rate-limited per provider", () => {
           app.url,
         ),
       );
-    /** Sends `count` requests, 8 at a time; how many got each status. */
-    const flood = async (send: () => Promise<Response>, count: number) => {
-      const statuses: Record<number, number> = {};
-      let sent = 0;
-      const worker = async () => {
-        while (sent < count) {
-          sent += 1;
-          const response = await send();
-          statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-          await response.arrayBuffer();
-        }
-      };
-      await Promise.all(Array.from({ length: 8 }, worker));
-      return statuses;
-    };
     // The window is fixed, on whole minutes: flood within one, or the limit starts over midway.
     const seen = await withinOneMinute(
       async () => {
-        const forgedFlood = await flood(forged, POSTBACKS_PER_MINUTE);
-        const signedFlood = await flood(signed, POSTBACKS_PER_MINUTE);
+        const forgedFlood = await statusCounts(forged, POSTBACKS_PER_MINUTE);
+        const signedFlood = await statusCounts(signed, POSTBACKS_PER_MINUTE);
         const limited = await signed();
         return {
           forgedFlood,

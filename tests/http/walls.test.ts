@@ -1,7 +1,7 @@
 import { createHash, createHmac } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { HttpClient } from "../support/http";
+import { statusCounts, type HttpClient } from "../support/http";
 import { withinOneMinute } from "../support/wait";
 import { REFUSALS_LOGGED_PER_MINUTE } from "~/server/walls/postbacks.server";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
@@ -436,19 +436,8 @@ describe("offer walls: postbacks from BitLabs, ayeT-Studios, AdGate, Torox, Loot
               sender: REVLUM_SENDER,
             },
           );
-        const statuses: Record<number, number> = {};
-        let sent = 0;
         const total = REFUSALS_LOGGED_PER_MINUTE + 50;
-        await Promise.all(
-          Array.from({ length: 8 }, async () => {
-            while (sent < total) {
-              sent += 1;
-              const response = await forged();
-              statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-              await response.arrayBuffer();
-            }
-          }),
-        );
+        const statuses = await statusCounts(forged, total);
         const [found] = await app.sql<{ n: number }>(
           "select count(*)::int as n from postback_log where network = 'revlum' and query like $1",
           [`%${marker}%`],

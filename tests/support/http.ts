@@ -121,3 +121,26 @@ export async function landing(client: HttpClient, response: Response) {
   if (response.status !== 302 || !location) throw new Error(`expected a redirect, got ${response.status}`);
   return { location, ...(await client.visit(location)) };
 }
+
+/**
+ * Sends `count` requests made by `send`, `concurrency` at a time (a flood against a rate limit),
+ * reading each body; how many answered each status.
+ */
+export async function statusCounts(
+  send: () => Promise<Response>,
+  count: number,
+  concurrency = 8,
+): Promise<Record<number, number>> {
+  const statuses: Record<number, number> = {};
+  let sent = 0;
+  const worker = async () => {
+    while (sent < count) {
+      sent += 1;
+      const response = await send();
+      statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+      await response.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return statuses;
+}
