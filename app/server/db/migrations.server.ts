@@ -78,10 +78,29 @@ async function pendingMigrations(target: MigrationTarget, migrations: Migration[
   });
 }
 
-/** A database the migrations can run on: PGlite, or a Postgres server through a pool. */
-export type MigratableDatabase = { pglite: PGlite } | { pool: pg.Pool };
+/**
+ * A database the migrations can run on: PGlite, a connection that nothing else uses meanwhile
+ * (PGlite on its own thread, opening), or a Postgres server through a pool.
+ */
+export type MigratableDatabase = { pglite: PGlite } | { connection: MigrationTransaction } | { pool: pg.Pool };
 
 function migrationTarget(db: MigratableDatabase): MigrationTarget {
+  if ("connection" in db) {
+    const { connection } = db;
+    return {
+      async transaction(work) {
+        await connection.exec("begin");
+        try {
+          const result = await work(connection);
+          await connection.exec("commit");
+          return result;
+        } catch (error) {
+          await connection.exec("rollback").catch(() => {});
+          throw error;
+        }
+      },
+    };
+  }
   // PGlite has a single connection; a pool's transaction holds one of its connections throughout.
   if ("pglite" in db) {
     return {

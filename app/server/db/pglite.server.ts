@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import type { PGlite } from "@electric-sql/pglite";
 import { assertIdentifier, prepareMigrated, sqlRpc, type Database } from "./core.server";
+import { openPgliteThread } from "./pglite-thread.server";
 
 /**
  * Embedded Postgres (WASM) in a data directory; `memory://` keeps it in memory. With `migrate`
@@ -8,12 +9,19 @@ import { assertIdentifier, prepareMigrated, sqlRpc, type Database } from "./core
  */
 export async function openPgliteDatabase(dataDir: string, migrationsDir: string, migrate = true): Promise<Database> {
   if (!dataDir.startsWith("memory://")) await mkdir(dataDir, { recursive: true });
-  // Loaded here, not at the top: a process on another transport (an app server or an operator
-  // command on Postgres) never loads the WASM engine.
-  const { PGlite } = await import("@electric-sql/pglite");
-  const pglite = await PGlite.create(dataDir);
-  await prepareMigrated({ pglite }, migrationsDir, migrate, () => pglite.close());
-  return pgliteDatabase(pglite);
+  // On a thread of its own (docs/decisions/102); the migrations run through it before any page.
+  const thread = await openPgliteThread(dataDir);
+  const connection = {
+    exec: thread.exec,
+    query: async <R>(sql: string, values?: unknown[]) => (await thread.query(sql, values)).rows as R[],
+  };
+  await prepareMigrated({ connection }, migrationsDir, migrate, () => thread.close());
+  return {
+    transport: "pglite",
+    ...sqlRpc(thread.query),
+    listen: (channel, onMessage) => thread.listen(assertIdentifier(channel), onMessage),
+    close: thread.close,
+  };
 }
 
 export function pgliteDatabase(pglite: PGlite): Database {
