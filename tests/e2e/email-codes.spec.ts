@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { newMember } from "../support/console";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 import { startSmtpStandIn, type SmtpStandIn } from "../support/smtp";
-import { screenshotsAtWidths, signInOverHttp } from "./support";
+import { screenshotsAtWidths, settled, signInOverHttp } from "./support";
 
 // Codes by email (issue 38, point 1; docs/decisions/092), with JavaScript on and off, on an app of
 // its own with a local SMTP server: a sign-in on a new browser stops at the code step until the
@@ -144,6 +144,8 @@ test("deleting the account takes the password, then the code sent by email", asy
   // Codes at sign-in on again: deleting the account then asks for one.
   await app.sql("update user_profiles set signin_code = true where id = $1", [person.uid]);
   await page.goto(new URL("/settings", app.url).href);
+  // The password typed before hydration would be cleared by it (docs/decisions/101).
+  await settled(page);
   await page.getByLabel("Password").fill("s3cret-pass");
   const sent = smtp.mailTo(person.email).length;
   await page.getByRole("button", { name: "Delete account permanently" }).click();

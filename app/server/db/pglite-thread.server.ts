@@ -121,7 +121,14 @@ export async function openPgliteThread(dataDir: string): Promise<PgliteThread> {
     if (waiting.size === 0) worker.ref();
     return new Promise<{ rows?: unknown[] }>((resolve, reject) => {
       waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, ...message });
+      try {
+        worker.postMessage({ id, ...message });
+      } catch (error) {
+        // A value that cannot be sent (DataCloneError): this statement fails, nothing waits on it.
+        waiting.delete(id);
+        if (waiting.size === 0) worker.unref();
+        throw error;
+      }
     }).then((reply) => ({ id, rows: reply.rows ?? [] }));
   };
 
