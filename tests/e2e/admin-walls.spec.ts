@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signInOverHttp } from "./support";
+import { settled, signInOverHttp } from "./support";
 
 // The console's Walls section in the browser (docs/operator-console.md, "Walls"), with JavaScript
 // on and off: an owner changes a wall's hold, is told what is missing when turning it on without
@@ -19,6 +19,7 @@ test("an owner sets a wall's hold in the console, is refused turning it on witho
       : ["adgem", "AdGem", "Needed to turn AdGem on: the app's id (Properties → your app)."];
   await signInOverHttp(page, email, password, baseURL!);
   await page.goto(`/admin/walls/${network}`);
+  await settled(page);
   const hold = page.getByTestId("wall-setting").filter({ hasText: "Hold" });
   await expect(hold).toContainText("The app's hold for offer credits");
 
@@ -41,6 +42,7 @@ test("an owner sets a wall's hold in the console, is refused turning it on witho
   await expect(page.getByRole("heading", { name: label, level: 1 })).toBeVisible();
 
   await page.goto(`/admin/walls/${network}`);
+  await settled(page);
   const reset = page.locator("#wall-reset");
   await reset.getByLabel("Why (for the audit log)").fill("Browser test: back to the environment");
   await reset.getByRole("button", { name: "Reset to the environment" }).click();

@@ -4,7 +4,7 @@ import { HttpClient } from "../support/http";
 import { startPayPalStandIn, type PayPalStandIn } from "../support/paypal";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
 import { startSmtpStandIn, type SmtpStandIn } from "../support/smtp";
-import { screenshot, signInOverHttp } from "./support";
+import { screenshot, settled, signInOverHttp } from "./support";
 
 // The operator console's proof (issue 20), with JavaScript on and off, on an app of its own with
 // Postgres, a local PayPal and a local SMTP server: a finance operator reviews a flagged withdrawal
@@ -48,6 +48,8 @@ const withdrawalOf = (
 async function openConsole(page: Page, path: string) {
   await signInOverHttp(page, finance.email, "s3cret-pass", app.url);
   await page.goto(new URL(path, app.url).href);
+  // A filter chosen before the page is live changes nothing: wait for it (decision 101).
+  await settled(page);
 }
 
 test("an operator reviews a flagged withdrawal, sees the account made on the same browser, and refuses it: the person gets the money back and the notice", async ({
