@@ -6,8 +6,10 @@ import { rememberBrowserTimeZone } from "./lib/time-zone";
 
 // The page this document, and so its Content-Security-Policy, was served for.
 rememberDocumentPage(window.location.pathname);
-// The server writes the next page's dates in the browser's time zone (lib/time-zone.ts).
-rememberBrowserTimeZone();
+// The server writes the next page's dates in the browser's time zone (lib/time-zone.ts). Asking
+// for it makes the page's first Intl object, which loads the locale data: in a task of its own, not
+// in the one that evaluates the app's modules (docs/decisions/103).
+setTimeout(rememberBrowserTimeZone, 0);
 
 function hydrate() {
   startTransition(() => {

@@ -3,6 +3,7 @@
 // (supabase/migrations/20261215000000_levels_and_daily_goals.sql): the form refuses what the
 // database would, with the same words, and tests/unit/settings.test.ts and
 // tests/integration/operator-settings.test.ts run the same samples through both.
+import { formatNumber } from "./numbers";
 import type { Goal, GoalKind, Level } from "./rewards";
 
 export const LEVELS_MAX = 20;
@@ -122,8 +123,7 @@ export function parsePrizes(text: string): number[] | null {
 
 /** "1st 2,500 coins, 2nd 1,500 coins". */
 export function prizesInWords(prizes: readonly number[]): string {
-  const number = new Intl.NumberFormat("en-US");
-  return prizes.map((coins, index) => `${ordinal(index + 1)} ${number.format(coins)} coins`).join(", ");
+  return prizes.map((coins, index) => `${ordinal(index + 1)} ${formatNumber(coins)} coins`).join(", ");
 }
 
 /** "1st", "2nd", "3rd", "11th", "21st": as the database's ordinal() writes a prize's place. */
@@ -144,8 +144,7 @@ export function ordinal(place: number): string {
 
 /** "Bronze (0 XP), Silver (500 XP), Gold (2,000 XP)". */
 export function levelsInWords(levels: readonly Level[]): string {
-  const number = new Intl.NumberFormat("en-US");
-  return levels.map((level) => `${level.name} (${number.format(level.xp)} XP)`).join(", ");
+  return levels.map((level) => `${level.name} (${formatNumber(level.xp)} XP)`).join(", ");
 }
 
 /** "check-in, earn-100, one-offer". */

@@ -2,6 +2,7 @@
 // Leaderboard shows for it. Client-safe: no server code.
 import { ordinal } from "./loop-settings";
 import { coinsToDollars, formatCoins, formatDollars } from "./money";
+import { onFirstUse } from "./numbers";
 import { coinsAndDollars } from "./rewards";
 
 export interface LeaderboardPrizes {
@@ -29,11 +30,11 @@ export const PRIZES_PAUSED = "Prizes are paused for now. The board still counts 
 export const PAST_WINNERS_TITLE = "Past winners";
 export const IN_REVIEW = "In review";
 
-const MONTH = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+const MONTH = onFirstUse(() => new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" }));
 
 /** "November 2026", from a month's first day. */
 export function monthName(month: string): string {
-  return MONTH.format(new Date(`${month.slice(0, 10)}T00:00:00Z`));
+  return MONTH().format(new Date(`${month.slice(0, 10)}T00:00:00Z`));
 }
 
 /** Where the person stands and what the next prize takes, in one or two sentences. */

@@ -2,6 +2,7 @@
 // the words Home and the Levels page show. Worded on the server: the pages' browser code carries
 // only the finished lines.
 import { coinsToDollars, formatCoins, formatDollars } from "./money";
+import { formatNumber } from "./numbers";
 
 /** A level as app_config.levels lists it. */
 export interface Level {
@@ -58,8 +59,6 @@ export const XP_EXPLAINED =
 const GOALS_EXPLAINED =
   "Offer coins count on the day they clear their hold. Goal bonuses are bonus money: they unlock as your offer earnings clear.";
 
-const NUMBER = new Intl.NumberFormat("en-US");
-
 /** "25 coins ($0.25)". */
 export function coinsAndDollars(coins: number, coinsPerDollar: number): string {
   return `${formatCoins(coins)} (${formatDollars(coinsToDollars(coins, coinsPerDollar))})`;
@@ -70,7 +69,7 @@ export function levelPerks(level: Level, coinsPerDollar: number): string[] {
   const perks: string[] = [];
   if (level.bonus_coins > 0) {
     perks.push(
-      `a ${NUMBER.format(level.bonus_coins)}-coin level-up bonus (${formatDollars(coinsToDollars(level.bonus_coins, coinsPerDollar))})`,
+      `a ${formatNumber(level.bonus_coins)}-coin level-up bonus (${formatDollars(coinsToDollars(level.bonus_coins, coinsPerDollar))})`,
     );
   }
   if (level.checkin_percent > 0) perks.push(`+${level.checkin_percent}% on every check-in`);
@@ -122,9 +121,9 @@ export function levelView(status: RewardsStatus, coinsPerDollar: number): LevelV
     number: status.level,
     name: current.name,
     xp: status.xp,
-    xpText: `${NUMBER.format(status.xp)} XP`,
+    xpText: `${formatNumber(status.xp)} XP`,
     percent: next ? Math.min(100, Math.max(0, Math.floor(((status.xp - current.xp) / span) * 100))) : 100,
-    toNext: next ? `${NUMBER.format(next.xp - status.xp)} XP to ${next.name}` : null,
+    toNext: next ? `${formatNumber(next.xp - status.xp)} XP to ${next.name}` : null,
     nextUnlocks: next && nextPerks.length > 0 ? `${next.name} unlocks ${joinWords(nextPerks)}.` : null,
     claim: unclaimedCoins > 0 && status.levels_on ? `Claim ${coinsAndDollars(unclaimedCoins, coinsPerDollar)}` : null,
     stopped: !status.levels_on ? LEVELS_OFF : status.levels_capped ? LEVELS_CAPPED : null,
@@ -154,7 +153,7 @@ export interface GoalsView {
   explained: string;
 }
 
-const count = (value: number, one: string, many: string) => `${NUMBER.format(value)} ${value === 1 ? one : many}`;
+const count = (value: number, one: string, many: string) => `${formatNumber(value)} ${value === 1 ? one : many}`;
 
 /** A goal's title: "Check in", "Earn 100 coins from offers", "Complete 2 offers on AdGate Media". */
 export function goalTitle(goal: Goal, wallLabel: (network: string) => string): string {
@@ -164,13 +163,13 @@ export function goalTitle(goal: Goal, wallLabel: (network: string) => string): s
     case "earn_coins":
       return `Earn ${count(goal.target, "coin", "coins")} from offers`;
     case "complete_offer":
-      return `Complete ${goal.target === 1 ? "an offer" : `${NUMBER.format(goal.target)} offers`}${
+      return `Complete ${goal.target === 1 ? "an offer" : `${formatNumber(goal.target)} offers`}${
         goal.network ? ` on ${wallLabel(goal.network)}` : ""
       }`;
     case "refer_verified":
       return goal.target === 1
         ? "Invite a friend who joins and verifies their email"
-        : `Invite ${NUMBER.format(goal.target)} friends who join and verify their email`;
+        : `Invite ${formatNumber(goal.target)} friends who join and verify their email`;
   }
 }
 
@@ -180,11 +179,11 @@ function goalProgress(goal: Goal & { progress: number }): string {
     case "checkin":
       return done >= 1 ? "Checked in" : "Not yet";
     case "earn_coins":
-      return `${NUMBER.format(done)} of ${count(goal.target, "coin", "coins")}`;
+      return `${formatNumber(done)} of ${count(goal.target, "coin", "coins")}`;
     case "complete_offer":
-      return `${NUMBER.format(done)} of ${count(goal.target, "offer", "offers")}`;
+      return `${formatNumber(done)} of ${count(goal.target, "offer", "offers")}`;
     case "refer_verified":
-      return `${NUMBER.format(done)} of ${count(goal.target, "friend", "friends")}`;
+      return `${formatNumber(done)} of ${count(goal.target, "friend", "friends")}`;
   }
 }
 

@@ -1,6 +1,8 @@
 // Rupees for UPI users (issue 37, docs/decisions/087): a UPI cash-out is paid in rupees, at the
 // rate an owner set (or the rates endpoint reported), fixed when it is asked for. Client-safe.
 
+import { onFirstUse } from "./numbers";
+
 /** Rupees per US dollar and when that rate was set (get_app_config's `inr_rate`; null: none in force). */
 export interface InrRate {
   rate: number;
@@ -10,12 +12,15 @@ export interface InrRate {
 /** A rate older than this is not used (usd_inr_rate_now in the database says the same). */
 export const INR_RATE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
-const RUPEES = new Intl.NumberFormat("en-IN", {
-  style: "currency",
-  currency: "INR",
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
+const RUPEES = onFirstUse(
+  () =>
+    new Intl.NumberFormat("en-IN", {
+      style: "currency",
+      currency: "INR",
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    }),
+);
 
 /**
  * Dollars as rupees at `rate`, to the paisa, half up: exactly what create_withdrawal stores
@@ -29,7 +34,7 @@ export function dollarsToRupees(dollars: number, rate: number): number {
 
 /** "₹41,520.00": Indian grouping, two decimals. */
 export function formatRupees(amount: number): string {
-  return RUPEES.format(amount);
+  return RUPEES().format(amount);
 }
 
 /** "≈ ₹415.20": what a dollar amount comes to in rupees. */

@@ -16,6 +16,7 @@ import {
   prizesInWords,
 } from "./loop-settings";
 import { coinsToDollars, formatDollars } from "./money";
+import { formatNumber } from "./numbers";
 import type { Goal, Level } from "./rewards";
 
 export const SETTING_TOPICS = [
@@ -563,7 +564,6 @@ export function settingOf(key: SettingKey): Setting {
 const WHOLE = /^[0-9]{1,9}$/;
 const CENTS = /^[0-9]{1,9}(?:[.][0-9]{1,2})?$/;
 const TEN_THOUSANDTHS = /^[0-9]{1,4}(?:[.][0-9]{1,4})?$/;
-const NUMBER_FORMAT = new Intl.NumberFormat("en-US");
 
 /** What a refused value is told, from the setting's unit and bounds (the form's and the database's refusal alike). */
 export function invalidSettingMessage(setting: Setting): string {
@@ -591,11 +591,11 @@ export function invalidSettingMessage(setting: Setting): string {
         (setting.empty ? ", or leave it empty" : "")
       );
     case "count":
-      return `Enter a whole number from ${NUMBER_FORMAT.format(setting.min)} to ${NUMBER_FORMAT.format(setting.max)}`;
+      return `Enter a whole number from ${formatNumber(setting.min)} to ${formatNumber(setting.max)}`;
     case "rupees":
-      return `Enter rupees per dollar from ${setting.min} to ${NUMBER_FORMAT.format(setting.max)} with at most four decimals, or leave it empty`;
+      return `Enter rupees per dollar from ${setting.min} to ${formatNumber(setting.max)} with at most four decimals, or leave it empty`;
     default:
-      return `Enter a whole number of ${setting.unit} from ${NUMBER_FORMAT.format(setting.min)} to ${NUMBER_FORMAT.format(setting.max)}`;
+      return `Enter a whole number of ${setting.unit} from ${formatNumber(setting.min)} to ${formatNumber(setting.max)}`;
   }
 }
 
@@ -680,8 +680,7 @@ export function settingInputText(setting: Setting, value: SettingValue): string 
   return setting.unit === "dollars" || setting.unit === "ratio" ? Number(value).toFixed(2) : String(value);
 }
 
-const plural = (count: number, one: string, many: string) =>
-  `${NUMBER_FORMAT.format(count)} ${count === 1 ? one : many}`;
+const plural = (count: number, one: string, many: string) => `${formatNumber(count)} ${count === 1 ? one : many}`;
 
 /**
  * A setting's value in words: "10 coins ($0.10)", "$5.00", "7 days", "Yes", "bitlabs: 14 days".
@@ -724,6 +723,6 @@ export function formatSettingValue(setting: Setting, value: SettingValue, coinsP
     case "hours":
       return plural(Number(value), "hour", "hours");
     case "count":
-      return NUMBER_FORMAT.format(Number(value));
+      return formatNumber(Number(value));
   }
 }

@@ -93,3 +93,26 @@ describe("the build's scripts are sent from the copies the build compressed", ()
     expect(missing.status).toBe(404);
   });
 });
+
+// scripts/compile-hints.mjs (docs/decisions/103): the scripts every page starts with ask V8 to
+// compile all their functions as the file arrives, off the main thread; a page's own module does not.
+describe("the scripts every page starts with are marked for eager compilation", () => {
+  const HINT = "//# allFunctionsCalledOnLoad\n";
+
+  it("the entry module and the framework's file, as a browser receives them, begin with V8's compile hint; the page's own route module does not", async () => {
+    const page = await (await fetch(new URL("/legal", appUrl()))).text();
+    const entry = page.match(/\/build\/entry\.client-\w+\.js/)?.[0];
+    const route = page.match(/\/build\/routes\/legal-\w+\.js/)?.[0];
+    expect(entry).toBeDefined();
+    expect(route).toBeDefined();
+    for (const file of [entry!, script]) {
+      const answer = await request(file, { headers: { "accept-encoding": "br" } });
+      expect(brotliDecompressSync(answer.body).toString("utf8").startsWith(HINT), file).toBe(true);
+      expect(
+        gunzipSync((await request(file, { headers: { "accept-encoding": "gzip" } })).body).toString("utf8"),
+      ).toMatch(/^\/\/# allFunctionsCalledOnLoad\n/);
+    }
+    const own = await request(route!, { headers: { "accept-encoding": "br" } });
+    expect(brotliDecompressSync(own.body).toString("utf8").startsWith(HINT)).toBe(false);
+  });
+});

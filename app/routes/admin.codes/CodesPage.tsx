@@ -5,6 +5,7 @@ import { FormBanner } from "~/components/forms/FormBanner";
 import { ConsoleTable } from "~/components/operator/ConsoleTable";
 import { formatDate } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
+import { formatNumber } from "~/domain/numbers";
 import type { PromoCodeRow } from "~/domain/promo-codes";
 
 type State = "disabled" | "used up" | "ended" | "scheduled" | "live";
@@ -16,8 +17,6 @@ const STATE_TONES = {
   "used up": "gray",
   disabled: "red",
 } as const satisfies Record<State, "green" | "brand" | "gray" | "red">;
-
-const NUMBER = new Intl.NumberFormat("en-US");
 
 /**
  * Promo codes (docs/operator-console.md, "Codes"): every code with its terms, uses and what it paid;
@@ -68,9 +67,9 @@ export function CodesPage({
               <td className="px-4 py-3">
                 <Badge tone={STATE_TONES[code.state]}>{code.state}</Badge>
               </td>
-              <td className="px-4 py-3">{NUMBER.format(code.coins)}</td>
+              <td className="px-4 py-3">{formatNumber(code.coins)}</td>
               <td className="px-4 py-3">
-                {NUMBER.format(code.uses)} of {NUMBER.format(code.max_uses)}
+                {formatNumber(code.uses)} of {formatNumber(code.max_uses)}
               </td>
               <td className="px-4 py-3">
                 <span className="whitespace-nowrap">{formatDate(code.starts_at)} to</span>{" "}
@@ -112,7 +111,7 @@ export function CodesPage({
               >
                 {endable.map((code) => (
                   <option key={code.id} value={String(code.id)}>
-                    {code.code} ({code.state}, {NUMBER.format(code.uses)} of {NUMBER.format(code.max_uses)} used)
+                    {code.code} ({code.state}, {formatNumber(code.uses)} of {formatNumber(code.max_uses)} used)
                   </option>
                 ))}
               </select>

@@ -9,9 +9,8 @@ import { ReviewReasons } from "~/components/operator/ReviewReasons";
 import { formatDate } from "~/domain/dates";
 import { ordinal } from "~/domain/loop-settings";
 import { formatDollars } from "~/domain/money";
+import { formatNumber } from "~/domain/numbers";
 import { monthName, NOT_PAID_WORDS, type PrizeAwardRow, type PrizeMonthRow } from "~/domain/prizes";
-
-const NUMBER = new Intl.NumberFormat("en-US");
 
 const STATES = {
   paid: { tone: "green", label: "Paid" },
@@ -78,7 +77,7 @@ export function PrizesPage({
               <div key={`${month}-${award.place}`} className="grid max-w-5xl gap-3 lg:grid-cols-[1fr_1fr]">
                 <div className="rounded-2xl border border-line bg-white p-5 text-sm shadow-sm">
                   <p className="font-semibold">
-                    {monthName(month)}, {ordinal(award.place)} place: {NUMBER.format(award.coins)} coins
+                    {monthName(month)}, {ordinal(award.place)} place: {formatNumber(award.coins)} coins
                   </p>
                   <p className="mt-1 text-muted">
                     <Winner award={award} /> · {formatDollars(award.cleared)} cleared
@@ -166,7 +165,7 @@ export function PrizesPage({
                       <Winner award={award} />
                     </td>
                     <td className="px-4 py-3 tabular-nums">{formatDollars(award.cleared)}</td>
-                    <td className="px-4 py-3 tabular-nums">{NUMBER.format(award.coins)} coins</td>
+                    <td className="px-4 py-3 tabular-nums">{formatNumber(award.coins)} coins</td>
                     <td className="px-4 py-3">
                       <Badge tone={STATES[award.status].tone}>{STATES[award.status].label}</Badge>
                       {award.status === "not_paid" && award.refused ? (

@@ -3,6 +3,7 @@ import { LevelProgress } from "~/components/LevelProgress";
 import { Card } from "~/components/ui/Card";
 import { Icon } from "~/components/ui/Icon";
 import { PageHeader } from "~/components/ui/PageHeader";
+import { formatNumber } from "~/domain/numbers";
 import type { LevelView } from "~/domain/rewards";
 
 export interface LevelsData {
@@ -20,8 +21,6 @@ export interface LevelsData {
     bonusClaimed: boolean;
   }[];
 }
-
-const NUMBER = new Intl.NumberFormat("en-US");
 
 /** docs/decisions/094: the person's level, then every level with its XP and perks. */
 export function LevelsScreen({ data, lastResult }: { data: LevelsData; lastResult?: SubmissionResult<string[]> }) {
@@ -57,7 +56,7 @@ export function LevelsScreen({ data, lastResult }: { data: LevelsData; lastResul
                   ) : null}
                 </p>
                 <p className="text-xs text-muted">
-                  {level.xp === 0 ? "Where everyone starts" : `From ${NUMBER.format(level.xp)} XP`}
+                  {level.xp === 0 ? "Where everyone starts" : `From ${formatNumber(level.xp)} XP`}
                 </p>
               </div>
             </div>
