@@ -2,9 +2,8 @@ import { expect, test } from "@playwright/test";
 
 // The app's scripts are fetched only once the server's page is painted (docs/decisions/101): on a
 // phone's few cores, fetching and parsing them while the page is laid out delayed its first paint.
-// The worker that loads the browser's locale data off the main thread starts then too (decision 103).
 
-test("the app's scripts and the locale warm-up worker are requested only after the page's first paint, and the page then comes alive with no error (sign-in and legal pages)", async ({
+test("the app's scripts are requested only after the page's first paint, and the page then comes alive (sign-in and legal pages)", async ({
   browser,
 }, testInfo) => {
   const { baseURL, viewport } = testInfo.project.use;
@@ -14,8 +13,6 @@ test("the app's scripts and the locale warm-up worker are requested only after t
     await context.addCookies([{ name: "hasSeenOnboarding", value: "true", url: baseURL! }]);
     const page = await context.newPage();
     const errors: string[] = [];
-    const workers: string[] = [];
-    page.on("worker", (worker) => workers.push(new URL(worker.url()).pathname));
     page.on("pageerror", (error) => errors.push(error.message));
     page.on("console", (message) => {
       if (message.type() === "error") errors.push(message.text());
@@ -38,13 +35,11 @@ test("the app's scripts and the locale warm-up worker are requested only after t
         (performance.getEntriesByName("first-paint")[0] as { paintTime?: number } | undefined)?.paintTime ?? null,
       scripts: performance
         .getEntriesByType("resource")
-        .filter((entry) => /^\/build\/.+\.js$|^\/intl-warm-up\.js$/.test(new URL(entry.name).pathname))
+        .filter((entry) => /\/build\/.+\.js$/.test(new URL(entry.name).pathname))
         .map((entry) => ({ url: new URL(entry.name).pathname, start: entry.startTime })),
     }));
     expect(timing.firstPaint, path).not.toBeNull();
     expect(timing.scripts.length, path).toBeGreaterThan(3);
-    expect(workers, path).toEqual(["/intl-warm-up.js"]);
-    expect(timing.scripts.map((script) => script.url), path).toContain("/intl-warm-up.js");
     for (const script of timing.scripts) {
       expect(script.start, `${path}: ${script.url} requested before the first paint`).toBeGreaterThanOrEqual(
         timing.firstPaint!,

@@ -50,21 +50,6 @@ describe("pages that need no data, over plain HTTP", () => {
     }
   });
 
-  // docs/decisions/103: the starter also starts a worker whose first Intl object loads the
-  // browser's locale data off the main thread.
-  it("the starter starts the locale warm-up worker, a script of its own served as JavaScript; a POST to it is refused 405", async () => {
-    const client = new HttpClient();
-    const page = await (await client.get("/auth")).text();
-    expect(page).toContain("try{new Worker('/intl-warm-up.js')}catch{}");
-    const worker = await client.get("/intl-warm-up.js");
-    expect(worker.status).toBe(200);
-    expect(worker.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
-    expect(worker.headers.get("cache-control")).toBe("public, max-age=86400");
-    expect(await worker.text()).toBe("Intl.DateTimeFormat().resolvedOptions();close();\n");
-    const post = await client.post("/intl-warm-up.js", {});
-    expect(post.status).toBe(405);
-  });
-
   it("renders the legal page with three tabs of five numbered sections and no bottom bar", async () => {
     for (const document of LEGAL_DOCUMENTS) {
       const body = await (await new HttpClient().get(`/legal?tab=${document.id}`)).text();

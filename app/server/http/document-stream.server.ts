@@ -10,14 +10,12 @@ const REMIX_CONTEXT = ">window.__remixContext = ";
  * In the browser, once the page is painted: the held preloads and the app's module script made live
  * again. The module script is replaced by a copy at its place (a script the parser passed over
  * never runs, and hydration matches elements by place and tag); a background tab paints no frames,
- * so there it starts at once. It also starts the worker that loads the browser's locale data off
- * the main thread (routes/intl-warm-up[.]js.ts, docs/decisions/103). The rest of the document may still be arriving when a frame is
+ * so there it starts at once. The rest of the document may still be arriving when a frame is
  * painted: then it waits for the document's end.
  */
 const AFTER_FIRST_PAINT =
   "(()=>{const go=()=>{const held=document.querySelector('script[type=\"x-module-after-paint\"]');" +
   "if(!held){document.addEventListener('DOMContentLoaded',go,{once:true});return}" +
-  "try{new Worker('/intl-warm-up.js')}catch{}" +
   "for(const link of document.querySelectorAll('link[rel=\"x-modulepreload\"]'))link.rel='modulepreload';" +
   "const script=document.createElement('script');script.type='module';script.nonce=held.nonce;" +
   "script.textContent=held.textContent;held.replaceWith(script)};" +
