@@ -11,14 +11,18 @@ const REMIX_CONTEXT = ">window.__remixContext = ";
  * again. The module script is replaced by a copy at its place (a script the parser passed over
  * never runs, and hydration matches elements by place and tag); a background tab paints no frames,
  * so there it starts at once. The rest of the document may still be arriving when a frame is
- * painted: then it waits for the document's end.
+ * painted: then it waits for the document's end. Each preload is made live in a task of its own,
+ * and the module script in the last: starting a request takes the main thread a few milliseconds,
+ * and the seven together made one task of 35 ms (140 ms on Lighthouse's slowed phone,
+ * docs/decisions/103).
  */
 const AFTER_FIRST_PAINT =
   "(()=>{const go=()=>{const held=document.querySelector('script[type=\"x-module-after-paint\"]');" +
   "if(!held){document.addEventListener('DOMContentLoaded',go,{once:true});return}" +
-  "for(const link of document.querySelectorAll('link[rel=\"x-modulepreload\"]'))link.rel='modulepreload';" +
-  "const script=document.createElement('script');script.type='module';script.nonce=held.nonce;" +
-  "script.textContent=held.textContent;held.replaceWith(script)};" +
+  "const steps=[...document.querySelectorAll('link[rel=\"x-modulepreload\"]')].map((link)=>()=>{link.rel='modulepreload'});" +
+  "steps.push(()=>{const script=document.createElement('script');script.type='module';script.nonce=held.nonce;" +
+  "script.textContent=held.textContent;held.replaceWith(script)});" +
+  "const next=()=>{steps.shift()();if(steps.length>0)setTimeout(next,0)};next()};" +
   "document.visibilityState==='hidden'?go():requestAnimationFrame(()=>setTimeout(go,0))})();";
 
 /**
