@@ -13,7 +13,7 @@ const REMIX_CONTEXT = ">window.__remixContext = ";
  * so there it starts at once. The rest of the document may still be arriving when a frame is
  * painted: then it waits for the document's end. Each preload is made live in a task of its own,
  * and the module script in the last: starting a request takes the main thread a few milliseconds,
- * and the seven together made one task of 35 ms (140 ms on Lighthouse's slowed phone,
+ * and on /auth all of them together made one task of 35 ms (140 ms on Lighthouse's slowed phone,
  * docs/decisions/103).
  */
 const AFTER_FIRST_PAINT =
