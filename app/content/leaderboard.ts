@@ -1,4 +1,5 @@
 import { LEADERBOARD_COUNTED_RANKS } from "~/domain/constants";
+import { formatNumber } from "~/domain/numbers";
 
 /** The leaderboard tips of docs/product.md, "Leaderboard". */
 export const LEADERBOARD_TIPS = [
@@ -16,8 +17,8 @@ export const LEADERBOARD_INTRO =
 export const LEADERBOARD_NOT_RANKED = "You're not on the leaderboard yet this month: anything you earn puts you on it.";
 
 /** The own row's rank below the counted ranks, and what it means. */
-export const LEADERBOARD_BEYOND_COUNTED = `${LEADERBOARD_COUNTED_RANKS.toLocaleString("en-US")}+`;
-export const LEADERBOARD_OUTSIDE_COUNTED = `You're outside the top ${LEADERBOARD_COUNTED_RANKS.toLocaleString("en-US")} this month; places below it are not numbered.`;
+export const LEADERBOARD_BEYOND_COUNTED = `${formatNumber(LEADERBOARD_COUNTED_RANKS)}+`;
+export const LEADERBOARD_OUTSIDE_COUNTED = `You're outside the top ${formatNumber(LEADERBOARD_COUNTED_RANKS)} this month; places below it are not numbered.`;
 
 /** When the shared board was computed: it is refreshed every 15 minutes. */
 export function leaderboardUpdated(minutesAgo: number): string {

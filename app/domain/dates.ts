@@ -23,9 +23,30 @@ interface Moment {
 
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
 
+/**
+ * The zone this runtime's own clock keeps, where it is known without Intl: in the browser, the
+ * person's zone (lib/time-zone.ts). A moment in it is read from the Date's local fields, and no Intl
+ * object is made: the first one loads the locale data, a long task on a phone (docs/decisions/104).
+ * Never set on the server, whose clock is not the person's.
+ */
+let clockZone: string | null = null;
+
+export function setClockTimeZone(zone: TimeZone): void {
+  clockZone = zone;
+}
+
 /** The calendar parts of `iso` in `zone` (UTC when null). */
 function momentIn(iso: string, zone: TimeZone | undefined): Moment {
   const date = new Date(iso);
+  if (zone && zone === clockZone)
+    return {
+      year: date.getFullYear(),
+      month: date.getMonth(),
+      day: date.getDate(),
+      hour: date.getHours(),
+      minute: date.getMinutes(),
+      second: date.getSeconds(),
+    };
   const format = zone && zone !== "UTC" ? zoneFormat(zone) : null;
   if (!format)
     return {
@@ -100,7 +121,8 @@ const two = (value: number) => String(value).padStart(2, "0");
  */
 export function formatTime(iso: string, zone?: TimeZone): string {
   const moment = momentIn(iso, zone);
-  if (!zone || !zoneFormat(zone)) return `${two(moment.hour)}:${two(moment.minute)}:${two(moment.second)} UTC`;
+  if (!zone || (zone !== clockZone && !zoneFormat(zone)))
+    return `${two(moment.hour)}:${two(moment.minute)}:${two(moment.second)} UTC`;
   const hour = moment.hour % 12 === 0 ? 12 : moment.hour % 12;
   return `${hour}:${two(moment.minute)}:${two(moment.second)} ${moment.hour < 12 ? "AM" : "PM"}`;
 }

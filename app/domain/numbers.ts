@@ -9,11 +9,17 @@ export function onFirstUse<T>(make: () => T): () => T {
   return () => (made ??= make());
 }
 
-/** "1234567" → "1,234,567", in one pass (a look-ahead pattern would rescan the digits from each position). */
-export function groupThousands(digits: string): string {
-  let grouped = digits.slice(0, digits.length % 3 || 3);
-  for (let index = grouped.length; index < digits.length; index += 3) grouped += "," + digits.slice(index, index + 3);
+/** "1234567" → "1,234,567" (or in pairs, size 2: "1,23,45,67"), in one pass (a look-ahead pattern would rescan the digits from each position). */
+export function groupDigits(digits: string, size: number): string {
+  let grouped = digits.slice(0, digits.length % size || size);
+  for (let index = grouped.length; index < digits.length; index += size)
+    grouped += "," + digits.slice(index, index + size);
   return grouped;
+}
+
+/** "1234567" → "1,234,567". */
+export function groupThousands(digits: string): string {
+  return groupDigits(digits, 3);
 }
 
 /** A whole number written out directly ("-1,234"), null for anything else (left to Intl). */

@@ -2,6 +2,7 @@
 // operator_dashboard returns them, what each is called, and the arithmetic the page does on them.
 // Sums of money arrive exact from SQL (numeric); the page only divides two of them for a share.
 import { formatDay } from "./dates";
+import { formatNumber } from "./numbers";
 
 /** How many, coins and dollars of one counter over some days. */
 export interface CounterSums {
@@ -122,7 +123,7 @@ export function formatShare(share: number | null): string {
 
 /** "1,234": a count, grouped by thousands. */
 export function formatCount(value: number): string {
-  return Math.round(value).toLocaleString("en-US");
+  return formatNumber(Math.round(value));
 }
 
 /**

@@ -3,6 +3,8 @@
 // (app/server/operator/walls.server.ts), the form schemas and the pages that draw it. Nothing here
 // ever holds a secret's value: a secret is shown as whether it is set, where from, and a hint.
 
+import { formatNumber } from "./numbers";
+
 /** Where a setting's value comes from: the console's override, the environment, or neither (the app's default). */
 export type SettingSource = "console" | "environment" | "default";
 
@@ -130,7 +132,7 @@ export const WALL_FORM_MESSAGES = {
   failed: "The wall could not be saved. Please try again.",
   testEmail: "Enter the email of the account to credit.",
   testNoAccount: "No account has this email.",
-  testCoins: `Enter a whole number of coins from 1 to ${TEST_POSTBACK_MAX_COINS.toLocaleString("en-US")}.`,
+  testCoins: `Enter a whole number of coins from 1 to ${formatNumber(TEST_POSTBACK_MAX_COINS)}.`,
   testStale: "This form is out of date. Please reload the page and send it again.",
   testWallOff: "Turn the wall on before sending it a test postback.",
   testAlreadySent: "This test postback was sent already",

@@ -2,7 +2,6 @@
 // Leaderboard shows for it. Client-safe: no server code.
 import { ordinal } from "./loop-settings";
 import { coinsToDollars, formatCoins, formatDollars } from "./money";
-import { onFirstUse } from "./numbers";
 import { coinsAndDollars } from "./rewards";
 
 export interface LeaderboardPrizes {
@@ -30,11 +29,25 @@ export const PRIZES_PAUSED = "Prizes are paused for now. The board still counts 
 export const PAST_WINNERS_TITLE = "Past winners";
 export const IN_REVIEW = "In review";
 
-const MONTH = onFirstUse(() => new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" }));
+const MONTH_NAMES = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 
-/** "November 2026", from a month's first day. */
+/** "November 2026", from a month's first day ("2026-11-01"), as Intl's en-US long month writes it. */
 export function monthName(month: string): string {
-  return MONTH().format(new Date(`${month.slice(0, 10)}T00:00:00Z`));
+  const date = new Date(`${month.slice(0, 10)}T00:00:00Z`);
+  return `${MONTH_NAMES[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
 }
 
 /** Where the person stands and what the next prize takes, in one or two sentences. */

@@ -1,7 +1,7 @@
 // Rupees for UPI users (issue 37, docs/decisions/087): a UPI cash-out is paid in rupees, at the
 // rate an owner set (or the rates endpoint reported), fixed when it is asked for. Client-safe.
 
-import { onFirstUse } from "./numbers";
+import { groupDigits, onFirstUse } from "./numbers";
 
 /** Rupees per US dollar and when that rate was set (get_app_config's `inr_rate`; null: none in force). */
 export interface InrRate {
@@ -32,9 +32,19 @@ export function dollarsToRupees(dollars: number, rate: number): number {
   return (Math.sign(dollars) * Math.floor((product + 5_000) / 10_000)) / 100;
 }
 
-/** "₹41,520.00": Indian grouping, two decimals. */
+const WHOLE_PAISE = /^(\d+)(?:\.(\d{1,2}))?$/;
+
+/**
+ * "₹41,520.00", "₹12,34,567.00": Indian grouping (the last three digits, then pairs), two decimals.
+ * An amount in whole paise (every amount the app stores) is written out directly, as Intl's en-IN
+ * format writes it, with no Intl object (docs/decisions/104); anything finer is left to Intl's rounding.
+ */
 export function formatRupees(amount: number): string {
-  return RUPEES().format(amount);
+  const match = Number.isFinite(amount) ? WHOLE_PAISE.exec(String(Math.abs(amount))) : null;
+  if (!match) return RUPEES().format(amount);
+  const digits = match[1]!;
+  const grouped = digits.length <= 3 ? digits : `${groupDigits(digits.slice(0, -3), 2)},${digits.slice(-3)}`;
+  return `${amount < 0 || Object.is(amount, -0) ? "-" : ""}₹${grouped}.${(match[2] ?? "").padEnd(2, "0")}`;
 }
 
 /** "≈ ₹415.20": what a dollar amount comes to in rupees. */

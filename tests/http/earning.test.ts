@@ -271,9 +271,19 @@ describe("Earn shows what is left over plain HTTP (decision 069)", () => {
         .format(readyAt)
         .replace(/\s/u, " ");
       expect(await shownIn(zone), zone).toBe(local);
+      // As the browser's script writes it now: the zone, then the offset it was checked at (decision 104).
+      expect(await shownIn(`${zone}:-330`), `${zone}:-330`).toBe(local);
     }
     // UTC itself, a name no zone has, and a value that is no name: UTC, labelled, as with no cookie.
-    for (const value of ["UTC", "Mars/Olympus_Mons", "Asia%2FKolkata"]) expect(await shownIn(value), value).toBe(utc);
+    for (const value of [
+      "UTC",
+      "UTC:0",
+      "Mars/Olympus_Mons",
+      "Mars/Olympus_Mons:0",
+      "Asia%2FKolkata",
+      "Asia/Kolkata:x",
+    ])
+      expect(await shownIn(value), value).toBe(utc);
   });
 
   it("offers a finished task's dialog only a full-width Close", async () => {

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { REFERRAL_CODE_ALPHABET } from "~/domain/constants";
 import { accountInDebtWords, debtOwed } from "~/domain/account-deletion";
-import { formatDate, formatDay, formatTime, formatTimestamp, formatUtcTime, waitedFor } from "~/domain/dates";
+import {
+  formatDate,
+  formatDay,
+  formatTime,
+  formatTimestamp,
+  formatUtcTime,
+  setClockTimeZone,
+  waitedFor,
+} from "~/domain/dates";
 import {
   cashOutHint,
   cashOutWait,
@@ -294,6 +302,74 @@ describe("dates", () => {
     expect(formatTime("2026-12-01T04:05:09Z", null)).toBe("04:05:09 UTC");
     expect(formatTime("2026-12-01T04:05:09Z", "Not/AZone")).toBe("04:05:09 UTC");
     expect(formatDay("2026-12-04T23:30:00Z", "Not/AZone")).toBe("Dec 4");
+  });
+
+  // Docs/decisions/104: in the browser, dates in its own zone are read from the clock, with no Intl object.
+  it("in the zone the runtime's clock keeps, formatDate, formatDay and formatTime read the clock and write what Intl writes, across summer-time changes", () => {
+    const before = process.env.TZ;
+    try {
+      for (const zone of ZONES) {
+        process.env.TZ = zone; // Node reads the clock's zone again when TZ changes
+        setClockTimeZone(zone);
+        const expected = MOMENTS.map((moment) => {
+          const iso = moment.toISOString();
+          setClockTimeZone(null);
+          const viaIntl = [formatDate(iso, zone), formatDay(iso, zone), formatTime(iso, zone)];
+          setClockTimeZone(zone);
+          return viaIntl;
+        });
+        const viaClock = MOMENTS.map((moment) => {
+          const iso = moment.toISOString();
+          return [formatDate(iso, zone), formatDay(iso, zone), formatTime(iso, zone)];
+        });
+        expect(viaClock, zone).toEqual(expected);
+      }
+      // The clock's zone is used only for that zone: another is still written through Intl.
+      process.env.TZ = "Asia/Tokyo";
+      setClockTimeZone("Asia/Tokyo");
+      expect(formatTime("2026-12-01T04:05:09Z", "Asia/Tokyo")).toBe("1:05:09 PM");
+      expect(formatTime("2026-12-01T04:05:09Z", "Asia/Kolkata")).toBe("9:35:09 AM");
+      expect(formatTime("2026-12-01T04:05:09Z", null)).toBe("04:05:09 UTC");
+    } finally {
+      setClockTimeZone(null);
+      if (before === undefined) delete process.env.TZ;
+      else process.env.TZ = before;
+    }
+  });
+
+  it("with a clock zone set, dates in that zone come from the clock's fields: a clock in Los Angeles named Kolkata writes Los Angeles's time", () => {
+    const before = process.env.TZ;
+    try {
+      process.env.TZ = "America/Los_Angeles";
+      setClockTimeZone("Asia/Kolkata"); // the clock is not in Kolkata: its fields are Los Angeles's
+      expect(formatTime("2026-12-01T04:05:09Z", "Asia/Kolkata")).toBe("8:05:09 PM");
+    } finally {
+      setClockTimeZone(null);
+      if (before === undefined) delete process.env.TZ;
+      else process.env.TZ = before;
+    }
+  });
+
+  it("the tz cookie carries the zone and the offset it was checked at; a value written before, without one, still names the zone", async () => {
+    const { parseTimeZoneCookie, timeZoneCookieValue, TIME_ZONE_COOKIE_PATTERN } = await import("~/domain/time-zone");
+    expect(timeZoneCookieValue("Asia/Kolkata", -330)).toBe("Asia/Kolkata:-330");
+    expect(parseTimeZoneCookie("Asia/Kolkata:-330")).toEqual({ name: "Asia/Kolkata", offset: -330 });
+    expect(parseTimeZoneCookie("America/Los_Angeles:480")).toEqual({ name: "America/Los_Angeles", offset: 480 });
+    expect(parseTimeZoneCookie("UTC:0")).toEqual({ name: "UTC", offset: 0 });
+    expect(parseTimeZoneCookie("Asia/Kolkata")).toEqual({ name: "Asia/Kolkata", offset: null });
+    for (const value of [
+      null,
+      undefined,
+      "",
+      ":-330",
+      "Asia/Kolkata:",
+      "Asia/Kolkata:x",
+      "Asia/Kolkata:-330:1",
+      "Asia/Kolkata;x=1",
+    ]) {
+      expect(parseTimeZoneCookie(value), String(value)).toBeNull();
+      if (value) expect(TIME_ZONE_COOKIE_PATTERN.test(value), value).toBe(false);
+    }
   });
 
   it("readTimeZone keeps a zone name the runtime knows, and reads UTC, unknown and malformed names as none", async () => {

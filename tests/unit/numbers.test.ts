@@ -1,7 +1,8 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { formatNumber, onFirstUse } from "~/domain/numbers";
+import { formatNumber, groupDigits, onFirstUse } from "~/domain/numbers";
+import { monthName } from "~/domain/prizes";
 
 describe("formatNumber", () => {
   it("writes numbers exactly as Intl's plain en-US format does, whole or not", () => {
@@ -10,6 +11,36 @@ describe("formatNumber", () => {
     for (const value of [...values, 0.5, 1234.5678, -0.0004, 1e21, Number.NaN, Infinity]) {
       expect(formatNumber(value), String(value)).toBe(intl.format(value));
     }
+  });
+});
+
+describe("groupDigits", () => {
+  it("groups from the right in threes or, for rupees' lakhs and crores, in pairs", () => {
+    expect(["1", "12", "123", "1234", "1234567"].map((digits) => groupDigits(digits, 3))).toEqual([
+      "1",
+      "12",
+      "123",
+      "1,234",
+      "1,234,567",
+    ]);
+    expect(["1", "12", "123", "1234", "12345"].map((digits) => groupDigits(digits, 2))).toEqual([
+      "1",
+      "12",
+      "1,23",
+      "12,34",
+      "1,23,45",
+    ]);
+  });
+});
+
+describe("monthName", () => {
+  it("writes a month's name and year exactly as Intl's en-US long month in UTC does, without Intl", () => {
+    const intl = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+    for (let month = 0; month < 24; month++) {
+      const first = new Date(Date.UTC(2026, month, 1));
+      expect(monthName(first.toISOString().slice(0, 10))).toBe(intl.format(first));
+    }
+    expect(monthName("2021-04-01T00:00:00+00:00")).toBe("April 2021");
   });
 });
 

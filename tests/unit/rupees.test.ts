@@ -16,6 +16,20 @@ describe("rupees", () => {
     expect(dollarsToRupees(dollars, rate)).toBe(rupees);
   });
 
+  it("writes every amount in whole paise exactly as Intl's en-IN rupee format does, without Intl, and leaves finer amounts to Intl", () => {
+    const intl = new Intl.NumberFormat("en-IN", {
+      style: "currency",
+      currency: "INR",
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    });
+    const amounts = [0, -0, 0.01, 0.1, 0.5, 1, 9.99, 83.25, 100, 999.99, 1000, 1234.5, 99999.99, 100000, 1234567.89];
+    for (let digits = 1; digits <= 13; digits++) amounts.push(Number("9".repeat(digits)), 10 ** digits + 0.07);
+    for (const amount of [...amounts, ...amounts.map((value) => -value)])
+      expect(formatRupees(amount), String(amount)).toBe(intl.format(amount));
+    for (const amount of [1234.567, 0.005, 12.3456]) expect(formatRupees(amount)).toBe(intl.format(amount));
+  });
+
   it("writes rupees with the Indian grouping and two decimals, and the estimate and rate in words", () => {
     expect(formatRupees(415.2)).toBe("₹415.20");
     expect(formatRupees(100000)).toBe("₹1,00,000.00");

@@ -6,6 +6,7 @@ import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { formatDate, formatTimestamp } from "~/domain/dates";
 import { formatDollars } from "~/domain/money";
+import { formatNumber } from "~/domain/numbers";
 import {
   APPEAL_CAUSE_LABELS,
   TICKET_KIND_LABELS,
@@ -64,7 +65,7 @@ function creditedAlready(ticket: TicketPage): boolean {
 /** "400 coins ($4.00)": what the person reported, with what it is worth. */
 function formatCoinsWithDollars(dollars: number, coinsPerDollar: number): string {
   const coins = Math.round(Number(dollars) * coinsPerDollar);
-  return `${coins.toLocaleString("en-US")} coins (${formatDollars(dollars)})`;
+  return `${formatNumber(coins)} coins (${formatDollars(dollars)})`;
 }
 
 /** The look and words of a message in the thread: the person's answers, replies, notes. */

@@ -8,6 +8,7 @@ import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { Banner } from "~/components/ui/Banner";
 import { formatTimestamp } from "~/domain/dates";
+import { formatNumber } from "~/domain/numbers";
 import {
   clearField,
   settingField,
@@ -269,7 +270,7 @@ function TestPostbackForm({
           <Field
             field={fields.coins}
             label="Coins"
-            hint={`1 to ${TEST_POSTBACK_MAX_COINS.toLocaleString("en-US")} test coins.`}
+            hint={`1 to ${formatNumber(TEST_POSTBACK_MAX_COINS)} test coins.`}
             inputProps={{ inputMode: "numeric", autoComplete: "off", maxLength: 4 }}
           />
           <Password formId="wall-test" needed={needsPassword} errors={fields.password.errors} />

@@ -1,6 +1,6 @@
 import { ONBOARDING_COOKIE } from "~/domain/constants";
 import type { TimeZone } from "~/domain/dates";
-import { readTimeZone, TIME_ZONE_COOKIE, TIME_ZONE_PATTERN } from "~/domain/time-zone";
+import { parseTimeZoneCookie, readTimeZone, TIME_ZONE_COOKIE, TIME_ZONE_COOKIE_PATTERN } from "~/domain/time-zone";
 import { getEnv } from "../runtime/env.server";
 
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
@@ -29,5 +29,5 @@ export function seenOnboardingCookie(): string {
 
 /** The person's time zone, as their browser reported it (lib/time-zone.ts), or null (UTC). */
 export function requestTimeZone(request: Request): TimeZone {
-  return readTimeZone(cookieValue(request, TIME_ZONE_COOKIE, TIME_ZONE_PATTERN));
+  return readTimeZone(parseTimeZoneCookie(cookieValue(request, TIME_ZONE_COOKIE, TIME_ZONE_COOKIE_PATTERN))?.name);
 }
