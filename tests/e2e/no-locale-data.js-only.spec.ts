@@ -58,12 +58,11 @@ const localeCalls = (page: Page) =>
   page.evaluate(() => (window as unknown as { __localeCalls: string[] }).__localeCalls.splice(0));
 
 /**
- * Until the page is hydrated and idle: its requests done, and its body made React's own (React
- * takes an element over once everything inside it is hydrated).
+ * Until the page is hydrated and its router idle: its body made React's own (React takes an element
+ * over once everything inside it is hydrated), every module it starts with imported and run.
  */
 async function started(page: Page) {
   await settled(page);
-  await page.waitForLoadState("networkidle");
   await page.waitForFunction(() => Object.keys(document.body).some((key) => key.startsWith("__reactFiber$")));
 }
 
