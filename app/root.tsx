@@ -10,12 +10,13 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { AppShell } from "~/components/AppShell";
 import { InlineStylesheet } from "~/components/InlineStylesheet";
 import { NavigationProgress } from "~/components/NavigationProgress";
 import { ErrorScreen } from "~/components/shared";
 import { needsDocumentLoad } from "~/lib/document-policy";
+import { replayEarlyInput } from "~/lib/early-input";
 import { pageMeta } from "~/lib/meta";
 import { useNonce } from "~/lib/nonce";
 import type { ShellHandle } from "~/lib/shell";
@@ -89,6 +90,8 @@ function useShellHandles() {
 export default function App() {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const { bare, wide } = useShellHandles();
+  // The root's effect runs last, once the whole page is hydrated: what was typed or chosen before is applied.
+  useEffect(replayEarlyInput, []);
   return (
     <>
       <NavigationProgress />
