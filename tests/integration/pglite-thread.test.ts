@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DbError, toDbError } from "~/server/db/core.server";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { DbError, toDbError, type Database } from "~/server/db/core.server";
 import { openPgliteDatabase } from "~/server/db/pglite.server";
 import { openPgliteThread, type PgliteThread } from "~/server/db/pglite-thread.server";
 
@@ -90,4 +90,90 @@ describe("the embedded database opened on its thread", () => {
     expect(after).toBeInstanceOf(DbError);
     expect((after as DbError).unavailable).toBe(true);
   }, 60_000);
+});
+
+// A thread that ends by itself (docs/decisions/106). Its heap is made small, and a call whose
+// rows do not fit in it end the thread (ERR_WORKER_OUT_OF_MEMORY), as a runaway result would.
+describe("the embedded database after its thread ends by itself", () => {
+  const directory = mkdtempSync(path.join(os.tmpdir(), "pglite-lost-"));
+  const migrations = path.join(directory, "migrations");
+  const threadHeapMb = 64;
+  beforeAll(() => {
+    mkdirSync(migrations);
+    writeFileSync(
+      path.join(migrations, "20990101000000_first.sql"),
+      `create table public.kept (note text);
+       create function public.keep(note text) returns jsonb language sql as 'insert into public.kept values (note) returning to_jsonb(note)';
+       create function public.notes() returns jsonb language sql as 'select coalesce(jsonb_agg(note order by note), ''[]'') from public.kept';
+       create function public.announce(note text) returns jsonb language sql as 'select to_jsonb(pg_notify(''lost_test'', note)::text)';
+       -- A million rows of 100 characters: far more than the thread's heap once they are objects.
+       create function public.too_large() returns setof jsonb language sql as 'select to_jsonb(repeat(''x'', 100)) from generate_series(1, 1000000)';`,
+    );
+  });
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  /** The call's failure, which must be there. */
+  async function failureOf(work: Promise<unknown>): Promise<DbError> {
+    const outcome = await work.then(
+      () => null,
+      (error: unknown) => toDbError(error),
+    );
+    if (!(outcome instanceof DbError)) throw new Error("the call was expected to fail");
+    return outcome;
+  }
+
+  /** Asks until the database answers again: each try fails at once while the thread reopens. */
+  async function whenAnswering(db: Database): Promise<unknown> {
+    for (let tries = 0; tries < 600; tries += 1) {
+      const answer = await db.rpc("notes").catch(() => undefined);
+      if (answer !== undefined) return answer;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error("the database never answered again");
+  }
+
+  it("answers as unavailable meanwhile, tells its listeners, then reopens on its directory with what was committed", async () => {
+    const db = await openPgliteDatabase(path.join(directory, "data"), migrations, true, { threadHeapMb });
+    try {
+      const heard: string[] = [];
+      let listenersLost = 0;
+      await db.listen!(
+        "lost_test",
+        (payload) => heard.push(payload),
+        () => (listenersLost += 1),
+      );
+      await db.rpc("keep", { note: "committed before" });
+
+      const lost = await failureOf(db.rpc("too_large"));
+      expect(lost.unavailable).toBe(true);
+      expect(listenersLost).toBe(1);
+
+      expect(await whenAnswering(db)).toEqual(["committed before"]);
+      await db.rpc("keep", { note: "written after" });
+      expect(await db.rpc("notes")).toEqual(["committed before", "written after"]);
+      // A listener told of the loss listens again, on the reopened thread.
+      await db.listen!("lost_test", (payload) => heard.push(payload));
+      await db.rpc("announce", { note: "after reopening" });
+      await db.rpc("notes");
+      expect(heard).toEqual(["after reopening"]);
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+
+  it("stays unavailable when it was in memory: reopening would hand out an empty database", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const db = await openPgliteDatabase("memory://", migrations, true, { threadHeapMb });
+    try {
+      await db.rpc("keep", { note: "only in memory" });
+      expect((await failureOf(db.rpc("too_large"))).unavailable).toBe(true);
+      expect((await failureOf(db.rpc("notes"))).unavailable).toBe(true);
+      const messages = logged.mock.calls.map((call) => String(call[0]));
+      expect(messages).toContain("the in-memory database ended with its thread: restart the server");
+      expect(messages.filter((message) => message.startsWith("database thread lost"))).toEqual([]);
+    } finally {
+      logged.mockRestore();
+      await db.close();
+    }
+  }, 120_000);
 });

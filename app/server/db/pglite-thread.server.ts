@@ -79,14 +79,28 @@ export interface PgliteThread {
   close(): Promise<void>;
 }
 
-export async function openPgliteThread(dataDir: string): Promise<PgliteThread> {
+export interface PgliteThreadOptions {
+  /** The thread's JavaScript heap, in MB (Node's default when not given; the tests make it small
+   * to end a thread as a runaway result would). */
+  heapLimitMb?: number;
+  /** Called once if the thread ends after it opened without `close()` having been called. */
+  onLost?: (error?: Error) => void;
+}
+
+export async function openPgliteThread(dataDir: string, options: PgliteThreadOptions = {}): Promise<PgliteThread> {
   // The CommonJS build: the thread's script is a CommonJS script, resolved from this module.
   const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite");
-  const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { dataDir, entry } });
+  const worker = new Worker(THREAD_SOURCE, {
+    eval: true,
+    workerData: { dataDir, entry },
+    resourceLimits: options.heapLimitMb ? { maxOldGenerationSizeMb: options.heapLimitMb } : undefined,
+  });
   const waiting = new Map<number, { resolve: (reply: { rows?: unknown[] }) => void; reject: (error: Error) => void }>();
   const listeners = new Map<number, (payload: string) => void>();
   let nextId = 1;
   let closed = false;
+  let opened = false;
+  let closing = false;
   // The thread keeps the process alive only while a statement is under way: a command that is
   // done exits even if it never closed the database, as it did with PGlite on its own thread.
   worker.unref();
@@ -105,11 +119,13 @@ export async function openPgliteThread(dataDir: string): Promise<PgliteThread> {
     });
     // The thread is gone (it failed, or was closed): everything waiting fails as "unavailable".
     const gone = (error?: Error) => {
+      if (closed) return;
       closed = true;
       if (error) console.error("pglite thread failed:", error.message);
       for (const settle of waiting.values()) settle.reject(new Error(CLOSED));
       waiting.clear();
       reject(error ?? new Error(CLOSED));
+      if (opened && !closing) options.onLost?.(error);
     };
     worker.on("error", gone);
     worker.on("exit", () => gone());
@@ -136,6 +152,7 @@ export async function openPgliteThread(dataDir: string): Promise<PgliteThread> {
     await worker.terminate();
     throw error;
   });
+  opened = true;
 
   return {
     query: async (sql, values = []) => ({ rows: (await send({ op: "query", sql, values })).rows }),
@@ -157,6 +174,7 @@ export async function openPgliteThread(dataDir: string): Promise<PgliteThread> {
     },
     async close() {
       if (closed) return;
+      closing = true;
       await send({ op: "close" }).catch(() => {});
       closed = true;
       await worker.terminate();
