@@ -46,23 +46,43 @@ export function offerBadges(
 }
 
 /**
- * The offers that lead Earn: those with badges first (both, then one), then by coins, at most
- * FEATURED_PER_WALL from one wall and FEATURED_OFFERS_SHOWN in all. Ties keep the catalogues' order.
+ * The listed offers in the order they would lead Earn: those with badges first (both, then one),
+ * then by coins. Ties keep the catalogues' order. Worked out once for everyone (a catalogue may
+ * list thousands); `pickFeatured` walks it per person.
  */
-export function pickFeatured<T extends { network: string; coins: number; badges: readonly OfferBadge[] }>(
-  offers: readonly T[],
-): T[] {
-  const ranked = offers
+export function rankFeatured<T extends { coins: number; badges: readonly OfferBadge[] }>(offers: readonly T[]): T[] {
+  return offers
     .map((offer, index) => ({ offer, index }))
-    .sort(
-      (a, b) => b.offer.badges.length - a.offer.badges.length || b.offer.coins - a.offer.coins || a.index - b.index,
-    );
+    .sort((a, b) => b.offer.badges.length - a.offer.badges.length || b.offer.coins - a.offer.coins || a.index - b.index)
+    .map(({ offer }) => offer);
+}
+
+/**
+ * What names an offer among a person's credits: its wall and its title as the wall shows it (a
+ * network's postback names the offer as its wall shows it, the title its catalogue lists).
+ */
+export function creditedOfferKey(network: string, title: string): string {
+  return `${network}\n${title.trim().toLowerCase()}`;
+}
+
+const NONE_CREDITED: ReadonlySet<string> = new Set();
+
+/**
+ * The offers that lead Earn, taken in `rankFeatured`'s order: at most FEATURED_PER_WALL from one
+ * wall and FEATURED_OFFERS_SHOWN in all, leaving out those the person was credited for (keys of
+ * `creditedOfferKey`): a featured offer is one they can still do.
+ */
+export function pickFeatured<T extends { network: string; title: string }>(
+  ranked: readonly T[],
+  credited: ReadonlySet<string> = NONE_CREDITED,
+): T[] {
   const perWall = new Map<string, number>();
   const picked: T[] = [];
-  for (const { offer } of ranked) {
+  for (const offer of ranked) {
     if (picked.length === FEATURED_OFFERS_SHOWN) break;
     const taken = perWall.get(offer.network) ?? 0;
     if (taken === FEATURED_PER_WALL) continue;
+    if (credited.size > 0 && credited.has(creditedOfferKey(offer.network, offer.title))) continue;
     perWall.set(offer.network, taken + 1);
     picked.push(offer);
   }

@@ -224,4 +224,30 @@ describe("featured offers and wall cards in Earn, from stand-ins of AdGate's and
     await wait(1_100);
     expect(wallCard(await earnPage(client), "adgate")).toContain("Typical payout 100 coins ($1.00)");
   }, 30_000);
+
+  it("an offer the person was credited for (AdGate names it by the title its wall shows) is not featured to them again, and the next one takes its place; another person still sees it", async () => {
+    const before = offerLinks(section(await earnPage(client), "featured-offers"));
+    expect(before).toEqual(["adgate/50013", "adgate/50012", "lootably/lb-7a", "lootably/lb-8"]);
+    const query = new URLSearchParams({
+      token: "adgate-token-0123456789",
+      conversion_id: "featured-done-1",
+      user_id: wallId,
+      points: "1200",
+      payout: "12.00",
+      state: "approved",
+      // {vc_title}, as AdGate's wall showed it: the catalogue's anchor, whatever the case.
+      offer_title: "ADGATE OFFER 50012",
+    });
+    const response = await fetch(`${app.url}/api/adgate/postback?${query}`);
+    expect([response.status, await response.text()]).toEqual([200, "OK"]);
+
+    expect(offerLinks(section(await earnPage(client), "featured-offers"))).toEqual([
+      "adgate/50013",
+      "adgate/50011",
+      "lootably/lb-7a",
+      "lootably/lb-8",
+    ]);
+    const someoneElse = (await app.signUp()).client;
+    expect(offerLinks(section(await earnPage(someoneElse), "featured-offers"))).toEqual(before);
+  });
 });

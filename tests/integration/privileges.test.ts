@@ -41,6 +41,7 @@ const SERVICE_ROLE_FUNCTIONS = [
   "count_unread_notices",
   "create_withdrawal",
   "credit_cleared_referrals",
+  "credited_offer_names",
   "current_month",
   "daily_checkin",
   "decide_held_postback",

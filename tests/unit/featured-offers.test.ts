@@ -6,7 +6,9 @@ import {
   highPayingFloor,
   medianCoins,
   offerBadges,
+  creditedOfferKey,
   pickFeatured,
+  rankFeatured,
   type OfferBadge,
 } from "~/domain/featured-offers";
 import { kindsPhrase, mostListedKinds, offerKindOf, offerTime } from "~/domain/offer-kinds";
@@ -82,16 +84,19 @@ describe("highPayingFloor and offerBadges", () => {
   });
 });
 
-describe("pickFeatured: the offers that lead Earn", () => {
+describe("rankFeatured and pickFeatured: the offers that lead Earn", () => {
   const offer = (network: string, id: string, coins: number, badges: OfferBadge[] = []) => ({
     network,
     id,
+    title: `Offer ${id}`,
     coins,
     badges,
   });
+  const pick = (offers: ReturnType<typeof offer>[], credited?: ReadonlySet<string>) =>
+    pickFeatured(rankFeatured(offers), credited);
 
   it("badged first (both badges, then one), then by coins, catalogue order on ties; two at most from one wall; FEATURED_OFFERS_SHOWN in all", () => {
-    const picked = pickFeatured([
+    const picked = pick([
       offer("a", "a1", 900),
       offer("a", "a2", 800),
       offer("a", "a3", 50, ["new"]),
@@ -105,11 +110,18 @@ describe("pickFeatured: the offers that lead Earn", () => {
   });
 
   it("one wall alone fills two places; none listed, none featured", () => {
-    expect(pickFeatured([offer("a", "1", 1), offer("a", "2", 2), offer("a", "3", 3)]).map((item) => item.id)).toEqual([
+    expect(pick([offer("a", "1", 1), offer("a", "2", 2), offer("a", "3", 3)]).map((item) => item.id)).toEqual([
       "3",
       "2",
     ]);
-    expect(pickFeatured([])).toEqual([]);
+    expect(pick([])).toEqual([]);
+  });
+
+  it("leaves out an offer the person was credited for (its wall and title, whatever the case and spaces), and the next one takes its place", () => {
+    const offers = [offer("a", "a1", 900), offer("a", "a2", 800), offer("a", "a3", 700), offer("b", "b1", 100)];
+    const credited = new Set([creditedOfferKey("a", "  OFFER A1 "), creditedOfferKey("b", "Offer a2")]);
+    expect(pick(offers, credited).map((item) => item.id)).toEqual(["a2", "a3", "b1"]);
+    expect(pick(offers).map((item) => item.id)).toEqual(["a1", "a2", "b1"]);
   });
 });
 

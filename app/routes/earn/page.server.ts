@@ -1,4 +1,4 @@
-import { earnWalls } from "~/server/walls/earn-walls.server";
+import { earnWalls, featuredFor } from "~/server/walls/earn-walls.server";
 import { redirect } from "@remix-run/node";
 import type { Flash } from "~/domain/flash";
 import { TASK_ALREADY_REWARDED } from "~/domain/identity";
@@ -79,6 +79,11 @@ export async function loadEarn(request: Request, scope?: RequestScope) {
     getAppConfig(),
     optionalSection("earn: offer walls", earnWalls()),
   ]);
+  // Offers the person was credited for are not featured again (a visitor sees everyone's four).
+  const featured =
+    walls && user
+      ? ((await optionalSection("earn: featured offers", featuredFor(walls, user.uid))) ?? walls.featured)
+      : (walls?.featured ?? []);
   // No offers had from the configured provider yet: the list failed (the fallback tasks never stand in).
   const failed = list === null || list.source === "unavailable";
   const tasks = list ? filterTasks(list.tasks, view.q, view.type) : [];
@@ -106,7 +111,7 @@ export async function loadEarn(request: Request, scope?: RequestScope) {
     // The offer walls the operator turned on (docs/offer-walls.md), each opened at /earn/walls/{name};
     // the featured offers that lead the page and each listing wall's first few offers (decision
     // 100). Click and image URLs stay on the server.
-    featured: walls?.featured ?? [],
+    featured,
     walls: walls?.walls ?? [],
     wallOffers: walls?.lists ?? [],
   };

@@ -3,7 +3,9 @@ import {
   highPayingFloor,
   medianCoins,
   offerBadges,
+  creditedOfferKey,
   pickFeatured,
+  rankFeatured,
   type OfferView,
   type WallCardView,
 } from "~/domain/featured-offers";
@@ -100,8 +102,12 @@ function viewOf(
       badges: offerBadges(offer, floor, now),
     })),
   }));
+  const ranked = rankFeatured(viewed.flatMap((list) => list.views));
   return {
-    featured: pickFeatured(viewed.flatMap((list) => list.views)),
+    /** What leads Earn for someone credited for none of the offers (a visitor, most people). */
+    featured: pickFeatured(ranked),
+    /** Every listed offer in the order they would lead Earn, for `featuredFor`; not for a page. */
+    ranked,
     walls: cards.map((card): WallCardView => {
       const offers = lists.find((list) => list.name === card.name)?.offers ?? [];
       const listedKinds = mostListedKinds(offers.map((offer) => offer.kind));
@@ -122,4 +128,15 @@ function viewOf(
       offers: list.views.slice(0, WALL_OFFERS_SHOWN),
     })),
   };
+}
+
+/**
+ * The featured offers for a signed-in person: those they were credited for are left out, and the
+ * next ones take their places (decision 100). Only a wall that lists offers needs the read.
+ */
+export async function featuredFor(walls: EarnWalls, userId: string): Promise<OfferView[]> {
+  if (walls.ranked.length === 0) return walls.featured;
+  const names = await (await getDatabase()).rpc<[string, string][]>("credited_offer_names", { p_user_id: userId });
+  if (names.length === 0) return walls.featured;
+  return pickFeatured(walls.ranked, new Set(names.map(([network, title]) => creditedOfferKey(network, title))));
 }
