@@ -393,4 +393,23 @@ describe("query plans on Postgres", () => {
     expect(read).toMatch(/provider_postbacks_network_credits_idx/);
     expect(read).not.toMatch(/Seq Scan on provider_postbacks/);
   });
+
+  it("credited_offer_names (Earn's featured offers, signed in) reads a person's last 200 credits from their partial index, not all their postbacks", async () => {
+    // The 20,000 postbacks of the test above, all of 'typical-person', some named.
+    await client.query(`update provider_postbacks set offer_name = 'Offer ' || (id % 7)
+                         where user_id = 'typical-person' and id % 3 = 0;
+                        analyze provider_postbacks;`);
+    plans.length = 0;
+    const { rows } = await client.query<{ names: [string, string][] }>(
+      `select credited_offer_names('typical-person') as names`,
+    );
+    expect(rows[0]!.names.length).toBeGreaterThan(0);
+    expect(
+      rows[0]!.names.every(([network, name]) => ["adgate", "bitlabs"].includes(network) && /^offer \d$/.test(name)),
+    ).toBe(true);
+    const read = plans.find((plan) => /provider_postbacks/.test(plan) && /Limit/.test(plan));
+    expect(read, plans.join("\n---\n")).toBeDefined();
+    expect(read).toMatch(/provider_postbacks_user_credits_idx/);
+    expect(read).not.toMatch(/Seq Scan on provider_postbacks/);
+  });
 });
