@@ -97,7 +97,7 @@ describe("the embedded database opened on its thread", () => {
 describe("the embedded database after its thread ends by itself", () => {
   const directory = mkdtempSync(path.join(os.tmpdir(), "pglite-lost-"));
   const migrations = path.join(directory, "migrations");
-  const threadHeapMb = 64;
+  const threadHeapMb = 40;
   beforeAll(() => {
     mkdirSync(migrations);
     writeFileSync(
@@ -106,8 +106,8 @@ describe("the embedded database after its thread ends by itself", () => {
        create function public.keep(note text) returns jsonb language sql as 'insert into public.kept values (note) returning to_jsonb(note)';
        create function public.notes() returns jsonb language sql as 'select coalesce(jsonb_agg(note order by note), ''[]'') from public.kept';
        create function public.announce(note text) returns jsonb language sql as 'select to_jsonb(pg_notify(''lost_test'', note)::text)';
-       -- A million rows of 100 characters: far more than the thread's heap once they are objects.
-       create function public.too_large() returns setof jsonb language sql as 'select to_jsonb(repeat(''x'', 100)) from generate_series(1, 1000000)';`,
+       -- 400,000 rows of 100 characters: far more than the thread's heap once they are objects.
+       create function public.too_large() returns setof jsonb language sql as 'select to_jsonb(repeat(''x'', 100)) from generate_series(1, 400000)';`,
     );
   });
   afterAll(() => rmSync(directory, { recursive: true, force: true }));
