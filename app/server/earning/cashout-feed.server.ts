@@ -49,6 +49,9 @@ const listeners = (store.__feedListeners ??= new Set());
 
 async function poll() {
   try {
+    // Read anew, not the copy pages share: a page's read just before this tick would keep that copy
+    // fresh past it, and a new cash-out would reach open pages one tick late. Pages get this read.
+    feed.clear();
     const { items, key } = await feed.get();
     if (store.__feedKey === undefined || store.__feedKey === null) {
       store.__feedKey = key;
