@@ -98,8 +98,12 @@ test("a started task left and opened again offers Complete Task: a live count wi
     /^You started this task\. You can complete it (from \d\d:\d\d:\d\d UTC|now)\.$/,
   );
   if (javaScriptEnabled) {
-    // The count goes on from what is left, and the completion is sent by itself when it ends.
-    await expect(dialog.getByRole("button", { name: /Wait [1-5]s/ })).toBeDisabled();
+    // Time left when it opened: the count goes on from it and sends the completion by itself when
+    // it ends, so the earned message below comes with no press. (The count's "Wait Ns" is checked
+    // where a task starts; here it may end before any look.) A machine too busy to reopen it within
+    // the five seconds finds it ready, and a ready task waits for the press.
+    const said = await dialog.getByTestId("task-started").textContent();
+    if (!said?.includes(" from ")) await dialog.getByRole("button", { name: "Complete Task" }).click();
   } else {
     await page.waitForTimeout(5_200);
     await page.reload();
