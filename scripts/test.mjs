@@ -10,6 +10,7 @@ import path from "node:path";
 import { freePort, startAppServer, startAuthEmulator, startPostgres } from "./lib/services.mjs";
 import { makeConsoleOperator } from "./lib/console-operator.mjs";
 import { makeMigratedTemplates, MIGRATED_TEMPLATE, openPglite } from "./lib/database.mjs";
+import { playwrightFailedPages, playwrightFailures } from "./lib/playwright-report.mjs";
 
 const started = Date.now();
 const workDir = mkdtempSync(path.join(os.tmpdir(), "rewards-test-"));
@@ -153,31 +154,8 @@ async function vitestStep(parts, env, filesOf) {
  */
 
 /**
- * @typedef {{ title: string, tests?: { projectName: string, status: string, results?: { duration: number }[] }[] }} PlaywrightSpec
- * @typedef {{ title: string, file?: string, specs?: PlaywrightSpec[], suites?: PlaywrightSuite[] }} PlaywrightSuite
- */
-
-/**
- * The failed tests of a Playwright JSON report, `file › [project] title`.
- * @param {PlaywrightSuite[]} suites
- * @param {string} [file]
- * @returns {string[]}
- */
-function playwrightFailures(suites, file = "") {
-  return suites.flatMap((suite) => {
-    const where = suite.file ?? file;
-    const own = (suite.specs ?? []).flatMap((spec) =>
-      (spec.tests ?? [])
-        .filter((test) => test.status === "unexpected")
-        .map((test) => `tests/e2e/${where} › [${test.projectName}] ${spec.title}`),
-    );
-    return [...own, ...playwrightFailures(suite.suites ?? [], where)];
-  });
-}
-
-/**
  * Adds each spec file's test time (every project, every retry) to `fileSeconds`.
- * @param {PlaywrightSuite[]} suites
+ * @param {import("./lib/playwright-report.mjs").PlaywrightSuite[]} suites
  * @param {string} [file]
  */
 function addPlaywrightSeconds(suites, file = "") {
@@ -318,9 +296,10 @@ async function main() {
       const counts = readCounts(
         report,
         (
-          /** @type {{ stats: { expected: number, unexpected: number, flaky: number }, suites?: PlaywrightSuite[] }} */ r,
+          /** @type {{ stats: { expected: number, unexpected: number, flaky: number }, suites?: import("./lib/playwright-report.mjs").PlaywrightSuite[] }} */ r,
         ) => {
           failures.push(...playwrightFailures(r.suites ?? []));
+          for (const page of playwrightFailedPages(r.suites ?? [])) console.log(`\n${page}`);
           addPlaywrightSeconds(r.suites ?? []);
           if (r.stats.flaky > 0)
             console.log(`⚠ ${r.stats.flaky} flaky Playwright test(s) passed only on retry: see the list above`);
