@@ -652,6 +652,46 @@ describe("claiming notices on a Postgres server", () => {
     await t?.close();
   });
 
+  it("a due notice a page holds (taking it as a toast, or reading the list) is passed over by a claim, and announced again on pg_notify('user_notices') when the page commits, so a worker claims it then; a delivered notice a page reads is not announced", async () => {
+    await t.sql(
+      `update user_notices set push_status = 'skipped', email_status = 'skipped', next_attempt_at = null, claim_id = null
+        where next_attempt_at is not null`,
+    );
+    const heard: string[] = [];
+    const unlisten = await t.db.listen!("user_notices", (payload) => heard.push(payload));
+    const page = new pg.Client({ connectionString: t.url });
+    await page.connect();
+    try {
+      for (const read of ["select take_user_notices($1)", "select read_notices($1)"]) {
+        const { userId } = await provision(t);
+        const id = await postbackNotice(t, userId);
+        await eventually(() => heard.includes(userId), { what: "the new notice's notification" });
+        heard.length = 0;
+        await page.query("begin");
+        await page.query(read, [userId]);
+        expect((await claim(t, 100)).map((entry) => entry.id)).not.toContain(id);
+        await page.query("commit");
+        await eventually(() => heard.includes(userId), { what: `a notification once ${read} commits` });
+        expect((await claim(t, 100)).map((entry) => entry.id)).toContain(id);
+      }
+
+      // Delivered: reading it again wakes nobody. Notifications arrive in commit order, so the
+      // marker sent after the page's commit comes after any the page would have sent.
+      const { userId } = await provision(t);
+      const id = await postbackNotice(t, userId);
+      const [claimed] = (await claim(t, 100)).filter((entry) => entry.id === id);
+      await record(t, claimed!, sent, sent);
+      heard.length = 0;
+      await page.query("select read_notices($1)", [userId]);
+      await t.sql("select pg_notify('user_notices', 'marker')");
+      await eventually(() => heard.includes("marker"), { what: "the marker" });
+      expect(heard).toEqual(["marker"]);
+    } finally {
+      await page.end();
+      await unlisten();
+    }
+  });
+
   it("a claim still open holds its notices, and a second claim meanwhile takes the next ones instead of waiting or taking the same", async () => {
     const userId = (await provision(t)).userId;
     const written = [];

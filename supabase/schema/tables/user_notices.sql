@@ -35,5 +35,6 @@ CREATE INDEX user_notices_user_newest_idx ON public.user_notices USING btree (us
 
 CREATE TRIGGER user_notices_money_state BEFORE INSERT ON public.user_notices FOR EACH ROW WHEN ((new.kind = ANY (ARRAY['task_reward'::text, 'referral_credited'::text, 'welcome_bonus'::text, 'missing_credit_credited'::text]))) EXECUTE FUNCTION user_notices_money_state();
 CREATE TRIGGER user_notices_notify AFTER INSERT ON public.user_notices FOR EACH ROW EXECUTE FUNCTION notify_user_notice();
+CREATE TRIGGER user_notices_notify_when_seen AFTER UPDATE OF shown_at, read_at ON public.user_notices FOR EACH ROW WHEN (((new.next_attempt_at IS NOT NULL) AND (new.next_attempt_at <= now()))) EXECUTE FUNCTION notify_user_notice();
 
 -- Row level security: on
