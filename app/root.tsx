@@ -25,7 +25,9 @@ import stylesHref from "~/styles/app.css";
 
 // The stylesheet is inline in the head (InlineStylesheet), not linked.
 export const links: LinksFunction = () => [
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  // A PNG, not an SVG: an SVG icon is a document of its own, built on the page's main thread after
+  // the first paint (docs/decisions/107).
+  { rel: "icon", href: "/icons/favicon-48.png", type: "image/png", sizes: "48x48" },
   // Installable: the web app manifest (public/manifest.webmanifest) and the home-screen icon on iOS.
   { rel: "manifest", href: "/manifest.webmanifest" },
   { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },

@@ -1,8 +1,8 @@
 // @ts-check
-// `node scripts/make-icons.mjs`: draws the app's icons as PNG files in public/icons (the web app
-// manifest's and the Apple touch icon), from the same drawing as public/favicon.svg: a coin with a
-// dollar sign, white on the brand purple. Run it again after changing the drawing or the colour, and
-// commit the PNG files it writes.
+// `node scripts/make-icons.mjs`: draws the app's icons as PNG files in public/icons (the page's
+// icon, the web app manifest's and the Apple touch icon), from the same drawing as
+// public/favicon.svg: a coin with a dollar sign, white on the brand purple. Run it again after
+// changing the drawing or the colour, and commit the PNG files it writes.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +16,9 @@ const VIEW = 32; // favicon.svg's viewBox
 
 /** The icons: `rounded` ones have favicon.svg's transparent corners; the others fill the square (maskable, Apple). */
 export const ICONS = [
+  // The page's icon (app/root.tsx): a PNG, which Chromium decodes off the main thread; an SVG icon
+  // is a document of its own, built on the main thread after the first paint (docs/decisions/107).
+  { file: "favicon-48.png", size: 48, rounded: true },
   { file: "icon-192.png", size: 192, rounded: true },
   { file: "icon-512.png", size: 512, rounded: true },
   { file: "icon-maskable-512.png", size: 512, rounded: false },

@@ -96,7 +96,7 @@ describe("installable, over HTTP against the production build", () => {
     }
   });
 
-  it("every page links the manifest and a 180 px Apple touch icon and carries the theme-color meta, under a policy that allows the manifest", async () => {
+  it("every page links the manifest, a 180 px Apple touch icon and a 48 px PNG icon (no SVG icon, which Chromium builds as a document on the main thread) and carries the theme-color meta, under a policy that allows the manifest", async () => {
     const theme = brandToken("brand-600");
     const pages = [
       [client, "/auth"],
@@ -113,11 +113,15 @@ describe("installable, over HTTP against the production build", () => {
       const html = await response.text();
       expect(html, path).toContain('<link rel="manifest" href="/manifest.webmanifest"/>');
       expect(html, path).toContain('<link rel="apple-touch-icon" href="/icons/apple-touch-icon.png"/>');
+      expect(html, path).toContain('<link rel="icon" href="/icons/favicon-48.png" type="image/png" sizes="48x48"/>');
+      expect(html, path).not.toContain("image/svg+xml");
       expect(html, path).toContain(`<meta name="theme-color" content="${theme}"/>`);
       const policy = response.headers.get("content-security-policy")!;
       expect(policy, path).toContain("manifest-src 'self'");
       expect(policy, path).toContain("worker-src 'self'");
     }
+    const icon = readPng(Buffer.from(await (await client.get("/icons/favicon-48.png")).arrayBuffer()));
+    expect([icon.width, icon.height]).toEqual([48, 48]);
     const apple = readPng(Buffer.from(await (await client.get("/icons/apple-touch-icon.png")).arrayBuffer()));
     expect([apple.width, apple.height]).toEqual([180, 180]);
     // iOS shows transparency as black: the Apple icon is opaque.
