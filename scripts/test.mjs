@@ -10,7 +10,7 @@ import path from "node:path";
 import { freePort, startAppServer, startAuthEmulator, startPostgres } from "./lib/services.mjs";
 import { makeConsoleOperator } from "./lib/console-operator.mjs";
 import { makeMigratedTemplates, MIGRATED_TEMPLATE, openPglite } from "./lib/database.mjs";
-import { playwrightFailedPages, playwrightFailures } from "./lib/playwright-report.mjs";
+import { playwrightFailedPages, playwrightFailures, playwrightFlakes } from "./lib/playwright-report.mjs";
 
 const started = Date.now();
 const workDir = mkdtempSync(path.join(os.tmpdir(), "rewards-test-"));
@@ -20,6 +20,9 @@ const totals = { passed: 0, failed: 0 };
 /** Each failed test, `file › name`, listed again at the very end (a CI log is often read from its tail). */
 /** @type {string[]} */
 const failures = [];
+/** Each browser test that passed only on its retry, with why its first attempt failed, listed at the end too. */
+/** @type {string[]} */
+const flakes = [];
 /** Each test file's seconds (Vitest: from its start to its end; Playwright: its tests' time summed). */
 /** @type {Map<string, number>} */
 const fileSeconds = new Map();
@@ -301,8 +304,7 @@ async function main() {
           failures.push(...playwrightFailures(r.suites ?? []));
           for (const page of playwrightFailedPages(r.suites ?? [])) console.log(`\n${page}`);
           addPlaywrightSeconds(r.suites ?? []);
-          if (r.stats.flaky > 0)
-            console.log(`⚠ ${r.stats.flaky} flaky Playwright test(s) passed only on retry: see the list above`);
+          flakes.push(...playwrightFlakes(r.suites ?? []));
           return { passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected };
         },
       );
@@ -343,6 +345,10 @@ for (const [heading, playwright] of /** @type {[string, boolean][]} */ ([
   console.log(`\n${heading}:`);
   for (const [file, seconds] of files.sort((x, y) => y[1] - x[1]).slice(0, 10))
     console.log(`  ${seconds.toFixed(1).padStart(6)} s  ${file}`);
+}
+if (flakes.length > 0) {
+  console.log(`\n⚠ Passed only on retry (${flakes.length}; the page at each failed attempt is printed above):`);
+  for (const flake of flakes) console.log(`  ${flake}`);
 }
 if (failures.length > 0) {
   console.log("\nFailed:");

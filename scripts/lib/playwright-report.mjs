@@ -1,9 +1,10 @@
 // @ts-check
 // Reading Playwright's JSON report (its "json" reporter) for `npm test`'s summary (scripts/test.mjs).
 import { readFileSync } from "node:fs";
+import { stripVTControlCharacters } from "node:util";
 
 /**
- * @typedef {{ duration: number, status?: string, retry?: number, attachments?: { name: string, path?: string }[] }} PlaywrightResult
+ * @typedef {{ duration: number, status?: string, retry?: number, error?: { message?: string }, attachments?: { name: string, path?: string }[] }} PlaywrightResult
  * @typedef {{ title: string, tests?: { projectName: string, status: string, results?: PlaywrightResult[] }[] }} PlaywrightSpec
  * @typedef {{ title: string, file?: string, specs?: PlaywrightSpec[], suites?: PlaywrightSuite[] }} PlaywrightSuite
  */
@@ -51,7 +52,8 @@ export function playwrightFailedPages(suites, file = "") {
                 } catch {
                   text = "(not written)";
                 }
-                const lines = text.split("\n");
+                // Playwright opens the file with instructions for an AI assistant: not the log's business.
+                const lines = text.replace(/^# Instructions\n[\s\S]*?(?=^# )/m, "").split("\n");
                 const shown = lines.slice(0, 150).join("\n") + (lines.length > 150 ? "\n…" : "");
                 return `── tests/e2e/${where} › [${test.projectName}] ${spec.title}, failed attempt ${(result.retry ?? 0) + 1}:\n${shown}`;
               }),
@@ -59,5 +61,34 @@ export function playwrightFailedPages(suites, file = "") {
       ),
     );
     return [...own, ...playwrightFailedPages(suite.suites ?? [], where)];
+  });
+}
+
+/**
+ * The tests that passed only on a retry, `file › [project] title: why the first attempt failed`
+ * (the first lines of its error), for the summary at the end of the log, which a CI page that
+ * shows only the log's tail still holds.
+ * @param {PlaywrightSuite[]} suites
+ * @param {string} [file]
+ * @returns {string[]}
+ */
+export function playwrightFlakes(suites, file = "") {
+  return suites.flatMap((suite) => {
+    const where = suite.file ?? file;
+    const own = (suite.specs ?? []).flatMap((spec) =>
+      (spec.tests ?? [])
+        .filter((test) => test.status === "flaky")
+        .map((test) => {
+          const first = (test.results ?? []).find((result) => result.status !== "passed");
+          // Playwright's messages carry terminal colours.
+          const message = stripVTControlCharacters(first?.error?.message ?? first?.status ?? "no error recorded")
+            .split("\n")
+            .filter((line) => line.trim() !== "")
+            .slice(0, 4)
+            .join("\n      ");
+          return `tests/e2e/${where} › [${test.projectName}] ${spec.title}\n      ${message}`;
+        }),
+    );
+    return [...own, ...playwrightFlakes(suite.suites ?? [], where)];
   });
 }

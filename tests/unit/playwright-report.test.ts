@@ -2,15 +2,15 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { playwrightFailedPages, playwrightFailures } from "../../scripts/lib/playwright-report.mjs";
+import { playwrightFailedPages, playwrightFailures, playwrightFlakes } from "../../scripts/lib/playwright-report.mjs";
 
 // `npm test` prints, for each failed browser attempt, what the page showed (CI keeps no files).
-it("the report reader names the failed tests, and prints the page snapshot of each failed attempt (a flaky test's first one included) but none of a passed attempt", () => {
+it("the report reader names the failed tests, and prints the page snapshot of each failed attempt (a flaky test's first one included, Playwright's instructions for an AI assistant left out) but none of a passed attempt", () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "playwright-report-"));
   try {
     const snapshot = (name: string) => {
       const file = path.join(dir, `${name}.md`);
-      writeFileSync(file, `# Page snapshot\n- heading "${name}"`);
+      writeFileSync(file, `# Instructions\n\n- Explain why.\n\n# Page snapshot\n- heading "${name}"`);
       return file;
     };
     const context = (file: string) => [{ name: "error-context", path: file }];
@@ -67,4 +67,41 @@ it("the report reader names the failed tests, and prints the page snapshot of ea
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+it("the report reader lists a test that passed only on its retry with the first lines of its first attempt's error, colours taken out, and no test that passed at once or failed twice", () => {
+  const spec = (title: string, status: string, results: { status: string; error?: { message: string } }[]) => ({
+    title,
+    tests: [{ projectName: "javascript", status, results: results.map((result) => ({ duration: 1, ...result })) }],
+  });
+  const suites = [
+    {
+      title: "my-offers.spec.ts",
+      file: "my-offers.spec.ts",
+      specs: [
+        spec("reports a missing credit", "flaky", [
+          {
+            status: "failed",
+            error: {
+              message:
+                "\u001b[31mError: expect(locator).toBeVisible() failed\u001b[39m\n\nLocator: getByRole('dialog')\nExpected: visible\nTimeout: 10000ms\nCall log:",
+            },
+          },
+          { status: "passed" },
+        ]),
+        spec("opens at once", "expected", [{ status: "passed" }]),
+        spec("fails twice", "unexpected", [
+          { status: "failed", error: { message: "a" } },
+          { status: "failed", error: { message: "b" } },
+        ]),
+      ],
+      suites: [
+        { title: "inner", specs: [spec("times out once", "flaky", [{ status: "timedOut" }, { status: "passed" }])] },
+      ],
+    },
+  ];
+  expect(playwrightFlakes(suites)).toEqual([
+    "tests/e2e/my-offers.spec.ts › [javascript] reports a missing credit\n      Error: expect(locator).toBeVisible() failed\n      Locator: getByRole('dialog')\n      Expected: visible\n      Timeout: 10000ms",
+    "tests/e2e/my-offers.spec.ts › [javascript] times out once\n      timedOut",
+  ]);
 });
