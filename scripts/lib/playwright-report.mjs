@@ -56,7 +56,9 @@ export function playwrightFailedPages(suites, file = "") {
                 const lines = text.replace(/^# Instructions\n[\s\S]*?(?=^# )/m, "").split("\n");
                 const shown = lines.slice(0, 150).join("\n") + (lines.length > 150 ? "\n…" : "");
                 return `── tests/e2e/${where} › [${test.projectName}] ${spec.title}, failed attempt ${(result.retry ?? 0) + 1}:\n${shown}`;
-              }),
+              })
+              // A test that timed out can carry the same context twice (the timeout, and the step it stopped).
+              .filter((page, index, pages) => pages.indexOf(page) === index),
           ),
       ),
     );

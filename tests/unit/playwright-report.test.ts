@@ -5,7 +5,7 @@ import { expect, it } from "vitest";
 import { playwrightFailedPages, playwrightFailures, playwrightFlakes } from "../../scripts/lib/playwright-report.mjs";
 
 // `npm test` prints, for each failed browser attempt, what the page showed (CI keeps no files).
-it("the report reader names the failed tests, and prints the page snapshot of each failed attempt (a flaky test's first one included, Playwright's instructions for an AI assistant left out) but none of a passed attempt", () => {
+it("the report reader names the failed tests, and prints the page snapshot of each failed attempt (a flaky test's first one included, Playwright's instructions for an AI assistant left out, the same context attached twice printed once) but none of a passed attempt", () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "playwright-report-"));
   try {
     const snapshot = (name: string) => {
@@ -44,7 +44,12 @@ it("the report reader names the failed tests, and prints the page snapshot of ea
                     projectName: "no-javascript",
                     status: "unexpected",
                     results: [
-                      { duration: 1, status: "timedOut", retry: 0, attachments: context(snapshot("first")) },
+                      {
+                        duration: 1,
+                        status: "timedOut",
+                        retry: 0,
+                        attachments: [...context(snapshot("first")), ...context(snapshot("first"))],
+                      },
                       { duration: 1, status: "failed", retry: 1, attachments: context(path.join(dir, "missing.md")) },
                     ],
                   },
