@@ -170,6 +170,38 @@ describe("query plans on Postgres", () => {
     ]);
   });
 
+  it("rewards_status, get_referral_status, get_referrals and get_recent_activity plan their statements once for a connection: the first call already runs the generic plan (the person's id a parameter, not a value), which Postgres otherwise gave up at 1,000,000 accounts and planned every call again", async () => {
+    await client.query(`
+      insert into user_profiles (id, display_name, referral_code) values ('plan-keeper', 'Plans', 'PKPKPKP');
+      insert into user_balance (user_id, balance, total_earned, earned_total) values ('plan-keeper', 1.00, 1.00, 1.00);`);
+    // A new connection: nothing planned yet, auto_explain reporting each statement the function runs.
+    const fresh = new pg.Client({ connectionString: scratch.url });
+    const reported: string[] = [];
+    fresh.on("notice", (notice) => reported.push(notice.message ?? ""));
+    await fresh.connect();
+    try {
+      await fresh.query("load 'auto_explain'");
+      await fresh.query(`set auto_explain.log_min_duration = 0;
+                         set auto_explain.log_nested_statements = on;
+                         set auto_explain.log_level = 'notice'`);
+      for (const call of [
+        "rewards_status('plan-keeper')",
+        "get_referral_status('plan-keeper')",
+        "get_referrals('plan-keeper')",
+        "get_recent_activity('plan-keeper', 20)",
+      ]) {
+        reported.length = 0;
+        await fresh.query(`select ${call}`);
+        // auto_explain reports each statement the function runs, then the caller's own.
+        const statements = reported.slice(0, -1).join("\n---\n");
+        expect(statements, call).toMatch(/\$1\b/);
+        expect(statements, call).not.toContain("'plan-keeper'");
+      }
+    } finally {
+      await fresh.end();
+    }
+  });
+
   it("credit_cleared_referrals reads only the uncredited referrals, from their partial index, for everyone and for one account", async () => {
     await client.query(`
       insert into user_profiles (id, display_name, referral_code, email_verified)

@@ -7,6 +7,7 @@ CREATE OR REPLACE FUNCTION public.get_recent_activity(p_user_id text, p_limit in
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 declare
   v_locked numeric := coalesce((money_available(p_user_id) ->> 'bonus_locked')::numeric, 0);

@@ -7,6 +7,7 @@ CREATE OR REPLACE FUNCTION public.get_referral_status(p_user_id text)
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 begin
   -- One statement (Home reads it on every view), in plpgsql so that its plan is kept between

@@ -7,6 +7,7 @@ CREATE OR REPLACE FUNCTION public.rewards_status(p_user_id text)
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 declare
   v_today date := (now() at time zone 'UTC')::date;
