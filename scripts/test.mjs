@@ -10,7 +10,12 @@ import path from "node:path";
 import { freePort, startAppServer, startAuthEmulator, startPostgres } from "./lib/services.mjs";
 import { makeConsoleOperator } from "./lib/console-operator.mjs";
 import { makeMigratedTemplates, MIGRATED_TEMPLATE, openPglite } from "./lib/database.mjs";
-import { playwrightFailedPages, playwrightFailures, playwrightFlakes } from "./lib/playwright-report.mjs";
+import {
+  playwrightFailedPages,
+  playwrightFailures,
+  playwrightFlakes,
+  playwrightTests,
+} from "./lib/playwright-report.mjs";
 
 const started = Date.now();
 const workDir = mkdtempSync(path.join(os.tmpdir(), "rewards-test-"));
@@ -159,18 +164,11 @@ async function vitestStep(parts, env, filesOf) {
 /**
  * Adds each spec file's test time (every project, every retry) to `fileSeconds`.
  * @param {import("./lib/playwright-report.mjs").PlaywrightSuite[]} suites
- * @param {string} [file]
  */
-function addPlaywrightSeconds(suites, file = "") {
-  for (const suite of suites) {
-    const where = suite.file ?? file;
-    const milliseconds = (suite.specs ?? [])
-      .flatMap((spec) => spec.tests ?? [])
-      .flatMap((test) => test.results ?? [])
-      .reduce((sum, result) => sum + result.duration, 0);
-    const key = `tests/e2e/${where}`;
-    fileSeconds.set(key, (fileSeconds.get(key) ?? 0) + milliseconds / 1000);
-    addPlaywrightSeconds(suite.suites ?? [], where);
+function addPlaywrightSeconds(suites) {
+  for (const { file, test } of playwrightTests(suites)) {
+    const milliseconds = (test.results ?? []).reduce((sum, result) => sum + result.duration, 0);
+    fileSeconds.set(file, (fileSeconds.get(file) ?? 0) + milliseconds / 1000);
   }
 }
 

@@ -10,21 +10,36 @@ import { stripVTControlCharacters } from "node:util";
  */
 
 /**
- * The failed tests of a Playwright JSON report, `file › [project] title`.
+ * @typedef {NonNullable<PlaywrightSpec["tests"]>[number]} PlaywrightTest
+ * @typedef {{ file: string, name: string, test: PlaywrightTest }} NamedTest
+ */
+
+/**
+ * Every test of a Playwright JSON report, however deep its describe blocks: its spec file
+ * (`tests/e2e/…`), its name as the log gives it (`file › [project] title`) and its results.
  * @param {PlaywrightSuite[]} suites
  * @param {string} [file]
+ * @returns {NamedTest[]}
+ */
+export function playwrightTests(suites, file = "") {
+  return suites.flatMap((suite) => {
+    const where = `tests/e2e/${suite.file ?? file}`;
+    const own = (suite.specs ?? []).flatMap((spec) =>
+      (spec.tests ?? []).map((test) => ({ file: where, name: `${where} › [${test.projectName}] ${spec.title}`, test })),
+    );
+    return [...own, ...playwrightTests(suite.suites ?? [], suite.file ?? file)];
+  });
+}
+
+/**
+ * The failed tests of a Playwright JSON report, `file › [project] title`.
+ * @param {PlaywrightSuite[]} suites
  * @returns {string[]}
  */
-export function playwrightFailures(suites, file = "") {
-  return suites.flatMap((suite) => {
-    const where = suite.file ?? file;
-    const own = (suite.specs ?? []).flatMap((spec) =>
-      (spec.tests ?? [])
-        .filter((test) => test.status === "unexpected")
-        .map((test) => `tests/e2e/${where} › [${test.projectName}] ${spec.title}`),
-    );
-    return [...own, ...playwrightFailures(suite.suites ?? [], where)];
-  });
+export function playwrightFailures(suites) {
+  return playwrightTests(suites)
+    .filter(({ test }) => test.status === "unexpected")
+    .map(({ name }) => name);
 }
 
 /**
@@ -32,38 +47,31 @@ export function playwrightFailures(suites, file = "") {
  * accessibility tree), printed into the log: a CI machine keeps no files, and a flake that passes
  * on its retry is otherwise known only by its name.
  * @param {PlaywrightSuite[]} suites
- * @param {string} [file]
  * @returns {string[]}
  */
-export function playwrightFailedPages(suites, file = "") {
-  return suites.flatMap((suite) => {
-    const where = suite.file ?? file;
-    const own = (suite.specs ?? []).flatMap((spec) =>
-      (spec.tests ?? []).flatMap((test) =>
-        (test.results ?? [])
-          .filter((result) => result.status !== "passed" && result.status !== "skipped")
-          .flatMap((result) =>
-            (result.attachments ?? [])
-              .filter((attachment) => attachment.name === "error-context" && attachment.path)
-              .map((attachment) => {
-                let text;
-                try {
-                  text = readFileSync(/** @type {string} */ (attachment.path), "utf8");
-                } catch {
-                  text = "(not written)";
-                }
-                // Playwright opens the file with instructions for an AI assistant: not the log's business.
-                const lines = text.replace(/^# Instructions\n[\s\S]*?(?=^# )/m, "").split("\n");
-                const shown = lines.slice(0, 150).join("\n") + (lines.length > 150 ? "\n…" : "");
-                return `── tests/e2e/${where} › [${test.projectName}] ${spec.title}, failed attempt ${(result.retry ?? 0) + 1}:\n${shown}`;
-              })
-              // A test that timed out can carry the same context twice (the timeout, and the step it stopped).
-              .filter((page, index, pages) => pages.indexOf(page) === index),
-          ),
+export function playwrightFailedPages(suites) {
+  return playwrightTests(suites).flatMap(({ name, test }) =>
+    (test.results ?? [])
+      .filter((result) => result.status !== "passed" && result.status !== "skipped")
+      .flatMap((result) =>
+        (result.attachments ?? [])
+          .filter((attachment) => attachment.name === "error-context" && attachment.path)
+          .map((attachment) => {
+            let text;
+            try {
+              text = readFileSync(/** @type {string} */ (attachment.path), "utf8");
+            } catch {
+              text = "(not written)";
+            }
+            // Playwright opens the file with instructions for an AI assistant: not the log's business.
+            const lines = text.replace(/^# Instructions\n[\s\S]*?(?=^# )/m, "").split("\n");
+            const shown = lines.slice(0, 150).join("\n") + (lines.length > 150 ? "\n…" : "");
+            return `── ${name}, failed attempt ${(result.retry ?? 0) + 1}:\n${shown}`;
+          })
+          // A test that timed out can carry the same context twice (the timeout, and the step it stopped).
+          .filter((page, index, pages) => pages.indexOf(page) === index),
       ),
-    );
-    return [...own, ...playwrightFailedPages(suite.suites ?? [], where)];
-  });
+  );
 }
 
 /**
@@ -71,26 +79,19 @@ export function playwrightFailedPages(suites, file = "") {
  * (the first lines of its error), for the summary at the end of the log, which a CI page that
  * shows only the log's tail still holds.
  * @param {PlaywrightSuite[]} suites
- * @param {string} [file]
  * @returns {string[]}
  */
-export function playwrightFlakes(suites, file = "") {
-  return suites.flatMap((suite) => {
-    const where = suite.file ?? file;
-    const own = (suite.specs ?? []).flatMap((spec) =>
-      (spec.tests ?? [])
-        .filter((test) => test.status === "flaky")
-        .map((test) => {
-          const first = (test.results ?? []).find((result) => result.status !== "passed");
-          // Playwright's messages carry terminal colours.
-          const message = stripVTControlCharacters(first?.error?.message ?? first?.status ?? "no error recorded")
-            .split("\n")
-            .filter((line) => line.trim() !== "")
-            .slice(0, 4)
-            .join("\n      ");
-          return `tests/e2e/${where} › [${test.projectName}] ${spec.title}\n      ${message}`;
-        }),
-    );
-    return [...own, ...playwrightFlakes(suite.suites ?? [], where)];
-  });
+export function playwrightFlakes(suites) {
+  return playwrightTests(suites)
+    .filter(({ test }) => test.status === "flaky")
+    .map(({ name, test }) => {
+      const first = (test.results ?? []).find((result) => result.status !== "passed");
+      // Playwright's messages carry terminal colours.
+      const message = stripVTControlCharacters(first?.error?.message ?? first?.status ?? "no error recorded")
+        .split("\n")
+        .filter((line) => line.trim() !== "")
+        .slice(0, 4)
+        .join("\n      ");
+      return `${name}\n      ${message}`;
+    });
 }
