@@ -36,16 +36,6 @@ export interface Appeal {
   reasons: string[];
 }
 
-/** Where an appeal is asked for: paused cash-outs, or the id of a withdrawal refused at review. */
-export const APPEAL_OF_PAUSED = "paused";
-
-/** The flash once a review is asked for: where it is followed. */
-export const APPEAL_SENT = {
-  kind: "success",
-  title: "Review requested",
-  description: "We will answer here, in Help & Support. You can add to it until it is resolved.",
-} as const;
-
 /** A ticket's status in the console (the operator's side: "them" is the person). */
 export const TICKET_STATUS_LABELS: Record<TicketStatus, string> = {
   open: "Open",

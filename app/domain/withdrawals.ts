@@ -42,6 +42,20 @@ export interface WithdrawalFields {
   giftcardProduct: string;
 }
 
+/**
+ * Where a review of a cash-out is asked for (docs/decisions/090): paused cash-outs, or the id of a
+ * withdrawal refused at review. Here, not with support, so that Withdraw's code does not carry the
+ * support conversation's.
+ */
+export const APPEAL_OF_PAUSED = "paused";
+
+/** The flash once a review is asked for: where it is followed. */
+export const APPEAL_SENT = {
+  kind: "success",
+  title: "Review requested",
+  description: "We will answer here, in Help & Support. You can add to it until it is resolved.",
+} as const;
+
 export const UPI_ID_HINT = "For example name@okhdfcbank or 9876543210@ybl";
 
 export const WITHDRAWAL_MESSAGES = {

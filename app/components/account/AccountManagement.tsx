@@ -6,7 +6,7 @@ import { formErrors } from "~/lib/form-replies";
 import { showToast } from "~/lib/toasts";
 import { useChangeCount } from "~/lib/use-change-count";
 import { useHydrated } from "~/lib/use-hydrated";
-import { EmailCodeStep } from "~/components/forms/EmailCodeStep";
+import { EmailCodeStep } from "~/components/forms/LazyEmailCodeStep";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { buttonClass } from "~/components/ui/button";
@@ -166,7 +166,8 @@ function DeleteWithPassword({ forfeit }: { forfeit: number }) {
   const hydrated = useHydrated();
   const [password, setPassword] = useState("");
   return (
-    <Form method="post" className="mt-3 space-y-3">
+    // A right password is followed by the code step: its code downloads while the password is checked.
+    <Form method="post" onSubmitCapture={EmailCodeStep.preload} className="mt-3 space-y-3">
       <GiveUpConfirmation forfeit={forfeit} />
       <div>
         <label htmlFor="delete-password" className="mb-1.5 block text-sm font-medium text-ink">
@@ -203,6 +204,7 @@ function DeleteWithGoogle({ googleConfig, forfeit }: { googleConfig: GoogleSignI
   const [givenUp, setGivenUp] = useState(false);
   async function confirm() {
     setBusy(true);
+    EmailCodeStep.preload();
     try {
       const { signInWithGoogle } = await import("~/lib/google-sign-in.client");
       const idToken = await signInWithGoogle(googleConfig);

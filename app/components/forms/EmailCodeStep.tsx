@@ -3,10 +3,9 @@ import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { EMAIL_CODE_FIELD, EMAIL_CODE_LENGTH, EMAIL_CODE_TEXTS } from "~/domain/email-codes";
 import { useFormState } from "~/lib/use-form";
-import { Icon } from "../ui/Icon";
 import { Field } from "./Field";
-import { FormBanner } from "./FormBanner";
-import { SubmitButton } from "./SubmitButton";
+// From the shared module, as every lazily loaded component (components/shared.ts says why).
+import { FormBanner, Icon, SubmitButton } from "../shared";
 
 /**
  * The step that asks for the code sent by email (docs/decisions/092), wherever one is asked: what

@@ -9,6 +9,7 @@ import { useGoogleSignIn } from "~/lib/use-google-sign-in";
 import { useFormState } from "~/lib/use-form";
 import { useIsPending } from "~/lib/use-is-pending";
 import { Field } from "~/components/forms/Field";
+import { EmailCodeStep } from "~/components/forms/LazyEmailCodeStep";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { Banner } from "~/components/ui/Banner";
@@ -98,7 +99,14 @@ export function AuthScreen({
         />
       </div>
 
-      <Form method="post" action={authPath(tab)} {...form.props} className="mt-5">
+      {/* A sign-in on a new device is asked for a code by email: its step downloads while this is sent. */}
+      <Form
+        method="post"
+        action={authPath(tab)}
+        {...form.props}
+        onSubmitCapture={EmailCodeStep.preload}
+        className="mt-5"
+      >
         <input type="hidden" name={AUTH_FORM_TOKEN_FIELD} value={formToken} />
         <fieldset disabled={busy} className="flex flex-col gap-4">
           <Field

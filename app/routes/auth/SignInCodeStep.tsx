@@ -5,7 +5,7 @@ import { AUTH_FORM_TOKEN_FIELD } from "~/domain/auth";
 import { EMAIL_CODE_TEXTS } from "~/domain/email-codes";
 import { authHref } from "~/domain/urls";
 import { useFormState } from "~/lib/use-form";
-import { EmailCodeStep } from "~/components/forms/EmailCodeStep";
+import { EmailCodeStep } from "~/components/forms/LazyEmailCodeStep";
 import { Field, TextareaField } from "~/components/forms/Field";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";

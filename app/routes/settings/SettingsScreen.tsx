@@ -6,7 +6,7 @@ import { LEGAL_HEADINGS } from "~/content/legal-headings";
 import type { GoogleSignInConfig } from "~/lib/google-sign-in.client";
 import { formErrors } from "~/lib/form-replies";
 import type { PushConfig } from "~/lib/push.client";
-import { EmailCodeStep } from "~/components/forms/EmailCodeStep";
+import { EmailCodeStep } from "~/components/forms/LazyEmailCodeStep";
 import { FormBanner } from "~/components/forms/FormBanner";
 import { SubmitButton } from "~/components/forms/SubmitButton";
 import { Card } from "~/components/ui/Card";
@@ -100,7 +100,8 @@ function SignInCodeSwitch({
           />
         </div>
       ) : (
-        <Form method="post" className="mt-3">
+        // Turning codes off asks for one: its step downloads while the request is sent.
+        <Form method="post" onSubmitCapture={on ? EmailCodeStep.preload : undefined} className="mt-3">
           <FormBanner errors={formErrors(lastResult, on ? "signin-code-off" : "signin-code-on")} />
           <SubmitButton
             intent={on ? "signin-code-off" : "signin-code-on"}

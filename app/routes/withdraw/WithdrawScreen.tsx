@@ -6,6 +6,7 @@ import { formatDollars, type MoneyParts } from "~/domain/money";
 import { approximateRupees, rateLine } from "~/domain/rupees";
 import {
   AMOUNT_PATTERN,
+  APPEAL_OF_PAUSED,
   holdAmountInput,
   METHOD_LABELS,
   OFFERED_METHODS,
@@ -16,7 +17,6 @@ import {
 } from "~/domain/withdrawals";
 import { useFormKey, useFormState, type FieldState } from "~/lib/use-form";
 import { cardAmounts, countryName, type GiftCard } from "~/domain/giftcards";
-import { APPEAL_OF_PAUSED } from "~/domain/support";
 import { BalanceCard } from "~/components/BalanceCard";
 import { VerifyEmailCard } from "~/components/VerifyEmailCard";
 import { Field, TextareaField } from "~/components/forms/Field";
@@ -28,6 +28,7 @@ import { Banner } from "~/components/ui/Banner";
 import { Card } from "~/components/ui/Card";
 import { Icon, type IconName } from "~/components/ui/Icon";
 import { PageHeader } from "~/components/ui/PageHeader";
+import { EmailCodeStep } from "~/components/forms/LazyEmailCodeStep";
 import { WithdrawalCodeStep, type WithdrawalCodeStep as WithdrawalCodeStepData } from "./WithdrawalCodeStep";
 
 const METHOD_ICONS: Record<PaymentMethod, IconName> = { paypal: "mail", upi: "app", bank: "bank", giftcard: "gift" };
@@ -183,7 +184,8 @@ function WithdrawForm({
   const [typedAmount, setTypedAmount] = useState(fields.amount.initialValue ?? "");
   return (
     <Card>
-      <Form method="post" {...form.props} className="withdraw-form">
+      {/* A cash-out may be asked for a code by email: the step's code downloads while this one is sent. */}
+      <Form method="post" {...form.props} onSubmitCapture={EmailCodeStep.preload} className="withdraw-form">
         <fieldset
           disabled={blocked}
           aria-describedby={blocked ? "cash-out-notice" : undefined}

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { EmailCodeStep } from "~/components/forms/EmailCodeStep";
+import { EmailCodeStep } from "~/components/forms/LazyEmailCodeStep";
 
 /** The code step of a withdrawal (docs/decisions/092): what it confirms, and the values it posts back. */
 export interface WithdrawalCodeStep {

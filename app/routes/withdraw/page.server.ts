@@ -4,6 +4,8 @@ import { ruleMessage } from "~/domain/rules";
 import { RECIPIENT_FIELDS, withdrawFormsSchema } from "./withdrawal-form";
 import { verificationEmailSent } from "~/domain/verification-form";
 import {
+  APPEAL_OF_PAUSED,
+  APPEAL_SENT,
   cashOutWait,
   WITHDRAWAL_MESSAGES,
   withdrawalInitiated,
@@ -18,7 +20,6 @@ import { getEnv } from "~/server/runtime/env.server";
 import { submitAppeal } from "~/server/account/support.server";
 import { recordNetworkSignal } from "~/server/account/network-signals.server";
 import { withdrawalCodeGate } from "./code-step.server";
-import { APPEAL_OF_PAUSED, APPEAL_SENT } from "~/domain/support";
 import { defaultCountry } from "~/domain/giftcards";
 import { optionalSection, readTogether, type RequestScope } from "~/server/db/reads.server";
 import { requestTimeZone } from "~/server/http/cookies.server";
