@@ -13,8 +13,10 @@ function changedByThePerson(field: Field): boolean {
   if (field.disabled) return false;
   if (field instanceof HTMLSelectElement)
     return [...field.options].some((option) => option.selected !== option.defaultSelected);
-  if (field instanceof HTMLInputElement && (field.type === "checkbox" || field.type === "radio"))
-    return field.checked !== field.defaultChecked;
+  if (field instanceof HTMLInputElement && field.type === "checkbox") return field.checked !== field.defaultChecked;
+  // A radio group changed by the person is told by the radio they chose. The default they left is
+  // not replayed: setting its `checked` to tell React would choose it again and unchoose theirs.
+  if (field instanceof HTMLInputElement && field.type === "radio") return field.checked && !field.defaultChecked;
   if (field instanceof HTMLInputElement && (field.type === "file" || field.type === "hidden")) return false;
   return field.value !== field.defaultValue;
 }

@@ -1,34 +1,10 @@
-import { expect, type Page } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { openProfile } from "./profile-support";
-import { PASSWORD, settled, signInOverHttp, test } from "./support";
+import { openBeforeScripts, PASSWORD, settled, signInOverHttp, test } from "./support";
 
 // The page is painted before its scripts run (decision 101): what a person types, chooses or ticks
 // before React listens is applied once it does (app/lib/early-input.ts, docs/decisions/105). Each
 // test holds the app's scripts, acts on the painted page, then lets them run.
-
-/** Holds every request for the app's scripts until `release()`. */
-async function holdScripts(page: Page) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let held = 0;
-  await page.route(
-    (url) => url.pathname.startsWith("/build/") && url.pathname.endsWith(".js"),
-    async (route) => {
-      held += 1;
-      await released;
-      await route.continue();
-    },
-  );
-  return { release, held: () => held };
-}
-
-/** Opens `path` with the scripts held: the server's page, painted, with nothing listening yet. */
-async function openBeforeScripts(page: Page, path: string) {
-  const scripts = await holdScripts(page);
-  await page.goto(path, { waitUntil: "domcontentloaded" });
-  await expect.poll(scripts.held, "the scripts were asked for, and are held").toBeGreaterThan(0);
-  return scripts;
-}
 
 test("a search typed in Earn before the page's scripts ran is searched once they do", async ({ page, signedIn }) => {
   await signedIn("early-search");

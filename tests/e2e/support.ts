@@ -200,3 +200,30 @@ export async function settled(page: Page) {
     );
   });
 }
+
+/** Holds every request for the app's scripts until `release()`. */
+export async function holdScripts(page: Page) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held = 0;
+  await page.route(
+    (url) => url.pathname.startsWith("/build/") && url.pathname.endsWith(".js"),
+    async (route) => {
+      held += 1;
+      await released;
+      await route.continue();
+    },
+  );
+  return { release, held: () => held };
+}
+
+/**
+ * Opens `path` with the scripts held: the server's page, painted, with nothing listening yet (what
+ * a slow phone shows between the first paint and hydration, docs/decisions/101 and 105).
+ */
+export async function openBeforeScripts(page: Page, path: string) {
+  const scripts = await holdScripts(page);
+  await page.goto(path, { waitUntil: "domcontentloaded" });
+  await expect.poll(scripts.held, "the scripts were asked for, and are held").toBeGreaterThan(0);
+  return scripts;
+}
