@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { stripVTControlCharacters } from "node:util";
 
 /**
- * @typedef {{ duration: number, status?: string, retry?: number, error?: { message?: string }, attachments?: { name: string, path?: string }[] }} PlaywrightResult
+ * @typedef {{ duration: number, status?: string, retry?: number, error?: { message?: string }, errors?: { message?: string }[], attachments?: { name: string, path?: string }[] }} PlaywrightResult
  * @typedef {{ title: string, tests?: { projectName: string, status: string, results?: PlaywrightResult[] }[] }} PlaywrightSpec
  * @typedef {{ title: string, file?: string, specs?: PlaywrightSpec[], suites?: PlaywrightSuite[] }} PlaywrightSuite
  */
@@ -86,12 +86,17 @@ export function playwrightFlakes(suites) {
     .filter(({ test }) => test.status === "flaky")
     .map(({ name, test }) => {
       const first = (test.results ?? []).find((result) => result.status !== "passed");
-      // Playwright's messages carry terminal colours.
-      const message = stripVTControlCharacters(first?.error?.message ?? first?.status ?? "no error recorded")
-        .split("\n")
-        .filter((line) => line.trim() !== "")
-        .slice(0, 4)
-        .join("\n      ");
+      // A timeout's first error only says so ("Test timeout of 60000ms exceeded."); the step it
+      // stopped in (the locator waited for) is the next one: the first lines of each are shown.
+      const errors = first?.errors?.length ? first.errors : first?.error ? [first.error] : [];
+      const lines = errors.flatMap((error) =>
+        // Playwright's messages carry terminal colours.
+        stripVTControlCharacters(error.message ?? "")
+          .split("\n")
+          .filter((line) => line.trim() !== "" && line.trim() !== "Call log:")
+          .slice(0, errors.length > 1 ? 3 : 4),
+      );
+      const message = (lines.length ? lines : [first?.status ?? "no error recorded"]).slice(0, 6).join("\n      ");
       return `${name}\n      ${message}`;
     });
 }

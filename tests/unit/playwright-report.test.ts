@@ -74,8 +74,12 @@ it("the report reader names the failed tests, and prints the page snapshot of ea
   }
 });
 
-it("the report reader lists a test that passed only on its retry with the first lines of its first attempt's error, colours taken out, and no test that passed at once or failed twice", () => {
-  const spec = (title: string, status: string, results: { status: string; error?: { message: string } }[]) => ({
+it("the report reader lists a test that passed only on its retry with the first lines of its first attempt's error (of a timeout, the step it stopped in too), colours taken out, and no test that passed at once or failed twice", () => {
+  const spec = (
+    title: string,
+    status: string,
+    results: { status: string; error?: { message: string }; errors?: { message: string }[] }[],
+  ) => ({
     title,
     tests: [{ projectName: "javascript", status, results: results.map((result) => ({ duration: 1, ...result })) }],
   });
@@ -101,12 +105,32 @@ it("the report reader lists a test that passed only on its retry with the first 
         ]),
       ],
       suites: [
-        { title: "inner", specs: [spec("times out once", "flaky", [{ status: "timedOut" }, { status: "passed" }])] },
+        {
+          title: "inner",
+          specs: [
+            spec("times out once", "flaky", [{ status: "timedOut" }, { status: "passed" }]),
+            spec("times out in a click", "flaky", [
+              {
+                status: "timedOut",
+                error: { message: "Test timeout of 60000ms exceeded." },
+                errors: [
+                  { message: "Test timeout of 60000ms exceeded." },
+                  {
+                    message:
+                      "Error: locator.click: Test timeout of 60000ms exceeded.\nCall log:\n  - waiting for getByRole('link', { name: 'India' })\n    - locator resolved",
+                  },
+                ],
+              },
+              { status: "passed" },
+            ]),
+          ],
+        },
       ],
     },
   ];
   expect(playwrightFlakes(suites)).toEqual([
     "tests/e2e/my-offers.spec.ts › [javascript] reports a missing credit\n      Error: expect(locator).toBeVisible() failed\n      Locator: getByRole('dialog')\n      Expected: visible\n      Timeout: 10000ms",
     "tests/e2e/my-offers.spec.ts › [javascript] times out once\n      timedOut",
+    "tests/e2e/my-offers.spec.ts › [javascript] times out in a click\n      Test timeout of 60000ms exceeded.\n      Error: locator.click: Test timeout of 60000ms exceeded.\n        - waiting for getByRole('link', { name: 'India' })\n          - locator resolved",
   ]);
 });
