@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentType } from "react";
+import { lazy, Suspense, useState, type ComponentType } from "react";
 
 /** A lazily loaded component, and a way to start its download before it is first shown. */
 export type LazyComponent<Props extends object> = ComponentType<Props> & {
@@ -27,10 +27,11 @@ export function lazyComponent<Props extends object>(load: () => Promise<Componen
     }));
   const Lazy = lazy(() => downloadOnce().then((component) => ({ default: component })));
   if (typeof document === "undefined") void downloadOnce();
-  // The same Suspense boundary on both sides, so that hydration finds what the server sent. `loaded`
-  // is set before the lazy one resolves, so the lazy one never commits: no remount when it is set.
+  // The same Suspense boundary on both sides, so that hydration finds what the server sent. Each
+  // showing keeps the component it started with: switching from the lazy one to `loaded` on a later
+  // render would remount it and lose what was typed in it.
   function LazyComponent(props: Props) {
-    const Component = (loaded ?? Lazy) as ComponentType<object>;
+    const [Component] = useState(() => (loaded ?? Lazy) as ComponentType<object>);
     return (
       <Suspense fallback={null}>
         <Component {...props} />
