@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { newMember } from "../support/console";
 import { startPostgresApp, type PostgresApp } from "../support/postgres-app";
-import { openBeforeScripts, screenshot, screenshotsAtWidths, settled, signInOverHttp } from "./support";
+import { screenshot, screenshotsAtWidths, signInOverHttp } from "./support";
 
 // Rupees for UPI users (issue 37, point 3; docs/decisions/087), with JavaScript on and off, on an
 // app of its own with a rupee rate in force: Withdraw shows the UPI minimum in both monies and,
@@ -52,33 +52,4 @@ test("a UPI cash-out shows its rupees beside the dollars, fixes them when sent, 
   await page.getByRole("link", { name: "History" }).click();
   await expect(page.getByText("₹416.25 to be sent")).toBeVisible();
   await screenshot(page, "withdraw-history-rupees");
-});
-
-test("UPI chosen and an amount typed before Withdraw's scripts ran stay chosen and typed once they run, with the rupees beside", async ({
-  page,
-  javaScriptEnabled,
-}) => {
-  test.skip(!javaScriptEnabled, "without JavaScript there is no moment before the scripts run");
-  const person = await newMember(app);
-  await app.sql("select record_email_verified($1)", [person.uid]);
-  await app.sql("select add_user_coins($1, 1000)", [person.uid]);
-  await signInOverHttp(page, person.email, "s3cret-pass", app.url);
-  const scripts = await openBeforeScripts(page, new URL("/withdraw", app.url).href);
-  const upi = page.getByRole("radio", { name: /UPI \(India\)/ });
-  const paypal = page.getByRole("radio", { name: /PayPal/ });
-  await page.locator("label").filter({ hasText: "UPI (India)" }).click();
-  await page.getByLabel("Amount (USD)").fill("5");
-  await expect(upi).toBeChecked();
-  scripts.release();
-  await settled(page);
-  // The early choice is told to React once the page is live (docs/decisions/105): the default that
-  // the person left (PayPal) is not chosen again over it.
-  await expect(upi).toBeChecked();
-  await expect(paypal).not.toBeChecked();
-  await expect(page.getByLabel("UPI ID")).toBeVisible();
-  await expect(page.getByLabel("PayPal email")).toBeHidden();
-  await expect(page.getByLabel("Amount (USD)")).toHaveValue("5");
-  await expect(page.getByTestId("rupees-beside")).toHaveText(
-    "≈ ₹416.25 Paid in rupees at $1\u00a0=\u00a0₹83.25, fixed when you send the request.",
-  );
 });

@@ -21,6 +21,11 @@ const share = (label: string, value: number | null): Figure => ({
   budget: { limit: BUDGETS.throughputShare, kind: "min" },
 });
 
+/** A figure in % that may be at most `limit` (a cost above another's). */
+const percentAbove =
+  (label: string, limit: number) =>
+  (value: number): Figure => ({ group: "CPU per request", label, value, unit: "%", budget: { limit, kind: "max" } });
+
 describe("npm run bench: budgets", () => {
   it("passes a figure at its limit and fails one past it, for at-most and at-least budgets", () => {
     expect(judge(js("/auth", 92)).result).toBe("PASS");
@@ -53,13 +58,10 @@ describe("npm run bench: budgets", () => {
       expect(judge(figure(50)).result).toBe("PASS");
       expect(judge(figure(50.01)).result).toBe("FAIL");
     }
-    const growth = (value: number): Figure => ({
-      group: "Throughput at scale",
-      label: "/, CPU per request at scale, above 10,000 users'",
-      value,
-      unit: "%",
-      budget: { limit: BUDGETS.scaleCpuPerRequestGrowthPercent, kind: "max" },
-    });
+    const growth = percentAbove(
+      "CPU per request at scale, above 10,000 users'",
+      BUDGETS.scaleCpuPerRequestGrowthPercent,
+    );
     expect(BUDGETS.scaleCpuPerRequestGrowthPercent).toBe(15);
     expect(judge(growth(-7)).result).toBe("PASS");
     expect(judge(growth(15)).result).toBe("PASS");
@@ -67,13 +69,7 @@ describe("npm run bench: budgets", () => {
   });
 
   it("holds the CPU per request through PgBouncer to 10 % above direct's, in the same run", () => {
-    const overhead = (value: number): Figure => ({
-      group: "Two app servers through PgBouncer",
-      label: "CPU per request through PgBouncer, above direct",
-      value,
-      unit: "%",
-      budget: { limit: BUDGETS.poolerCpuOverheadPercent, kind: "max" },
-    });
+    const overhead = percentAbove("CPU per request through PgBouncer, above direct", BUDGETS.poolerCpuOverheadPercent);
     expect(BUDGETS.poolerCpuOverheadPercent).toBe(10);
     expect(judge(overhead(-5)).result).toBe("PASS");
     expect(judge(overhead(10)).result).toBe("PASS");
